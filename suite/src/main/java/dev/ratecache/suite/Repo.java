@@ -1,0 +1,44 @@
+package dev.ratecache.suite;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the suite's own files are: the checkout that holds run-tests.sh. */
+public final class Repo {
+    private Repo() {}
+
+    /**
+     * The checkout's root: the {@code ratecache.home} system property when set (run-tests.sh and
+     * the build set it), otherwise the nearest folder at or above the working directory that holds
+     * run-tests.sh.
+     */
+    public static Path root() {
+        String home = System.getProperty("ratecache.home");
+        if (home != null && !home.isBlank()) {
+            return Path.of(home).toAbsolutePath().normalize();
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("run-tests.sh"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException(
+                "cannot find the suite's checkout: run from inside it or set -Dratecache.home=DIR");
+    }
+
+    public static Path nginxTemplates() {
+        return root().resolve("nginx");
+    }
+
+    public static Path originJar() {
+        return root().resolve("appserver/target/appserver.jar");
+    }
+
+    public static Path jmeterHome() {
+        return root().resolve("jmeter/target/jmeter");
+    }
+
+    public static Path plans() {
+        return root().resolve("jmeter/plans");
+    }
+}

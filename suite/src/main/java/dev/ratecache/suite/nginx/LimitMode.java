@@ -1,0 +1,62 @@
+package dev.ratecache.suite.nginx;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What limit_req does with requests inside the burst: queue them at the rate (nginx's default),
+ * pass them at once ({@code nodelay}), or pass the first N at once and queue the rest
+ * ({@code delay=N}, two-stage limiting, nginx 1.15.7+).
+ */
+public record LimitMode(Kind kind, int delay) {
+    public enum Kind { QUEUE, NODELAY, DELAY }
+
+    public static final String ACCEPTED = "queue, nodelay or delay=N (N a whole number >= 1)";
+    private static final Pattern DELAY = Pattern.compile("delay=(\\d{1,6})");
+
+    public static final LimitMode QUEUE = new LimitMode(Kind.QUEUE, 0);
+    public static final LimitMode NODELAY = new LimitMode(Kind.NODELAY, 0);
+
+    public static LimitMode parse(String text) {
+        String t = text.trim().toLowerCase();
+        if (t.equals("queue")) {
+            return QUEUE;
+        }
+        if (t.equals("nodelay")) {
+            return NODELAY;
+        }
+        Matcher m = DELAY.matcher(t);
+        if (m.matches() && Integer.parseInt(m.group(1)) >= 1) {
+            return new LimitMode(Kind.DELAY, Integer.parseInt(m.group(1)));
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a limit mode: use " + ACCEPTED);
+    }
+
+    /** The text after {@code burst=N} in the limit_req directive. */
+    public String argument() {
+        return switch (kind) {
+            case QUEUE -> "";
+            case NODELAY -> " nodelay";
+            case DELAY -> " delay=" + delay;
+        };
+    }
+
+    /** One line, for the rendered config, saying what the mode does. */
+    public String note() {
+        return switch (kind) {
+            case QUEUE -> "Requests inside the burst are queued and released at the rate (no nodelay).";
+            case NODELAY -> "Requests inside the burst pass at once (nodelay); the burst refills at the rate.";
+            case DELAY -> "The first " + delay + " requests beyond the rate pass at once; the rest of the burst"
+                    + " is queued (two-stage limiting).";
+        };
+    }
+
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case QUEUE -> "queue";
+            case NODELAY -> "nodelay";
+            case DELAY -> "delay=" + delay;
+        };
+    }
+}

@@ -1,0 +1,133 @@
+package dev.ratecache.suite.nginx;
+
+import com.samskivert.mustache.Mustache;
+import com.samskivert.mustache.Template;
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Renders a tier's top-level template and the snippets it includes (and only those) from
+ * nginx/ into a conf/ folder, filling in the switches. The result is a plain nginx config.
+ */
+public final class NginxRenderer {
+    private static final Pattern INCLUDE = Pattern.compile("^\\s*include\\s+(snippets/[A-Za-z0-9._/-]+)\\s*;",
+            Pattern.MULTILINE);
+    /** Debian's libnginx-mod-http-cache-purge installs the module here. */
+    public static final Path PURGE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_cache_purge_module.so");
+
+    // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
+    private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
+    private final Path templates;
+
+    public NginxRenderer(Path templates) {
+        this.templates = templates;
+    }
+
+    /** Renders {@code tier} into {@code confDir}; returns the top-level file. */
+    public Path render(Tier tier, NginxSwitches switches, StackPorts ports, Path confDir) throws IOException {
+        Map<String, Object> context = context(tier, switches, ports);
+        Set<String> done = new LinkedHashSet<>();
+        Deque<String> todo = new ArrayDeque<>(List.of(tier.template()));
+        while (!todo.isEmpty()) {
+            String name = todo.pop();
+            if (!done.add(name)) {
+                continue;
+            }
+            Path source = templates.resolve(name);
+            if (!Files.isRegularFile(source)) {
+                throw new IOException("template " + name + " is missing from " + templates);
+            }
+            String text = render(source, context);
+            Path target = confDir.resolve(name);
+            Files.createDirectories(target.getParent());
+            Files.writeString(target, text, StandardCharsets.UTF_8);
+            Matcher m = INCLUDE.matcher(text);
+            while (m.find()) {
+                todo.add(m.group(1));
+            }
+        }
+        return confDir.resolve(tier.template());
+    }
+
+    private String render(Path source, Map<String, Object> context) throws IOException {
+        try {
+            Template template = compiler.compile(Files.readString(source, StandardCharsets.UTF_8));
+            return template.execute(context);
+        } catch (RuntimeException e) {
+            throw new IOException("cannot render " + source.getFileName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    static Map<String, Object> context(Tier tier, NginxSwitches s, StackPorts ports) {
+        Map<String, Object> front = new HashMap<>();
+        front.put("address", Ports.LOOPBACK);
+        front.put("port", ports.front());
+        front.put("limitReq", s.frontLimit);
+        front.put("rate", s.frontRate);
+        front.put("burst", s.frontBurst);
+        front.put("modeArgument", s.frontMode.argument());
+        front.put("modeNote", s.frontMode.note());
+        front.put("limitConn", s.limitConn > 0);
+        front.put("limitConnValue", s.limitConn);
+        front.put("cache", s.cache);
+        front.put("cacheSize", s.cacheSize);
+        // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
+        front.put("lockTimeout", s.readTimeout + "s");
+        front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
+        front.put("purgeModule", PURGE_MODULE.toString());
+        front.put("purgeAllow", s.purgeAllow);
+
+        List<String> origins = new ArrayList<>();
+        if (s.origins.isEmpty()) {
+            origins.add(Ports.LOOPBACK + ":" + ports.origin());
+        } else {
+            for (URI origin : s.origins) {
+                origins.add(origin.getHost() + ":" + origin.getPort());
+            }
+        }
+        List<Map<String, Object>> freshness = new ArrayList<>();
+        s.freshness.forEach((path, seconds) -> freshness.add(Map.of("path", path, "seconds", seconds)));
+
+        Map<String, Object> back = new HashMap<>();
+        back.put("address", Ports.LOOPBACK);
+        back.put("port", ports.back());
+        back.put("limitReq", s.backLimit);
+        back.put("rate", s.backRate);
+        back.put("burst", s.backBurst);
+        back.put("modeArgument", s.backMode.argument());
+        back.put("modeNote", s.backMode.note());
+        back.put("trustedProxies", List.of(Ports.LOOPBACK));
+        back.put("hasFreshness", !freshness.isEmpty());
+        back.put("freshness", freshness);
+        back.put("origins", origins);
+        back.put("originHost", origins.get(0));
+        back.put("leastConn", s.balance == Balance.LEAST_CONN);
+
+        Map<String, Object> context = new HashMap<>();
+        context.put("front", front);
+        context.put("back", back);
+        context.put("workers", s.workers);
+        context.put("keepalive", s.keepalive);
+        context.put("connectTimeout", "5s");
+        context.put("readTimeout", s.readTimeout + "s");
+        context.put("rejectStatus", s.rejectStatus);
+        context.put("retryAfter", s.retryAfter);
+        context.put("statusPort", tier == Tier.FRONT ? ports.frontStatus() : ports.backStatus());
+        return context;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.ratecache.suite.nginx;
+
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.proc.LogTail;
+import dev.ratecache.suite.proc.ManagedProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One tier as a real nginx master process in the foreground, with its own prefix folder: conf/,
+ * logs/, cache/, temp/. Never the system's nginx, never /etc/nginx.
+ */
+public final class NginxServer implements AutoCloseable {
+    private final Tier tier;
+    private final Path prefix;
+    private final int port;
+    private ManagedProcess process;
+
+    private NginxServer(Tier tier, Path prefix, int port) {
+        this.tier = tier;
+        this.prefix = prefix;
+        this.port = port;
+    }
+
+    /** The nginx binary: NGINX_BIN when set, else the one on PATH, else Debian's. */
+    public static String binary() {
+        String configured = System.getenv("NGINX_BIN");
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "nginx"))) {
+                return Path.of(dir, "nginx").toString();
+            }
+        }
+        return "/usr/sbin/nginx";
+    }
+
+    /** Renders the tier into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
+    public static NginxServer prepare(Tier tier, NginxSwitches switches, StackPorts ports, Path prefix)
+            throws IOException, InterruptedException {
+        Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates())
+                .render(tier, switches, ports, prefix.resolve("conf"));
+        // nginx creates (and, as root, hands to its worker user) the leaf cache and temp folders itself.
+        Files.createDirectories(prefix.resolve("logs"));
+        Files.createDirectories(prefix.resolve("temp"));
+        NginxServer server = new NginxServer(tier, prefix, tier == Tier.FRONT ? ports.front() : ports.back());
+        server.check(conf);
+        return server;
+    }
+
+    private List<String> command(String... extra) {
+        List<String> command = new ArrayList<>(List.of(binary(),
+                "-p", prefix.toAbsolutePath() + "/",
+                "-c", "conf/" + tier.template(),
+                "-e", "logs/error.log",
+                // Only what a harness needs goes here, so the rendered file stays copyable.
+                "-g", "daemon off; pid " + prefix.toAbsolutePath().resolve("nginx.pid") + ";"));
+        command.addAll(List.of(extra));
+        return command;
+    }
+
+    /** {@code nginx -t}: throws with nginx's own words when the config is wrong. */
+    public void check(Path conf) throws IOException, InterruptedException {
+        Path log = prefix.resolve("logs/nginx-t.log");
+        Files.deleteIfExists(log);
+        try (ManagedProcess test = ManagedProcess.start("nginx -t " + tier.id(), command("-t", "-q"), prefix, log)) {
+            int exit = test.waitFor(Duration.ofSeconds(30));
+            if (exit != 0) {
+                throw new IOException("nginx -t rejects the " + tier.id() + " config " + conf + ":\n"
+                        + LogTail.of(log, 20));
+            }
+        }
+    }
+
+    /** Starts the master and waits until the tier accepts connections. */
+    public NginxServer start() throws IOException {
+        if (Ports.accepting(port)) {
+            throw new IOException("port " + port + " is already taken; the " + tier.id() + " tier cannot start");
+        }
+        process = ManagedProcess.start("nginx " + tier.id(), command(), prefix, prefix.resolve("logs/nginx.out"));
+        Instant deadline = Instant.now().plusSeconds(15);
+        while (!Ports.accepting(port)) {
+            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+                String why = LogTail.of(prefix.resolve("logs/error.log"), 10);
+                close();
+                throw new IOException("the " + tier.id() + " tier did not start on port " + port + ":\n" + why);
+            }
+            sleep(50);
+        }
+        return this;
+    }
+
+    public Tier tier() { return tier; }
+    public Path prefix() { return prefix; }
+    public int port() { return port; }
+    public Path accessLog() { return prefix.resolve("logs/access.log"); }
+    public Path errorLog() { return prefix.resolve("logs/error.log"); }
+    public long pid() { return process.pid(); }
+    public boolean isRunning() { return process != null && process.isAlive(); }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            process.close();
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package dev.ratecache.suite.nginx;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Option;
+
+/**
+ * Every switch of the two Nginx tiers. The same object is the command line's flags (a picocli
+ * mixin) and the renderer's input, so a flag and a template variable can't drift apart. The
+ * defaults are the reference experiment's setup, with 429 instead of nginx's default 503.
+ */
+public final class NginxSwitches {
+    private static final Pattern SIZE = Pattern.compile("\\d{1,9}[kmg]?");
+    private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9._~/-]*");
+
+    @Option(names = "--front-limit", negatable = true, fallbackValue = "true",
+            description = "Per-client rate limit at the front end (--no-front-limit turns it off). Default: on.")
+    boolean frontLimit = true;
+
+    @Option(names = "--front-rate", paramLabel = "R", description = "Front end rate, requests/s per client. Default: ${DEFAULT-VALUE}.")
+    int frontRate = 100;
+
+    @Option(names = "--front-burst", paramLabel = "N", description = "Front end burst, requests. Default: ${DEFAULT-VALUE}.")
+    int frontBurst = 200;
+
+    @Option(names = "--front-mode", paramLabel = "MODE", converter = LimitModeConverter.class,
+            description = "Front end burst handling: queue, nodelay or delay=N. Default: queue.")
+    LimitMode frontMode = LimitMode.QUEUE;
+
+    @Option(names = "--back-limit", negatable = true, fallbackValue = "true",
+            description = "Rate limit for the app server as a whole at the back end (--no-back-limit turns it off). Default: on.")
+    boolean backLimit = true;
+
+    @Option(names = "--back-rate", paramLabel = "R", description = "Back end rate, requests/s for all clients together. Default: ${DEFAULT-VALUE}.")
+    int backRate = 10;
+
+    @Option(names = "--back-burst", paramLabel = "N", description = "Back end burst, requests. Default: ${DEFAULT-VALUE}.")
+    int backBurst = 50;
+
+    @Option(names = "--back-mode", paramLabel = "MODE", converter = LimitModeConverter.class,
+            description = "Back end burst handling: queue, nodelay or delay=N. Default: queue.")
+    LimitMode backMode = LimitMode.QUEUE;
+
+    @Option(names = "--reject-status", paramLabel = "CODE",
+            description = "Status of a rate-limit rejection: 429 or 503 (nginx's default, as in the reference experiment). Default: ${DEFAULT-VALUE}.")
+    int rejectStatus = 429;
+
+    @Option(names = "--retry-after", paramLabel = "SECONDS", description = "Retry-After sent with every rejection. Default: ${DEFAULT-VALUE}.")
+    int retryAfter = 1;
+
+    @Option(names = "--limit-conn", paramLabel = "N",
+            description = "Concurrent connections per client at the front end; 0 is off. Default: off.")
+    int limitConn = 0;
+
+    @Option(names = "--cache", negatable = true, fallbackValue = "true",
+            description = "Edge cache at the front end (--no-cache turns it off). Default: on.")
+    boolean cache = true;
+
+    @Option(names = "--cache-size", paramLabel = "SIZE", description = "Edge cache size on disk, e.g. 100m, 2g. Default: ${DEFAULT-VALUE}.")
+    String cacheSize = "100m";
+
+    @Option(names = "--freshness", paramLabel = "PATH=SECONDS",
+            description = "Freshness the back end gives PATH when the origin sends no Cache-Control; repeatable, e.g. --freshness /hare=3 --freshness /tortoise=10.")
+    Map<String, Integer> freshness = new LinkedHashMap<>();
+
+    @Option(names = "--purge-allow", paramLabel = "ADDRESS", split = ",",
+            description = "Addresses allowed to PURGE a URL from the edge cache. Default: 127.0.0.1.")
+    List<String> purgeAllow = new ArrayList<>(List.of("127.0.0.1"));
+
+    @Option(names = "--origin", paramLabel = "URL",
+            description = "Proxy to this HTTP origin (http://host:port) instead of starting the suite's own; repeatable for several origins.")
+    List<URI> origins = new ArrayList<>();
+
+    @Option(names = "--balance", paramLabel = "METHOD", converter = BalanceConverter.class,
+            description = "How the back end spreads requests over several origins: round-robin or least-conn. Default: round-robin.")
+    Balance balance = Balance.ROUND_ROBIN;
+
+    @Option(names = "--keepalive", paramLabel = "N", description = "Idle kept-alive connections each tier holds to the next. Default: ${DEFAULT-VALUE}.")
+    int keepalive = 32;
+
+    @Option(names = "--read-timeout", paramLabel = "SECONDS", description = "How long a tier waits for the next one's response. Default: ${DEFAULT-VALUE}.")
+    int readTimeout = 60;
+
+    @Option(names = "--workers", paramLabel = "N|auto", description = "nginx worker processes per tier. Default: ${DEFAULT-VALUE}.")
+    String workers = "auto";
+
+    /** Problems with the values, each one line naming the flag and the accepted form; empty when all is well. */
+    public List<String> problems() {
+        List<String> p = new ArrayList<>();
+        range(p, "--front-rate", frontRate, 1, 100_000);
+        range(p, "--front-burst", frontBurst, 0, 1_000_000);
+        range(p, "--back-rate", backRate, 1, 100_000);
+        range(p, "--back-burst", backBurst, 0, 1_000_000);
+        if (rejectStatus != 429 && rejectStatus != 503) {
+            p.add("--reject-status must be 429 or 503 (got " + rejectStatus + ")");
+        }
+        range(p, "--retry-after", retryAfter, 1, 86_400);
+        range(p, "--limit-conn", limitConn, 0, 1_000_000);
+        if (!SIZE.matcher(cacheSize).matches()) {
+            p.add("--cache-size must be a size such as 100m or 2g (got '" + cacheSize + "')");
+        }
+        freshness.forEach((path, seconds) -> {
+            if (!PATH.matcher(path).matches()) {
+                p.add("--freshness path must start with / and hold no spaces or quotes (got '" + path + "')");
+            }
+            if (seconds == null || seconds < 1) {
+                p.add("--freshness " + path + " needs a whole number of seconds >= 1, e.g. --freshness /hare=3");
+            }
+        });
+        for (String address : purgeAllow) {
+            if (!address.matches("[0-9a-fA-F:.]+(/\\d{1,3})?")) {
+                p.add("--purge-allow takes IP addresses or CIDR ranges (got '" + address + "')");
+            }
+        }
+        for (URI origin : origins) {
+            if (!"http".equals(origin.getScheme()) || origin.getHost() == null || origin.getPort() < 1
+                    || (origin.getPath() != null && !origin.getPath().isEmpty() && !origin.getPath().equals("/"))) {
+                p.add("--origin must be http://host:port with no path (got '" + origin + "')");
+            }
+        }
+        range(p, "--keepalive", keepalive, 1, 10_000);
+        range(p, "--read-timeout", readTimeout, 1, 3_600);
+        if (!workers.equals("auto") && !workers.matches("[1-9]\\d{0,2}")) {
+            p.add("--workers must be auto or a whole number from 1 to 999 (got '" + workers + "')");
+        }
+        return p;
+    }
+
+    private static void range(List<String> p, String flag, int value, int min, int max) {
+        if (value < min || value > max) {
+            p.add(flag + " must be a whole number from " + min + " to " + max + " (got " + value + ")");
+        }
+    }
+
+    // Fluent setters, for tests and other code that builds a scenario without a command line.
+    public NginxSwitches frontLimit(boolean on) { frontLimit = on; return this; }
+    public NginxSwitches frontRate(int r) { frontRate = r; return this; }
+    public NginxSwitches frontBurst(int n) { frontBurst = n; return this; }
+    public NginxSwitches frontMode(LimitMode m) { frontMode = m; return this; }
+    public NginxSwitches backLimit(boolean on) { backLimit = on; return this; }
+    public NginxSwitches backRate(int r) { backRate = r; return this; }
+    public NginxSwitches backBurst(int n) { backBurst = n; return this; }
+    public NginxSwitches backMode(LimitMode m) { backMode = m; return this; }
+    public NginxSwitches rejectStatus(int s) { rejectStatus = s; return this; }
+    public NginxSwitches retryAfter(int s) { retryAfter = s; return this; }
+    public NginxSwitches limitConn(int n) { limitConn = n; return this; }
+    public NginxSwitches cache(boolean on) { cache = on; return this; }
+    public NginxSwitches cacheSize(String s) { cacheSize = s; return this; }
+    public NginxSwitches freshness(String path, int seconds) { freshness.put(path, seconds); return this; }
+    public NginxSwitches purgeAllow(List<String> a) { purgeAllow = new ArrayList<>(a); return this; }
+    public NginxSwitches origins(List<URI> o) { origins = new ArrayList<>(o); return this; }
+    public NginxSwitches balance(Balance b) { balance = b; return this; }
+    public NginxSwitches keepalive(int n) { keepalive = n; return this; }
+    public NginxSwitches readTimeout(int s) { readTimeout = s; return this; }
+    public NginxSwitches workers(String w) { workers = w; return this; }
+
+    public boolean frontLimit() { return frontLimit; }
+    public boolean backLimit() { return backLimit; }
+    public boolean cache() { return cache; }
+    public int rejectStatus() { return rejectStatus; }
+    public List<URI> origins() { return List.copyOf(origins); }
+
+    /** A one-line description of the switches that differ from the defaults, for logs and reports. */
+    public String describe() {
+        return "front limit " + (frontLimit ? frontRate + " r/s burst " + frontBurst + " " + frontMode : "off")
+                + ", back limit " + (backLimit ? backRate + " r/s burst " + backBurst + " " + backMode : "off")
+                + ", edge cache " + (cache ? "on (" + cacheSize + ")" : "off")
+                + ", rejections " + rejectStatus
+                + (limitConn > 0 ? ", limit_conn " + limitConn : "");
+    }
+
+    public static final class LimitModeConverter implements picocli.CommandLine.ITypeConverter<LimitMode> {
+        @Override
+        public LimitMode convert(String value) {
+            try {
+                return LimitMode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class BalanceConverter implements picocli.CommandLine.ITypeConverter<Balance> {
+        @Override
+        public Balance convert(String value) {
+            try {
+                return Balance.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.ratecache.suite.proc;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A child process the suite started and must stop: by its PID, with its descendants, on every
+ * path out (normal close, exception, Ctrl-C, JVM exit).
+ */
+public final class ManagedProcess implements AutoCloseable {
+    private static final Set<ManagedProcess> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        // Ctrl-C and kill -TERM run shutdown hooks: nothing the suite started outlives it.
+        Runtime.getRuntime().addShutdownHook(new Thread(ManagedProcess::stopAll, "stop-children"));
+    }
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private ManagedProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts {@code command}, its output appended to {@code log}. */
+    public static ManagedProcess start(String name, List<String> command, Path workDir, Path log)
+            throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ManagedProcess managed = new ManagedProcess(name, builder.start(), log);
+        LIVE.add(managed);
+        return managed;
+    }
+
+    /** Starts {@code command} with its output passed through to ours (for live progress). */
+    public static ManagedProcess startInherited(String name, List<String> command, Path workDir)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ManagedProcess managed = new ManagedProcess(name, builder.start(), null);
+        LIVE.add(managed);
+        return managed;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits for the process to end by itself; returns its exit code. */
+    public int waitFor(Duration limit) throws InterruptedException {
+        if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(name + " did not finish within " + limit.toSeconds() + " s");
+        }
+        LIVE.remove(this);
+        return process.exitValue();
+    }
+
+    /** The last lines of its log, for error messages. */
+    public String logTail(int lines) {
+        return LogTail.of(log, lines);
+    }
+
+    /**
+     * Stops it: SIGTERM to the PID, then after a grace period SIGKILL to it and every descendant
+     * (nginx workers, for one, would otherwise survive a killed master).
+     */
+    @Override
+    public void close() {
+        ProcessHandle handle = process.toHandle();
+        List<ProcessHandle> descendants = handle.descendants().toList();
+        if (handle.isAlive()) {
+            handle.destroy();
+            try {
+                handle.onExit().get(10, TimeUnit.SECONDS);
+            } catch (Exception stillRunning) {
+                handle.destroyForcibly();
+            }
+        }
+        for (ProcessHandle child : descendants) {
+            if (child.isAlive()) {
+                child.destroyForcibly();
+            }
+        }
+        LIVE.remove(this);
+    }
+
+    static void stopAll() {
+        for (ManagedProcess p : List.copyOf(LIVE)) {
+            p.close();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.ratecache.suite.stack;
+
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.Tier;
+import dev.ratecache.suite.origin.OriginServer;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The whole path: origin, back end, front end, started in that order and stopped in reverse.
+ * When the switches name a user's own origin, the suite's origin is not started.
+ *
+ * <pre>{@code
+ * try (Stack stack = Stack.start(new NginxSwitches(), StackPorts.free(), dir)) {
+ *     HttpClient.newHttpClient().send(GET(stack.front().resolve("/hare")), ...);
+ * }
+ * }</pre>
+ */
+public final class Stack implements AutoCloseable {
+    private final StackPorts ports;
+    private final OriginServer origin;
+    private final NginxServer back;
+    private final NginxServer front;
+
+    private Stack(StackPorts ports, OriginServer origin, NginxServer back, NginxServer front) {
+        this.ports = ports;
+        this.origin = origin;
+        this.back = back;
+        this.front = front;
+    }
+
+    /** Starts everything with the origin's default settings and 10 request threads. */
+    public static Stack start(NginxSwitches switches, StackPorts ports, Path dir) throws IOException {
+        return start(switches, ports, dir, 10, List.of());
+    }
+
+    /** Starts everything; {@code originArgs} are extra Spring Boot arguments for the suite's origin. */
+    public static Stack start(NginxSwitches switches, StackPorts ports, Path dir, int originThreads,
+            List<String> originArgs) throws IOException {
+        List<String> problems = switches.problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        Files.createDirectories(dir);
+        OriginServer origin = null;
+        NginxServer back = null;
+        try {
+            if (switches.origins().isEmpty()) {
+                origin = OriginServer.start(ports.origin(), ports.management(), originThreads,
+                        dir.resolve("origin.log"), originArgs);
+            }
+            back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
+            NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
+            return new Stack(ports, origin, back, front);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            if (back != null) {
+                back.close();
+            }
+            if (origin != null) {
+                origin.close();
+            }
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while starting the stack", e);
+            }
+            throw e instanceof IOException io ? io : e instanceof RuntimeException r ? r : new IOException(e);
+        }
+    }
+
+    public URI frontUri() { return uri(ports.front()); }
+    public URI backUri() { return uri(ports.back()); }
+    public StackPorts ports() { return ports; }
+    public NginxServer frontEnd() { return front; }
+    public NginxServer backEnd() { return back; }
+
+    /** The suite's origin; empty when the stack fronts a user's own origin. */
+    public Optional<OriginServer> ownOrigin() { return Optional.ofNullable(origin); }
+
+    /** The suite's origin, for tests that always start it. */
+    public OriginServer origin() {
+        return ownOrigin().orElseThrow(() -> new IllegalStateException("this stack fronts a user's own origin"));
+    }
+
+    private static URI uri(int port) {
+        return URI.create("http://" + Ports.LOOPBACK + ":" + port);
+    }
+
+    @Override
+    public void close() {
+        front.close();
+        back.close();
+        if (origin != null) {
+            origin.close();
+        }
+    }
+}
