@@ -1,0 +1,42 @@
+package dev.ratecache.appserver;
+
+import dev.ratecache.appserver.config.OriginProperties;
+import java.util.StringJoiner;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.boot.autoconfigure.web.ServerProperties;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * Logs one line once the origin takes requests; the suite starts it many times, so Spring Boot's
+ * own start-up chatter is turned down in application.yml and this line says what matters.
+ */
+@Component
+class ReadyLogLine {
+
+    private static final Log log = LogFactory.getLog(ReadyLogLine.class);
+
+    private final OriginProperties origin;
+    private final ServerProperties server;
+
+    ReadyLogLine(OriginProperties origin, ServerProperties server) {
+        this.origin = origin;
+        this.server = server;
+    }
+
+    @EventListener
+    void onReady(ApplicationReadyEvent event) {
+        Environment environment = event.getApplicationContext().getEnvironment();
+        StringJoiner endpoints = new StringJoiner(", ");
+        origin.endpoints().forEach((name, endpoint) -> endpoints.add("/" + name + " " + endpoint.delay().toMillis()
+                + "ms " + endpoint.cacheControlHeader().orElse("no Cache-Control")));
+        log.info("origin ready in " + event.getTimeTaken().toMillis() + " ms: port "
+                + environment.getProperty("local.server.port") + " with "
+                + server.getTomcat().getThreads().getMax() + " request threads, management port "
+                + environment.getProperty("local.management.port") + ", content " + origin.contentVersion()
+                + ", endpoints " + endpoints);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.ratecache.appserver.config;
+
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+
+/**
+ * What each origin property accepts, worded for the one-line start-up error, so that whoever
+ * mistyped a value learns the fix without reading the source.
+ */
+public final class AcceptedForms {
+
+    static final String ENDPOINT_NAME_PATTERN = "[a-z][a-z0-9-]*";
+
+    // Goes verbatim between the quotes of the ETag, so only characters that never need escaping.
+    static final String CONTENT_VERSION_PATTERN = "[A-Za-z0-9][A-Za-z0-9._-]*";
+
+    // Header values: a line break would let configuration inject extra headers.
+    static final String SINGLE_LINE_PATTERN = "[^\\r\\n]*\\S[^\\r\\n]*";
+
+    static final String KNOWN_PROPERTIES = "origin.content-version, origin.endpoints.<name>.delay, "
+            + "origin.endpoints.<name>.max-age, origin.endpoints.<name>.cache-control, "
+            + "origin.endpoints.<name>.set-cookie";
+
+    private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
+
+    private AcceptedForms() {
+    }
+
+    /** The accepted form of the named property, for example "a duration such as 100ms, 2s". */
+    static String of(ConfigurationPropertyName property) {
+        if (ENDPOINTS.isParentOf(property)) {
+            return "an endpoint name, a lower-case path segment matching " + ENDPOINT_NAME_PATTERN;
+        }
+        String leaf = property.getLastElement(ConfigurationPropertyName.Form.UNIFORM);
+        return switch (leaf) {
+            case "delay" -> "a duration such as 100ms, 2s";
+            case "maxage" -> "a duration such as 3s, 10m";
+            case "cachecontrol" -> "a Cache-Control value such as 'private, max-age=60' or 'no-store', "
+                    + "or 'none' for no header";
+            case "setcookie" -> "a Set-Cookie value such as 'session=abc; Path=/'";
+            case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
+            default -> KNOWN_PROPERTIES;
+        };
+    }
+}

@@ -1,0 +1,45 @@
+package dev.ratecache.appserver.management;
+
+import dev.ratecache.appserver.accounting.OriginAccounting;
+import dev.ratecache.appserver.accounting.RequestCounters;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.stereotype.Component;
+
+/**
+ * Publishes the accounting as meters that read the same counters as {@code /actuator/origin}, so
+ * the two views never disagree and a reset shows in both.
+ */
+@Component
+class OriginMeters implements MeterBinder {
+
+    private final OriginAccounting accounting;
+
+    OriginMeters(OriginAccounting accounting) {
+        this.accounting = accounting;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        accounting.endpoints().forEach((endpoint, counters) -> {
+            FunctionCounter.builder("origin.requests", counters, RequestCounters::requests)
+                    .description("Requests that reached the endpoint, whatever the answer")
+                    .tag("endpoint", endpoint)
+                    .register(registry);
+            FunctionCounter.builder("origin.not.modified", counters, RequestCounters::notModified)
+                    .description("304 Not Modified answers")
+                    .tag("endpoint", endpoint)
+                    .register(registry);
+            Gauge.builder("origin.in.flight", counters, RequestCounters::inFlight)
+                    .description("Requests being served now")
+                    .tag("endpoint", endpoint)
+                    .register(registry);
+            Gauge.builder("origin.in.flight.peak", counters, RequestCounters::peakInFlight)
+                    .description("Most requests served at once since the last reset")
+                    .tag("endpoint", endpoint)
+                    .register(registry);
+        });
+    }
+}
