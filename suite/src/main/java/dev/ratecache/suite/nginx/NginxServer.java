@@ -3,6 +3,7 @@ package dev.ratecache.suite.nginx;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.LogTail;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -58,18 +58,25 @@ public final class Stack implements AutoCloseable {
             back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
             NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
             return new Stack(ports, origin, back, front);
-        } catch (IOException | RuntimeException | InterruptedException e) {
-            if (back != null) {
-                back.close();
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(back, origin);
+            throw e;
+        } catch (InterruptedException e) {
+            closeQuietly(back, origin);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the stack", e);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable... started) {
+        for (AutoCloseable c : started) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // Already failing; the first error is the one worth reporting.
+                }
             }
-            if (origin != null) {
-                origin.close();
-            }
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while starting the stack", e);
-            }
-            throw e instanceof IOException io ? io : e instanceof RuntimeException r ? r : new IOException(e);
         }
     }
 

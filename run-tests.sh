@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# run-tests.sh: measure what rate limiting and caching in front of an HTTP API do.
+#
+#   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
+#   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B verify)
+#   ./run-tests.sh --help       every flag
+#
+# This script only installs and builds; the Java command line it hands over to (suite/) starts,
+# measures and stops every process, so that logic is tested like the rest of the code.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly ROOT
+readonly SUITE_JAR="$ROOT/suite/target/suite.jar"
+readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge)
+readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
+
+say() { printf 'run-tests.sh: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+is_root() { [[ $(id -u) -eq 0 ]]; }
+
+apt_updated=false
+apt_install() {
+  if ! is_root || ! command -v apt-get >/dev/null 2>&1; then
+    die "missing: $*. Install it with: sudo apt-get install -y $*"
+  fi
+  if [[ $apt_updated == false ]]; then
+    say "apt-get update (once)"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    apt_updated=true
+  fi
+  say "installing $* from Debian's packages"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+need_java() {
+  local version
+  if ! command -v java >/dev/null 2>&1; then
+    apt_install openjdk-17-jdk-headless
+  fi
+  version=$(java -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+  if [[ ${version%%.*} -lt 17 ]]; then
+    die "Java 17 or newer is needed (found ${version}). Install it with: sudo apt-get install -y openjdk-17-jdk-headless"
+  fi
+}
+
+need_nginx() {
+  if ! command -v nginx >/dev/null 2>&1 && [[ ! -x /usr/sbin/nginx ]]; then
+    apt_install "${NGINX_PACKAGES[@]}"
+  elif [[ ! -f $PURGE_MODULE ]]; then
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+      apt_install libnginx-mod-http-cache-purge
+    else
+      say "note: edge-cache PURGE is off (install libnginx-mod-http-cache-purge to turn it on)"
+    fi
+  fi
+}
+
+# Build when a jar is missing or any source is newer than it; a warm rebuild is skipped entirely.
+build_if_stale() {
+  local stale=false
+  for artifact in "$SUITE_JAR" "$ROOT/appserver/target/appserver.jar" "$ROOT/jmeter/target/jmeter/bin/ApacheJMeter.jar"; do
+    [[ -f $artifact ]] || stale=true
+  done
+  if [[ $stale == false ]] && [[ -n $(find "$ROOT/pom.xml" "$ROOT"/*/pom.xml "$ROOT"/*/src -newer "$SUITE_JAR" -print -quit 2>/dev/null) ]]; then
+    stale=true
+  fi
+  if [[ $stale == true ]]; then
+    say "building (./mvnw -B -q package -DskipTests)"
+    (cd "$ROOT" && ./mvnw -B -q package -DskipTests)
+  fi
+}
+
+install_prerequisites() {
+  need_java
+  need_nginx
+}
+
+run_tests() {
+  install_prerequisites
+  cd "$ROOT"
+  exec ./mvnw -B verify "$@"
+}
+
+main() {
+  if [[ ${1:-} == test ]]; then
+    shift
+    run_tests "$@"
+  fi
+  install_prerequisites
+  build_if_stale
+  # exec: the Java process owns every child it starts and stops them all on exit or Ctrl-C.
+  exec java -Dratecache.home="$ROOT" -jar "$SUITE_JAR" "$@"
+}
+
+main "$@"

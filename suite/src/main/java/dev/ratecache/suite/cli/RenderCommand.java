@@ -1,0 +1,44 @@
+package dev.ratecache.suite.cli;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxRenderer;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.Tier;
+import dev.ratecache.suite.stack.StackPorts;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** Writes the rendered configs of both tiers, for reading or copying; starts nothing. */
+@Command(name = "render", mixinStandardHelpOptions = true,
+        description = "Write the Nginx configs of both tiers, rendered with these switches, to DIR/front and DIR/back.")
+final class RenderCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    StackPorts ports = new StackPorts();
+
+    @Mixin
+    NginxSwitches switches = new NginxSwitches();
+
+    @Parameters(paramLabel = "DIR", description = "Output folder.")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!switches.problems().isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", switches.problems()));
+        }
+        NginxRenderer renderer = new NginxRenderer(Repo.nginxTemplates());
+        for (Tier tier : Tier.values()) {
+            Path top = renderer.render(tier, switches, ports, dir.resolve(tier.id()));
+            spec.commandLine().getOut().println(top);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.ratecache.suite;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** Real HTTP on 127.0.0.1, as the tests need it: plain GETs, concurrent bursts, and a chosen source address. */
+public final class Http {
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    private Http() {}
+
+    public static HttpResponse<String> get(URI base, String path, String... headers) {
+        return send(request(base, path, headers).GET().build());
+    }
+
+    public static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    public static HttpRequest.Builder request(URI base, String path, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60));
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return b;
+    }
+
+    /** Sends all {@code paths} at once (one connection each) and waits for every answer. */
+    public static List<HttpResponse<String>> burst(URI base, List<String> paths, String... headers) {
+        List<CompletableFuture<HttpResponse<String>>> futures = new ArrayList<>();
+        for (String path : paths) {
+            futures.add(CLIENT.sendAsync(request(base, path, headers).GET().build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        return futures.stream().map(CompletableFuture::join).toList();
+    }
+
+    /** A response read off a raw socket. */
+    public record Raw(int status, Map<String, String> headers, String body) {
+        public String header(String name) {
+            return headers.get(name.toLowerCase());
+        }
+    }
+
+    /**
+     * One request from a chosen source address (e.g. 127.0.0.2): the JDK's client cannot bind one.
+     * {@code headers} are extra request header lines.
+     */
+    public static Raw raw(String sourceAddress, int port, String method, String path, String... headers) {
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getByName(sourceAddress), 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(60_000);
+            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                    + "\r\nConnection: close\r\n");
+            for (String h : headers) {
+                request.append(h).append("\r\n");
+            }
+            OutputStream out = socket.getOutputStream();
+            out.write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            String statusLine = in.readLine();
+            if (statusLine == null) {
+                throw new IOException("no response");
+            }
+            int status = Integer.parseInt(statusLine.split(" ")[1]);
+            Map<String, String> responseHeaders = new LinkedHashMap<>();
+            for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                int colon = line.indexOf(':');
+                responseHeaders.put(line.substring(0, colon).trim().toLowerCase(), line.substring(colon + 1).trim());
+            }
+            StringBuilder body = new StringBuilder();
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                body.append(line).append('\n');
+            }
+            return new Raw(status, responseHeaders, body.toString());
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + path + " from " + sourceAddress + " failed: " + e, e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.ratecache.suite.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The whole path, origin to front end, with the reference setup's defaults. */
+class WalkingSkeletonTest {
+    private Stack stack;
+
+    @AfterEach
+    void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void secondGetInsideFreshnessIsAnEdgeHitThatNeverReachesTheOrigin() throws Exception {
+        stack = Stack.start(new NginxSwitches(), StackPorts.free(), TestDirs.fresh(getClass(), "hit"));
+
+        HttpResponse<String> first = Http.get(stack.frontUri(), "/hare");
+        HttpResponse<String> second = Http.get(stack.frontUri(), "/hare");
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.headers().firstValue("X-Cache-Status")).hasValue("MISS");
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(second.headers().firstValue("X-Cache-Status")).hasValue("HIT");
+        assertThat(second.body()).isEqualTo(first.body());
+        assertThat(stack.origin().counters().requests("hare")).isEqualTo(1);
+    }
+
+    @Test
+    void burstBeyondTheBackEndLimitIsRejectedWhileTheOriginSeesNoMoreThanRatePlusBurst() throws Exception {
+        stack = Stack.start(new NginxSwitches(), StackPorts.free(), TestDirs.fresh(getClass(), "burst"));
+        // A distinct query string each: the edge cache cannot answer any of them.
+        List<String> paths = IntStream.range(0, 150).mapToObj(i -> "/hare?n=" + i).toList();
+
+        Instant start = Instant.now();
+        List<HttpResponse<String>> responses = Http.burst(stack.frontUri(), paths);
+        double seconds = Duration.between(start, Instant.now()).toMillis() / 1000.0;
+
+        List<HttpResponse<String>> rejected = responses.stream().filter(r -> r.statusCode() == 429).toList();
+        long served = responses.stream().filter(r -> r.statusCode() == 200).count();
+        assertThat(rejected).isNotEmpty();
+        assertThat(rejected).allSatisfy(r -> assertThat(r.headers().firstValue("Retry-After")).hasValue("1"));
+        assertThat(served + rejected.size()).isEqualTo(paths.size());
+        long reached = stack.origin().counters().requests("hare");
+        assertThat(reached).isEqualTo(served);
+        // 10 r/s over the whole burst plus the 50 queued and the one admitted at once.
+        assertThat(reached).isLessThanOrEqualTo((long) Math.ceil(10 * seconds) + 51);
+    }
+}
