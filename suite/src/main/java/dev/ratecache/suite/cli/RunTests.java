@@ -13,10 +13,14 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,9 +77,22 @@ public final class RunTests implements Callable<Integer> {
     /** Bad input: one clear line (and where to look), before anything starts. */
     private static int badInput(CommandLine.ParameterException e, String[] args) {
         CommandLine cli = e.getCommandLine();
-        cli.getErr().println("run-tests.sh: " + e.getMessage());
+        String hint = "";
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+            hint = closestOption(cli, unmatched.getUnmatched().get(0)).map(o -> " (did you mean " + o + "?)").orElse("");
+        }
+        cli.getErr().println("run-tests.sh: " + e.getMessage() + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;
+    }
+
+    /** The flag nearest to a mistyped one, when one is near enough to be what was meant. */
+    static Optional<String> closestOption(CommandLine cli, String typed) {
+        LevenshteinDistance distance = new LevenshteinDistance(3);
+        return cli.getCommandSpec().options().stream()
+                .flatMap(o -> Arrays.stream(o.names()))
+                .filter(name -> distance.apply(name, typed) >= 0)
+                .min(Comparator.comparingInt(name -> distance.apply(name, typed)));
     }
 
     @Override
@@ -89,9 +106,7 @@ public final class RunTests implements Callable<Integer> {
         if (!Files.isRegularFile(planFile)) {
             problems.add("--plan " + planFile + " is not a file: give the path of a .jmx plan");
         }
-        if (problems.isEmpty()) {
-            problems.addAll(ports.problems(switches.origins().isEmpty()));
-        }
+        problems.addAll(ports.problems(switches.origins().isEmpty()));
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }

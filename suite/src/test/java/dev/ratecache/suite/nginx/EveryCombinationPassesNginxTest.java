@@ -1,0 +1,66 @@
+package dev.ratecache.suite.nginx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.stack.StackPorts;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * nginx -t accepts each tier's config for every combination of the switches that shape it
+ * (the front end: its limit, mode, limit_conn, cache and rejection status; the back end: its
+ * limit, mode, freshness, balance, number of origins and rejection status).
+ */
+class EveryCombinationPassesNginxTest {
+    private static final List<LimitMode> MODES = List.of(LimitMode.QUEUE, LimitMode.NODELAY, LimitMode.parse("delay=20"));
+
+    @Test
+    void everyFrontEndCombinationPassesNginxT() throws Exception {
+        List<NginxSwitches> all = new ArrayList<>();
+        for (boolean limit : new boolean[] {true, false})
+            for (LimitMode mode : MODES)
+                for (int conn : new int[] {0, 50})
+                    for (boolean cache : new boolean[] {true, false})
+                        for (int status : new int[] {429, 503})
+                            all.add(new NginxSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
+                                    .cache(cache).rejectStatus(status));
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(48);
+    }
+
+    @Test
+    void everyBackEndCombinationPassesNginxT() throws Exception {
+        List<NginxSwitches> all = new ArrayList<>();
+        List<List<URI>> originSets = List.of(List.of(),
+                List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082")));
+        for (boolean limit : new boolean[] {true, false})
+            for (LimitMode mode : MODES)
+                for (boolean freshness : new boolean[] {true, false})
+                    for (Balance balance : Balance.values())
+                        for (List<URI> origins : originSets)
+                            for (int status : new int[] {429, 503}) {
+                                NginxSwitches s = new NginxSwitches().backLimit(limit).backMode(mode)
+                                        .balance(balance).origins(origins).rejectStatus(status);
+                                if (freshness) {
+                                    s.freshness("/hare", 3).freshness("/tortoise", 10).freshness("/snail", 60);
+                                }
+                                all.add(s);
+                            }
+        assertThat(checkAll(Tier.BACK, all)).isEqualTo(96);
+    }
+
+    private int checkAll(Tier tier, List<NginxSwitches> all) throws Exception {
+        StackPorts ports = StackPorts.free();
+        int checked = 0;
+        for (NginxSwitches switches : all) {
+            Path prefix = TestDirs.fresh(getClass(), tier.id() + "-" + checked);
+            // prepare() renders and runs nginx -t, throwing with nginx's own words on failure.
+            NginxServer.prepare(tier, switches, ports, prefix);
+            checked++;
+        }
+        return checked;
+    }
+}
