@@ -28,7 +28,7 @@ public final class AcceptedForms {
     /** The accepted form of the named property, for example "a duration such as 100ms, 2s". */
     static String of(ConfigurationPropertyName property) {
         if (ENDPOINTS.isParentOf(property)) {
-            return "an endpoint name, a lower-case path segment matching " + ENDPOINT_NAME_PATTERN;
+            return "a lower-case path segment matching " + ENDPOINT_NAME_PATTERN;
         }
         String leaf = property.getLastElement(ConfigurationPropertyName.Form.UNIFORM);
         return switch (leaf) {

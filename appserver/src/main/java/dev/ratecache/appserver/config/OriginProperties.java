@@ -19,12 +19,12 @@ import org.springframework.validation.annotation.Validated;
 public record OriginProperties(
         @DefaultValue("v1")
         @NotNull
-        @Pattern(regexp = AcceptedForms.CONTENT_VERSION_PATTERN, message = "is not a valid content version")
+        @Pattern(regexp = AcceptedForms.CONTENT_VERSION_PATTERN, message = "not a valid content version")
         String contentVersion,
 
         @DefaultValue
         @NotNull
-        Map<@Pattern(regexp = AcceptedForms.ENDPOINT_NAME_PATTERN, message = "is not a valid endpoint name") String,
+        Map<@Pattern(regexp = AcceptedForms.ENDPOINT_NAME_PATTERN, message = "not a valid endpoint name") String,
             @Valid @NotNull EndpointProperties> endpoints) {
 
     public static final String PREFIX = "origin";

@@ -1,0 +1,64 @@
+package dev.ratecache.appserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The repackaged appserver/target/appserver.jar, started the way the suite starts it. */
+class AppServerJarIT {
+
+    private static final Path JAR = Path.of("target", "appserver.jar");
+
+    @Test
+    void jarServesTheApiAndManagementOnTheGivenPorts() {
+        assertThat(JAR).exists();
+        int port = freePort();
+        int managementPort = freePort();
+        OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+                "--server.port=" + port, "--management.server.port=" + managementPort);
+        try {
+            OriginHttp management = new OriginHttp(managementPort);
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(() -> origin.isAlive() && management.get("/actuator/health").statusCode() == 200);
+
+            HttpResponse<String> hare = new OriginHttp(port).get("/hare?n=1");
+            assertThat(hare.statusCode()).isEqualTo(200);
+            assertThat(hare.headers().firstValue("ETag")).hasValue("\"hare-v1\"");
+            assertThat(management.getJson("/actuator/origin").at("/endpoints/hare/requests").asLong()).isEqualTo(1);
+        }
+        finally {
+            origin.stop();
+        }
+        // One concise line per start, and nothing on stderr.
+        assertThat(origin.stdout().lines().filter(line -> line.contains("origin ready"))).hasSize(1);
+        assertThat(origin.stderrLines()).isEmpty();
+    }
+
+    @Test
+    void jarRefusesBadConfigurationWithOneLineOnStderr() {
+        OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+                "--origin.endpoints.hare.delay=-5ms");
+
+        assertThat(origin.awaitExit()).isNotZero();
+        assertThat(origin.stderrLines()).containsExactly("origin: invalid configuration: "
+                + "origin.endpoints.hare.delay=-5ms: must not be negative (accepted: a duration such as 100ms, 2s)");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
