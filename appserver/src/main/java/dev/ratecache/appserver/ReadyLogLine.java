@@ -30,13 +30,13 @@ class ReadyLogLine {
     @EventListener
     void onReady(ApplicationReadyEvent event) {
         Environment environment = event.getApplicationContext().getEnvironment();
-        StringJoiner endpoints = new StringJoiner(", ");
+        StringJoiner endpoints = new StringJoiner("; ");
         origin.endpoints().forEach((name, endpoint) -> endpoints.add("/" + name + " " + endpoint.delay().toMillis()
-                + "ms " + endpoint.cacheControlHeader().orElse("no Cache-Control")));
+                + " ms (" + endpoint.cacheControlHeader().orElse("no Cache-Control") + ")"));
         log.info("origin ready in " + event.getTimeTaken().toMillis() + " ms: port "
                 + environment.getProperty("local.server.port") + " with "
                 + server.getTomcat().getThreads().getMax() + " request threads, management port "
                 + environment.getProperty("local.management.port") + ", content " + origin.contentVersion()
-                + ", endpoints " + endpoints);
+                + ", endpoints: " + endpoints);
     }
 }

@@ -13,8 +13,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
     "management.server.port=0",
-    "server.tomcat.threads.max=2",
-    "server.tomcat.threads.min-spare=2"
+    "server.tomcat.threads.max=2"
 })
 class ConfigurableRequestThreadsTest {
 
