@@ -11,7 +11,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
-readonly SUITE_JAR="$ROOT/suite/target/suite.jar"
+readonly SUITE_JAR="$ROOT/suite/target/suite-all.jar"
 readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge)
 readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
 
