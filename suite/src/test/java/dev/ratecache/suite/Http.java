@@ -1,8 +1,6 @@
 package dev.ratecache.suite;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,6 +58,32 @@ public final class Http {
         return futures.stream().map(CompletableFuture::join).toList();
     }
 
+    private static byte[] readChunks(java.io.InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        for (String size = readLine(in); size != null; size = readLine(in)) {
+            int n = Integer.parseInt(size.split(";")[0].trim(), 16);
+            if (n == 0) {
+                readLine(in);
+                break;
+            }
+            body.write(in.readNBytes(n));
+            readLine(in);
+        }
+        return body.toByteArray();
+    }
+
+    private static String readLine(java.io.InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != -1; c = in.read()) {
+            if (c == '\n') {
+                int end = line.length();
+                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
+            }
+            line.append((char) c);
+        }
+        return line.length() == 0 ? null : line.toString();
+    }
+
     /** A response read off a raw socket. */
     public record Raw(int status, Map<String, String> headers, String body) {
         public String header(String name) {
@@ -76,30 +100,42 @@ public final class Http {
             socket.bind(new InetSocketAddress(InetAddress.getByName(sourceAddress), 0));
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             socket.setSoTimeout(60_000);
-            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
-                    + "\r\nConnection: close\r\n");
+            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nConnection: close\r\n");
+            if (java.util.Arrays.stream(headers).noneMatch(h -> h.toLowerCase().startsWith("host:"))) {
+                request.append("Host: 127.0.0.1:").append(port).append("\r\n");
+            }
             for (String h : headers) {
                 request.append(h).append("\r\n");
             }
             OutputStream out = socket.getOutputStream();
             out.write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            String statusLine = in.readLine();
+            java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+            String statusLine = readLine(in);
             if (statusLine == null) {
                 throw new IOException("no response");
             }
             int status = Integer.parseInt(statusLine.split(" ")[1]);
             Map<String, String> responseHeaders = new LinkedHashMap<>();
-            for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+            for (String line = readLine(in); line != null && !line.isEmpty(); line = readLine(in)) {
                 int colon = line.indexOf(':');
                 responseHeaders.put(line.substring(0, colon).trim().toLowerCase(), line.substring(colon + 1).trim());
             }
-            StringBuilder body = new StringBuilder();
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                body.append(line).append('\n');
+            // Read exactly the body: nginx may keep the connection open after it (e.g. during a
+            // background cache refresh), so reading to EOF would measure the wrong thing.
+            String length = responseHeaders.get("content-length");
+            byte[] bytes;
+            if (method.equals("HEAD") || status == 304 || status == 204) {
+                bytes = new byte[0];
+            } else if (length != null) {
+                bytes = in.readNBytes(Integer.parseInt(length));
+            } else if ("chunked".equalsIgnoreCase(responseHeaders.get("transfer-encoding"))) {
+                bytes = readChunks(in);
+            } else {
+                bytes = in.readAllBytes();
             }
-            return new Raw(status, responseHeaders, body.toString());
+            String body = new String(bytes, StandardCharsets.UTF_8);
+            return new Raw(status, responseHeaders, body);
         } catch (IOException e) {
             throw new IllegalStateException(method + " " + path + " from " + sourceAddress + " failed: " + e, e);
         }

@@ -86,6 +86,7 @@ public final class NginxRenderer {
         front.put("limitConnValue", s.limitConn);
         front.put("cache", s.cache);
         front.put("cacheSize", s.cacheSize);
+        front.put("backgroundUpdate", s.backgroundUpdate ? "on" : "off");
         // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
         front.put("lockTimeout", s.readTimeout + "s");
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));

@@ -63,6 +63,11 @@ public final class NginxSwitches {
     @Option(names = "--cache-size", paramLabel = "SIZE", description = "Edge cache size on disk, e.g. 100m, 2g. Default: ${DEFAULT-VALUE}.")
     String cacheSize = "100m";
 
+    @Option(names = "--background-update", negatable = true, fallbackValue = "true",
+            description = "Refresh an expired edge-cache entry in the background while serving the stale one"
+                    + " (--no-background-update makes the client wait for the revalidation). Default: on.")
+    boolean backgroundUpdate = true;
+
     @Option(names = "--freshness", paramLabel = "PATH=SECONDS",
             description = "Freshness the back end gives PATH when the origin sends no Cache-Control; repeatable, e.g. --freshness /hare=3 --freshness /tortoise=10.")
     Map<String, Integer> freshness = new LinkedHashMap<>();
@@ -150,6 +155,7 @@ public final class NginxSwitches {
     public NginxSwitches limitConn(int n) { limitConn = n; return this; }
     public NginxSwitches cache(boolean on) { cache = on; return this; }
     public NginxSwitches cacheSize(String s) { cacheSize = s; return this; }
+    public NginxSwitches backgroundUpdate(boolean on) { backgroundUpdate = on; return this; }
     public NginxSwitches freshness(String path, int seconds) { freshness.put(path, seconds); return this; }
     public NginxSwitches purgeAllow(List<String> a) { purgeAllow = new ArrayList<>(a); return this; }
     public NginxSwitches origins(List<URI> o) { origins = new ArrayList<>(o); return this; }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * nginx -t accepts each tier's config for every combination of the switches that shape it
- * (the front end: its limit, mode, limit_conn, cache and rejection status; the back end: its
+ * (the front end: its limit, mode, limit_conn, cache, background update and rejection status; the back end: its
  * limit, mode, freshness, balance, number of origins and rejection status).
  */
 class EveryCombinationPassesNginxTest {
@@ -25,10 +25,11 @@ class EveryCombinationPassesNginxTest {
             for (LimitMode mode : MODES)
                 for (int conn : new int[] {0, 50})
                     for (boolean cache : new boolean[] {true, false})
-                        for (int status : new int[] {429, 503})
-                            all.add(new NginxSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
-                                    .cache(cache).rejectStatus(status));
-        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(48);
+                        for (boolean background : new boolean[] {true, false})
+                            for (int status : new int[] {429, 503})
+                                all.add(new NginxSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
+                                        .cache(cache).backgroundUpdate(background).rejectStatus(status));
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(96);
     }
 
     @Test

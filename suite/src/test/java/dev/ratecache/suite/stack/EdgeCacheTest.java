@@ -1,0 +1,236 @@
+package dev.ratecache.suite.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The edge cache, observed on the wire and at the origin's own counters. */
+class EdgeCacheTest {
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(EdgeCacheTest.class, new NginxSwitches().readTimeout(2));
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void resetOrigin() throws Exception {
+        stack.origin().reset();
+    }
+
+    /** A URL no other test has cached. */
+    private static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    /**
+     * Lets a 1 s entry expire. nginx stores freshness in whole seconds, so an entry stored late
+     * in a second stays fresh until nearly 2 s after it was stored.
+     */
+    private static void waitUntilExpired() {
+        await().pollDelay(Duration.ofMillis(2100)).until(() -> true);
+    }
+
+    private static String cacheStatus(HttpResponse<?> r) {
+        return r.headers().firstValue("X-Cache-Status").orElse("(none)");
+    }
+
+    private static long reached(String endpoint) throws Exception {
+        return stack.origin().counters().requests(endpoint);
+    }
+
+    @Test
+    void missThenHitWhileFresh() throws Exception {
+        String url = fresh("hare");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        assertThat(reached("hare")).isEqualTo(1);
+    }
+
+    @Test
+    void expiredEntryIsServedStaleAndRevalidatedInTheBackgroundWithIfNoneMatch() throws Exception {
+        String url = fresh("quick");
+        Http.get(stack.frontUri(), url);
+        waitUntilExpired();
+
+        HttpResponse<String> expired = Http.get(stack.frontUri(), url);
+
+        assertThat(cacheStatus(expired)).isEqualTo("STALE");
+        // The background refresh asked the origin with If-None-Match and got a 304.
+        await().atMost(Duration.ofSeconds(5)).until(() -> stack.origin().counters().notModified("quick") == 1);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        assertThat(reached("quick")).isEqualTo(2);
+    }
+
+    @Test
+    void requestDuringABackgroundRefreshIsAnsweredUpdating() throws Exception {
+        String url = fresh("quick");
+        Http.get(stack.frontUri(), url);
+        stack.origin().slow("quick", Duration.ofMillis(1500));
+        waitUntilExpired();
+
+        // A connection each: nginx reads a kept-alive connection's next request only after the
+        // background refresh that its previous request started has finished.
+        Instant asked = Instant.now();
+        Http.Raw stale = Http.raw("127.0.0.1", stack.ports().front(), "GET", url);
+        Http.Raw updating = Http.raw("127.0.0.1", stack.ports().front(), "GET", url);
+
+        assertThat(stale.header("X-Cache-Status")).isEqualTo("STALE");
+        assertThat(updating.header("X-Cache-Status")).isEqualTo("UPDATING");
+        // Neither waited for the 1.5 s refresh.
+        assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofMillis(1000));
+    }
+
+    @Test
+    void requestWithAuthorizationBypassesTheCacheAndIsNotStored() throws Exception {
+        String url = fresh("hare");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url, "Authorization", "Bearer alice"))).isEqualTo("BYPASS");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url, "Authorization", "Bearer bob"))).isEqualTo("BYPASS");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(reached("hare")).isEqualTo(3);
+    }
+
+    @Test
+    void requestWithACookieBypassesTheCacheAndIsNotStored() throws Exception {
+        String url = fresh("hare");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url, "Cookie", "session=alice"))).isEqualTo("BYPASS");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(reached("hare")).isEqualTo(2);
+    }
+
+    @Test
+    void responseWithSetCookieIsNotStored() throws Exception {
+        String url = fresh("cookie");
+        HttpResponse<String> first = Http.get(stack.frontUri(), url);
+        assertThat(first.headers().firstValue("Set-Cookie")).hasValue("session=abc123");
+        Http.get(stack.frontUri(), url);
+        assertThat(reached("cookie")).isEqualTo(2);
+    }
+
+    @Test
+    void privateResponseIsNotStored() throws Exception {
+        String url = fresh("private");
+        Http.get(stack.frontUri(), url);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(reached("private")).isEqualTo(2);
+    }
+
+    @Test
+    void noStoreResponseIsNotStored() throws Exception {
+        String url = fresh("nostore");
+        Http.get(stack.frontUri(), url);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(reached("nostore")).isEqualTo(2);
+    }
+
+    @Test
+    void cacheKeyIncludesTheHost() throws Exception {
+        String url = fresh("hare");
+        Http.Raw first = Http.raw("127.0.0.1", stack.ports().front(), "GET", url, "Host: a.example");
+        Http.Raw a = Http.raw("127.0.0.1", stack.ports().front(), "GET", url, "Host: a.example");
+        Http.Raw b = Http.raw("127.0.0.1", stack.ports().front(), "GET", url, "Host: b.example");
+        assertThat(first.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(a.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(b.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(reached("hare")).isEqualTo(2);
+    }
+
+    @Test
+    void fiftySimultaneousMissesForOneUrlReachTheOriginOnce() throws Exception {
+        String url = fresh("slow");
+        List<HttpResponse<String>> all = Http.burst(stack.frontUri(), Collections.nCopies(50, url));
+        assertThat(all).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(200));
+        assertThat(reached("slow")).isEqualTo(1);
+    }
+
+    @Test
+    void staleContentIsServedWhileTheOriginIsStopped() throws Exception {
+        String url = fresh("quick");
+        String body = Http.get(stack.frontUri(), url).body();
+        stack.origin().stop();
+        try {
+            waitUntilExpired();
+            HttpResponse<String> whileDown = Http.get(stack.frontUri(), url);
+            assertThat(whileDown.statusCode()).isEqualTo(200);
+            assertThat(cacheStatus(whileDown)).isEqualTo("STALE");
+            assertThat(whileDown.body()).isEqualTo(body);
+        } finally {
+            stack.origin().start();
+        }
+    }
+
+    @Test
+    void staleContentIsServedWhileTheOriginErrors() throws Exception {
+        String url = fresh("quick");
+        String body = Http.get(stack.frontUri(), url).body();
+        stack.origin().fail("quick", 500);
+        waitUntilExpired();
+
+        HttpResponse<String> whileFailing = Http.get(stack.frontUri(), url);
+
+        assertThat(whileFailing.statusCode()).isEqualTo(200);
+        assertThat(whileFailing.body()).isEqualTo(body);
+        // The background refresh got the 500 and the entry stays as it was.
+        await().atMost(Duration.ofSeconds(5)).until(() -> reached("quick") == 2);
+        assertThat(Http.get(stack.frontUri(), url).body()).isEqualTo(body);
+    }
+
+    @Test
+    void staleContentIsServedWhileTheOriginTimesOut() throws Exception {
+        String url = fresh("quick");
+        String body = Http.get(stack.frontUri(), url).body();
+        // Longer than the tiers' 2 s read timeout.
+        stack.origin().slow("quick", Duration.ofSeconds(4));
+        waitUntilExpired();
+
+        Http.get(stack.frontUri(), url);
+        await().pollDelay(Duration.ofMillis(2500)).until(() -> true);
+        HttpResponse<String> afterTimeout = Http.get(stack.frontUri(), url);
+
+        assertThat(afterTimeout.statusCode()).isEqualTo(200);
+        assertThat(cacheStatus(afterTimeout)).isIn("STALE", "UPDATING");
+        assertThat(afterTimeout.body()).isEqualTo(body);
+    }
+
+    @Test
+    void purgeFromAnAllowedAddressRemovesTheUrl() throws Exception {
+        String url = fresh("hare");
+        Http.get(stack.frontUri(), url);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+
+        Http.Raw purge = Http.raw("127.0.0.1", stack.ports().front(), "PURGE", url);
+
+        assertThat(purge.status()).isEqualTo(200);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(reached("hare")).isEqualTo(2);
+    }
+
+    @Test
+    void purgeFromAnotherAddressIsRefused() throws Exception {
+        String url = fresh("hare");
+        Http.get(stack.frontUri(), url);
+
+        Http.Raw purge = Http.raw("127.0.0.2", stack.ports().front(), "PURGE", url);
+
+        assertThat(purge.status()).isEqualTo(403);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+    }
+}
