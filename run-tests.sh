@@ -14,6 +14,9 @@ readonly ROOT
 readonly SUITE_JAR="$ROOT/suite/target/suite-all.jar"
 readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge)
 readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
+# The config linter the tests run, from PyPI, in a virtualenv of the suite's own.
+readonly GIXY_VERSION=0.2.59
+readonly GIXY_HOME="$ROOT/.tools/gixy"
 
 say() { printf 'run-tests.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -72,6 +75,21 @@ build_if_stale() {
   fi
 }
 
+need_gixy() {
+  if [[ -x $GIXY_HOME/bin/gixy ]] && "$GIXY_HOME/bin/gixy" --version 2>/dev/null | grep -q "$GIXY_VERSION"; then
+    return
+  fi
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+  rm -rf "$GIXY_HOME"
+  if ! python3 -m venv "$GIXY_HOME" >/dev/null 2>&1; then
+    apt_install python3-venv
+    rm -rf "$GIXY_HOME"
+    python3 -m venv "$GIXY_HOME"
+  fi
+  say "installing gixy-ng $GIXY_VERSION from PyPI into .tools/gixy"
+  "$GIXY_HOME/bin/pip" install --quiet --disable-pip-version-check "gixy-ng==$GIXY_VERSION"
+}
+
 install_prerequisites() {
   need_java
   need_nginx
@@ -79,6 +97,7 @@ install_prerequisites() {
 
 run_tests() {
   install_prerequisites
+  need_gixy
   cd "$ROOT"
   exec ./mvnw -B verify "$@"
 }

@@ -1,0 +1,54 @@
+package dev.ratecache.suite.nginx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.stack.StackPorts;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * gixy (gixy-ng from PyPI, installed by ./run-tests.sh test into .tools/) finds nothing in the
+ * rendered configs: with the defaults, with every optional part on, and with everything off.
+ */
+class GixyLintTest {
+
+    static Path gixy() {
+        String configured = System.getProperty("gixy.bin");
+        Path bin = configured != null ? Path.of(configured) : Repo.root().resolve(".tools/gixy/bin/gixy");
+        assertThat(bin).as("gixy is not installed: ./run-tests.sh test installs gixy-ng into .tools/gixy").isExecutable();
+        return bin;
+    }
+
+    @Test
+    void renderedConfigsHaveNoGixyFindings() throws Exception {
+        Map<String, NginxSwitches> variants = Map.of(
+                "defaults", new NginxSwitches(),
+                "everything-on", new NginxSwitches().limitConn(50).rejectStatus(503)
+                        .frontMode(LimitMode.parse("delay=50")).backMode(LimitMode.NODELAY)
+                        .freshness("/hare", 3).balance(Balance.LEAST_CONN)
+                        .origins(List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"))),
+                "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false));
+        StackPorts ports = StackPorts.free();
+        for (var variant : variants.entrySet()) {
+            for (Tier tier : Tier.values()) {
+                Path conf = new NginxRenderer(Repo.nginxTemplates()).render(tier, variant.getValue(), ports,
+                        TestDirs.fresh(getClass(), variant.getKey() + "-" + tier.id()));
+                Process p = new ProcessBuilder(gixy().toString(), conf.toString()).redirectErrorStream(true).start();
+                String report = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(report).as(variant.getKey() + " " + tier.id() + ":\n" + report)
+                        .contains("Total issues:")
+                        .doesNotContain("Problem:");
+                assertThat(p.exitValue()).as(report).isZero();
+            }
+        }
+    }
+}

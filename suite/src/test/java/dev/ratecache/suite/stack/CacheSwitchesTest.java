@@ -1,0 +1,67 @@
+package dev.ratecache.suite.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Background update off, and the back end's freshness fallback for origins that send no Cache-Control. */
+class CacheSwitchesTest {
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(CacheSwitchesTest.class, new NginxSwitches()
+                .backgroundUpdate(false)
+                .freshness("/bare", 2)
+                .freshness("/hare", 99));
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    private static String cacheStatus(HttpResponse<?> r) {
+        return r.headers().firstValue("X-Cache-Status").orElse("(none)");
+    }
+
+    @Test
+    void expiredEntryIsRevalidatedWithIfNoneMatchWhileTheClientWaits() throws Exception {
+        String url = "/quick?revalidate";
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        // nginx keeps freshness in whole seconds: a 1 s entry can stay fresh for nearly 2 s.
+        await().pollDelay(Duration.ofMillis(2100)).until(() -> true);
+
+        HttpResponse<String> expired = Http.get(stack.frontUri(), url);
+
+        assertThat(cacheStatus(expired)).isEqualTo("REVALIDATED");
+        assertThat(stack.origin().counters().notModified("quick")).isEqualTo(1);
+        assertThat(stack.origin().counters().requests("quick")).isEqualTo(2);
+    }
+
+    @Test
+    void originWithoutCacheControlGetsItsPathsFreshnessFromTheBackEnd() throws Exception {
+        HttpResponse<String> first = Http.get(stack.frontUri(), "/bare?fallback");
+        HttpResponse<String> second = Http.get(stack.frontUri(), "/bare?fallback");
+
+        assertThat(first.headers().firstValue("Cache-Control")).hasValue("max-age=2");
+        assertThat(first.headers().firstValue("Expires")).isPresent();
+        assertThat(cacheStatus(first)).isEqualTo("MISS");
+        assertThat(cacheStatus(second)).isEqualTo("HIT");
+    }
+
+    @Test
+    void originsOwnCacheControlIsNeverOverridden() {
+        HttpResponse<String> hare = Http.get(stack.frontUri(), "/hare?own");
+
+        assertThat(hare.headers().allValues("Cache-Control")).containsExactly("public, max-age=3");
+    }
+}

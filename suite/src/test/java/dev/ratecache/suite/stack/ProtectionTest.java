@@ -1,0 +1,98 @@
+package dev.ratecache.suite.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What the front end refuses, hides and adds, with the default switches. */
+class ProtectionTest {
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(ProtectionTest.class, new NginxSwitches());
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    private static void assertSecurityHeadersOnce(Http.Raw r) {
+        assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
+        assertThat(r.header("X-Frame-Options")).isEqualTo("DENY");
+        assertThat(r.header("Content-Security-Policy")).isEqualTo("frame-ancestors 'none'");
+        assertThat(r.header("Referrer-Policy")).isEqualTo("no-referrer");
+    }
+
+    @Test
+    void securityHeadersAreOnEveryResponseExactlyOnce() {
+        HttpResponse<String> ok = Http.get(stack.frontUri(), "/hare");
+        assertThat(ok.headers().allValues("X-Frame-Options")).containsExactly("DENY");
+        assertThat(ok.headers().allValues("X-Content-Type-Options")).containsExactly("nosniff");
+        assertThat(ok.headers().allValues("Content-Security-Policy")).containsExactly("frame-ancestors 'none'");
+        assertThat(ok.headers().allValues("Referrer-Policy")).containsExactly("no-referrer");
+    }
+
+    @Test
+    void securityHeadersAreOnErrorsToo() {
+        Http.Raw notFound = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/no-such-endpoint");
+        Http.Raw tooLarge = Http.raw("127.0.0.1", stack.ports().front(), "POST", "/hare", "Content-Length: 2000000");
+        assertThat(notFound.status()).isEqualTo(404);
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertSecurityHeadersOnce(notFound);
+        assertSecurityHeadersOnce(tooLarge);
+    }
+
+    @Test
+    void serverHeaderCarriesNoVersion() {
+        assertThat(Http.get(stack.frontUri(), "/hare").headers().firstValue("Server")).hasValue("nginx");
+    }
+
+    @Test
+    void oversizedHeaderIsRefused() {
+        Http.Raw response = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/hare", "X-Big: " + "a".repeat(10_000));
+        assertThat(response.status()).isEqualTo(400);
+    }
+
+    @Test
+    void oversizedBodyIsRefusedBeforeItIsRead() {
+        Http.Raw response = Http.raw("127.0.0.1", stack.ports().front(), "POST", "/hare", "Content-Length: 2000000");
+        assertThat(response.status()).isEqualTo(413);
+    }
+
+    @Test
+    void originManagementPathsAreNotReachableThroughTheFrontEnd() {
+        for (String path : new String[] {"/actuator/health", "/actuator/origin", "/actuator/prometheus", "/nginx_status"}) {
+            assertThat(Http.get(stack.frontUri(), path).statusCode()).as(path).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void stubStatusAnswersOnTheLoopbackStatusPortOnly() {
+        URI status = URI.create("http://127.0.0.1:" + stack.ports().frontStatus());
+        HttpResponse<String> fromLoopback = Http.get(status, "/nginx_status");
+        Http.Raw fromElsewhere = Http.raw("127.0.0.2", stack.ports().frontStatus(), "GET", "/nginx_status");
+
+        assertThat(fromLoopback.statusCode()).isEqualTo(200);
+        assertThat(fromLoopback.body()).startsWith("Active connections:");
+        assertThat(fromElsewhere.status()).isEqualTo(403);
+    }
+
+    @Test
+    void jsonIsGzippedForClientsThatAcceptIt() {
+        Http.Raw gzipped = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/hare?gzip", "Accept-Encoding: gzip");
+        Http.Raw plain = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/hare?gzip");
+
+        assertThat(gzipped.header("Content-Encoding")).isEqualTo("gzip");
+        assertThat(gzipped.header("Vary")).isEqualTo("Accept-Encoding");
+        assertThat(plain.header("Content-Encoding")).isNull();
+        assertThat(plain.body()).contains("\"endpoint\":\"hare\"");
+    }
+}
