@@ -1,10 +1,15 @@
 package dev.ratecache.suite.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +42,19 @@ class WalkingSkeletonTest {
         assertThat(second.headers().firstValue("X-Cache-Status")).hasValue("HIT");
         assertThat(second.body()).isEqualTo(first.body());
         assertThat(stack.origin().counters().requests("hare")).isEqualTo(1);
+    }
+
+    @Test
+    void whenTheFrontEndCannotStartNothingIsLeftRunning() throws Exception {
+        StackPorts ports = StackPorts.free();
+        try (ServerSocket taken = new ServerSocket(ports.front(), 1, InetAddress.getByName("127.0.0.1"))) {
+            assertThatThrownBy(() -> Stack.start(new NginxSwitches(), ports, TestDirs.fresh(getClass(), "fails")))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining(String.valueOf(ports.front()));
+        }
+        assertThat(Ports.accepting(ports.back())).as("back end stopped").isFalse();
+        assertThat(Ports.accepting(ports.origin())).as("origin stopped").isFalse();
+        assertThat(Ports.accepting(ports.management())).as("origin management stopped").isFalse();
     }
 
     @Test
