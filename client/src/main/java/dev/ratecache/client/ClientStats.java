@@ -1,0 +1,89 @@
+package dev.ratecache.client;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A snapshot of a client's running statistics, in the manner of OkHttp's {@code Cache} counts.
+ * Every request ends as exactly one of hit, validation, stale, miss or failure, so
+ * {@code requestCount() == hitCount() + validationCount() + staleCount() + missCount() + failureCount()}.
+ */
+public final class ClientStats {
+    private final long requests;
+    private final long network;
+    private final long hits;
+    private final long validations;
+    private final long stale;
+    private final long misses;
+    private final long failures;
+    private final long rejected;
+    private final Map<Integer, Long> retriesByStatus;
+    private final Duration retryWait;
+    private final Duration throttleWait;
+
+    ClientStats(long requests, long network, long hits, long validations, long stale, long misses, long failures,
+            long rejected, Map<Integer, Long> retriesByStatus, Duration retryWait, Duration throttleWait) {
+        this.requests = requests;
+        this.network = network;
+        this.hits = hits;
+        this.validations = validations;
+        this.stale = stale;
+        this.misses = misses;
+        this.failures = failures;
+        this.rejected = rejected;
+        this.retriesByStatus = Collections.unmodifiableMap(new TreeMap<>(retriesByStatus));
+        this.retryWait = retryWait;
+        this.throttleWait = throttleWait;
+    }
+
+    /** All zeros: a starting point for {@link #plus(ClientStats)}. */
+    public static ClientStats empty() {
+        return new ClientStats(0, 0, 0, 0, 0, 0, 0, 0, Map.of(), Duration.ZERO, Duration.ZERO);
+    }
+
+    /** Requests made through the client. */
+    public long requestCount() { return requests; }
+    /** Exchanges on the wire: first attempts, retries and revalidations each count one. */
+    public long networkCount() { return network; }
+    /** Requests answered from the cache without the network ({@link ResponseSource#CACHE}). */
+    public long hitCount() { return hits; }
+    /** Requests answered from the cache after a 304 ({@link ResponseSource#VALIDATED}). */
+    public long validationCount() { return validations; }
+    /** Requests answered with a stale response because the server failed ({@link ResponseSource#STALE}). */
+    public long staleCount() { return stale; }
+    /** Requests answered by the server with a full response, whatever its status ({@link ResponseSource#NETWORK}). */
+    public long missCount() { return misses; }
+    /** Requests that ended in an I/O error, or in a 504 the cache made up ({@link ResponseSource#GENERATED}). */
+    public long failureCount() { return failures; }
+    /** Requests whose final answer was still a rate-limit rejection from the server (e.g. 429 after every retry). */
+    public long rejectedCount() { return rejected; }
+    /** Retries in all. */
+    public long retryCount() { return retriesByStatus.values().stream().mapToLong(Long::longValue).sum(); }
+    /** Retries made after a response with {@code status}. */
+    public long retryCount(int status) { return retriesByStatus.getOrDefault(status, 0L); }
+    /** Retries by the status that caused them, in status order. */
+    public Map<Integer, Long> retriesByStatus() { return retriesByStatus; }
+    /** Time spent waiting before retries (Retry-After or backoff), summed over all requests. */
+    public Duration retryWait() { return retryWait; }
+    /** Time spent waiting for the client-side throttle, summed over all requests. */
+    public Duration throttleWait() { return throttleWait; }
+
+    /** The sum of two snapshots, e.g. of several clients. */
+    public ClientStats plus(ClientStats o) {
+        Map<Integer, Long> retries = new TreeMap<>(retriesByStatus);
+        o.retriesByStatus.forEach((k, v) -> retries.merge(k, v, Long::sum));
+        return new ClientStats(requests + o.requests, network + o.network, hits + o.hits,
+                validations + o.validations, stale + o.stale, misses + o.misses, failures + o.failures,
+                rejected + o.rejected, retries, retryWait.plus(o.retryWait), throttleWait.plus(o.throttleWait));
+    }
+
+    @Override
+    public String toString() {
+        return "requests=" + requests + " network=" + network + " hits=" + hits + " validations=" + validations
+                + " stale=" + stale + " misses=" + misses + " failures=" + failures + " rejected=" + rejected
+                + " retries=" + retriesByStatus + " retryWait=" + retryWait.toMillis() + "ms"
+                + " throttleWait=" + throttleWait.toMillis() + "ms";
+    }
+}

@@ -1,0 +1,29 @@
+package dev.ratecache.client;
+
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/** What happened on the wire for one call of {@link RateCacheClient#execute}, kept in its context. */
+final class Exchange {
+    static final String ATTRIBUTE = Exchange.class.getName();
+
+    final long startNanos;
+    int networkRequests;
+    int lastNetworkStatus;
+    int retries;
+    long retryWaitNanos;
+    long throttleWaitNanos;
+    /** The Cache-Control / Expires of a rejection, set aside so the cache can't store it; null if none. */
+    Header[] setAside;
+    int setAsideStatus;
+
+    Exchange(long startNanos) {
+        this.startNanos = startNanos;
+    }
+
+    /** The exchange of this context; a detached one for requests the client didn't start (background revalidation). */
+    static Exchange of(HttpContext context) {
+        Object e = context == null ? null : context.getAttribute(ATTRIBUTE);
+        return e instanceof Exchange exchange ? exchange : new Exchange(System.nanoTime());
+    }
+}

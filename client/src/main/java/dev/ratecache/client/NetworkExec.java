@@ -1,0 +1,123 @@
+package dev.ratecache.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.hc.client5.http.classic.ExecChain;
+import org.apache.hc.client5.http.classic.ExecChainHandler;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
+
+/**
+ * The chain element between the cache and the wire: it takes the throttle's token, counts the
+ * exchange, and retries rate-limit rejections.
+ *
+ * <p>Sitting inside the caching element is what makes the guarantees hold by construction: it
+ * only ever sees responses from the network, so nothing the cache answered is retried, a
+ * revalidation that is rejected is retried like any request, and cache hits neither take a
+ * token nor count as network requests. It also keeps rejections out of the cache: their
+ * Cache-Control/Expires are set aside for {@code no-store} on the way up and put back by
+ * {@link RateCacheClient} before the caller sees them, so a {@code 503} with {@code max-age}
+ * can never answer a later request.
+ */
+final class NetworkExec implements ExecChainHandler {
+    static final String NAME = "RATECACHE_NETWORK";
+
+    private final RetryPolicy policy;
+    private final Throttle throttle;
+    private final StatsRecorder stats;
+
+    NetworkExec(RetryPolicy policy, Throttle throttle, StatsRecorder stats) {
+        this.policy = policy;
+        this.throttle = throttle;
+        this.stats = stats;
+    }
+
+    @Override
+    public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
+            throws IOException, HttpException {
+        Exchange exchange = Exchange.of(scope.clientContext);
+        boolean mayRetry = policy.maxRetries() > 0 && RetryPolicy.isIdempotent(request.getMethod())
+                && repeatable(request.getEntity());
+        // The protocol interceptors below add headers to the request they send (Content-Length,
+        // Host...), and refuse one that has them already: each retry sends a fresh copy.
+        ClassicHttpRequest pristine = mayRetry ? ClassicRequestBuilder.copy(request).build() : null;
+        ClassicHttpRequest attempt = request;
+        for (int retry = 0; ; retry++) {
+            if (throttle != null) {
+                long waited = throttle.acquire();
+                exchange.throttleWaitNanos += waited;
+                stats.throttleWaitNanos.add(waited);
+            }
+            exchange.networkRequests++;
+            stats.network.increment();
+            ClassicHttpResponse response = chain.proceed(attempt, scope);
+            int status = response.getCode();
+            exchange.lastNetworkStatus = status;
+            if (!policy.isRejection(status)) {
+                return response;
+            }
+            Duration wait = mayRetry
+                    ? policy.nextWait(retry, RetryAfter.of(response, Instant.now()),
+                            Duration.ofNanos(System.nanoTime() - exchange.startNanos),
+                            ThreadLocalRandom.current().nextDouble())
+                    : null;
+            if (wait == null) {
+                keepOutOfCache(response, exchange);
+                return response;
+            }
+            discard(response);
+            long waited = sleep(wait);
+            exchange.retries++;
+            exchange.retryWaitNanos += waited;
+            stats.retried(status, waited);
+            attempt = ClassicRequestBuilder.copy(pristine).build();
+        }
+    }
+
+    private static boolean repeatable(HttpEntity entity) {
+        return entity == null || entity.isRepeatable();
+    }
+
+    private static void keepOutOfCache(ClassicHttpResponse response, Exchange exchange) {
+        Header[] cacheControl = response.getHeaders(HttpHeaders.CACHE_CONTROL);
+        Header[] expires = response.getHeaders(HttpHeaders.EXPIRES);
+        Header[] all = new Header[cacheControl.length + expires.length];
+        System.arraycopy(cacheControl, 0, all, 0, cacheControl.length);
+        System.arraycopy(expires, 0, all, cacheControl.length, expires.length);
+        exchange.setAside = all;
+        exchange.setAsideStatus = response.getCode();
+        response.removeHeaders(HttpHeaders.CACHE_CONTROL);
+        response.removeHeaders(HttpHeaders.EXPIRES);
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+    }
+
+    /** Reads the rejection's body to the end so that its connection goes back to the pool. */
+    private static void discard(ClassicHttpResponse response) throws IOException {
+        try {
+            EntityUtils.consume(response.getEntity());
+        } finally {
+            response.close();
+        }
+    }
+
+    private static long sleep(Duration wait) throws InterruptedIOException {
+        long start = System.nanoTime();
+        try {
+            TimeUnit.NANOSECONDS.sleep(wait.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to retry");
+        }
+        return System.nanoTime() - start;
+    }
+}

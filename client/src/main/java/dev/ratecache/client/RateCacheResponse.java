@@ -1,0 +1,98 @@
+package dev.ratecache.client;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+
+/**
+ * A response read in full, with where it came from and what it took to get it. Immutable;
+ * nothing to close.
+ */
+public final class RateCacheResponse {
+    private final int code;
+    private final String reason;
+    private final Header[] headers;
+    private final byte[] body;
+    private final ContentType contentType;
+    private final ResponseSource source;
+    private final int networkRequests;
+    private final int retries;
+    private final Duration retryWait;
+    private final Duration throttleWait;
+
+    RateCacheResponse(int code, String reason, Header[] headers, byte[] body, ContentType contentType,
+            ResponseSource source, int networkRequests, int retries, Duration retryWait, Duration throttleWait) {
+        this.code = code;
+        this.reason = reason;
+        this.headers = headers;
+        this.body = body;
+        this.contentType = contentType;
+        this.source = source;
+        this.networkRequests = networkRequests;
+        this.retries = retries;
+        this.retryWait = retryWait;
+        this.throttleWait = throttleWait;
+    }
+
+    public int code() { return code; }
+    public String reason() { return reason; }
+    /** Whether the code is 2xx. */
+    public boolean isSuccessful() { return code >= 200 && code < 300; }
+
+    /** The first value of header {@code name} (case-insensitive), or null. */
+    public String header(String name) {
+        for (Header h : headers) {
+            if (h.getName().equalsIgnoreCase(name)) {
+                return h.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** Every value of header {@code name}, in order. */
+    public List<String> headers(String name) {
+        List<String> values = new ArrayList<>(2);
+        for (Header h : headers) {
+            if (h.getName().equalsIgnoreCase(name)) {
+                values.add(h.getValue());
+            }
+        }
+        return values;
+    }
+
+    /** All headers, in order. */
+    public List<Header> headers() { return List.of(headers); }
+
+    /** The body's bytes (empty when there is none). The array is shared: don't change it. */
+    public byte[] body() { return body; }
+
+    /** The body decoded with the charset of its Content-Type, UTF-8 when it names none. */
+    public String bodyString() {
+        Charset cs = contentType != null && contentType.getCharset() != null ? contentType.getCharset() : StandardCharsets.UTF_8;
+        return new String(body, cs);
+    }
+
+    /** Where the response came from. */
+    public ResponseSource source() { return source; }
+    /** Whether the body came from the cache (a fresh hit, a 304-validated or a stale entry). */
+    public boolean fromCache() {
+        return source == ResponseSource.CACHE || source == ResponseSource.VALIDATED || source == ResponseSource.STALE;
+    }
+    /** Exchanges this request made on the wire (0 for a fresh hit; retries and revalidations count). */
+    public int networkRequests() { return networkRequests; }
+    /** Retries after rate-limit rejections. */
+    public int retries() { return retries; }
+    /** Time spent waiting before those retries. */
+    public Duration retryWait() { return retryWait; }
+    /** Time spent waiting for the client-side throttle. */
+    public Duration throttleWait() { return throttleWait; }
+
+    @Override
+    public String toString() {
+        return code + " " + source + (retries > 0 ? " after " + retries + " retries (" + retryWait.toMillis() + " ms)" : "");
+    }
+}

@@ -1,0 +1,265 @@
+package dev.ratecache.client.driver;
+
+import dev.ratecache.client.ClientStats;
+import dev.ratecache.client.RateCacheClient;
+import dev.ratecache.client.RateCacheResponse;
+import dev.ratecache.client.RetryPolicy;
+import dev.ratecache.client.Throttle;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Load through the library: N users, each looping over the paths with a think time, then the
+ * library's statistics and latency percentiles, on stdout and optionally as JSON.
+ */
+@Command(name = "client-driver", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Runs N users x loops against one or more paths through the ratecache client library",
+            "(cache, Retry-After retries, optional throttle) and prints its statistics and latency.",
+            "Each user has its own client and so its own private cache, like JMeter's per-thread",
+            "cache manager; every request is a sample, cache hits included.",
+            ""},
+        footer = {"", "Example: java -jar client/target/client-driver.jar --url http://127.0.0.1:8000 --path /hare --path /tortoise --users 20 --loops 5 --think 100ms --json library.json"})
+public final class LoadDriver implements Callable<Integer> {
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--url", paramLabel = "URL", description = "Base URL of the API (http://host:port). Default: ${DEFAULT-VALUE}.")
+    URI url = URI.create("http://127.0.0.1:80");
+
+    @Option(names = "--path", paramLabel = "PATH", description = "Path to request, e.g. /hare; repeatable, requested in order each loop. Default: /hare.")
+    List<String> paths = new ArrayList<>();
+
+    @Option(names = "--users", paramLabel = "N", description = "Concurrent users. Default: ${DEFAULT-VALUE}.")
+    int users = 10;
+
+    @Option(names = "--loops", paramLabel = "N", description = "Loops per user over the paths. Default: ${DEFAULT-VALUE}.")
+    int loops = 10;
+
+    @Option(names = "--think", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Pause after each request, e.g. 100ms, 1s. Default: 0.")
+    Duration think = Duration.ZERO;
+
+    @Option(names = "--ramp-up", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Time over which the users start, evenly spread. Default: 0 (all at once).")
+    Duration rampUp = Duration.ZERO;
+
+    @Option(names = "--cache", negatable = true, fallbackValue = "true",
+            description = "Cache responses in each user's client (--no-cache turns it off). Default: on.")
+    boolean cache = true;
+
+    @Option(names = "--shared-cache", description = "Shared-cache semantics instead of a private cache.")
+    boolean sharedCache;
+
+    @Option(names = "--retries", paramLabel = "N", description = "Retries of a 429/503 per request; 0 turns retrying off. Default: ${DEFAULT-VALUE}.")
+    int retries = 3;
+
+    @Option(names = "--max-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Longest single wait before a retry. Default: 10s.")
+    Duration maxWait = Duration.ofSeconds(10);
+
+    @Option(names = "--budget", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Time a request may take with its retries. Default: 20s.")
+    Duration budget = Duration.ofSeconds(20);
+
+    @Option(names = "--throttle", paramLabel = "R",
+            description = "Client-side limit for all users together, requests/s to the network. Default: none.")
+    Double throttle;
+
+    @Option(names = "--throttle-burst", paramLabel = "N", description = "Burst of the throttle. Default: ${DEFAULT-VALUE}.")
+    int throttleBurst = 1;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Response timeout per exchange. Default: 60s.")
+    Duration timeout = Duration.ofSeconds(60);
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the summary as JSON to FILE.")
+    Path json;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with this program's handling of bad input; for tests and main. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new LoadDriver());
+        cli.setParameterExceptionHandler((e, args) -> {
+            e.getCommandLine().getErr().println("client-driver: " + e.getMessage() + " (see --help)");
+            return 2;
+        });
+        return cli;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        if (paths.isEmpty()) {
+            paths.add("/hare");
+        }
+        Throttle shared = throttle == null ? null : Throttle.of(throttle, throttleBurst);
+        RetryPolicy policy = retries == 0 ? RetryPolicy.none()
+                : RetryPolicy.builder().maxRetries(retries).maxWait(maxWait).budget(budget).build();
+        String base = url.toString().replaceAll("/+$", "");
+
+        List<RateCacheClient> clients = new ArrayList<>();
+        for (int u = 0; u < users; u++) {
+            RateCacheClient.Builder b = RateCacheClient.builder().retryPolicy(policy).throttle(shared)
+                    .responseTimeout(timeout).sharedCache(sharedCache).maxConnections(4);
+            clients.add((cache ? b : b.noCache()).build());
+        }
+        int perUser = loops * paths.size();
+        long[][] latencies = new long[users][perUser];
+        int[][] statuses = new int[users][perUser];
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int u = 0; u < users; u++) {
+            int user = u;
+            long startDelay = users > 1 ? rampUp.toNanos() * u / users : 0;
+            Thread t = new Thread(() -> runUser(clients.get(user), base, startDelay, go, latencies[user], statuses[user]),
+                    "user-" + (u + 1));
+            threads.add(t);
+            t.start();
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        for (Thread t : threads) {
+            t.join();
+        }
+        long wallNanos = System.nanoTime() - start;
+
+        ClientStats stats = ClientStats.empty();
+        for (RateCacheClient c : clients) {
+            stats = stats.plus(c.stats());
+            c.close();
+        }
+        Summary summary = Summary.of(latencies, statuses, wallNanos, policy, stats);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(summary.text(describe()));
+        out.flush();
+        if (json != null) {
+            if (json.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(json.toAbsolutePath().getParent());
+            }
+            Files.writeString(json, summary.json(config()));
+        }
+        return 0;
+    }
+
+    private void runUser(RateCacheClient client, String base, long startDelayNanos, CountDownLatch go,
+            long[] latencies, int[] statuses) {
+        try {
+            go.await();
+            TimeUnit.NANOSECONDS.sleep(startDelayNanos);
+            int i = 0;
+            for (int loop = 0; loop < loops; loop++) {
+                for (String path : paths) {
+                    long t0 = System.nanoTime();
+                    try {
+                        RateCacheResponse r = client.get(base + path);
+                        statuses[i] = r.code();
+                    } catch (IOException e) {
+                        statuses[i] = Summary.IO_ERROR;
+                    }
+                    latencies[i++] = System.nanoTime() - t0;
+                    if (!think.isZero()) {
+                        TimeUnit.NANOSECONDS.sleep(think.toNanos());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void validate() {
+        List<String> problems = new ArrayList<>();
+        if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme()) || url.getHost() == null) {
+            problems.add("--url must be http://host[:port] or https://host[:port] (got '" + url + "')");
+        }
+        for (String p : paths) {
+            if (!p.startsWith("/") || p.contains(" ")) {
+                problems.add("--path must start with / and hold no spaces (got '" + p + "')");
+            }
+        }
+        range(problems, "--users", users, 1, 10_000);
+        range(problems, "--loops", loops, 1, 10_000_000);
+        range(problems, "--retries", retries, 0, 100);
+        range(problems, "--throttle-burst", throttleBurst, 1, 1_000_000);
+        if (throttle != null && !(throttle > 0 && throttle <= 1_000_000)) {
+            problems.add("--throttle must be a rate from above 0 to 1000000 requests/s (got " + throttle + ")");
+        }
+        if (maxWait.isZero() || budget.isZero() || timeout.isZero()) {
+            problems.add("--max-wait, --budget and --timeout must be longer than 0");
+        }
+        if ((long) users * loops * Math.max(1, paths.size()) > 50_000_000L) {
+            problems.add("--users x --loops x paths must be at most 50000000 requests");
+        }
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", problems));
+        }
+    }
+
+    private static void range(List<String> p, String flag, int value, int min, int max) {
+        if (value < min || value > max) {
+            p.add(flag + " must be a whole number from " + min + " to " + max + " (got " + value + ")");
+        }
+    }
+
+    private String describe() {
+        return users + " users x " + loops + " loops over " + paths + " at " + url
+                + (think.isZero() ? "" : ", think " + think.toMillis() + " ms")
+                + ", cache " + (cache ? (sharedCache ? "shared" : "private") : "off")
+                + ", " + (retries == 0 ? "no retries" : "up to " + retries + " retries")
+                + (throttle == null ? "" : ", throttle " + throttle + " r/s burst " + throttleBurst);
+    }
+
+    private String config() {
+        StringBuilder paths = new StringBuilder("[");
+        for (int i = 0; i < this.paths.size(); i++) {
+            paths.append(i == 0 ? "" : ",").append(Summary.quote(this.paths.get(i)));
+        }
+        paths.append(']');
+        return "{\"url\":" + Summary.quote(url.toString()) + ",\"paths\":" + paths + ",\"users\":" + users
+                + ",\"loops\":" + loops + ",\"thinkMs\":" + think.toMillis() + ",\"rampUpMs\":" + rampUp.toMillis()
+                + ",\"cache\":" + Summary.quote(cache ? (sharedCache ? "shared" : "private") : "off")
+                + ",\"retries\":" + retries + ",\"maxWaitMs\":" + maxWait.toMillis() + ",\"budgetMs\":" + budget.toMillis()
+                + ",\"throttlePerSec\":" + (throttle == null ? "null" : String.format(Locale.ROOT, "%.3f", throttle))
+                + ",\"throttleBurst\":" + throttleBurst + "}";
+    }
+
+    /** 250ms, 2s, 1m, or a bare number of milliseconds. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Matcher m = DURATION.matcher(value.trim());
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a duration such as 250ms, 2s or 1m");
+            }
+            long n = Long.parseLong(m.group(1));
+            String unit = m.group(2) == null ? "ms" : m.group(2);
+            return switch (unit) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofMillis(n);
+            };
+        }
+    }
+}

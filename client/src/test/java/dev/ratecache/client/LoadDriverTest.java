@@ -1,0 +1,73 @@
+package dev.ratecache.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.client.driver.LoadDriver;
+import dev.ratecache.suite.stack.Stack;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class LoadDriverTest {
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = TestStacks.open();
+    }
+
+    private static int run(StringWriter out, StringWriter err, String... args) {
+        CommandLine cli = LoadDriver.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void driverRunsItsUsersThroughTheLibraryAndWritesTheJsonSummary(@TempDir Path dir) throws Exception {
+        stack.origin().reset();
+        Path json = dir.resolve("out/library.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int exit = run(out, err, "--url", stack.frontUri().toString(), "--path", "/hare", "--path", "/tortoise",
+                "--users", "3", "--loops", "4", "--think", "10ms", "--json", json.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("samples 24").contains("library: requests 24");
+        JsonNode s = new ObjectMapper().readTree(json.toFile());
+        assertThat(s.path("samples").asLong()).isEqualTo(24);
+        assertThat(s.path("rejected").asLong()).isZero();
+        assertThat(s.path("otherErrors").asLong()).isZero();
+        for (String field : new String[] {"throughputPerSec", "meanMs", "minMs", "maxMs", "p50Ms", "p90Ms", "p95Ms", "p99Ms", "wallMs"}) {
+            assertThat(s.has(field)).as(field).isTrue();
+        }
+        assertThat(s.path("p50Ms").asDouble()).isLessThanOrEqualTo(s.path("p99Ms").asDouble());
+        JsonNode lib = s.path("library");
+        assertThat(lib.path("requests").asLong()).isEqualTo(24);
+        assertThat(lib.path("hits").asLong() + lib.path("validations").asLong() + lib.path("staleServed").asLong()
+                + lib.path("misses").asLong() + lib.path("failures").asLong()).isEqualTo(24);
+        // Each user's private cache: the origin saw what the library sent to the network, no more.
+        assertThat(stack.origin().counters().total().requests()).isEqualTo(lib.path("networkRequests").asLong());
+        // /tortoise is fresh for 10 s: one request per user, whatever the loops.
+        assertThat(stack.origin().counters().requests("tortoise")).isEqualTo(3);
+    }
+
+    @Test
+    void badFlagIsReportedOnOneLine() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int exit = run(out, err, "--users", "0", "--path", "hare");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString().strip()).doesNotContain("\n")
+                .startsWith("client-driver: ").contains("--users").contains("--path");
+    }
+}

@@ -1,0 +1,46 @@
+package dev.ratecache.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RetryPolicyTest {
+    private final RetryPolicy policy = RetryPolicy.builder().maxRetries(3).maxWait(Duration.ofSeconds(2))
+            .budget(Duration.ofSeconds(5)).initialBackoff(Duration.ofMillis(200)).retryAfterJitter(0.1).build();
+
+    @Test
+    void retryAfterIsAMinimumWithAtMostTheJitterAdded() {
+        assertThat(policy.nextWait(0, Duration.ofSeconds(1), Duration.ZERO, 0.0)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(policy.nextWait(0, Duration.ofSeconds(1), Duration.ZERO, 0.999)).isBetween(Duration.ofSeconds(1), Duration.ofMillis(1100));
+    }
+
+    @Test
+    void noSingleWaitIsLongerThanTheCap() {
+        assertThat(policy.nextWait(0, Duration.ofSeconds(3600), Duration.ZERO, 0.5)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(policy.nextWait(2, null, Duration.ZERO, 0.999)).isLessThanOrEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void backoffDoublesEachRetryWithHalfOfItJittered() {
+        assertThat(policy.nextWait(0, null, Duration.ZERO, 0.0)).isEqualTo(Duration.ofMillis(100));
+        assertThat(policy.nextWait(0, null, Duration.ZERO, 0.999)).isBetween(Duration.ofMillis(199), Duration.ofMillis(200));
+        assertThat(policy.nextWait(1, null, Duration.ZERO, 0.0)).isEqualTo(Duration.ofMillis(200));
+        assertThat(policy.nextWait(2, null, Duration.ZERO, 0.0)).isEqualTo(Duration.ofMillis(400));
+    }
+
+    @Test
+    void noRetryPastTheMaximumOrTheBudget() {
+        assertThat(policy.nextWait(3, Duration.ofSeconds(1), Duration.ZERO, 0.0)).isNull();
+        assertThat(policy.nextWait(0, Duration.ofSeconds(1), Duration.ofMillis(4500), 0.0)).isNull();
+        assertThat(policy.nextWait(0, Duration.ofSeconds(1), Duration.ofMillis(3900), 0.0)).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void onlyIdempotentMethodsMayBeRepeated() {
+        assertThat(RetryPolicy.isIdempotent("GET")).isTrue();
+        assertThat(RetryPolicy.isIdempotent("put")).isTrue();
+        assertThat(RetryPolicy.isIdempotent("POST")).isFalse();
+        assertThat(RetryPolicy.isIdempotent("PATCH")).isFalse();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.ratecache.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/** Real stacks (origin, back end, front end) for the tests, and what they show on the wire. */
+final class TestStacks {
+    private TestStacks() {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
+    private static Stack open;
+
+    /**
+     * Endpoints beyond the origin's three: quick (10 ms, fresh 1 s: expires within a test),
+     * private ({@code private, max-age=60}), mustrevalidate ({@code max-age=1, must-revalidate}).
+     */
+    static final List<String> ENDPOINTS = List.of(
+            "--origin.endpoints.quick.delay=10ms", "--origin.endpoints.quick.max-age=1s",
+            "--origin.endpoints.private.delay=0ms", "--origin.endpoints.private.cache-control=private, max-age=60",
+            "--origin.endpoints.mustrevalidate.delay=0ms",
+            "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate");
+
+    static Stack start(Class<?> owner, NginxSwitches switches) throws IOException {
+        return Stack.start(switches, StackPorts.free(), freshDir(owner), 10, ENDPOINTS);
+    }
+
+    /**
+     * One stack with no rate limits and no edge cache, shared by the test classes that only need
+     * a way through to the origin (what the client caches shows at the origin's counters). It
+     * stops when the test JVM does.
+     */
+    static synchronized Stack open() throws IOException {
+        if (open == null) {
+            open = start(TestStacks.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false));
+            Stack s = open;
+            Runtime.getRuntime().addShutdownHook(new Thread(s::close, "stop-open-stack"));
+        }
+        return open;
+    }
+
+    /** A path no other request has used, so that no cache holds it. */
+    static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    /** The front end's access log lines for {@code uri}, each as its JSON fields. */
+    static List<JsonNode> frontLog(Stack stack, String uri) throws IOException {
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(stack.frontEnd().accessLog())) {
+            JsonNode n = JSON.readTree(line);
+            if (uri.equals(n.path("uri").asText())) {
+                lines.add(n);
+            }
+        }
+        return lines;
+    }
+
+    static Path freshDir(Class<?> owner) {
+        Path dir = Path.of("target", "stacks", owner.getSimpleName()).toAbsolutePath();
+        try {
+            if (Files.exists(dir)) {
+                try (Stream<Path> all = Files.walk(dir)) {
+                    all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
