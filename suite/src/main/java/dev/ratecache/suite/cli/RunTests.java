@@ -1,11 +1,15 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.suite.jmeter.JtlSummary;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.report.ReportWriter;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,10 +35,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "run-tests.sh", mixinStandardHelpOptions = true, sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
-            "Starts the origin app server, the back end and the front end Nginx tiers, runs a JMeter plan",
-            "through the front end, and writes the results to results/<timestamp>/.",
+            "Runs a matrix of rate-limiting and caching configurations: for each cell it starts fresh Nginx tiers",
+            "in front of the origin app server, runs a JMeter plan through them, and measures. Writes a report to",
+            "results/<timestamp>/ (results/latest points at the newest).",
             "",
-            "  ./run-tests.sh              run the stress plan through the stack",
+            "  ./run-tests.sh              the reference experiment's matrix (stress and load plans)",
+            "  ./run-tests.sh --profile quick   the same, scaled down (under 2 minutes)",
             "  ./run-tests.sh test         run every test (./mvnw -B verify)",
             "  ./run-tests.sh render DIR   write the rendered Nginx configs for these switches to DIR",
             ""},
@@ -54,11 +60,38 @@ public final class RunTests implements Callable<Integer> {
             description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
     int originThreads = 10;
 
-    @Option(names = "--plan", paramLabel = "FILE.jmx", description = "JMeter plan to run. Default: jmeter/plans/stress.jmx.")
+    @Option(names = "--matrix", paramLabel = "default|full",
+            description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
+                    + " server cache and client cache per plan, plus direct. Default: ${DEFAULT-VALUE}.")
+    String matrix = "default";
+
+    @Option(names = "--only", paramLabel = "CELL[,CELL]", split = ",",
+            description = "Run only these cells, e.g. --only stress/server-cache,load/both.")
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--plan", paramLabel = "FILE.jmx",
+            description = "Your own JMeter plan instead of the stress and load plans; its cells are named after the file.")
     Path plan;
 
+    @Option(names = "--profile", paramLabel = "quick|default|full",
+            description = "quick: scaled down for CI and a first look (under 2 minutes); default: the reference sizes;"
+                    + " full: the reference sizes, each cell 3 times. Default: ${DEFAULT-VALUE}.")
+    String profile = "default";
+
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Run each cell N times and report the median and the spread. Default: the profile's (1, or 3 for full).")
+    Integer repeat;
+
+    @Option(names = "--assert", paramLabel = "CHECK",
+            description = "A pass/fail check, e.g. --assert 'stress/server-cache.rejected_pct == 0'; repeatable."
+                    + " A failed check makes the exit code 1; checks.xml has them as JUnit XML.")
+    List<String> asserts = new ArrayList<>();
+
+    @Option(names = "--assert-file", paramLabel = "FILE", description = "Checks, one per line (# starts a comment).")
+    Path assertFile;
+
     @Option(names = "-J", paramLabel = "NAME=VALUE",
-            description = "A JMeter property for the plan, e.g. -Jusers=10 -Jloops=5; repeatable.")
+            description = "A JMeter property for every cell, e.g. -Jusers=10 -Jloops=5; repeatable.")
     Map<String, String> jmeterProperties = new LinkedHashMap<>();
 
     @Option(names = "--results", paramLabel = "DIR", description = "Where run folders go. Default: results/ in the checkout.")
@@ -98,46 +131,143 @@ public final class RunTests implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        Plan plan = validate();
+        Path runDir = (results != null ? results : Repo.root().resolve("results"))
+                .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(runDir);
+        out.println("run folder: " + runDir);
+        out.println("matrix:     " + plan.cells.size() + " cells (" + matrix + ", profile " + plan.profile
+                + (plan.repeats > 1 ? ", each " + plan.repeats + " times" : "") + ")");
+        out.println("switches:   " + switches.describe());
+        out.flush();
+
+        MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(plan.cells, plan.profile, plan.repeats,
+                switches, ports, originThreads, plan.planFiles, jmeterProperties, runDir), out).run();
+
+        List<Check.Outcome> checked = plan.checks.stream().map(c -> c.evaluate(outcome.cells())).toList();
+        long reportStart = System.nanoTime();
+        new ReportWriter(runDir, describeRun(plan), outcome, checked).write();
+        linkLatest(runDir);
+        out.println();
+        out.println(Files.readString(runDir.resolve("report.md")).lines()
+                .takeWhile(line -> !line.startsWith("## Charts")).reduce("", (a, b) -> a + b + "\n"));
+        out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
+                + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
+                (System.nanoTime() - reportStart) / 1e9);
+        boolean checksFailed = checked.stream().anyMatch(c -> !c.passed());
+        if (outcome.anyFailed()) {
+            spec.commandLine().getErr().println("run-tests.sh: some cells failed; the report marks them (INCOMPLETE)");
+        }
+        if (checksFailed) {
+            spec.commandLine().getErr().println("run-tests.sh: " + checked.stream().filter(c -> !c.passed()).count()
+                    + " check(s) failed: " + String.join("; ", checked.stream().filter(c -> !c.passed())
+                    .map(c -> c.check().text() + " (" + c.detail() + ")").toList()));
+        }
+        return outcome.anyFailed() || checksFailed ? 1 : 0;
+    }
+
+    /** What a run will do, once every input has been checked. */
+    record Plan(List<Cell> cells, Profile profile, int repeats, Map<String, Path> planFiles, List<Check> checks) {}
+
+    /** Every input checked before anything starts; all problems reported at once, one line each. */
+    Plan validate() {
         List<String> problems = new ArrayList<>(switches.problems());
         if (originThreads < 1 || originThreads > 1000) {
             problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
         }
-        Path planFile = plan != null ? plan : Repo.plans().resolve("stress.jmx");
-        if (!Files.isRegularFile(planFile)) {
-            problems.add("--plan " + planFile + " is not a file: give the path of a .jmx plan");
+        Profile chosen = Profile.DEFAULT;
+        try {
+            chosen = Profile.parse(profile);
+        } catch (IllegalArgumentException e) {
+            problems.add("--profile " + e.getMessage());
+        }
+        int repeats = repeat != null ? repeat : chosen.repeats();
+        if (repeats < 1 || repeats > 100) {
+            problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
+        }
+        Map<String, Path> planFiles = new LinkedHashMap<>();
+        if (plan != null) {
+            String name = plan.getFileName().toString().replaceFirst("\\.jmx$", "");
+            if (!Files.isRegularFile(plan) || !plan.toString().endsWith(".jmx")) {
+                problems.add("--plan " + plan + " is not a .jmx file: give the path of a JMeter plan");
+            } else if (name.equals("stress") || name.equals("load")) {
+                problems.add("--plan " + plan + ": rename your plan (stress and load are the suite's own plans' names)");
+            }
+            planFiles.put(name, plan.toAbsolutePath());
+        } else {
+            planFiles.put("stress", Repo.plans().resolve("stress.jmx"));
+            planFiles.put("load", Repo.plans().resolve("load.jmx"));
+        }
+        List<Cell> cells = List.of();
+        try {
+            cells = Matrix.select(filterBySwitches(Matrix.of(matrix, List.copyOf(planFiles.keySet()))), only);
+            if (cells.isEmpty()) {
+                problems.add("no cell matches --cache/--front-limit/--back-limit as given: drop one of them or use --only");
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        List<String> checkTexts = new ArrayList<>(asserts);
+        if (assertFile != null) {
+            try {
+                Files.readAllLines(assertFile).stream().map(String::trim)
+                        .filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(checkTexts::add);
+            } catch (java.io.IOException e) {
+                problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
+            }
+        }
+        List<Check> checks = new ArrayList<>();
+        for (String text : checkTexts) {
+            try {
+                checks.add(Check.parse(text, cells));
+            } catch (IllegalArgumentException e) {
+                problems.add("--assert " + e.getMessage());
+            }
         }
         problems.addAll(ports.problems(switches.origins().isEmpty()));
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
+        return new Plan(cells, chosen, repeats, planFiles, checks);
+    }
 
-        Path runDir = (results != null ? results : Repo.root().resolve("results"))
-                .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        Files.createDirectories(runDir);
-        out.println("run folder: " + runDir);
-        out.println("switches:   " + switches.describe());
-        out.flush();
+    /** Matrix switches given on the command line narrow the matrix to the cells that agree with them. */
+    private List<Cell> filterBySwitches(List<Cell> cells) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        boolean cacheGiven = parsed.hasMatchedOption("--cache");
+        boolean frontGiven = parsed.hasMatchedOption("--front-limit");
+        boolean backGiven = parsed.hasMatchedOption("--back-limit");
+        return cells.stream()
+                .filter(c -> !cacheGiven || c.serverCache() == switches.cache())
+                .filter(c -> !frontGiven || c.direct() || c.frontLimit() == switches.frontLimit())
+                .filter(c -> !backGiven || c.direct() || c.backLimit() == switches.backLimit())
+                .toList();
+    }
 
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("host", Ports.LOOPBACK);
-        props.put("port", String.valueOf(ports.front()));
-        props.putAll(jmeterProperties);
-        try (Stack stack = Stack.start(switches, ports, runDir, originThreads, List.of())) {
-            out.println("stack up:   front " + stack.frontUri() + ", back " + stack.backUri()
-                    + stack.ownOrigin().map(o -> ", origin " + o.uri()).orElse(""));
-            out.println("running " + planFile.getFileName() + " with " + props);
-            out.flush();
-            JMeter.Run run = JMeter.assembled().run(planFile, props, runDir.resolve("jmeter"), true);
-            JtlSummary summary = JtlSummary.read(run.jtl());
-            out.println();
-            out.println(summary.describe());
-            if (summary.samples() == 0) {
-                spec.commandLine().getErr().println("run-tests.sh: the run produced no samples; see "
-                        + run.log());
-                return 1;
-            }
-            out.println("results in " + runDir);
-            return 0;
+    private Map<String, Object> describeRun(Plan plan) throws Exception {
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("started", LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
+        run.put("matrix", matrix);
+        run.put("profile", plan.profile.toString());
+        run.put("repeats", plan.repeats);
+        run.put("switches", switches.describe());
+        run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads + " request threads"
+                : switches.origins().toString());
+        if (!jmeterProperties.isEmpty()) {
+            run.put("jmeter_properties", jmeterProperties.toString());
+        }
+        run.put("machine", Machine.describe(NginxServer.version()).toString());
+        return run;
+    }
+
+    /** results/latest points at the newest run. */
+    private static void linkLatest(Path runDir) {
+        Path latest = runDir.getParent().resolve("latest");
+        try {
+            Files.deleteIfExists(latest);
+            Files.createSymbolicLink(latest, runDir.getFileName());
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            // A file system without links still has the run folder itself.
         }
     }
 }

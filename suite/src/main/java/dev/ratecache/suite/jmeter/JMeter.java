@@ -2,6 +2,7 @@ package dev.ratecache.suite.jmeter;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.proc.ProcCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Apache JMeter, as assembled by the jmeter/ module, run headless on a plan. JMeter exits 0 even
@@ -30,8 +35,13 @@ public final class JMeter {
         return home.resolve("bin/ApacheJMeter.jar");
     }
 
-    /** The files one run leaves in its folder. */
-    public record Run(Path jtl, Path log, int exitCode) {}
+    /**
+     * The files one run leaves in its folder, and what it cost.
+     *
+     * @param cpuSeconds JMeter's own CPU, sampled from /proc every 200 ms while it ran (so short
+     *                   by at most the last 200 ms of its life)
+     */
+    public record Run(Path jtl, Path log, int exitCode, double wallSeconds, double cpuSeconds) {}
 
     /**
      * Runs {@code plan} headless with {@code properties} as -J values; writes results.jtl and
@@ -62,11 +72,65 @@ public final class JMeter {
             command.addAll(List.of("-q", suiteProperties.toString()));
         }
         properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
+        long started = System.nanoTime();
         try (ManagedProcess jmeter = echo
                 ? ManagedProcess.startInherited("jmeter", command, outDir)
                 : ManagedProcess.start("jmeter", command, outDir, outDir.resolve("jmeter.out"))) {
-            int exit = jmeter.waitFor(Duration.ofHours(2));
-            return new Run(jtl, log, exit);
+            AtomicReference<Double> cpu = new AtomicReference<>(0.0);
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> ProcCpu.seconds(jmeter.pid()).ifPresent(cpu::set), 0, 200, TimeUnit.MILLISECONDS);
+            try {
+                int exit = jmeter.waitFor(Duration.ofHours(2));
+                return new Run(jtl, log, exit, (System.nanoTime() - started) / 1e9, cpu.get());
+            } finally {
+                sampler.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * JMeter's own HTML dashboard of a JTL, written to {@code outDir} (which must not exist or be
+     * empty). Runs at low priority: it may overlap the next measurement.
+     */
+    public void dashboard(Path jtl, Path outDir) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("nice", "-n", "19",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-jar", launcher().toString(),
+                "-g", jtl.toAbsolutePath().toString(), "-o", outDir.toAbsolutePath().toString(),
+                "-j", outDir.toAbsolutePath().getParent().resolve("dashboard.log").toString()));
+        Path suiteProperties = Repo.root().resolve("jmeter/suite.properties");
+        if (Files.isRegularFile(suiteProperties)) {
+            command.addAll(List.of("-q", suiteProperties.toString()));
+        }
+        runQuietly("dashboard", command, outDir.toAbsolutePath().getParent(), Duration.ofMinutes(5));
+    }
+
+    /** The graphs a run gets as PNG (jmeter-plugins' command-line Reporter). */
+    public static final List<String> GRAPHS = List.of("ResponseTimesOverTime", "TransactionsPerSecond");
+
+    /** PNG graphs of a JTL: one file per entry of {@link #GRAPHS}, named after it, in {@code outDir}. */
+    public void graphs(Path jtl, Path outDir) throws IOException, InterruptedException {
+        Files.createDirectories(outDir);
+        Path cmdrunner = home.resolve("lib/cmdrunner-2.3.jar");
+        for (String graph : GRAPHS) {
+            runQuietly("graph " + graph, List.of("nice", "-n", "19",
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.awt.headless=true",
+                    "-jar", cmdrunner.toString(), "--tool", "Reporter",
+                    "--generate-png", outDir.resolve(graph + ".png").toAbsolutePath().toString(),
+                    "--input-jtl", jtl.toAbsolutePath().toString(), "--plugin-type", graph,
+                    "--width", "1000", "--height", "500", "--granulation", "1000"),
+                    outDir, Duration.ofMinutes(2));
+        }
+    }
+
+    private static void runQuietly(String what, List<String> command, Path dir, Duration limit)
+            throws IOException, InterruptedException {
+        Path log = dir.resolve(what.replace(' ', '-') + ".out");
+        try (ManagedProcess p = ManagedProcess.start(what, command, dir, log)) {
+            int exit = p.waitFor(limit);
+            if (exit != 0) {
+                throw new IOException(what + " failed (exit " + exit + "), see " + log + ":\n" + p.logTail(10));
+            }
         }
     }
 }

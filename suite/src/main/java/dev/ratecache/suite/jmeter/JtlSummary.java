@@ -16,10 +16,15 @@ import org.apache.commons.csv.CSVRecord;
  * @param samples       every sample
  * @param rejected      samples answered 429 or 503
  * @param otherErrors   failed samples that were not rejections
+ * @param clientCacheHits samples JMeter's HTTP Cache Manager answered itself (responseMessage "(ex cache)",
+ *                      with cache_manager.cached_resource_mode=RETURN_200_CACHE)
  * @param throughput    samples per second, first sample's start to last sample's end (as JMeter computes it)
  */
-public record JtlSummary(long samples, long rejected, long otherErrors, double throughput,
+public record JtlSummary(long samples, long rejected, long otherErrors, long clientCacheHits, double throughput,
         double meanMs, long minMs, long maxMs, long p50Ms, long p90Ms, long p95Ms, long p99Ms, long wallMs) {
+
+    /** The responseMessage JMeter gives a client-cache hit (jmeter/suite.properties sets it). */
+    public static final String CLIENT_CACHE_HIT = "(ex cache)";
 
     public static JtlSummary read(Path jtl) throws IOException {
         if (!Files.isRegularFile(jtl)) {
@@ -28,6 +33,7 @@ public record JtlSummary(long samples, long rejected, long otherErrors, double t
         long samples = 0;
         long rejected = 0;
         long otherErrors = 0;
+        long clientCacheHits = 0;
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         long[] elapsed = new long[1024];
@@ -41,6 +47,9 @@ public record JtlSummary(long samples, long rejected, long otherErrors, double t
                 elapsed[(int) samples++] = took;
                 first = Math.min(first, start);
                 last = Math.max(last, start + took);
+                if (r.get("responseMessage").contains(CLIENT_CACHE_HIT)) {
+                    clientCacheHits++;
+                }
                 String code = r.get("responseCode");
                 if (isRejection(code)) {
                     rejected++;
@@ -50,12 +59,12 @@ public record JtlSummary(long samples, long rejected, long otherErrors, double t
             }
         }
         if (samples == 0) {
-            return new JtlSummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new JtlSummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         long[] sorted = Arrays.copyOf(elapsed, (int) samples);
         Arrays.sort(sorted);
         long wall = Math.max(1, last - first);
-        return new JtlSummary(samples, rejected, otherErrors, samples * 1000.0 / wall,
+        return new JtlSummary(samples, rejected, otherErrors, clientCacheHits, samples * 1000.0 / wall,
                 Arrays.stream(sorted).average().orElse(0), sorted[0], sorted[sorted.length - 1],
                 percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 95), percentile(sorted, 99), wall);
     }

@@ -42,6 +42,21 @@ public final class NginxServer implements AutoCloseable {
         return "/usr/sbin/nginx";
     }
 
+    /** nginx's version line (e.g. "nginx/1.22.1"), for reports. */
+    public static String version() {
+        try {
+            Process p = new ProcessBuilder(binary(), "-v").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).trim();
+            p.waitFor();
+            return out.replace("nginx version: ", "");
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
     /** Renders the tier into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
     public static NginxServer prepare(Tier tier, NginxSwitches switches, StackPorts ports, Path prefix)
             throws IOException, InterruptedException {

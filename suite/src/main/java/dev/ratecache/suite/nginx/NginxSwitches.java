@@ -141,6 +141,33 @@ public final class NginxSwitches {
         }
     }
 
+    /** An independent copy: a matrix changes a few switches per cell on top of the user's. */
+    public NginxSwitches copy() {
+        NginxSwitches c = new NginxSwitches();
+        c.frontLimit = frontLimit;
+        c.frontRate = frontRate;
+        c.frontBurst = frontBurst;
+        c.frontMode = frontMode;
+        c.backLimit = backLimit;
+        c.backRate = backRate;
+        c.backBurst = backBurst;
+        c.backMode = backMode;
+        c.rejectStatus = rejectStatus;
+        c.retryAfter = retryAfter;
+        c.limitConn = limitConn;
+        c.cache = cache;
+        c.cacheSize = cacheSize;
+        c.backgroundUpdate = backgroundUpdate;
+        c.freshness = new LinkedHashMap<>(freshness);
+        c.purgeAllow = new ArrayList<>(purgeAllow);
+        c.origins = new ArrayList<>(origins);
+        c.balance = balance;
+        c.keepalive = keepalive;
+        c.readTimeout = readTimeout;
+        c.workers = workers;
+        return c;
+    }
+
     // Fluent setters, for tests and other code that builds a scenario without a command line.
     public NginxSwitches frontLimit(boolean on) { frontLimit = on; return this; }
     public NginxSwitches frontRate(int r) { frontRate = r; return this; }

@@ -28,11 +28,36 @@ public final class Stack implements AutoCloseable {
     private final NginxServer back;
     private final NginxServer front;
 
-    private Stack(StackPorts ports, OriginServer origin, NginxServer back, NginxServer front) {
+    private final boolean ownsOrigin;
+
+    private Stack(StackPorts ports, OriginServer origin, NginxServer back, NginxServer front, boolean ownsOrigin) {
         this.ports = ports;
         this.origin = origin;
         this.back = back;
         this.front = front;
+        this.ownsOrigin = ownsOrigin;
+    }
+
+    /**
+     * Starts fresh tiers (new processes, empty cache) in {@code dir} in front of an origin that is
+     * already running and that {@link #close()} leaves running: a matrix keeps one origin for all
+     * its cells. {@code origin} is null when the switches name the user's own origins.
+     */
+    public static Stack around(OriginServer origin, NginxSwitches switches, StackPorts ports, Path dir)
+            throws IOException {
+        NginxServer back = null;
+        try {
+            back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
+            NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
+            return new Stack(ports, origin, back, front, false);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(back);
+            throw e;
+        } catch (InterruptedException e) {
+            closeQuietly(back);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the tiers", e);
+        }
     }
 
     /** Starts everything with the origin's default settings and 10 request threads. */
@@ -49,22 +74,16 @@ public final class Stack implements AutoCloseable {
         }
         Files.createDirectories(dir);
         OriginServer origin = null;
-        NginxServer back = null;
+        if (switches.origins().isEmpty()) {
+            origin = OriginServer.start(ports.origin(), ports.management(), originThreads,
+                    dir.resolve("origin.log"), originArgs);
+        }
         try {
-            if (switches.origins().isEmpty()) {
-                origin = OriginServer.start(ports.origin(), ports.management(), originThreads,
-                        dir.resolve("origin.log"), originArgs);
-            }
-            back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
-            NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
-            return new Stack(ports, origin, back, front);
+            Stack tiers = around(origin, switches, ports, dir);
+            return new Stack(ports, origin, tiers.back, tiers.front, true);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(back, origin);
+            closeQuietly(origin);
             throw e;
-        } catch (InterruptedException e) {
-            closeQuietly(back, origin);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting the stack", e);
         }
     }
 
@@ -102,7 +121,7 @@ public final class Stack implements AutoCloseable {
     public void close() {
         front.close();
         back.close();
-        if (origin != null) {
+        if (origin != null && ownsOrigin) {
             origin.close();
         }
     }

@@ -1,0 +1,271 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.suite.jmeter.JMeter;
+import dev.ratecache.suite.jmeter.JtlSummary;
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.proc.ProcCpu;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Runs cells one after another, each from a clean state: fresh Nginx processes with an empty
+ * cache, the origin's counters reset, a fresh JMeter (so empty client caches). One origin serves
+ * the whole matrix; it is restarted if it dies. A cell that fails is recorded with its reason and
+ * the matrix goes on.
+ */
+public final class MatrixRunner {
+
+    /** Everything a matrix run needs. {@code plans} maps a plan's short name to its file. */
+    public record Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+            int originThreads, Map<String, Path> plans, Map<String, String> jmeterProperties, Path runDir) {}
+
+    /** What the whole run did; {@code jmeterSeconds} is the time spent inside JMeter runs. */
+    public record Outcome(List<CellResult> cells, double totalSeconds, double jmeterSeconds, double reportSeconds) {
+        public double overheadPct() {
+            return totalSeconds <= 0 ? 0 : 100.0 * (totalSeconds - jmeterSeconds) / totalSeconds;
+        }
+
+        public boolean anyFailed() {
+            return cells.stream().anyMatch(CellResult::failed);
+        }
+    }
+
+    private final Options options;
+    private final PrintWriter out;
+    private final JMeter jmeter = JMeter.assembled();
+    // Dashboards and graphs of a finished cell are drawn at low priority while the next one runs.
+    private final ExecutorService drawing = Executors.newSingleThreadExecutor();
+    private final List<Future<?>> drawn = new ArrayList<>();
+    private OriginServer origin;
+
+    public MatrixRunner(Options options, PrintWriter out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    public Outcome run() throws IOException {
+        long started = System.nanoTime();
+        double jmeterSeconds = 0;
+        List<CellResult> results = new ArrayList<>();
+        Estimate estimate = new Estimate(options.cells(), options.profile(), options.repeats());
+        try {
+            for (int i = 0; i < options.cells().size(); i++) {
+                Cell cell = options.cells().get(i);
+                out.printf("%n[%d/%d] %s: %s%s%n", i + 1, options.cells().size(), cell.name(), cell.describe(),
+                        estimate.remainingText());
+                out.flush();
+                long cellStart = System.nanoTime();
+                CellResult result = runCell(cell);
+                double cellSeconds = (System.nanoTime() - cellStart) / 1e9;
+                estimate.finished(cell, cellSeconds);
+                jmeterSeconds += result.runs().stream().mapToDouble(CellMeasurement::wallSeconds).sum();
+                results.add(result);
+                out.println(result.failed() ? "  FAILED: " + result.failure() + " (see " + result.log() + ")"
+                        : "  " + oneLine(result));
+                out.flush();
+            }
+            long drawStart = System.nanoTime();
+            awaitDrawing();
+            double drawSeconds = (System.nanoTime() - drawStart) / 1e9;
+            return new Outcome(results, (System.nanoTime() - started) / 1e9, jmeterSeconds, drawSeconds);
+        } finally {
+            drawing.shutdownNow();
+            if (origin != null) {
+                origin.close();
+            }
+        }
+    }
+
+    private CellResult runCell(Cell cell) {
+        Path cellDir = options.runDir().resolve("cells").resolve(cell.folder());
+        List<CellMeasurement> runs = new ArrayList<>();
+        for (int run = 1; run <= options.repeats(); run++) {
+            Path runDir = options.repeats() == 1 ? cellDir : cellDir.resolve("run-" + run);
+            try {
+                runs.add(measure(cell, runDir));
+            } catch (CellFailure e) {
+                return new CellResult(cell, runs, e.getMessage(), e.log, cellDir);
+            } catch (IOException | RuntimeException e) {
+                return new CellResult(cell, runs, String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()),
+                        runDir, cellDir);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new CellResult(cell, runs, "interrupted", runDir, cellDir);
+            }
+        }
+        return new CellResult(cell, runs, null, cellDir, cellDir);
+    }
+
+    /** A cell's run went wrong in a way a log explains. */
+    static final class CellFailure extends Exception {
+        final Path log;
+
+        CellFailure(String message, Path log) {
+            super(message);
+            this.log = log;
+        }
+    }
+
+    private CellMeasurement measure(Cell cell, Path dir) throws IOException, InterruptedException, CellFailure {
+        Files.createDirectories(dir);
+        boolean ownOrigin = options.switches().origins().isEmpty();
+        if (ownOrigin) {
+            ensureOrigin();
+            origin.reset();
+        }
+        Path plan = options.plans().get(cell.plan());
+        Map<String, String> props = new LinkedHashMap<>(options.profile().sizes(cell.plan()));
+        props.putAll(options.jmeterProperties());
+        props.put("client_cache", String.valueOf(cell.clientCache()));
+
+        Stack stack = null;
+        try {
+            if (cell.direct()) {
+                URI target = ownOrigin ? origin.uri() : options.switches().origins().get(0);
+                props.put("host", target.getHost());
+                props.put("port", String.valueOf(target.getPort()));
+            } else {
+                stack = Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
+                props.put("host", Ports.LOOPBACK);
+                props.put("port", String.valueOf(options.ports().front()));
+            }
+            double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
+
+            JMeter.Run run = jmeter.run(plan, props, dir.resolve("jmeter"), true);
+
+            Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
+            Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());
+            Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
+            if (ownOrigin && !origin.healthy()) {
+                throw new CellFailure("the origin died during the run", origin.log());
+            }
+            Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
+            JtlSummary jtl = JtlSummary.read(run.jtl());
+            long expected = expectedSamples(cell.plan(), props);
+            if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {
+                throw new CellFailure("incomplete: JMeter recorded " + jtl.samples() + " samples"
+                        + (expected > 0 ? " of " + expected : ""), run.log());
+            }
+            Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontEnd().accessLog()) : null;
+            scheduleDrawing(run.jtl(), dir.resolve("jmeter"));
+            return new CellMeasurement(jtl, originRequests, edgeHits,
+                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds());
+        } finally {
+            if (stack != null) {
+                stack.close();
+            }
+        }
+    }
+
+    /** The sample count a plan must produce, when its shape is known: 0 for a user's own plan. */
+    static long expectedSamples(String plan, Map<String, String> props) {
+        try {
+            long users = Long.parseLong(props.getOrDefault("users", "0"));
+            long loops = Long.parseLong(props.getOrDefault("loops", "0"));
+            return switch (plan) {
+                case "stress" -> users * loops;
+                case "load" -> users * loops * 3;
+                default -> 0;
+            };
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private void ensureOrigin() throws IOException {
+        if (origin != null && origin.isRunning() && origin.healthy()) {
+            return;
+        }
+        if (origin != null) {
+            origin.close();
+            out.println("  (re)starting the origin");
+        }
+        origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
+                options.runDir().resolve("origin.log"), options.profile().originArgs());
+    }
+
+    private void scheduleDrawing(Path jtl, Path jmeterDir) {
+        drawn.add(drawing.submit(() -> {
+            try {
+                jmeter.dashboard(jtl, jmeterDir.resolve("dashboard"));
+                jmeter.graphs(jtl, jmeterDir.resolve("graphs"));
+            } catch (IOException e) {
+                out.println("  note: drawing " + jmeterDir + " failed: " + e.getMessage().lines().findFirst().orElse(""));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }));
+    }
+
+    private void awaitDrawing() {
+        for (Future<?> f : drawn) {
+            try {
+                f.get();
+            } catch (Exception e) {
+                out.println("  note: a dashboard was not drawn: " + e.getMessage());
+            }
+        }
+    }
+
+    static String oneLine(CellResult r) {
+        return String.format(java.util.Locale.ROOT,
+                "%.1f responses/s, rejected %.1f %%, other errors %.1f %%, mean %.0f ms, p95 %.0f ms, origin requests %s",
+                r.median(Metric.THROUGHPUT), r.median(Metric.REJECTED_PCT), r.median(Metric.OTHER_ERRORS_PCT),
+                r.median(Metric.MEAN_MS), r.median(Metric.P95_MS),
+                r.median(Metric.ORIGIN_REQUESTS) == null ? "n/a" : String.format("%.0f", r.median(Metric.ORIGIN_REQUESTS)));
+    }
+
+    /** Time left: a guess per cell, corrected by how the finished cells compared with their guesses. */
+    static final class Estimate {
+        private final List<Cell> left;
+        private final Profile profile;
+        private final int repeats;
+        private double guessedDone;
+        private double actualDone;
+
+        Estimate(List<Cell> cells, Profile profile, int repeats) {
+            this.left = new ArrayList<>(cells);
+            this.profile = profile;
+            this.repeats = repeats;
+        }
+
+        void finished(Cell cell, double seconds) {
+            left.remove(cell);
+            guessedDone += guess(cell);
+            actualDone += seconds;
+        }
+
+        String remainingText() {
+            double guessed = left.stream().mapToDouble(this::guess).sum();
+            double factor = guessedDone > 0 ? actualDone / guessedDone : 1;
+            Duration d = Duration.ofSeconds(Math.round(guessed * factor));
+            return String.format(" (about %dm%02ds left)", d.toMinutes(), d.toSecondsPart());
+        }
+
+        /** Seconds, from the reference experiment's throughput and this profile's sizes. */
+        private double guess(Cell cell) {
+            double base = switch (cell.plan()) {
+                case "stress" -> cell.direct() ? 12 : cell.serverCache() ? 12 : cell.clientCache() ? 14 : 45;
+                case "load" -> cell.serverCache() ? 20 : cell.clientCache() ? 35 : 80;
+                default -> 30;
+            };
+            return (profile == Profile.QUICK ? base / 5 : base) * repeats + 3;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.ratecache.suite.matrix;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Every figure a cell reports: one name (for --assert, summary.json and summary.csv), one unit,
+ * and where it comes from.
+ */
+public enum Metric {
+    SAMPLES("samples", "count", "requests JMeter sent (one sample each)", m -> (double) m.jtl().samples()),
+    THROUGHPUT("throughput", "responses/s", "samples per second, first request's start to last response's end", m -> m.jtl().throughput()),
+    REJECTED_PCT("rejected_pct", "%", "samples answered 429 or 503 by a rate limit", m -> m.jtl().rejectedPct()),
+    OTHER_ERRORS_PCT("other_errors_pct", "%", "failed samples other than rate-limit rejections", m -> m.jtl().otherErrorsPct()),
+    MEAN_MS("mean_ms", "ms", "mean latency", m -> m.jtl().meanMs()),
+    MIN_MS("min_ms", "ms", "fastest sample", m -> (double) m.jtl().minMs()),
+    MAX_MS("max_ms", "ms", "slowest sample", m -> (double) m.jtl().maxMs()),
+    P50_MS("p50_ms", "ms", "median latency", m -> (double) m.jtl().p50Ms()),
+    P90_MS("p90_ms", "ms", "90th percentile latency", m -> (double) m.jtl().p90Ms()),
+    P95_MS("p95_ms", "ms", "95th percentile latency", m -> (double) m.jtl().p95Ms()),
+    P99_MS("p99_ms", "ms", "99th percentile latency", m -> (double) m.jtl().p99Ms()),
+    ORIGIN_REQUESTS("origin_requests", "count", "requests that reached the origin (its own counter)", m -> m.originRequests()),
+    ORIGIN_RATE("origin_rate", "requests/s", "origin requests per second of the JMeter run", m -> m.originRate()),
+    EDGE_HIT_PCT("edge_hit_pct", "%", "front end responses answered from the edge cache (HIT), from its access log", m -> m.edgeHitPct()),
+    CLIENT_CACHE_HITS("client_cache_hits", "count", "samples answered by JMeter's own cache (no request sent)", m -> (double) m.jtl().clientCacheHits()),
+    CPU_FRONT_S("cpu_front_s", "s", "CPU seconds of the front end nginx (master and workers), from /proc", m -> m.cpu().front()),
+    CPU_BACK_S("cpu_back_s", "s", "CPU seconds of the back end nginx, from /proc", m -> m.cpu().back()),
+    CPU_ORIGIN_S("cpu_origin_s", "s", "CPU seconds of the origin JVM during the run, from /proc", m -> m.cpu().origin()),
+    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM, from /proc", m -> m.cpu().jmeter()),
+    CPU_FRONT_PCT("cpu_front_pct", "%", "front end CPU as a share of one core over the run", m -> m.cpuPct(m.cpu().front())),
+    CPU_BACK_PCT("cpu_back_pct", "%", "back end CPU as a share of one core", m -> m.cpuPct(m.cpu().back())),
+    CPU_ORIGIN_PCT("cpu_origin_pct", "%", "origin CPU as a share of one core", m -> m.cpuPct(m.cpu().origin())),
+    CPU_JMETER_PCT("cpu_jmeter_pct", "%", "JMeter CPU as a share of one core", m -> m.cpuPct(m.cpu().jmeter())),
+    WALL_S("wall_s", "s", "wall time of the JMeter run", m -> m.wallSeconds());
+
+    private final String id;
+    private final String unit;
+    private final String meaning;
+    private final Function<CellMeasurement, Double> read;
+
+    Metric(String id, String unit, String meaning, Function<CellMeasurement, Double> read) {
+        this.id = id;
+        this.unit = unit;
+        this.meaning = meaning;
+        this.read = read;
+    }
+
+    public String id() { return id; }
+    public String unit() { return unit; }
+    public String meaning() { return meaning; }
+
+    /** The value, or null where it does not apply (e.g. the edge hit ratio with the edge cache off). */
+    public Double of(CellMeasurement m) {
+        return read.apply(m);
+    }
+
+    public static Metric byId(String id) {
+        return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no such metric '" + id + "'; metrics: " + String.join(", ", ids())));
+    }
+
+    public static List<String> ids() {
+        return Arrays.stream(values()).map(Metric::id).toList();
+    }
+}

@@ -1,0 +1,90 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Metric;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One pass/fail check of a matrix run: {@code CELL.METRIC OP VALUE}, e.g.
+ * {@code stress/server-cache.rejected_pct == 0}. Compared with the median over the cell's runs.
+ */
+public record Check(String text, String cell, Metric metric, String op, double value) {
+    public static final String FORM = "'CELL.METRIC OP VALUE', e.g. 'stress/server-cache.rejected_pct == 0'"
+            + " (OP is one of == != < <= > >=)";
+    // The cell may hold dots (full-matrix names); the metric never does, so split at the last dot.
+    private static final Pattern SHAPE = Pattern.compile(
+            "\\s*(\\S+)\\.([a-z0-9_]+)\\s*(==|!=|<=|>=|<|>)\\s*(-?\\d+(?:\\.\\d+)?)\\s*");
+
+    /** Parses and validates {@code text} against the cells that will run; throws one line saying what is wrong. */
+    public static Check parse(String text, List<Cell> cells) {
+        Matcher m = SHAPE.matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("malformed check '" + text + "': use " + FORM);
+        }
+        String cell = m.group(1);
+        if (cells.stream().noneMatch(c -> c.name().equals(cell))) {
+            throw new IllegalArgumentException("check '" + text + "' names cell '" + cell + "', which this run does not"
+                    + " have; cells: " + String.join(", ", cells.stream().map(Cell::name).toList()));
+        }
+        Metric metric;
+        try {
+            metric = Metric.byId(m.group(2));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("check '" + text + "': " + e.getMessage());
+        }
+        return new Check(text.trim(), cell, metric, m.group(3), Double.parseDouble(m.group(4)));
+    }
+
+    /** The outcome against a run's results. */
+    public record Outcome(Check check, boolean passed, String detail) {}
+
+    public Outcome evaluate(List<CellResult> results) {
+        Optional<CellResult> result = results.stream().filter(r -> r.cell().name().equals(cell)).findFirst();
+        if (result.isEmpty()) {
+            return new Outcome(this, false, "cell " + cell + " did not run");
+        }
+        if (result.get().failed()) {
+            return new Outcome(this, false, "cell " + cell + " failed: " + result.get().failure());
+        }
+        Double measured = result.get().median(metric);
+        if (measured == null) {
+            return new Outcome(this, false, metric.id() + " does not apply to " + cell);
+        }
+        boolean passed = switch (op) {
+            case "==" -> Math.abs(measured - value) < 1e-9;
+            case "!=" -> Math.abs(measured - value) >= 1e-9;
+            case "<" -> measured < value;
+            case "<=" -> measured <= value;
+            case ">" -> measured > value;
+            case ">=" -> measured >= value;
+            default -> throw new IllegalStateException(op);
+        };
+        return new Outcome(this, passed, String.format(Locale.ROOT, "measured %s = %.3f %s", metric.id(), measured, metric.unit()));
+    }
+
+    /** JUnit XML, one testcase per check, for CI systems. */
+    public static String junitXml(List<Outcome> outcomes) {
+        long failures = outcomes.stream().filter(o -> !o.passed()).count();
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        xml.append(String.format("<testsuite name=\"run-tests.sh checks\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">%n",
+                outcomes.size(), failures));
+        for (Outcome o : outcomes) {
+            xml.append("  <testcase classname=\"run-tests.sh\" name=\"").append(escape(o.check().text())).append('"');
+            if (o.passed()) {
+                xml.append("/>\n");
+            } else {
+                xml.append(">\n    <failure message=\"").append(escape(o.detail())).append("\"/>\n  </testcase>\n");
+            }
+        }
+        return xml.append("</testsuite>\n").toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}
