@@ -90,6 +90,20 @@ need_gixy() {
   "$GIXY_HOME/bin/pip" install --quiet --disable-pip-version-check "gixy-ng==$GIXY_VERSION"
 }
 
+# The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot.
+need_gui_tools() {
+  local missing=()
+  command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+  command -v xwininfo >/dev/null 2>&1 || missing+=(x11-utils)
+  command -v xwd >/dev/null 2>&1 || missing+=(x11-apps)
+  command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
+  # Debian's imagemagick provides convert-im6.q16; a bare "convert" may be something else.
+  command -v convert-im6.q16 >/dev/null 2>&1 || missing+=(imagemagick)
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    apt_install "${missing[@]}"
+  fi
+}
+
 install_prerequisites() {
   need_java
   need_nginx
@@ -98,6 +112,7 @@ install_prerequisites() {
 run_tests() {
   install_prerequisites
   need_gixy
+  need_gui_tools
   cd "$ROOT"
   exec ./mvnw -B verify "$@"
 }

@@ -146,7 +146,9 @@ public final class RunTests implements Callable<Integer> {
 
         List<Check.Outcome> checked = plan.checks.stream().map(c -> c.evaluate(outcome.cells())).toList();
         long reportStart = System.nanoTime();
-        new ReportWriter(runDir, describeRun(plan), outcome, checked).write();
+        boolean comparable = plan.profile != Profile.QUICK && this.plan == null && jmeterProperties.isEmpty()
+                && switches.origins().isEmpty();
+        new ReportWriter(runDir, describeRun(plan), outcome, checked, comparable).write();
         linkLatest(runDir);
         out.println();
         out.println(Files.readString(runDir.resolve("report.md")).lines()

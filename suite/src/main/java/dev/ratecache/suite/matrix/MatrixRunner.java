@@ -48,8 +48,9 @@ public final class MatrixRunner {
     private final Options options;
     private final PrintWriter out;
     private final JMeter jmeter = JMeter.assembled();
-    // Dashboards and graphs of a finished cell are drawn at low priority while the next one runs.
-    private final ExecutorService drawing = Executors.newSingleThreadExecutor();
+    // Dashboards and graphs of a finished cell are drawn at low priority while the next cells run:
+    // the runs mostly wait on the origin's delays, so two drawing threads keep pace on two cores.
+    private final ExecutorService drawing = Executors.newFixedThreadPool(2);
     private final List<Future<?>> drawn = new ArrayList<>();
     private OriginServer origin;
 

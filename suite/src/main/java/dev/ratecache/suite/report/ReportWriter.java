@@ -43,8 +43,16 @@ public final class ReportWriter {
     private final MatrixRunner.Outcome outcome;
     private final List<Check.Outcome> checks;
 
-    /** {@code run} describes the run (profile, matrix, switches, machine, ...) for the report's header. */
-    public ReportWriter(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks) {
+    private final boolean comparable;
+
+    /**
+     * {@code run} describes the run (profile, matrix, switches, machine, ...) for the report's header;
+     * {@code comparable} says whether the run has the reference experiment's sizes, so that its
+     * published figures belong beside ours.
+     */
+    public ReportWriter(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
+            boolean comparable) {
+        this.comparable = comparable;
         this.dir = dir;
         this.run = run;
         this.outcome = outcome;
@@ -95,7 +103,7 @@ public final class ReportWriter {
                 }
             }
             cell.put("metrics", values);
-            Reference.of(r.cell()).ifPresent(ref -> {
+            reference(r).ifPresent(ref -> {
                 Map<String, Object> reference = new LinkedHashMap<>();
                 reference.put("throughput", ref.throughput());
                 reference.put("rejected_pct", ref.rejectedPct());
@@ -132,7 +140,7 @@ public final class ReportWriter {
                 for (Metric m : Metric.values()) {
                     row.add(r.median(m) == null ? "" : round(r.median(m)));
                 }
-                Optional<Reference> ref = Reference.of(r.cell());
+                Optional<Reference> ref = reference(r);
                 row.add(ref.map(Reference::throughput).map(Object.class::cast).orElse(""));
                 row.add(ref.map(Reference::rejectedPct).map(Object.class::cast).orElse(""));
                 row.add(ref.map(Reference::meanMs).map(Object.class::cast).orElse(""));
@@ -150,7 +158,7 @@ public final class ReportWriter {
             for (CellResult r : outcome.cells()) {
                 Double value = r.median(metric);
                 data.addValue(value == null ? 0 : value, "measured", r.cell().name());
-                Double ref = Reference.of(r.cell()).map(x -> metric == Metric.THROUGHPUT ? (Double) x.throughput()
+                Double ref = reference(r).map(x -> metric == Metric.THROUGHPUT ? (Double) x.throughput()
                         : metric == Metric.REJECTED_PCT ? (Double) x.rejectedPct() : null).orElse(null);
                 data.addValue(ref, "reference (2014)", r.cell().name());
             }
@@ -170,8 +178,8 @@ public final class ReportWriter {
     }
 
     /** The sentence that explains a difference from the reference, when ours differs by more than a quarter. */
-    static Optional<String> explanation(CellResult r) {
-        Optional<Reference> ref = Reference.of(r.cell());
+    private Optional<String> explanation(CellResult r) {
+        Optional<Reference> ref = reference(r);
         if (ref.isEmpty() || r.failed()) {
             return Optional.empty();
         }
@@ -188,8 +196,11 @@ public final class ReportWriter {
         md.append(String.format(Locale.ROOT, "- **time**: %.0f s in all, %.0f s in JMeter runs; %.1f %% outside them%n",
                 outcome.totalSeconds(), outcome.jmeterSeconds(), outcome.overheadPct()));
         md.append(outcome.anyFailed() ? "- **status**: INCOMPLETE: some cells failed (below)\n" : "- **status**: every cell completed\n");
-        md.append("\nFigures in brackets are the reference experiment's (2014, another machine and app server):"
-                + " context, not targets.\n");
+        md.append(comparable
+                ? "\nFigures in brackets are the reference experiment's (2014, another machine and app server):"
+                        + " context, not targets.\n"
+                : "\nThis run's sizes differ from the reference experiment's, so its published figures are not shown"
+                        + " beside these (run the default profile for that).\n");
         for (String plan : plans()) {
             md.append("\n## ").append(plan).append("\n\n");
             md.append("| cell | throughput (resp/s) | rejected % | other errors % | mean ms | min ms | max ms | p50 | p90 | p95 | p99"
@@ -202,7 +213,7 @@ public final class ReportWriter {
                             .append(" |||||||||||||||\n");
                     continue;
                 }
-                Optional<Reference> ref = Reference.of(r.cell());
+                Optional<Reference> ref = reference(r);
                 md.append("| ").append(r.cell().name())
                         .append(" | ").append(withRef(r, Metric.THROUGHPUT, ref.map(Reference::throughput).orElse(null), 1))
                         .append(" | ").append(withRef(r, Metric.REJECTED_PCT, ref.map(Reference::rejectedPct).orElse(null), 1))
@@ -276,7 +287,7 @@ public final class ReportWriter {
                         .append("\">log</a>)</td></tr>\n");
                 continue;
             }
-            Optional<Reference> ref = Reference.of(r.cell());
+            Optional<Reference> ref = reference(r);
             h.append("<tr><td>").append(esc(r.cell().name())).append("</td><td>")
                     .append(esc(withRef(r, Metric.THROUGHPUT, ref.map(Reference::throughput).orElse(null), 1))).append("</td><td>")
                     .append(esc(withRef(r, Metric.REJECTED_PCT, ref.map(Reference::rejectedPct).orElse(null), 1))).append("</td><td>")
@@ -297,6 +308,10 @@ public final class ReportWriter {
             h.append("<img src=\"charts/").append(m.id()).append(".png\" alt=\"").append(m.id()).append(" per cell\">\n");
         }
         return h.append("</body></html>\n").toString();
+    }
+
+    private Optional<Reference> reference(CellResult r) {
+        return comparable ? Reference.of(r.cell()) : Optional.empty();
     }
 
     private List<String> plans() {
