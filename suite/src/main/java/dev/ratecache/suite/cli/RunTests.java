@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh test         run every test (./mvnw -B verify)",
             "  ./run-tests.sh render DIR   write the rendered Nginx configs for these switches to DIR",
             ""},
-        subcommands = {RenderCommand.class},
+        subcommands = {RenderCommand.class, GuiCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTests implements Callable<Integer> {
     @Spec
