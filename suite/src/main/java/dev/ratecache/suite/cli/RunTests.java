@@ -209,6 +209,7 @@ public final class RunTests implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
+        jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
         List<String> checkTexts = new ArrayList<>(asserts);
         if (assertFile != null) {
             try {
@@ -231,6 +232,20 @@ public final class RunTests implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
         return new Plan(cells, chosen, repeats, planFiles, checks);
+    }
+
+    /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
+    private static final List<String> COUNT_PROPERTIES = List.of("users", "loops", "rampup", "port", "connect_timeout",
+            "response_timeout", "think_time", "rate", "ramp", "hold", "max_users");
+
+    static Optional<String> propertyProblem(String name, String value) {
+        if (COUNT_PROPERTIES.contains(name) && !value.matches("\\d{1,9}")) {
+            return Optional.of("-J" + name + "=" + value + ": " + name + " must be a whole number >= 0");
+        }
+        if (name.equals("client_cache") && !value.equals("true") && !value.equals("false")) {
+            return Optional.of("-Jclient_cache=" + value + ": use true or false (the matrix sets it per cell)");
+        }
+        return Optional.empty();
     }
 
     /** Matrix switches given on the command line narrow the matrix to the cells that agree with them. */

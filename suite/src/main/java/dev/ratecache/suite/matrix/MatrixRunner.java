@@ -156,6 +156,10 @@ public final class MatrixRunner {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
             Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
+            if (run.exitCode() != 0) {
+                throw new CellFailure("JMeter exited with code " + run.exitCode()
+                        + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());
+            }
             JtlSummary jtl = JtlSummary.read(run.jtl());
             long expected = expectedSamples(cell.plan(), props);
             if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {

@@ -65,9 +65,42 @@ class BadInputTest {
     }
 
     @Test
+    void unknownCellIsRefusedListingTheValidOnes() {
+        assertThat(run("--only", "stress/warp-speed")).isEqualTo(2);
+        assertThat(err.toString()).contains("--only names no such cell: stress/warp-speed")
+                .contains("valid cells: stress/no-caching, stress/server-cache");
+    }
+
+    @Test
+    void malformedCheckIsRefusedShowingTheForm() {
+        assertThat(run("--assert", "stress/both rejected_pct is zero")).isEqualTo(2);
+        assertThat(err.toString()).contains("malformed check").contains("CELL.METRIC OP VALUE");
+    }
+
+    @Test
+    void checkOfAnUnknownMetricIsRefusedListingTheMetrics() {
+        assertThat(run("--assert", "stress/both.speed > 3")).isEqualTo(2);
+        assertThat(err.toString()).contains("no such metric 'speed'").contains("throughput, rejected_pct");
+    }
+
+    @Test
+    void unknownProfileIsRefused() {
+        assertThat(run("--profile", "fast")).isEqualTo(2);
+        assertThat(err.toString()).contains("'fast' is not a profile: use quick, default or full");
+    }
+
+    @Test
+    void nonNumericPlanPropertyIsRefusedBeforeAnythingStarts() {
+        assertThat(run("-Jusers=abc")).isEqualTo(2);
+        assertThat(err.toString()).contains("-Jusers=abc: users must be a whole number");
+        assertThat(out.toString()).doesNotContain("run folder");
+    }
+
+    @Test
     void helpListsEveryFlag() {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("--front-port", "--back-port", "--origin-threads", "--no-cache",
-                "--front-rate", "--reject-status", "--origin", "-J=NAME=VALUE");
+                "--front-rate", "--reject-status", "--origin", "-J=NAME=VALUE", "--matrix", "--only", "--plan",
+                "--profile", "--repeat", "--assert", "--assert-file");
     }
 }

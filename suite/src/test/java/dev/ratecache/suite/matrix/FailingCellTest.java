@@ -1,0 +1,47 @@
+package dev.ratecache.suite.matrix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A cell that cannot run is recorded as failed, with its reason and log, and the matrix goes on. */
+class FailingCellTest {
+
+    @Test
+    void cellWhoseTiersCannotStartIsMarkedFailedAndTheNextCellStillRuns() throws Exception {
+        StackPorts ports = StackPorts.free();
+        Path dir = TestDirs.fresh(getClass(), "run");
+        List<Cell> cells = Matrix.select(Matrix.reference(List.of("stress")), List.of("stress/no-caching", "stress/direct"));
+        MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new NginxSwitches(), ports, 10,
+                Map.of("stress", Repo.plans().resolve("stress.jmx")), Map.of("users", "2", "loops", "2"), dir);
+        StringWriter out = new StringWriter();
+
+        MatrixRunner.Outcome outcome;
+        // Something else holds the back end's port: the first cell's tiers cannot start.
+        try (ServerSocket taken = new ServerSocket(ports.back(), 1, InetAddress.getByName(Ports.LOOPBACK))) {
+            outcome = new MatrixRunner(options, new PrintWriter(out, true)).run();
+        }
+
+        assertThat(outcome.anyFailed()).isTrue();
+        CellResult failed = outcome.cells().get(0);
+        assertThat(failed.failed()).isTrue();
+        assertThat(failed.failure()).contains(String.valueOf(ports.back()));
+        CellResult direct = outcome.cells().get(1);
+        assertThat(direct.failed()).as(direct.failure()).isFalse();
+        assertThat(direct.median(Metric.SAMPLES)).isEqualTo(4.0);
+        assertThat(out.toString()).contains("FAILED").contains("[2/2] stress/direct");
+        assertThat(Ports.accepting(ports.origin())).as("origin stopped after the matrix").isFalse();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.ratecache.suite.matrix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The matrices and their cells. */
+class MatrixTest {
+    private static final List<String> PLANS = List.of("stress", "load");
+
+    @Test
+    void defaultMatrixIsTheReferenceExperiment() {
+        assertThat(Matrix.reference(PLANS)).extracting(Cell::name).containsExactly(
+                "stress/no-caching", "stress/server-cache", "stress/client-cache", "stress/both", "stress/direct",
+                "load/no-caching", "load/server-cache", "load/client-cache", "load/both");
+        assertThat(Matrix.reference(PLANS)).filteredOn(c -> !c.direct())
+                .allSatisfy(c -> assertThat(c.frontLimit() && c.backLimit()).isTrue());
+    }
+
+    @Test
+    void fullMatrixHasEveryCombinationPerPlanPlusDirect() {
+        List<Cell> full = Matrix.full(PLANS);
+        assertThat(full).hasSize(2 * (16 + 1));
+        assertThat(full).extracting(Cell::name).doesNotHaveDuplicates()
+                .contains("stress/front-off.back-on.server-on.client-off", "load/direct");
+    }
+
+    @Test
+    void onlyKeepsTheNamedCellsInMatrixOrder() {
+        assertThat(Matrix.select(Matrix.reference(PLANS), List.of("load/both", "stress/direct")))
+                .extracting(Cell::name).containsExactly("stress/direct", "load/both");
+    }
+
+    @Test
+    void cellSwitchesLeaveTheUsersOtherSwitchesAlone() {
+        NginxSwitches mine = new NginxSwitches().frontRate(7).cache(true);
+        Cell noCaching = Matrix.reference(PLANS).get(0);
+
+        NginxSwitches applied = noCaching.apply(mine);
+
+        assertThat(applied.cache()).isFalse();
+        assertThat(mine.cache()).as("the user's switches are not changed").isTrue();
+        assertThat(applied.describe()).contains("front limit 7 r/s");
+    }
+
+    @Test
+    void copyCarriesEverySwitch() throws Exception {
+        NginxSwitches changed = new NginxSwitches();
+        // Give every field a value unlike its default, then check the copy has them all.
+        for (Field f : NginxSwitches.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            f.setAccessible(true);
+            Object value = f.get(changed);
+            if (value instanceof Boolean b) {
+                f.set(changed, !b);
+            } else if (value instanceof Integer i) {
+                f.set(changed, i + 1);
+            } else if (value instanceof String) {
+                f.set(changed, "x" + value);
+            } else if (value instanceof java.util.Map<?, ?>) {
+                f.set(changed, new java.util.LinkedHashMap<>(java.util.Map.of("/p", 1)));
+            } else if (value instanceof java.util.List<?>) {
+                f.set(changed, new java.util.ArrayList<>(List.of(java.net.URI.create("http://h:1"))));
+            } else if (value instanceof dev.ratecache.suite.nginx.LimitMode) {
+                f.set(changed, dev.ratecache.suite.nginx.LimitMode.parse("delay=3"));
+            } else if (value instanceof dev.ratecache.suite.nginx.Balance) {
+                f.set(changed, dev.ratecache.suite.nginx.Balance.LEAST_CONN);
+            } else {
+                throw new AssertionError("no test value for field " + f.getName() + " of " + f.getType());
+            }
+        }
+        NginxSwitches copy = changed.copy();
+        for (Field f : NginxSwitches.class.getDeclaredFields()) {
+            if (!Modifier.isStatic(f.getModifiers())) {
+                f.setAccessible(true);
+                assertThat(f.get(copy)).as(f.getName()).isEqualTo(f.get(changed));
+            }
+        }
+    }
+
+    @Test
+    void expectedSampleCountFollowsThePlansShape() {
+        assertThat(MatrixRunner.expectedSamples("stress", java.util.Map.of("users", "100", "loops", "10"))).isEqualTo(1000);
+        assertThat(MatrixRunner.expectedSamples("load", java.util.Map.of("users", "10", "loops", "10"))).isEqualTo(300);
+        assertThat(MatrixRunner.expectedSamples("mine", java.util.Map.of("users", "10", "loops", "10"))).isZero();
+    }
+
+    @Test
+    void profileNamesAreCaseInsensitiveAndUnknownOnesRefused() {
+        assertThat(Profile.parse("Quick")).isEqualTo(Profile.QUICK);
+        assertThat(Profile.FULL.repeats()).isEqualTo(3);
+        assertThatThrownBy(() -> Profile.parse("huge")).hasMessageContaining("use quick, default or full");
+    }
+}
