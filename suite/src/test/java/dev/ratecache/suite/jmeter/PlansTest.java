@@ -1,0 +1,206 @@
+package dev.ratecache.suite.jmeter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.stack.Stacks;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * The three plans, run headless with small -J values through a real stack. The stack has no
+ * rate limit and no edge cache, so every request JMeter itself sends reaches the origin and the
+ * origin's counters can be compared with the JTL. /snail and /tortoise answer in 20 ms here
+ * instead of 5 s and 2 s: these tests count samples, they don't measure delays.
+ */
+class PlansTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static Stack stack;
+    private Path dir;
+
+    @BeforeAll
+    static void startStack() throws IOException {
+        stack = Stacks.start(PlansTest.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
+                "--origin.endpoints.snail.delay=20ms", "--origin.endpoints.tortoise.delay=20ms");
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @BeforeEach
+    void freshCounters(TestInfo test) throws IOException {
+        stack.origin().reset();
+        dir = TestDirs.fresh(PlansTest.class, test.getTestMethod().orElseThrow().getName());
+    }
+
+    private static JMeter.Run run(String plan, int port, Path outDir, String... properties) throws Exception {
+        Map<String, String> props = new LinkedHashMap<>(Map.of("host", "127.0.0.1", "port", String.valueOf(port)));
+        for (int i = 0; i + 1 < properties.length; i += 2) {
+            props.put(properties[i], properties[i + 1]);
+        }
+        return JMeter.assembled().run(Repo.plans().resolve(plan + ".jmx"), props, outDir, false);
+    }
+
+    private JMeter.Run run(String plan, String... properties) throws Exception {
+        return run(plan, stack.ports().front(), dir.resolve("jmeter"), properties);
+    }
+
+    private static List<CSVRecord> rows(Path jtl) throws IOException {
+        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
+            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in).getRecords();
+        }
+    }
+
+    private static String why(JMeter.Run run) throws IOException {
+        Path out = run.log().resolveSibling("jmeter.out");
+        return "JMeter exit " + run.exitCode() + "; " + out + ":\n" + (Files.exists(out) ? Files.readString(out) : "");
+    }
+
+    @Test
+    void stressSendsUsersTimesLoopsRequestsOfOnePath() throws Exception {
+        JMeter.Run run = run("stress", "users", "4", "loops", "5", "rampup", "1");
+
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        JtlSummary summary = JtlSummary.read(run.jtl());
+        assertThat(summary.samples()).isEqualTo(4 * 5);
+        assertThat(summary.rejected() + summary.otherErrors()).isZero();
+        assertThat(rows(run.jtl())).extracting(r -> r.get("label")).containsOnly("/hare");
+        assertThat(stack.origin().counters().requests("hare")).isEqualTo(4 * 5);
+    }
+
+    @Test
+    void loadSendsThreePathsPerIterationLabelledByPath() throws Exception {
+        JMeter.Run run = run("load", "users", "2", "loops", "3", "rampup", "1");
+
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        JtlSummary summary = JtlSummary.read(run.jtl());
+        assertThat(summary.samples()).isEqualTo(2 * 3 * 3);
+        assertThat(summary.rejected() + summary.otherErrors()).isZero();
+        Map<String, Long> perLabel = rows(run.jtl()).stream()
+                .collect(Collectors.groupingBy(r -> r.get("label"), Collectors.counting()));
+        assertThat(perLabel).containsOnly(Map.entry("/snail", 6L), Map.entry("/hare", 6L), Map.entry("/tortoise", 6L));
+    }
+
+    @Test
+    void floodSendsTheScheduledArrivals() throws Exception {
+        // 5/s for 1 s, 10/s for 1 s (the ramp, in one-second steps), then 10/s for 2 s: 5 + 10 + 20.
+        JMeter.Run run = run("flood", "rate", "10", "ramp", "2", "hold", "2", "max_users", "20");
+
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        JtlSummary summary = JtlSummary.read(run.jtl());
+        assertThat(summary.samples()).isCloseTo(35L, within(2L));
+        assertThat(summary.rejected() + summary.otherErrors()).isZero();
+        assertThat(stack.origin().counters().requests("hare")).isEqualTo(summary.samples());
+    }
+
+    @Test
+    void rejectionsAreCounted429sWithRetryAfterApartFromOtherErrors() throws Exception {
+        NginxSwitches tiny = new NginxSwitches().frontRate(2).frontBurst(2).frontMode(LimitMode.NODELAY).cache(false)
+                .origins(List.of(stack.origin().uri()));
+        try (Stack limited = Stack.around(stack.origin(), tiny, StackPorts.free(), dir.resolve("limited"))) {
+            JMeter.Run run = run("stress", limited.ports().front(), dir.resolve("jmeter"),
+                    "users", "5", "loops", "4", "rampup", "1");
+
+            assertThat(run.exitCode()).as(why(run)).isZero();
+            List<CSVRecord> rows = rows(run.jtl());
+            List<CSVRecord> rejected = rows.stream().filter(r -> r.get("responseCode").equals("429")).toList();
+            assertThat(rows).hasSize(20);
+            assertThat(rejected).isNotEmpty();
+            assertThat(rejected).allSatisfy(r -> {
+                assertThat(r.get("retryAfter")).isEqualTo("1");
+                assertThat(r.get("success")).isEqualTo("false");
+            });
+            JtlSummary summary = JtlSummary.read(run.jtl());
+            assertThat(summary.rejected()).isEqualTo(rejected.size());
+            assertThat(summary.otherErrors()).isZero();
+            assertThat(stack.origin().counters().requests("hare")).isEqualTo(rows.size() - rejected.size());
+        }
+    }
+
+    @Test
+    void clientCacheAnswersRepeatsSoFewerRequestsReachTheOrigin() throws Exception {
+        // /hare is fresh for 3 s: each of the 3 users asks it 10 times in about 1 s.
+        JMeter.Run without = run("stress", dir.resolve("without"), "client_cache", "false");
+        long originWithout = stack.origin().counters().requests("hare");
+        stack.origin().reset();
+        JMeter.Run with = run("stress", dir.resolve("with"), "client_cache", "true");
+        long originWith = stack.origin().counters().requests("hare");
+
+        JtlSummary w = JtlSummary.read(with.jtl());
+        JtlSummary wo = JtlSummary.read(without.jtl());
+        assertThat(with.exitCode()).as(why(with)).isZero();
+        assertThat(wo.samples()).isEqualTo(30);
+        assertThat(w.samples()).isEqualTo(30);
+        assertThat(wo.clientCacheHits()).isZero();
+        assertThat(originWithout).isEqualTo(30);
+        assertThat(w.clientCacheHits()).isPositive();
+        assertThat(originWith).isLessThan(originWithout).isEqualTo(w.samples() - w.clientCacheHits());
+        assertThat(w.rejected() + w.otherErrors()).isZero();
+    }
+
+    private JMeter.Run run(String plan, Path outDir, String name, String value) throws Exception {
+        return run(plan, stack.ports().front(), outDir, "users", "3", "loops", "10", "rampup", "1", name, value);
+    }
+
+    @Test
+    void brokenPropertyEndsTheRunWithExitCode2BeforeAnyRequest() throws Exception {
+        JMeter.Run run = run("stress", "users", "abc", "loops", "2");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(Files.readString(run.log().resolveSibling("jmeter.out")))
+                .contains("Invalid JMeter properties: users=abc (expected count). No request was sent.");
+        assertThat(JtlSummary.read(run.jtl()).samples()).isZero();
+        assertThat(stack.origin().counters().total().requests()).isZero();
+    }
+
+    @Test
+    void dashboardAndGraphsAreDrawnFromARunsJtl() throws Exception {
+        JMeter.Run run = run("stress", "users", "2", "loops", "5", "rampup", "1");
+        assertThat(run.exitCode()).as(why(run)).isZero();
+
+        Path dashboard = dir.resolve("dashboard");
+        Path graphs = dir.resolve("graphs");
+        JMeter.assembled().dashboard(run.jtl(), dashboard);
+        JMeter.assembled().graphs(run.jtl(), graphs);
+
+        assertThat(dashboard.resolve("index.html")).isNotEmptyFile();
+        JsonNode statistics = JSON.readTree(dashboard.resolve("statistics.json").toFile());
+        assertThat(statistics.at("/Total/sampleCount").asLong()).isEqualTo(10);
+        for (String graph : JMeter.GRAPHS) {
+            Path png = graphs.resolve(graph + ".png");
+            assertThat(png).isNotEmptyFile();
+            byte[] head = new byte[8];
+            try (var in = Files.newInputStream(png)) {
+                assertThat(in.read(head)).isEqualTo(8);
+            }
+            assertThat(head).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+            assertThat(Files.size(png)).isGreaterThan(2_000);
+        }
+    }
+}
