@@ -5,8 +5,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 
 /** What happened on the wire for one call of {@link RateCacheClient#execute}, kept in its context. */
 final class Exchange {
-    static final String ATTRIBUTE = Exchange.class.getName();
-
     final long startNanos;
     int networkRequests;
     int lastNetworkStatus;
@@ -23,7 +21,6 @@ final class Exchange {
 
     /** The exchange of this context; a detached one for requests the client didn't start (background revalidation). */
     static Exchange of(HttpContext context) {
-        Object e = context == null ? null : context.getAttribute(ATTRIBUTE);
-        return e instanceof Exchange exchange ? exchange : new Exchange(System.nanoTime());
+        return context instanceof RateCacheContext c ? c.exchange : new Exchange(System.nanoTime());
     }
 }

@@ -29,10 +29,8 @@ import org.apache.hc.client5.http.impl.cache.HeapResourceFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHeaders;
@@ -166,10 +164,9 @@ public final class RateCacheClient implements Closeable {
      */
     public RateCacheResponse execute(ClassicHttpRequest request) throws IOException {
         Exchange exchange = new Exchange(System.nanoTime());
-        HttpClientContext context = storage != null ? HttpCacheContext.create() : HttpClientContext.create();
-        context.setAttribute(Exchange.ATTRIBUTE, exchange);
+        RateCacheContext context = new RateCacheContext(exchange);
         if (requestCacheControl != null) {
-            ((HttpCacheContext) context).setRequestCacheControl(requestCacheControl);
+            context.setRequestCacheControl(requestCacheControl);
         }
         String outer = privateCache ? BoundedCacheStorage.scope(principal(request)) : null;
         try {
@@ -184,7 +181,7 @@ public final class RateCacheClient implements Closeable {
         }
     }
 
-    private RateCacheResponse read(ClassicHttpResponse response, HttpContext context, Exchange exchange)
+    private RateCacheResponse read(ClassicHttpResponse response, HttpCacheContext context, Exchange exchange)
             throws IOException {
         ResponseSource source = source(context, exchange);
         if (exchange.setAside != null && source == ResponseSource.NETWORK && response.getCode() == exchange.setAsideStatus) {
@@ -195,17 +192,16 @@ public final class RateCacheClient implements Closeable {
         }
         HttpEntity entity = response.getEntity();
         byte[] body = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
-        ContentType type = entity == null || entity.getContentType() == null ? null : ContentType.parseLenient(entity.getContentType());
         boolean rejection = source == ResponseSource.NETWORK && retryPolicy.isRejection(response.getCode());
         RateCacheResponse r = new RateCacheResponse(response.getCode(), response.getReasonPhrase(), response.getHeaders(),
-                body, type, source, exchange.networkRequests, exchange.retries,
-                Duration.ofNanos(exchange.retryWaitNanos), Duration.ofNanos(exchange.throttleWaitNanos));
+                body, entity == null ? null : entity.getContentType(), source, exchange.networkRequests, exchange.retries,
+                exchange.retryWaitNanos, exchange.throttleWaitNanos);
         stats.answered(source, rejection);
         return r;
     }
 
-    private static ResponseSource source(HttpContext context, Exchange exchange) {
-        if (!(context instanceof HttpCacheContext cacheContext) || cacheContext.getCacheResponseStatus() == null) {
+    private ResponseSource source(HttpCacheContext cacheContext, Exchange exchange) {
+        if (storage == null || cacheContext.getCacheResponseStatus() == null) {
             return ResponseSource.NETWORK;
         }
         CacheResponseStatus status = cacheContext.getCacheResponseStatus();
@@ -224,6 +220,10 @@ public final class RateCacheClient implements Closeable {
      * none: a private cache keeps one key space per digest, and never stores the secrets themselves.
      */
     static String principal(HttpRequest request) {
+        if (!request.containsHeader(HttpHeaders.AUTHORIZATION) && !request.containsHeader(HttpHeaders.PROXY_AUTHORIZATION)
+                && !request.containsHeader("Cookie")) {
+            return null;
+        }
         MessageDigest sha = null;
         for (String name : new String[] {HttpHeaders.AUTHORIZATION, HttpHeaders.PROXY_AUTHORIZATION, "Cookie"}) {
             for (Header h : request.getHeaders(name)) {

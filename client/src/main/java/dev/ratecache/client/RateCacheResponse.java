@@ -17,15 +17,15 @@ public final class RateCacheResponse {
     private final String reason;
     private final Header[] headers;
     private final byte[] body;
-    private final ContentType contentType;
+    private final String contentType;
     private final ResponseSource source;
     private final int networkRequests;
     private final int retries;
-    private final Duration retryWait;
-    private final Duration throttleWait;
+    private final long retryWaitNanos;
+    private final long throttleWaitNanos;
 
-    RateCacheResponse(int code, String reason, Header[] headers, byte[] body, ContentType contentType,
-            ResponseSource source, int networkRequests, int retries, Duration retryWait, Duration throttleWait) {
+    RateCacheResponse(int code, String reason, Header[] headers, byte[] body, String contentType,
+            ResponseSource source, int networkRequests, int retries, long retryWaitNanos, long throttleWaitNanos) {
         this.code = code;
         this.reason = reason;
         this.headers = headers;
@@ -34,8 +34,8 @@ public final class RateCacheResponse {
         this.source = source;
         this.networkRequests = networkRequests;
         this.retries = retries;
-        this.retryWait = retryWait;
-        this.throttleWait = throttleWait;
+        this.retryWaitNanos = retryWaitNanos;
+        this.throttleWaitNanos = throttleWaitNanos;
     }
 
     public int code() { return code; }
@@ -72,7 +72,9 @@ public final class RateCacheResponse {
 
     /** The body decoded with the charset of its Content-Type, UTF-8 when it names none. */
     public String bodyString() {
-        Charset cs = contentType != null && contentType.getCharset() != null ? contentType.getCharset() : StandardCharsets.UTF_8;
+        // Parsed here rather than for every response: most callers read bytes or never ask.
+        ContentType type = contentType == null ? null : ContentType.parseLenient(contentType);
+        Charset cs = type != null && type.getCharset() != null ? type.getCharset() : StandardCharsets.UTF_8;
         return new String(body, cs);
     }
 
@@ -87,12 +89,12 @@ public final class RateCacheResponse {
     /** Retries after rate-limit rejections. */
     public int retries() { return retries; }
     /** Time spent waiting before those retries. */
-    public Duration retryWait() { return retryWait; }
+    public Duration retryWait() { return Duration.ofNanos(retryWaitNanos); }
     /** Time spent waiting for the client-side throttle. */
-    public Duration throttleWait() { return throttleWait; }
+    public Duration throttleWait() { return Duration.ofNanos(throttleWaitNanos); }
 
     @Override
     public String toString() {
-        return code + " " + source + (retries > 0 ? " after " + retries + " retries (" + retryWait.toMillis() + " ms)" : "");
+        return code + " " + source + (retries > 0 ? " after " + retries + " retries (" + retryWaitNanos / 1_000_000 + " ms)" : "");
     }
 }

@@ -182,6 +182,24 @@ class RateLimitTest {
     }
 
     @Test
+    void responseFromTheCacheIsNeverRetriedNorSent() throws Exception {
+        String path = TestStacks.fresh("hare");
+        try (RateCacheClient client = RateCacheClient.create()) {
+            assertThat(client.get(url(path)).code()).isEqualTo(200);
+            overTheLimit();
+
+            RateCacheResponse r = client.get(url(path));
+
+            // Fresh for 3 s: answered at once while the front end would reject this client.
+            assertThat(r.source()).isEqualTo(ResponseSource.CACHE);
+            assertThat(r.retries()).isZero();
+            assertThat(r.networkRequests()).isZero();
+            assertThat(statusesAtTheFrontEnd(path)).containsExactly(200);
+            assertThat(client.stats().retryCount()).isZero();
+        }
+    }
+
+    @Test
     void rejectedRevalidationIsRetriedAndEndsValidated() throws Exception {
         String path = TestStacks.fresh("quick");
         try (RateCacheClient client = RateCacheClient.create()) {

@@ -30,12 +30,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "client-driver", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Runs N users x loops against one or more paths through the ratecache client library",
-            "(cache, Retry-After retries, optional throttle) and prints its statistics and latency.",
-            "Each user has its own client and so its own private cache, like JMeter's per-thread",
-            "cache manager; every request is a sample, cache hits included.",
+            "Runs N users x loops over one or more paths through the ratecache client library.",
+            "Prints the library's statistics and the latency percentiles; --json writes them too.",
+            "Each user has a client of its own, so a private cache of its own (like JMeter's cache manager).",
+            "Every request is a sample, cache hits included.",
             ""},
-        footer = {"", "Example: java -jar client/target/client-driver.jar --url http://127.0.0.1:8000 --path /hare --path /tortoise --users 20 --loops 5 --think 100ms --json library.json"})
+        footer = {"", "Example:",
+            "  java -jar client/target/client-driver.jar --url http://127.0.0.1:8000 \\",
+            "      --path /hare --path /tortoise --users 20 --loops 5 --think 100ms --json library.json"})
 public final class LoadDriver implements Callable<Integer> {
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
 
@@ -102,7 +104,11 @@ public final class LoadDriver implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new LoadDriver());
         cli.setParameterExceptionHandler((e, args) -> {
-            e.getCommandLine().getErr().println("client-driver: " + e.getMessage() + " (see --help)");
+            String hint = " (see --help)";
+            if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                hint = " (did you mean " + u.getSuggestions().get(0) + "?)";
+            }
+            e.getCommandLine().getErr().println("client-driver: " + e.getMessage() + hint);
             return 2;
         });
         return cli;
