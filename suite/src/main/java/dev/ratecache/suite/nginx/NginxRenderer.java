@@ -73,15 +73,21 @@ public final class NginxRenderer {
         }
     }
 
+    /** What both tiers' templates share: where they listen and how they limit. */
+    private static Map<String, Object> tier(int port, boolean limit, int rate, int burst, LimitMode mode) {
+        Map<String, Object> tier = new HashMap<>();
+        tier.put("address", Ports.LOOPBACK);
+        tier.put("port", port);
+        tier.put("limitReq", limit);
+        tier.put("rate", rate);
+        tier.put("burst", burst);
+        tier.put("modeArgument", mode.argument());
+        tier.put("modeNote", mode.note());
+        return tier;
+    }
+
     static Map<String, Object> context(Tier tier, NginxSwitches s, StackPorts ports) {
-        Map<String, Object> front = new HashMap<>();
-        front.put("address", Ports.LOOPBACK);
-        front.put("port", ports.front());
-        front.put("limitReq", s.frontLimit);
-        front.put("rate", s.frontRate);
-        front.put("burst", s.frontBurst);
-        front.put("modeArgument", s.frontMode.argument());
-        front.put("modeNote", s.frontMode.note());
+        Map<String, Object> front = tier(ports.front(), s.frontLimit, s.frontRate, s.frontBurst, s.frontMode);
         front.put("limitConn", s.limitConn > 0);
         front.put("limitConnValue", s.limitConn);
         front.put("cache", s.cache);
@@ -104,14 +110,7 @@ public final class NginxRenderer {
         List<Map<String, Object>> freshness = new ArrayList<>();
         s.freshness.forEach((path, seconds) -> freshness.add(Map.of("path", path, "seconds", seconds)));
 
-        Map<String, Object> back = new HashMap<>();
-        back.put("address", Ports.LOOPBACK);
-        back.put("port", ports.back());
-        back.put("limitReq", s.backLimit);
-        back.put("rate", s.backRate);
-        back.put("burst", s.backBurst);
-        back.put("modeArgument", s.backMode.argument());
-        back.put("modeNote", s.backMode.note());
+        Map<String, Object> back = tier(ports.back(), s.backLimit, s.backRate, s.backBurst, s.backMode);
         back.put("trustedProxies", List.of(Ports.LOOPBACK));
         back.put("hasFreshness", !freshness.isEmpty());
         back.put("freshness", freshness);
