@@ -89,6 +89,13 @@ public final class GuiCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Launch launch = prepare();
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String display = System.getenv("DISPLAY");
+        if ((display == null || display.isBlank()) && os.contains("linux")) {
+            spec.commandLine().getErr().println("run-tests.sh gui: no display (DISPLAY is not set): run it in a desktop"
+                    + " session, over ssh -X, or under xvfb-run");
+            return 1;
+        }
         launch.notes().forEach(out::println);
         out.println("log: " + guiDir().resolve("jmeter.log") + "; close the JMeter window to end this command");
         out.flush();
