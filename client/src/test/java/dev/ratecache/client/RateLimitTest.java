@@ -185,7 +185,8 @@ class RateLimitTest {
     void responseFromTheCacheIsNeverRetriedNorSent() throws Exception {
         String path = TestStacks.fresh("hare");
         try (RateCacheClient client = RateCacheClient.create()) {
-            assertThat(client.get(url(path)).code()).isEqualTo(200);
+            RateCacheResponse first = client.get(url(path));
+            assertThat(first.code()).isEqualTo(200);
             overTheLimit();
 
             RateCacheResponse r = client.get(url(path));
@@ -194,8 +195,9 @@ class RateLimitTest {
             assertThat(r.source()).isEqualTo(ResponseSource.CACHE);
             assertThat(r.retries()).isZero();
             assertThat(r.networkRequests()).isZero();
-            assertThat(statusesAtTheFrontEnd(path)).containsExactly(200);
-            assertThat(client.stats().retryCount()).isZero();
+            // Nothing after the first call's own exchanges (retried once if the bucket was full then).
+            assertThat(statusesAtTheFrontEnd(path)).hasSize(first.networkRequests()).endsWith(200);
+            assertThat(client.stats().retryCount()).isEqualTo(first.retries());
         }
     }
 
