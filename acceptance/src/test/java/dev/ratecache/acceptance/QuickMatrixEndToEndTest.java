@@ -1,4 +1,4 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,8 +48,8 @@ class QuickMatrixEndToEndTest {
     void everyCellOfTheDefaultMatrixCompletesAndTheChecksPass() {
         assertThat(exitCode).as(OUT.toString()).isZero();
         assertThat(CELLS.keySet()).containsExactlyInAnyOrder("stress/no-caching", "stress/server-cache",
-                "stress/client-cache", "stress/both", "stress/direct", "load/no-caching", "load/server-cache",
-                "load/client-cache", "load/both");
+                "stress/client-cache", "stress/both", "stress/direct", "stress/library", "load/no-caching",
+                "load/server-cache", "load/client-cache", "load/both", "load/library");
         assertThat(CELLS.values()).allSatisfy(c -> assertThat(c.get("status").asText()).isEqualTo("ok"));
     }
 
@@ -64,6 +64,19 @@ class QuickMatrixEndToEndTest {
     void clientCacheHitsAreCountedOnlyWhereTheClientCaches() {
         assertThat(metric("load/client-cache", "client_cache_hits")).isPositive();
         assertThat(metric("load/no-caching", "client_cache_hits")).isZero();
+    }
+
+    @Test
+    void libraryRetriesAfterRetryAfterSoFewerRequestsEndRejectedThanWithJMetersClientCache() {
+        // The same traffic and stack as stress/client-cache; the library waits out Retry-After and tries again.
+        assertThat(metric("stress/library", "rejected_pct")).isLessThan(metric("stress/client-cache", "rejected_pct"));
+        assertThat(CELLS.get("stress/library").has("reference")).isFalse();
+    }
+
+    @Test
+    void libraryCacheAnswersRepeatsSoFewerRequestsReachTheOrigin() {
+        assertThat(metric("load/library", "client_cache_hits")).isPositive();
+        assertThat(metric("load/library", "origin_requests")).isLessThan(metric("load/no-caching", "origin_requests"));
     }
 
     @Test
@@ -91,7 +104,7 @@ class QuickMatrixEndToEndTest {
         assertThat(md).contains("| stress/no-caching |", "| load/both |", "every cell completed",
                 "sizes differ from the reference experiment's", "PASS `stress/server-cache.rejected_pct == 0`");
         String csv = Files.readString(run.resolve("summary.csv"));
-        assertThat(csv.lines().count()).isEqualTo(10);
+        assertThat(csv.lines().count()).isEqualTo(12);
         assertThat(csv.lines().findFirst().orElseThrow()).contains("throughput [responses/s]", "rejected_pct [%]");
         assertThat(Files.readString(run.resolve("checks.xml"))).contains("tests=\"2\" failures=\"0\"");
     }

@@ -2,7 +2,6 @@ package dev.ratecache.suite.jmeter;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.proc.ManagedProcess;
-import dev.ratecache.suite.proc.ProcCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,10 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Apache JMeter, as assembled by the jmeter/ module, run headless on a plan. JMeter exits 0 even
@@ -35,12 +30,7 @@ public final class JMeter {
         return home.resolve("bin/ApacheJMeter.jar");
     }
 
-    /**
-     * The files one run leaves in its folder, and what it cost.
-     *
-     * @param cpuSeconds JMeter's own CPU, sampled from /proc every 200 ms while it ran (so short
-     *                   by at most the last 200 ms of its life)
-     */
+    /** The files one run leaves in its folder, and what it cost (see {@link ManagedProcess.Finished}). */
     public record Run(Path jtl, Path log, int exitCode, double wallSeconds, double cpuSeconds) {}
 
     /**
@@ -75,19 +65,11 @@ public final class JMeter {
             command.addAll(List.of("-q", suiteProperties.toString()));
         }
         properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
-        long started = System.nanoTime();
         try (ManagedProcess jmeter = echo
                 ? ManagedProcess.startInherited("jmeter", command, outDir)
                 : ManagedProcess.start("jmeter", command, outDir, outDir.resolve("jmeter.out"))) {
-            AtomicReference<Double> cpu = new AtomicReference<>(0.0);
-            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            sampler.scheduleAtFixedRate(() -> ProcCpu.seconds(jmeter.pid()).ifPresent(cpu::set), 0, 200, TimeUnit.MILLISECONDS);
-            try {
-                int exit = jmeter.waitFor(Duration.ofHours(2));
-                return new Run(jtl, log, exit, (System.nanoTime() - started) / 1e9, cpu.get());
-            } finally {
-                sampler.shutdownNow();
-            }
+            ManagedProcess.Finished done = jmeter.waitMeasured(Duration.ofHours(2));
+            return new Run(jtl, log, done.exitCode(), done.wallSeconds(), done.cpuSeconds());
         }
     }
 

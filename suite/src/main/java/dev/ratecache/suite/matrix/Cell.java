@@ -11,10 +11,17 @@ import dev.ratecache.suite.nginx.NginxSwitches;
  * @param frontLimit  the front end's per-client rate limit
  * @param backLimit   the back end's rate limit for the app as a whole
  * @param serverCache the front end's edge cache
- * @param clientCache JMeter's HTTP Cache Manager, per user
+ * @param clientCache a cache in the client: JMeter's HTTP Cache Manager per user, or the library's
+ * @param library     the client is the suite's own library (client/) with its cache and Retry-After
+ *                    handling, driven by its load driver, instead of JMeter
  */
 public record Cell(String name, String plan, boolean direct, boolean frontLimit, boolean backLimit,
-        boolean serverCache, boolean clientCache) {
+        boolean serverCache, boolean clientCache, boolean library) {
+
+    public Cell(String name, String plan, boolean direct, boolean frontLimit, boolean backLimit,
+            boolean serverCache, boolean clientCache) {
+        this(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, false);
+    }
 
     /** The switches for this cell, on top of the ones the user gave for every cell. */
     public NginxSwitches apply(NginxSwitches base) {
@@ -30,6 +37,10 @@ public record Cell(String name, String plan, boolean direct, boolean frontLimit,
     public String describe() {
         if (direct) {
             return "straight to the app server: no Nginx, no rate limiting" + (clientCache ? ", client cache" : "");
+        }
+        if (library) {
+            return "the client library (its cache on, 429/503 retried after Retry-After) instead of JMeter; front limit "
+                    + onOff(frontLimit) + ", back limit " + onOff(backLimit) + ", server cache " + onOff(serverCache);
         }
         return "front limit " + onOff(frontLimit) + ", back limit " + onOff(backLimit)
                 + ", server cache " + onOff(serverCache) + ", client cache " + onOff(clientCache);

@@ -14,6 +14,8 @@ public final class Matrix {
     /**
      * The reference experiment: the stress plan with both rate limits on and each caching
      * combination, plus straight to the app server; the load plan with each caching combination.
+     * Each of the suite's plans also gets a library row: the same traffic sent by the suite's
+     * client library, beside JMeter's client-cache row.
      */
     public static List<Cell> reference(List<String> plans) {
         List<Cell> cells = new ArrayList<>();
@@ -25,8 +27,16 @@ public final class Matrix {
             if (plan.equals("stress")) {
                 cells.add(new Cell(plan + "/direct", plan, true, false, false, false, false));
             }
+            library(plan).ifPresent(cells::add);
         }
         return cells;
+    }
+
+    /** The library row for one of the suite's plans (the driver knows their shape, not a user's plan's). */
+    static java.util.Optional<Cell> library(String plan) {
+        return plan.equals("stress") || plan.equals("load")
+                ? java.util.Optional.of(new Cell(plan + "/library", plan, false, true, true, false, true, true))
+                : java.util.Optional.empty();
     }
 
     /** Every combination of front limit, back limit, server cache and client cache, per plan, plus direct. */
@@ -45,6 +55,7 @@ public final class Matrix {
                 }
             }
             cells.add(new Cell(plan + "/direct", plan, true, false, false, false, false));
+            library(plan).ifPresent(cells::add);
         }
         return cells;
     }

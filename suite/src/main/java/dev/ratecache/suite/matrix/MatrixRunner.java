@@ -147,7 +147,29 @@ public final class MatrixRunner {
             }
             double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
 
-            JMeter.Run run = jmeter.run(plan, props, dir.resolve("jmeter"), true);
+            JtlSummary jtl;
+            double clientWall;
+            double clientCpu;
+            Path clientLog;
+            JMeter.Run run = null;
+            if (cell.library()) {
+                LibraryDriver.Run driven = LibraryDriver.run(cell.plan(), props.get("host"), Integer.parseInt(props.get("port")),
+                        props, dir.resolve("library"));
+                jtl = driven.summary();
+                clientWall = driven.finished().wallSeconds();
+                clientCpu = driven.finished().cpuSeconds();
+                clientLog = driven.json();
+            } else {
+                run = jmeter.run(plan, props, dir.resolve("jmeter"), true);
+                if (run.exitCode() != 0) {
+                    throw new CellFailure("JMeter exited with code " + run.exitCode()
+                            + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());
+                }
+                jtl = JtlSummary.read(run.jtl());
+                clientWall = run.wallSeconds();
+                clientCpu = run.cpuSeconds();
+                clientLog = run.log();
+            }
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
             Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());
@@ -156,20 +178,17 @@ public final class MatrixRunner {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
             Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
-            if (run.exitCode() != 0) {
-                throw new CellFailure("JMeter exited with code " + run.exitCode()
-                        + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());
-            }
-            JtlSummary jtl = JtlSummary.read(run.jtl());
             long expected = expectedSamples(cell.plan(), props);
             if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {
-                throw new CellFailure("incomplete: JMeter recorded " + jtl.samples() + " samples"
-                        + (expected > 0 ? " of " + expected : ""), run.log());
+                throw new CellFailure("incomplete: the client recorded " + jtl.samples() + " samples"
+                        + (expected > 0 ? " of " + expected : ""), clientLog);
             }
             Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontEnd().accessLog()) : null;
-            scheduleDrawing(run.jtl(), dir.resolve("jmeter"));
+            if (run != null) {
+                scheduleDrawing(run.jtl(), dir.resolve("jmeter"));
+            }
             return new CellMeasurement(jtl, originRequests, edgeHits,
-                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds());
+                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, clientCpu), clientWall);
         } finally {
             if (stack != null) {
                 stack.close();

@@ -9,7 +9,7 @@ import java.util.function.Function;
  * and where it comes from.
  */
 public enum Metric {
-    SAMPLES("samples", "count", "requests JMeter sent (one sample each)", m -> (double) m.jtl().samples()),
+    SAMPLES("samples", "count", "requests the client made (one sample each; a library retry is part of its request)", m -> (double) m.jtl().samples()),
     THROUGHPUT("throughput", "responses/s", "samples per second, first request's start to last response's end", m -> m.jtl().throughput()),
     REJECTED_PCT("rejected_pct", "%", "samples answered 429 or 503 by a rate limit", m -> m.jtl().rejectedPct()),
     OTHER_ERRORS_PCT("other_errors_pct", "%", "failed samples other than rate-limit rejections", m -> m.jtl().otherErrorsPct()),
@@ -23,11 +23,11 @@ public enum Metric {
     ORIGIN_REQUESTS("origin_requests", "count", "requests that reached the origin (its own counter)", m -> m.originRequests()),
     ORIGIN_RATE("origin_rate", "requests/s", "origin requests per second of the JMeter run", m -> m.originRate()),
     EDGE_HIT_PCT("edge_hit_pct", "%", "front end responses answered from the edge cache (HIT), from its access log", m -> m.edgeHitPct()),
-    CLIENT_CACHE_HITS("client_cache_hits", "count", "samples answered by JMeter's own cache (no request sent)", m -> (double) m.jtl().clientCacheHits()),
+    CLIENT_CACHE_HITS("client_cache_hits", "count", "samples answered by the client's own cache (JMeter's or the library's)", m -> (double) m.jtl().clientCacheHits()),
     CPU_FRONT_S("cpu_front_s", "s", "CPU seconds of the front end nginx (master and workers), from /proc", m -> m.cpu().front()),
     CPU_BACK_S("cpu_back_s", "s", "CPU seconds of the back end nginx, from /proc", m -> m.cpu().back()),
     CPU_ORIGIN_S("cpu_origin_s", "s", "CPU seconds of the origin JVM during the run, from /proc", m -> m.cpu().origin()),
-    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM, from /proc", m -> m.cpu().jmeter()),
+    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM (the library's driver in library rows), from /proc", m -> m.cpu().jmeter()),
     CPU_FRONT_PCT("cpu_front_pct", "%", "front end CPU as a share of one core over the run", m -> m.cpuPct(m.cpu().front())),
     CPU_BACK_PCT("cpu_back_pct", "%", "back end CPU as a share of one core", m -> m.cpuPct(m.cpu().back())),
     CPU_ORIGIN_PCT("cpu_origin_pct", "%", "origin CPU as a share of one core", m -> m.cpuPct(m.cpu().origin())),

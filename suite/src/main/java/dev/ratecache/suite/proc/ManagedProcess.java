@@ -83,6 +83,28 @@ public final class ManagedProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * How a process ended and what it cost.
+     *
+     * @param cpuSeconds its own CPU, sampled from /proc every 200 ms while it ran (so short by at
+     *                   most the last 200 ms of its life)
+     */
+    public record Finished(int exitCode, double wallSeconds, double cpuSeconds) {}
+
+    /** Waits for the process to end by itself, measuring its wall time and CPU on the way. */
+    public Finished waitMeasured(Duration limit) throws InterruptedException {
+        long started = System.nanoTime();
+        java.util.concurrent.atomic.AtomicReference<Double> cpu = new java.util.concurrent.atomic.AtomicReference<>(0.0);
+        java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> ProcCpu.seconds(pid()).ifPresent(cpu::set), 0, 200, TimeUnit.MILLISECONDS);
+        try {
+            int exit = waitFor(limit);
+            return new Finished(exit, (System.nanoTime() - started) / 1e9, cpu.get());
+        } finally {
+            sampler.shutdownNow();
+        }
+    }
+
     /** The last lines of its log, for error messages. */
     public String logTail(int lines) {
         return LogTail.of(log, lines);

@@ -14,6 +14,9 @@ public record Reference(double throughput, double rejectedPct, Double meanMs, Do
 
     /** The figure for a cell of the same shape, if the reference measured one. */
     public static Optional<Reference> of(Cell cell) {
+        if (cell.library()) {
+            return Optional.empty();
+        }
         if (cell.plan().equals("stress")) {
             if (cell.direct()) {
                 return Optional.of(new Reference(39, 0, null, null, null,

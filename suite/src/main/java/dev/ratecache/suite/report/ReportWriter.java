@@ -296,10 +296,14 @@ public final class ReportWriter {
                     .append(fmt(r, Metric.P95_MS, 0)).append("</td><td>")
                     .append(fmt(r, Metric.ORIGIN_REQUESTS, 0)).append("</td><td>")
                     .append(fmt(r, Metric.EDGE_HIT_PCT, 1)).append("</td><td>")
-                    .append(fmt(r, Metric.CLIENT_CACHE_HITS, 0)).append("</td><td><a href=\"")
-                    .append(folder).append("/jmeter/dashboard/index.html\">dashboard</a></td><td>");
-            for (String graph : dev.ratecache.suite.jmeter.JMeter.GRAPHS) {
-                h.append("<a href=\"").append(folder).append("/jmeter/graphs/").append(graph).append(".png\">").append(graph).append("</a> ");
+                    .append(fmt(r, Metric.CLIENT_CACHE_HITS, 0)).append("</td><td>");
+            if (r.cell().library()) {
+                h.append("<a href=\"").append(folder).append("/library/summary.json\">library statistics</a></td><td>");
+            } else {
+                h.append("<a href=\"").append(folder).append("/jmeter/dashboard/index.html\">dashboard</a></td><td>");
+                for (String graph : dev.ratecache.suite.jmeter.JMeter.GRAPHS) {
+                    h.append("<a href=\"").append(folder).append("/jmeter/graphs/").append(graph).append(".png\">").append(graph).append("</a> ");
+                }
             }
             h.append("</td></tr>\n");
         }

@@ -17,7 +17,7 @@ class MatrixTest {
     void defaultMatrixIsTheReferenceExperiment() {
         assertThat(Matrix.reference(PLANS)).extracting(Cell::name).containsExactly(
                 "stress/no-caching", "stress/server-cache", "stress/client-cache", "stress/both", "stress/direct",
-                "load/no-caching", "load/server-cache", "load/client-cache", "load/both");
+                "stress/library", "load/no-caching", "load/server-cache", "load/client-cache", "load/both", "load/library");
         assertThat(Matrix.reference(PLANS)).filteredOn(c -> !c.direct())
                 .allSatisfy(c -> assertThat(c.frontLimit() && c.backLimit()).isTrue());
     }
@@ -25,9 +25,15 @@ class MatrixTest {
     @Test
     void fullMatrixHasEveryCombinationPerPlanPlusDirect() {
         List<Cell> full = Matrix.full(PLANS);
-        assertThat(full).hasSize(2 * (16 + 1));
+        assertThat(full).hasSize(2 * (16 + 1 + 1));
         assertThat(full).extracting(Cell::name).doesNotHaveDuplicates()
                 .contains("stress/front-off.back-on.server-on.client-off", "load/direct");
+    }
+
+    @Test
+    void aUsersOwnPlanGetsNoLibraryRow() {
+        assertThat(Matrix.reference(List.of("mine"))).extracting(Cell::name)
+                .containsExactly("mine/no-caching", "mine/server-cache", "mine/client-cache", "mine/both");
     }
 
     @Test
