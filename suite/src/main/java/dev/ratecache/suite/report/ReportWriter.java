@@ -242,6 +242,13 @@ public final class ReportWriter {
                 md.append("\nWhere ours differs from the reference:\n\n").append(String.join("\n", notes)).append('\n');
             }
         }
+        if (outcome.cells().stream().anyMatch(r -> r.cell().library())) {
+            md.append("\nThe library rows send the same traffic through the same stack as the client-cache rows, with"
+                    + " the suite's client library (client/) instead of JMeter: its private cache answers repeats"
+                    + " while they are fresh, and a 429 or 503 is retried after its Retry-After (at most 3 times"
+                    + " within 20 s). Fewer requests end rejected; the retries that get through are load the origin"
+                    + " would otherwise not have seen.\n");
+        }
         if (outcome.cells().stream().anyMatch(r -> r.runs().size() > 1)) {
             md.append("\nEach figure is the median of the cell's runs; summary.json has each metric's min and max.\n");
         }
