@@ -142,6 +142,7 @@ public final class RateCacheClient implements Closeable {
         return builder().build();
     }
 
+    /** A builder with every setting at its default. */
     public static Builder builder() {
         return new Builder();
     }
@@ -252,6 +253,7 @@ public final class RateCacheClient implements Closeable {
         return stats.snapshot();
     }
 
+    /** How this client retries rejections. */
     public RetryPolicy retryPolicy() { return retryPolicy; }
     /** The client-side throttle, or null when there is none. */
     public Throttle throttle() { return throttle; }
@@ -375,6 +377,7 @@ public final class RateCacheClient implements Closeable {
             return this;
         }
 
+        /** How rejections are retried; {@link RetryPolicy#none()} to never retry. Default {@link RetryPolicy#defaults()}. */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
             return this;
@@ -391,12 +394,13 @@ public final class RateCacheClient implements Closeable {
             return throttle(Throttle.of(requestsPerSecond, burst));
         }
 
+        /** The longest wait for a connection to be made. Default 10 s. */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
         }
 
-        /** The longest wait for a response's next bytes. */
+        /** The longest wait for a response's next bytes. Default 30 s. */
         public Builder responseTimeout(Duration timeout) {
             this.responseTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
@@ -408,6 +412,7 @@ public final class RateCacheClient implements Closeable {
             return this;
         }
 
+        /** The User-Agent sent with every request. Default {@code ratecache-client}. */
         public Builder userAgent(String userAgent) {
             this.userAgent = Objects.requireNonNull(userAgent, "userAgent");
             return this;
@@ -423,6 +428,7 @@ public final class RateCacheClient implements Closeable {
             return this;
         }
 
+        /** A new client with these settings; the builder may be used again. */
         public RateCacheClient build() {
             if (cache && maxObjectSize > maxCacheBytes) {
                 maxObjectSize = maxCacheBytes;

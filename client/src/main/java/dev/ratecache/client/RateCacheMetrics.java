@@ -26,10 +26,12 @@ public final class RateCacheMetrics implements MeterBinder {
     private final RateCacheClient client;
     private final Iterable<Tag> tags;
 
+    /** Meters for {@code client}, with no tags of their own. */
     public RateCacheMetrics(RateCacheClient client) {
         this(client, Tags.empty());
     }
 
+    /** Meters for {@code client}, each with {@code tags} (to tell several clients apart). */
     public RateCacheMetrics(RateCacheClient client, Iterable<Tag> tags) {
         this.client = client;
         this.tags = tags;

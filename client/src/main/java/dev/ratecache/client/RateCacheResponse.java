@@ -38,7 +38,9 @@ public final class RateCacheResponse {
         this.throttleWaitNanos = throttleWaitNanos;
     }
 
+    /** The status code. */
     public int code() { return code; }
+    /** The reason phrase, as sent (HTTP/2 and the cache may send none). */
     public String reason() { return reason; }
     /** Whether the code is 2xx. */
     public boolean isSuccessful() { return code >= 200 && code < 300; }

@@ -50,6 +50,7 @@ public final class RetryPolicy {
 
     public static Builder builder() { return new Builder(); }
 
+    /** A builder starting from this policy's settings. */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.statuses = new TreeSet<>(statuses);
@@ -63,10 +64,15 @@ public final class RetryPolicy {
 
     /** The statuses that mean "over the limit, try later". */
     public Set<Integer> statuses() { return statuses; }
+    /** Retries after the first attempt at most. */
     public int maxRetries() { return maxRetries; }
+    /** The longest single wait. */
     public Duration maxWait() { return maxWait; }
+    /** The time a request may take in all before retrying stops. */
     public Duration budget() { return budget; }
+    /** The first backoff step when there is no Retry-After. */
     public Duration initialBackoff() { return initialBackoff; }
+    /** The most added at random to a Retry-After wait, as a fraction of it. */
     public double retryAfterJitter() { return retryAfterJitter; }
 
     /** Whether {@code status} is one of this policy's rejections. */
@@ -173,6 +179,7 @@ public final class RetryPolicy {
             return this;
         }
 
+        /** The policy with these settings. */
         public RetryPolicy build() {
             return new RetryPolicy(this);
         }

@@ -36,7 +36,9 @@ public final class Throttle {
         return new Throttle(requestsPerSecond, burst);
     }
 
+    /** Requests per second on average. */
     public double rate() { return rate; }
+    /** Requests at most back to back. */
     public int burst() { return burst; }
 
     /**
