@@ -175,6 +175,43 @@ class CachingTest {
     }
 
     @Test
+    void staleResponseIsServedWhileTheOriginIsDownWhenTheServerAllowsIt() throws Exception {
+        String path = TestStacks.fresh("staleok");
+        try (RateCacheClient client = RateCacheClient.create()) {
+            RateCacheResponse first = client.get(url(path));
+            assertThat(first.header("Cache-Control")).contains("stale-if-error=60");
+            stack.origin().stop();
+            try {
+                untilExpired();
+
+                RateCacheResponse whileDown = client.get(url(path));
+
+                assertThat(whileDown.code()).isEqualTo(200);
+                assertThat(whileDown.source()).isEqualTo(ResponseSource.STALE);
+                assertThat(whileDown.bodyString()).isEqualTo(first.bodyString());
+            } finally {
+                stack.origin().start();
+            }
+        }
+    }
+
+    @Test
+    void mustRevalidateResponseIsNeverServedStaleEvenWhenTheClientAllowsIt() throws Exception {
+        String path = TestStacks.fresh("mustrevalidate");
+        try (RateCacheClient client = RateCacheClient.builder().staleIfError(Duration.ofMinutes(1)).build()) {
+            client.get(url(path));
+            stack.origin().fail("mustrevalidate", 500);
+            untilExpired();
+
+            RateCacheResponse failing = client.get(url(path));
+
+            assertThat(failing.code()).isEqualTo(500);
+            assertThat(failing.source()).isEqualTo(ResponseSource.NETWORK);
+            assertThat(reached("mustrevalidate")).isEqualTo(2);
+        }
+    }
+
+    @Test
     void originErrorIsNotHiddenByTheCacheUnlessStaleIfErrorAllowsIt() throws Exception {
         String path = TestStacks.fresh("quick");
         try (RateCacheClient client = RateCacheClient.create()) {

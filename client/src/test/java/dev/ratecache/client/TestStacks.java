@@ -25,13 +25,16 @@ final class TestStacks {
 
     /**
      * Endpoints beyond the origin's three: quick (10 ms, fresh 1 s: expires within a test),
-     * private ({@code private, max-age=60}), mustrevalidate ({@code max-age=1, must-revalidate}).
+     * private ({@code private, max-age=60}), mustrevalidate ({@code max-age=1, must-revalidate}),
+     * staleok ({@code max-age=1, stale-if-error=60}).
      */
     static final List<String> ENDPOINTS = List.of(
             "--origin.endpoints.quick.delay=10ms", "--origin.endpoints.quick.max-age=1s",
             "--origin.endpoints.private.delay=0ms", "--origin.endpoints.private.cache-control=private, max-age=60",
             "--origin.endpoints.mustrevalidate.delay=0ms",
-            "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate");
+            "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate",
+            "--origin.endpoints.staleok.delay=0ms",
+            "--origin.endpoints.staleok.cache-control=public, max-age=1, stale-if-error=60");
 
     static Stack start(Class<?> owner, NginxSwitches switches) throws IOException {
         return Stack.start(switches, StackPorts.free(), freshDir(owner), 10, ENDPOINTS);
