@@ -2,18 +2,16 @@ package dev.ratecache.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /** Real stacks (origin, back end, front end) for the tests, and what they show on the wire. */
 final class TestStacks {
@@ -72,16 +70,6 @@ final class TestStacks {
     }
 
     static Path freshDir(Class<?> owner) {
-        Path dir = Path.of("target", "stacks", owner.getSimpleName()).toAbsolutePath();
-        try {
-            if (Files.exists(dir)) {
-                try (Stream<Path> all = Files.walk(dir)) {
-                    all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
-            }
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestDirs.fresh(owner, "stack");
     }
 }

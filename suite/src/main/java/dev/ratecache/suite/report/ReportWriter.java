@@ -247,7 +247,10 @@ public final class ReportWriter {
                     + " the suite's client library (client/) instead of JMeter: its private cache answers repeats"
                     + " while they are fresh, and a 429 or 503 is retried after its Retry-After (at most 3 times"
                     + " within 20 s). Fewer requests end rejected; the retries that get through are load the origin"
-                    + " would otherwise not have seen.\n");
+                    + " would otherwise not have seen. The library also ages a response by the time its request waited"
+                    + " (RFC 9111 section 4.2.3, as httpclient5-cache does), so a response that queued longer than its"
+                    + " max-age behind a rate limiter arrives already stale and its next use is a revalidation; JMeter's"
+                    + " cache counts freshness from receipt and so shows more hits behind the same queue.\n");
         }
         if (outcome.cells().stream().anyMatch(r -> r.runs().size() > 1)) {
             md.append("\nEach figure is the median of the cell's runs; summary.json has each metric's min and max.\n");
