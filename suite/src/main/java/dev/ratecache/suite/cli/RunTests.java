@@ -132,6 +132,7 @@ public final class RunTests implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Plan plan = validate();
+        LocalDateTime started = LocalDateTime.now().withNano(0);
         Path runDir = (results != null ? results : Repo.root().resolve("results"))
                 .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(runDir);
@@ -148,7 +149,7 @@ public final class RunTests implements Callable<Integer> {
         long reportStart = System.nanoTime();
         boolean comparable = plan.profile != Profile.QUICK && this.plan == null && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
-        new ReportWriter(runDir, describeRun(plan), outcome, checked, comparable).write();
+        new ReportWriter(runDir, describeRun(plan, started), outcome, checked, comparable).write();
         linkLatest(runDir);
         out.println();
         out.println(Files.readString(runDir.resolve("report.md")).lines()
@@ -261,9 +262,9 @@ public final class RunTests implements Callable<Integer> {
                 .toList();
     }
 
-    private Map<String, Object> describeRun(Plan plan) throws Exception {
+    private Map<String, Object> describeRun(Plan plan, LocalDateTime started) {
         Map<String, Object> run = new LinkedHashMap<>();
-        run.put("started", LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
+        run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
         run.put("matrix", matrix);
         run.put("profile", plan.profile.toString());
         run.put("repeats", plan.repeats);
@@ -273,7 +274,7 @@ public final class RunTests implements Callable<Integer> {
         if (!jmeterProperties.isEmpty()) {
             run.put("jmeter_properties", jmeterProperties.toString());
         }
-        run.put("machine", Machine.describe(NginxServer.version()).toString());
+        run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
     }
 

@@ -10,6 +10,13 @@ import java.util.Map;
 public final class Machine {
     private Machine() {}
 
+    /** One line for a report header, e.g. "2 CPUs (AMD EPYC), 23.5 GiB, Linux 6.1, Java 17.0.15, nginx/1.22.1". */
+    public static String oneLine(String nginxVersion) {
+        Map<String, String> m = describe(nginxVersion);
+        return m.get("cpus") + " CPUs (" + m.get("cpu_model") + "), " + m.get("memory_gib") + " GiB, " + m.get("os")
+                + ", Java " + System.getProperty("java.version") + ", " + m.get("nginx");
+    }
+
     public static Map<String, String> describe(String nginxVersion) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
