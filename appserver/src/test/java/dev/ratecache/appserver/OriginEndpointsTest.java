@@ -6,29 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 @OriginTest
-class OriginEndpointsTest {
-
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
-
-    OriginHttp api;
-    OriginHttp management;
-
-    @BeforeEach
-    void resetOrigin() {
-        api = new OriginHttp(port);
-        management = new OriginHttp(managementPort);
-        management.delete("/actuator/origin");
-    }
+class OriginEndpointsTest extends RunningOrigin {
 
     @Test
     void hareWaitsItsDelayBeforeAnswering() {

@@ -10,29 +10,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 @OriginTest
-class OriginManagementTest {
-
-    @LocalServerPort
-    int port;
-
-    @LocalManagementPort
-    int managementPort;
-
-    OriginHttp api;
-    OriginHttp management;
-
-    @BeforeEach
-    void resetOrigin() {
-        api = new OriginHttp(port);
-        management = new OriginHttp(managementPort);
-        management.delete("/actuator/origin");
-    }
+class OriginManagementTest extends RunningOrigin {
 
     @AfterEach
     void removeInjectedFaults() {
