@@ -253,7 +253,7 @@ public final class ReportWriter {
                     + " cache counts freshness from receipt and so shows more hits behind the same queue.\n");
         }
         if (outcome.cells().stream().anyMatch(r -> r.runs().size() > 1)) {
-            md.append("\nEach figure is the median of the cell's runs; summary.json has each metric's min and max.\n");
+            md.append("\nEach figure is the median of the cell's runs, with the spread over the runs as [min-max].\n");
         }
         if (!checks.isEmpty()) {
             md.append("\n## Checks\n\n");
@@ -336,9 +336,16 @@ public final class ReportWriter {
         return outcome.cells().stream().filter(r -> r.cell().plan().equals(plan)).toList();
     }
 
+    /** The median; with several runs, followed by the spread as [min-max]. */
     private static String fmt(CellResult r, Metric m, int decimals) {
         Double v = r.median(m);
-        return v == null ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+        if (v == null) {
+            return "n/a";
+        }
+        String f = "%." + decimals + "f";
+        String median = String.format(Locale.ROOT, f, v);
+        return r.runs().size() < 2 ? median
+                : median + String.format(Locale.ROOT, " [" + f + "-" + f + "]", r.min(m), r.max(m));
     }
 
     private static String withRef(CellResult r, Metric m, Double ref, int decimals) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.origin.OriginServer;
+import java.util.List;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -34,6 +37,7 @@ class CacheSwitchesTest {
 
     @Test
     void expiredEntryIsRevalidatedWithIfNoneMatchWhileTheClientWaits() throws Exception {
+        stack.origin().reset();
         String url = "/quick?revalidate";
         assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
         assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
@@ -45,6 +49,29 @@ class CacheSwitchesTest {
         assertThat(cacheStatus(expired)).isEqualTo("REVALIDATED");
         assertThat(stack.origin().counters().notModified("quick")).isEqualTo(1);
         assertThat(stack.origin().counters().requests("quick")).isEqualTo(2);
+    }
+
+    @Test
+    void expiredEntryWhoseContentChangedIsReplacedAndCountedExpired() throws Exception {
+        String url = "/quick?changed";
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        // The origin comes back with new content (a new ETag): revalidation gets a 200, not a 304.
+        stack.origin().stop();
+        StackPorts ports = stack.ports();
+        List<String> args = new java.util.ArrayList<>(Stacks.TEST_ENDPOINTS);
+        args.add("--origin.content-version=v2");
+        try (OriginServer changed = OriginServer.start(ports.origin(), ports.management(), 10,
+                TestDirs.fresh(getClass(), "changed").resolve("origin.log"), args)) {
+            await().pollDelay(Duration.ofMillis(2100)).until(() -> true);
+
+            HttpResponse<String> expired = Http.get(stack.frontUri(), url);
+
+            assertThat(cacheStatus(expired)).isEqualTo("EXPIRED");
+            assertThat(expired.headers().firstValue("ETag")).hasValue("\"quick-v2\"");
+            assertThat(changed.counters().notModified("quick")).isZero();
+        } finally {
+            stack.origin().start();
+        }
     }
 
     @Test
