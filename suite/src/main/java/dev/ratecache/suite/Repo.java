@@ -38,6 +38,11 @@ public final class Repo {
         return root().resolve("jmeter/target/jmeter");
     }
 
+    /** The JMeter properties every run of the suite's plans gets (JTL columns, client-cache mode, ...). */
+    public static Path jmeterProperties() {
+        return root().resolve("jmeter/suite.properties");
+    }
+
     public static Path plans() {
         return root().resolve("jmeter/plans");
     }

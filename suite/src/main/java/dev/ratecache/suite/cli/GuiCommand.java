@@ -143,10 +143,10 @@ public final class GuiCommand implements Callable<Integer> {
     /** The java command line that opens the GUI (no -n). */
     public List<String> command(Launch launch, Path logDir) {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ManagedProcess.javaBinary(),
                 "-Xms256m", "-Xmx1g",
                 "-jar", Repo.jmeterHome().resolve("bin/ApacheJMeter.jar").toString(),
-                "-q", Repo.root().resolve("jmeter/suite.properties").toString(),
+                "-q", Repo.jmeterProperties().toString(),
                 "-t", launch.plan().toAbsolutePath().toString(),
                 "-j", logDir.resolve("jmeter.log").toAbsolutePath().toString()));
         launch.properties().forEach((k, v) -> command.add("-J" + k + "=" + v));

@@ -51,7 +51,7 @@ public final class JMeter {
         Path log = outDir.resolve("jmeter.log");
         Files.deleteIfExists(jtl);
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ManagedProcess.javaBinary(),
                 "-Xms256m", "-Xmx1g",
                 // The quick compiler halves JMeter's start-up (4 s instead of 8 s here), and at the
                 // suite's rates (a few hundred requests/s) its code is far from the bottleneck.
@@ -60,10 +60,7 @@ public final class JMeter {
                 "-n", "-t", plan.toAbsolutePath().toString(),
                 "-l", jtl.toAbsolutePath().toString(),
                 "-j", log.toAbsolutePath().toString()));
-        Path suiteProperties = Repo.root().resolve("jmeter/suite.properties");
-        if (Files.isRegularFile(suiteProperties)) {
-            command.addAll(List.of("-q", suiteProperties.toString()));
-        }
+        addSuiteProperties(command);
         properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
         try (ManagedProcess jmeter = echo
                 ? ManagedProcess.startInherited("jmeter", command, outDir)
@@ -79,14 +76,11 @@ public final class JMeter {
      */
     public void dashboard(Path jtl, Path outDir) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("nice", "-n", "19",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", TOOL_JIT, TOOL_GC,
+                ManagedProcess.javaBinary(), "-Xmx512m", TOOL_JIT, TOOL_GC,
                 "-jar", launcher().toString(),
                 "-g", jtl.toAbsolutePath().toString(), "-o", outDir.toAbsolutePath().toString(),
                 "-j", outDir.toAbsolutePath().getParent().resolve("dashboard.log").toString()));
-        Path suiteProperties = Repo.root().resolve("jmeter/suite.properties");
-        if (Files.isRegularFile(suiteProperties)) {
-            command.addAll(List.of("-q", suiteProperties.toString()));
-        }
+        addSuiteProperties(command);
         runQuietly("dashboard", command, outDir.toAbsolutePath().getParent(), Duration.ofMinutes(5));
     }
 
@@ -103,13 +97,20 @@ public final class JMeter {
         Path cmdrunner = home.resolve("lib/cmdrunner-2.3.jar");
         for (String graph : GRAPHS) {
             runQuietly("graph " + graph, List.of("nice", "-n", "19",
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.awt.headless=true",
+                    ManagedProcess.javaBinary(), "-Djava.awt.headless=true",
                     TOOL_JIT, TOOL_GC,
                     "-jar", cmdrunner.toString(), "--tool", "Reporter",
                     "--generate-png", outDir.resolve(graph + ".png").toAbsolutePath().toString(),
                     "--input-jtl", jtl.toAbsolutePath().toString(), "--plugin-type", graph,
                     "--width", "1000", "--height", "500", "--granulation", "1000"),
                     outDir, Duration.ofMinutes(2));
+        }
+    }
+
+    /** -q jmeter/suite.properties: a run and a dashboard must read the JTL's columns alike. */
+    private static void addSuiteProperties(List<String> command) {
+        if (Files.isRegularFile(Repo.jmeterProperties())) {
+            command.addAll(List.of("-q", Repo.jmeterProperties().toString()));
         }
     }
 

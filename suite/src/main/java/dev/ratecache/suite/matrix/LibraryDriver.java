@@ -34,7 +34,7 @@ final class LibraryDriver {
         }
         Files.createDirectories(dir);
         Path json = dir.resolve("summary.json");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(),
                 "-XX:+UseSerialGC", "-jar", jar().toString(),
                 "--url", "http://" + host + ":" + port,
                 "--users", sizes.getOrDefault("users", "1"),

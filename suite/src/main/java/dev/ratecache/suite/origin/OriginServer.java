@@ -45,7 +45,7 @@ public final class OriginServer implements AutoCloseable {
         if (!Files.isRegularFile(jar)) {
             throw new IOException("the origin is not built (" + jar + " is missing): run ./mvnw -B package -DskipTests");
         }
-        List<String> command = new ArrayList<>(List.of(javaBinary(),
+        List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(),
                 // A small, quickly started JVM: the origin sleeps, it doesn't compute.
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms64m", "-Xmx256m",
                 "-jar", jar.toString(),
@@ -59,10 +59,6 @@ public final class OriginServer implements AutoCloseable {
         OriginServer origin = new OriginServer(port, managementPort, command, log);
         origin.start();
         return origin;
-    }
-
-    static String javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** (Re)starts the process with the same arguments, e.g. after {@link #stop()}. */

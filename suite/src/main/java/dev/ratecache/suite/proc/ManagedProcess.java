@@ -31,6 +31,11 @@ public final class ManagedProcess implements AutoCloseable {
         this.log = log;
     }
 
+    /** The java launcher of the JVM the suite runs on: every Java child uses the same JDK. */
+    public static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
     /** Starts {@code command}, its output appended to {@code log}. */
     public static ManagedProcess start(String name, List<String> command, Path workDir, Path log)
             throws IOException {

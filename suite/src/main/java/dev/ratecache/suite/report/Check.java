@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.commons.text.StringEscapeUtils;
 
 /**
  * One pass/fail check of a matrix run: {@code CELL.METRIC OP VALUE}, e.g.
@@ -74,17 +75,13 @@ public record Check(String text, String cell, Metric metric, String op, double v
         xml.append(String.format("<testsuite name=\"run-tests.sh checks\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">%n",
                 outcomes.size(), failures));
         for (Outcome o : outcomes) {
-            xml.append("  <testcase classname=\"run-tests.sh\" name=\"").append(escape(o.check().text())).append('"');
+            xml.append("  <testcase classname=\"run-tests.sh\" name=\"").append(StringEscapeUtils.escapeXml10(o.check().text())).append('"');
             if (o.passed()) {
                 xml.append("/>\n");
             } else {
-                xml.append(">\n    <failure message=\"").append(escape(o.detail())).append("\"/>\n  </testcase>\n");
+                xml.append(">\n    <failure message=\"").append(StringEscapeUtils.escapeXml10(o.detail())).append("\"/>\n  </testcase>\n");
             }
         }
         return xml.append("</testsuite>\n").toString();
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }
