@@ -1,15 +1,13 @@
 package dev.ratecache.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,7 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TestStacks {
     private TestStacks() {}
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack open;
 
@@ -57,16 +54,9 @@ final class TestStacks {
         return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
     }
 
-    /** The front end's access log lines for {@code uri}, each as its JSON fields. */
-    static List<JsonNode> frontLog(Stack stack, String uri) throws IOException {
-        List<JsonNode> lines = new ArrayList<>();
-        for (String line : Files.readAllLines(stack.frontEnd().accessLog())) {
-            JsonNode n = JSON.readTree(line);
-            if (uri.equals(n.path("uri").asText())) {
-                lines.add(n);
-            }
-        }
-        return lines;
+    /** The front end's access log lines for {@code uri}, once at least {@code atLeast} are there. */
+    static List<JsonNode> frontLog(Stack stack, String uri, int atLeast) {
+        return AccessLog.linesFor(stack.frontEnd().accessLog(), uri, atLeast);
     }
 
     static Path freshDir(Class<?> owner) {

@@ -2,12 +2,10 @@ package dev.ratecache.suite.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -85,15 +83,8 @@ class RateLimitTest {
         assertThat(backEndClientFor("/hare?via-front")).isEqualTo("127.0.0.14");
     }
 
-    private static String backEndClientFor(String uri) throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        for (String line : Files.readAllLines(stack.backEnd().accessLog())) {
-            JsonNode entry = json.readTree(line);
-            if (entry.get("uri").asText().equals(uri)) {
-                return entry.get("client").asText();
-            }
-        }
-        throw new AssertionError(uri + " is not in the back end's access log");
+    private static String backEndClientFor(String uri) {
+        return AccessLog.linesFor(stack.backEnd().accessLog(), uri, 1).get(0).get("client").asText();
     }
 
     @Test

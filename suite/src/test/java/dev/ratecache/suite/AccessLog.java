@@ -1,0 +1,49 @@
+package dev.ratecache.suite;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A tier's JSON access log, read the way a test may rely on it. nginx writes a request's line
+ * only after the response has left (the log phase), so a client can hold the whole response
+ * before its line is on disk: a test waits for the lines it expects rather than reading once.
+ */
+public final class AccessLog {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private AccessLog() {}
+
+    /**
+     * The lines for {@code uri}, in order, once there are at least {@code atLeast} of them;
+     * fails if they do not appear within 5 s. Lines that arrive later are not waited for, so the
+     * caller asserts on exactly what had been logged by then.
+     */
+    public static List<JsonNode> linesFor(Path log, String uri, int atLeast) {
+        return await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> read(log, uri), lines -> lines.size() >= atLeast);
+    }
+
+    private static List<JsonNode> read(Path log, String uri) {
+        List<JsonNode> lines = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(log)) {
+                JsonNode n = JSON.readTree(line);
+                if (uri.equals(n.path("uri").asText())) {
+                    lines.add(n);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return lines;
+    }
+}
