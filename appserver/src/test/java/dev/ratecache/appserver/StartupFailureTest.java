@@ -61,6 +61,13 @@ class StartupFailureTest {
     }
 
     @Test
+    void endpointsGivenAsOneValueAreRefused() {
+        assertThat(stderrOfFailedStart("--origin.endpoints=abc")).singleElement().asString()
+                .startsWith("origin: invalid configuration: origin.endpoints=abc: unknown property")
+                .contains("origin.endpoints.<name>.delay");
+    }
+
+    @Test
     void badValueFromTheEnvironmentIsNamedAsItsProperty() {
         assertThat(failedStart(Map.of("ORIGIN_ENDPOINTS_TORTOISE_DELAY", "-2s")).stderrLines()).containsExactly(
                 "origin: invalid configuration: origin.endpoints.tortoise.delay=-2s: must not be negative " + DURATION);
