@@ -57,6 +57,12 @@ class LoadDriverTest {
         assertThat(stack.origin().counters().total().requests()).isEqualTo(lib.path("networkRequests").asLong());
         // /tortoise is fresh for 10 s: one request per user, whatever the loops.
         assertThat(stack.origin().counters().requests("tortoise")).isEqualTo(3);
+        JsonNode config = s.path("config");
+        assertThat(config.path("paths")).extracting(JsonNode::asText).containsExactly("/hare", "/tortoise");
+        assertThat(config.path("users").asInt()).isEqualTo(3);
+        assertThat(config.path("thinkMs").asLong()).isEqualTo(10);
+        assertThat(config.path("cache").asText()).isEqualTo("private");
+        assertThat(config.path("throttlePerSec").isNull()).isTrue();
     }
 
     @Test

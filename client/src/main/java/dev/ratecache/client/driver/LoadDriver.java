@@ -1,5 +1,6 @@
 package dev.ratecache.client.driver;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.client.ClientStats;
 import dev.ratecache.client.RateCacheClient;
 import dev.ratecache.client.RateCacheResponse;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -164,7 +164,7 @@ public final class LoadDriver implements Callable<Integer> {
             if (json.toAbsolutePath().getParent() != null) {
                 Files.createDirectories(json.toAbsolutePath().getParent());
             }
-            Files.writeString(json, summary.json(config()));
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), summary.json(config()));
         }
         return 0;
     }
@@ -237,18 +237,14 @@ public final class LoadDriver implements Callable<Integer> {
                 + (throttle == null ? "" : ", throttle " + throttle + " r/s burst " + throttleBurst);
     }
 
-    private String config() {
-        StringBuilder paths = new StringBuilder("[");
-        for (int i = 0; i < this.paths.size(); i++) {
-            paths.append(i == 0 ? "" : ",").append(Summary.quote(this.paths.get(i)));
-        }
-        paths.append(']');
-        return "{\"url\":" + Summary.quote(url.toString()) + ",\"paths\":" + paths + ",\"users\":" + users
-                + ",\"loops\":" + loops + ",\"thinkMs\":" + think.toMillis() + ",\"rampUpMs\":" + rampUp.toMillis()
-                + ",\"cache\":" + Summary.quote(cache ? (sharedCache ? "shared" : "private") : "off")
-                + ",\"retries\":" + retries + ",\"maxWaitMs\":" + maxWait.toMillis() + ",\"budgetMs\":" + budget.toMillis()
-                + ",\"throttlePerSec\":" + (throttle == null ? "null" : String.format(Locale.ROOT, "%.3f", throttle))
-                + ",\"throttleBurst\":" + throttleBurst + "}";
+    /** The run's settings, as written into the JSON summary beside its figures. */
+    record Config(String url, List<String> paths, int users, int loops, long thinkMs, long rampUpMs, String cache,
+            int retries, long maxWaitMs, long budgetMs, Double throttlePerSec, int throttleBurst) {}
+
+    private Config config() {
+        return new Config(url.toString(), List.copyOf(paths), users, loops, think.toMillis(), rampUp.toMillis(),
+                cache ? (sharedCache ? "shared" : "private") : "off", retries, maxWait.toMillis(), budget.toMillis(),
+                throttle, throttleBurst);
     }
 
     /** 250ms, 2s, 1m, or a bare number of milliseconds. */

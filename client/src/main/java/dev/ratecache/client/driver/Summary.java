@@ -87,55 +87,27 @@ final class Summary {
                 s.retryWait().toMillis() / 1000.0, s.throttleWait().toMillis() / 1000.0, s.rejectedCount());
     }
 
-    String json(String config) {
+    /** The JSON document that --json writes: these figures, the library's statistics and the run's settings. */
+    Json json(Object config) {
         ClientStats s = library;
-        StringBuilder retries = new StringBuilder("{");
-        for (Map.Entry<Integer, Long> e : s.retriesByStatus().entrySet()) {
-            retries.append(retries.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":").append(e.getValue());
-        }
-        retries.append('}');
-        return "{\n"
-                + "  \"samples\": " + samples + ",\n"
-                + "  \"rejected\": " + rejected + ",\n"
-                + "  \"otherErrors\": " + otherErrors + ",\n"
-                + "  \"throughputPerSec\": " + num(throughputPerSec) + ",\n"
-                + "  \"meanMs\": " + num(meanMs) + ",\n"
-                + "  \"minMs\": " + num(minMs) + ",\n"
-                + "  \"maxMs\": " + num(maxMs) + ",\n"
-                + "  \"p50Ms\": " + num(p50Ms) + ",\n"
-                + "  \"p90Ms\": " + num(p90Ms) + ",\n"
-                + "  \"p95Ms\": " + num(p95Ms) + ",\n"
-                + "  \"p99Ms\": " + num(p99Ms) + ",\n"
-                + "  \"wallMs\": " + wallMs + ",\n"
-                + "  \"library\": {\"requests\": " + s.requestCount() + ", \"networkRequests\": " + s.networkCount()
-                + ", \"hits\": " + s.hitCount() + ", \"validations\": " + s.validationCount()
-                + ", \"staleServed\": " + s.staleCount() + ", \"misses\": " + s.missCount()
-                + ", \"failures\": " + s.failureCount() + ", \"retries\": " + s.retryCount()
-                + ", \"retriesByStatus\": " + retries + ", \"retryWaitMs\": " + s.retryWait().toMillis()
-                + ", \"throttleWaitMs\": " + s.throttleWait().toMillis() + ", \"rejected\": " + s.rejectedCount() + "},\n"
-                + "  \"config\": " + config + "\n"
-                + "}\n";
+        return new Json(samples, rejected, otherErrors, round(throughputPerSec), round(meanMs), round(minMs),
+                round(maxMs), round(p50Ms), round(p90Ms), round(p95Ms), round(p99Ms), wallMs,
+                new Json.Library(s.requestCount(), s.networkCount(), s.hitCount(), s.validationCount(), s.staleCount(),
+                        s.missCount(), s.failureCount(), s.retryCount(), s.retriesByStatus(),
+                        s.retryWait().toMillis(), s.throttleWait().toMillis(), s.rejectedCount()),
+                config);
     }
 
-    private static String num(double d) {
-        return String.format(Locale.ROOT, "%.3f", d);
+    record Json(long samples, long rejected, long otherErrors, double throughputPerSec, double meanMs, double minMs,
+            double maxMs, double p50Ms, double p90Ms, double p95Ms, double p99Ms, long wallMs, Library library,
+            Object config) {
+        record Library(long requests, long networkRequests, long hits, long validations, long staleServed,
+                long misses, long failures, long retries, Map<Integer, Long> retriesByStatus, long retryWaitMs,
+                long throttleWaitMs, long rejected) {}
     }
 
-    static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+    // Microseconds are below what a run can resolve; three decimals keep the file readable.
+    private static double round(double ms) {
+        return Math.round(ms * 1000) / 1000.0;
     }
 }

@@ -17,7 +17,12 @@ import java.util.Map;
  * The client library's load driver (client/), run as the client of a matrix cell: the same users,
  * loops and paths as the JMeter plan it stands beside, its figures read from the JSON it writes.
  */
-final class LibraryDriver {
+public final class LibraryDriver {
+    /** Retries of a 429 or 503 per request in the library rows; the report says so from here. */
+    public static final int RETRIES = 3;
+    /** How long a request of a library row may take with its retries. */
+    public static final Duration BUDGET = Duration.ofSeconds(20);
+
     private LibraryDriver() {}
 
     static Path jar() {
@@ -40,6 +45,8 @@ final class LibraryDriver {
                 "--users", sizes.getOrDefault("users", "1"),
                 "--loops", sizes.getOrDefault("loops", "1"),
                 "--ramp-up", sizes.getOrDefault("rampup", "0") + "s",
+                "--retries", String.valueOf(RETRIES),
+                "--budget", BUDGET.toSeconds() + "s",
                 "--json", json.toString()));
         // The plans' paths: one for stress, the three endpoints for load (the driver asks them in order).
         for (String path : plan.equals("load") ? List.of("/snail", "/hare", "/tortoise") : List.of("/hare")) {

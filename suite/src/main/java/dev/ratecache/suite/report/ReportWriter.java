@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import java.awt.Color;
@@ -246,8 +247,9 @@ public final class ReportWriter {
         if (outcome.cells().stream().anyMatch(r -> r.cell().library())) {
             md.append("\nThe library rows send the same traffic through the same stack as the client-cache rows, with"
                     + " the suite's client library (client/) instead of JMeter: its private cache answers repeats"
-                    + " while they are fresh, and a 429 or 503 is retried after its Retry-After (at most 3 times"
-                    + " within 20 s). Fewer requests end rejected; the retries that get through are load the origin"
+                    + " while they are fresh, and a 429 or 503 is retried after its Retry-After (at most "
+                    + LibraryDriver.RETRIES + " times within " + LibraryDriver.BUDGET.toSeconds() + " s)."
+                    + " Fewer requests end rejected; the retries that get through are load the origin"
                     + " would otherwise not have seen. The library also ages a response by the time its request waited"
                     + " (RFC 9111 section 4.2.3, as httpclient5-cache does), so a response that queued longer than its"
                     + " max-age behind a rate limiter arrives already stale and its next use is a revalidation; JMeter's"
