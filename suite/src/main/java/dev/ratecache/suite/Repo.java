@@ -22,8 +22,15 @@ public final class Repo {
                 return dir;
             }
         }
-        throw new IllegalStateException(
-                "cannot find the suite's checkout: run from inside it or set -Dratecache.home=DIR");
+        throw new NotFound();
+    }
+
+    /** Run from outside the checkout without ratecache.home: a user's mistake, said in one line. */
+    public static final class NotFound extends IllegalStateException {
+        NotFound() {
+            super("cannot find the suite's checkout (the folder with run-tests.sh): run from inside it"
+                    + " or set -Dratecache.home=DIR");
+        }
     }
 
     public static Path nginxTemplates() {

@@ -104,6 +104,13 @@ public final class RunTests implements Callable<Integer> {
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new RunTests());
         cli.setParameterExceptionHandler(RunTests::badInput);
+        cli.setExecutionExceptionHandler((e, c, parsed) -> {
+            if (e instanceof Repo.NotFound) {
+                c.getErr().println("run-tests.sh: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
         return cli;
     }
 

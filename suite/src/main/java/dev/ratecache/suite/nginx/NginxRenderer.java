@@ -125,6 +125,7 @@ public final class NginxRenderer {
         context.put("keepalive", s.keepalive);
         context.put("connectTimeout", "5s");
         context.put("readTimeout", s.readTimeout + "s");
+        context.put("clientTimeout", s.clientTimeout + "s");
         context.put("rejectStatus", s.rejectStatus);
         context.put("retryAfter", s.retryAfter);
         context.put("statusPort", tier == Tier.FRONT ? ports.frontStatus() : ports.backStatus());

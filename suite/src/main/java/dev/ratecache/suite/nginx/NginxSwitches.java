@@ -90,6 +90,10 @@ public final class NginxSwitches {
     @Option(names = "--read-timeout", paramLabel = "SECONDS", description = "How long a tier waits for the next one's response. Default: ${DEFAULT-VALUE}.")
     int readTimeout = 60;
 
+    @Option(names = "--client-timeout", paramLabel = "SECONDS",
+            description = "How long a tier waits on a client that stalls while sending its headers or body, or reading the response. Default: ${DEFAULT-VALUE}.")
+    int clientTimeout = 10;
+
     @Option(names = "--workers", paramLabel = "N|auto", description = "nginx worker processes per tier. Default: ${DEFAULT-VALUE}.")
     String workers = "auto";
 
@@ -129,6 +133,7 @@ public final class NginxSwitches {
         }
         range(p, "--keepalive", keepalive, 1, 10_000);
         range(p, "--read-timeout", readTimeout, 1, 3_600);
+        range(p, "--client-timeout", clientTimeout, 1, 3_600);
         if (!workers.equals("auto") && !workers.matches("[1-9]\\d{0,2}")) {
             p.add("--workers must be auto or a whole number from 1 to 999 (got '" + workers + "')");
         }
@@ -164,6 +169,7 @@ public final class NginxSwitches {
         c.balance = balance;
         c.keepalive = keepalive;
         c.readTimeout = readTimeout;
+        c.clientTimeout = clientTimeout;
         c.workers = workers;
         return c;
     }
@@ -189,6 +195,7 @@ public final class NginxSwitches {
     public NginxSwitches balance(Balance b) { balance = b; return this; }
     public NginxSwitches keepalive(int n) { keepalive = n; return this; }
     public NginxSwitches readTimeout(int s) { readTimeout = s; return this; }
+    public NginxSwitches clientTimeout(int s) { clientTimeout = s; return this; }
     public NginxSwitches workers(String w) { workers = w; return this; }
 
     public boolean frontLimit() { return frontLimit; }

@@ -2,21 +2,27 @@ package dev.ratecache.suite.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** What the front end refuses, hides and adds, with the default switches. */
+/** What the front end refuses, hides and adds: the default switches, but a 1 s client timeout. */
 class ProtectionTest {
+    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(1);
     private static Stack stack;
 
     @BeforeAll
     static void start() throws Exception {
-        stack = Stacks.start(ProtectionTest.class, new NginxSwitches());
+        stack = Stacks.start(ProtectionTest.class,
+                new NginxSwitches().clientTimeout((int) CLIENT_TIMEOUT.toSeconds()));
     }
 
     @AfterAll
@@ -94,5 +100,45 @@ class ProtectionTest {
         assertThat(gzipped.header("Vary")).isEqualTo("Accept-Encoding");
         assertThat(plain.header("Content-Encoding")).isNull();
         assertThat(plain.body()).contains("\"endpoint\":\"hare\"");
+    }
+
+    @Test
+    void clientThatStallsInItsHeadersIsDroppedAfterTheClientTimeout() throws Exception {
+        String path = "/hare?stalled-headers";
+        Duration held = heldUntilDropped("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n");
+
+        assertThat(held).isBetween(CLIENT_TIMEOUT.minusMillis(100), CLIENT_TIMEOUT.plusSeconds(3));
+        assertThat(AccessLog.linesFor(stack.frontEnd().accessLog(), path, 1))
+                .singleElement().satisfies(line -> assertThat(line.get("status").asInt()).isEqualTo(408));
+    }
+
+    @Test
+    void clientThatStallsInItsBodyIsDroppedAfterTheClientTimeout() throws Exception {
+        String path = "/hare?stalled-body";
+        Duration held = heldUntilDropped("POST " + path + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Length: 100\r\n\r\n" + "x".repeat(10));
+
+        assertThat(held).isBetween(CLIENT_TIMEOUT.minusMillis(100), CLIENT_TIMEOUT.plusSeconds(3));
+        assertThat(AccessLog.linesFor(stack.frontEnd().accessLog(), path, 1))
+                .singleElement().satisfies(line -> assertThat(line.get("status").asInt()).isEqualTo(408));
+        // The front end logs after it gave up; had it passed the request on, the back end had logged first.
+        assertThat(AccessLog.linesFor(stack.backEnd().accessLog(), path, 0)).as("nothing passed on").isEmpty();
+    }
+
+    /**
+     * Sends {@code partial} and nothing more, then reads until the front end closes the
+     * connection: it must close without answering, and this says how long it held on.
+     */
+    private static Duration heldUntilDropped(String partial) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", stack.ports().front())) {
+            socket.setSoTimeout(10_000);
+            long sent = System.nanoTime();
+            socket.getOutputStream().write(partial.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            byte[] answer = socket.getInputStream().readAllBytes();
+            Duration held = Duration.ofNanos(System.nanoTime() - sent);
+            assertThat(new String(answer, StandardCharsets.US_ASCII)).as("no response, just a close").isEmpty();
+            return held;
+        }
     }
 }
