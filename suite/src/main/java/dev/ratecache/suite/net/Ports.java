@@ -6,8 +6,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Port checks done before anything starts, and free ports for tests. */
 public final class Ports {
@@ -15,13 +20,60 @@ public final class Ports {
 
     public static final String LOOPBACK = "127.0.0.1";
 
-    /** A port that was free on 127.0.0.1 a moment ago. */
+    /** Where free ports are looked for: below the kernel's ephemeral range. */
+    private static final int LOWEST = 10_000;
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port that was free on 127.0.0.1 a moment ago, and that no other call in this JVM has
+     * returned. It comes from below the kernel's ephemeral range (ip_local_port_range): a port
+     * from inside it (what binding port 0 gives) can be taken, before its server binds it, as the
+     * local end of any outgoing connection on the machine, such as JMeter's or nginx's own.
+     */
     public static int free() {
+        int below = ephemeralRangeStart();
+        if (below - LOWEST < 1_000) {
+            return anyFree();
+        }
+        int span = below - LOWEST;
+        int start = ThreadLocalRandom.current().nextInt(span);
+        for (int i = 0; i < span; i++) {
+            int port = LOWEST + (start + i) % span;
+            if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {
+                return port;
+            }
+        }
+        return anyFree();
+    }
+
+    private static int anyFree() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             socket.setReuseAddress(true);
+            HANDED_OUT.add(socket.getLocalPort());
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new IllegalStateException("no free port on " + LOOPBACK, e);
+        }
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    // readAllLines, not readString: /proc/sys files report a size of 0, and readString may then
+    // stop after the first byte.
+    private static int ephemeralRangeStart() {
+        try {
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .get(0).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768; // Linux's default
         }
     }
 

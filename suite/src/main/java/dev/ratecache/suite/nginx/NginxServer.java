@@ -76,7 +76,7 @@ public final class NginxServer implements AutoCloseable {
                 "-c", "conf/" + tier.template(),
                 "-e", "logs/error.log",
                 // Only what a harness needs goes here, so the rendered file stays copyable.
-                "-g", "daemon off; pid " + prefix.toAbsolutePath().resolve("nginx.pid") + ";"));
+                "-g", "daemon off; pid " + pidFile() + ";"));
         command.addAll(List.of(extra));
         return command;
     }
@@ -94,14 +94,19 @@ public final class NginxServer implements AutoCloseable {
         }
     }
 
-    /** Starts the master and waits until the tier accepts connections. */
+    /**
+     * Starts the master and waits until it is up: its pid file written and the tier accepting
+     * connections. Accepting alone is not enough: nginx binds its listeners one by one and, when
+     * one is taken, retries for about 2 s with the others already listening before it gives up.
+     * It writes the pid file only once every listener is bound.
+     */
     public NginxServer start() throws IOException {
         if (Ports.accepting(port)) {
             throw new IOException("port " + port + " is already taken; the " + tier.id() + " tier cannot start");
         }
         process = ManagedProcess.start("nginx " + tier.id(), command(), prefix, prefix.resolve("logs/nginx.out"));
         Instant deadline = Instant.now().plusSeconds(15);
-        while (!Ports.accepting(port)) {
+        while (!(pidFileNames(process.pid()) && Ports.accepting(port))) {
             if (!process.isAlive() || Instant.now().isAfter(deadline)) {
                 String why = LogTail.of(prefix.resolve("logs/error.log"), 10);
                 close();
@@ -110,6 +115,18 @@ public final class NginxServer implements AutoCloseable {
             sleep(50);
         }
         return this;
+    }
+
+    private boolean pidFileNames(long pid) {
+        try {
+            return Files.readAllLines(pidFile()).stream().anyMatch(line -> line.trim().equals(String.valueOf(pid)));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private Path pidFile() {
+        return prefix.toAbsolutePath().resolve("nginx.pid");
     }
 
     public Tier tier() { return tier; }

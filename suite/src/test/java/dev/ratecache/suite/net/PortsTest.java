@@ -1,0 +1,24 @@
+package dev.ratecache.suite.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class PortsTest {
+
+    @Test
+    void freePortsAreDistinctBindableAndBelowTheEphemeralRange() throws Exception {
+        int ephemeralStart = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                .get(0).trim().split("\\s+")[0]);
+
+        List<Integer> ports = IntStream.range(0, 50).mapToObj(i -> Ports.free()).toList();
+
+        assertThat(ports).doesNotHaveDuplicates();
+        assertThat(ports).allSatisfy(p -> assertThat(p).isBetween(10_000, ephemeralStart - 1));
+        assertThat(ports).allSatisfy(p -> assertThat(Ports.problem(p, "--front-port")).isEmpty());
+    }
+}

@@ -1,0 +1,31 @@
+package dev.ratecache.suite.nginx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** Starting one tier: up means every listener bound, not just the first one accepting. */
+class NginxServerTest {
+
+    @Test
+    void tierWhoseStatusPortIsTakenFailsToStartThoughItsMainPortListenedForAWhile() throws Exception {
+        StackPorts ports = StackPorts.free();
+        Path prefix = TestDirs.fresh(NginxServerTest.class, "status-port-taken");
+        try (ServerSocket taken = new ServerSocket(ports.frontStatus(), 1, InetAddress.getByName(Ports.LOOPBACK))) {
+            NginxServer front = NginxServer.prepare(Tier.FRONT, new NginxSwitches(), ports, prefix);
+
+            assertThatThrownBy(front::start).isInstanceOf(IOException.class)
+                    .hasMessageContaining("the front tier did not start on port " + ports.front())
+                    .hasMessageContaining("Address already in use");
+            assertThat(Ports.accepting(ports.front())).as("nothing left listening").isFalse();
+        }
+    }
+}
