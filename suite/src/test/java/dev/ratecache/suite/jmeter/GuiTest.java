@@ -82,8 +82,10 @@ class GuiTest {
                 if (Files.exists(Path.of("/tmp/.X" + n + "-lock")) || Files.exists(Path.of("/tmp/.X11-unix/X" + n))) {
                     continue;
                 }
+                // -noreset: by default Xvfb resets when its last client leaves, so JMeter, connecting
+                // right after the readiness probe hung up, could find it mid-reset and refusing.
                 ManagedProcess p = ManagedProcess.start("xvfb", List.of("Xvfb", ":" + n, "-screen", "0", "1280x1024x24",
-                        "-nolisten", "tcp"), dir, dir.resolve("xvfb-" + n + ".out"));
+                        "-nolisten", "tcp", "-noreset"), dir, dir.resolve("xvfb-" + n + ".out"));
                 Xvfb x = new Xvfb(n, p, dir);
                 try {
                     await("Xvfb :" + n + " accepting clients").atMost(Duration.ofSeconds(20))
