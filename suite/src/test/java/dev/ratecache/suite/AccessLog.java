@@ -3,13 +3,11 @@ package dev.ratecache.suite;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.matrix.EdgeLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,8 +16,6 @@ import java.util.List;
  * before its line is on disk: a test waits for the lines it expects rather than reading once.
  */
 public final class AccessLog {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private AccessLog() {}
 
     /**
@@ -33,17 +29,10 @@ public final class AccessLog {
     }
 
     private static List<JsonNode> read(Path log, String uri) {
-        List<JsonNode> lines = new ArrayList<>();
         try {
-            for (String line : Files.readAllLines(log)) {
-                JsonNode n = JSON.readTree(line);
-                if (uri.equals(n.path("uri").asText())) {
-                    lines.add(n);
-                }
-            }
+            return EdgeLog.entries(log).stream().filter(n -> uri.equals(n.path("uri").asText())).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return lines;
     }
 }

@@ -88,7 +88,7 @@ final class Summary {
     }
 
     /** The JSON document that --json writes: these figures, the library's statistics and the run's settings. */
-    Json json(Object config) {
+    Json json(LoadDriver.Config config) {
         ClientStats s = library;
         return new Json(samples, rejected, otherErrors, round(throughputPerSec), round(meanMs), round(minMs),
                 round(maxMs), round(p50Ms), round(p90Ms), round(p95Ms), round(p99Ms), wallMs,
@@ -100,7 +100,7 @@ final class Summary {
 
     record Json(long samples, long rejected, long otherErrors, double throughputPerSec, double meanMs, double minMs,
             double maxMs, double p50Ms, double p90Ms, double p95Ms, double p99Ms, long wallMs, Library library,
-            Object config) {
+            LoadDriver.Config config) {
         record Library(long requests, long networkRequests, long hits, long validations, long staleServed,
                 long misses, long failures, long retries, Map<Integer, Long> retriesByStatus, long retryWaitMs,
                 long throttleWaitMs, long rejected) {}

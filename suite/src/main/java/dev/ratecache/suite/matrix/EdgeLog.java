@@ -5,32 +5,36 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
-/** The front end's JSON access log (nginx/snippets/logging.conf), read for the edge hit ratio. */
+/**
+ * A tier's JSON access log (nginx/snippets/logging.conf): its entries, and the edge hit ratio
+ * read from the front end's.
+ */
 public final class EdgeLog {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private EdgeLog() {}
+
+    /** Every logged request, in order, as its JSON fields. */
+    public static List<JsonNode> entries(Path accessLog) throws IOException {
+        List<JsonNode> entries = new ArrayList<>();
+        for (String line : Files.readAllLines(accessLog)) {
+            if (!line.isBlank()) {
+                entries.add(JSON.readTree(line));
+            }
+        }
+        return entries;
+    }
 
     /** Percentage of logged responses whose cache status was HIT; null for an empty log. */
     public static Double hitPct(Path accessLog) throws IOException {
         if (!Files.isRegularFile(accessLog)) {
             return null;
         }
-        List<String> lines = Files.readAllLines(accessLog);
-        long total = 0;
-        long hits = 0;
-        for (String line : lines) {
-            if (line.isBlank()) {
-                continue;
-            }
-            JsonNode entry = JSON.readTree(line);
-            total++;
-            if ("HIT".equals(entry.path("cache").asText())) {
-                hits++;
-            }
-        }
-        return total == 0 ? null : 100.0 * hits / total;
+        List<JsonNode> entries = entries(accessLog);
+        long hits = entries.stream().filter(e -> "HIT".equals(e.path("cache").asText())).count();
+        return entries.isEmpty() ? null : 100.0 * hits / entries.size();
     }
 }

@@ -9,7 +9,9 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,14 +58,23 @@ public final class Ports {
         }
     }
 
-    // readAllLines, not readString: /proc/sys files report a size of 0, and readString may then
-    // stop after the first byte.
     private static int ephemeralRangeStart() {
+        return sysctl("net.ipv4.ip_local_port_range").orElse(32_768); // Linux's default
+    }
+
+    /**
+     * The first number of a kernel setting such as {@code net.ipv4.ip_local_port_range}, read
+     * from /proc/sys; empty where there is no such file (not Linux) or no number in it.
+     */
+    public static OptionalInt sysctl(String name) {
         try {
-            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
-                    .get(0).trim().split("\\s+")[0]);
-        } catch (IOException | RuntimeException e) {
-            return 32_768; // Linux's default
+            // readAllLines, not readString: /proc/sys files report a size of 0, and readString
+            // may then stop after the first byte.
+            List<String> lines = Files.readAllLines(Path.of("/proc/sys", name.split("\\.")));
+            return lines.isEmpty() ? OptionalInt.empty()
+                    : OptionalInt.of(Integer.parseInt(lines.get(0).trim().split("\\s+")[0]));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalInt.empty();
         }
     }
 

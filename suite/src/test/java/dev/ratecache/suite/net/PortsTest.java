@@ -2,8 +2,6 @@ package dev.ratecache.suite.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -12,8 +10,7 @@ class PortsTest {
 
     @Test
     void freePortsAreDistinctBindableAndBelowTheEphemeralRange() throws Exception {
-        int ephemeralStart = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
-                .get(0).trim().split("\\s+")[0]);
+        int ephemeralStart = Ports.sysctl("net.ipv4.ip_local_port_range").orElseThrow();
 
         List<Integer> ports = IntStream.range(0, 50).mapToObj(i -> Ports.free()).toList();
 
