@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.client.driver.LoadDriver;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.stack.Stack;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,14 +34,15 @@ class LoadDriverTest {
     }
 
     @Test
-    void driverRunsItsUsersThroughTheLibraryAndWritesTheJsonSummary(@TempDir Path dir) throws Exception {
+    void driverRunsItsUsersThroughTheLibraryAndWritesTheJsonSummaryAndAJtl(@TempDir Path dir) throws Exception {
         stack.origin().reset();
         Path json = dir.resolve("out/library.json");
+        Path jtl = dir.resolve("out/results.jtl");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
 
         int exit = run(out, err, "--url", stack.frontUri().toString(), "--path", "/hare", "--path", "/tortoise",
-                "--users", "3", "--loops", "4", "--think", "10ms", "--json", json.toString());
+                "--users", "3", "--loops", "4", "--think", "10ms", "--json", json.toString(), "--jtl", jtl.toString());
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).contains("samples 24").contains("library: requests 24");
@@ -57,6 +62,15 @@ class LoadDriverTest {
         assertThat(stack.origin().counters().total().requests()).isEqualTo(lib.path("networkRequests").asLong());
         // /tortoise is fresh for 10 s: one request per user, whatever the loops.
         assertThat(stack.origin().counters().requests("tortoise")).isEqualTo(3);
+        // The JTL: one sample per request, fresh hits marked as JMeter marks its cache manager's.
+        List<Sample> samples = Jtl.read(jtl);
+        assertThat(samples).hasSize(24);
+        assertThat(samples).extracting(Sample::label).containsOnly("/hare", "/tortoise");
+        assertThat(samples).extracting(Sample::threadName).containsOnly("user-1", "user-2", "user-3");
+        JtlSummary fromJtl = JtlSummary.of(samples);
+        assertThat(fromJtl.clientCacheHits()).isEqualTo(lib.path("hits").asLong()).isPositive();
+        assertThat(fromJtl.p95Ms()).isEqualTo(s.path("p95Ms").asLong());
+        assertThat(samples).extracting(Sample::responseCode).containsOnly("200");
         JsonNode config = s.path("config");
         assertThat(config.path("paths")).extracting(JsonNode::asText).containsExactly("/hare", "/tortoise");
         assertThat(config.path("users").asInt()).isEqualTo(3);

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.client.ClientStats;
 import dev.ratecache.client.RateCacheClient;
 import dev.ratecache.client.RateCacheResponse;
+import dev.ratecache.client.ResponseSource;
 import dev.ratecache.client.RetryPolicy;
 import dev.ratecache.client.Throttle;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Sample;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -13,10 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
@@ -26,18 +32,21 @@ import picocli.CommandLine.Spec;
 
 /**
  * Load through the library: N users, each looping over the paths with a think time, then the
- * library's statistics and latency percentiles, on stdout and optionally as JSON.
+ * library's statistics and latency percentiles, on stdout and optionally as JSON. {@code --jtl}
+ * writes every request as JMeter's results file (the columns of jmeter/suite.properties), so a run
+ * goes through the same summary, dashboard and graphs as a JMeter run.
  */
 @Command(name = "client-driver", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs N users x loops over one or more paths through the ratecache client library.",
-            "Prints the library's statistics and the latency percentiles; --json writes them too.",
+            "Prints the library's statistics and the latency percentiles; --json writes them too,",
+            "--jtl every request as a JMeter results file (CSV).",
             "Each user has a client of its own, so a private cache of its own (like JMeter's cache manager).",
             "Every request is a sample, cache hits included.",
             ""},
         footer = {"", "Example:",
             "  java -jar client/target/client-driver.jar --url http://127.0.0.1:8000 \\",
-            "      --path /hare --path /tortoise --users 20 --loops 5 --think 100ms --json library.json"})
+            "      --path /hare --path /tortoise --users 20 --loops 5 --think 100ms --json library.json --jtl results.jtl"})
 public final class LoadDriver implements Callable<Integer> {
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
 
@@ -96,6 +105,10 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the summary as JSON to FILE.")
     Path json;
 
+    @Option(names = "--jtl", paramLabel = "FILE",
+            description = "Also write every request to FILE as a JMeter results file (CSV, the columns of jmeter/suite.properties).")
+    Path jtl;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -132,67 +145,100 @@ public final class LoadDriver implements Callable<Integer> {
             clients.add((cache ? b : b.noCache()).build());
         }
         int perUser = loops * paths.size();
-        long[][] latencies = new long[users][perUser];
-        int[][] statuses = new int[users][perUser];
+        List<List<Sample>> samples = new ArrayList<>();
+        AtomicInteger active = new AtomicInteger();
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
         for (int u = 0; u < users; u++) {
             int user = u;
+            List<Sample> mine = new ArrayList<>(perUser);
+            samples.add(mine);
             long startDelay = users > 1 ? rampUp.toNanos() * u / users : 0;
-            Thread t = new Thread(() -> runUser(clients.get(user), base, startDelay, go, latencies[user], statuses[user]),
+            Thread t = new Thread(() -> runUser(clients.get(user), base, startDelay, go, active, mine),
                     "user-" + (u + 1));
             threads.add(t);
             t.start();
         }
-        long start = System.nanoTime();
         go.countDown();
         for (Thread t : threads) {
             t.join();
         }
-        long wallNanos = System.nanoTime() - start;
 
         ClientStats stats = ClientStats.empty();
         for (RateCacheClient c : clients) {
             stats = stats.plus(c.stats());
             c.close();
         }
-        Summary summary = Summary.of(latencies, statuses, wallNanos, policy, stats);
+        // In completion order, as JMeter writes them.
+        List<Sample> all = samples.stream().flatMap(List::stream).sorted(Comparator.comparingLong(Sample::end)).toList();
+        Summary summary = new Summary(JtlSummary.of(all), stats);
         PrintWriter out = spec.commandLine().getOut();
         out.print(summary.text(describe()));
         out.flush();
         if (json != null) {
-            if (json.toAbsolutePath().getParent() != null) {
-                Files.createDirectories(json.toAbsolutePath().getParent());
-            }
-            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), summary.json(config()));
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(createParent(json).toFile(), summary.json(config()));
+        }
+        if (jtl != null) {
+            Jtl.write(createParent(jtl), all);
         }
         return 0;
     }
 
+    private static Path createParent(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return file;
+    }
+
     private void runUser(RateCacheClient client, String base, long startDelayNanos, CountDownLatch go,
-            long[] latencies, int[] statuses) {
+            AtomicInteger active, List<Sample> samples) {
+        String user = Thread.currentThread().getName();
         try {
             go.await();
             TimeUnit.NANOSECONDS.sleep(startDelayNanos);
-            int i = 0;
-            for (int loop = 0; loop < loops; loop++) {
-                for (String path : paths) {
-                    long t0 = System.nanoTime();
-                    try {
-                        RateCacheResponse r = client.get(base + path);
-                        statuses[i] = r.code();
-                    } catch (IOException e) {
-                        statuses[i] = Summary.IO_ERROR;
-                    }
-                    latencies[i++] = System.nanoTime() - t0;
-                    if (!think.isZero()) {
-                        TimeUnit.NANOSECONDS.sleep(think.toNanos());
+            active.incrementAndGet();
+            try {
+                for (int loop = 0; loop < loops; loop++) {
+                    for (String path : paths) {
+                        samples.add(request(client, base, path, user, active));
+                        if (!think.isZero()) {
+                            TimeUnit.NANOSECONDS.sleep(think.toNanos());
+                        }
                     }
                 }
+            } finally {
+                active.decrementAndGet();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** One request as a sample, the way JMeter records it (a retried request is one sample). */
+    private static Sample request(RateCacheClient client, String base, String path, String user, AtomicInteger active) {
+        String url = base + path;
+        long startMillis = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        try {
+            RateCacheResponse r = client.get(url);
+            long elapsed = (System.nanoTime() - t0) / 1_000_000;
+            // A fresh hit never reached the network: labelled as JMeter labels its cache manager's hits.
+            String message = r.source() == ResponseSource.CACHE ? JtlSummary.CLIENT_CACHE_HIT
+                    : r.reason() == null ? "" : r.reason();
+            return new Sample(startMillis, elapsed, path, String.valueOf(r.code()), message, user, r.code() < 400,
+                    r.body().length, active.get(), url, orEmpty(r.header("X-Cache-Status")), orEmpty(r.header("Retry-After")));
+        } catch (IOException e) {
+            long elapsed = (System.nanoTime() - t0) / 1_000_000;
+            // JMeter's form for a failure with no HTTP status.
+            return new Sample(startMillis, elapsed, path, "Non HTTP response code: " + e.getClass().getName(),
+                    "Non HTTP response message: " + e.getMessage(), user, false, 0, active.get(), url, "", "");
+        }
+    }
+
+    private static String orEmpty(String value) {
+        return value == null ? "" : value;
     }
 
     private void validate() {

@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.ManagedProcess;
 import java.io.IOException;
@@ -33,18 +34,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "gui", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Open the JMeter GUI on a plan, with a scenario's properties set, pointing",
-            "at the running stack if there is one.",
+            "Open the JMeter GUI on a plan, with a scenario's properties set, pointing at the running stack if there is one.",
             "",
-            "  ./run-tests.sh gui                                  stress.jmx, plan defaults",
+            "  ./run-tests.sh gui                   stress.jmx, plan defaults",
             "  ./run-tests.sh gui load --scenario load/client-cache",
             "  ./run-tests.sh gui stress --scenario stress/direct -Jusers=5",
             "  ./run-tests.sh gui my-plan.jmx --front-port 8000",
             ""})
 public final class GuiCommand implements Callable<Integer> {
-    /** The suite's own plans, by short name. */
-    public static final List<String> PLANS = List.of("stress", "load", "flood");
-
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -113,13 +110,13 @@ public final class GuiCommand implements Callable<Integer> {
      * {@link CommandLine.ParameterException} naming the valid choices (exit code 2).
      */
     public Launch prepare() {
-        Path planFile = planFile();
-        String planName = planFile.getFileName().toString().replaceFirst("\\.jmx$", "");
+        Plan chosen = plan();
+        Path planFile = chosen.file();
         Map<String, String> properties = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         boolean direct = false;
         if (scenario != null) {
-            Cell cell = cell(planName);
+            Cell cell = cell(chosen);
             direct = cell.direct();
             properties.put("client_cache", String.valueOf(cell.clientCache()));
             notes.add("scenario " + cell.name() + ": " + cell.describe()
@@ -177,29 +174,31 @@ public final class GuiCommand implements Callable<Integer> {
                 : ManagedProcess.start("jmeter-gui", command, Repo.root(), logDir.resolve("jmeter.out"));
     }
 
-    private Path planFile() {
-        if (PLANS.contains(plan)) {
-            return Repo.plans().resolve(plan + ".jmx");
+    private Plan plan() {
+        Optional<Plan> builtIn = Plan.builtIn(plan);
+        if (builtIn.isPresent()) {
+            return builtIn.get();
         }
         Path file = Path.of(plan);
         if (plan.endsWith(".jmx") && Files.isRegularFile(file)) {
-            return file.toAbsolutePath();
+            return Plan.custom(file);
         }
-        throw bad("PLAN must be " + String.join(", ", PLANS) + " or the path of a .jmx file (got '" + plan + "'"
+        throw bad("PLAN must be " + String.join(", ", Plan.builtInNames()) + " or the path of a .jmx file (got '" + plan + "'"
                 + (plan.endsWith(".jmx") ? ": no such file" : "") + ")");
     }
 
-    /** The scenario's cell: a cell of the default or the full matrix for this plan. */
-    private Cell cell(String planName) {
+    /** The scenario's cell: a JMeter cell of the default or the full matrix for this plan. */
+    private Cell cell(Plan chosen) {
         Map<String, Cell> cells = new LinkedHashMap<>();
-        for (Cell c : Matrix.reference(List.of(planName))) {
+        for (Cell c : Matrix.reference(List.of(chosen))) {
             cells.putIfAbsent(c.name(), c);
         }
-        for (Cell c : Matrix.full(List.of(planName))) {
+        for (Cell c : Matrix.full(List.of(chosen))) {
             cells.putIfAbsent(c.name(), c);
         }
+        cells.values().removeIf(Cell::library);
         return Optional.ofNullable(cells.get(scenario)).orElseThrow(() -> {
-            return bad("--scenario names no cell of " + planName + " (got '" + scenario + "'); valid: "
+            return bad("--scenario names no cell of " + chosen.name() + " (got '" + scenario + "'); valid: "
                     + String.join(", ", cells.keySet()));
         });
     }

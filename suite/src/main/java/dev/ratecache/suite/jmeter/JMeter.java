@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Apache JMeter, as assembled by the jmeter/ module, run headless on a plan. JMeter exits 0 even
- * when every sample failed, so callers judge a run from its JTL ({@link JtlSummary}), never
+ * when every sample failed, so callers judge a run from its JTL ({@link dev.ratecache.jtl.JtlSummary}), never
  * from the exit code alone.
  */
 public final class JMeter {

@@ -1,26 +1,53 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.nginx.NginxSwitches;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * One measurement: a plan through one configuration of the stack.
+ * One measurement: a plan through one configuration of the stack. Built with {@link #of}, whose
+ * defaults are the reference experiment's: through both tiers, both rate limits on, no cache, JMeter.
+ *
+ * <pre>{@code
+ * Cell.of(Plan.STRESS, "server-cache").serverCache().build();
+ * Cell.of(Plan.STRESS, "direct").direct().build();
+ * Cell.of(Plan.LOAD, "library").clientCache().generator(Generator.LIBRARY).build();
+ * }</pre>
  *
  * @param name        how reports and --only name it, e.g. {@code stress/server-cache}
- * @param plan        the plan's short name (stress, load, or a user's plan file name)
- * @param direct      JMeter talks to the origin itself: no Nginx, no rate limiting
+ * @param direct      the client talks to the origin itself: no Nginx, no rate limiting
  * @param frontLimit  the front end's per-client rate limit
  * @param backLimit   the back end's rate limit for the app as a whole
  * @param serverCache the front end's edge cache
  * @param clientCache a cache in the client: JMeter's HTTP Cache Manager per user, or the library's
- * @param library     the client is the suite's own library (client/) with its cache and Retry-After
- *                    handling, driven by its load driver, instead of JMeter
+ * @param generator   what sends the traffic
  */
-public record Cell(String name, String plan, boolean direct, boolean frontLimit, boolean backLimit,
-        boolean serverCache, boolean clientCache, boolean library) {
+public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
+        boolean serverCache, boolean clientCache, Generator generator) {
 
-    public Cell(String name, String plan, boolean direct, boolean frontLimit, boolean backLimit,
-            boolean serverCache, boolean clientCache) {
-        this(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, false);
+    /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
+    public static final String NO_CACHING = "no-caching";
+    public static final String SERVER_CACHE = "server-cache";
+    public static final String CLIENT_CACHE = "client-cache";
+    public static final String BOTH = "both";
+    public static final String DIRECT = "direct";
+
+    public Cell {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(generator, "generator");
+        if (direct && (frontLimit || backLimit || serverCache)) {
+            throw new IllegalArgumentException("a direct cell passes no Nginx: no limits, no server cache");
+        }
+    }
+
+    /** A cell named {@code plan/variant}, with the reference experiment's defaults. */
+    public static Builder of(Plan plan, String variant) {
+        return new Builder(plan, plan.name() + "/" + variant);
+    }
+
+    /** Whether the client library's driver sends the traffic instead of JMeter. */
+    public boolean library() {
+        return generator == Generator.LIBRARY;
     }
 
     /** The switches for this cell, on top of the ones the user gave for every cell. */
@@ -33,12 +60,35 @@ public record Cell(String name, String plan, boolean direct, boolean frontLimit,
         return name.replace('/', '-');
     }
 
+    /**
+     * The row of the reference experiment this cell has the shape of: JMeter through both limits
+     * with one of the four caching combinations, or straight to the app server.
+     */
+    public Optional<String> referenceRow() {
+        if (library()) {
+            return Optional.empty();
+        }
+        if (direct) {
+            return Optional.of(DIRECT);
+        }
+        if (!frontLimit || !backLimit) {
+            return Optional.empty();
+        }
+        return Optional.of(serverCache && clientCache ? BOTH : serverCache ? SERVER_CACHE : clientCache ? CLIENT_CACHE
+                : NO_CACHING);
+    }
+
+    /** The reference experiment's published figure for a cell of this shape, if it measured one. */
+    public Optional<Reference> reference() {
+        return referenceRow().map(plan.references()::get);
+    }
+
     /** What the cell measures, in words, for the report. */
     public String describe() {
         if (direct) {
             return "straight to the app server: no Nginx, no rate limiting" + (clientCache ? ", client cache" : "");
         }
-        if (library) {
+        if (library()) {
             return "the client library (its cache on, 429/503 retried after Retry-After) instead of JMeter; front limit "
                     + onOff(frontLimit) + ", back limit " + onOff(backLimit) + ", server cache " + onOff(serverCache);
         }
@@ -46,7 +96,69 @@ public record Cell(String name, String plan, boolean direct, boolean frontLimit,
                 + ", server cache " + onOff(serverCache) + ", client cache " + onOff(clientCache);
     }
 
-    private static String onOff(boolean on) {
+    static String onOff(boolean on) {
         return on ? "on" : "off";
+    }
+
+    /** Names what differs from the defaults; {@link #build()} checks the combination. */
+    public static final class Builder {
+        private final Plan plan;
+        private final String name;
+        private boolean direct;
+        private boolean frontLimit = true;
+        private boolean backLimit = true;
+        private boolean serverCache;
+        private boolean clientCache;
+        private Generator generator = Generator.JMETER;
+
+        private Builder(Plan plan, String name) {
+            this.plan = plan;
+            this.name = name;
+        }
+
+        /** Straight to the app server: no Nginx, so no rate limits and no server cache. */
+        public Builder direct() {
+            direct = true;
+            frontLimit = false;
+            backLimit = false;
+            return this;
+        }
+
+        public Builder frontLimit(boolean on) {
+            frontLimit = on;
+            return this;
+        }
+
+        public Builder backLimit(boolean on) {
+            backLimit = on;
+            return this;
+        }
+
+        public Builder serverCache() {
+            return serverCache(true);
+        }
+
+        public Builder serverCache(boolean on) {
+            serverCache = on;
+            return this;
+        }
+
+        public Builder clientCache() {
+            return clientCache(true);
+        }
+
+        public Builder clientCache(boolean on) {
+            clientCache = on;
+            return this;
+        }
+
+        public Builder generator(Generator generator) {
+            this.generator = generator;
+            return this;
+        }
+
+        public Cell build() {
+            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator);
+        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.ratecache.suite.matrix;
 
-import dev.ratecache.suite.jmeter.JtlSummary;
+import dev.ratecache.jtl.JtlSummary;
 
 /**
  * What one run of one cell measured.

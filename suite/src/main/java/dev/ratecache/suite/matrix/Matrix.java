@@ -12,55 +12,56 @@ public final class Matrix {
     public static final List<String> KINDS = List.of("default", "full");
 
     /**
-     * The reference experiment: the stress plan with both rate limits on and each caching
-     * combination, plus straight to the app server; the load plan with each caching combination.
-     * Each of the suite's plans also gets a library row: the same traffic sent by the suite's
+     * The reference experiment: each plan with both rate limits on and each caching combination,
+     * plus straight to the app server where the reference measured that (the stress plan). Each plan
+     * the library's driver can send also gets a library row: the same traffic sent by the suite's
      * client library, beside JMeter's client-cache row.
      */
-    public static List<Cell> reference(List<String> plans) {
+    public static List<Cell> reference(List<Plan> plans) {
         List<Cell> cells = new ArrayList<>();
-        for (String plan : plans) {
-            cells.add(new Cell(plan + "/no-caching", plan, false, true, true, false, false));
-            cells.add(new Cell(plan + "/server-cache", plan, false, true, true, true, false));
-            cells.add(new Cell(plan + "/client-cache", plan, false, true, true, false, true));
-            cells.add(new Cell(plan + "/both", plan, false, true, true, true, true));
-            if (plan.equals("stress")) {
-                cells.add(new Cell(plan + "/direct", plan, true, false, false, false, false));
+        for (Plan plan : plans) {
+            cells.add(Cell.of(plan, Cell.NO_CACHING).build());
+            cells.add(Cell.of(plan, Cell.SERVER_CACHE).serverCache().build());
+            cells.add(Cell.of(plan, Cell.CLIENT_CACHE).clientCache().build());
+            cells.add(Cell.of(plan, Cell.BOTH).serverCache().clientCache().build());
+            if (plan.hasDirectReference()) {
+                cells.add(Cell.of(plan, Cell.DIRECT).direct().build());
             }
-            library(plan).ifPresent(cells::add);
+            addLibraryRow(plan, cells);
         }
         return cells;
     }
 
-    /** The library row for one of the suite's plans (the driver knows their shape, not a user's plan's). */
-    static java.util.Optional<Cell> library(String plan) {
-        return plan.equals("stress") || plan.equals("load")
-                ? java.util.Optional.of(new Cell(plan + "/library", plan, false, true, true, false, true, true))
-                : java.util.Optional.empty();
-    }
-
     /** Every combination of front limit, back limit, server cache and client cache, per plan, plus direct. */
-    public static List<Cell> full(List<String> plans) {
+    public static List<Cell> full(List<Plan> plans) {
         List<Cell> cells = new ArrayList<>();
-        for (String plan : plans) {
+        for (Plan plan : plans) {
             for (boolean front : new boolean[] {true, false}) {
                 for (boolean back : new boolean[] {true, false}) {
                     for (boolean server : new boolean[] {false, true}) {
                         for (boolean client : new boolean[] {false, true}) {
-                            String name = plan + "/front-" + onOff(front) + ".back-" + onOff(back)
-                                    + ".server-" + onOff(server) + ".client-" + onOff(client);
-                            cells.add(new Cell(name, plan, false, front, back, server, client));
+                            String variant = "front-" + Cell.onOff(front) + ".back-" + Cell.onOff(back)
+                                    + ".server-" + Cell.onOff(server) + ".client-" + Cell.onOff(client);
+                            cells.add(Cell.of(plan, variant).frontLimit(front).backLimit(back)
+                                    .serverCache(server).clientCache(client).build());
                         }
                     }
                 }
             }
-            cells.add(new Cell(plan + "/direct", plan, true, false, false, false, false));
-            library(plan).ifPresent(cells::add);
+            cells.add(Cell.of(plan, Cell.DIRECT).direct().build());
+            addLibraryRow(plan, cells);
         }
         return cells;
     }
 
-    public static List<Cell> of(String kind, List<String> plans) {
+    /** The library row, for a plan whose traffic the driver can send (it knows the suite's plans, not a user's). */
+    private static void addLibraryRow(Plan plan, List<Cell> cells) {
+        if (plan.libraryRow()) {
+            cells.add(Cell.of(plan, "library").clientCache().generator(Generator.LIBRARY).build());
+        }
+    }
+
+    public static List<Cell> of(String kind, List<Plan> plans) {
         return switch (kind) {
             case "default" -> reference(plans);
             case "full" -> full(plans);
@@ -84,9 +85,5 @@ public final class Matrix {
                     + "; valid cells: " + String.join(", ", byName.keySet()));
         }
         return cells.stream().filter(c -> only.contains(c.name())).toList();
-    }
-
-    private static String onOff(boolean on) {
-        return on ? "on" : "off";
     }
 }

@@ -1,7 +1,8 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.suite.jmeter.JtlSummary;
+import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
@@ -30,9 +31,9 @@ import java.util.concurrent.Future;
  */
 public final class MatrixRunner {
 
-    /** Everything a matrix run needs. {@code plans} maps a plan's short name to its file. */
+    /** Everything a matrix run needs; each cell knows its plan. */
     public record Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
-            int originThreads, Map<String, Path> plans, Map<String, String> jmeterProperties, Path runDir) {}
+            int originThreads, Map<String, String> jmeterProperties, Path runDir) {}
 
     /** What the whole run did; {@code jmeterSeconds} is the time spent inside JMeter runs. */
     public record Outcome(List<CellResult> cells, double totalSeconds, double jmeterSeconds, double reportSeconds) {
@@ -48,6 +49,8 @@ public final class MatrixRunner {
     private final Options options;
     private final PrintWriter out;
     private final JMeter jmeter = JMeter.assembled();
+    private final Map<Generator, LoadGenerator> generators = Map.of(
+            Generator.JMETER, new JMeterGenerator(jmeter), Generator.LIBRARY, new LibraryDriver());
     // Dashboards and graphs of a finished cell are drawn at low priority while the next cells run:
     // the runs mostly wait on the origin's delays, so two drawing threads keep pace on two cores.
     private final ExecutorService drawing = Executors.newFixedThreadPool(2);
@@ -100,7 +103,7 @@ public final class MatrixRunner {
             try {
                 runs.add(measure(cell, runDir));
             } catch (CellFailure e) {
-                return new CellResult(cell, runs, e.getMessage(), e.log, cellDir);
+                return new CellResult(cell, runs, e.getMessage(), e.log(), cellDir);
             } catch (IOException | RuntimeException e) {
                 return new CellResult(cell, runs, String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()),
                         runDir, cellDir);
@@ -112,16 +115,6 @@ public final class MatrixRunner {
         return new CellResult(cell, runs, null, cellDir, cellDir);
     }
 
-    /** A cell's run went wrong in a way a log explains. */
-    static final class CellFailure extends Exception {
-        final Path log;
-
-        CellFailure(String message, Path log) {
-            super(message);
-            this.log = log;
-        }
-    }
-
     private CellMeasurement measure(Cell cell, Path dir) throws IOException, InterruptedException, CellFailure {
         Files.createDirectories(dir);
         boolean ownOrigin = options.switches().origins().isEmpty();
@@ -129,8 +122,7 @@ public final class MatrixRunner {
             ensureOrigin();
             origin.reset();
         }
-        Path plan = options.plans().get(cell.plan());
-        Map<String, String> props = new LinkedHashMap<>(options.profile().sizes(cell.plan()));
+        Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(options.profile()));
         props.putAll(options.jmeterProperties());
         props.put("client_cache", String.valueOf(cell.clientCache()));
 
@@ -147,29 +139,9 @@ public final class MatrixRunner {
             }
             double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
 
-            JtlSummary jtl;
-            double clientWall;
-            double clientCpu;
-            Path clientLog;
-            JMeter.Run run = null;
-            if (cell.library()) {
-                LibraryDriver.Run driven = LibraryDriver.run(cell.plan(), props.get("host"), Integer.parseInt(props.get("port")),
-                        props, dir.resolve("library"));
-                jtl = driven.summary();
-                clientWall = driven.finished().wallSeconds();
-                clientCpu = driven.finished().cpuSeconds();
-                clientLog = driven.json();
-            } else {
-                run = jmeter.run(plan, props, dir.resolve("jmeter"), true);
-                if (run.exitCode() != 0) {
-                    throw new CellFailure("JMeter exited with code " + run.exitCode()
-                            + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());
-                }
-                jtl = JtlSummary.read(run.jtl());
-                clientWall = run.wallSeconds();
-                clientCpu = run.cpuSeconds();
-                clientLog = run.log();
-            }
+            Path clientDir = dir.resolve(cell.generator().folder());
+            LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
+            JtlSummary jtl = JtlSummary.read(run.jtl());
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
             Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());
@@ -178,36 +150,19 @@ public final class MatrixRunner {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
             Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
-            long expected = expectedSamples(cell.plan(), props);
+            long expected = cell.plan().expectedSamples(props);
             if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {
                 throw new CellFailure("incomplete: the client recorded " + jtl.samples() + " samples"
-                        + (expected > 0 ? " of " + expected : ""), clientLog);
+                        + (expected > 0 ? " of " + expected : ""), run.log());
             }
             Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontEnd().accessLog()) : null;
-            if (run != null) {
-                scheduleDrawing(run.jtl(), dir.resolve("jmeter"));
-            }
+            scheduleDrawing(run.jtl(), clientDir);
             return new CellMeasurement(jtl, originRequests, edgeHits,
-                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, clientCpu), clientWall);
+                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds());
         } finally {
             if (stack != null) {
                 stack.close();
             }
-        }
-    }
-
-    /** The sample count a plan must produce, when its shape is known: 0 for a user's own plan. */
-    static long expectedSamples(String plan, Map<String, String> props) {
-        try {
-            long users = Long.parseLong(props.getOrDefault("users", "0"));
-            long loops = Long.parseLong(props.getOrDefault("loops", "0"));
-            return switch (plan) {
-                case "stress" -> users * loops;
-                case "load" -> users * loops * 3;
-                default -> 0;
-            };
-        } catch (NumberFormatException e) {
-            return 0;
         }
     }
 
@@ -223,13 +178,14 @@ public final class MatrixRunner {
                 options.runDir().resolve("origin.log"), options.profile().originArgs());
     }
 
-    private void scheduleDrawing(Path jtl, Path jmeterDir) {
+    /** JMeter's dashboard and graphs of a JTL, whichever generator wrote it. */
+    private void scheduleDrawing(Path jtl, Path clientDir) {
         drawn.add(drawing.submit(() -> {
             try {
-                jmeter.dashboard(jtl, jmeterDir.resolve("dashboard"));
-                jmeter.graphs(jtl, jmeterDir.resolve("graphs"));
+                jmeter.dashboard(jtl, clientDir.resolve("dashboard"));
+                jmeter.graphs(jtl, clientDir.resolve("graphs"));
             } catch (IOException e) {
-                out.println("  note: drawing " + jmeterDir + " failed: " + e.getMessage().lines().findFirst().orElse(""));
+                out.println("  note: drawing " + clientDir + " failed: " + e.getMessage().lines().findFirst().orElse(""));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -282,14 +238,9 @@ public final class MatrixRunner {
             return String.format(" (about %dm%02ds left)", d.toMinutes(), d.toSecondsPart());
         }
 
-        /** Seconds, from the reference experiment's throughput and this profile's sizes. */
+        /** Seconds, from the plan's estimate and this profile's sizes. */
         private double guess(Cell cell) {
-            double base = switch (cell.plan()) {
-                case "stress" -> cell.direct() ? 12 : cell.serverCache() ? 12 : cell.clientCache() ? 14 : 45;
-                case "load" -> cell.serverCache() ? 20 : cell.clientCache() ? 35 : 80;
-                default -> 30;
-            };
-            return (profile == Profile.QUICK ? base / 5 : base) * repeats + 3;
+            return cell.plan().estimate().seconds(cell) * profile.timeScale() * repeats + 3;
         }
     }
 }

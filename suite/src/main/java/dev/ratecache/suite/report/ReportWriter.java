@@ -7,6 +7,7 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Reference;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.Writer;
@@ -89,7 +90,7 @@ public final class ReportWriter {
         for (CellResult r : outcome.cells()) {
             Map<String, Object> cell = new LinkedHashMap<>();
             cell.put("name", r.cell().name());
-            cell.put("plan", r.cell().plan());
+            cell.put("plan", r.cell().plan().name());
             cell.put("description", r.cell().describe());
             cell.put("status", r.failed() ? "failed" : "ok");
             if (r.failed()) {
@@ -310,13 +311,14 @@ public final class ReportWriter {
                     .append(fmt(r, Metric.ORIGIN_REQUESTS, 0)).append("</td><td>")
                     .append(fmt(r, Metric.EDGE_HIT_PCT, 1)).append("</td><td>")
                     .append(fmt(r, Metric.CLIENT_CACHE_HITS, 0)).append("</td><td>");
+            String client = folder + "/" + r.cell().generator().folder();
+            h.append("<a href=\"").append(client).append("/dashboard/index.html\">dashboard</a>");
             if (r.cell().library()) {
-                h.append("<a href=\"").append(folder).append("/library/summary.json\">library statistics</a></td><td>");
-            } else {
-                h.append("<a href=\"").append(folder).append("/jmeter/dashboard/index.html\">dashboard</a></td><td>");
-                for (String graph : dev.ratecache.suite.jmeter.JMeter.GRAPHS) {
-                    h.append("<a href=\"").append(folder).append("/jmeter/graphs/").append(graph).append(".png\">").append(graph).append("</a> ");
-                }
+                h.append(" <a href=\"").append(client).append("/summary.json\">library statistics</a>");
+            }
+            h.append("</td><td>");
+            for (String graph : dev.ratecache.suite.jmeter.JMeter.GRAPHS) {
+                h.append("<a href=\"").append(client).append("/graphs/").append(graph).append(".png\">").append(graph).append("</a> ");
             }
             h.append("</td></tr>\n");
         }
@@ -328,15 +330,15 @@ public final class ReportWriter {
     }
 
     private Optional<Reference> reference(CellResult r) {
-        return comparable ? Reference.of(r.cell()) : Optional.empty();
+        return comparable ? r.cell().reference() : Optional.empty();
     }
 
     private List<String> plans() {
-        return outcome.cells().stream().map(r -> r.cell().plan()).distinct().toList();
+        return outcome.cells().stream().map(r -> r.cell().plan().name()).distinct().toList();
     }
 
     private List<CellResult> cellsOf(String plan) {
-        return outcome.cells().stream().filter(r -> r.cell().plan().equals(plan)).toList();
+        return outcome.cells().stream().filter(r -> r.cell().plan().name().equals(plan)).toList();
     }
 
     /** The median; with several runs, followed by the spread as [min-max]. */

@@ -8,7 +8,7 @@ public final class RunTestsAccess {
     private RunTestsAccess() {}
 
     public static int execute(PrintWriter out, String... args) {
-        CommandLine cli = RunTests.commandLine();
+        CommandLine cli = RunTestsCommand.commandLine();
         cli.setOut(out);
         cli.setErr(out);
         return cli.execute(args);

@@ -1,5 +1,7 @@
 package dev.ratecache.suite.jmeter;
 
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -95,6 +97,14 @@ class PlansTest {
         assertThat(summary.rejected() + summary.otherErrors()).isZero();
         assertThat(rows(run.jtl())).extracting(r -> r.get("label")).containsOnly("/hare");
         assertThat(stack.origin().counters().requests("hare")).isEqualTo(4 * 5);
+    }
+
+    @Test
+    void jmeterWritesTheColumnsTheClientDriverWritesToo() throws Exception {
+        JMeter.Run run = run("stress", "users", "1", "loops", "1", "rampup", "0");
+
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        assertThat(Files.readAllLines(run.jtl()).get(0)).isEqualTo(String.join(",", Jtl.COLUMNS));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.jmeter;
 
+import dev.ratecache.jtl.JtlSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;

@@ -3,7 +3,7 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratecache.suite.jmeter.JtlSummary;
+import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.report.Check;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** --assert checks: their form, and their verdicts against measured cells. */
 class CheckTest {
-    private static final List<Cell> CELLS = Matrix.reference(List.of("stress", "load"));
+    private static final List<Cell> CELLS = Matrix.reference(Plan.REFERENCE);
     private static final Cell SERVER_CACHE = CELLS.get(1);
 
     private static CellResult measured(Cell cell, double rejectedPct) {
@@ -44,7 +44,7 @@ class CheckTest {
 
     @Test
     void cellNamesWithDotsParse() {
-        List<Cell> full = Matrix.full(List.of("stress"));
+        List<Cell> full = Matrix.full(List.of(Plan.STRESS));
         Check check = Check.parse("stress/front-on.back-on.server-on.client-off.p95_ms <= 3000", full);
         assertThat(check.cell()).isEqualTo("stress/front-on.back-on.server-on.client-off");
         assertThat(check.metric()).isEqualTo(Metric.P95_MS);

@@ -2,7 +2,6 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.TestDirs;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -23,9 +22,9 @@ class FailingCellTest {
     void cellWhoseTiersCannotStartIsMarkedFailedAndTheNextCellStillRuns() throws Exception {
         StackPorts ports = StackPorts.free();
         Path dir = TestDirs.fresh(getClass(), "run");
-        List<Cell> cells = Matrix.select(Matrix.reference(List.of("stress")), List.of("stress/no-caching", "stress/direct"));
+        List<Cell> cells = Matrix.select(Matrix.reference(List.of(Plan.STRESS)), List.of("stress/no-caching", "stress/direct"));
         MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new NginxSwitches(), ports, 10,
-                Map.of("stress", Repo.plans().resolve("stress.jmx")), Map.of("users", "2", "loops", "2"), dir);
+                Map.of("users", "2", "loops", "2"), dir);
         StringWriter out = new StringWriter();
 
         MatrixRunner.Outcome outcome;

@@ -6,12 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The matrices and their cells. */
 class MatrixTest {
-    private static final List<String> PLANS = List.of("stress", "load");
+    private static final List<Plan> PLANS = Plan.REFERENCE;
 
     @Test
     void defaultMatrixIsTheReferenceExperiment() {
@@ -31,9 +32,57 @@ class MatrixTest {
     }
 
     @Test
-    void aUsersOwnPlanGetsNoLibraryRow() {
-        assertThat(Matrix.reference(List.of("mine"))).extracting(Cell::name)
+    void aUsersOwnPlanGetsNoLibraryRowAndNoReference() {
+        List<Cell> cells = Matrix.reference(List.of(Plan.custom(Path.of("plans/mine.jmx"))));
+
+        assertThat(cells).extracting(Cell::name)
                 .containsExactly("mine/no-caching", "mine/server-cache", "mine/client-cache", "mine/both");
+        assertThat(cells).allSatisfy(c -> assertThat(c.reference()).isEmpty());
+    }
+
+    @Test
+    void cellsReadAsWhatTheyDo() {
+        Cell library = Cell.of(Plan.LOAD, "library").clientCache().generator(Generator.LIBRARY).build();
+        Cell direct = Cell.of(Plan.STRESS, "direct").direct().build();
+
+        assertThat(library.describe()).startsWith("the client library").contains("front limit on, back limit on");
+        assertThat(library.frontLimit() && library.backLimit() && library.clientCache() && !library.serverCache()).isTrue();
+        assertThat(direct.frontLimit() || direct.backLimit() || direct.serverCache()).isFalse();
+        assertThat(Matrix.reference(PLANS)).contains(library, direct);
+    }
+
+    @Test
+    void aDirectCellCannotHaveNginxSwitches() {
+        assertThatThrownBy(() -> Cell.of(Plan.STRESS, "odd").direct().serverCache().build())
+                .hasMessageContaining("direct");
+    }
+
+    @Test
+    void referenceFiguresBelongToCellsOfTheReferencesShapeOnly() {
+        assertThat(Matrix.full(PLANS)).filteredOn(c -> c.reference().isPresent()).extracting(Cell::name)
+                .containsExactlyInAnyOrder("stress/front-on.back-on.server-off.client-off",
+                        "stress/front-on.back-on.server-off.client-on", "stress/front-on.back-on.server-on.client-off",
+                        "stress/front-on.back-on.server-on.client-on", "stress/direct",
+                        "load/front-on.back-on.server-off.client-off", "load/front-on.back-on.server-off.client-on",
+                        "load/front-on.back-on.server-on.client-off", "load/front-on.back-on.server-on.client-on");
+        assertThat(Matrix.reference(PLANS).get(1).reference()).hasValueSatisfying(r -> assertThat(r.throughput()).isEqualTo(99.3));
+    }
+
+    @Test
+    void eachBuiltInPlanIsAFileOfJmeterPlans() {
+        assertThat(Plan.builtInNames()).containsExactly("stress", "load", "flood");
+        assertThat(Plan.BUILT_IN).allSatisfy(p -> assertThat(p.file()).isRegularFile()
+                .hasFileName(p.name() + ".jmx"));
+    }
+
+    @Test
+    void thePlansPathsAreTheDefaultsTheirFilesDeclare() throws Exception {
+        // The library's driver sends the plan's paths from Plan; JMeter's defaults must agree with them.
+        for (Plan plan : Plan.BUILT_IN) {
+            String jmx = java.nio.file.Files.readString(plan.file());
+            plan.paths().forEach((property, path) ->
+                    assertThat(jmx).as(plan.name()).contains("${__P(" + property + "," + path + ")}"));
+        }
     }
 
     @Test
@@ -93,9 +142,15 @@ class MatrixTest {
 
     @Test
     void expectedSampleCountFollowsThePlansShape() {
-        assertThat(MatrixRunner.expectedSamples("stress", java.util.Map.of("users", "100", "loops", "10"))).isEqualTo(1000);
-        assertThat(MatrixRunner.expectedSamples("load", java.util.Map.of("users", "10", "loops", "10"))).isEqualTo(300);
-        assertThat(MatrixRunner.expectedSamples("mine", java.util.Map.of("users", "10", "loops", "10"))).isZero();
+        assertThat(Plan.STRESS.expectedSamples(java.util.Map.of("users", "100", "loops", "10"))).isEqualTo(1000);
+        assertThat(Plan.LOAD.expectedSamples(java.util.Map.of("users", "10", "loops", "10"))).isEqualTo(300);
+        assertThat(Plan.custom(Path.of("mine.jmx")).expectedSamples(java.util.Map.of("users", "10", "loops", "10"))).isZero();
+    }
+
+    @Test
+    void fullProfileHasTheDefaultSizes() {
+        assertThat(Plan.STRESS.sizes(Profile.FULL)).isEqualTo(Plan.STRESS.sizes(Profile.DEFAULT)).containsEntry("users", "100");
+        assertThat(Plan.LOAD.sizes(Profile.QUICK)).containsEntry("users", "5");
     }
 
     @Test

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.jmeter.JtlSummary;
+import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** The report's files, from results made up for the purpose. */
 class ReportWriterTest {
-    private static final Cell NO_CACHING = Matrix.reference(List.of("stress")).get(0);
+    private static final Cell NO_CACHING = Matrix.reference(List.of(dev.ratecache.suite.matrix.Plan.STRESS)).get(0);
 
     private static CellMeasurement run(double throughput, long rejected) {
         JtlSummary jtl = new JtlSummary(1000, rejected, 0, 0, throughput, 100, 1, 900, 50, 80, 90, 99, 10_000);

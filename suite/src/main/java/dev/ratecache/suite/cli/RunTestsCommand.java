@@ -4,6 +4,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.report.Check;
@@ -17,36 +18,35 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The command line behind run-tests.sh. */
+/** The command line behind run-tests.sh (named so that no tool takes it for a test class). */
 @Command(name = "run-tests.sh", mixinStandardHelpOptions = true, sortOptions = false,
-        usageHelpAutoWidth = true,
+        usageHelpAutoWidth = true, abbreviateSynopsis = true,
+        // One string per paragraph: picocli wraps it at the terminal's width, between words.
         description = {
-            "Runs a matrix of rate-limiting and caching configurations: for each cell it starts fresh Nginx tiers",
-            "in front of the origin app server, runs a JMeter plan through them, and measures. Writes a report to",
-            "results/<timestamp>/ (results/latest points at the newest).",
+            "Runs a matrix of rate-limiting and caching configurations: for each cell it starts fresh Nginx tiers"
+                    + " in front of the origin app server, runs a JMeter plan through them, and measures. Writes a"
+                    + " report to results/<timestamp>/ (results/latest points at the newest).",
             "",
-            "  ./run-tests.sh              the reference experiment's matrix (stress and load plans)",
-            "  ./run-tests.sh --profile quick   the same, scaled down (under 2 minutes)",
-            "  ./run-tests.sh test         run every test (./mvnw -B verify)",
-            "  ./run-tests.sh render DIR   write the rendered Nginx configs for these switches to DIR",
+            // Examples are laid out by hand, so each stays within the narrowest (80-column) help.
+            "  ./run-tests.sh                  the reference experiment's matrix",
+            "  ./run-tests.sh --profile quick  the same, scaled down (under 2 minutes)",
+            "  ./run-tests.sh test             run every test (./mvnw -B verify)",
+            "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR",
             ""},
         subcommands = {RenderCommand.class, GuiCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
-public final class RunTests implements Callable<Integer> {
+public final class RunTestsCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -102,8 +102,8 @@ public final class RunTests implements Callable<Integer> {
     }
 
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new RunTests());
-        cli.setParameterExceptionHandler(RunTests::badInput);
+        CommandLine cli = new CommandLine(new RunTestsCommand());
+        cli.setParameterExceptionHandler(RunTestsCommand::badInput);
         cli.setExecutionExceptionHandler((e, c, parsed) -> {
             if (e instanceof Repo.NotFound) {
                 c.getErr().println("run-tests.sh: " + e.getMessage());
@@ -118,45 +118,38 @@ public final class RunTests implements Callable<Integer> {
     private static int badInput(CommandLine.ParameterException e, String[] args) {
         CommandLine cli = e.getCommandLine();
         String hint = "";
-        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
-            hint = closestOption(cli, unmatched.getUnmatched().get(0)).map(o -> " (did you mean " + o + "?)").orElse("");
+        // picocli's own suggestions: the flags (or subcommands) that look like a mistyped one.
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            // All of them, as picocli's own handler lists them: its ranking does not always put the intended one first.
+            hint = " (did you mean one of " + String.join(", ", unmatched.getSuggestions()) + "?)";
         }
         cli.getErr().println("run-tests.sh: " + e.getMessage() + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;
     }
 
-    /** The flag nearest to a mistyped one, when one is near enough to be what was meant. */
-    static Optional<String> closestOption(CommandLine cli, String typed) {
-        LevenshteinDistance distance = new LevenshteinDistance(3);
-        return cli.getCommandSpec().options().stream()
-                .flatMap(o -> Arrays.stream(o.names()))
-                .filter(name -> distance.apply(name, typed) >= 0)
-                .min(Comparator.comparingInt(name -> distance.apply(name, typed)));
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Plan plan = validate();
+        Run run = validate();
         LocalDateTime started = LocalDateTime.now().withNano(0);
         Path runDir = (results != null ? results : Repo.root().resolve("results"))
                 .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(runDir);
         out.println("run folder: " + runDir);
-        out.println("matrix:     " + plan.cells.size() + " cells (" + matrix + ", profile " + plan.profile
-                + (plan.repeats > 1 ? ", each " + plan.repeats + " times" : "") + ")");
+        out.println("matrix:     " + run.cells.size() + " cells (" + matrix + ", profile " + run.profile
+                + (run.repeats > 1 ? ", each " + run.repeats + " times" : "") + ")");
         out.println("switches:   " + switches.describe());
         out.flush();
 
-        MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(plan.cells, plan.profile, plan.repeats,
-                switches, ports, originThreads, plan.planFiles, jmeterProperties, runDir), out).run();
+        MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
+                switches, ports, originThreads, jmeterProperties, runDir), out).run();
 
-        List<Check.Outcome> checked = plan.checks.stream().map(c -> c.evaluate(outcome.cells())).toList();
+        List<Check.Outcome> checked = run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList();
         long reportStart = System.nanoTime();
-        boolean comparable = plan.profile != Profile.QUICK && this.plan == null && jmeterProperties.isEmpty()
+        boolean comparable = run.profile != Profile.QUICK && this.plan == null && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
-        new ReportWriter(runDir, describeRun(plan, started), outcome, checked, comparable).write();
+        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable).write();
         linkLatest(runDir);
         out.println();
         out.println(Files.readString(runDir.resolve("report.md")).lines()
@@ -177,10 +170,10 @@ public final class RunTests implements Callable<Integer> {
     }
 
     /** What a run will do, once every input has been checked. */
-    record Plan(List<Cell> cells, Profile profile, int repeats, Map<String, Path> planFiles, List<Check> checks) {}
+    record Run(List<Cell> cells, Profile profile, int repeats, List<Check> checks) {}
 
     /** Every input checked before anything starts; all problems reported at once, one line each. */
-    Plan validate() {
+    Run validate() {
         List<String> problems = new ArrayList<>(switches.problems());
         if (originThreads < 1 || originThreads > 1000) {
             problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
@@ -195,22 +188,20 @@ public final class RunTests implements Callable<Integer> {
         if (repeats < 1 || repeats > 100) {
             problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
         }
-        Map<String, Path> planFiles = new LinkedHashMap<>();
+        List<Plan> plans = Plan.REFERENCE;
         if (plan != null) {
-            String name = plan.getFileName().toString().replaceFirst("\\.jmx$", "");
+            Plan mine = Plan.custom(plan);
             if (!Files.isRegularFile(plan) || !plan.toString().endsWith(".jmx")) {
                 problems.add("--plan " + plan + " is not a .jmx file: give the path of a JMeter plan");
-            } else if (name.equals("stress") || name.equals("load")) {
-                problems.add("--plan " + plan + ": rename your plan (stress and load are the suite's own plans' names)");
+            } else if (Plan.builtIn(mine.name()).isPresent()) {
+                problems.add("--plan " + plan + ": rename your plan (" + String.join(", ", Plan.builtInNames())
+                        + " are the suite's own plans' names)");
             }
-            planFiles.put(name, plan.toAbsolutePath());
-        } else {
-            planFiles.put("stress", Repo.plans().resolve("stress.jmx"));
-            planFiles.put("load", Repo.plans().resolve("load.jmx"));
+            plans = List.of(mine);
         }
         List<Cell> cells = List.of();
         try {
-            cells = Matrix.select(filterBySwitches(Matrix.of(matrix, List.copyOf(planFiles.keySet()))), only);
+            cells = Matrix.select(filterBySwitches(Matrix.of(matrix, plans)), only);
             if (cells.isEmpty()) {
                 problems.add("no cell matches --cache/--front-limit/--back-limit as given: drop one of them or use --only");
             }
@@ -239,7 +230,7 @@ public final class RunTests implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
-        return new Plan(cells, chosen, repeats, planFiles, checks);
+        return new Run(cells, chosen, repeats, checks);
     }
 
     /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
@@ -269,12 +260,12 @@ public final class RunTests implements Callable<Integer> {
                 .toList();
     }
 
-    private Map<String, Object> describeRun(Plan plan, LocalDateTime started) {
+    private Map<String, Object> describeRun(Run chosen, LocalDateTime started) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
         run.put("matrix", matrix);
-        run.put("profile", plan.profile.toString());
-        run.put("repeats", plan.repeats);
+        run.put("profile", chosen.profile.toString());
+        run.put("repeats", chosen.repeats);
         run.put("switches", switches.describe());
         run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads + " request threads"
                 : switches.origins().toString());

@@ -1,0 +1,70 @@
+package dev.ratecache.jtl;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * The JTL file: JMeter's CSV results with a header line, in the columns jmeter/suite.properties
+ * makes JMeter write. A file written here reads in JMeter's own report generator ({@code -g}) like
+ * one JMeter wrote, when it is given the same properties.
+ */
+public final class Jtl {
+    /** The columns, in JMeter's order for the save-service settings of jmeter/suite.properties. */
+    public static final List<String> COLUMNS = List.of("timeStamp", "elapsed", "label", "responseCode",
+            "responseMessage", "threadName", "dataType", "success", "failureMessage", "bytes", "sentBytes",
+            "grpThreads", "allThreads", "URL", "Latency", "IdleTime", "Connect", "cacheStatus", "retryAfter");
+
+    private static final CSVFormat READ = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+
+    private Jtl() {}
+
+    /** Every sample of a JTL, in file order. */
+    public static List<Sample> read(Path jtl) throws IOException {
+        if (!Files.isRegularFile(jtl)) {
+            throw new IOException("no results file (" + jtl + ")");
+        }
+        List<Sample> samples = new ArrayList<>();
+        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
+            for (CSVRecord r : READ.parse(in)) {
+                samples.add(new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")),
+                        r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"),
+                        Boolean.parseBoolean(r.get("success")), parseLong(optional(r, "bytes")),
+                        (int) parseLong(optional(r, "allThreads")), optional(r, "URL"),
+                        optional(r, "cacheStatus"), optional(r, "retryAfter")));
+            }
+        }
+        return samples;
+    }
+
+    /** Writes {@code samples} as a JTL with every column of {@link #COLUMNS}. */
+    public static void write(Path jtl, List<Sample> samples) throws IOException {
+        try (Writer out = Files.newBufferedWriter(jtl, StandardCharsets.UTF_8);
+                CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder()
+                        .setHeader(COLUMNS.toArray(String[]::new)).setRecordSeparator("\n").get())) {
+            for (Sample s : samples) {
+                csv.printRecord(s.timeStamp(), s.elapsed(), s.label(), s.responseCode(), s.responseMessage(),
+                        s.threadName(), "text", s.success(), s.success() ? "" : s.responseMessage(), s.bytes(), 0,
+                        s.threads(), s.threads(), s.url(),
+                        // Latency is time to first byte; a client that reads whole responses only has the total.
+                        s.elapsed(), 0, 0, s.cacheStatus(), s.retryAfter());
+            }
+        }
+    }
+
+    private static String optional(CSVRecord r, String column) {
+        return r.isMapped(column) ? r.get(column) : "";
+    }
+
+    private static long parseLong(String text) {
+        return text.isEmpty() ? 0 : Long.parseLong(text);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.ratecache.suite.matrix;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Something that sends a cell's traffic and records every request in a JTL, so that every cell,
+ * whatever sent its traffic, goes through the same summary, dashboard and graphs.
+ */
+public interface LoadGenerator {
+
+    /**
+     * What one run left and cost.
+     *
+     * @param jtl         every request, in the columns of jmeter/suite.properties
+     * @param log         what explains a failure
+     * @param wallSeconds the generator's run, from its start to its exit
+     * @param cpuSeconds  the generator's own CPU time
+     */
+    record Run(Path jtl, Path log, double wallSeconds, double cpuSeconds) {}
+
+    /**
+     * Sends {@code cell}'s traffic to {@code properties}' host and port, sized by its other
+     * properties (users, loops, rampup, client_cache, ...); writes its files into {@code dir}.
+     */
+    Run run(Cell cell, Map<String, String> properties, Path dir) throws IOException, InterruptedException, CellFailure;
+}

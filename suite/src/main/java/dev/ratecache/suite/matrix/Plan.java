@@ -1,0 +1,147 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.suite.Repo;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the suite knows about a JMeter plan: its file, the paths it requests, how many
+ * requests a user sends per loop, its sizes per profile, how long its cells take, and the
+ * reference experiment's figures for it. A new plan is one more constant here.
+ *
+ * @param name            how cells and reports name it (the file name without .jmx)
+ * @param fileName        the file in jmeter/plans/, or null for a user's own plan ({@code file} holds it)
+ * @param userFile        a user's own plan file, or null for one of the suite's plans
+ * @param paths           the JMeter property of each path the plan requests, and its path, in the
+ *                        order a user requests them (the library's driver sends the same); empty when unknown
+ * @param requestsPerLoop requests one user sends per loop; 0 when the plan's shape is unknown
+ * @param sizes           the JMeter properties that size the plan, per profile
+ * @param estimate        seconds a cell of the default profile takes, for the time-left guess
+ * @param references      the reference experiment's figures, by {@link Cell#referenceRow() row}
+ * @param libraryRow      whether the client library's driver can send the same traffic (a closed
+ *                        model over fixed paths: users x loops)
+ */
+public record Plan(String name, String fileName, Path userFile, Map<String, String> paths, int requestsPerLoop,
+        Map<Profile, Map<String, String>> sizes, Estimate estimate, Map<String, Reference> references,
+        boolean libraryRow) {
+
+    /** Seconds per cell of the default profile: the reference's throughput at its sizes, plus start-up. */
+    public record Estimate(double noCache, double serverCache, double clientCache, double direct) {
+        static final Estimate UNKNOWN = new Estimate(30, 30, 30, 30);
+
+        double seconds(Cell cell) {
+            return cell.direct() ? direct : cell.serverCache() ? serverCache : cell.clientCache() ? clientCache : noCache;
+        }
+    }
+
+    /** 100 users x 10 loops on /hare: the rate limits under a burst. */
+    public static final Plan STRESS = new Plan("stress", "stress.jmx", null, Map.of("path", "/hare"), 1,
+            Map.of(Profile.QUICK, Map.of("users", "100", "loops", "2", "rampup", "1"),
+                    Profile.DEFAULT, Map.of("users", "100", "loops", "10", "rampup", "5")),
+            new Estimate(45, 12, 14, 12), stressReferences(), true);
+
+    /** 10 users x 10 loops over /snail, /hare and /tortoise in random order: what caching improves. */
+    public static final Plan LOAD = new Plan("load", "load.jmx", null,
+            ordered("path1", "/snail", "path2", "/hare", "path3", "/tortoise"), 3,
+            Map.of(Profile.QUICK, Map.of("users", "5", "loops", "4", "rampup", "0"),
+                    Profile.DEFAULT, Map.of("users", "10", "loops", "10", "rampup", "0")),
+            new Estimate(80, 20, 35, 80), loadReferences(), true);
+
+    /** An open-model flood at a target rate: for the GUI and the user's own runs. */
+    public static final Plan FLOOD = new Plan("flood", "flood.jmx", null, Map.of("path", "/hare"), 0,
+            Map.of(), Estimate.UNKNOWN, Map.of(), false);
+
+    /** The suite's own plans, by name. */
+    public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD);
+
+    /** The plans of the reference experiment's matrix. */
+    public static final List<Plan> REFERENCE = List.of(STRESS, LOAD);
+
+    /** A user's own plan: nothing is known of its shape, so no sizes, no sample count, no reference. */
+    public static Plan custom(Path file) {
+        String name = file.getFileName().toString().replaceFirst("\\.jmx$", "");
+        return new Plan(name, null, file.toAbsolutePath(), Map.of(), 0, Map.of(), Estimate.UNKNOWN, Map.of(), false);
+    }
+
+    /** One of the suite's own plans. */
+    public static Optional<Plan> builtIn(String name) {
+        return BUILT_IN.stream().filter(p -> p.name.equals(name)).findFirst();
+    }
+
+    public static List<String> builtInNames() {
+        return BUILT_IN.stream().map(Plan::name).toList();
+    }
+
+    /** The .jmx file; the suite's plans resolve in the checkout only when asked. */
+    public Path file() {
+        return userFile != null ? userFile : Repo.plans().resolve(fileName);
+    }
+
+    /** The JMeter properties that size the plan for {@code profile} (full has the default's sizes). */
+    public Map<String, String> sizes(Profile profile) {
+        return sizes.getOrDefault(profile == Profile.FULL ? Profile.DEFAULT : profile, Map.of());
+    }
+
+    /** The sample count a run must produce: 0 when the plan's shape is unknown. */
+    public long expectedSamples(Map<String, String> properties) {
+        try {
+            return requestsPerLoop * Long.parseLong(properties.getOrDefault("users", "0"))
+                    * Long.parseLong(properties.getOrDefault("loops", "0"));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** Whether the reference experiment also measured this plan straight to the app server. */
+    public boolean hasDirectReference() {
+        return references.containsKey(Cell.DIRECT);
+    }
+
+    private static Map<String, String> ordered(String... keyValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
+    }
+
+    private static Map<String, Reference> stressReferences() {
+        return Map.of(
+                Cell.DIRECT, Reference.of(39, 0,
+                        "The reference app server was Vert.x as 10 single-threaded instances; ours is one Tomcat with"
+                                + " 10 request threads on loopback, so its capacity on /hare is about 10 / 0.1 s ="
+                                + " 100 responses/s."),
+                Cell.NO_CACHING, Reference.of(23, 54,
+                        "Every request reaches the back end's limit (10 r/s, burst 50 for the app as a whole): what"
+                                + " exceeds the 50 queued is rejected. Rejected users come back at once, so throughput"
+                                + " and the rejected share depend on how fast JMeter loops, which on loopback is far"
+                                + " faster than the reference's network."),
+                Cell.BOTH, Reference.of(193, 0,
+                        "Most requests never leave JMeter (each user's own cache answers them); the rest are edge"
+                                + " hits. Throughput is then JMeter's own loop speed, which depends on the machine."),
+                Cell.SERVER_CACHE, Reference.of(99.3, 0,
+                        "The edge cache answers all but one request per 3 s, so the front end's 100 r/s per-client"
+                                + " limit is what sets the pace, as in the reference."),
+                Cell.CLIENT_CACHE, Reference.of(99.5, 0,
+                        "Each user's first request per 3 s goes out; the front end's 100 r/s per-client limit queues"
+                                + " them, as in the reference."));
+    }
+
+    private static Map<String, Reference> loadReferences() {
+        String appServer = "The reference app server spread requests over 10 single-threaded instances, so a"
+                + " quick /hare could wait behind a 5 s /snail; ours has one pool of 10 threads for 10 users,"
+                + " so nothing waits behind a slow call.";
+        return Map.of(
+                Cell.NO_CACHING, new Reference(1.4, 0, 6874.0, 104.0, 19069.0, appServer
+                        + " Without caching every request pays its endpoint's delay, so the mean is close to the"
+                        + " average of 0.1 s, 2 s and 5 s."),
+                Cell.BOTH, new Reference(16.9, 0, 418.0, 0.0, 12997.0, appServer),
+                Cell.SERVER_CACHE, new Reference(20, 0, 377.0, 2.0, 12005.0, appServer
+                        + " The edge cache is shared by all users, so each URL is fetched once per freshness lifetime."),
+                Cell.CLIENT_CACHE, new Reference(9.2, 0, 857.0, 0.0, 14988.0, appServer
+                        + " JMeter's cache is per user: each user pays its own first request to every URL."));
+    }
+}

@@ -1,0 +1,51 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** --help reads as written: picocli wraps paragraphs between words, and no line runs past the width. */
+class HelpTest {
+
+    private static String help(int width, String... command) {
+        CommandLine cli = RunTestsCommand.commandLine();
+        cli.setUsageHelpAutoWidth(false);
+        cli.setUsageHelpWidth(width);
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            sub.setUsageHelpAutoWidth(false);
+            sub.setUsageHelpWidth(width);
+        }
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        String[] args = new String[command.length + 1];
+        System.arraycopy(command, 0, args, 0, command.length);
+        args[command.length] = "--help";
+        assertThat(cli.execute(args)).isZero();
+        return out.toString();
+    }
+
+    @ParameterizedTest(name = "{0} columns")
+    @ValueSource(ints = {80, 120, 200})
+    void helpFitsTheWidthAndKeepsEachExampleOnOneLine(int width) {
+        String help = help(width);
+
+        assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(width));
+        assertThat(help).contains("  ./run-tests.sh --profile quick  the same, scaled down (under 2 minutes)\n",
+                "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR\n");
+        // A wrapped paragraph breaks only between words: its first sentence reads whole once lines are joined.
+        assertThat(help.replaceAll("\\s+", " ")).contains("runs a JMeter plan through them, and measures.");
+    }
+
+    @ParameterizedTest(name = "{0} columns")
+    @ValueSource(ints = {80, 200})
+    void guiHelpFitsTheWidth(int width) {
+        String help = help(width, "gui");
+
+        assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(width));
+        assertThat(help).contains("  ./run-tests.sh gui load --scenario load/client-cache\n");
+    }
+}
