@@ -22,9 +22,12 @@ import java.util.regex.Pattern;
 
 /**
  * Renders a tier's top-level template and the snippets it includes (and only those) from
- * nginx/ into a conf/ folder, filling in the switches. The result is a plain nginx config.
+ * nginx/ into a conf/ folder, filling in the switches. The result is a plain nginx config; each
+ * file says in its opening comment which template it was rendered from, with which switches.
  */
 public final class NginxRenderer {
+    /** The paragraph of a top-level template's banner that a rendered file replaces with {@link #stamp}. */
+    static final String TEMPLATE_NOTE = "# This file is a template";
     private static final Pattern INCLUDE = Pattern.compile("^\\s*include\\s+(snippets/[A-Za-z0-9._/-]+)\\s*;",
             Pattern.MULTILINE);
     /** Debian's libnginx-mod-http-cache-purge installs the module here. */
@@ -41,6 +44,7 @@ public final class NginxRenderer {
     /** Renders {@code tier} into {@code confDir}; returns the top-level file. */
     public Path render(Tier tier, NginxSwitches switches, StackPorts ports, Path confDir) throws IOException {
         Map<String, Object> context = context(tier, switches, ports);
+        List<String> stamp = stamp(switches, ports);
         Set<String> done = new LinkedHashSet<>();
         Deque<String> todo = new ArrayDeque<>(List.of(tier.template()));
         while (!todo.isEmpty()) {
@@ -52,7 +56,7 @@ public final class NginxRenderer {
             if (!Files.isRegularFile(source)) {
                 throw new IOException("template " + name + " is missing from " + templates);
             }
-            String text = render(source, context);
+            String text = stamped(render(source, context), templates.getFileName() + "/" + name, stamp);
             Path target = confDir.resolve(name);
             Files.createDirectories(target.getParent());
             Files.writeString(target, text, StandardCharsets.UTF_8);
@@ -71,6 +75,66 @@ public final class NginxRenderer {
         } catch (RuntimeException e) {
             throw new IOException("cannot render " + source.getFileName() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The lines that say how a file was rendered, after a first line naming its template: the
+     * switches in words, the ports, and the command that renders the same again.
+     */
+    static List<String> stamp(NginxSwitches switches, StackPorts ports) {
+        List<String> lines = new ArrayList<>();
+        lines.addAll(wrapped("# Switches: " + switches.describe() + "."));
+        lines.add("# Ports: front " + ports.front() + ", back " + ports.back() + ", origin " + ports.origin()
+                + ", status " + ports.frontStatus() + " (front) and " + ports.backStatus() + " (back).");
+        List<String> flags = new ArrayList<>(Flags.differing(switches, new NginxSwitches()));
+        flags.addAll(Flags.differing(ports, new StackPorts()));
+        lines.add("# Render it again: ./run-tests.sh render DIR" + (flags.isEmpty() ? "" : " " + String.join(" ", flags)));
+        // A value with a line break in it must not end the comment early.
+        lines.replaceAll(line -> line.replaceAll("[\\r\\n]", " "));
+        return lines;
+    }
+
+    /**
+     * {@code text} saying it was rendered from {@code template}: in place of a top-level
+     * template's note that it is a template, or, in a snippet, as a comment block above its banner.
+     */
+    static String stamped(String text, String template, List<String> stamp) {
+        List<String> note = new ArrayList<>();
+        note.add("# Rendered from the template " + template + " by ./run-tests.sh.");
+        note.addAll(stamp);
+        List<String> lines = new ArrayList<>(text.lines().toList());
+        int start = 0;
+        while (start < lines.size() && !lines.get(start).startsWith(TEMPLATE_NOTE)) {
+            start++;
+        }
+        if (start == lines.size()) {
+            note.add("");
+            lines.addAll(0, note);
+        } else {
+            // The note runs to the banner's next blank comment line or its closing rule.
+            int end = start + 1;
+            while (end < lines.size() && lines.get(end).matches("# [^-].*")) {
+                end++;
+            }
+            lines.subList(start, end).clear();
+            lines.addAll(start, note);
+        }
+        return String.join("\n", lines) + "\n";
+    }
+
+    /** {@code line} as comment lines of about 80 characters, broken after commas, continued lines indented. */
+    private static List<String> wrapped(String line) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String part : line.split("(?<=,) ")) {
+            if (current.length() > 0 && current.length() + 1 + part.length() > 80) {
+                lines.add(current.toString());
+                current = new StringBuilder("#  ");
+            }
+            current.append(current.length() > 0 ? " " : "").append(part);
+        }
+        lines.add(current.toString());
+        return lines;
     }
 
     /** What both tiers' templates share: where they listen and how they limit. */

@@ -1,0 +1,113 @@
+package dev.ratecache.suite.nginx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** A rendered file says it was rendered, from which template, and how to render it again. */
+class NginxRendererTest {
+    private static final String AGAIN = "# Render it again: ./run-tests.sh render DIR";
+
+    /** The switches and ports of {@code ./run-tests.sh render}, to read the "Render it again" line back. */
+    @Command
+    static final class RenderFlags {
+        @Mixin
+        NginxSwitches switches = new NginxSwitches();
+        @Mixin
+        StackPorts ports = new StackPorts();
+    }
+
+    private static NginxSwitches unusual() {
+        return new NginxSwitches().frontRate(50).frontMode(LimitMode.parse("delay=20")).backLimit(false)
+                .limitConn(7).rejectStatus(503).retryAfter(2).cacheSize("1g").backgroundUpdate(false)
+                .freshness("/hare", 3).freshness("/snail", 60).purgeAllow(List.of("127.0.0.1", "10.0.0.0/8"))
+                .origins(List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082")))
+                .balance(Balance.LEAST_CONN).keepalive(8).readTimeout(5).clientTimeout(3).workers("2");
+    }
+
+    @Test
+    void everyRenderedFileNamesItsTemplateAndSwitchesAndNoneSaysItIsATemplate() throws IOException {
+        NginxSwitches switches = unusual();
+        StackPorts ports = StackPorts.free();
+        for (Tier tier : Tier.values()) {
+            Path conf = TestDirs.fresh(getClass(), "stamped-" + tier.id());
+            new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, conf);
+            Map<String, String> files = files(conf);
+            assertThat(files).containsKey(tier.template()).containsKey("snippets/basics.conf");
+            files.forEach((name, text) -> {
+                assertThat(text).as(name)
+                        .doesNotContain("This file is a template")
+                        .contains("# Rendered from the template nginx/" + name + " by ./run-tests.sh.\n")
+                        .contains("# Switches: front limit 50 r/s burst 200 delay=20,")
+                        .contains("# Ports: front " + ports.front() + ", back " + ports.back())
+                        .contains(AGAIN + " --front-rate 50 --front-mode delay=20 --no-back-limit");
+                // Still comments only: every line the stamp added starts with #.
+                String stamp = text.substring(text.indexOf("# Rendered from"), text.indexOf(AGAIN));
+                assertThat(stamp.lines()).allMatch(line -> line.startsWith("#"));
+            });
+            // A top-level file keeps one banner: the stamp sits inside it, where the template note was.
+            assertThat(files.get(tier.template())).startsWith("# ----").contains(
+                    "# line of its banner; the other snippets can be copied on their own.\n#\n# Rendered from");
+            assertThat(files.get("snippets/basics.conf")).startsWith("# Rendered from")
+                    .contains("\n\n# Basics every tier shares");
+        }
+    }
+
+    @Test
+    void theTemplatesThemselvesStillSayTheyAreTemplates() throws IOException {
+        for (Tier tier : Tier.values()) {
+            assertThat(Files.readString(Repo.nginxTemplates().resolve(tier.template())))
+                    .contains(NginxRenderer.TEMPLATE_NOTE).doesNotContain("Rendered from");
+        }
+    }
+
+    @Test
+    void theRenderAgainLineRendersTheSameFiles() throws IOException {
+        StackPorts ports = StackPorts.free();
+        Path first = TestDirs.fresh(getClass(), "first");
+        Path top = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, unusual(), ports, first);
+        String again = Files.readString(top).lines().filter(l -> l.startsWith(AGAIN)).findFirst().orElseThrow();
+
+        RenderFlags parsed = new RenderFlags();
+        String[] args = again.substring(AGAIN.length()).trim().split(" ");
+        new CommandLine(parsed).parseArgs(args);
+        assertThat(parsed.switches.problems()).isEmpty();
+        Path second = TestDirs.fresh(getClass(), "second");
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, parsed.switches, parsed.ports, second);
+
+        assertThat(Arrays.asList(args)).contains("--no-background-update", "--freshness", "/snail=60",
+                "--purge-allow", "127.0.0.1,10.0.0.0/8", "--origin", "http://127.0.0.1:18082");
+        assertThat(files(second)).isEqualTo(files(first));
+    }
+
+    @Test
+    void withTheDefaultsTheRenderAgainLineHasNoFlags() {
+        assertThat(NginxRenderer.stamp(new NginxSwitches(), new StackPorts())).last().isEqualTo(AGAIN);
+    }
+
+    private static Map<String, String> files(Path dir) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(f).toString(), Files.readString(f, StandardCharsets.UTF_8));
+            }
+        }
+        return files;
+    }
+}
