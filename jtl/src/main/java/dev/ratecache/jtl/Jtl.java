@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
@@ -18,10 +19,20 @@ import org.apache.commons.csv.CSVRecord;
  * one JMeter wrote, when it is given the same properties.
  */
 public final class Jtl {
+    /** The sample variables of jmeter/suite.properties ({@code sample_variables}), the last columns. */
+    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter");
+
     /** The columns, in JMeter's order for the save-service settings of jmeter/suite.properties. */
-    public static final List<String> COLUMNS = List.of("timeStamp", "elapsed", "label", "responseCode",
-            "responseMessage", "threadName", "dataType", "success", "failureMessage", "bytes", "sentBytes",
-            "grpThreads", "allThreads", "URL", "Latency", "IdleTime", "Connect", "cacheStatus", "retryAfter");
+    public static final List<String> COLUMNS = Stream.concat(Stream.of("timeStamp", "elapsed", "label",
+            "responseCode", "responseMessage", "threadName", "dataType", "success", "failureMessage", "bytes",
+            "sentBytes", "grpThreads", "allThreads", "URL", "Latency", "IdleTime", "Connect"), VARIABLES.stream()).toList();
+
+    /**
+     * The header line as JMeter writes it. JMeter's reader tells a sample variable's column from its
+     * own by the quotes around the name: without them its report generator does not know the file.
+     */
+    public static final String HEADER = String.join(",", COLUMNS.subList(0, COLUMNS.size() - VARIABLES.size())) + ","
+            + String.join(",", VARIABLES.stream().map(v -> '"' + v + '"').toList());
 
     private static final CSVFormat READ = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
 
@@ -48,8 +59,8 @@ public final class Jtl {
     /** Writes {@code samples} as a JTL with every column of {@link #COLUMNS}. */
     public static void write(Path jtl, List<Sample> samples) throws IOException {
         try (Writer out = Files.newBufferedWriter(jtl, StandardCharsets.UTF_8);
-                CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder()
-                        .setHeader(COLUMNS.toArray(String[]::new)).setRecordSeparator("\n").get())) {
+                CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
+            out.write(HEADER + "\n");
             for (Sample s : samples) {
                 csv.printRecord(s.timeStamp(), s.elapsed(), s.label(), s.responseCode(), s.responseMessage(),
                         s.threadName(), "text", s.success(), s.success() ? "" : s.responseMessage(), s.bytes(), 0,

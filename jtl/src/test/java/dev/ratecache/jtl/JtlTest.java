@@ -25,7 +25,10 @@ class JtlTest {
         Jtl.write(jtl, samples);
 
         assertThat(Jtl.read(jtl)).containsExactlyElementsOf(samples);
-        assertThat(Files.readAllLines(jtl).get(0)).isEqualTo(String.join(",", Jtl.COLUMNS));
+        assertThat(Files.readAllLines(jtl).get(0)).isEqualTo(Jtl.HEADER)
+                .isEqualTo("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
+                        + "failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,"
+                        + "\"cacheStatus\",\"retryAfter\"");
     }
 
     @Test
