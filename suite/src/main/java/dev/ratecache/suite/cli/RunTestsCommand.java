@@ -234,11 +234,8 @@ public final class RunTestsCommand implements Callable<Integer> {
     }
 
     /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
-    private static final List<String> COUNT_PROPERTIES = List.of("users", "loops", "rampup", "port", "connect_timeout",
-            "response_timeout", "think_time", "rate", "ramp", "hold", "max_users");
-
     static Optional<String> propertyProblem(String name, String value) {
-        if (COUNT_PROPERTIES.contains(name) && !value.matches("\\d{1,9}")) {
+        if (Plan.isCount(name) && !value.matches("\\d{1,9}")) {
             return Optional.of("-J" + name + "=" + value + ": " + name + " must be a whole number >= 0");
         }
         if (name.equals("client_cache") && !value.equals("true") && !value.equals("false")) {

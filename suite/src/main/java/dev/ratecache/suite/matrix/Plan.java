@@ -23,10 +23,14 @@ import java.util.Optional;
  * @param references      the reference experiment's figures, by {@link Cell#referenceRow() row}
  * @param libraryRow      whether the client library's driver can send the same traffic (a closed
  *                        model over fixed paths: users x loops)
+ * @param counts          the plan's properties that take a whole number, beside {@link #COMMON_COUNTS}
  */
 public record Plan(String name, String fileName, Path userFile, Map<String, String> paths, int requestsPerLoop,
         Map<Profile, Map<String, String>> sizes, Estimate estimate, Map<String, Reference> references,
-        boolean libraryRow) {
+        boolean libraryRow, List<String> counts) {
+
+    /** Whole-number properties every plan of the suite reads: where to connect, and how long to wait. */
+    public static final List<String> COMMON_COUNTS = List.of("port", "connect_timeout", "response_timeout", "think_time");
 
     /** Seconds per cell of the default profile: the reference's throughput at its sizes, plus start-up. */
     public record Estimate(double noCache, double serverCache, double clientCache, double direct) {
@@ -41,18 +45,18 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
     public static final Plan STRESS = new Plan("stress", "stress.jmx", null, Map.of("path", "/hare"), 1,
             Map.of(Profile.QUICK, Map.of("users", "100", "loops", "2", "rampup", "1"),
                     Profile.DEFAULT, Map.of("users", "100", "loops", "10", "rampup", "5")),
-            new Estimate(45, 12, 14, 12), stressReferences(), true);
+            new Estimate(45, 12, 14, 12), stressReferences(), true, List.of("users", "loops", "rampup"));
 
     /** 10 users x 10 loops over /snail, /hare and /tortoise in random order: what caching improves. */
     public static final Plan LOAD = new Plan("load", "load.jmx", null,
             ordered("path1", "/snail", "path2", "/hare", "path3", "/tortoise"), 3,
             Map.of(Profile.QUICK, Map.of("users", "5", "loops", "4", "rampup", "0"),
                     Profile.DEFAULT, Map.of("users", "10", "loops", "10", "rampup", "0")),
-            new Estimate(80, 20, 35, 80), loadReferences(), true);
+            new Estimate(80, 20, 35, 80), loadReferences(), true, List.of("users", "loops", "rampup"));
 
     /** An open-model flood at a target rate: for the GUI and the user's own runs. */
     public static final Plan FLOOD = new Plan("flood", "flood.jmx", null, Map.of("path", "/hare"), 0,
-            Map.of(), Estimate.UNKNOWN, Map.of(), false);
+            Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of("rate", "ramp", "hold", "max_users"));
 
     /** The suite's own plans, by name. */
     public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD);
@@ -63,7 +67,7 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
     /** A user's own plan: nothing is known of its shape, so no sizes, no sample count, no reference. */
     public static Plan custom(Path file) {
         String name = file.getFileName().toString().replaceFirst("\\.jmx$", "");
-        return new Plan(name, null, file.toAbsolutePath(), Map.of(), 0, Map.of(), Estimate.UNKNOWN, Map.of(), false);
+        return new Plan(name, null, file.toAbsolutePath(), Map.of(), 0, Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of());
     }
 
     /** One of the suite's own plans. */
@@ -73,6 +77,11 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
 
     public static List<String> builtInNames() {
         return BUILT_IN.stream().map(Plan::name).toList();
+    }
+
+    /** Whether any of the suite's plans reads property {@code name} as a whole number. */
+    public static boolean isCount(String name) {
+        return COMMON_COUNTS.contains(name) || BUILT_IN.stream().anyMatch(p -> p.counts.contains(name));
     }
 
     /** The .jmx file; the suite's plans resolve in the checkout only when asked. */

@@ -82,6 +82,8 @@ class MatrixTest {
             String jmx = java.nio.file.Files.readString(plan.file());
             plan.paths().forEach((property, path) ->
                     assertThat(jmx).as(plan.name()).contains("${__P(" + property + "," + path + ")}"));
+            java.util.stream.Stream.concat(Plan.COMMON_COUNTS.stream(), plan.counts().stream()).forEach(property ->
+                    assertThat(jmx).as(plan.name()).contains("${__P(" + property + ","));
         }
     }
 
