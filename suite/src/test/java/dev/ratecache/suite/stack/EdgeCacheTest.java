@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The edge cache, observed on the wire and at the origin's own counters. */
 class EdgeCacheTest {
@@ -122,20 +124,14 @@ class EdgeCacheTest {
         assertThat(reached("cookie")).isEqualTo(2);
     }
 
-    @Test
-    void privateResponseIsNotStored() throws Exception {
-        String url = fresh("private");
+    /** private answers Cache-Control: private, max-age=60; nostore answers Cache-Control: no-store. */
+    @ParameterizedTest(name = "{0} response is not stored")
+    @ValueSource(strings = {"private", "nostore"})
+    void responseTheOriginForbidsToStoreIsNotStored(String endpoint) throws Exception {
+        String url = fresh(endpoint);
         Http.get(stack.frontUri(), url);
         assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
-        assertThat(reached("private")).isEqualTo(2);
-    }
-
-    @Test
-    void noStoreResponseIsNotStored() throws Exception {
-        String url = fresh("nostore");
-        Http.get(stack.frontUri(), url);
-        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
-        assertThat(reached("nostore")).isEqualTo(2);
+        assertThat(reached(endpoint)).isEqualTo(2);
     }
 
     @Test

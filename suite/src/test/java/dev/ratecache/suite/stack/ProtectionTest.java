@@ -13,6 +13,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the front end refuses, hides and adds: the default switches, but a 1 s client timeout. */
 class ProtectionTest {
@@ -69,11 +71,10 @@ class ProtectionTest {
         assertThat(response.status()).isEqualTo(413);
     }
 
-    @Test
-    void originManagementPathsAreNotReachableThroughTheFrontEnd() {
-        for (String path : new String[] {"/actuator/health", "/actuator/origin", "/actuator/prometheus", "/nginx_status"}) {
-            assertThat(Http.get(stack.frontUri(), path).statusCode()).as(path).isEqualTo(404);
-        }
+    @ParameterizedTest(name = "{0} is not reachable through the front end")
+    @ValueSource(strings = {"/actuator/health", "/actuator/origin", "/actuator/prometheus", "/nginx_status"})
+    void originManagementPathsAreNotReachableThroughTheFrontEnd(String path) {
+        assertThat(Http.get(stack.frontUri(), path).statusCode()).as(path).isEqualTo(404);
     }
 
     @Test
