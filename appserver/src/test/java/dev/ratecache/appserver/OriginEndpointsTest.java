@@ -7,25 +7,22 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @OriginTest
 class OriginEndpointsTest extends RunningOrigin {
 
-    @Test
-    void hareWaitsItsDelayBeforeAnswering() {
-        Timed<HttpResponse<String>> timed = Timed.of(() -> api.get("/hare"));
+    /** hare's delay is the default; tortoise's and snail's are the ones {@link OriginTest} configures. */
+    @ParameterizedTest(name = "{0} waits its {1} ms delay before answering (within {2} ms)")
+    @CsvSource({"hare, 100, 1000", "tortoise, 300, 2000", "snail, 400, 2000"})
+    void endpointWaitsItsConfiguredDelayBeforeAnswering(String endpoint, long delayMs, long withinMs) {
+        Timed<HttpResponse<String>> timed = Timed.of(() -> api.get("/" + endpoint));
 
         assertThat(timed.result().statusCode()).isEqualTo(200);
-        assertThat(timed.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(100)).isLessThan(Duration.ofSeconds(1));
-    }
-
-    @Test
-    void tortoiseAndSnailWaitTheirConfiguredDelays() {
-        Timed<HttpResponse<String>> tortoise = Timed.of(() -> api.get("/tortoise"));
-        Timed<HttpResponse<String>> snail = Timed.of(() -> api.get("/snail"));
-
-        assertThat(tortoise.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(300)).isLessThan(Duration.ofSeconds(2));
-        assertThat(snail.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(400)).isLessThan(Duration.ofSeconds(2));
+        assertThat(timed.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(delayMs))
+                .isLessThan(Duration.ofMillis(withinMs));
     }
 
     @Test
@@ -40,17 +37,17 @@ class OriginEndpointsTest extends RunningOrigin {
         assertThat(Instant.parse(body.get("servedAt").asText())).isBetween(before, Instant.now());
     }
 
-    @Test
-    void sendsPublicCacheControlWithConfiguredMaxAge() {
-        assertThat(api.get("/hare").headers().allValues("Cache-Control")).containsExactly("public, max-age=3");
-        assertThat(api.get("/tortoise").headers().allValues("Cache-Control")).containsExactly("public, max-age=10");
-        assertThat(api.get("/snail").headers().allValues("Cache-Control")).containsExactly("public, max-age=60");
+    @ParameterizedTest(name = "{0} sends Cache-Control: public, max-age={1}")
+    @CsvSource({"hare, 3", "tortoise, 10", "snail, 60"})
+    void sendsPublicCacheControlWithConfiguredMaxAge(String endpoint, int maxAge) {
+        assertThat(api.get("/" + endpoint).headers().allValues("Cache-Control"))
+                .containsExactly("public, max-age=" + maxAge);
     }
 
-    @Test
-    void sendsStrongEtagFromEndpointNameAndContentVersion() {
-        assertThat(api.get("/hare").headers().allValues("ETag")).containsExactly("\"hare-v1\"");
-        assertThat(api.get("/snail").headers().allValues("ETag")).containsExactly("\"snail-v1\"");
+    @ParameterizedTest(name = "{0} sends ETag: \"{0}-v1\"")
+    @ValueSource(strings = {"hare", "snail"})
+    void sendsStrongEtagFromEndpointNameAndContentVersion(String endpoint) {
+        assertThat(api.get("/" + endpoint).headers().allValues("ETag")).containsExactly("\"" + endpoint + "-v1\"");
     }
 
     @Test
@@ -85,11 +82,10 @@ class OriginEndpointsTest extends RunningOrigin {
         assertThat(timed.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(300));
     }
 
-    @Test
-    void ifNoneMatchMatchesInAListAsWeakTagOrWildcard() {
-        assertThat(api.get("/hare", "If-None-Match", "\"other\", \"hare-v1\"").statusCode()).isEqualTo(304);
-        assertThat(api.get("/hare", "If-None-Match", "W/\"hare-v1\"").statusCode()).isEqualTo(304);
-        assertThat(api.get("/hare", "If-None-Match", "*").statusCode()).isEqualTo(304);
+    @ParameterizedTest(name = "If-None-Match: {0} matches")
+    @ValueSource(strings = {"\"other\", \"hare-v1\"", "W/\"hare-v1\"", "*"})
+    void ifNoneMatchMatchesInAListAsWeakTagOrWildcard(String ifNoneMatch) {
+        assertThat(api.get("/hare", "If-None-Match", ifNoneMatch).statusCode()).isEqualTo(304);
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @OriginTest
 class OriginManagementTest extends RunningOrigin {
@@ -163,9 +165,9 @@ class OriginManagementTest extends RunningOrigin {
         assertThat(management.get("/actuator/env").statusCode()).isEqualTo(404);
     }
 
-    @Test
-    void managementIsNotServedOnTheApiPort() {
-        assertThat(api.get("/actuator/origin").statusCode()).isEqualTo(404);
-        assertThat(api.get("/actuator/health").statusCode()).isEqualTo(404);
+    @ParameterizedTest(name = "{0} is not served on the API port")
+    @ValueSource(strings = {"/actuator/origin", "/actuator/health"})
+    void managementIsNotServedOnTheApiPort(String path) {
+        assertThat(api.get(path).statusCode()).isEqualTo(404);
     }
 }

@@ -7,6 +7,8 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A bad configuration stops the origin with one line on stderr naming the property and the
@@ -27,44 +29,26 @@ class StartupFailureTest {
         return failedStart(Map.of(), args).stderrLines();
     }
 
-    @Test
-    void negativeDelayIsRefused() {
-        assertThat(stderrOfFailedStart("--origin.endpoints.hare.delay=-5ms")).containsExactly(
-                "origin: invalid configuration: origin.endpoints.hare.delay=-5ms: must not be negative " + DURATION);
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            negative delay        | --origin.endpoints.hare.delay=-5ms      | origin.endpoints.hare.delay=-5ms: must not be negative (accepted: a duration such as 100ms, 2s)
+            unknown duration unit | --origin.endpoints.hare.delay=5parsecs  | origin.endpoints.hare.delay=5parsecs: not a valid duration (accepted: a duration such as 100ms, 2s)
+            invalid endpoint name | --origin.endpoints.My_Endpoint.delay=1s | origin.endpoints.My_Endpoint: not a valid endpoint name (accepted: a lower-case path segment matching [a-z][a-z0-9-]*)
+            """)
+    void badValueIsRefusedInOneLineNamingItAndTheAcceptedForm(String what, String arg, String line) {
+        assertThat(stderrOfFailedStart(arg)).containsExactly("origin: invalid configuration: " + line);
     }
 
-    @Test
-    void negativeMaxAgeIsRefused() {
-        assertThat(stderrOfFailedStart("--origin.endpoints.snail.max-age=-1s")).singleElement().asString()
-                .startsWith("origin: invalid configuration: origin.endpoints.snail.max-age=-1s: must not be negative")
-                .contains("(accepted: a duration");
-    }
-
-    @Test
-    void unknownDurationUnitIsRefused() {
-        assertThat(stderrOfFailedStart("--origin.endpoints.hare.delay=5parsecs")).containsExactly(
-                "origin: invalid configuration: origin.endpoints.hare.delay=5parsecs: not a valid duration " + DURATION);
-    }
-
-    @Test
-    void invalidEndpointNameIsRefused() {
-        assertThat(stderrOfFailedStart("--origin.endpoints.My_Endpoint.delay=1s")).containsExactly(
-                "origin: invalid configuration: origin.endpoints.My_Endpoint: not a valid endpoint name "
-                        + "(accepted: a lower-case path segment matching [a-z][a-z0-9-]*)");
-    }
-
-    @Test
-    void unknownPropertyUnderOriginIsRefused() {
-        assertThat(stderrOfFailedStart("--origin.endpoints.hare.delai=1s")).singleElement().asString()
-                .startsWith("origin: invalid configuration: origin.endpoints.hare.delai=1s: unknown property")
-                .contains("origin.endpoints.<name>.delay");
-    }
-
-    @Test
-    void endpointsGivenAsOneValueAreRefused() {
-        assertThat(stderrOfFailedStart("--origin.endpoints=abc")).singleElement().asString()
-                .startsWith("origin: invalid configuration: origin.endpoints=abc: unknown property")
-                .contains("origin.endpoints.<name>.delay");
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            negative max-age                     | --origin.endpoints.snail.max-age=-1s | origin.endpoints.snail.max-age=-1s: must not be negative | (accepted: a duration
+            unknown property under origin        | --origin.endpoints.hare.delai=1s     | origin.endpoints.hare.delai=1s: unknown property         | origin.endpoints.<name>.delay
+            endpoints given as one value         | --origin.endpoints=abc               | origin.endpoints=abc: unknown property                   | origin.endpoints.<name>.delay
+            """)
+    void badValueIsRefusedInOneLineShowingWhatIsAccepted(String what, String arg, String start, String accepted) {
+        assertThat(stderrOfFailedStart(arg)).singleElement().asString()
+                .startsWith("origin: invalid configuration: " + start)
+                .contains(accepted);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
@@ -207,7 +208,9 @@ class RateLimitTest {
         String path = TestStacks.fresh("quick");
         try (RateCacheClient client = RateCacheClient.create()) {
             await().atMost(Duration.ofSeconds(5)).until(() -> client.get(url(path)).code() == 200);
-            await().pollDelay(Duration.ofMillis(2100)).until(() -> true);
+            // Until the 1 s entry has expired in the client's cache: a deliberate wait, since asking
+            // the client would revalidate the entry before the test is over the limit.
+            Waits.outlast(Duration.ofSeconds(1));
             overTheLimit();
 
             RateCacheResponse r = client.get(url(path));
@@ -227,7 +230,10 @@ class RateLimitTest {
             assertThat(burst(unthrottled, requests)).contains(429);
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> probe.get(url("/quick")).code() == 200);
-        await().pollDelay(Duration.ofMillis(600)).until(() -> true);
+        // A request that passes leaves at most one request in the bucket (burst 1), which drains
+        // in 250 ms at 4 r/s; the throttled burst must start on an empty bucket. A deliberate wait:
+        // a probe to see whether it has drained would fill it again.
+        Waits.past(Duration.ofMillis(600));
 
         try (RateCacheClient throttled = RateCacheClient.builder().noCache().retryPolicy(RetryPolicy.none())
                 .throttle(3, 1).build()) {

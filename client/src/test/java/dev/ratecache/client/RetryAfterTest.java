@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RetryAfterTest {
     private static final Instant NOW = Instant.parse("2025-01-01T12:00:00Z");
 
-    @Test
-    void deltaSecondsIsAWaitOfThatManySeconds() {
-        assertThat(RetryAfter.parse("1", null, NOW)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(RetryAfter.parse(" 120 ", null, NOW)).isEqualTo(Duration.ofSeconds(120));
+    @ParameterizedTest(name = "Retry-After: [{0}] is a wait of {1} s")
+    @CsvSource({"'1', 1", "' 120 ', 120"})
+    void deltaSecondsIsAWaitOfThatManySeconds(String value, long seconds) {
+        assertThat(RetryAfter.parse(value, null, NOW)).isEqualTo(Duration.ofSeconds(seconds));
     }
 
     @Test
@@ -24,10 +27,9 @@ class RetryAfterTest {
         assertThat(RetryAfter.parse("Wed, 01 Jan 2025 11:00:00 GMT", null, NOW)).isEqualTo(Duration.ZERO);
     }
 
-    @Test
-    void unreadableValueIsNoWaitAtAll() {
-        assertThat(RetryAfter.parse("soon", null, NOW)).isNull();
-        assertThat(RetryAfter.parse("-5", null, NOW)).isNull();
-        assertThat(RetryAfter.parse("", null, NOW)).isNull();
+    @ParameterizedTest(name = "Retry-After: [{0}] is no wait at all")
+    @ValueSource(strings = {"soon", "-5", ""})
+    void unreadableValueIsNoWaitAtAll(String value) {
+        assertThat(RetryAfter.parse(value, null, NOW)).isNull();
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class RetryPolicyTest {
     private final RetryPolicy policy = RetryPolicy.builder().maxRetries(3).maxWait(Duration.ofSeconds(2))
@@ -36,11 +38,9 @@ class RetryPolicyTest {
         assertThat(policy.nextWait(0, Duration.ofSeconds(1), Duration.ofMillis(3900), 0.0)).isEqualTo(Duration.ofSeconds(1));
     }
 
-    @Test
-    void onlyIdempotentMethodsMayBeRepeated() {
-        assertThat(RetryPolicy.isIdempotent("GET")).isTrue();
-        assertThat(RetryPolicy.isIdempotent("put")).isTrue();
-        assertThat(RetryPolicy.isIdempotent("POST")).isFalse();
-        assertThat(RetryPolicy.isIdempotent("PATCH")).isFalse();
+    @ParameterizedTest(name = "{0} may be repeated: {1}")
+    @CsvSource({"GET, true", "put, true", "POST, false", "PATCH, false"})
+    void onlyIdempotentMethodsMayBeRepeated(String method, boolean idempotent) {
+        assertThat(RetryPolicy.isIdempotent(method)).isEqualTo(idempotent);
     }
 }

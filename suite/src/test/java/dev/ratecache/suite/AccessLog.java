@@ -24,7 +24,12 @@ public final class AccessLog {
      * caller asserts on exactly what had been logged by then.
      */
     public static List<JsonNode> linesFor(Path log, String uri, int atLeast) {
-        return await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+        return linesFor(log, uri, atLeast, Duration.ofSeconds(5));
+    }
+
+    /** As {@link #linesFor(Path, String, int)}, for lines that may take up to {@code within} to come. */
+    public static List<JsonNode> linesFor(Path log, String uri, int atLeast, Duration within) {
+        return await().atMost(within).pollInterval(Duration.ofMillis(20))
                 .until(() -> read(log, uri), lines -> lines.size() >= atLeast);
     }
 

@@ -12,9 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /** Real HTTP on 127.0.0.1, as the tests need it: plain GETs, concurrent bursts, and a chosen source address. */
@@ -84,10 +85,34 @@ public final class Http {
         return line.length() == 0 ? null : line.toString();
     }
 
-    /** A response read off a raw socket. */
-    public record Raw(int status, Map<String, String> headers, String body) {
+    /**
+     * A response read off a raw socket. {@code headers} keeps every copy of every header, in the
+     * order they came, under names that match whatever their case: a header sent twice shows as
+     * two values, so a test can tell "once" from "twice".
+     */
+    public record Raw(int status, Map<String, List<String>> headers, String body) {
+        public Raw {
+            Map<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            headers.forEach((name, values) -> copy.computeIfAbsent(name, n -> new ArrayList<>()).addAll(values));
+            copy.replaceAll((name, values) -> List.copyOf(values));
+            headers = Collections.unmodifiableMap(copy);
+        }
+
+        /** Every value of header {@code name}, in the order they came; empty if it was not sent. */
+        public List<String> allValues(String name) {
+            return headers.getOrDefault(name, List.of());
+        }
+
+        /**
+         * The value of header {@code name}, or null if it was not sent. A header sent more than once
+         * has no single value: that fails, rather than picking one copy and hiding the other.
+         */
         public String header(String name) {
-            return headers.get(name.toLowerCase());
+            List<String> values = allValues(name);
+            if (values.size() > 1) {
+                throw new AssertionError("header " + name + " was sent " + values.size() + " times: " + values);
+            }
+            return values.isEmpty() ? null : values.get(0);
         }
     }
 
@@ -115,29 +140,37 @@ public final class Http {
             if (statusLine == null) {
                 throw new IOException("no response");
             }
-            int status = Integer.parseInt(statusLine.split(" ")[1]);
-            Map<String, String> responseHeaders = new LinkedHashMap<>();
-            for (String line = readLine(in); line != null && !line.isEmpty(); line = readLine(in)) {
-                int colon = line.indexOf(':');
-                responseHeaders.put(line.substring(0, colon).trim().toLowerCase(), line.substring(colon + 1).trim());
-            }
-            // Read exactly the body: nginx may keep the connection open after it (e.g. during a
-            // background cache refresh), so reading to EOF would measure the wrong thing.
-            String length = responseHeaders.get("content-length");
-            byte[] bytes;
-            if (method.equals("HEAD") || status == 304 || status == 204) {
-                bytes = new byte[0];
-            } else if (length != null) {
-                bytes = in.readNBytes(Integer.parseInt(length));
-            } else if ("chunked".equalsIgnoreCase(responseHeaders.get("transfer-encoding"))) {
-                bytes = readChunks(in);
-            } else {
-                bytes = in.readAllBytes();
-            }
-            String body = new String(bytes, StandardCharsets.UTF_8);
-            return new Raw(status, responseHeaders, body);
+            return read(in, statusLine, method);
         } catch (IOException e) {
             throw new IllegalStateException(method + " " + path + " from " + sourceAddress + " failed: " + e, e);
         }
+    }
+
+    /**
+     * Reads the rest of a response whose status line has been read: every header line, then
+     * exactly the body. nginx may keep the connection open after the body (e.g. during a
+     * background cache refresh), so reading to EOF would measure the wrong thing.
+     */
+    private static Raw read(java.io.InputStream in, String statusLine, String method) throws IOException {
+        int status = Integer.parseInt(statusLine.split(" ")[1]);
+        Map<String, List<String>> responseHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (String line = readLine(in); line != null && !line.isEmpty(); line = readLine(in)) {
+            int colon = line.indexOf(':');
+            responseHeaders.computeIfAbsent(line.substring(0, colon).trim(), name -> new ArrayList<>())
+                    .add(line.substring(colon + 1).trim());
+        }
+        Raw head = new Raw(status, responseHeaders, "");
+        String length = head.header("Content-Length");
+        byte[] bytes;
+        if (method.equals("HEAD") || status == 304 || status == 204) {
+            bytes = new byte[0];
+        } else if (length != null) {
+            bytes = in.readNBytes(Integer.parseInt(length));
+        } else if ("chunked".equalsIgnoreCase(head.header("Transfer-Encoding"))) {
+            bytes = readChunks(in);
+        } else {
+            bytes = in.readAllBytes();
+        }
+        return new Raw(status, responseHeaders, new String(bytes, StandardCharsets.UTF_8));
     }
 }

@@ -6,7 +6,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /** Wrong input gets one clear line before anything starts, and exit code 2. */
@@ -28,16 +33,37 @@ class BadInputTest {
                 .contains("'--front-rat'", "did you mean ").containsPattern("did you mean [^)]*--front-rate\\b");
     }
 
-    @Test
-    void rejectStatusOtherThan429Or503IsRefused() {
-        assertThat(run("--reject-status", "418")).isEqualTo(2);
-        assertThat(err.toString()).contains("--reject-status must be 429 or 503 (got 418)");
+    /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        return Stream.of(
+                refused("reject status other than 429 or 503", List.of("--reject-status", "418"),
+                        "--reject-status must be 429 or 503 (got 418)"),
+                refused("limit mode other than queue, nodelay or delay=N", List.of("--front-mode", "fast"),
+                        "'fast' is not a limit mode: use queue, nodelay or delay=N"),
+                refused("two tiers on one port", List.of("--front-port", "18080", "--back-port", "18080"),
+                        "--back-port and --front-port are both 18080"),
+                refused("origin that is not an http URL with a port", List.of("--origin", "ftp://example"),
+                        "--origin must be http://host:port"),
+                refused("unknown cell, listing the valid ones", List.of("--only", "stress/warp-speed"),
+                        "--only names no such cell: stress/warp-speed",
+                        "valid cells: stress/no-caching, stress/server-cache"),
+                refused("malformed check, showing the form", List.of("--assert", "stress/both rejected_pct is zero"),
+                        "malformed check", "CELL.METRIC OP VALUE"),
+                refused("check of an unknown metric, listing the metrics", List.of("--assert", "stress/both.speed > 3"),
+                        "no such metric 'speed'", "throughput, rejected_pct"),
+                refused("unknown profile", List.of("--profile", "fast"),
+                        "'fast' is not a profile: use quick, default or full"));
     }
 
-    @Test
-    void limitModeMustBeQueueNodelayOrDelay() {
-        assertThat(run("--front-mode", "fast")).isEqualTo(2);
-        assertThat(err.toString()).contains("'fast' is not a limit mode: use queue, nodelay or delay=N");
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @MethodSource("refusedInput")
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
+        assertThat(run(args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains(said);
     }
 
     @Test
@@ -50,43 +76,6 @@ class BadInputTest {
                     .contains("--front-port");
             assertThat(out.toString()).doesNotContain("run folder");
         }
-    }
-
-    @Test
-    void twoTiersOnOnePortAreRefused() {
-        assertThat(run("--front-port", "18080", "--back-port", "18080")).isEqualTo(2);
-        assertThat(err.toString()).contains("--back-port and --front-port are both 18080");
-    }
-
-    @Test
-    void originMustBeAnHttpUrlWithAPort() {
-        assertThat(run("--origin", "ftp://example")).isEqualTo(2);
-        assertThat(err.toString()).contains("--origin must be http://host:port");
-    }
-
-    @Test
-    void unknownCellIsRefusedListingTheValidOnes() {
-        assertThat(run("--only", "stress/warp-speed")).isEqualTo(2);
-        assertThat(err.toString()).contains("--only names no such cell: stress/warp-speed")
-                .contains("valid cells: stress/no-caching, stress/server-cache");
-    }
-
-    @Test
-    void malformedCheckIsRefusedShowingTheForm() {
-        assertThat(run("--assert", "stress/both rejected_pct is zero")).isEqualTo(2);
-        assertThat(err.toString()).contains("malformed check").contains("CELL.METRIC OP VALUE");
-    }
-
-    @Test
-    void checkOfAnUnknownMetricIsRefusedListingTheMetrics() {
-        assertThat(run("--assert", "stress/both.speed > 3")).isEqualTo(2);
-        assertThat(err.toString()).contains("no such metric 'speed'").contains("throughput, rejected_pct");
-    }
-
-    @Test
-    void unknownProfileIsRefused() {
-        assertThat(run("--profile", "fast")).isEqualTo(2);
-        assertThat(err.toString()).contains("'fast' is not a profile: use quick, default or full");
     }
 
     @Test

@@ -13,6 +13,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the front end refuses, hides and adds: the default switches, but a 1 s client timeout. */
 class ProtectionTest {
@@ -30,20 +32,16 @@ class ProtectionTest {
         stack.close();
     }
 
-    private static void assertSecurityHeadersOnce(Http.Raw r) {
-        assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
-        assertThat(r.header("X-Frame-Options")).isEqualTo("DENY");
-        assertThat(r.header("Content-Security-Policy")).isEqualTo("frame-ancestors 'none'");
-        assertThat(r.header("Referrer-Policy")).isEqualTo("no-referrer");
-    }
-
     @Test
     void securityHeadersAreOnEveryResponseExactlyOnce() {
+        // Read by the JDK's client and off the raw socket: each keeps every copy of a header.
         HttpResponse<String> ok = Http.get(stack.frontUri(), "/hare");
-        assertThat(ok.headers().allValues("X-Frame-Options")).containsExactly("DENY");
-        assertThat(ok.headers().allValues("X-Content-Type-Options")).containsExactly("nosniff");
-        assertThat(ok.headers().allValues("Content-Security-Policy")).containsExactly("frame-ancestors 'none'");
-        assertThat(ok.headers().allValues("Referrer-Policy")).containsExactly("no-referrer");
+        Http.Raw okRaw = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/hare");
+
+        assertThat(ok.statusCode()).isEqualTo(200);
+        assertThat(okRaw.status()).isEqualTo(200);
+        SecurityHeaders.assertEachOnce(ok);
+        SecurityHeaders.assertEachOnce(okRaw);
     }
 
     @Test
@@ -52,8 +50,8 @@ class ProtectionTest {
         Http.Raw tooLarge = Http.raw("127.0.0.1", stack.ports().front(), "POST", "/hare", "Content-Length: 2000000");
         assertThat(notFound.status()).isEqualTo(404);
         assertThat(tooLarge.status()).isEqualTo(413);
-        assertSecurityHeadersOnce(notFound);
-        assertSecurityHeadersOnce(tooLarge);
+        SecurityHeaders.assertEachOnce(notFound);
+        SecurityHeaders.assertEachOnce(tooLarge);
     }
 
     @Test
@@ -73,11 +71,10 @@ class ProtectionTest {
         assertThat(response.status()).isEqualTo(413);
     }
 
-    @Test
-    void originManagementPathsAreNotReachableThroughTheFrontEnd() {
-        for (String path : new String[] {"/actuator/health", "/actuator/origin", "/actuator/prometheus", "/nginx_status"}) {
-            assertThat(Http.get(stack.frontUri(), path).statusCode()).as(path).isEqualTo(404);
-        }
+    @ParameterizedTest(name = "{0} is not reachable through the front end")
+    @ValueSource(strings = {"/actuator/health", "/actuator/origin", "/actuator/prometheus", "/nginx_status"})
+    void originManagementPathsAreNotReachableThroughTheFrontEnd(String path) {
+        assertThat(Http.get(stack.frontUri(), path).statusCode()).as(path).isEqualTo(404);
     }
 
     @Test
