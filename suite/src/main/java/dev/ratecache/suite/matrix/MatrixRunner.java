@@ -6,6 +6,7 @@ import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.proc.ProcCpu;
+import dev.ratecache.suite.report.Timeline;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -159,6 +160,8 @@ public final class MatrixRunner {
                 clientWall = driven.finished().wallSeconds();
                 clientCpu = driven.finished().cpuSeconds();
                 clientLog = driven.json();
+                // TODO(timeline): once the driver writes dir/library/results.jtl, write its timeline.json here
+                // as the JMeter branch does: Timeline.of(that JTL, front log, back log).write(dir/timeline.json).
             } else {
                 run = jmeter.run(plan, props, dir.resolve("jmeter"), true);
                 if (run.exitCode() != 0) {
@@ -166,6 +169,9 @@ public final class MatrixRunner {
                             + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());
                 }
                 jtl = JtlSummary.read(run.jtl());
+                // Per second, for index.html's over-time charts.
+                Timeline.of(run.jtl(), stack == null ? null : stack.frontEnd().accessLog(),
+                        stack == null ? null : stack.backEnd().accessLog()).write(dir.resolve("timeline.json"));
                 clientWall = run.wallSeconds();
                 clientCpu = run.cpuSeconds();
                 clientLog = run.log();
