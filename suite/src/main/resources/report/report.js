@@ -33,6 +33,8 @@
   Chart.defaults.plugins.legend.position = 'bottom';
   Chart.defaults.plugins.legend.labels.boxWidth = 12;
   Chart.defaults.plugins.legend.labels.boxHeight = 12;
+  // In dataset order (answers, then the lines drawn over them), not in drawing order.
+  Chart.defaults.plugins.legend.labels.sort = function (a, b) { return a.datasetIndex - b.datasetIndex; };
   Chart.defaults.plugins.title.font = { size: 14, weight: '600' };
   Chart.defaults.plugins.title.color = '#1a202c';
 
@@ -178,13 +180,16 @@
 
   function cachesChart(canvas, t) {
     const s = t.series;
-    const datasets = [];
-    if (s.edge_hit) {
-      datasets.push(bars('edge HIT', s.edge_hit, COLORS.hit));
-      datasets.push(bars('edge MISS', s.edge_miss, COLORS.miss));
-      datasets.push(bars('edge, other (EXPIRED, UPDATING, ...)', s.edge_other, COLORS.edgeOther));
-    }
-    datasets.push(line('client-cache hits', s.client_cache_hits, COLORS.client, 'client', false));
+    const candidates = [
+      s.edge_hit && bars('edge HIT', s.edge_hit, COLORS.hit),
+      s.edge_miss && bars('edge MISS', s.edge_miss, COLORS.miss),
+      s.edge_other && bars('edge, other (EXPIRED, UPDATING, ...)', s.edge_other, COLORS.edgeOther),
+      line('client-cache hits', s.client_cache_hits, COLORS.client, 'client', false)
+    ];
+    // Only the caches that answered: a cell without a client cache shows no flat line for one.
+    const datasets = candidates.filter(function (d) {
+      return d && d.data.some(function (v) { return v > 0; });
+    });
     new Chart(canvas, {
       type: 'bar',
       data: { labels: seconds(t), datasets: datasets },

@@ -57,7 +57,16 @@ final class ReportModel {
      * @param log    for a failed cell, its log relative to the run folder
      */
     public record Row(String name, String anchor, boolean failed, String failure, String log, List<String> values,
-            List<Link> links) {}
+            List<Link> links) {
+        /** The link a table has room for: the JMeter dashboard, or the library's statistics. */
+        public List<Link> mainLinks() {
+            return links.stream().filter(l -> l.label().equals(DASHBOARD) || l.label().equals(LIBRARY_STATISTICS))
+                    .limit(1).toList();
+        }
+    }
+
+    static final String DASHBOARD = "dashboard";
+    static final String LIBRARY_STATISTICS = "library statistics";
 
     /** The sentence that explains why ours differs from the reference for one cell. */
     public record Note(String cell, String text) {}
@@ -159,9 +168,9 @@ final class ReportModel {
         List<Link> links = new ArrayList<>();
         Path client = clientFolder(r);
         if (r.cell().library()) {
-            addIfExists(links, "library statistics", client.resolve("summary.json"));
+            addIfExists(links, LIBRARY_STATISTICS, client.resolve("summary.json"));
         } else {
-            addIfExists(links, "dashboard", client.resolve("dashboard/index.html"));
+            addIfExists(links, DASHBOARD, client.resolve("dashboard/index.html"));
             for (String graph : JMeter.GRAPHS) {
                 addIfExists(links, graph, client.resolve("graphs/" + graph + ".png"));
             }
