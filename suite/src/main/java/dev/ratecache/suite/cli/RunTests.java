@@ -159,7 +159,7 @@ public final class RunTests implements Callable<Integer> {
         new ReportWriter(runDir, describeRun(plan, started), outcome, checked, comparable).write();
         linkLatest(runDir);
         out.println();
-        out.println(ReportWriter.terminal(outcome, checked, comparable));
+        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable));
         out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
                 + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
                 (System.nanoTime() - reportStart) / 1e9);

@@ -164,7 +164,7 @@ final class ReportModel {
     }
 
     /** The cell's files worth opening, those that exist. */
-    private List<Link> links(CellResult r) {
+    List<Link> links(CellResult r) {
         List<Link> links = new ArrayList<>();
         Path client = clientFolder(r);
         if (r.cell().library()) {

@@ -71,10 +71,10 @@ public final class ReportWriter {
 
     /**
      * The tables for the terminal at the end of a run: what report.md's tables say, in aligned
-     * columns (fewer of them), with the checks.
+     * columns (fewer of them), with the checks; a failed cell's log relative to the run folder {@code dir}.
      */
-    public static String terminal(MatrixRunner.Outcome outcome, List<Check.Outcome> checks, boolean comparable) {
-        ReportModel model = new ReportModel(Path.of("."), Map.of(), outcome, checks, comparable);
+    public static String terminal(Path dir, MatrixRunner.Outcome outcome, List<Check.Outcome> checks, boolean comparable) {
+        ReportModel model = new ReportModel(dir, Map.of(), outcome, checks, comparable);
         Map<String, Object> context = model.context(Column.TERMINAL);
         context.put("tables", model.tables(Column.TERMINAL).stream()
                 .map(t -> Map.of("plan", t.plan(), "lines", TextTable.lines(t))).toList());
@@ -126,8 +126,7 @@ public final class ReportWriter {
                 }
                 cells.add(new CellView(r.cell().name(), anchor, r.cell().describe(), r.failed(),
                         r.failed() ? r.failure() : "", timeline != null, timeline != null && ChartData.anyCache(timeline),
-                        tables.get(p).rows().stream().filter(row -> row.anchor().equals(anchor)).findFirst()
-                                .map(ReportModel.Row::links).orElse(List.of())));
+                        model.links(r)));
             }
             sections.add(new Section(tables.get(p), canvases, cells));
         }

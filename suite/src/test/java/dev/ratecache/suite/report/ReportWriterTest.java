@@ -58,6 +58,10 @@ class ReportWriterTest {
         assertThat(summary.get("run").get("complete").asBoolean()).isFalse();
         assertThat(summary.get("cells").get(0).get("status").asText()).isEqualTo("failed");
         assertThat(Files.readString(dir.resolve("index.html"))).contains("INCOMPLETE");
+        assertThat(ReportWriter.terminal(dir, new MatrixRunner.Outcome(List.of(failed), 10, 0, 0), List.of(), true))
+                .contains("INCOMPLETE")
+                .containsPattern("(?m)^  stress/no-caching +FAILED: the back tier did not start"
+                        + " \\(cells/stress-no-caching/nginx/back/logs/error.log\\)$");
     }
 
     private static CellResult ok(Cell cell, Path dir, double throughput) {
@@ -85,7 +89,7 @@ class ReportWriterTest {
         String html = Files.readString(dir.resolve("index.html"));
         String htmlStress = html.substring(html.indexOf("<section class=\"plan\" id=\"plan-stress\">"),
                 html.indexOf("<section class=\"plan\" id=\"plan-load\">"));
-        String terminal = ReportWriter.terminal(outcome, List.of(), true);
+        String terminal = ReportWriter.terminal(dir, outcome, List.of(), true);
         for (Cell cell : CELLS) {
             String row = "| " + cell.name() + " | ";
             assertThat(cell.plan().equals("stress") ? stressPart : loadPart).as(cell.name()).contains(row);
@@ -106,7 +110,7 @@ class ReportWriterTest {
     @Test
     void terminalTableLinesUpItsColumns() {
         Path dir = TestDirs.fresh(getClass(), "terminal");
-        String terminal = ReportWriter.terminal(everyCell(dir), List.of(), false);
+        String terminal = ReportWriter.terminal(dir, everyCell(dir), List.of(), false);
 
         List<String> stress = terminal.lines().dropWhile(l -> !l.equals("stress")).skip(1)
                 .takeWhile(l -> !l.isBlank()).toList();
