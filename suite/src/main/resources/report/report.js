@@ -35,6 +35,23 @@
   Chart.defaults.plugins.legend.labels.boxHeight = 12;
   // In dataset order (answers, then the lines drawn over them), not in drawing order.
   Chart.defaults.plugins.legend.labels.sort = function (a, b) { return a.datasetIndex - b.datasetIndex; };
+  // A line's key is a short line in its colour, a bar's a square, whatever the line's dashes and points.
+  const defaultLabels = Chart.defaults.plugins.legend.labels.generateLabels;
+  Chart.defaults.plugins.legend.labels.usePointStyle = true;
+  Chart.defaults.plugins.legend.labels.generateLabels = function (chart) {
+    return defaultLabels(chart).map(function (item) {
+      const dataset = chart.data.datasets[item.datasetIndex];
+      if ((dataset.type || chart.config.type) === 'line') {
+        item.pointStyle = 'line';
+        item.strokeStyle = dataset.borderColor;
+        item.lineWidth = 3;
+        item.lineDash = [];
+      } else {
+        item.pointStyle = 'rect';
+      }
+      return item;
+    });
+  };
   Chart.defaults.plugins.title.font = { size: 14, weight: '600' };
   Chart.defaults.plugins.title.color = '#1a202c';
 
@@ -93,6 +110,12 @@
       options: {
         plugins: {
           title: { display: true, text: plan + ': ' + axis },
+          // Bars of height 0 look like a chart that failed to draw: say so.
+          subtitle: {
+            display: chart.measured.every(function (v) { return v === 0; }),
+            text: '0 for every cell',
+            padding: { bottom: 6 }
+          },
           legend: { display: datasets.length > 1 },
           tooltip: {
             callbacks: {
