@@ -37,6 +37,7 @@ final class PngCharts {
             JFreeChart chart = ChartFactory.createBarChart(c.plan() + ": " + c.axis() + " per cell", null, c.axis(), data,
                     PlotOrientation.VERTICAL, true, false, false);
             chart.setBackgroundPaint(Color.WHITE);
+            chart.getLegend().setVisible(c.reference() != null);
             chart.getTitle().setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
             CategoryPlot plot = chart.getCategoryPlot();
             plot.setBackgroundPaint(Color.WHITE);
