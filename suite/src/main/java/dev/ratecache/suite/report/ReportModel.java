@@ -140,18 +140,18 @@ final class ReportModel {
     }
 
     List<Table> tables(List<Column> columns) {
-        List<Table> tables = new ArrayList<>();
-        for (Plan plan : plans()) {
-            List<Row> rows = new ArrayList<>();
-            List<Note> notes = new ArrayList<>();
-            for (CellResult r : plan.cells()) {
-                rows.add(row(r, columns));
-                explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
-            }
-            tables.add(new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(),
-                    rows, notes));
+        return plans().stream().map(plan -> table(plan, columns)).toList();
+    }
+
+    /** A plan's table with the view's columns, and the notes on where ours differs from the reference. */
+    Table table(Plan plan, List<Column> columns) {
+        List<Row> rows = new ArrayList<>();
+        List<Note> notes = new ArrayList<>();
+        for (CellResult r : plan.cells()) {
+            rows.add(row(r, columns));
+            explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
         }
-        return tables;
+        return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes);
     }
 
     private Row row(CellResult r, List<Column> columns) {

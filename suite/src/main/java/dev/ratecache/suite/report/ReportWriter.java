@@ -1,18 +1,15 @@
 package dev.ratecache.suite.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +30,6 @@ import org.apache.commons.csv.CSVPrinter;
  * runs no scripts; they cover the per-plan comparison, index.html the rest.
  */
 public final class ReportWriter {
-    /** Chart.js, as pinned in pom.xml (chartjs.version): a report test fails when the two differ. */
-    static final String CHART_JS = "META-INF/resources/webjars/chart.js/4.5.1/dist/chart.umd.js";
-
     private final Path dir;
     private final Map<String, Object> run;
     private final MatrixRunner.Outcome outcome;
@@ -62,8 +56,7 @@ public final class ReportWriter {
         List<ChartData.BarChart> bars = ChartData.bars(model);
         PngCharts.write(bars, dir.resolve("charts"));
         Files.writeString(dir.resolve("report.md"), markdown(bars), StandardCharsets.UTF_8);
-        copyAssets();
-        Files.writeString(dir.resolve("index.html"), html(bars), StandardCharsets.UTF_8);
+        new HtmlPage(dir, model).write(bars);
         if (!checks.isEmpty()) {
             JUnitXml.write(checks, dir.resolve("checks.xml"));
         }
@@ -91,64 +84,6 @@ public final class ReportWriter {
         context.put("chartPlans", images.entrySet().stream()
                 .map(e -> Map.of("plan", e.getKey(), "images", e.getValue())).toList());
         return Templates.markdown("report.md").execute(context);
-    }
-
-    /** One plan's part of index.html: its table, its bar charts, and its cells over time. */
-    public record Section(ReportModel.Table table, List<Bar> bars, List<CellView> cells) {}
-
-    /** A bar chart's canvas; report.js finds its data by plan and metric. */
-    public record Bar(String plan, String metric, String title) {}
-
-    /**
-     * A cell's over-time charts.
-     *
-     * @param caches whether any cache answered (else its caches chart is left out)
-     */
-    public record CellView(String name, String anchor, String description, boolean failed, String failure,
-            boolean hasTimeline, boolean caches, List<ReportModel.Link> links) {}
-
-    private String html(List<ChartData.BarChart> bars) throws IOException {
-        Map<String, Object> context = model.context(Column.HTML);
-        Map<String, JsonNode> timelines = new LinkedHashMap<>();
-        List<Section> sections = new ArrayList<>();
-        List<ReportModel.Table> tables = model.tables(Column.HTML);
-        List<ReportModel.Plan> plans = model.plans();
-        for (int p = 0; p < plans.size(); p++) {
-            ReportModel.Plan plan = plans.get(p);
-            List<Bar> canvases = bars.stream().filter(b -> b.plan().equals(plan.name()))
-                    .map(b -> new Bar(b.plan(), b.metric(), b.axis())).toList();
-            List<CellView> cells = new ArrayList<>();
-            for (CellResult r : plan.cells()) {
-                JsonNode timeline = ChartData.timeline(r);
-                String anchor = ReportModel.anchor(r);
-                if (timeline != null) {
-                    timelines.put(anchor, timeline);
-                }
-                cells.add(new CellView(r.cell().name(), anchor, r.cell().describe(), r.failed(),
-                        r.failed() ? r.failure() : "", timeline != null, timeline != null && ChartData.anyCache(timeline),
-                        model.links(r)));
-            }
-            sections.add(new Section(tables.get(p), canvases, cells));
-        }
-        context.put("sections", sections);
-        context.put("data", ChartData.pageJson(bars, timelines));
-        return Templates.html("index.html").execute(context);
-    }
-
-    /** Chart.js and the page's script, next to index.html: the page must open from file:// with no network. */
-    private void copyAssets() throws IOException {
-        Path assets = Files.createDirectories(dir.resolve("assets"));
-        copyResource(CHART_JS, assets.resolve("chart.umd.js"));
-        copyResource("report/report.js", assets.resolve("report.js"));
-    }
-
-    private static void copyResource(String resource, Path to) throws IOException {
-        try (InputStream in = ReportWriter.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException(resource + " is not on the class path (is the chart.js webjar's version the one in pom.xml?)");
-            }
-            Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
-        }
     }
 
     private void writeJson() throws IOException {
