@@ -44,7 +44,7 @@ final class ChartData {
     /** Every plan's bar charts, plan by plan, in {@link Column#CHARTED} order. */
     static List<BarChart> bars(ReportModel model) {
         List<BarChart> charts = new ArrayList<>();
-        for (ReportModel.Plan plan : model.plans()) {
+        for (ReportModel.PlanCells plan : model.plans()) {
             for (Column column : Column.CHARTED) {
                 List<String> labels = new ArrayList<>();
                 List<Double> measured = new ArrayList<>();

@@ -54,7 +54,7 @@ final class HtmlPage {
         Map<String, Object> context = model.context(Column.HTML);
         Map<String, JsonNode> timelines = new LinkedHashMap<>();
         List<Section> sections = new ArrayList<>();
-        for (ReportModel.Plan plan : model.plans()) {
+        for (ReportModel.PlanCells plan : model.plans()) {
             List<Bar> canvases = bars.stream().filter(b -> b.plan().equals(plan.name()))
                     .map(b -> new Bar(b.plan(), b.metric(), b.axis())).toList();
             List<CellView> cells = new ArrayList<>();

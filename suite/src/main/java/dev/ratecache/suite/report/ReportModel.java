@@ -98,15 +98,15 @@ final class ReportModel {
     public record MetricLine(String id, String unit, String meaning) {}
 
     /** A plan and its cells in the order they ran. */
-    record Plan(String name, List<CellResult> cells) {}
+    record PlanCells(String name, List<CellResult> cells) {}
 
     /** Every plan of the run, in the order its first cell ran. */
-    List<Plan> plans() {
+    List<PlanCells> plans() {
         Map<String, List<CellResult>> byPlan = new LinkedHashMap<>();
         for (CellResult r : outcome.cells()) {
             byPlan.computeIfAbsent(String.valueOf(planOf(r)), p -> new ArrayList<>()).add(r);
         }
-        return byPlan.entrySet().stream().map(e -> new Plan(e.getKey(), List.copyOf(e.getValue()))).toList();
+        return byPlan.entrySet().stream().map(e -> new PlanCells(e.getKey(), List.copyOf(e.getValue()))).toList();
     }
 
     /** The one place that says which plan a cell belongs to: cells of different plans are never compared. */
@@ -144,7 +144,7 @@ final class ReportModel {
     }
 
     /** A plan's table with the view's columns, and the notes on where ours differs from the reference. */
-    Table table(Plan plan, List<Column> columns) {
+    Table table(PlanCells plan, List<Column> columns) {
         List<Row> rows = new ArrayList<>();
         List<Note> notes = new ArrayList<>();
         for (CellResult r : plan.cells()) {
