@@ -90,7 +90,8 @@ need_gixy() {
   "$GIXY_HOME/bin/pip" install --quiet --disable-pip-version-check "gixy-ng==$GIXY_VERSION"
 }
 
-# The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot.
+# The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot;
+# the acceptance test opens the report's index.html in headless Chromium and keeps a screenshot.
 need_gui_tools() {
   local missing=()
   command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
@@ -99,6 +100,7 @@ need_gui_tools() {
   command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
   # Debian's imagemagick provides convert-im6.q16; a bare "convert" may be something else.
   command -v convert-im6.q16 >/dev/null 2>&1 || missing+=(imagemagick)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   if [[ ${#missing[@]} -gt 0 ]]; then
     apt_install "${missing[@]}"
   fi

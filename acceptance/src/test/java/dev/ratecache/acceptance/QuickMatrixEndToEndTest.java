@@ -4,15 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.HeadlessChromium;
 import dev.ratecache.suite.TestDirs;
 import dev.ratecache.suite.cli.RunTestsAccess;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -88,7 +95,12 @@ class QuickMatrixEndToEndTest {
     @Test
     void reportHoldsEveryFileItPromises() {
         for (String file : new String[] {"summary.json", "summary.csv", "report.md", "index.html", "checks.xml",
-                "charts/throughput.png", "charts/rejected_pct.png", "charts/p95_ms.png", "charts/origin_requests.png",
+                "charts/stress-throughput.png", "charts/stress-rejected_pct.png", "charts/stress-p95_ms.png",
+                "charts/stress-origin_requests.png", "charts/load-throughput.png", "charts/load-origin_requests.png",
+                "assets/chart.umd.js", "assets/report.js",
+                "cells/stress-server-cache/timeline.json", "cells/stress-direct/timeline.json", "cells/load-both/timeline.json",
+                "cells/stress-library/timeline.json", "cells/load-library/library/results.jtl",
+                "cells/load-library/library/dashboard/index.html", "cells/load-library/library/graphs/TransactionsPerSecond.png",
                 "cells/stress-server-cache/jmeter/results.jtl", "cells/stress-server-cache/jmeter/dashboard/index.html",
                 "cells/stress-server-cache/jmeter/graphs/ResponseTimesOverTime.png",
                 "cells/load-both/jmeter/graphs/TransactionsPerSecond.png",
@@ -107,5 +119,77 @@ class QuickMatrixEndToEndTest {
         assertThat(csv.lines().count()).isEqualTo(12);
         assertThat(csv.lines().findFirst().orElseThrow()).contains("throughput [responses/s]", "rejected_pct [%]");
         assertThat(Files.readString(run.resolve("checks.xml"))).contains("tests=\"2\" failures=\"0\"");
+    }
+
+    /** Every src and href of index.html; a page that needs anything from outside the run folder fails here. */
+    @Test
+    void indexHtmlRefersOnlyToFilesInTheRunFolder() throws Exception {
+        String html = Files.readString(run.resolve("index.html"));
+        Matcher refs = Pattern.compile("\\b(?:src|href)=\"([^\"]*)\"").matcher(html);
+        List<String> seen = new ArrayList<>();
+        while (refs.find()) {
+            String ref = refs.group(1);
+            seen.add(ref);
+            if (ref.startsWith("#")) {
+                assertThat(html).as(ref).contains("id=\"" + ref.substring(1) + "\"");
+                continue;
+            }
+            assertThat(URI.create(ref).isAbsolute()).as(ref).isFalse();
+            assertThat(ref).as(ref).doesNotStartWith("/");
+            assertThat(run.resolve(ref).normalize()).as(ref).startsWith(run).exists();
+        }
+        assertThat(seen).contains("assets/chart.umd.js", "assets/report.js",
+                "cells/stress-server-cache/jmeter/dashboard/index.html");
+    }
+
+    /**
+     * index.html in headless Chromium with no network, as a person would open it: every cell has
+     * its row, and every chart drew its data (report.js marks each canvas with its painted pixels
+     * and data points). The screenshot stays in target/report/.
+     */
+    @Test
+    void indexHtmlShowsEveryCellAndDrawsEveryChartInABrowserWithoutNetwork() throws Exception {
+        HeadlessChromium chromium = HeadlessChromium.in(Path.of("target", "report", "chromium").toAbsolutePath(),
+                Duration.ofSeconds(90));
+        Path page = run.resolve("index.html");
+        Path screenshot = chromium.screenshot(page, Path.of("target", "report", "index.png").toAbsolutePath(),
+                1400, 4000, Duration.ofSeconds(10));
+        assertThat(Files.size(screenshot)).isGreaterThan(50_000);
+
+        // Chromium serialises the DOM with every attribute double-quoted: plain patterns read it.
+        String dom = chromium.dumpDom(page, Duration.ofSeconds(10));
+
+        assertThat(attribute(tag(dom, "body").get(0), "data-error")).as("a script error").isNull();
+        List<String> rows = tag(dom, "tr").stream().map(tr -> attribute(tr, "data-cell")).filter(c -> c != null).toList();
+        assertThat(rows).containsExactlyInAnyOrderElementsOf(CELLS.keySet());
+        List<String> canvases = tag(dom, "canvas");
+        assertThat(attribute(tag(dom, "body").get(0), "data-charts")).isEqualTo(String.valueOf(canvases.size()));
+        // Two plans of four bar charts; every cell over time, the library's from its driver's JTL as JMeter's from JMeter's.
+        assertThat(canvases.stream().filter(c -> "bar".equals(attribute(c, "data-kind")))).hasSize(8);
+        assertThat(canvases.stream().filter(c -> "requests".equals(attribute(c, "data-kind")))).hasSize(CELLS.size());
+        assertThat(canvases.stream().filter(c -> "latency".equals(attribute(c, "data-kind")))).hasSize(CELLS.size());
+        assertThat(canvases.stream().filter(c -> "caches".equals(attribute(c, "data-kind")))).isNotEmpty();
+        for (String canvas : canvases) {
+            assertThat(attribute(canvas, "data-points")).as(canvas).isNotNull();
+            assertThat(Integer.parseInt(attribute(canvas, "data-points"))).as(canvas).isPositive();
+            // Drawn: a chart paints thousands of pixels (its axes, labels and title alone); a blank canvas none.
+            assertThat(Integer.parseInt(attribute(canvas, "data-painted"))).as(canvas).isGreaterThan(2_000);
+        }
+    }
+
+    /** Every start tag of that name in serialised HTML. */
+    private static List<String> tag(String html, String name) {
+        Matcher m = Pattern.compile("<" + name + "\\b[^>]*>").matcher(html);
+        List<String> tags = new ArrayList<>();
+        while (m.find()) {
+            tags.add(m.group());
+        }
+        return tags;
+    }
+
+    /** An attribute's value in a start tag, or null when it has none. */
+    private static String attribute(String tag, String name) {
+        Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "=\"([^\"]*)\"").matcher(tag);
+        return m.find() ? m.group(1) : null;
     }
 }

@@ -152,8 +152,7 @@ public final class RunTestsCommand implements Callable<Integer> {
         new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable).write();
         linkLatest(runDir);
         out.println();
-        out.println(Files.readString(runDir.resolve("report.md")).lines()
-                .takeWhile(line -> !line.startsWith("## Charts")).reduce("", (a, b) -> a + b + "\n"));
+        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable));
         out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
                 + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
                 (System.nanoTime() - reportStart) / 1e9);

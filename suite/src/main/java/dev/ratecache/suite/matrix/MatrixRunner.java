@@ -2,11 +2,11 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.proc.ProcCpu;
+import dev.ratecache.suite.report.Timeline;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -142,6 +142,9 @@ public final class MatrixRunner {
             Path clientDir = dir.resolve(cell.generator().folder());
             LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
             JtlSummary jtl = JtlSummary.read(run.jtl());
+            // Per second, for index.html's over-time charts.
+            Timeline.of(run.jtl(), stack == null ? null : stack.frontEnd().accessLog(),
+                    stack == null ? null : stack.backEnd().accessLog()).write(dir.resolve("timeline.json"));
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
             Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());

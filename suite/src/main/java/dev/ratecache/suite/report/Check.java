@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.commons.text.StringEscapeUtils;
 
 /**
  * One pass/fail check of a matrix run: {@code CELL.METRIC OP VALUE}, e.g.
@@ -66,22 +65,5 @@ public record Check(String text, String cell, Metric metric, String op, double v
             default -> throw new IllegalStateException(op);
         };
         return new Outcome(this, passed, String.format(Locale.ROOT, "measured %s = %.3f %s", metric.id(), measured, metric.unit()));
-    }
-
-    /** JUnit XML, one testcase per check, for CI systems. */
-    public static String junitXml(List<Outcome> outcomes) {
-        long failures = outcomes.stream().filter(o -> !o.passed()).count();
-        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        xml.append(String.format("<testsuite name=\"run-tests.sh checks\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">%n",
-                outcomes.size(), failures));
-        for (Outcome o : outcomes) {
-            xml.append("  <testcase classname=\"run-tests.sh\" name=\"").append(StringEscapeUtils.escapeXml10(o.check().text())).append('"');
-            if (o.passed()) {
-                xml.append("/>\n");
-            } else {
-                xml.append(">\n    <failure message=\"").append(StringEscapeUtils.escapeXml10(o.detail())).append("\"/>\n  </testcase>\n");
-            }
-        }
-        return xml.append("</testsuite>\n").toString();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.JUnitXml;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -60,9 +61,9 @@ class CheckTest {
     void junitXmlHasOneTestcasePerCheckAndTheFailures() {
         Check.Outcome pass = Check.parse("stress/server-cache.rejected_pct == 0", CELLS).evaluate(List.of(measured(SERVER_CACHE, 0)));
         Check.Outcome fail = Check.parse("stress/server-cache.rejected_pct > 1", CELLS).evaluate(List.of(measured(SERVER_CACHE, 0)));
-        String xml = Check.junitXml(List.of(pass, fail));
+        String xml = JUnitXml.of(List.of(pass, fail));
         assertThat(xml).contains("tests=\"2\" failures=\"1\"")
                 .contains("name=\"stress/server-cache.rejected_pct &gt; 1\"")
-                .contains("<failure message=\"measured rejected_pct = 0.000 %\"/>");
+                .contains("<failure message=\"measured rejected_pct = 0.000 %\">measured rejected_pct = 0.000 %</failure>");
     }
 }

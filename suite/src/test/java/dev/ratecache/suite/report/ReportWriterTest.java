@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ratecache.suite.TestDirs;
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.suite.TestDirs;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Plan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** The report's files, from results made up for the purpose. */
 class ReportWriterTest {
-    private static final Cell NO_CACHING = Matrix.reference(List.of(dev.ratecache.suite.matrix.Plan.STRESS)).get(0);
+    private static final Cell NO_CACHING = Matrix.reference(List.of(Plan.STRESS)).get(0);
+    private static final List<Cell> CELLS = Matrix.reference(Plan.REFERENCE);
 
     private static CellMeasurement run(double throughput, long rejected) {
         JtlSummary jtl = new JtlSummary(1000, rejected, 0, 0, throughput, 100, 1, 900, 50, 80, 90, 99, 10_000);
@@ -57,5 +59,174 @@ class ReportWriterTest {
         assertThat(summary.get("run").get("complete").asBoolean()).isFalse();
         assertThat(summary.get("cells").get(0).get("status").asText()).isEqualTo("failed");
         assertThat(Files.readString(dir.resolve("index.html"))).contains("INCOMPLETE");
+        assertThat(ReportWriter.terminal(dir, new MatrixRunner.Outcome(List.of(failed), 10, 0, 0), List.of(), true))
+                .contains("INCOMPLETE")
+                .containsPattern("(?m)^  stress/no-caching +FAILED: the back tier did not start"
+                        + " \\(cells/stress-no-caching/nginx/back/logs/error.log\\)$");
+    }
+
+    private static CellResult ok(Cell cell, Path dir, double throughput) {
+        return new CellResult(cell, List.of(run(throughput, 100)), null, dir, dir.resolve("cells").resolve(cell.folder()));
+    }
+
+    /** Every cell of the default matrix, each with its own throughput so rows can be told apart. */
+    private static MatrixRunner.Outcome everyCell(Path dir) {
+        List<CellResult> results = new java.util.ArrayList<>();
+        for (int i = 0; i < CELLS.size(); i++) {
+            results.add(ok(CELLS.get(i), dir, 10 + i));
+        }
+        return new MatrixRunner.Outcome(results, 100, 90, 1);
+    }
+
+    @Test
+    void everyCellHasARowInItsOwnPlansTableInEveryView() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "rows");
+        MatrixRunner.Outcome outcome = everyCell(dir);
+        new ReportWriter(dir, Map.of("profile", "default"), outcome, List.of(), true).write();
+
+        String md = Files.readString(dir.resolve("report.md"));
+        String stressPart = md.substring(md.indexOf("\n## stress\n"), md.indexOf("\n## load\n"));
+        String loadPart = md.substring(md.indexOf("\n## load\n"), md.indexOf("\n## Charts"));
+        String html = Files.readString(dir.resolve("index.html"));
+        String htmlStress = html.substring(html.indexOf("<section class=\"plan\" id=\"plan-stress\">"),
+                html.indexOf("<section class=\"plan\" id=\"plan-load\">"));
+        String terminal = ReportWriter.terminal(dir, outcome, List.of(), true);
+        for (Cell cell : CELLS) {
+            String row = "| " + cell.name() + " | ";
+            assertThat(cell.plan().name().equals("stress") ? stressPart : loadPart).as(cell.name()).contains(row);
+            assertThat(cell.plan().name().equals("stress") ? loadPart : stressPart).as(cell.name()).doesNotContain(row);
+            assertThat(html).containsOnlyOnce("<tr data-cell=\"" + cell.name() + "\">");
+            assertThat(htmlStress.contains("<tr data-cell=\"" + cell.name() + "\">")).as(cell.name())
+                    .isEqualTo(cell.plan().name().equals("stress"));
+            assertThat(terminal).containsPattern("(?m)^  " + java.util.regex.Pattern.quote(cell.name()) + " +\\d");
+        }
+        // Every column of report.md, in one header line per plan.
+        for (Column c : Column.ALL) {
+            assertThat(stressPart).contains(" " + c.label() + " |");
+        }
+        assertThat(md).contains("| stress/no-caching | 10.0 (23.0) | 10.0 (54.0) | 0.0 | 100 |")
+                .contains("| load/no-caching | 16.0 (1.4) | 10.0 (0.0) | 0.0 | 100 (6874) | 1 (104) | 900 (19069) |");
+    }
+
+    @Test
+    void terminalTableLinesUpItsColumns() {
+        Path dir = TestDirs.fresh(getClass(), "terminal");
+        String terminal = ReportWriter.terminal(dir, everyCell(dir), List.of(), false);
+
+        List<String> stress = terminal.lines().dropWhile(l -> !l.equals("stress")).skip(1)
+                .takeWhile(l -> !l.isBlank()).toList();
+        assertThat(stress).hasSize(1 + 6);
+        assertThat(stress.get(0)).startsWith("  cell").contains("throughput (resp/s)").contains("wall (s)");
+        int end = stress.get(0).length();
+        assertThat(stress).allSatisfy(line -> assertThat(line).hasSize(end));
+        assertThat(terminal).doesNotContain("(23.0)").doesNotContain("|");
+    }
+
+    @Test
+    void chartsArePerPlanAndNeverMixPlans() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "charts");
+        new ReportWriter(dir, Map.of(), everyCell(dir), List.of(), true).write();
+
+        for (String plan : List.of("stress", "load")) {
+            for (Column c : Column.CHARTED) {
+                Path png = dir.resolve("charts/" + plan + "-" + c.metric().id() + ".png");
+                assertThat(png).isNotEmptyFile();
+                assertThat(Files.readString(dir.resolve("report.md"))).contains("(charts/" + plan + "-" + c.metric().id() + ".png)");
+            }
+        }
+        JsonNode data = pageData(Files.readString(dir.resolve("index.html")));
+        assertThat(data.get("plans")).hasSize(2);
+        for (JsonNode plan : data.get("plans")) {
+            assertThat(plan.get("charts")).hasSize(Column.CHARTED.size());
+            for (JsonNode chart : plan.get("charts")) {
+                chart.get("labels").forEach(label -> assertThat(label.asText()).startsWith(plan.get("name").asText() + "/"));
+            }
+        }
+        JsonNode stressThroughput = data.get("plans").get(0).get("charts").get(0);
+        assertThat(stressThroughput.get("metric").asText()).isEqualTo("throughput");
+        assertThat(stressThroughput.get("measured").toString()).isEqualTo("[10.0,11.0,12.0,13.0,14.0,15.0]");
+        assertThat(stressThroughput.get("reference").toString()).isEqualTo("[23.0,99.3,99.5,193.0,39.0,null]");
+    }
+
+    @Test
+    void indexHtmlEscapesTextOfCellsAndChecksAndItsChartDataCannotCloseItsScript() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "escaping");
+        String evil = "<script>alert('x')</script> & \"quoted\" | piped";
+        CellResult failed = new CellResult(NO_CACHING, List.of(), evil, dir.resolve("error.log"), dir);
+        // No file name holds a slash, so the plan is made by hand: the page must hold whatever a name holds.
+        Plan mine = new Plan("mine</script>", null, dir.resolve("mine.jmx"), Map.of(), 0, Map.of(),
+                new Plan.Estimate(30, 30, 30, 30), Map.of(), false, List.of());
+        Cell odd = Cell.of(mine, "both").serverCache().clientCache().build();
+        CellResult oddPlan = ok(odd, dir, 5);
+        Check check = Check.parse("stress/no-caching.throughput > 1", CELLS);
+        Check.Outcome outcome = new Check.Outcome(check, false, "cell failed: " + evil);
+
+        new ReportWriter(dir, Map.of("switches", "<b>bold</b>"), new MatrixRunner.Outcome(List.of(failed, oddPlan), 10, 5, 0),
+                List.of(outcome), false).write();
+
+        String html = Files.readString(dir.resolve("index.html"));
+        assertThat(html).doesNotContain("<script>alert").doesNotContain("<b>bold</b>").doesNotContain("mine</script>")
+                .contains("FAILED: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot; | piped")
+                .contains("&lt;b&gt;bold&lt;/b&gt;");
+        // Exactly the page's own three scripts: no text opened or closed one.
+        assertThat(html.split("<script", -1)).hasSize(4);
+        assertThat(html.split("</script>", -1)).hasSize(4);
+        assertThat(pageData(html).get("plans").get(1).get("name").asText()).isEqualTo("mine</script>");
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("FAILED: <script>alert('x')</script> & \"quoted\" \\| piped");
+    }
+
+    @Test
+    void eachCellWithATimelineGetsItsOverTimeChartsAndTheRestSayWhyNot() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "timelines");
+        MatrixRunner.Outcome outcome = everyCell(dir);
+        CellResult withTimeline = outcome.cells().get(1);
+        Files.createDirectories(withTimeline.dir());
+        Files.writeString(withTimeline.dir().resolve("timeline.json"), "{\"start_epoch_s\":1,\"seconds\":2,\"series\":{"
+                + "\"offered\":[3,4],\"answered_2xx\":[3,4],\"rejected\":[0,0],\"other_errors\":[0,0],"
+                + "\"client_cache_hits\":[0,0],\"origin\":[1,0],\"edge_hit\":[2,4],\"edge_miss\":[1,0],"
+                + "\"edge_other\":[0,0],\"p50_ms\":[5,6],\"p95_ms\":[7,null]}}");
+
+        new ReportWriter(dir, Map.of(), outcome, List.of(), true).write();
+
+        String html = Files.readString(dir.resolve("index.html"));
+        String anchor = "cell-" + withTimeline.cell().folder();
+        for (String kind : List.of("requests", "caches", "latency")) {
+            assertThat(html).containsOnlyOnce("data-kind=\"" + kind + "\" data-cell=\"" + anchor + "\"");
+        }
+        assertThat(html).contains("<a href=\"cells/stress-server-cache/timeline.json\">timeline</a>");
+        assertThat(pageData(html).get("timelines").get(anchor).get("series").get("edge_hit").toString()).isEqualTo("[2,4]");
+        assertThat(html.split("data-kind=\"requests\"", -1)).hasSize(2);
+        assertThat(html.split("class=\"missing\"", -1)).hasSize(CELLS.size());
+    }
+
+    @Test
+    void chartJsIsCopiedBesideThePageWhichLoadsNothingFromOutsideTheRunFolder() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "assets");
+        new ReportWriter(dir, Map.of(), everyCell(dir), List.of(), true).write();
+
+        assertThat(Files.readString(dir.resolve("assets/chart.umd.js"))).startsWith("/*!\n * Chart.js v4.5.1");
+        assertThat(dir.resolve("assets/report.js")).isNotEmptyFile();
+        String html = Files.readString(dir.resolve("index.html"));
+        java.util.regex.Matcher refs = java.util.regex.Pattern.compile("(?:src|href)=\"([^\"]*)\"").matcher(html);
+        int count = 0;
+        while (refs.find()) {
+            String ref = refs.group(1);
+            count++;
+            if (!ref.startsWith("#")) {
+                assertThat(ref).doesNotContain("//").doesNotStartWith("/");
+                if (!ref.equals("checks.xml")) {
+                    assertThat(dir.resolve(ref)).as(ref).exists();
+                }
+            }
+        }
+        assertThat(count).isGreaterThan(10);
+    }
+
+    /** The JSON index.html draws from. */
+    private static JsonNode pageData(String html) throws Exception {
+        String start = "<script type=\"application/json\" id=\"data\">";
+        int from = html.indexOf(start) + start.length();
+        return new ObjectMapper().readTree(html.substring(from, html.indexOf("</script>", from)));
     }
 }

@@ -1,0 +1,114 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Reference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * One column of the report's tables: the figures it shows, its heading and unit, how many
+ * decimals, and the reference experiment's figure beside it where there is one. Every view
+ * (report.md, index.html, the terminal, the charts) takes its columns from {@link #ALL}, so a
+ * new metric is one line there.
+ *
+ * @param metrics   usually one; several share a cell of the table, joined by " / " (CPU per process)
+ * @param reference the reference experiment's figure for this column, or null where it published none
+ */
+public record Column(String heading, String unit, int decimals, List<Metric> metrics,
+        Function<Reference, Double> reference) {
+
+    /** Every column report.md shows, in order. */
+    public static final List<Column> ALL = List.of(
+            of(Metric.THROUGHPUT, "throughput", "resp/s", 1).withReference(Reference::throughput),
+            of(Metric.REJECTED_PCT, "rejected", "%", 1).withReference(Reference::rejectedPct),
+            of(Metric.OTHER_ERRORS_PCT, "other errors", "%", 1),
+            of(Metric.MEAN_MS, "mean", "ms", 0).withReference(Reference::meanMs),
+            of(Metric.MIN_MS, "min", "ms", 0).withReference(Reference::minMs),
+            of(Metric.MAX_MS, "max", "ms", 0).withReference(Reference::maxMs),
+            of(Metric.P50_MS, "p50", "ms", 0),
+            of(Metric.P90_MS, "p90", "ms", 0),
+            of(Metric.P95_MS, "p95", "ms", 0),
+            of(Metric.P99_MS, "p99", "ms", 0),
+            of(Metric.ORIGIN_REQUESTS, "origin requests", "", 0),
+            of(Metric.ORIGIN_RATE, "origin", "req/s", 1),
+            of(Metric.EDGE_HIT_PCT, "edge HIT", "%", 1),
+            of(Metric.CLIENT_CACHE_HITS, "client-cache hits", "", 0),
+            joined("CPU front / back / origin / JMeter", "%", 1,
+                    Metric.CPU_FRONT_PCT, Metric.CPU_BACK_PCT, Metric.CPU_ORIGIN_PCT, Metric.CPU_JMETER_PCT),
+            of(Metric.WALL_S, "wall", "s", 1));
+
+    /** index.html's tables: what a reader compares at a glance (report.md has the rest). */
+    public static final List<Column> HTML = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
+            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS);
+
+    /** The terminal's tables: narrow enough for a wide terminal, even with spreads over repeats. */
+    public static final List<Column> TERMINAL = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
+            Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT,
+            Metric.CLIENT_CACHE_HITS, Metric.WALL_S);
+
+    /** The per-plan bar charts (index.html and charts/*.png). */
+    public static final List<Column> CHARTED = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.P95_MS,
+            Metric.ORIGIN_REQUESTS);
+
+    static Column of(Metric metric, String heading, String unit, int decimals) {
+        return new Column(heading, unit, decimals, List.of(metric), null);
+    }
+
+    static Column joined(String heading, String unit, int decimals, Metric... metrics) {
+        return new Column(heading, unit, decimals, List.of(metrics), null);
+    }
+
+    Column withReference(Function<Reference, Double> figure) {
+        return new Column(heading, unit, decimals, metrics, figure);
+    }
+
+    /** The columns of {@link #ALL} that show these metrics (each column picked by its first metric), in this order. */
+    public static List<Column> pick(Metric... metrics) {
+        List<Column> picked = new ArrayList<>();
+        for (Metric m : metrics) {
+            picked.add(ALL.stream().filter(c -> c.metric() == m).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no column shows " + m.id())));
+        }
+        return List.copyOf(picked);
+    }
+
+    /** The metric the column stands for (the first of a joined column). */
+    public Metric metric() {
+        return metrics.get(0);
+    }
+
+    /** The heading with its unit, e.g. "throughput (resp/s)". */
+    public String label() {
+        return unit.isEmpty() ? heading : heading + " (" + unit + ")";
+    }
+
+    /** The reference's figure for this column, if the cell has a reference and it published one. */
+    public Double referenceOf(Optional<Reference> ref) {
+        return reference == null ? null : ref.map(reference).orElse(null);
+    }
+
+    /**
+     * The cell's figure: the median, with the spread as [min-max] when it ran several times, and
+     * the reference's figure in brackets where there is one.
+     */
+    public String format(CellResult r, Optional<Reference> ref) {
+        String ours = String.join(" / ", metrics.stream().map(m -> median(r, m)).toList());
+        Double theirs = referenceOf(ref);
+        return theirs == null ? ours : ours + String.format(Locale.ROOT, " (%." + decimals + "f)", theirs);
+    }
+
+    private String median(CellResult r, Metric m) {
+        Double v = r.median(m);
+        if (v == null) {
+            return "n/a";
+        }
+        String f = "%." + decimals + "f";
+        String median = String.format(Locale.ROOT, f, v);
+        return r.runs().size() < 2 ? median
+                : median + String.format(Locale.ROOT, " [" + f + "-" + f + "]", r.min(m), r.max(m));
+    }
+}

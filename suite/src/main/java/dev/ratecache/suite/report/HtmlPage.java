@@ -1,0 +1,93 @@
+package dev.ratecache.suite.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.suite.matrix.CellResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * index.html: per plan its table, its bar charts and each cell over time, drawn by Chart.js. The
+ * page, Chart.js (copied from its webjar into assets/) and the chart data (inside the page, since
+ * a browser will not fetch() a file:// URL) are all in the run folder: it opens with no network.
+ */
+final class HtmlPage {
+    /** Chart.js, as pinned in pom.xml (chartjs.version): a report test fails when the two differ. */
+    static final String CHART_JS = "META-INF/resources/webjars/chart.js/4.5.1/dist/chart.umd.js";
+
+    private final Path dir;
+    private final ReportModel model;
+
+    HtmlPage(Path dir, ReportModel model) {
+        this.dir = dir;
+        this.model = model;
+    }
+
+    /** One plan's part of index.html: its table, its bar charts, and its cells over time. */
+    public record Section(ReportModel.Table table, List<Bar> bars, List<CellView> cells) {}
+
+    /** A bar chart's canvas; report.js finds its data by plan and metric. */
+    public record Bar(String plan, String metric, String title) {}
+
+    /**
+     * A cell's over-time charts.
+     *
+     * @param caches whether any cache answered (else its caches chart is left out)
+     */
+    public record CellView(String name, String anchor, String description, boolean failed, String failure,
+            boolean hasTimeline, boolean caches, List<ReportModel.Link> links) {}
+
+    /** Writes index.html and its assets. */
+    void write(List<ChartData.BarChart> bars) throws IOException {
+        copyAssets();
+        Files.writeString(dir.resolve("index.html"), html(bars), StandardCharsets.UTF_8);
+    }
+
+    private String html(List<ChartData.BarChart> bars) throws IOException {
+        Map<String, Object> context = model.context(Column.HTML);
+        Map<String, JsonNode> timelines = new LinkedHashMap<>();
+        List<Section> sections = new ArrayList<>();
+        for (ReportModel.PlanCells plan : model.plans()) {
+            List<Bar> canvases = bars.stream().filter(b -> b.plan().equals(plan.name()))
+                    .map(b -> new Bar(b.plan(), b.metric(), b.axis())).toList();
+            List<CellView> cells = new ArrayList<>();
+            for (CellResult r : plan.cells()) {
+                JsonNode timeline = ChartData.timeline(r);
+                String anchor = ReportModel.anchor(r);
+                if (timeline != null) {
+                    timelines.put(anchor, timeline);
+                }
+                cells.add(new CellView(r.cell().name(), anchor, r.cell().describe(), r.failed(),
+                        r.failed() ? r.failure() : "", timeline != null, timeline != null && ChartData.anyCache(timeline),
+                        model.links(r)));
+            }
+            sections.add(new Section(model.table(plan, Column.HTML), canvases, cells));
+        }
+        context.put("sections", sections);
+        context.put("data", ChartData.pageJson(bars, timelines));
+        return Templates.html("index.html").execute(context);
+    }
+
+    /** Chart.js and the page's script, next to index.html: the page must open from file:// with no network. */
+    private void copyAssets() throws IOException {
+        Path assets = Files.createDirectories(dir.resolve("assets"));
+        copyResource(CHART_JS, assets.resolve("chart.umd.js"));
+        copyResource("report/report.js", assets.resolve("report.js"));
+    }
+
+    private static void copyResource(String resource, Path to) throws IOException {
+        try (InputStream in = HtmlPage.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException(resource + " is not on the class path (is the chart.js webjar's version the one in pom.xml?)");
+            }
+            Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+}

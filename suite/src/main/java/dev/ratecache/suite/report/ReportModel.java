@@ -1,0 +1,240 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.jmeter.JMeter;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.LibraryDriver;
+import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Reference;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What every view of the report says (report.md, index.html, the terminal), built once from a
+ * run's outcome: the templates only lay it out. Tables take the view's own list of columns.
+ */
+final class ReportModel {
+    static final String LIBRARY_NOTE = "The library rows send the same traffic through the same stack as the client-cache"
+            + " rows, with the suite's client library (client/) instead of JMeter: its private cache answers repeats"
+            + " while they are fresh, and a 429 or 503 is retried after its Retry-After (at most "
+            + LibraryDriver.RETRIES + " times within " + LibraryDriver.BUDGET.toSeconds() + " s)."
+            + " Fewer requests end rejected; the retries that get through are load the origin"
+            + " would otherwise not have seen. The library also ages a response by the time its request waited"
+            + " (RFC 9111 section 4.2.3, as httpclient5-cache does), so a response that queued longer than its"
+            + " max-age behind a rate limiter arrives already stale and its next use is a revalidation; JMeter's"
+            + " cache counts freshness from receipt and so shows more hits behind the same queue.";
+
+    private final Path dir;
+    private final Map<String, Object> run;
+    private final MatrixRunner.Outcome outcome;
+    private final List<Check.Outcome> checks;
+    private final boolean comparable;
+
+    ReportModel(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
+            boolean comparable) {
+        this.dir = dir.toAbsolutePath();
+        this.run = run;
+        this.outcome = outcome;
+        this.checks = checks;
+        this.comparable = comparable;
+    }
+
+    /** A line of the header: "key: value". */
+    public record Bullet(String key, String value) {}
+
+    /** A link from a cell's row to one of its files, relative to the run folder. */
+    public record Link(String label, String href) {}
+
+    /**
+     * A row of a plan's table.
+     *
+     * @param values one per column of the view (empty for a failed cell)
+     * @param log    for a failed cell, its log relative to the run folder
+     */
+    public record Row(String name, String anchor, boolean failed, String failure, String log, List<String> values,
+            List<Link> links) {
+        /** The link a table has room for: the JMeter dashboard, or the library's statistics. */
+        public List<Link> mainLinks() {
+            return links.stream().filter(l -> l.label().equals(DASHBOARD) || l.label().equals(LIBRARY_STATISTICS))
+                    .limit(1).toList();
+        }
+    }
+
+    static final String DASHBOARD = "dashboard";
+    static final String LIBRARY_STATISTICS = "library statistics";
+
+    /** The sentence that explains why ours differs from the reference for one cell. */
+    public record Note(String cell, String text) {}
+
+    /** A plan's table in one view. */
+    public record Table(String plan, String anchor, List<String> headings, List<Row> rows, List<Note> notes) {
+        public boolean hasNotes() {
+            return !notes.isEmpty();
+        }
+
+        /** How many columns a failed cell's reason spans (every figure's). */
+        public int colspan() {
+            return headings.size();
+        }
+
+        /** Markdown's line under the headings. */
+        public String mdSeparator() {
+            return "|---".repeat(headings.size() + 1) + "|";
+        }
+
+        /** Markdown: the empty cells after a failed cell's reason. */
+        public String mdFailedFiller() {
+            return "|".repeat(headings.size() - 1);
+        }
+    }
+
+    public record CheckLine(boolean passed, String text, String detail) {}
+
+    public record MetricLine(String id, String unit, String meaning) {}
+
+    /** A plan and its cells in the order they ran. */
+    record PlanCells(String name, List<CellResult> cells) {}
+
+    /** Every plan of the run, in the order its first cell ran. */
+    List<PlanCells> plans() {
+        Map<String, List<CellResult>> byPlan = new LinkedHashMap<>();
+        for (CellResult r : outcome.cells()) {
+            byPlan.computeIfAbsent(planOf(r), p -> new ArrayList<>()).add(r);
+        }
+        return byPlan.entrySet().stream().map(e -> new PlanCells(e.getKey(), List.copyOf(e.getValue()))).toList();
+    }
+
+    /** The one place that says which plan a cell belongs to: cells of different plans are never compared. */
+    private static String planOf(CellResult r) {
+        return r.cell().plan().name();
+    }
+
+    /** The context every template shares; {@code columns} are the view's table columns. */
+    Map<String, Object> context(List<Column> columns) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        List<Bullet> bullets = new ArrayList<>();
+        run.forEach((k, v) -> bullets.add(new Bullet(k, String.valueOf(v))));
+        c.put("bullets", bullets);
+        c.put("totalSeconds", String.format(Locale.ROOT, "%.0f", outcome.totalSeconds()));
+        c.put("jmeterSeconds", String.format(Locale.ROOT, "%.0f", outcome.jmeterSeconds()));
+        c.put("overheadPct", String.format(Locale.ROOT, "%.1f", outcome.overheadPct()));
+        c.put("complete", !outcome.anyFailed());
+        c.put("comparable", comparable);
+        c.put("tables", tables(columns));
+        c.put("library", outcome.cells().stream().anyMatch(r -> r.cell().library()));
+        c.put("libraryNote", LIBRARY_NOTE);
+        c.put("repeated", outcome.cells().stream().anyMatch(r -> r.runs().size() > 1));
+        c.put("hasChecks", !checks.isEmpty());
+        c.put("checks", checks.stream().map(o -> new CheckLine(o.passed(), o.check().text(), o.detail())).toList());
+        List<MetricLine> metrics = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            metrics.add(new MetricLine(m.id(), m.unit(), m.meaning()));
+        }
+        c.put("metrics", metrics);
+        return c;
+    }
+
+    List<Table> tables(List<Column> columns) {
+        return plans().stream().map(plan -> table(plan, columns)).toList();
+    }
+
+    /** A plan's table with the view's columns, and the notes on where ours differs from the reference. */
+    Table table(PlanCells plan, List<Column> columns) {
+        List<Row> rows = new ArrayList<>();
+        List<Note> notes = new ArrayList<>();
+        for (CellResult r : plan.cells()) {
+            rows.add(row(r, columns));
+            explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
+        }
+        return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes);
+    }
+
+    private Row row(CellResult r, List<Column> columns) {
+        if (r.failed()) {
+            return new Row(r.cell().name(), anchor(r), true, r.failure(), relative(r.log()), List.of(), links(r));
+        }
+        Optional<Reference> ref = reference(r);
+        return new Row(r.cell().name(), anchor(r), false, "", "",
+                columns.stream().map(col -> col.format(r, ref)).toList(), links(r));
+    }
+
+    /** The cell's files worth opening, those that exist. */
+    List<Link> links(CellResult r) {
+        List<Link> links = new ArrayList<>();
+        Path client = clientFolder(r);
+        if (r.cell().library()) {
+            addIfExists(links, LIBRARY_STATISTICS, client.resolve("summary.json"));
+        } else {
+            addIfExists(links, DASHBOARD, client.resolve("dashboard/index.html"));
+            for (String graph : JMeter.GRAPHS) {
+                addIfExists(links, graph, client.resolve("graphs/" + graph + ".png"));
+            }
+        }
+        addIfExists(links, "JTL", jtlOf(r));
+        addIfExists(links, "timeline", timelineOf(r));
+        return links;
+    }
+
+    private void addIfExists(List<Link> links, String label, Path file) {
+        if (Files.isRegularFile(file)) {
+            links.add(new Link(label, relative(file)));
+        }
+    }
+
+    /** The folder of the cell's (first) run: the cell's own, or run-1 when it ran several times. */
+    static Path runFolder(CellResult r) {
+        return r.runs().size() > 1 ? r.dir().resolve("run-1") : r.dir();
+    }
+
+    /** Where the cell's client left its files: jmeter/ for JMeter cells, library/ for library cells. */
+    static Path clientFolder(CellResult r) {
+        return runFolder(r).resolve(r.cell().generator().folder());
+    }
+
+    /** The client's results of the cell's (first) run. */
+    static Path jtlOf(CellResult r) {
+        return clientFolder(r).resolve("results.jtl");
+    }
+
+    /** The per-second timeline the runner wrote for the cell's (first) run. */
+    static Path timelineOf(CellResult r) {
+        return runFolder(r).resolve("timeline.json");
+    }
+
+    /** An id for HTML anchors: the cell's folder name, which has no slash. */
+    static String anchor(CellResult r) {
+        return "cell-" + r.cell().folder();
+    }
+
+    /** A name safe in a file name or an HTML id (a user's plan is named after its file). */
+    static String safe(String name) {
+        return name.replaceAll("[^A-Za-z0-9._-]", "-");
+    }
+
+    String relative(Path file) {
+        return dir.relativize(file.toAbsolutePath()).toString().replace('\\', '/');
+    }
+
+    Optional<Reference> reference(CellResult r) {
+        return comparable ? r.cell().reference() : Optional.empty();
+    }
+
+    /** The sentence that explains a difference from the reference, when ours differs by more than a quarter. */
+    Optional<String> explanation(CellResult r) {
+        Optional<Reference> ref = reference(r);
+        if (ref.isEmpty() || r.failed()) {
+            return Optional.empty();
+        }
+        Double throughput = r.median(Metric.THROUGHPUT);
+        Double rejected = r.median(Metric.REJECTED_PCT);
+        boolean differs = throughput != null && Math.abs(throughput - ref.get().throughput()) > 0.25 * ref.get().throughput()
+                || rejected != null && Math.abs(rejected - ref.get().rejectedPct()) > 10;
+        return differs ? Optional.of(ref.get().whyOursDiffers()) : Optional.empty();
+    }
+}

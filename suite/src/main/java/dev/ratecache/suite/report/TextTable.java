@@ -1,0 +1,59 @@
+package dev.ratecache.suite.report;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A plan's table for the terminal, as lines of aligned text: the cell's name on the left, figures
+ * right-aligned under their headings, a failed cell's reason across the row.
+ */
+final class TextTable {
+    private static final String GAP = "  ";
+
+    private TextTable() {}
+
+    static List<String> lines(ReportModel.Table table) {
+        List<String> headings = new ArrayList<>();
+        headings.add("cell");
+        headings.addAll(table.headings());
+        int[] width = new int[headings.size()];
+        for (int i = 0; i < width.length; i++) {
+            width[i] = headings.get(i).length();
+        }
+        for (ReportModel.Row row : table.rows()) {
+            width[0] = Math.max(width[0], row.name().length());
+            for (int i = 0; i < row.values().size(); i++) {
+                width[i + 1] = Math.max(width[i + 1], row.values().get(i).length());
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(line(headings, width));
+        for (ReportModel.Row row : table.rows()) {
+            if (row.failed()) {
+                lines.add(pad(row.name(), width[0], false) + GAP + "FAILED: " + row.failure() + " (" + row.log() + ")");
+                continue;
+            }
+            List<String> cells = new ArrayList<>();
+            cells.add(row.name());
+            cells.addAll(row.values());
+            lines.add(line(cells, width));
+        }
+        return lines;
+    }
+
+    private static String line(List<String> cells, int[] width) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < cells.size(); i++) {
+            if (i > 0) {
+                s.append(GAP);
+            }
+            s.append(pad(cells.get(i), width[i], i > 0));
+        }
+        return s.toString().stripTrailing();
+    }
+
+    private static String pad(String s, int width, boolean right) {
+        String fill = " ".repeat(Math.max(0, width - s.length()));
+        return right ? fill + s : s + fill;
+    }
+}

@@ -1,0 +1,218 @@
+package dev.ratecache.suite.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * One run of a cell, second by second from the second its first request started: what the client
+ * offered, how it was answered, what reached the origin, what the edge cache did, and latency.
+ * Read from the client's JTL and the tiers' JSON access logs (nginx/snippets/logging.conf), written
+ * as the cell's timeline.json, which index.html draws.
+ *
+ * <p>A request is counted at the second it started when offered, and at the second it ended
+ * otherwise, because that is when nginx logs it (its $time_iso8601 is the end of the request).
+ */
+public final class Timeline {
+    /** Requests the client started. */
+    public static final String OFFERED = "offered";
+    /** Answered with success and not by a rate limit: 2xx (JMeter also counts a 304 as success); client-cache hits included. */
+    public static final String ANSWERED_2XX = "answered_2xx";
+    /** Answered 429 or 503 by a rate limit. */
+    public static final String REJECTED = "rejected";
+    /** Failed for any other reason (timeouts, 5xx other than 503, connection errors). */
+    public static final String OTHER_ERRORS = "other_errors";
+    /** Answered by the client's own cache (part of answered_2xx). */
+    public static final String CLIENT_CACHE_HITS = "client_cache_hits";
+    /** Passed upstream by the back end (or, with no nginx, every request the client sent). */
+    public static final String ORIGIN = "origin";
+    /** The front end's cache outcomes: HIT, MISS, and any other (EXPIRED, STALE, UPDATING, REVALIDATED, BYPASS). */
+    public static final String EDGE_HIT = "edge_hit";
+    public static final String EDGE_MISS = "edge_miss";
+    public static final String EDGE_OTHER = "edge_other";
+    /** Latency of the requests that ended in the second (null for a second in which none did). */
+    public static final String P50_MS = "p50_ms";
+    public static final String P95_MS = "p95_ms";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CLIENT_CACHE_HIT = "(ex cache)";
+
+    private final long startEpochSecond;
+    private final Map<String, List<Long>> series;
+
+    private Timeline(long startEpochSecond, Map<String, List<Long>> series) {
+        this.startEpochSecond = startEpochSecond;
+        this.series = series;
+    }
+
+    /**
+     * The timeline of one run.
+     *
+     * @param frontLog the front end's access log; null or missing when the client talked to the origin directly
+     * @param backLog  the back end's access log; null or missing likewise
+     */
+    public static Timeline of(Path jtl, Path frontLog, Path backLog) throws IOException {
+        List<Sample> samples = samples(jtl);
+        if (samples.isEmpty()) {
+            return new Timeline(0, new LinkedHashMap<>());
+        }
+        long start = samples.stream().mapToLong(s -> s.startMs / 1000).min().orElseThrow();
+        boolean direct = !exists(frontLog) && !exists(backLog);
+        List<JsonNode> front = exists(frontLog) ? entries(frontLog) : List.of();
+        List<JsonNode> back = exists(backLog) ? entries(backLog) : List.of();
+
+        long last = samples.stream().mapToLong(s -> s.endMs() / 1000).max().orElseThrow();
+        for (JsonNode e : front) {
+            last = Math.max(last, second(e));
+        }
+        for (JsonNode e : back) {
+            last = Math.max(last, second(e));
+        }
+        int length = (int) (last - start + 1);
+        // Every series this run has a source for is present, zeros included; the others are absent.
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        for (String key : List.of(OFFERED, ANSWERED_2XX, REJECTED, OTHER_ERRORS, CLIENT_CACHE_HITS)) {
+            counts.put(key, new long[length]);
+        }
+        if (direct || exists(backLog)) {
+            counts.put(ORIGIN, new long[length]);
+        }
+        if (exists(frontLog)) {
+            for (String key : List.of(EDGE_HIT, EDGE_MISS, EDGE_OTHER)) {
+                counts.put(key, new long[length]);
+            }
+        }
+
+        List<List<Long>> latencies = new ArrayList<>();
+        for (int i = 0; i < length; i++) {
+            latencies.add(new ArrayList<>());
+        }
+        for (Sample s : samples) {
+            counts.get(OFFERED)[(int) (s.startMs / 1000 - start)]++;
+            int ended = (int) (s.endMs() / 1000 - start);
+            counts.get(s.rejected() ? REJECTED : s.success ? ANSWERED_2XX : OTHER_ERRORS)[ended]++;
+            if (s.clientCacheHit) {
+                counts.get(CLIENT_CACHE_HITS)[ended]++;
+            }
+            if (direct && !s.clientCacheHit) {
+                counts.get(ORIGIN)[ended]++;
+            }
+            latencies.get(ended).add(s.elapsedMs);
+        }
+        // Log entries from before the first request (the stack's readiness probes) are not the run's.
+        for (JsonNode e : back) {
+            String upstream = e.path("upstream_status").asText("");
+            int at = (int) (second(e) - start);
+            if (at >= 0 && !upstream.isEmpty() && !upstream.equals("-")) {
+                counts.get(ORIGIN)[at]++;
+            }
+        }
+        for (JsonNode e : front) {
+            String cache = e.path("cache").asText("");
+            int at = (int) (second(e) - start);
+            if (at >= 0 && !cache.isEmpty() && !cache.equals("-")) {
+                counts.get(cache.equals("HIT") ? EDGE_HIT : cache.equals("MISS") ? EDGE_MISS : EDGE_OTHER)[at]++;
+            }
+        }
+
+        Map<String, List<Long>> series = new LinkedHashMap<>();
+        counts.forEach((key, c) -> series.put(key, Arrays.stream(c).boxed().toList()));
+        series.put(P50_MS, percentiles(latencies, 50));
+        series.put(P95_MS, percentiles(latencies, 95));
+        return new Timeline(start, series);
+    }
+
+    /** The epoch second of the first request's start: second 0 of every series. */
+    public long startEpochSecond() {
+        return startEpochSecond;
+    }
+
+    /** How many seconds every series holds. */
+    public int seconds() {
+        return series.values().stream().mapToInt(List::size).max().orElse(0);
+    }
+
+    /** One series by its key (the constants above); null when this run has no source for it (edge with no nginx). */
+    public List<Long> series(String key) {
+        return series.get(key);
+    }
+
+    public void write(Path json) throws IOException {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("start_epoch_s", startEpochSecond);
+        out.put("seconds", seconds());
+        out.put("series", series);
+        JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), out);
+    }
+
+    /** One JTL row, as far as the timeline needs it. */
+    private record Sample(long startMs, long elapsedMs, String code, boolean success, boolean clientCacheHit) {
+        long endMs() {
+            return startMs + elapsedMs;
+        }
+
+        boolean rejected() {
+            return "429".equals(code) || "503".equals(code);
+        }
+    }
+
+    private static List<Sample> samples(Path jtl) throws IOException {
+        List<Sample> samples = new ArrayList<>();
+        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
+            for (CSVRecord r : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+                String message = r.isMapped("responseMessage") ? r.get("responseMessage") : "";
+                samples.add(new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")),
+                        r.get("responseCode"), Boolean.parseBoolean(r.get("success")), message.contains(CLIENT_CACHE_HIT)));
+            }
+        }
+        return samples;
+    }
+
+    private static boolean exists(Path log) {
+        return log != null && Files.isRegularFile(log);
+    }
+
+    private static List<JsonNode> entries(Path log) throws IOException {
+        List<JsonNode> entries = new ArrayList<>();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) {
+                entries.add(JSON.readTree(line));
+            }
+        }
+        return entries;
+    }
+
+    private static long second(JsonNode entry) {
+        return OffsetDateTime.parse(entry.path("time").asText()).toEpochSecond();
+    }
+
+    /** Nearest-rank, as JtlSummary computes the run's: always a latency that was really measured. */
+    private static List<Long> percentiles(List<List<Long>> perSecond, int p) {
+        List<Long> out = new ArrayList<>();
+        for (List<Long> values : perSecond) {
+            if (values.isEmpty()) {
+                out.add(null);
+                continue;
+            }
+            Long[] sorted = values.toArray(Long[]::new);
+            Arrays.sort(sorted);
+            int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+            out.add(sorted[Math.max(0, rank - 1)]);
+        }
+        return Collections.unmodifiableList(out);
+    }
+}

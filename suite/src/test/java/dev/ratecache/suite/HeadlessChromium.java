@@ -1,0 +1,137 @@
+package dev.ratecache.suite;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Headless Chromium for tests of the pages the suite writes, as a person's browser would show
+ * them: scripts run, canvases draw. The network is blocked (an unreachable proxy, and every host
+ * name unresolvable), so a page that needs anything from outside its folder shows it. Each run has
+ * its own profile folder and is stopped by its PID, with its helper processes, when it overruns.
+ * Debian's package is {@code chromium}; ./run-tests.sh test installs it.
+ */
+public final class HeadlessChromium {
+    private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome-stable", "google-chrome");
+
+    private final Path binary;
+    private final Path workDir;
+    private final Duration timeout;
+
+    private HeadlessChromium(Path binary, Path workDir, Duration timeout) {
+        this.binary = binary;
+        this.workDir = workDir;
+        this.timeout = timeout;
+    }
+
+    /** The first Chromium on the PATH. */
+    public static Optional<Path> binary() {
+        String path = System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
+        for (String name : NAMES) {
+            for (String folder : path.split(File.pathSeparator)) {
+                Path candidate = Path.of(folder, name);
+                if (Files.isExecutable(candidate)) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Chromium with its profiles and logs in {@code workDir}; fails with the install line when there is none. */
+    public static HeadlessChromium in(Path workDir, Duration timeout) throws IOException {
+        Path found = binary().orElseThrow(() -> new IllegalStateException("no Chromium on the PATH (" + NAMES + "):"
+                + " ./run-tests.sh test installs it, or: sudo apt-get install -y chromium"));
+        return new HeadlessChromium(found, Files.createDirectories(workDir), timeout);
+    }
+
+    /** The page's DOM once its scripts ran, with up to {@code budget} of virtual time for them. */
+    public String dumpDom(Path page, Duration budget) throws IOException, InterruptedException {
+        return run("dump", List.of("--virtual-time-budget=" + budget.toMillis(), "--dump-dom", page.toUri().toString()));
+    }
+
+    /** A screenshot of the page in a window of that size, once its scripts ran. */
+    public Path screenshot(Path page, Path png, int width, int height, Duration budget)
+            throws IOException, InterruptedException {
+        Files.createDirectories(png.toAbsolutePath().getParent());
+        Files.deleteIfExists(png);
+        run("screenshot", List.of("--virtual-time-budget=" + budget.toMillis(), "--hide-scrollbars",
+                "--window-size=" + width + "," + height, "--screenshot=" + png.toAbsolutePath(), page.toUri().toString()));
+        if (!Files.isRegularFile(png)) {
+            throw new IOException("Chromium wrote no screenshot to " + png + "; see " + workDir);
+        }
+        return png;
+    }
+
+    /** Runs Chromium once; its standard output, or an IOException with its log when it fails or overruns. */
+    private String run(String name, List<String> args) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory(workDir, name + "-profile");
+        Path out = workDir.resolve(name + ".out");
+        Path log = workDir.resolve(name + ".log");
+        List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless",
+                "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
+                "--disable-extensions", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--force-device-scale-factor=1", "--user-data-dir=" + profile,
+                // No network: a page that fetches or links anything outside its folder fails to show it.
+                "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND"));
+        if (isRoot()) {
+            // Chromium refuses to run as root with its sandbox on.
+            command.add("--no-sandbox");
+        }
+        command.addAll(args);
+        Process p = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IOException("Chromium did not finish within " + timeout.toSeconds() + " s: " + String.join(" ", command));
+            }
+            if (p.exitValue() != 0) {
+                throw new IOException("Chromium exited " + p.exitValue() + "; its log, " + log + ", ends:\n" + tail(log));
+            }
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            stop(p.toHandle());
+            deleteTree(profile);
+        }
+    }
+
+    /** By PID: Chromium's renderers and helpers first, then the browser. */
+    private static void stop(ProcessHandle browser) throws InterruptedException {
+        List<ProcessHandle> all = new ArrayList<>(browser.descendants().toList());
+        all.add(browser);
+        for (ProcessHandle h : all) {
+            h.destroyForcibly();
+        }
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // Left to the operating system: nothing more can be done by PID.
+            }
+        }
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+}
