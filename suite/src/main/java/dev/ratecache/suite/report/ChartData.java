@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.matrix.Timeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -168,13 +168,13 @@ final class ReportModel {
     List<Link> links(CellResult r) {
         List<Link> links = new ArrayList<>();
         Path client = clientFolder(r);
+        // Every generator's JTL gets JMeter's dashboard and graphs; the library's driver adds its statistics.
+        addIfExists(links, DASHBOARD, client.resolve("dashboard/index.html"));
+        for (String graph : JMeter.GRAPHS) {
+            addIfExists(links, graph, client.resolve("graphs/" + graph + ".png"));
+        }
         if (r.cell().library()) {
             addIfExists(links, LIBRARY_STATISTICS, client.resolve("summary.json"));
-        } else {
-            addIfExists(links, DASHBOARD, client.resolve("dashboard/index.html"));
-            for (String graph : JMeter.GRAPHS) {
-                addIfExists(links, graph, client.resolve("graphs/" + graph + ".png"));
-            }
         }
         addIfExists(links, "JTL", jtlOf(r));
         addIfExists(links, "timeline", timelineOf(r));

@@ -1,11 +1,12 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.matrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Sample;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -15,8 +16,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * One run of a cell, second by second from the second its first request started: what the client
@@ -49,7 +48,6 @@ public final class Timeline {
     public static final String P95_MS = "p95_ms";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String CLIENT_CACHE_HIT = "(ex cache)";
 
     private final long startEpochSecond;
     private final Map<String, List<Long>> series;
@@ -66,16 +64,16 @@ public final class Timeline {
      * @param backLog  the back end's access log; null or missing likewise
      */
     public static Timeline of(Path jtl, Path frontLog, Path backLog) throws IOException {
-        List<Sample> samples = samples(jtl);
+        List<Sample> samples = Jtl.read(jtl);
         if (samples.isEmpty()) {
             return new Timeline(0, new LinkedHashMap<>());
         }
-        long start = samples.stream().mapToLong(s -> s.startMs / 1000).min().orElseThrow();
+        long start = samples.stream().mapToLong(s -> s.timeStamp() / 1000).min().orElseThrow();
         boolean direct = !exists(frontLog) && !exists(backLog);
-        List<JsonNode> front = exists(frontLog) ? entries(frontLog) : List.of();
-        List<JsonNode> back = exists(backLog) ? entries(backLog) : List.of();
+        List<JsonNode> front = exists(frontLog) ? EdgeLog.entries(frontLog) : List.of();
+        List<JsonNode> back = exists(backLog) ? EdgeLog.entries(backLog) : List.of();
 
-        long last = samples.stream().mapToLong(s -> s.endMs() / 1000).max().orElseThrow();
+        long last = samples.stream().mapToLong(s -> s.end() / 1000).max().orElseThrow();
         for (JsonNode e : front) {
             last = Math.max(last, second(e));
         }
@@ -102,16 +100,16 @@ public final class Timeline {
             latencies.add(new ArrayList<>());
         }
         for (Sample s : samples) {
-            counts.get(OFFERED)[(int) (s.startMs / 1000 - start)]++;
-            int ended = (int) (s.endMs() / 1000 - start);
-            counts.get(s.rejected() ? REJECTED : s.success ? ANSWERED_2XX : OTHER_ERRORS)[ended]++;
-            if (s.clientCacheHit) {
+            counts.get(OFFERED)[(int) (s.timeStamp() / 1000 - start)]++;
+            int ended = (int) (s.end() / 1000 - start);
+            counts.get(s.rejected() ? REJECTED : s.success() ? ANSWERED_2XX : OTHER_ERRORS)[ended]++;
+            if (s.clientCacheHit()) {
                 counts.get(CLIENT_CACHE_HITS)[ended]++;
             }
-            if (direct && !s.clientCacheHit) {
+            if (direct && !s.clientCacheHit()) {
                 counts.get(ORIGIN)[ended]++;
             }
-            latencies.get(ended).add(s.elapsedMs);
+            latencies.get(ended).add(s.elapsed());
         }
         // Log entries from before the first request (the stack's readiness probes) are not the run's.
         for (JsonNode e : back) {
@@ -159,59 +157,20 @@ public final class Timeline {
         JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), out);
     }
 
-    /** One JTL row, as far as the timeline needs it. */
-    private record Sample(long startMs, long elapsedMs, String code, boolean success, boolean clientCacheHit) {
-        long endMs() {
-            return startMs + elapsedMs;
-        }
-
-        boolean rejected() {
-            return "429".equals(code) || "503".equals(code);
-        }
-    }
-
-    private static List<Sample> samples(Path jtl) throws IOException {
-        List<Sample> samples = new ArrayList<>();
-        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
-            for (CSVRecord r : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-                String message = r.isMapped("responseMessage") ? r.get("responseMessage") : "";
-                samples.add(new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")),
-                        r.get("responseCode"), Boolean.parseBoolean(r.get("success")), message.contains(CLIENT_CACHE_HIT)));
-            }
-        }
-        return samples;
-    }
-
     private static boolean exists(Path log) {
         return log != null && Files.isRegularFile(log);
-    }
-
-    private static List<JsonNode> entries(Path log) throws IOException {
-        List<JsonNode> entries = new ArrayList<>();
-        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-            if (!line.isBlank()) {
-                entries.add(JSON.readTree(line));
-            }
-        }
-        return entries;
     }
 
     private static long second(JsonNode entry) {
         return OffsetDateTime.parse(entry.path("time").asText()).toEpochSecond();
     }
 
-    /** Nearest-rank, as JtlSummary computes the run's: always a latency that was really measured. */
+    /** Each second's percentile, computed as the run's is (JtlSummary); null for a second with no response. */
     private static List<Long> percentiles(List<List<Long>> perSecond, int p) {
         List<Long> out = new ArrayList<>();
         for (List<Long> values : perSecond) {
-            if (values.isEmpty()) {
-                out.add(null);
-                continue;
-            }
-            Long[] sorted = values.toArray(Long[]::new);
-            Arrays.sort(sorted);
-            int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-            out.add(sorted[Math.max(0, rank - 1)]);
+            long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
+            out.add(sorted.length == 0 ? null : JtlSummary.percentile(sorted, p));
         }
         return Collections.unmodifiableList(out);
     }
