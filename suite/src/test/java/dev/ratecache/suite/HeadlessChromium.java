@@ -1,5 +1,6 @@
 package dev.ratecache.suite;
 
+import dev.ratecache.suite.proc.ManagedProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -87,46 +87,25 @@ public final class HeadlessChromium {
             command.add("--no-sandbox");
         }
         command.addAll(args);
-        Process p = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectOutput(out.toFile()).redirectError(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        try {
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        // A ManagedProcess is stopped by its PID with every helper process it started, whatever happens.
+        try (ManagedProcess chromium = ManagedProcess.start("chromium " + name, command, workDir, out, log)) {
+            int exit;
+            try {
+                exit = chromium.waitFor(timeout);
+            } catch (IllegalStateException overran) {
                 throw new IOException("Chromium did not finish within " + timeout.toSeconds() + " s: " + String.join(" ", command));
             }
-            if (p.exitValue() != 0) {
-                throw new IOException("Chromium exited " + p.exitValue() + "; its log, " + log + ", ends:\n" + tail(log));
+            if (exit != 0) {
+                throw new IOException("Chromium exited " + exit + "; its log, " + log + ", ends:\n" + chromium.logTail(20));
             }
             return Files.readString(out, StandardCharsets.UTF_8);
         } finally {
-            stop(p.toHandle());
             deleteTree(profile);
-        }
-    }
-
-    /** By PID: Chromium's renderers and helpers first, then the browser. */
-    private static void stop(ProcessHandle browser) throws InterruptedException {
-        List<ProcessHandle> all = new ArrayList<>(browser.descendants().toList());
-        all.add(browser);
-        for (ProcessHandle h : all) {
-            h.destroyForcibly();
-        }
-        for (ProcessHandle h : all) {
-            try {
-                h.onExit().get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // Left to the operating system: nothing more can be done by PID.
-            }
         }
     }
 
     private static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -40,11 +40,20 @@ public final class ManagedProcess implements AutoCloseable {
     public static ManagedProcess start(String name, List<String> command, Path workDir, Path log)
             throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(workDir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        return start(name, new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())), workDir, log);
+    }
+
+    /** Starts {@code command} with its standard output to {@code out} alone (a result to read), its errors to {@code log}. */
+    public static ManagedProcess start(String name, List<String> command, Path workDir, Path out, Path log)
+            throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        return start(name, new ProcessBuilder(command).redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())), workDir, log);
+    }
+
+    private static ManagedProcess start(String name, ProcessBuilder builder, Path workDir, Path log) throws IOException {
+        builder.directory(workDir.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         ManagedProcess managed = new ManagedProcess(name, builder.start(), log);
         LIVE.add(managed);
         return managed;
