@@ -1,5 +1,7 @@
 package dev.ratecache.appserver.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.appserver.accounting.OriginAccounting;
 import dev.ratecache.appserver.config.EndpointProperties;
 import dev.ratecache.appserver.config.OriginProperties;
@@ -33,17 +35,21 @@ class OriginController {
     private final OriginAccounting accounting;
     private final RuntimeFaults faults;
     private final Clock clock;
+    private final ObjectMapper json;
 
-    OriginController(OriginProperties properties, OriginAccounting accounting, RuntimeFaults faults) {
+    OriginController(OriginProperties properties, OriginAccounting accounting, RuntimeFaults faults,
+            ObjectMapper json) {
         this.properties = properties;
         this.accounting = accounting;
         this.faults = faults;
         this.clock = Clock.systemUTC();
+        this.json = json;
     }
 
     @GetMapping("/{endpoint}")
-    ResponseEntity<OriginResponse> serve(@PathVariable String endpoint,
-            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) List<String> ifNoneMatch) {
+    ResponseEntity<?> serve(@PathVariable String endpoint,
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) List<String> ifNoneMatch,
+            @RequestHeader(name = HttpHeaders.ACCEPT_ENCODING, required = false) List<String> acceptEncoding) {
         EndpointProperties config = properties.endpoints().get(endpoint);
         if (config == null) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND);
@@ -58,22 +64,48 @@ class OriginController {
                 // No cache headers, so nothing in front may store the error in place of the content.
                 return ResponseEntity.status(faultStatus.get()).build();
             }
-            String etag = EntityTags.of(endpoint, properties.contentVersion());
+            boolean gzip = config.gzip() && GzipRepresentation.accepted(acceptEncoding);
+            String identityTag = EntityTags.of(endpoint, properties.contentVersion());
+            String etag = gzip ? GzipRepresentation.entityTag(identityTag) : identityTag;
             if (ifNoneMatch != null && EntityTags.anyMatches(ifNoneMatch, etag)) {
                 visit.answeredNotModified();
                 return withCacheHeaders(ResponseEntity.status(HttpStatus.NOT_MODIFIED), config, etag).build();
             }
             ResponseEntity.BodyBuilder ok = withCacheHeaders(ResponseEntity.ok(), config, etag);
             config.setCookieHeader().ifPresent(cookie -> ok.header(HttpHeaders.SET_COOKIE, cookie));
-            return ok.contentType(MediaType.APPLICATION_JSON)
-                    .body(new OriginResponse(endpoint, properties.contentVersion(), clock.instant()));
+            ok.contentType(MediaType.APPLICATION_JSON);
+            OriginResponse body = new OriginResponse(endpoint, properties.contentVersion(), clock.instant());
+            if (gzip) {
+                return ok.header(HttpHeaders.CONTENT_ENCODING, "gzip").body(GzipRepresentation.compress(bytes(body)));
+            }
+            return ok.body(body);
         }
     }
 
+    private byte[] bytes(OriginResponse body) {
+        try {
+            return json.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The headers that a 200 and a 304 share: validators, freshness, Vary, and the endpoint's
+     * configured extras.
+     */
     private static ResponseEntity.BodyBuilder withCacheHeaders(ResponseEntity.BodyBuilder response,
             EndpointProperties config, String etag) {
         response.eTag(etag);
         config.cacheControlHeader().ifPresent(value -> response.header(HttpHeaders.CACHE_CONTROL, value));
+        if (config.gzip()) {
+            // Both representations say so, the identity one too: a cache must not hand it to a
+            // client that asked for gzip, nor the gzip one to a client that did not.
+            response.header(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+        }
+        config.xFrameOptionsHeader().ifPresent(value -> response.header("X-Frame-Options", value));
+        config.contentSecurityPolicyHeader().ifPresent(value -> response.header("Content-Security-Policy", value));
+        config.ageHeader().ifPresent(value -> response.header(HttpHeaders.AGE, value));
         return response;
     }
 

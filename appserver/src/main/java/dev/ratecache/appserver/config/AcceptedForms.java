@@ -18,7 +18,9 @@ public final class AcceptedForms {
 
     static final String KNOWN_PROPERTIES = "origin.content-version, origin.endpoints.<name>.delay, "
             + "origin.endpoints.<name>.max-age, origin.endpoints.<name>.cache-control, "
-            + "origin.endpoints.<name>.set-cookie";
+            + "origin.endpoints.<name>.set-cookie, origin.endpoints.<name>.x-frame-options, "
+            + "origin.endpoints.<name>.content-security-policy, origin.endpoints.<name>.age, "
+            + "origin.endpoints.<name>.gzip";
 
     private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
 
@@ -37,6 +39,10 @@ public final class AcceptedForms {
             case "cachecontrol" -> "a Cache-Control value such as 'private, max-age=60' or 'no-store', "
                     + "or 'none' for no header";
             case "setcookie" -> "a Set-Cookie value such as 'session=abc; Path=/'";
+            case "xframeoptions" -> "an X-Frame-Options value such as SAMEORIGIN";
+            case "contentsecuritypolicy" -> "a Content-Security-Policy value such as \"frame-ancestors 'self'\"";
+            case "age" -> "a duration such as 30s (sent in whole seconds)";
+            case "gzip" -> "true or false";
             case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
             default -> KNOWN_PROPERTIES;
         };

@@ -18,6 +18,12 @@ import org.springframework.boot.convert.DurationUnit;
  *     sends none, so the tiers fall back to their own defaults
  * @param setCookie sent as {@code Set-Cookie} when set, to show how the tiers treat personalised
  *     responses
+ * @param xFrameOptions sent as {@code X-Frame-Options} when set, to show that the origin's own
+ *     security headers win over the tiers' defaults
+ * @param contentSecurityPolicy sent as {@code Content-Security-Policy} when set, likewise
+ * @param age sent as {@code Age} in whole seconds when set, as a cache behind the tiers would
+ * @param gzip whether the endpoint answers a request that accepts gzip with a gzip body of its
+ *     own, with its own strong ETag and {@code Vary: Accept-Encoding} on every answer
  */
 public record EndpointProperties(
         @DefaultValue("0ms") @DurationMin(nanos = 0, message = "must not be negative")
@@ -30,7 +36,19 @@ public record EndpointProperties(
         String cacheControl,
 
         @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
-        String setCookie) {
+        String setCookie,
+
+        @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
+        String xFrameOptions,
+
+        @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
+        String contentSecurityPolicy,
+
+        @DurationUnit(ChronoUnit.SECONDS) @DurationMin(nanos = 0, message = "must not be negative")
+        Duration age,
+
+        @DefaultValue("false")
+        boolean gzip) {
 
     public static final String NO_CACHE_CONTROL = "none";
 
@@ -47,5 +65,18 @@ public record EndpointProperties(
 
     public Optional<String> setCookieHeader() {
         return Optional.ofNullable(setCookie).map(String::strip);
+    }
+
+    public Optional<String> xFrameOptionsHeader() {
+        return Optional.ofNullable(xFrameOptions).map(String::strip);
+    }
+
+    public Optional<String> contentSecurityPolicyHeader() {
+        return Optional.ofNullable(contentSecurityPolicy).map(String::strip);
+    }
+
+    /** The Age value to send, in whole seconds, or empty when none should be sent. */
+    public Optional<String> ageHeader() {
+        return Optional.ofNullable(age).map(a -> Long.toString(a.toSeconds()));
     }
 }

@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one answered GET, single-threaded, for the same small JSON response (fresh for an
- * hour, gzip-encoded by the front end as for any client that accepts it):
+ * hour; not compressed, as the edge compresses nothing and this endpoint does not either):
  * from this library's memory cache, from its file-backed cache, from httpclient5-cache used
  * directly (the floor under the library's hit), from OkHttp's cache (always
  * on disk: it has no memory cache), and from the front end's edge cache over loopback (this

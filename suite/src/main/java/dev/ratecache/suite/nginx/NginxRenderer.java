@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -30,6 +31,11 @@ public final class NginxRenderer {
     static final String TEMPLATE_NOTE = "# This file is a template";
     private static final Pattern INCLUDE = Pattern.compile("^\\s*include\\s+(snippets/[A-Za-z0-9._/-]+)\\s*;",
             Pattern.MULTILINE);
+    /** A js_import of a script under njs/, copied as it is: it is JavaScript, not a template. */
+    private static final Pattern JS_IMPORT = Pattern.compile(
+            "^\\s*js_import\\s+(?:\\w+\\s+from\\s+)?(njs/[A-Za-z0-9._/-]+\\.js)\\s*;", Pattern.MULTILINE);
+    /** Debian's libnginx-mod-http-js (njs) installs the module here. */
+    public static final Path NJS_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_js_module.so");
     /** Debian's libnginx-mod-http-cache-purge installs the module here. */
     public static final Path PURGE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_cache_purge_module.so");
 
@@ -64,8 +70,23 @@ public final class NginxRenderer {
             while (m.find()) {
                 todo.add(m.group(1));
             }
+            copyScripts(text, confDir);
         }
         return confDir.resolve(tier.template());
+    }
+
+    /** Copies the njs scripts that {@code text} imports, unchanged, to the same place under {@code confDir}. */
+    private void copyScripts(String text, Path confDir) throws IOException {
+        Matcher m = JS_IMPORT.matcher(text);
+        while (m.find()) {
+            Path source = templates.resolve(m.group(1));
+            if (!Files.isRegularFile(source)) {
+                throw new IOException("script " + m.group(1) + " is missing from " + templates);
+            }
+            Path target = confDir.resolve(m.group(1));
+            Files.createDirectories(target.getParent());
+            Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
     }
 
     private String render(Path source, Map<String, Object> context) throws IOException {
@@ -162,6 +183,8 @@ public final class NginxRenderer {
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
         front.put("purgeModule", PURGE_MODULE.toString());
         front.put("purgeAllow", s.purgeAllow);
+        // Age on cache hits needs njs; without the module the edge sends none, as nginx does.
+        front.put("age", s.cache && Files.isRegularFile(NJS_MODULE));
 
         List<String> origins = new ArrayList<>();
         if (s.origins.isEmpty()) {
@@ -192,6 +215,7 @@ public final class NginxRenderer {
         context.put("clientTimeout", s.clientTimeout + "s");
         context.put("rejectStatus", s.rejectStatus);
         context.put("retryAfter", s.retryAfter);
+        context.put("njsModule", NJS_MODULE.toString());
         context.put("statusPort", tier == Tier.FRONT ? ports.frontStatus() : ports.backStatus());
         return context;
     }

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.TestDirs;
@@ -50,7 +51,10 @@ class NginxRendererTest {
             new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, conf);
             Map<String, String> files = files(conf);
             assertThat(files).containsKey(tier.template()).containsKey("snippets/basics.conf");
-            files.forEach((name, text) -> {
+            // The configs are stamped; an njs script is JavaScript, copied as it is.
+            files.entrySet().stream().filter(f -> f.getKey().endsWith(".conf")).forEach(f -> {
+                String name = f.getKey();
+                String text = f.getValue();
                 assertThat(text).as(name)
                         .doesNotContain("This file is a template")
                         .contains("# Rendered from the template nginx/" + name + " by ./run-tests.sh.\n")
@@ -67,6 +71,17 @@ class NginxRendererTest {
             assertThat(files.get("snippets/basics.conf")).startsWith("# Rendered from")
                     .contains("\n\n# Basics every tier shares");
         }
+    }
+
+    @Test
+    void theScriptsAFileImportsAreCopiedUnchanged() throws IOException {
+        assumeTrue(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed");
+        Path conf = TestDirs.fresh(getClass(), "scripts");
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches(), StackPorts.free(), conf);
+
+        assertThat(files(conf).get("snippets/edge-age.conf")).contains("js_import edge_age from njs/age.js;");
+        assertThat(files(conf).get("njs/age.js"))
+                .isEqualTo(Files.readString(Repo.nginxTemplates().resolve("njs/age.js"), StandardCharsets.UTF_8));
     }
 
     @Test

@@ -89,17 +89,6 @@ class ProtectionTest {
     }
 
     @Test
-    void jsonIsGzippedForClientsThatAcceptIt() {
-        Http.Raw gzipped = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/hare?gzip", "Accept-Encoding: gzip");
-        Http.Raw plain = Http.raw("127.0.0.1", stack.ports().front(), "GET", "/hare?gzip");
-
-        assertThat(gzipped.header("Content-Encoding")).isEqualTo("gzip");
-        assertThat(gzipped.header("Vary")).isEqualTo("Accept-Encoding");
-        assertThat(plain.header("Content-Encoding")).isNull();
-        assertThat(plain.body()).contains("\"endpoint\":\"hare\"");
-    }
-
-    @Test
     void clientThatStallsInItsHeadersIsDroppedAfterTheClientTimeout() throws Exception {
         String path = "/hare?stalled-headers";
         Duration held = heldUntilDropped("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n");

@@ -1,0 +1,179 @@
+package dev.ratecache.suite.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the edge leaves of the origin's headers and what it adds to a stored response: validators,
+ * Vary, security headers, Date and Age, as the client reads them off the wire.
+ */
+class EdgeHeadersTest {
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(EdgeHeadersTest.class, new NginxSwitches(),
+                // Fresh for a minute: every HIT below is fresh however busy the machine.
+                "--origin.endpoints.lasting.max-age=60s",
+                "--origin.endpoints.zipped.max-age=60s", "--origin.endpoints.zipped.gzip=true",
+                "--origin.endpoints.framed.max-age=60s",
+                "--origin.endpoints.framed.x-frame-options=SAMEORIGIN",
+                "--origin.endpoints.framed.content-security-policy=frame-ancestors 'self'",
+                "--origin.endpoints.aged.max-age=60s", "--origin.endpoints.aged.age=7");
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    /** A URL no other test has cached. */
+    private static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    private static Http.Raw get(String url, String... headers) {
+        return Http.raw("127.0.0.1", stack.ports().front(), "GET", url, headers);
+    }
+
+    /** Asks for {@code url} until a HIT comes at least {@code after} since {@code since}, and returns it. */
+    private static Http.Raw hitAtLeast(String url, Instant since, Duration after) {
+        return await("a HIT " + after + " after the entry was stored").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> get(url), r -> "HIT".equals(r.header("X-Cache-Status"))
+                        && Duration.between(since, Instant.now()).compareTo(after) >= 0);
+    }
+
+    private static Instant date(Http.Raw response) {
+        return ZonedDateTime.parse(response.header("Date"), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+    }
+
+    private static long age(Http.Raw response) {
+        return Long.parseLong(response.header("Age"));
+    }
+
+    @Test
+    void strongEtagOfAnUncompressedResponseIsKeptAndRevalidates() {
+        String url = fresh("lasting");
+        Http.Raw miss = get(url, "Accept-Encoding: gzip");
+        Http.Raw hit = get(url, "Accept-Encoding: gzip");
+        Http.Raw conditional = get(url, "Accept-Encoding: gzip", "If-None-Match: \"lasting-v1\"");
+
+        assertThat(miss.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(miss.header("ETag")).isEqualTo("\"lasting-v1\"");
+        assertThat(miss.header("Content-Encoding")).isNull();
+        assertThat(hit.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(hit.header("ETag")).isEqualTo("\"lasting-v1\"");
+        assertThat(conditional.status()).isEqualTo(304);
+        assertThat(conditional.header("ETag")).isEqualTo("\"lasting-v1\"");
+    }
+
+    @Test
+    void originsGzipRepresentationKeepsItsOwnStrongEtagAndEachEncodingIsCachedApart() {
+        String url = fresh("zipped");
+        Http.Raw gzipMiss = get(url, "Accept-Encoding: gzip");
+        Http.Raw gzipHit = get(url, "Accept-Encoding: gzip");
+        Http.Raw identity = get(url);
+        Http.Raw conditional = get(url, "Accept-Encoding: gzip", "If-None-Match: \"zipped-v1+gzip\"");
+
+        assertThat(gzipMiss.header("Content-Encoding")).isEqualTo("gzip");
+        assertThat(gzipMiss.header("ETag")).isEqualTo("\"zipped-v1+gzip\"");
+        assertThat(gzipMiss.header("Vary")).isEqualTo("Accept-Encoding");
+        assertThat(gzipHit.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(gzipHit.header("ETag")).isEqualTo("\"zipped-v1+gzip\"");
+        // The stored gzip variant is not handed to a client that did not ask for gzip.
+        assertThat(identity.header("Content-Encoding")).isNull();
+        assertThat(identity.header("ETag")).isEqualTo("\"zipped-v1\"");
+        assertThat(identity.body()).contains("\"endpoint\":\"zipped\"");
+        assertThat(conditional.status()).isEqualTo(304);
+        assertThat(conditional.header("ETag")).isEqualTo("\"zipped-v1+gzip\"");
+    }
+
+    @Test
+    void noVaryIsAddedToAResponseTheOriginDidNotVary() {
+        String url = fresh("lasting");
+        Http.Raw miss = get(url, "Accept-Encoding: gzip");
+        Http.Raw hit = get(url, "Accept-Encoding: gzip");
+
+        assertThat(miss.allValues("Vary")).isEmpty();
+        assertThat(hit.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(hit.allValues("Vary")).isEmpty();
+    }
+
+    @Test
+    void originsSecurityHeadersWinAndTheDefaultsFillInTheRestOnce() {
+        String url = fresh("framed");
+        for (Http.Raw response : new Http.Raw[] {get(url), get(url)}) {
+            assertThat(response.allValues("X-Frame-Options")).containsExactly("SAMEORIGIN");
+            assertThat(response.allValues("Content-Security-Policy")).containsExactly("frame-ancestors 'self'");
+            assertThat(response.allValues("X-Content-Type-Options")).containsExactly("nosniff");
+            assertThat(response.allValues("Referrer-Policy")).containsExactly("no-referrer");
+        }
+        // An endpoint that sends none gets every default, once, on a miss and a hit alike.
+        String plain = fresh("lasting");
+        SecurityHeaders.assertEachOnce(get(plain));
+        Http.Raw hit = get(plain);
+        assertThat(hit.header("X-Cache-Status")).isEqualTo("HIT");
+        SecurityHeaders.assertEachOnce(hit);
+    }
+
+    @Test
+    void originsDateIsWhatTheClientSeesOnAMissAndOnALaterHit() throws Exception {
+        String url = fresh("lasting");
+        Instant stored = Instant.now();
+        Http.Raw miss = get(url);
+        Instant servedAt = Instant.parse(JSON.readTree(miss.body()).get("servedAt").asText());
+
+        Http.Raw hit = hitAtLeast(url, stored, Duration.ofMillis(2500));
+
+        // The origin dates its answer just after making the body: the same second, or the next.
+        assertThat(date(miss)).isBetween(servedAt.truncatedTo(ChronoUnit.SECONDS),
+                servedAt.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1));
+        assertThat(hit.header("Date")).isEqualTo(miss.header("Date"));
+    }
+
+    @Test
+    void ageOnAHitIsTheSecondsSinceTheEntryWasStored() {
+        String url = fresh("lasting");
+        Instant asked = Instant.now();
+        Http.Raw miss = get(url);
+
+        Http.Raw hit = hitAtLeast(url, asked, Duration.ofSeconds(3));
+        long elapsed = Duration.between(asked, Instant.now()).toSeconds();
+
+        assertThat(miss.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(miss.allValues("Age")).isEmpty();
+        assertThat(hit.allValues("Age")).hasSize(1);
+        assertThat(age(hit)).isBetween(elapsed - 1, elapsed + 2);
+    }
+
+    @Test
+    void upstreamAgeIsPassedOnAMissAndCountedOnFromOnAHit() {
+        String url = fresh("aged");
+        Instant asked = Instant.now();
+        Http.Raw miss = get(url);
+
+        Http.Raw hit = hitAtLeast(url, asked, Duration.ofSeconds(3));
+        long elapsed = Duration.between(asked, Instant.now()).toSeconds();
+
+        assertThat(miss.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(miss.allValues("Age")).containsExactly("7");
+        assertThat(hit.allValues("Age")).hasSize(1);
+        assertThat(age(hit)).isBetween(7 + elapsed - 1, 7 + elapsed + 2);
+    }
+}
