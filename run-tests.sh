@@ -12,8 +12,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
 readonly SUITE_JAR="$ROOT/suite/target/suite-all.jar"
-readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge)
+readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge libnginx-mod-http-js)
 readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
+readonly JS_MODULE=/usr/lib/nginx/modules/ngx_http_js_module.so
 # The config linter the tests run, from PyPI, in a virtualenv of the suite's own.
 readonly GIXY_VERSION=0.2.59
 readonly GIXY_HOME="$ROOT/.tools/gixy"
@@ -56,6 +57,13 @@ need_nginx() {
       apt_install libnginx-mod-http-cache-purge
     else
       say "note: edge-cache PURGE is off (install libnginx-mod-http-cache-purge to turn it on)"
+    fi
+  fi
+  if [[ ! -f $JS_MODULE ]]; then
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+      apt_install libnginx-mod-http-js
+    else
+      say "note: RFC 9111 freshness and invalidation on writes are off (install libnginx-mod-http-js to turn them on)"
     fi
   fi
 }

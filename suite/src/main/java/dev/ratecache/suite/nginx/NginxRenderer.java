@@ -32,6 +32,10 @@ public final class NginxRenderer {
             Pattern.MULTILINE);
     /** Debian's libnginx-mod-http-cache-purge installs the module here. */
     public static final Path PURGE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_cache_purge_module.so");
+    /** Debian's libnginx-mod-http-js (njs) installs the module here. */
+    public static final Path JS_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_js_module.so");
+    /** The njs scripts the snippets import, copied as they are next to the rendered files. */
+    static final String NJS_FOLDER = "njs";
 
     // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
     private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
@@ -65,7 +69,23 @@ public final class NginxRenderer {
                 todo.add(m.group(1));
             }
         }
+        copyNjs(confDir);
         return confDir.resolve(tier.template());
+    }
+
+    /** Every file of nginx/njs/ into conf/njs/, where js_import finds it (relative to the conf folder). */
+    private void copyNjs(Path confDir) throws IOException {
+        Path scripts = templates.resolve(NJS_FOLDER);
+        if (!Files.isDirectory(scripts)) {
+            return;
+        }
+        Path target = confDir.resolve(NJS_FOLDER);
+        Files.createDirectories(target);
+        try (var files = Files.list(scripts)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(file, target.resolve(file.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
     }
 
     private String render(Path source, Map<String, Object> context) throws IOException {
@@ -162,6 +182,8 @@ public final class NginxRenderer {
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
         front.put("purgeModule", PURGE_MODULE.toString());
         front.put("purgeAllow", s.purgeAllow);
+        boolean njs = Files.isRegularFile(JS_MODULE);
+        front.put("invalidateOnWrite", s.cache && njs && Files.isRegularFile(PURGE_MODULE));
 
         List<String> origins = new ArrayList<>();
         if (s.origins.isEmpty()) {
@@ -181,10 +203,13 @@ public final class NginxRenderer {
         back.put("origins", origins);
         back.put("originHost", origins.get(0));
         back.put("leastConn", s.balance == Balance.LEAST_CONN);
+        // Only the front's edge cache reads X-Accel-Expires.
+        back.put("edgeFreshness", s.cache && njs);
 
         Map<String, Object> context = new HashMap<>();
         context.put("front", front);
         context.put("back", back);
+        context.put("jsModule", JS_MODULE.toString());
         context.put("workers", s.workers);
         context.put("keepalive", s.keepalive);
         context.put("connectTimeout", "5s");
