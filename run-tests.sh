@@ -63,7 +63,7 @@ need_nginx() {
     if is_root && command -v apt-get >/dev/null 2>&1; then
       apt_install libnginx-mod-http-js
     else
-      say "note: Age on edge-cache hits is off (install libnginx-mod-http-js to turn it on)"
+      say "note: Age on edge-cache hits, RFC 9111 freshness and invalidation on writes are off (install libnginx-mod-http-js to turn them on)"
     fi
   fi
 }

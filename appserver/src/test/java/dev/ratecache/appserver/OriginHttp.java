@@ -42,6 +42,10 @@ final class OriginHttp {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    HttpResponse<String> put(String path, String body) {
+        return send(request(path).PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
     HttpResponse<String> delete(String path) {
         return send(request(path).DELETE().build());
     }

@@ -6,17 +6,21 @@ import dev.ratecache.appserver.accounting.OriginAccounting;
 import dev.ratecache.appserver.config.EndpointProperties;
 import dev.ratecache.appserver.config.OriginProperties;
 import dev.ratecache.appserver.faults.RuntimeFaults;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
@@ -91,10 +95,36 @@ class OriginController {
     }
 
     /**
+     * A write to an endpoint that accepts them: the same delay, faults and counting as a read, then
+     * 204, or 201 with a Location where one is configured. Nothing is stored; the point is the
+     * status, which tells the caches in front that the resource has changed.
+     */
+    @RequestMapping(path = "/{endpoint}", method = {RequestMethod.PUT, RequestMethod.POST, RequestMethod.DELETE})
+    ResponseEntity<Void> write(@PathVariable String endpoint) {
+        EndpointProperties config = properties.endpoints().get(endpoint);
+        if (config == null) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND);
+        }
+        if (!config.writes()) {
+            return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED).allow(HttpMethod.GET, HttpMethod.HEAD).build();
+        }
+        try (OriginAccounting.Visit visit = accounting.start(endpoint)) {
+            sleep(faults.delayOf(endpoint).orElse(config.delay()));
+            Optional<Integer> faultStatus = faults.statusOf(endpoint);
+            if (faultStatus.isPresent()) {
+                return ResponseEntity.status(faultStatus.get()).build();
+            }
+            return config.writeLocationHeader()
+                    .map(location -> ResponseEntity.created(URI.create(location)).<Void>build())
+                    .orElseGet(() -> ResponseEntity.noContent().build());
+        }
+    }
+
+    /**
      * The headers that a 200 and a 304 share: validators, freshness, Vary, and the endpoint's
      * configured extras.
      */
-    private static ResponseEntity.BodyBuilder withCacheHeaders(ResponseEntity.BodyBuilder response,
+    private ResponseEntity.BodyBuilder withCacheHeaders(ResponseEntity.BodyBuilder response,
             EndpointProperties config, String etag) {
         response.eTag(etag);
         config.cacheControlHeader().ifPresent(value -> response.header(HttpHeaders.CACHE_CONTROL, value));
@@ -105,8 +135,7 @@ class OriginController {
         }
         config.xFrameOptionsHeader().ifPresent(value -> response.header("X-Frame-Options", value));
         config.contentSecurityPolicyHeader().ifPresent(value -> response.header("Content-Security-Policy", value));
-        config.ageHeader().ifPresent(value -> response.header(HttpHeaders.AGE, value));
-        return response;
+        return ConfiguredHeaders.add(response, config, clock);
     }
 
     private static void sleep(Duration delay) {

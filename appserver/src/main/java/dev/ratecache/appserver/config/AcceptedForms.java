@@ -16,11 +16,18 @@ public final class AcceptedForms {
     // Header values: a line break would let configuration inject extra headers.
     static final String SINGLE_LINE_PATTERN = "[^\\r\\n]*\\S[^\\r\\n]*";
 
+    // An absolute path on this origin, as a Location header names it.
+    static final String PATH_PATTERN = "/[A-Za-z0-9._~/?=&%-]*";
+
     static final String KNOWN_PROPERTIES = "origin.content-version, origin.endpoints.<name>.delay, "
             + "origin.endpoints.<name>.max-age, origin.endpoints.<name>.cache-control, "
             + "origin.endpoints.<name>.set-cookie, origin.endpoints.<name>.x-frame-options, "
-            + "origin.endpoints.<name>.content-security-policy, origin.endpoints.<name>.age, "
-            + "origin.endpoints.<name>.gzip";
+            + "origin.endpoints.<name>.content-security-policy, origin.endpoints.<name>.gzip, "
+            + "origin.endpoints.<name>.age, "
+            + "origin.endpoints.<name>.date-offset, origin.endpoints.<name>.expires, "
+            + "origin.endpoints.<name>.expires-after-date, origin.endpoints.<name>.vary, "
+            + "origin.endpoints.<name>.cdn-cache-control, origin.endpoints.<name>.writes, "
+            + "origin.endpoints.<name>.write-location";
 
     private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
 
@@ -41,8 +48,13 @@ public final class AcceptedForms {
             case "setcookie" -> "a Set-Cookie value such as 'session=abc; Path=/'";
             case "xframeoptions" -> "an X-Frame-Options value such as SAMEORIGIN";
             case "contentsecuritypolicy" -> "a Content-Security-Policy value such as \"frame-ancestors 'self'\"";
-            case "age" -> "a duration such as 30s (sent in whole seconds)";
-            case "gzip" -> "true or false";
+            case "gzip", "writes" -> "true or false";
+            case "age" -> "a duration such as 58s (a bare number means seconds)";
+            case "dateoffset", "expiresafterdate" -> "a duration such as 60s or -58s";
+            case "expires" -> "an Expires value such as 'Thu, 01 Jan 2026 00:00:00 GMT' or 'not a date'";
+            case "vary" -> "a Vary value such as 'Accept' or '*'";
+            case "cdncachecontrol" -> "a CDN-Cache-Control value such as 'max-age=60'";
+            case "writelocation" -> "a path such as /hare/7";
             case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
             default -> KNOWN_PROPERTIES;
         };

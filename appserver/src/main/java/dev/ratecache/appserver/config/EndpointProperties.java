@@ -21,9 +21,18 @@ import org.springframework.boot.convert.DurationUnit;
  * @param xFrameOptions sent as {@code X-Frame-Options} when set, to show that the origin's own
  *     security headers win over the tiers' defaults
  * @param contentSecurityPolicy sent as {@code Content-Security-Policy} when set, likewise
- * @param age sent as {@code Age} in whole seconds when set, as a cache behind the tiers would
  * @param gzip whether the endpoint answers a request that accepts gzip with a gzip body of its
  *     own, with its own strong ETag and {@code Vary: Accept-Encoding} on every answer
+ * @param age sent as {@code Age} in whole seconds when set, as if a cache upstream had held the
+ *     response that long
+ * @param dateOffset when set, the {@code Date} sent is this far from the origin's clock (negative
+ *     is in the past), as an origin with a wrong clock or a response held elsewhere would send
+ * @param expires sent as {@code Expires} verbatim when set, including values that are not dates
+ * @param expiresAfterDate when set, {@code Expires} is the {@code Date} sent plus this
+ * @param vary sent as {@code Vary} when set
+ * @param cdnCacheControl sent as {@code CDN-Cache-Control} (RFC 9213) when set
+ * @param writes whether PUT, POST and DELETE are accepted (204) rather than refused (405)
+ * @param writeLocation when set, a write is answered 201 with this {@code Location}
  */
 public record EndpointProperties(
         @DefaultValue("0ms") @DurationMin(nanos = 0, message = "must not be negative")
@@ -44,11 +53,32 @@ public record EndpointProperties(
         @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
         String contentSecurityPolicy,
 
+        @DefaultValue("false")
+        boolean gzip,
+
         @DurationUnit(ChronoUnit.SECONDS) @DurationMin(nanos = 0, message = "must not be negative")
         Duration age,
 
+        @DurationUnit(ChronoUnit.SECONDS)
+        Duration dateOffset,
+
+        @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
+        String expires,
+
+        @DurationUnit(ChronoUnit.SECONDS)
+        Duration expiresAfterDate,
+
+        @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
+        String vary,
+
+        @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
+        String cdnCacheControl,
+
         @DefaultValue("false")
-        boolean gzip) {
+        boolean writes,
+
+        @Pattern(regexp = AcceptedForms.PATH_PATTERN, message = "must be a path starting with /")
+        String writeLocation) {
 
     public static final String NO_CACHE_CONTROL = "none";
 
@@ -75,8 +105,31 @@ public record EndpointProperties(
         return Optional.ofNullable(contentSecurityPolicy).map(String::strip);
     }
 
-    /** The Age value to send, in whole seconds, or empty when none should be sent. */
-    public Optional<String> ageHeader() {
-        return Optional.ofNullable(age).map(a -> Long.toString(a.toSeconds()));
+    public Optional<Duration> ageHeader() {
+        return Optional.ofNullable(age);
+    }
+
+    public Optional<Duration> dateOffsetFromClock() {
+        return Optional.ofNullable(dateOffset);
+    }
+
+    public Optional<String> expiresHeader() {
+        return Optional.ofNullable(expires).map(String::strip);
+    }
+
+    public Optional<Duration> expiresAfterTheDate() {
+        return Optional.ofNullable(expiresAfterDate);
+    }
+
+    public Optional<String> varyHeader() {
+        return Optional.ofNullable(vary).map(String::strip);
+    }
+
+    public Optional<String> cdnCacheControlHeader() {
+        return Optional.ofNullable(cdnCacheControl).map(String::strip);
+    }
+
+    public Optional<String> writeLocationHeader() {
+        return Optional.ofNullable(writeLocation);
     }
 }

@@ -183,8 +183,12 @@ public final class NginxRenderer {
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
         front.put("purgeModule", PURGE_MODULE.toString());
         front.put("purgeAllow", s.purgeAllow);
-        // Age on cache hits needs njs; without the module the edge sends none, as nginx does.
-        front.put("age", s.cache && Files.isRegularFile(NJS_MODULE));
+        // Age on cache hits and invalidation on writes need njs (the latter the purge module too);
+        // without them the edge does as plain nginx does.
+        boolean njs = Files.isRegularFile(NJS_MODULE);
+        front.put("age", s.cache && njs);
+        front.put("invalidateOnWrite", s.cache && njs && Files.isRegularFile(PURGE_MODULE));
+        front.put("njs", s.cache && njs);
 
         List<String> origins = new ArrayList<>();
         if (s.origins.isEmpty()) {
@@ -204,6 +208,8 @@ public final class NginxRenderer {
         back.put("origins", origins);
         back.put("originHost", origins.get(0));
         back.put("leastConn", s.balance == Balance.LEAST_CONN);
+        // Only the front's edge cache reads X-Accel-Expires.
+        back.put("edgeFreshness", s.cache && njs);
 
         Map<String, Object> context = new HashMap<>();
         context.put("front", front);

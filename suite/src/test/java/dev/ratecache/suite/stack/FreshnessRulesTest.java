@@ -1,0 +1,127 @@
+package dev.ratecache.suite.stack;
+
+import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * How long the edge cache keeps a response, computed as RFC 9111 says (sections 4.1, 4.2.1,
+ * 4.2.3, 5.3) and RFC 9213 adds, from exactly the headers the origin sends. Each endpoint has a
+ * lifetime of 60 s as nginx alone would read it and about 2 s as the RFCs do, so a busy machine
+ * can't blur the two: "expires within 10 s" can only mean the rule was applied.
+ */
+class FreshnessRulesTest {
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(FreshnessRulesTest.class,
+                // The back end would give /badexpires a minute of its own, were the origin silent.
+                new NginxSwitches().freshness("/badexpires", 60),
+                "--origin.endpoints.aged.max-age=60s", "--origin.endpoints.aged.age=58",
+                "--origin.endpoints.lagging.max-age=60s", "--origin.endpoints.lagging.date-offset=-58s",
+                "--origin.endpoints.ahead.cache-control=none", "--origin.endpoints.ahead.date-offset=3600s",
+                "--origin.endpoints.ahead.expires-after-date=2s",
+                "--origin.endpoints.badexpires.cache-control=none", "--origin.endpoints.badexpires.expires=not a date",
+                "--origin.endpoints.varyall.max-age=60s", "--origin.endpoints.varyall.vary=*",
+                "--origin.endpoints.varylist.max-age=60s", "--origin.endpoints.varylist.vary=Accept, *",
+                "--origin.endpoints.targeted.max-age=60s", "--origin.endpoints.targeted.cdn-cache-control=max-age=2");
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void resetOrigin() throws Exception {
+        stack.origin().reset();
+    }
+
+    private static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    private static long reached(String endpoint) throws Exception {
+        return stack.origin().counters().requests(endpoint);
+    }
+
+    /**
+     * Stored (a HIT right after the MISS), then no longer answered from the cache within 10 s;
+     * returns the first answer.
+     */
+    private static HttpResponse<String> storedThenExpiresWithinSeconds(String endpoint) throws Exception {
+        String url = fresh(endpoint);
+        HttpResponse<String> first = Http.get(stack.frontUri(), url);
+        assertThat(cacheStatus(first)).isEqualTo("MISS");
+        assertThat(first.headers().firstValue("X-Accel-Expires")).as("stays between the tiers").isEmpty();
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+
+        Stacks.firstAnswerNotAHit(stack, url);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> reached(endpoint) == 2);
+        return first;
+    }
+
+    @Test
+    void ageFromUpstreamShortensFreshness() throws Exception {
+        // max-age=60 with Age: 58: two seconds left.
+        storedThenExpiresWithinSeconds("aged");
+    }
+
+    @Test
+    void dateInThePastCountsAsAge() throws Exception {
+        // max-age=60, sent with a Date 58 s old: the apparent age leaves two seconds.
+        storedThenExpiresWithinSeconds("lagging");
+    }
+
+    @Test
+    void expiresCountsFromTheResponsesDateNotTheEdgesClock() throws Exception {
+        // An origin clock an hour fast: Expires = its Date + 2 s, which is an hour ahead of the edge's clock.
+        storedThenExpiresWithinSeconds("ahead");
+    }
+
+    @Test
+    void invalidExpiresMeansAlreadyExpired() throws Exception {
+        String url = fresh("badexpires");
+        HttpResponse<String> first = Http.get(stack.frontUri(), url);
+        HttpResponse<String> second = Http.get(stack.frontUri(), url);
+
+        assertThat(first.headers().allValues("Expires")).containsExactly("not a date");
+        assertThat(cacheStatus(second)).isEqualTo("MISS");
+        assertThat(reached("badexpires")).isEqualTo(2);
+    }
+
+    /** varyall sends Vary: *, varylist Vary: Accept, *; both with max-age=60. */
+    @ParameterizedTest(name = "{0}: never a HIT")
+    @ValueSource(strings = {"varyall", "varylist"})
+    void varyWithAStarAnywhereIsNeverServedFromCache(String endpoint) throws Exception {
+        String url = fresh(endpoint);
+        for (int i = 0; i < 3; i++) {
+            assertThat(cacheStatus(Http.get(stack.frontUri(), url, "Accept", "application/json"))).isEqualTo("MISS");
+        }
+        assertThat(reached(endpoint)).isEqualTo(3);
+    }
+
+    @Test
+    void cdnCacheControlRulesTheEdgeAndLeavesCacheControlToTheClient() throws Exception {
+        // Cache-Control: public, max-age=60 and CDN-Cache-Control: max-age=2.
+        HttpResponse<String> first = storedThenExpiresWithinSeconds("targeted");
+
+        assertThat(first.headers().allValues("Cache-Control")).containsExactly("public, max-age=60");
+        assertThat(first.headers().allValues("CDN-Cache-Control")).containsExactly("max-age=2");
+    }
+}

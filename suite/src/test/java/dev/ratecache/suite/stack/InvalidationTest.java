@@ -1,0 +1,111 @@
+package dev.ratecache.suite.stack;
+
+import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Writes through the edge invalidate what they changed (RFC 9111, section 4.4): the GET right
+ * after a successful write reaches the origin; after a failed one it is still a HIT.
+ */
+class InvalidationTest {
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(InvalidationTest.class, new NginxSwitches(),
+                "--origin.endpoints.board.max-age=60s", "--origin.endpoints.board.writes=true",
+                "--origin.endpoints.post.max-age=60s", "--origin.endpoints.post.writes=true",
+                "--origin.endpoints.post.write-location=/board?item=posted");
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void resetOrigin() throws Exception {
+        stack.origin().reset();
+    }
+
+    private static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    private static long reached(String endpoint) throws Exception {
+        return stack.origin().counters().requests(endpoint);
+    }
+
+    private static HttpResponse<String> write(String method, String url) {
+        return Http.send(Http.request(stack.frontUri(), url, "Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString("{\"item\":1}")).build());
+    }
+
+    /** GETs url until it is stored: a HIT. */
+    private static void stored(String url) {
+        Http.get(stack.frontUri(), url);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+    }
+
+    @ParameterizedTest(name = "{0}: the next GET reaches the origin")
+    @ValueSource(strings = {"PUT", "POST", "DELETE"})
+    void successfulWriteInvalidatesTheStoredGet(String method) throws Exception {
+        String url = fresh("board");
+        stored(url);
+
+        assertThat(write(method, url).statusCode()).isEqualTo(204);
+        HttpResponse<String> after = Http.get(stack.frontUri(), url);
+
+        assertThat(cacheStatus(after)).isEqualTo("MISS");
+        // The first GET, the write and the GET after it.
+        assertThat(reached("board")).isEqualTo(3);
+    }
+
+    @Test
+    void successfulWriteInvalidatesItsSameOriginLocation() throws Exception {
+        stored("/board?item=posted");
+
+        HttpResponse<String> created = write("POST", fresh("post"));
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        assertThat(created.headers().allValues("Location")).containsExactly("/board?item=posted");
+        assertThat(cacheStatus(Http.get(stack.frontUri(), "/board?item=posted"))).isEqualTo("MISS");
+    }
+
+    @Test
+    void writeRefusedByTheOriginInvalidatesNothing() throws Exception {
+        // hare takes no writes: 405.
+        String url = fresh("hare");
+        stored(url);
+
+        assertThat(write("PUT", url).statusCode()).isEqualTo(405);
+
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        assertThat(reached("hare")).isEqualTo(1);
+    }
+
+    @Test
+    void writeThatFailsAtTheOriginInvalidatesNothing() throws Exception {
+        String url = fresh("board");
+        stored(url);
+        stack.origin().fail("board", 500);
+
+        assertThat(write("PUT", url).statusCode()).isEqualTo(500);
+
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        assertThat(reached("board")).isEqualTo(2);
+    }
+}
