@@ -70,10 +70,10 @@ class OriginController {
         }
     }
 
-    private static ResponseEntity.BodyBuilder withCacheHeaders(ResponseEntity.BodyBuilder response,
+    private ResponseEntity.BodyBuilder withCacheHeaders(ResponseEntity.BodyBuilder response,
             EndpointProperties config, String etag) {
         response.eTag(etag);
-        config.cacheControlHeader().ifPresent(value -> response.header(HttpHeaders.CACHE_CONTROL, value));
+        properties.cacheControlOf(config).ifPresent(value -> response.header(HttpHeaders.CACHE_CONTROL, value));
         return response;
     }
 

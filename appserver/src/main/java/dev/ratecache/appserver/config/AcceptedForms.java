@@ -18,7 +18,7 @@ public final class AcceptedForms {
 
     static final String KNOWN_PROPERTIES = "origin.content-version, origin.endpoints.<name>.delay, "
             + "origin.endpoints.<name>.max-age, origin.endpoints.<name>.cache-control, "
-            + "origin.endpoints.<name>.set-cookie";
+            + "origin.endpoints.<name>.set-cookie, origin.stale-while-revalidate, origin.stale-if-error";
 
     private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
 
@@ -37,6 +37,7 @@ public final class AcceptedForms {
             case "cachecontrol" -> "a Cache-Control value such as 'private, max-age=60' or 'no-store', "
                     + "or 'none' for no header";
             case "setcookie" -> "a Set-Cookie value such as 'session=abc; Path=/'";
+            case "stalewhilerevalidate", "staleiferror" -> "a duration such as 60s, 10m; 0s sends none";
             case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
             default -> KNOWN_PROPERTIES;
         };
