@@ -32,7 +32,7 @@ class ReadyLogLine {
         Environment environment = event.getApplicationContext().getEnvironment();
         StringJoiner endpoints = new StringJoiner("; ");
         origin.endpoints().forEach((name, endpoint) -> endpoints.add("/" + name + " " + endpoint.delay().toMillis()
-                + " ms (" + endpoint.cacheControlHeader().orElse("no Cache-Control") + ")"));
+                + " ms (" + origin.cacheControlOf(endpoint).orElse("no Cache-Control") + ")"));
         log.info("origin ready in " + event.getTimeTaken().toMillis() + " ms: port "
                 + environment.getProperty("local.server.port") + " with "
                 + server.getTomcat().getThreads().getMax() + " request threads, management port "

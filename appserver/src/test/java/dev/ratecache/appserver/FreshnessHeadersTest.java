@@ -80,7 +80,9 @@ class FreshnessHeadersTest {
         assertThat(api.get("/varied").headers().allValues("Vary")).containsExactly("Accept, *");
         HttpResponse<String> targeted = api.get("/targeted");
         assertThat(targeted.headers().allValues("CDN-Cache-Control")).containsExactly("max-age=2");
-        assertThat(targeted.headers().allValues("Cache-Control")).containsExactly("public, max-age=0");
+        // The default Cache-Control, with the origin's default stale permissions.
+        assertThat(targeted.headers().allValues("Cache-Control"))
+                .containsExactly("public, max-age=0, stale-while-revalidate=60, stale-if-error=600");
     }
 
     @Test

@@ -69,7 +69,8 @@ class HeaderOverridesTest {
         HttpResponse<String> response = api.get("/custom-1");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().allValues("Cache-Control")).containsExactly("public, max-age=5");
+        assertThat(response.headers().allValues("Cache-Control"))
+                .containsExactly("public, max-age=5, stale-while-revalidate=60, stale-if-error=600");
         assertThat(response.headers().firstValue("ETag")).hasValue("\"custom-1-v2\"");
         assertThat(new OriginHttp(managementPort).getJson("/actuator/origin").at("/endpoints/custom-1/requests").asLong())
                 .isGreaterThanOrEqualTo(1);

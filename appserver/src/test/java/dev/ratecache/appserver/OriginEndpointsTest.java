@@ -37,11 +37,11 @@ class OriginEndpointsTest extends RunningOrigin {
         assertThat(Instant.parse(body.get("servedAt").asText())).isBetween(before, Instant.now());
     }
 
-    @ParameterizedTest(name = "{0} sends Cache-Control: public, max-age={1}")
+    @ParameterizedTest(name = "{0} sends Cache-Control: public, max-age={1}, with the default stale permissions")
     @CsvSource({"hare, 3", "tortoise, 10", "snail, 60"})
     void sendsPublicCacheControlWithConfiguredMaxAge(String endpoint, int maxAge) {
         assertThat(api.get("/" + endpoint).headers().allValues("Cache-Control"))
-                .containsExactly("public, max-age=" + maxAge);
+                .containsExactly("public, max-age=" + maxAge + ", stale-while-revalidate=60, stale-if-error=600");
     }
 
     @ParameterizedTest(name = "{0} sends ETag: \"{0}-v1\"")
@@ -70,7 +70,8 @@ class OriginEndpointsTest extends RunningOrigin {
 
         assertThat(response.statusCode()).isEqualTo(304);
         assertThat(response.headers().allValues("ETag")).containsExactly("\"hare-v1\"");
-        assertThat(response.headers().allValues("Cache-Control")).containsExactly("public, max-age=3");
+        assertThat(response.headers().allValues("Cache-Control"))
+                .containsExactly("public, max-age=3, stale-while-revalidate=60, stale-if-error=600");
         assertThat(response.body()).isEmpty();
     }
 

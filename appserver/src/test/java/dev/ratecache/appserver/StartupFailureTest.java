@@ -42,6 +42,7 @@ class StartupFailureTest {
     @ParameterizedTest(name = "{0} is refused: {1}")
     @CsvSource(delimiter = '|', textBlock = """
             negative max-age                     | --origin.endpoints.snail.max-age=-1s | origin.endpoints.snail.max-age=-1s: must not be negative | (accepted: a duration
+            negative stale-if-error              | --origin.stale-if-error=-1s          | origin.stale-if-error=-1s: must not be negative          | (accepted: a duration such as 60s, 10m; 0s sends none)
             unknown property under origin        | --origin.endpoints.hare.delai=1s     | origin.endpoints.hare.delai=1s: unknown property         | origin.endpoints.<name>.delay
             endpoints given as one value         | --origin.endpoints=abc               | origin.endpoints=abc: unknown property                   | origin.endpoints.<name>.delay
             """)

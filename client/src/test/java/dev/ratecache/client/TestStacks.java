@@ -22,9 +22,11 @@ final class TestStacks {
      * Endpoints beyond the origin's three: quick (10 ms, fresh 1 s: expires within a test),
      * quick2 (10 ms, fresh 2 s: still fresh right after a revalidation, whatever the Date's rounding),
      * private ({@code private, max-age=60}), mustrevalidate ({@code max-age=1, must-revalidate}),
-     * staleok ({@code max-age=1, stale-if-error=60}).
+     * staleok ({@code max-age=1, stale-if-error=60}). The origin's default permission to serve
+     * stale (stale-while-revalidate, stale-if-error) is off, so that only staleok grants it.
      */
     static final List<String> ENDPOINTS = List.of(
+            "--origin.stale-while-revalidate=0s", "--origin.stale-if-error=0s",
             "--origin.endpoints.quick.delay=10ms", "--origin.endpoints.quick.max-age=1s",
             "--origin.endpoints.quick2.delay=10ms", "--origin.endpoints.quick2.max-age=2s",
             "--origin.endpoints.private.delay=0ms", "--origin.endpoints.private.cache-control=private, max-age=60",

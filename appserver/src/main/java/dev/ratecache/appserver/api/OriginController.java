@@ -127,7 +127,7 @@ class OriginController {
     private ResponseEntity.BodyBuilder withCacheHeaders(ResponseEntity.BodyBuilder response,
             EndpointProperties config, String etag) {
         response.eTag(etag);
-        config.cacheControlHeader().ifPresent(value -> response.header(HttpHeaders.CACHE_CONTROL, value));
+        properties.cacheControlOf(config).ifPresent(value -> response.header(HttpHeaders.CACHE_CONTROL, value));
         if (config.gzip()) {
             // Both representations say so, the identity one too: a cache must not hand it to a
             // client that asked for gzip, nor the gzip one to a client that did not.

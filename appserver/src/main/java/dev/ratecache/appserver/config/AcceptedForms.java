@@ -27,7 +27,7 @@ public final class AcceptedForms {
             + "origin.endpoints.<name>.date-offset, origin.endpoints.<name>.expires, "
             + "origin.endpoints.<name>.expires-after-date, origin.endpoints.<name>.vary, "
             + "origin.endpoints.<name>.cdn-cache-control, origin.endpoints.<name>.writes, "
-            + "origin.endpoints.<name>.write-location";
+            + "origin.endpoints.<name>.write-location, origin.stale-while-revalidate, origin.stale-if-error";
 
     private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
 
@@ -55,6 +55,7 @@ public final class AcceptedForms {
             case "vary" -> "a Vary value such as 'Accept' or '*'";
             case "cdncachecontrol" -> "a CDN-Cache-Control value such as 'max-age=60'";
             case "writelocation" -> "a path such as /hare/7";
+            case "stalewhilerevalidate", "staleiferror" -> "a duration such as 60s, 10m; 0s sends none";
             case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
             default -> KNOWN_PROPERTIES;
         };

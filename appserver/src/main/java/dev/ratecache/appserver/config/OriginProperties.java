@@ -3,9 +3,14 @@ package dev.ratecache.appserver.config;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.convert.DurationUnit;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -13,6 +18,12 @@ import org.springframework.validation.annotation.Validated;
  *
  * <p>Unknown fields are refused so that a typo such as {@code delai} stops start-up instead of
  * silently measuring the default.
+ *
+ * <p>{@code staleWhileRevalidate} and {@code staleIfError} are the origin's permission to caches
+ * to serve a response after it expired (RFC 5861, RFC 9111 section 4.2.4): while they refresh it,
+ * and while the origin fails. They are added to every endpoint's default
+ * {@code Cache-Control: public, max-age=N}; zero sends none; an endpoint's own
+ * {@code cache-control} replaces the whole header, these included. A bare number means seconds.
  */
 @Validated
 @ConfigurationProperties(prefix = OriginProperties.PREFIX, ignoreUnknownFields = false)
@@ -25,7 +36,28 @@ public record OriginProperties(
         @DefaultValue
         @NotNull
         Map<@Pattern(regexp = AcceptedForms.ENDPOINT_NAME_PATTERN, message = "not a valid endpoint name") String,
-            @Valid @NotNull EndpointProperties> endpoints) {
+            @Valid @NotNull EndpointProperties> endpoints,
+
+        @DefaultValue("0s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(nanos = 0, message = "must not be negative")
+        Duration staleWhileRevalidate,
+
+        @DefaultValue("0s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(nanos = 0, message = "must not be negative")
+        Duration staleIfError) {
 
     public static final String PREFIX = "origin";
+
+    /** The Cache-Control {@code endpoint} sends, or empty when it sends none. */
+    public Optional<String> cacheControlOf(EndpointProperties endpoint) {
+        Optional<String> header = endpoint.cacheControlHeader();
+        if (endpoint.cacheControl() != null) {
+            return header;
+        }
+        return header.map(value -> value
+                + directive("stale-while-revalidate", staleWhileRevalidate)
+                + directive("stale-if-error", staleIfError));
+    }
+
+    private static String directive(String name, Duration value) {
+        return value.isZero() ? "" : ", " + name + "=" + value.toSeconds();
+    }
 }

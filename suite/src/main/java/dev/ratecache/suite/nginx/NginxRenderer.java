@@ -178,6 +178,7 @@ public final class NginxRenderer {
         front.put("cache", s.cache);
         front.put("cacheSize", s.cacheSize);
         front.put("backgroundUpdate", s.backgroundUpdate ? "on" : "off");
+        front.put("staleProtective", s.stale == StaleMode.PROTECTIVE);
         // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
         front.put("lockTimeout", s.readTimeout + "s");
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
@@ -210,6 +211,10 @@ public final class NginxRenderer {
         back.put("leastConn", s.balance == Balance.LEAST_CONN);
         // Only the front's edge cache reads X-Accel-Expires.
         back.put("edgeFreshness", s.cache && njs);
+        // Only where the edge cache honours stale-if-error and can use a dropped connection.
+        back.put("dropOriginErrors", s.cache && s.stale == StaleMode.RFC);
+        // A back end rejection with 503 must stay a rejection, not become a dropped connection.
+        back.put("droppedStatuses", s.rejectStatus == 503 ? "500 502 504" : "500 502 503 504");
 
         Map<String, Object> context = new HashMap<>();
         context.put("front", front);

@@ -68,6 +68,12 @@ public final class NginxSwitches {
                     + " (--no-background-update makes the client wait for the revalidation). Default: on.")
     boolean backgroundUpdate = true;
 
+    @Option(names = "--stale", paramLabel = "MODE", converter = StaleModeConverter.class,
+            description = "When the edge cache serves expired entries: rfc (only as the origin's stale-while-revalidate"
+                    + " and stale-if-error allow) or protective (whenever the origin fails or an entry is being refreshed,"
+                    + " whatever the origin allowed: availability over correctness). Default: rfc.")
+    StaleMode stale = StaleMode.RFC;
+
     @Option(names = "--freshness", paramLabel = "PATH=SECONDS",
             description = "Freshness the back end gives PATH when the origin sends no Cache-Control; repeatable, e.g. --freshness /hare=3 --freshness /tortoise=10.")
     Map<String, Integer> freshness = new LinkedHashMap<>();
@@ -163,6 +169,7 @@ public final class NginxSwitches {
         c.cache = cache;
         c.cacheSize = cacheSize;
         c.backgroundUpdate = backgroundUpdate;
+        c.stale = stale;
         c.freshness = new LinkedHashMap<>(freshness);
         c.purgeAllow = new ArrayList<>(purgeAllow);
         c.origins = new ArrayList<>(origins);
@@ -189,6 +196,7 @@ public final class NginxSwitches {
     public NginxSwitches cache(boolean on) { cache = on; return this; }
     public NginxSwitches cacheSize(String s) { cacheSize = s; return this; }
     public NginxSwitches backgroundUpdate(boolean on) { backgroundUpdate = on; return this; }
+    public NginxSwitches stale(StaleMode m) { stale = m; return this; }
     public NginxSwitches freshness(String path, int seconds) { freshness.put(path, seconds); return this; }
     public NginxSwitches purgeAllow(List<String> a) { purgeAllow = new ArrayList<>(a); return this; }
     public NginxSwitches origins(List<URI> o) { origins = new ArrayList<>(o); return this; }
@@ -208,7 +216,7 @@ public final class NginxSwitches {
     public String describe() {
         return "front limit " + (frontLimit ? frontRate + " r/s burst " + frontBurst + " " + frontMode : "off")
                 + ", back limit " + (backLimit ? backRate + " r/s burst " + backBurst + " " + backMode : "off")
-                + ", edge cache " + (cache ? "on (" + cacheSize + ")" : "off")
+                + ", edge cache " + (cache ? "on (" + cacheSize + (stale == StaleMode.PROTECTIVE ? ", stale protective" : "") + ")" : "off")
                 + ", rejections " + rejectStatus
                 + (limitConn > 0 ? ", limit_conn " + limitConn : "");
     }
@@ -218,6 +226,17 @@ public final class NginxSwitches {
         public LimitMode convert(String value) {
             try {
                 return LimitMode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class StaleModeConverter implements picocli.CommandLine.ITypeConverter<StaleMode> {
+        @Override
+        public StaleMode convert(String value) {
+            try {
+                return StaleMode.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

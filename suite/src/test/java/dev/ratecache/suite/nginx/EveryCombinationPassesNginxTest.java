@@ -27,9 +27,10 @@ class EveryCombinationPassesNginxTest {
                     for (boolean cache : new boolean[] {true, false})
                         for (boolean background : new boolean[] {true, false})
                             for (int status : new int[] {429, 503})
-                                all.add(new NginxSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
-                                        .cache(cache).backgroundUpdate(background).rejectStatus(status));
-        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(96);
+                                for (StaleMode stale : StaleMode.values())
+                                    all.add(new NginxSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
+                                            .cache(cache).backgroundUpdate(background).rejectStatus(status).stale(stale));
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(192);
     }
 
     @Test
@@ -42,15 +43,16 @@ class EveryCombinationPassesNginxTest {
                 for (boolean freshness : new boolean[] {true, false})
                     for (Balance balance : Balance.values())
                         for (List<URI> origins : originSets)
-                            for (int status : new int[] {429, 503}) {
+                            for (int status : new int[] {429, 503})
+                                for (StaleMode stale : StaleMode.values()) {
                                 NginxSwitches s = new NginxSwitches().backLimit(limit).backMode(mode)
-                                        .balance(balance).origins(origins).rejectStatus(status);
+                                        .balance(balance).origins(origins).rejectStatus(status).stale(stale);
                                 if (freshness) {
                                     s.freshness("/hare", 3).freshness("/tortoise", 10).freshness("/snail", 60);
                                 }
                                 all.add(s);
                             }
-        assertThat(checkAll(Tier.BACK, all)).isEqualTo(96);
+        assertThat(checkAll(Tier.BACK, all)).isEqualTo(192);
     }
 
     private int checkAll(Tier tier, List<NginxSwitches> all) throws Exception {

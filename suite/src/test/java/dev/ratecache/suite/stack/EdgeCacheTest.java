@@ -21,7 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The edge cache, observed on the wire and at the origin's own counters. */
+/**
+ * The edge cache, observed on the wire and at the origin's own counters. Its stale behaviours use
+ * quick, which sends the origin's default stale-while-revalidate and stale-if-error: with the
+ * default {@code --stale rfc} the edge serves stale only because the origin allows it (see
+ * {@link StaleRulesTest} for responses that don't).
+ */
 class EdgeCacheTest {
     private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack stack;
@@ -179,8 +184,10 @@ class EdgeCacheTest {
 
         assertThat(whileFailing.statusCode()).isEqualTo(200);
         assertThat(whileFailing.body()).isEqualTo(body);
-        // The background refresh got the 500 and the entry stays as it was.
-        await().atMost(Duration.ofSeconds(5)).until(() -> reached("quick") == 2);
+        // The background refresh got the 500 and the entry stays as it was. The back end turns the
+        // 500 into a dropped connection (back-origin-errors.conf), which the front end retries once
+        // when it came on a kept-alive connection: the origin sees the refresh once or twice.
+        await().atMost(Duration.ofSeconds(5)).until(() -> reached("quick") >= 2);
         assertThat(Http.get(stack.frontUri(), url).body()).isEqualTo(body);
     }
 

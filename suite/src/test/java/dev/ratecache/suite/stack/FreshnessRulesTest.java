@@ -31,6 +31,8 @@ class FreshnessRulesTest {
         stack = Stacks.start(FreshnessRulesTest.class,
                 // The back end would give /badexpires a minute of its own, were the origin silent.
                 new NginxSwitches().freshness("/badexpires", 60),
+                // Freshness alone: no stale permissions, so an expired entry is never answered STALE.
+                "--origin.stale-while-revalidate=0s", "--origin.stale-if-error=0s",
                 "--origin.endpoints.aged.max-age=60s", "--origin.endpoints.aged.age=58",
                 "--origin.endpoints.lagging.max-age=60s", "--origin.endpoints.lagging.date-offset=-58s",
                 "--origin.endpoints.ahead.cache-control=none", "--origin.endpoints.ahead.date-offset=3600s",

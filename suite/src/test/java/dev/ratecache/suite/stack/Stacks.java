@@ -20,7 +20,9 @@ public final class Stacks {
     /**
      * Endpoints beyond the reference three, each showing one kind of response:
      * quick (fresh 1 s), slow (1.5 s to answer), private, nostore, cookie (Set-Cookie),
-     * bare (no Cache-Control at all).
+     * bare (no Cache-Control at all). quick and slow send the origin's default permission to serve
+     * them stale (stale-while-revalidate=60, stale-if-error=600), which the edge cache's stale
+     * behaviours rely on.
      */
     public static final List<String> TEST_ENDPOINTS = List.of(
             "--origin.endpoints.quick.delay=10ms", "--origin.endpoints.quick.max-age=1s",

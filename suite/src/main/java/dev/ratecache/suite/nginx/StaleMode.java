@@ -1,0 +1,33 @@
+package dev.ratecache.suite.nginx;
+
+/**
+ * When the edge cache may answer with an expired entry. {@code rfc}: only where the origin allowed
+ * it ({@code stale-while-revalidate}, {@code stale-if-error}; RFC 9111 section 4.2.4, RFC 5861),
+ * never for {@code must-revalidate}, {@code proxy-revalidate} or {@code s-maxage}.
+ * {@code protective}: whenever the origin is down, erroring, rejecting or being refreshed, whatever
+ * it allowed: availability bought with correctness.
+ */
+public enum StaleMode {
+    RFC("rfc"),
+    PROTECTIVE("protective");
+
+    private final String flag;
+
+    StaleMode(String flag) {
+        this.flag = flag;
+    }
+
+    public static StaleMode parse(String text) {
+        for (StaleMode m : values()) {
+            if (m.flag.equalsIgnoreCase(text.trim())) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a stale mode: use rfc or protective");
+    }
+
+    @Override
+    public String toString() {
+        return flag;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.ratecache.suite.stack;
+
+import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.StaleMode;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code --stale protective}: stale content whenever the origin fails, whatever the origin allowed. */
+class ProtectiveStaleTest {
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(ProtectiveStaleTest.class, new NginxSwitches().stale(StaleMode.PROTECTIVE),
+                "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate");
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @Test
+    void responseThatForbidsStaleIsServedStaleWhileTheOriginErrors() throws Exception {
+        stack.origin().reset();
+        String url = "/mustrevalidate?protective";
+        String stored = Http.get(stack.frontUri(), url).body();
+        stack.origin().fail("mustrevalidate", 500);
+
+        HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
+
+        assertThat(whileFailing.statusCode()).isEqualTo(200);
+        assertThat(cacheStatus(whileFailing)).isEqualTo("STALE");
+        assertThat(whileFailing.body()).isEqualTo(stored);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.ratecache.suite.stack;
+
+import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ratecache.suite.AccessLog;
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.Waits;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The edge cache serves an expired entry only where the origin allowed it (RFC 9111 section
+ * 4.2.4, RFC 5861), with the default {@code --stale rfc}: through both tiers, at the origin's own
+ * counters. Each endpoint sends exactly the Cache-Control its behaviour needs.
+ */
+class StaleRulesTest {
+    /**
+     * plain: no permission to serve stale; swr: stale-while-revalidate for a minute; swrbrief: for
+     * one second; sie: stale-if-error for a minute; mustrevalidate, proxyrevalidate, smaxage: each
+     * forbids serving stale (RFC 9111 sections 5.2.2.2, 5.2.2.8, 5.2.2.10). All fresh for 1 s.
+     */
+    private static final String[] ENDPOINTS = {
+        "--origin.endpoints.plain.cache-control=public, max-age=1",
+        "--origin.endpoints.swr.cache-control=public, max-age=1, stale-while-revalidate=60",
+        "--origin.endpoints.swrbrief.cache-control=public, max-age=1, stale-while-revalidate=1",
+        "--origin.endpoints.sie.cache-control=public, max-age=1, stale-if-error=60",
+        "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate",
+        "--origin.endpoints.proxyrevalidate.cache-control=public, max-age=1, proxy-revalidate",
+        "--origin.endpoints.smaxage.cache-control=public, s-maxage=1",
+    };
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = Stacks.start(StaleRulesTest.class, new NginxSwitches().readTimeout(2), ENDPOINTS);
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void resetOrigin() throws Exception {
+        stack.origin().reset();
+    }
+
+    /** A URL no other test has cached. */
+    private static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    private static long reached(String endpoint) throws Exception {
+        return stack.origin().counters().requests(endpoint);
+    }
+
+    /**
+     * What the back end answered the front end for its STALE answer to {@code url}, as its access
+     * log says: empty when it served the entry without asking, "502" for each attempt that ended
+     * in a dropped connection.
+     */
+    private static String backEndAnswersBehindTheStaleAnswer(String url) {
+        return await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> AccessLog.linesFor(stack.frontEnd().accessLog(), url, 1).stream()
+                        .filter(line -> "STALE".equals(line.path("cache").asText())).findFirst(), Optional::isPresent)
+                .map(line -> line.path("upstream_status").asText()).orElseThrow();
+    }
+
+    @Test
+    void expiredEntryWithoutPermissionIsNotServedStaleEvenWhileAnotherRequestRefreshesIt() throws Exception {
+        String url = fresh("plain");
+        Http.get(stack.frontUri(), url);
+        stack.origin().slow("plain", Duration.ofMillis(1500));
+
+        // The first request to find the entry expired goes to the origin and stays there 1.5 s.
+        CompletableFuture<Http.Raw> refreshing = CompletableFuture.supplyAsync(() -> Stacks.firstAnswerNotAHit(
+                () -> Http.raw("127.0.0.1", stack.ports().front(), "GET", url), r -> r.header("X-Cache-Status")));
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> stack.origin().counters().endpoints().get("plain").inFlight() == 1);
+        Http.Raw during = Http.raw("127.0.0.1", stack.ports().front(), "GET", url);
+        Http.Raw first = refreshing.get(30, TimeUnit.SECONDS);
+
+        // Both waited for the origin: a 304 (REVALIDATED) or a new body (EXPIRED), never the stored
+        // entry as it was (STALE, UPDATING).
+        assertThat(first.header("X-Cache-Status")).isIn("REVALIDATED", "EXPIRED");
+        assertThat(during.status()).isEqualTo(200);
+        assertThat(during.header("X-Cache-Status")).isIn("REVALIDATED", "EXPIRED");
+        assertThat(reached("plain")).isEqualTo(3);
+    }
+
+    @Test
+    void staleWhileRevalidateServesTheExpiredEntryAndRefreshesItInTheBackground() throws Exception {
+        String url = fresh("swr");
+        String stored = Http.get(stack.frontUri(), url).body();
+
+        HttpResponse<String> expired = Stacks.firstAnswerNotAHit(stack, url);
+
+        assertThat(cacheStatus(expired)).isEqualTo("STALE");
+        assertThat(expired.body()).isEqualTo(stored);
+        // The background refresh asked the origin with If-None-Match and got a 304.
+        await().atMost(Duration.ofSeconds(5)).until(() -> stack.origin().counters().notModified("swr") == 1);
+        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        assertThat(reached("swr")).isEqualTo(2);
+    }
+
+    @Test
+    void pastItsStaleWhileRevalidateWindowTheClientWaitsForTheOrigin() throws Exception {
+        String url = fresh("swrbrief");
+        Http.get(stack.frontUri(), url);
+        // max-age=1 plus stale-while-revalidate=1: nothing may serve it stale after that.
+        Waits.outlast(Duration.ofSeconds(2));
+
+        HttpResponse<String> expired = Http.get(stack.frontUri(), url);
+
+        assertThat(cacheStatus(expired)).isEqualTo("REVALIDATED");
+        assertThat(reached("swrbrief")).isEqualTo(2);
+    }
+
+    @Test
+    void staleIfErrorServesTheExpiredEntryWhileTheOriginErrors() throws Exception {
+        String url = fresh("sie");
+        String stored = Http.get(stack.frontUri(), url).body();
+        stack.origin().fail("sie", 500);
+
+        HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
+
+        assertThat(whileFailing.statusCode()).isEqualTo(200);
+        assertThat(cacheStatus(whileFailing)).isEqualTo("STALE");
+        assertThat(whileFailing.body()).isEqualTo(stored);
+        // Served after the origin was asked and failed, not instead of asking it: the back end
+        // dropped the connection on the origin's 500, and the front end counted that an error.
+        assertThat(reached("sie")).isGreaterThanOrEqualTo(2);
+        assertThat(backEndAnswersBehindTheStaleAnswer(url)).startsWith("502");
+    }
+
+    @Test
+    void staleIfErrorServesTheExpiredEntryWhileTheOriginIsDown() throws Exception {
+        String url = fresh("sie");
+        String stored = Http.get(stack.frontUri(), url).body();
+        stack.origin().stop();
+        try {
+            HttpResponse<String> whileDown = Stacks.firstAnswerNotAHit(stack, url);
+
+            assertThat(whileDown.statusCode()).isEqualTo(200);
+            assertThat(cacheStatus(whileDown)).isEqualTo("STALE");
+            assertThat(whileDown.body()).isEqualTo(stored);
+            // Served after the back end was asked and dropped the connection, not instead of asking.
+            assertThat(backEndAnswersBehindTheStaleAnswer(url)).startsWith("502");
+        } finally {
+            stack.origin().start();
+        }
+    }
+
+    @Test
+    void withoutStaleIfErrorTheOriginsErrorReachesTheClient() throws Exception {
+        String url = fresh("plain");
+        Http.get(stack.frontUri(), url);
+        stack.origin().fail("plain", 500);
+
+        HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
+
+        // The back end dropped the connection on the origin's 500; the front end says 502.
+        assertThat(whileFailing.statusCode()).isEqualTo(502);
+        assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
+    }
+
+    @ParameterizedTest(name = "{0}: never stale while the origin errors")
+    @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage"})
+    void responseThatForbidsStaleIsNeverServedStaleWhileTheOriginErrors(String endpoint) throws Exception {
+        String url = fresh(endpoint);
+        Http.get(stack.frontUri(), url);
+        stack.origin().fail(endpoint, 500);
+
+        HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
+
+        assertThat(whileFailing.statusCode()).isEqualTo(502);
+        assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
+    }
+
+    @ParameterizedTest(name = "{0}: never stale while the origin is down")
+    @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage"})
+    void responseThatForbidsStaleIsNeverServedStaleWhileTheOriginIsDown(String endpoint) throws Exception {
+        String url = fresh(endpoint);
+        Http.get(stack.frontUri(), url);
+        stack.origin().stop();
+        try {
+            HttpResponse<String> whileDown = Stacks.firstAnswerNotAHit(stack, url);
+
+            assertThat(whileDown.statusCode()).isEqualTo(502);
+            assertThat(cacheStatus(whileDown)).isEqualTo("EXPIRED");
+        } finally {
+            stack.origin().start();
+        }
+    }
+}
