@@ -116,14 +116,16 @@ public final class PeakCommand implements Callable<Integer> {
     /** The figures as a table: requests/s, ratio to the ceiling (median, and range over rounds), latency. */
     static String table(PeakRun.Outcome outcome) {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "body %d bytes; ratio = requests/s over the ceiling's in the same round%n",
-                outcome.bodyBytes()));
-        s.append(String.format(Locale.ROOT, "%-22s %12s %7s %15s %9s %9s%n", "path", "requests/s", "ratio", "range",
-                "p50 ms", "p99 ms"));
+        s.append(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the ceiling's in the same round"
+                + " (median, range over rounds). cpu us: nginx's CPU per request (both tiers for MISS); cpu: the"
+                + " ceiling's CPU per request over it.%n", outcome.bodyBytes()));
+        s.append(String.format(Locale.ROOT, "%-20s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
+                "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
         for (PeakRun.Figure f : outcome.figures().values()) {
-            s.append(String.format(Locale.ROOT, "%-22s %12.0f %7.2f %15s %9.3f %9.3f%n", f.kind().label(),
+            s.append(String.format(Locale.ROOT, "%-20s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.kind().label(),
                     f.medianRequestsPerSecond(), f.medianRatio(),
-                    String.format(Locale.ROOT, "%.2f-%.2f", f.minRatio(), f.maxRatio()), f.medianP50(), f.medianP99()));
+                    String.format(Locale.ROOT, "%.2f-%.2f", f.minRatio(), f.maxRatio()), f.medianCpuMicros(),
+                    f.medianCpuRatio(), f.medianP50(), f.medianP99()));
         }
         return s.toString();
     }

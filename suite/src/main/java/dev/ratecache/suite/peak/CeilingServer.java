@@ -87,6 +87,11 @@ public final class CeilingServer implements AutoCloseable {
         return URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
     }
 
+    /** The master's PID; its workers are its children. */
+    public long pid() {
+        return process.pid();
+    }
+
     public Path prefix() {
         return prefix;
     }

@@ -4,6 +4,7 @@ import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.proc.ProcCpu;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -56,14 +57,22 @@ public final class PeakRun {
     public record Options(NginxSwitches switches, String workers, StackPorts ports, Wrk.Load load, int rounds,
             String path, List<String> origin, int originThreads, Path dir) {}
 
-    /** A path's figures over the rounds: each round's wrk result and its ratio to that round's ceiling. */
-    public record Figure(Kind kind, List<Wrk.Result> runs, List<Double> ratios) {
+    /**
+     * A path's figures over the rounds: each round's wrk result, its ratio to that round's ceiling,
+     * and the CPU nginx spent per request (microseconds; both tiers for MISS), which a busy machine
+     * disturbs far less than requests/s.
+     */
+    public record Figure(Kind kind, List<Wrk.Result> runs, List<Double> ratios, List<Double> cpuMicros,
+            List<Double> cpuRatios) {
         public double medianRequestsPerSecond() { return median(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
         public double medianRatio() { return median(ratios); }
         public double minRatio() { return ratios.stream().min(Comparator.naturalOrder()).orElse(Double.NaN); }
         public double maxRatio() { return ratios.stream().max(Comparator.naturalOrder()).orElse(Double.NaN); }
         public double medianP50() { return median(runs.stream().map(Wrk.Result::latencyP50).toList()); }
         public double medianP99() { return median(runs.stream().map(Wrk.Result::latencyP99).toList()); }
+        public double medianCpuMicros() { return median(cpuMicros); }
+        /** The ceiling's CPU per request over this path's, per round: the ratio if nginx's CPU were all that limits. */
+        public double medianCpuRatio() { return median(cpuRatios); }
         public long non2xx() { return runs.stream().mapToLong(Wrk.Result::non2xx).sum(); }
         public long requests() { return runs.stream().mapToLong(Wrk.Result::requests).sum(); }
     }
@@ -72,6 +81,10 @@ public final class PeakRun {
     public record Outcome(int bodyBytes, Map<Kind, Figure> figures, List<String> warnings) {
         public double ratio(Kind kind) {
             return figures.get(kind).medianRatio();
+        }
+
+        public double cpuRatio(Kind kind) {
+            return figures.get(kind).medianCpuRatio();
         }
     }
 
@@ -104,6 +117,8 @@ public final class PeakRun {
         Files.createDirectories(options.dir());
         Map<Kind, List<Wrk.Result>> runs = new EnumMap<>(Kind.class);
         Map<Kind, List<Double>> ratios = new EnumMap<>(Kind.class);
+        Map<Kind, List<Double>> cpu = new EnumMap<>(Kind.class);
+        Map<Kind, List<Double>> cpuRatios = new EnumMap<>(Kind.class);
         List<String> warnings = new ArrayList<>();
         Wrk wrk = new Wrk(options.load());
         Path wrkDir = options.dir().resolve("wrk");
@@ -122,28 +137,32 @@ public final class PeakRun {
             URI url = stack.frontUri().resolve(options.path());
             int bodyBytes = warm(url);
             ceiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(), bodyBytes);
+            Measurer m = new Measurer(wrk, wrkDir, runs, cpu);
+            long front = stack.frontEnd().pid();
+            long back = stack.backEnd().pid();
             for (int round = 1; round <= options.rounds(); round++) {
-                double top = measure(wrk, Kind.CEILING, ceiling.uri(), null, wrkDir, round, runs);
-                ratio(ratios, Kind.CEILING, top, top);
+                m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
                 long originBefore = originRequests(origin);
-                ratio(ratios, Kind.HIT, measure(wrk, Kind.HIT, url, null, wrkDir, round, runs), top);
+                m.measure(Kind.HIT, url, null, round, front);
                 long reachedOrigin = originRequests(origin) - originBefore;
                 if (reachedOrigin > 0) {
                     warnings.add("round " + round + ": " + reachedOrigin + " requests of the HIT run reached the origin");
                 }
-                ratio(ratios, Kind.MISS, measure(wrk, Kind.MISS, url, missScript, wrkDir, round, runs), top);
+                m.measure(Kind.MISS, url, missScript, round, front, back);
+                m.ratios(ratios, cpuRatios, Kind.HIT, Kind.MISS);
             }
             stack.close();
             stack = Stack.around(origin, rejecting(options.switches()), options.ports(),
                     options.dir().resolve("rejecting"));
+            front = stack.frontEnd().pid();
             for (int round = 1; round <= options.rounds(); round++) {
-                double top = measure(wrk, Kind.CEILING, ceiling.uri(), null, wrkDir, round, runs);
-                ratio(ratios, Kind.CEILING, top, top);
-                ratio(ratios, Kind.REJECTION, measure(wrk, Kind.REJECTION, url, null, wrkDir, round, runs), top);
+                m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
+                m.measure(Kind.REJECTION, url, null, round, front);
+                m.ratios(ratios, cpuRatios, Kind.REJECTION);
             }
             Map<Kind, Figure> figures = new EnumMap<>(Kind.class);
             for (Kind kind : Kind.values()) {
-                figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind)));
+                figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind), cpu.get(kind), cpuRatios.get(kind)));
             }
             check(figures, warnings);
             return new Outcome(bodyBytes, figures, warnings);
@@ -160,17 +179,56 @@ public final class PeakRun {
         }
     }
 
-    private double measure(Wrk wrk, Kind kind, URI url, Path script, Path dir, int round, Map<Kind, List<Wrk.Result>> runs)
-            throws IOException, InterruptedException {
-        progress.printf("  round %d: %-20s %s%n", round, kind.label(), url);
-        progress.flush();
-        Wrk.Result result = wrk.run(url, script, dir, kind.name().toLowerCase(java.util.Locale.ROOT) + "-" + round);
-        runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(result);
-        return result.requestsPerSecond();
+    /** Runs wrk on one path after another, keeping each result and the CPU nginx spent per request. */
+    private final class Measurer {
+        private final Wrk wrk;
+        private final Path dir;
+        private final Map<Kind, List<Wrk.Result>> runs;
+        private final Map<Kind, List<Double>> cpu;
+
+        Measurer(Wrk wrk, Path dir, Map<Kind, List<Wrk.Result>> runs, Map<Kind, List<Double>> cpu) {
+            this.wrk = wrk;
+            this.dir = dir;
+            this.runs = runs;
+            this.cpu = cpu;
+        }
+
+        /** One wrk run on {@code url}; {@code masters} are the nginx masters whose process trees serve it. */
+        void measure(Kind kind, URI url, Path script, int round, long... masters) throws IOException, InterruptedException {
+            progress.printf("  round %d: %-20s %s%n", round, kind.label(), url);
+            progress.flush();
+            double cpuBefore = treeSeconds(masters);
+            Wrk.Result result = wrk.run(url, script, dir, kind.name().toLowerCase(java.util.Locale.ROOT) + "-" + round);
+            double cpuSeconds = treeSeconds(masters) - cpuBefore;
+            runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(result);
+            cpu.computeIfAbsent(kind, k -> new ArrayList<>())
+                    .add(result.requests() == 0 ? Double.NaN : cpuSeconds * 1e6 / result.requests());
+        }
+
+        /** Each path's last result over the ceiling's last: requests/s, and CPU per request the other way round. */
+        void ratios(Map<Kind, List<Double>> ratios, Map<Kind, List<Double>> cpuRatios, Kind... kinds) {
+            double top = last(runs.get(Kind.CEILING)).requestsPerSecond();
+            double topCpu = last(cpu.get(Kind.CEILING));
+            ratios.computeIfAbsent(Kind.CEILING, k -> new ArrayList<>()).add(1.0);
+            cpuRatios.computeIfAbsent(Kind.CEILING, k -> new ArrayList<>()).add(1.0);
+            for (Kind kind : kinds) {
+                ratios.computeIfAbsent(kind, k -> new ArrayList<>())
+                        .add(top > 0 ? last(runs.get(kind)).requestsPerSecond() / top : 0);
+                cpuRatios.computeIfAbsent(kind, k -> new ArrayList<>()).add(topCpu / last(cpu.get(kind)));
+            }
+        }
     }
 
-    private static void ratio(Map<Kind, List<Double>> ratios, Kind kind, double value, double ceiling) {
-        ratios.computeIfAbsent(kind, k -> new ArrayList<>()).add(ceiling > 0 ? value / ceiling : 0);
+    private static <T> T last(List<T> list) {
+        return list.get(list.size() - 1);
+    }
+
+    private static double treeSeconds(long... masters) {
+        double total = 0;
+        for (long pid : masters) {
+            total += ProcCpu.treeSeconds(pid);
+        }
+        return total;
     }
 
     /** Doubts about the figures, e.g. a HIT run that got rejections: the limits were binding after all. */
