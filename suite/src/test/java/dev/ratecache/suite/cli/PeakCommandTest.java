@@ -73,9 +73,9 @@ class PeakCommandTest {
         CommandLine peak = cli.getSubcommands().get("peak");
         peak.setUsageHelpAutoWidth(false);
         peak.setUsageHelpWidth(80);
-        peak.setOut(new PrintWriter(out, true));
+        cli.setOut(new PrintWriter(out, true));
 
-        assertThat(peak.execute("--help")).isZero();
+        assertThat(cli.execute("peak", "--help")).isZero();
         assertThat(out.toString().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
         assertThat(out.toString()).contains("--duration", "--connections", "--threads", "--rounds", "--url");
     }
