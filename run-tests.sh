@@ -3,6 +3,7 @@
 #
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
 #   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B verify)
+#   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
 #   ./run-tests.sh --help       every flag
 #
 # This script only installs and builds; the Java command line it hands over to (suite/) starts,
@@ -68,6 +69,11 @@ need_nginx() {
   fi
 }
 
+# wrk (Debian's package) drives ./run-tests.sh peak and its test.
+need_wrk() {
+  command -v wrk >/dev/null 2>&1 || apt_install wrk
+}
+
 # Build when a jar is missing or any source is newer than it; a warm rebuild is skipped entirely.
 build_if_stale() {
   local stale=false
@@ -123,6 +129,7 @@ run_tests() {
   install_prerequisites
   need_gixy
   need_gui_tools
+  need_wrk
   cd "$ROOT"
   exec ./mvnw -B verify "$@"
 }
@@ -133,6 +140,9 @@ main() {
     run_tests "$@"
   fi
   install_prerequisites
+  if [[ ${1:-} == peak ]]; then
+    need_wrk
+  fi
   build_if_stale
   # exec: the Java process owns every child it starts and stops them all on exit or Ctrl-C.
   exec java -Dratecache.home="$ROOT" -jar "$SUITE_JAR" "$@"

@@ -14,9 +14,22 @@ import java.util.List;
  * A tier's JSON access log, read the way a test may rely on it. nginx writes a request's line
  * only after the response has left (the log phase), so a client can hold the whole response
  * before its line is on disk: a test waits for the lines it expects rather than reading once.
+ * The tiers also buffer their logs for up to {@link #FLUSH} (nginx/snippets/logging.conf).
  */
 public final class AccessLog {
+    /** The tiers' access-log flush interval (logging.conf's {@code flush=}). */
+    public static final Duration FLUSH = Duration.ofSeconds(1);
+
     private AccessLog() {}
+
+    /**
+     * The lines for {@code uri} once the tier has written out everything it had buffered when this
+     * was called: for asserting that a tier logged nothing, which no poll can see sooner.
+     */
+    public static List<JsonNode> linesOnceFlushed(Path log, String uri) {
+        Waits.past(FLUSH.plusMillis(500));
+        return read(log, uri);
+    }
 
     /**
      * The lines for {@code uri}, in order, once there are at least {@code atLeast} of them;

@@ -43,8 +43,9 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh --profile quick  the same, scaled down (under 2 minutes)",
             "  ./run-tests.sh test             run every test (./mvnw -B verify)",
             "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR",
+            "  ./run-tests.sh peak             each path's peak req/s against nginx's own",
             ""},
-        subcommands = {RenderCommand.class, GuiCommand.class},
+        subcommands = {RenderCommand.class, GuiCommand.class, PeakCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand implements Callable<Integer> {
     @Spec

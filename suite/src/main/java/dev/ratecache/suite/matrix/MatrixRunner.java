@@ -141,13 +141,17 @@ public final class MatrixRunner {
             Path clientDir = dir.resolve(cell.generator().folder());
             LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
             JtlSummary jtl = JtlSummary.read(run.jtl());
-            // Per second, for index.html's over-time charts.
-            Timeline.of(run.jtl(), stack == null ? null : stack.frontEnd().accessLog(),
-                    stack == null ? null : stack.backEnd().accessLog()).write(dir.resolve("timeline.json"));
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
             Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());
             Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
+            if (stack != null) {
+                // The tiers buffer their access logs (nginx/snippets/logging.conf); stopping them writes out the rest.
+                stack.close();
+            }
+            // Per second, for index.html's over-time charts.
+            Timeline.of(run.jtl(), stack == null ? null : stack.frontEnd().accessLog(),
+                    stack == null ? null : stack.backEnd().accessLog()).write(dir.resolve("timeline.json"));
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log());
             }

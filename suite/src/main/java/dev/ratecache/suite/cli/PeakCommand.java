@@ -1,0 +1,179 @@
+package dev.ratecache.suite.cli;
+
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.peak.Wrk;
+import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * A benchmark, not a test: the tiers' peak throughput on each path as a ratio to nginx's own
+ * {@code return 200} of a body of the same size, measured with wrk in the same run.
+ */
+@Command(name = "peak", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Measure peak throughput with wrk: the edge cache's HIT path, the MISS path to the origin and the"
+                    + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"
+                    + " ceiling), measured in the same run. HIT and MISS run with the limits present but not"
+                    + " binding; the rejection path with a front limit of 1 r/s.",
+            "",
+            "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
+            "  ./run-tests.sh peak --rounds 3 --workers 2",
+            "  ./run-tests.sh peak --origin http://127.0.0.1:9000 --url /items/1",
+            ""})
+public final class PeakCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    StackPorts ports = new StackPorts();
+
+    @Mixin
+    NginxSwitches switches = new NginxSwitches();
+
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "How long wrk pushes each path. Default: ${DEFAULT-VALUE}.")
+    int duration = 5;
+
+    @Option(names = "--connections", paramLabel = "N", description = "wrk's open connections (-c). Default: ${DEFAULT-VALUE}.")
+    int connections = 50;
+
+    @Option(names = "--threads", paramLabel = "N", description = "wrk's threads (-t). Default: ${DEFAULT-VALUE}.")
+    int threads = 1;
+
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Measure every path N times, each round against its own ceiling; prints the median ratio and the range. Default: ${DEFAULT-VALUE}.")
+    int rounds = 1;
+
+    @Option(names = "--url", paramLabel = "PATH",
+            description = "The path to warm and hit. Default: /peak, which the suite's origin serves here with no delay and a day's freshness;"
+                    + " with --origin, give a cacheable path of yours.")
+    String url;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where the tiers' prefixes (logs, cache) and wrk's output go, e.g. a tmpfs such as /dev/shm. Default: a new folder in the system's temp folder.")
+    Path workDir;
+
+    /** The last run's figures, for tests. */
+    private PeakRun.Outcome outcome;
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        // One worker unless told otherwise: wrk needs a core of its own for the figures to mean anything.
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        String workers = parsed.hasMatchedOption("--workers") ? parsed.matchedOptionValue("--workers", "1") : "1";
+        switches.workers(workers);
+        Wrk.Load load = new Wrk.Load(Duration.ofSeconds(duration), connections, threads);
+        Path dir = workDir != null ? Files.createDirectories(workDir).resolve("peak-" + System.currentTimeMillis())
+                // Readable by all: nginx's workers run as another user when the suite runs as root.
+                : Files.createTempDirectory("ratecache-peak-", PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwxr-xr-x")));
+        boolean ownOrigin = switches.origins().isEmpty();
+        String path = url != null ? url : "/peak";
+        List<String> originArgs = ownOrigin
+                ? List.of("--origin.endpoints.peak.delay=0ms", "--origin.endpoints.peak.max-age=86400") : null;
+        out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+        out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); nginx workers " + workers
+                + "; GET " + path + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+        out.println("switches: " + switches.describe() + " (HIT and MISS: limits at " + 100_000
+                + " r/s, not binding; rejection: front limit 1 r/s)");
+        out.println("folder:   " + dir);
+        out.flush();
+        try {
+            outcome = new PeakRun(new PeakRun.Options(switches, workers, ports, load, rounds, path, originArgs,
+                    Math.max(10, connections), dir), out).run();
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage() + " (logs in " + dir + ")");
+            return 1;
+        }
+        out.println();
+        out.print(table(outcome));
+        out.flush();
+        outcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
+        deleteQuietly(dir);
+        return 0;
+    }
+
+    /** The figures as a table: requests/s, ratio to the ceiling (median, and range over rounds), latency. */
+    static String table(PeakRun.Outcome outcome) {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the ceiling's in the same round"
+                + " (median, range over rounds). cpu us: nginx's CPU per request (both tiers for MISS); cpu: the"
+                + " ceiling's CPU per request over it.%n", outcome.bodyBytes()));
+        s.append(String.format(Locale.ROOT, "%-20s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
+                "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
+        for (PeakRun.Figure f : outcome.figures().values()) {
+            s.append(String.format(Locale.ROOT, "%-20s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.kind().label(),
+                    f.medianRequestsPerSecond(), f.medianRatio(),
+                    String.format(Locale.ROOT, "%.2f-%.2f", f.minRatio(), f.maxRatio()), f.medianCpuMicros(),
+                    f.medianCpuRatio(), f.medianP50(), f.medianP99()));
+        }
+        return s.toString();
+    }
+
+    /** Every input checked before anything starts: one line each. */
+    void validate() {
+        List<String> problems = new ArrayList<>(switches.problems());
+        range(problems, "--duration", duration, 1, 3600);
+        range(problems, "--connections", connections, 1, 10_000);
+        range(problems, "--threads", threads, 1, 64);
+        if (threads > connections) {
+            problems.add("--threads (" + threads + ") must not exceed --connections (" + connections + ")");
+        }
+        range(problems, "--rounds", rounds, 1, 100);
+        if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
+            problems.add("--url must be a path starting with / (got '" + url + "')");
+        }
+        if (url == null && !switches.origins().isEmpty()) {
+            problems.add("--url: with --origin, give the path of a cacheable URL of your origin, e.g. --url /items/1");
+        }
+        if (!switches.cache()) {
+            problems.add("--no-cache: peak measures the edge cache's HIT path; drop --no-cache");
+        }
+        if (!Wrk.installed()) {
+            problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
+        }
+        problems.addAll(ports.problems(switches.origins().isEmpty()));
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
+        }
+    }
+
+    private static void range(List<String> problems, String flag, int value, int min, int max) {
+        if (value < min || value > max) {
+            problems.add(flag + " must be a whole number from " + min + " to " + max + " (got " + value + ")");
+        }
+    }
+
+    /** The figures of the last run; null before one. */
+    public PeakRun.Outcome outcome() {
+        return outcome;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temp folder is harmless.
+        }
+    }
+}

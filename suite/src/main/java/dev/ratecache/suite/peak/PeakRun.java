@@ -1,0 +1,310 @@
+package dev.ratecache.suite.peak;
+
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.proc.ProcCpu;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Peak throughput of the tiers' paths, each as a ratio to nginx's own ceiling measured in the
+ * same run: the edge cache's HIT path, the MISS path to the origin, and the rejection path, against
+ * {@code return 200} of a body of the same size ({@link CeilingServer}). Each round measures the
+ * ceiling right before the paths it is compared with, so drift on a shared machine cancels out.
+ */
+public final class PeakRun {
+    /** What one run measures. */
+    public enum Kind {
+        CEILING("ceiling: return 200"),
+        HIT("edge-cache HIT"),
+        MISS("MISS to origin"),
+        REJECTION("rejection (limit)");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * @param switches the tiers' switches; the limits are made non-binding for HIT and MISS, and
+     *                 binding (1 r/s, no burst) for the rejection path
+     * @param origin   the suite's own origin's extra arguments, or null to use the switches' --origin
+     * @param workers  the switches' worker setting, which the ceiling copies
+     * @param path     the URL path to warm and hit
+     */
+    public record Options(NginxSwitches switches, String workers, StackPorts ports, Wrk.Load load, int rounds,
+            String path, List<String> origin, int originThreads, Path dir) {}
+
+    /**
+     * A path's figures over the rounds: each round's wrk result, its ratio to that round's ceiling,
+     * and the CPU nginx spent per request (microseconds; both tiers for MISS), which a busy machine
+     * disturbs far less than requests/s.
+     */
+    public record Figure(Kind kind, List<Wrk.Result> runs, List<Double> ratios, List<Double> cpuMicros,
+            List<Double> cpuRatios) {
+        public double medianRequestsPerSecond() { return median(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
+        public double medianRatio() { return median(ratios); }
+        public double minRatio() { return ratios.stream().min(Comparator.naturalOrder()).orElse(Double.NaN); }
+        public double maxRatio() { return ratios.stream().max(Comparator.naturalOrder()).orElse(Double.NaN); }
+        public double medianP50() { return median(runs.stream().map(Wrk.Result::latencyP50).toList()); }
+        public double medianP99() { return median(runs.stream().map(Wrk.Result::latencyP99).toList()); }
+        public double medianCpuMicros() { return median(cpuMicros); }
+        /** The ceiling's CPU per request over this path's, per round: the ratio if nginx's CPU were all that limits. */
+        public double medianCpuRatio() { return median(cpuRatios); }
+        public long non2xx() { return runs.stream().mapToLong(Wrk.Result::non2xx).sum(); }
+        public long requests() { return runs.stream().mapToLong(Wrk.Result::requests).sum(); }
+    }
+
+    /** Every path's figures, the body size compared, and anything that makes a figure doubtful. */
+    public record Outcome(int bodyBytes, Map<Kind, Figure> figures, List<String> warnings) {
+        public double ratio(Kind kind) {
+            return figures.get(kind).medianRatio();
+        }
+
+        public double cpuRatio(Kind kind) {
+            return figures.get(kind).medianCpuRatio();
+        }
+    }
+
+    /** The non-binding limit: far above what one machine can send, so the limit is looked up but never rejects. */
+    static final int OPEN_RATE = 100_000;
+    static final int OPEN_BURST = 1_000_000;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Options options;
+    private final PrintWriter progress;
+
+    public PeakRun(Options options, PrintWriter progress) {
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** The switches of the HIT and MISS runs: limits present (if switched on) but never binding. */
+    public static NginxSwitches open(NginxSwitches s) {
+        return s.copy().frontRate(OPEN_RATE).frontBurst(OPEN_BURST).frontMode(LimitMode.NODELAY)
+                .backRate(OPEN_RATE).backBurst(OPEN_BURST).backMode(LimitMode.NODELAY);
+    }
+
+    /** The switches of the rejection run: a front limit of 1 r/s with a burst of 1, so nearly all is rejected. */
+    public static NginxSwitches rejecting(NginxSwitches s) {
+        return s.copy().frontLimit(true).frontRate(1).frontBurst(1).frontMode(LimitMode.QUEUE);
+    }
+
+    public Outcome run() throws IOException, InterruptedException {
+        Files.createDirectories(options.dir());
+        Map<Kind, List<Wrk.Result>> runs = new EnumMap<>(Kind.class);
+        Map<Kind, List<Double>> ratios = new EnumMap<>(Kind.class);
+        Map<Kind, List<Double>> cpu = new EnumMap<>(Kind.class);
+        Map<Kind, List<Double>> cpuRatios = new EnumMap<>(Kind.class);
+        List<String> warnings = new ArrayList<>();
+        Wrk wrk = new Wrk(options.load());
+        Path wrkDir = options.dir().resolve("wrk");
+        Path missScript = missScript(options.dir().resolve("miss.lua"), options.path());
+        OriginServer origin = null;
+        CeilingServer ceiling = null;
+        Stack stack = null;
+        try {
+            if (options.origin() != null) {
+                progress.println("starting the suite's origin");
+                progress.flush();
+                origin = OriginServer.start(options.ports().origin(), options.ports().management(),
+                        options.originThreads(), options.dir().resolve("origin.log"), options.origin());
+            }
+            stack = Stack.around(origin, open(options.switches()), options.ports(), options.dir().resolve("open"));
+            URI url = stack.frontUri().resolve(options.path());
+            int bodyBytes = warm(url);
+            ceiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(), bodyBytes);
+            Measurer m = new Measurer(wrk, wrkDir, runs, cpu);
+            long front = stack.frontEnd().pid();
+            long back = stack.backEnd().pid();
+            for (int round = 1; round <= options.rounds(); round++) {
+                m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
+                long originBefore = originRequests(origin);
+                m.measure(Kind.HIT, url, null, round, front);
+                long reachedOrigin = originRequests(origin) - originBefore;
+                if (reachedOrigin > 0) {
+                    warnings.add("round " + round + ": " + reachedOrigin + " requests of the HIT run reached the origin");
+                }
+                m.measure(Kind.MISS, url, missScript, round, front, back);
+                m.ratios(ratios, cpuRatios, Kind.HIT, Kind.MISS);
+            }
+            stack.close();
+            stack = Stack.around(origin, rejecting(options.switches()), options.ports(),
+                    options.dir().resolve("rejecting"));
+            front = stack.frontEnd().pid();
+            for (int round = 1; round <= options.rounds(); round++) {
+                m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
+                m.measure(Kind.REJECTION, url, null, round, front);
+                m.ratios(ratios, cpuRatios, Kind.REJECTION);
+            }
+            Map<Kind, Figure> figures = new EnumMap<>(Kind.class);
+            for (Kind kind : Kind.values()) {
+                figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind), cpu.get(kind), cpuRatios.get(kind)));
+            }
+            check(figures, warnings);
+            return new Outcome(bodyBytes, figures, warnings);
+        } finally {
+            for (AutoCloseable c : new AutoCloseable[] {stack, ceiling, origin}) {
+                if (c != null) {
+                    try {
+                        c.close();
+                    } catch (Exception ignored) {
+                        // Stopping the rest matters more than this one's error.
+                    }
+                }
+            }
+        }
+    }
+
+    /** Runs wrk on one path after another, keeping each result and the CPU nginx spent per request. */
+    private final class Measurer {
+        private final Wrk wrk;
+        private final Path dir;
+        private final Map<Kind, List<Wrk.Result>> runs;
+        private final Map<Kind, List<Double>> cpu;
+
+        Measurer(Wrk wrk, Path dir, Map<Kind, List<Wrk.Result>> runs, Map<Kind, List<Double>> cpu) {
+            this.wrk = wrk;
+            this.dir = dir;
+            this.runs = runs;
+            this.cpu = cpu;
+        }
+
+        /** One wrk run on {@code url}; {@code masters} are the nginx masters whose process trees serve it. */
+        void measure(Kind kind, URI url, Path script, int round, long... masters) throws IOException, InterruptedException {
+            progress.printf("  round %d: %-20s %s%n", round, kind.label(), url);
+            progress.flush();
+            double cpuBefore = treeSeconds(masters);
+            Wrk.Result result = wrk.run(url, script, dir, kind.name().toLowerCase(java.util.Locale.ROOT) + "-" + round);
+            double cpuSeconds = treeSeconds(masters) - cpuBefore;
+            runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(result);
+            cpu.computeIfAbsent(kind, k -> new ArrayList<>())
+                    .add(result.requests() == 0 ? Double.NaN : cpuSeconds * 1e6 / result.requests());
+        }
+
+        /** Each path's last result over the ceiling's last: requests/s, and CPU per request the other way round. */
+        void ratios(Map<Kind, List<Double>> ratios, Map<Kind, List<Double>> cpuRatios, Kind... kinds) {
+            double top = last(runs.get(Kind.CEILING)).requestsPerSecond();
+            double topCpu = last(cpu.get(Kind.CEILING));
+            ratios.computeIfAbsent(Kind.CEILING, k -> new ArrayList<>()).add(1.0);
+            cpuRatios.computeIfAbsent(Kind.CEILING, k -> new ArrayList<>()).add(1.0);
+            for (Kind kind : kinds) {
+                ratios.computeIfAbsent(kind, k -> new ArrayList<>())
+                        .add(top > 0 ? last(runs.get(kind)).requestsPerSecond() / top : 0);
+                cpuRatios.computeIfAbsent(kind, k -> new ArrayList<>()).add(topCpu / last(cpu.get(kind)));
+            }
+        }
+    }
+
+    private static <T> T last(List<T> list) {
+        return list.get(list.size() - 1);
+    }
+
+    private static double treeSeconds(long... masters) {
+        double total = 0;
+        for (long pid : masters) {
+            total += ProcCpu.treeSeconds(pid);
+        }
+        return total;
+    }
+
+    /** Doubts about the figures, e.g. a HIT run that got rejections: the limits were binding after all. */
+    private static void check(Map<Kind, Figure> figures, List<String> warnings) {
+        for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.MISS)) {
+            Figure f = figures.get(kind);
+            if (f.non2xx() > 0) {
+                warnings.add(kind.label() + ": " + f.non2xx() + " of " + f.requests() + " responses were not 2xx/3xx");
+            }
+        }
+        Figure rejected = figures.get(Kind.REJECTION);
+        if (rejected.non2xx() < rejected.requests() * 0.99) {
+            warnings.add(Kind.REJECTION.label() + ": only " + rejected.non2xx() + " of " + rejected.requests()
+                    + " responses were rejections");
+        }
+        for (Figure f : figures.values()) {
+            if (f.runs().stream().anyMatch(r -> r.socketErrors() > 0)) {
+                warnings.add(f.kind().label() + ": wrk counted socket errors (see the wrk/*.out files)");
+            }
+        }
+    }
+
+    /**
+     * Requests {@code url} until the edge answers it from the cache; returns the body's size. Fails
+     * when the edge does not cache it (a URL that is not cacheable, or the cache switched off).
+     */
+    static int warm(URI url) throws IOException, InterruptedException {
+        String status = "";
+        for (int attempt = 0; attempt < 5; attempt++) {
+            HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            status = response.statusCode() + ", X-Cache-Status " + response.headers().firstValue("X-Cache-Status").orElse("none");
+            if (response.statusCode() == 200 && response.headers().firstValue("X-Cache-Status").orElse("").equals("HIT")) {
+                return response.body().length;
+            }
+        }
+        throw new IOException(url + " is not answered from the edge cache (last answer: " + status
+                + "): give --url a path whose responses are cacheable");
+    }
+
+    /** A wrk script that gives every request its own query string, so each one misses the edge cache. */
+    static Path missScript(Path file, String path) throws IOException {
+        String separator = path.contains("?") ? "&" : "?";
+        Files.writeString(file, """
+                -- Every request a new query string: each misses the edge cache and goes to the origin.
+                local threads = 0
+                function setup(thread)
+                  threads = threads + 1
+                  thread:set("id", threads)
+                end
+                local n = 0
+                function request()
+                  n = n + 1
+                  return wrk.format("GET", "%s%speak-miss=" .. id .. "-" .. n)
+                end
+                """.formatted(path.replace("\\", "\\\\").replace("\"", "\\\""), separator));
+        return file;
+    }
+
+    private static long originRequests(OriginServer origin) {
+        if (origin == null) {
+            return 0;
+        }
+        try {
+            return origin.counters().total().requests();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        int mid = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2;
+    }
+}

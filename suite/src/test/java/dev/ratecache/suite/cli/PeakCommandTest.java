@@ -1,0 +1,88 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.peak.PeakRun.Kind;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * ./run-tests.sh peak is a benchmark, not a timed test: this checks that it runs and that its
+ * ratios are sane, never how fast anything is (the machine is shared; figures are noisy).
+ */
+class PeakCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private CommandLine cli;
+
+    private int run(String... args) {
+        cli = RunTestsCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private static List<String> freePorts() {
+        StackPorts p = StackPorts.free();
+        return List.of("--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
+                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
+                "--front-status-port", String.valueOf(p.frontStatus()),
+                "--back-status-port", String.valueOf(p.backStatus()));
+    }
+
+    @Test
+    void measuresEveryPathAgainstTheCeilingWithSaneRatios() {
+        List<String> args = new ArrayList<>(List.of("peak", "--duration", "1"));
+        args.addAll(freePorts());
+
+        assertThat(run(args.toArray(String[]::new))).as(err.toString()).isZero();
+
+        PeakRun.Outcome outcome = cli.getSubcommands().get("peak").<PeakCommand>getCommand().outcome();
+        assertThat(outcome.bodyBytes()).isPositive();
+        assertThat(outcome.ratio(Kind.CEILING)).isEqualTo(1.0);
+        // Loose bounds: one-second runs on a shared machine. A HIT can't beat return 200 by much.
+        assertThat(outcome.ratio(Kind.HIT)).isGreaterThan(0).isLessThanOrEqualTo(1.5);
+        assertThat(outcome.ratio(Kind.MISS)).isGreaterThan(0).isLessThan(1.0);
+        assertThat(outcome.ratio(Kind.REJECTION)).isGreaterThan(0).isLessThan(1.5);
+        // HIT and MISS ran with the limits present but not binding; the rejection run was rejected.
+        assertThat(outcome.figures().get(Kind.HIT).non2xx()).isZero();
+        assertThat(outcome.figures().get(Kind.MISS).non2xx()).isZero();
+        assertThat(outcome.figures().get(Kind.REJECTION).runs().get(0).non2xxShare()).isGreaterThan(0.9);
+        assertThat(out.toString()).contains("machine:", "nginx/", "edge-cache HIT", "MISS to origin",
+                "rejection (limit)", "ceiling: return 200");
+    }
+
+    @Test
+    void badInputGetsOneLineBeforeAnythingStarts() {
+        assertThat(run("peak", "--duration", "0", "--connections", "2", "--threads", "3")).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--duration must be a whole number from 1 to 3600 (got 0)")
+                .contains("--threads (3) must not exceed --connections (2)");
+        assertThat(out.toString()).doesNotContain("machine:");
+    }
+
+    @Test
+    void helpFitsEightyColumns() {
+        cli = RunTestsCommand.commandLine();
+        CommandLine peak = cli.getSubcommands().get("peak");
+        peak.setUsageHelpAutoWidth(false);
+        peak.setUsageHelpWidth(80);
+        cli.setOut(new PrintWriter(out, true));
+
+        assertThat(cli.execute("peak", "--help")).isZero();
+        assertThat(out.toString().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
+        assertThat(out.toString()).contains("--duration", "--connections", "--threads", "--rounds", "--url");
+    }
+
+    @Test
+    void anOriginOfYourOwnNeedsItsUrl() {
+        assertThat(run("peak", "--origin", "http://127.0.0.1:9")).isEqualTo(2);
+        assertThat(err.toString()).contains("--url: with --origin, give the path of a cacheable URL");
+    }
+}
