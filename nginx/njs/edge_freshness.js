@@ -148,4 +148,24 @@ function xAccelExpires(r) {
     return remaining > 0 ? String(remaining) : '0';
 }
 
-export default { xAccelExpires };
+/**
+ * Takes stale-while-revalidate and stale-if-error out of Cache-Control when
+ * must-revalidate, proxy-revalidate or s-maxage is there: those forbid a shared
+ * cache to serve the response stale (RFC 9111, 5.2.2.2, 5.2.2.8, 5.2.2.10),
+ * while nginx 1.22 reads the two extensions and not the three. The client sees
+ * the same Cache-Control without them.
+ * Used as `js_header_filter edge_freshness.staleAsAllowed;`.
+ */
+function staleAsAllowed(r) {
+    const lines = fieldLines(r, 'Cache-Control');
+    const rules = directives(lines);
+    const forbidsStale = 'must-revalidate' in rules || 'proxy-revalidate' in rules || 's-maxage' in rules;
+    if (!forbidsStale || !('stale-while-revalidate' in rules || 'stale-if-error' in rules)) {
+        return;
+    }
+    r.headersOut['Cache-Control'] = members(lines)
+        .filter(member => !/^stale-(while-revalidate|if-error)\s*(=|$)/i.test(member))
+        .join(', ');
+}
+
+export default { xAccelExpires, staleAsAllowed };

@@ -30,7 +30,8 @@ class StaleRulesTest {
     /**
      * plain: no permission to serve stale; swr: stale-while-revalidate for a minute; swrbrief: for
      * one second; sie: stale-if-error for a minute; mustrevalidate, proxyrevalidate, smaxage: each
-     * forbids serving stale (RFC 9111 sections 5.2.2.2, 5.2.2.8, 5.2.2.10). All fresh for 1 s.
+     * forbids serving stale (RFC 9111 sections 5.2.2.2, 5.2.2.8, 5.2.2.10); mrsie, prsie, smsie: the
+     * same three beside a stale-if-error, which they override. All fresh for 1 s.
      */
     private static final String[] ENDPOINTS = {
         "--origin.endpoints.plain.cache-control=public, max-age=1",
@@ -40,6 +41,9 @@ class StaleRulesTest {
         "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate",
         "--origin.endpoints.proxyrevalidate.cache-control=public, max-age=1, proxy-revalidate",
         "--origin.endpoints.smaxage.cache-control=public, s-maxage=1",
+        "--origin.endpoints.mrsie.cache-control=public, max-age=1, must-revalidate, stale-if-error=60",
+        "--origin.endpoints.prsie.cache-control=public, max-age=1, proxy-revalidate, stale-if-error=60",
+        "--origin.endpoints.smsie.cache-control=public, s-maxage=1, stale-if-error=60",
     };
     private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack stack;
@@ -179,7 +183,7 @@ class StaleRulesTest {
     }
 
     @ParameterizedTest(name = "{0}: never stale while the origin errors")
-    @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage"})
+    @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage", "mrsie", "prsie", "smsie"})
     void responseThatForbidsStaleIsNeverServedStaleWhileTheOriginErrors(String endpoint) throws Exception {
         String url = fresh(endpoint);
         Http.get(stack.frontUri(), url);
