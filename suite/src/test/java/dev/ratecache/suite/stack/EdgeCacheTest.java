@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +28,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link StaleRulesTest} for responses that don't).
  */
 class EdgeCacheTest {
-    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack stack;
 
     @BeforeAll
@@ -46,10 +45,6 @@ class EdgeCacheTest {
         stack.origin().reset();
     }
 
-    /** A URL no other test has cached. */
-    private static String fresh(String endpoint) {
-        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
-    }
 
     /** The first answer for {@code url} once its (1 s) entry has expired: see {@link Stacks#firstAnswerNotAHit}. */
     private static HttpResponse<String> onceExpired(String url) {
@@ -57,7 +52,7 @@ class EdgeCacheTest {
     }
 
     private static long reached(String endpoint) throws Exception {
-        return stack.origin().counters().requests(endpoint);
+        return Stacks.reached(stack, endpoint);
     }
 
     @Test

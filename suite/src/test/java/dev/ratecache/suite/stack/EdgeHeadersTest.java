@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,7 +12,6 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
  * Vary, security headers, Date and Age, as the client reads them off the wire.
  */
 class EdgeHeadersTest {
-    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Stack stack;
 
@@ -42,10 +41,6 @@ class EdgeHeadersTest {
         stack.close();
     }
 
-    /** A URL no other test has cached. */
-    private static String fresh(String endpoint) {
-        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
-    }
 
     private static Http.Raw get(String url, String... headers) {
         return Http.raw("127.0.0.1", stack.ports().front(), "GET", url, headers);

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,7 +9,6 @@ import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * can't blur the two: "expires within 10 s" can only mean the rule was applied.
  */
 class FreshnessRulesTest {
-    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack stack;
 
     @BeforeAll
@@ -53,12 +52,9 @@ class FreshnessRulesTest {
         stack.origin().reset();
     }
 
-    private static String fresh(String endpoint) {
-        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
-    }
 
     private static long reached(String endpoint) throws Exception {
-        return stack.origin().counters().requests(endpoint);
+        return Stacks.reached(stack, endpoint);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +8,6 @@ import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +20,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * after a successful write reaches the origin; after a failed one it is still a HIT.
  */
 class InvalidationTest {
-    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack stack;
 
     @BeforeAll
@@ -41,12 +40,9 @@ class InvalidationTest {
         stack.origin().reset();
     }
 
-    private static String fresh(String endpoint) {
-        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
-    }
 
     private static long reached(String endpoint) throws Exception {
-        return stack.origin().counters().requests(endpoint);
+        return Stacks.reached(stack, endpoint);
     }
 
     private static HttpResponse<String> write(String method, String url) {

@@ -69,4 +69,16 @@ public final class Stacks {
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
                 .until(ask, answer -> !"HIT".equals(cacheStatus.apply(answer)));
     }
+
+    private static final java.util.concurrent.atomic.AtomicInteger UNIQUE = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A URL of {@code endpoint} that no test has asked before, so that no cache holds it. */
+    public static String fresh(String endpoint) {
+        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+    }
+
+    /** Requests the stack's origin counted for {@code endpoint} since its last reset. */
+    public static long reached(Stack stack, String endpoint) throws Exception {
+        return stack.origin().counters().requests(endpoint);
+    }
 }

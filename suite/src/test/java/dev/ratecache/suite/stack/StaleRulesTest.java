@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,7 +45,6 @@ class StaleRulesTest {
         "--origin.endpoints.prsie.cache-control=public, max-age=1, proxy-revalidate, stale-if-error=60",
         "--origin.endpoints.smsie.cache-control=public, s-maxage=1, stale-if-error=60",
     };
-    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack stack;
 
     @BeforeAll
@@ -63,13 +62,9 @@ class StaleRulesTest {
         stack.origin().reset();
     }
 
-    /** A URL no other test has cached. */
-    private static String fresh(String endpoint) {
-        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
-    }
 
     private static long reached(String endpoint) throws Exception {
-        return stack.origin().counters().requests(endpoint);
+        return Stacks.reached(stack, endpoint);
     }
 
     /**
