@@ -127,6 +127,9 @@ class MatrixTest {
                 f.set(changed, new java.util.ArrayList<>(List.of(java.net.URI.create("http://h:1"))));
             } else if (value instanceof dev.ratecache.suite.nginx.LimitMode) {
                 f.set(changed, dev.ratecache.suite.nginx.LimitMode.parse("delay=3"));
+            } else if (value instanceof dev.ratecache.suite.nginx.StaleMode mode) {
+                f.set(changed, mode == dev.ratecache.suite.nginx.StaleMode.RFC
+                        ? dev.ratecache.suite.nginx.StaleMode.PROTECTIVE : dev.ratecache.suite.nginx.StaleMode.RFC);
             } else if (value instanceof dev.ratecache.suite.nginx.Balance) {
                 f.set(changed, dev.ratecache.suite.nginx.Balance.LEAST_CONN);
             } else {
