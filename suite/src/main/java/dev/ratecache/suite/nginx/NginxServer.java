@@ -105,21 +105,34 @@ public final class NginxServer implements AutoCloseable {
             throw new IOException("port " + port + " is already taken; the " + tier.id() + " tier cannot start");
         }
         process = ManagedProcess.start("nginx " + tier.id(), command(), prefix, prefix.resolve("logs/nginx.out"));
-        Instant deadline = Instant.now().plusSeconds(15);
-        while (!(pidFileNames(process.pid()) && Ports.accepting(port))) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                String why = LogTail.of(prefix.resolve("logs/error.log"), 10);
-                close();
-                throw new IOException("the " + tier.id() + " tier did not start on port " + port + ":\n" + why);
-            }
-            sleep(50);
+        try {
+            awaitStarted(process, pidFile(), port, prefix.resolve("logs/error.log"), "the " + tier.id() + " tier");
+        } catch (IOException e) {
+            close();
+            throw e;
         }
         return this;
     }
 
-    private boolean pidFileNames(long pid) {
+    /**
+     * Waits until an nginx master started with {@code pid pidFile} is up: the file names it (written
+     * once every listener is bound) and {@code port} accepts. Throws, with the tail of its error log,
+     * when it exits or takes over 15 s; the caller stops it.
+     */
+    public static void awaitStarted(ManagedProcess master, Path pidFile, int port, Path errorLog, String what)
+            throws IOException {
+        Instant deadline = Instant.now().plusSeconds(15);
+        while (!(pidFileNames(pidFile, master.pid()) && Ports.accepting(port))) {
+            if (!master.isAlive() || Instant.now().isAfter(deadline)) {
+                throw new IOException(what + " did not start on port " + port + ":\n" + LogTail.of(errorLog, 10));
+            }
+            sleep(50);
+        }
+    }
+
+    private static boolean pidFileNames(Path pidFile, long pid) {
         try {
-            return Files.readAllLines(pidFile()).stream().anyMatch(line -> line.trim().equals(String.valueOf(pid)));
+            return Files.readAllLines(pidFile).stream().anyMatch(line -> line.trim().equals(String.valueOf(pid)));
         } catch (IOException e) {
             return false;
         }

@@ -2,14 +2,11 @@ package dev.ratecache.suite.peak;
 
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.proc.LogTail;
 import dev.ratecache.suite.proc.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -65,20 +62,11 @@ public final class CeilingServer implements AutoCloseable {
                 "-p", prefix.toAbsolutePath() + "/", "-c", "conf/ceiling.conf", "-e", "logs/error.log",
                 "-g", "daemon off; pid " + pid + ";"), prefix, prefix.resolve("logs/nginx.out"));
         CeilingServer server = new CeilingServer(prefix, port, process);
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
-        while (!(Files.exists(pid) && Ports.accepting(port))) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                server.close();
-                throw new IOException("the ceiling nginx did not start on port " + port + ":\n"
-                        + LogTail.of(prefix.resolve("logs/error.log"), 10) + LogTail.of(process.log(), 10));
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                server.close();
-                throw new IOException("interrupted while starting the ceiling nginx", e);
-            }
+        try {
+            NginxServer.awaitStarted(process, pid, port, prefix.resolve("logs/error.log"), "the ceiling nginx");
+        } catch (IOException e) {
+            server.close();
+            throw e;
         }
         return server;
     }
