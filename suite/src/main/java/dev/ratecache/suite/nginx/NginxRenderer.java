@@ -187,9 +187,12 @@ public final class NginxRenderer {
         // Age on cache hits and invalidation on writes need njs (the latter the purge module too);
         // without them the edge does as plain nginx does.
         boolean njs = Files.isRegularFile(NJS_MODULE);
-        front.put("age", s.cache && njs);
-        front.put("invalidateOnWrite", s.cache && njs && Files.isRegularFile(PURGE_MODULE));
-        front.put("njs", s.cache && njs);
+        boolean age = s.cache && njs && s.age;
+        boolean invalidateOnWrite = s.cache && njs && Files.isRegularFile(PURGE_MODULE);
+        front.put("age", age);
+        front.put("invalidateOnWrite", invalidateOnWrite);
+        // The module is loaded once, where something uses it.
+        front.put("njs", age || invalidateOnWrite);
 
         List<String> origins = new ArrayList<>();
         if (s.origins.isEmpty()) {

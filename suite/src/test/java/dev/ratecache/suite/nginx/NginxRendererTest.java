@@ -74,6 +74,19 @@ class NginxRendererTest {
     }
 
     @Test
+    void noAgeLeavesTheAgeFilterOut() throws IOException {
+        assumeTrue(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed");
+        Path with = TestDirs.fresh(getClass(), "age-on");
+        Path without = TestDirs.fresh(getClass(), "age-off");
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches(), StackPorts.free(), with);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().age(false), StackPorts.free(), without);
+
+        assertThat(files(with)).containsKey("snippets/edge-age.conf");
+        assertThat(files(without)).doesNotContainKey("snippets/edge-age.conf");
+        assertThat(files(without).get("front-end.conf")).doesNotContain("edge-age.conf");
+    }
+
+    @Test
     void theScriptsAFileImportsAreCopiedUnchanged() throws IOException {
         assumeTrue(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed");
         for (Tier tier : Tier.values()) {
