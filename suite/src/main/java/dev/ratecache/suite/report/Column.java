@@ -41,6 +41,9 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
                     Metric.CPU_FRONT_PCT, Metric.CPU_BACK_PCT, Metric.CPU_ORIGIN_PCT, Metric.CPU_JMETER_PCT),
             of(Metric.WALL_S, "wall", "s", 1));
 
+    /** The columns the reference experiment published figures for: summary.json and summary.csv carry them. */
+    public static final List<Column> REFERENCED = ALL.stream().filter(c -> c.reference != null).toList();
+
     /** index.html's tables: what a reader compares at a glance (report.md has the rest). */
     public static final List<Column> HTML = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
             Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS);

@@ -122,12 +122,11 @@ public final class ReportWriter {
             cell.put("metrics", values);
             reference(r).ifPresent(ref -> {
                 Map<String, Object> reference = new LinkedHashMap<>();
-                reference.put("throughput", ref.throughput());
-                reference.put("rejected_pct", ref.rejectedPct());
-                if (ref.meanMs() != null) {
-                    reference.put("mean_ms", ref.meanMs());
-                    reference.put("min_ms", ref.minMs());
-                    reference.put("max_ms", ref.maxMs());
+                for (Column c : Column.REFERENCED) {
+                    Double figure = c.referenceOf(Optional.of(ref));
+                    if (figure != null) {
+                        reference.put(c.metric().id(), figure);
+                    }
                 }
                 cell.put("reference", reference);
                 model.explanation(r).ifPresent(e -> cell.put("why_ours_differs", e));
@@ -148,8 +147,9 @@ public final class ReportWriter {
         for (Metric m : Metric.values()) {
             header.add(m.id() + " [" + m.unit() + "]");
         }
-        header.addAll(List.of("reference throughput [responses/s]", "reference rejected_pct [%]",
-                "reference mean_ms [ms]", "reference min_ms [ms]", "reference max_ms [ms]"));
+        for (Column c : Column.REFERENCED) {
+            header.add("reference " + c.metric().id() + " [" + c.metric().unit() + "]");
+        }
         try (Writer w = Files.newBufferedWriter(dir.resolve("summary.csv"));
                 CSVPrinter csv = new CSVPrinter(w, CSVFormat.DEFAULT.builder().setHeader(header.toArray(String[]::new)).get())) {
             for (CellResult r : outcome.cells()) {
@@ -158,11 +158,10 @@ public final class ReportWriter {
                     row.add(r.median(m) == null ? "" : round(r.median(m)));
                 }
                 Optional<Reference> ref = reference(r);
-                row.add(ref.map(Reference::throughput).map(Object.class::cast).orElse(""));
-                row.add(ref.map(Reference::rejectedPct).map(Object.class::cast).orElse(""));
-                row.add(ref.map(Reference::meanMs).map(Object.class::cast).orElse(""));
-                row.add(ref.map(Reference::minMs).map(Object.class::cast).orElse(""));
-                row.add(ref.map(Reference::maxMs).map(Object.class::cast).orElse(""));
+                for (Column c : Column.REFERENCED) {
+                    Double figure = c.referenceOf(ref);
+                    row.add(figure == null ? "" : figure);
+                }
                 csv.printRecord(row);
             }
         }

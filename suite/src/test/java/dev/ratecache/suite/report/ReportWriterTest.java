@@ -79,6 +79,25 @@ class ReportWriterTest {
     }
 
     @Test
+    void summaryFilesCarryTheReferencesPublishedFiguresAndOnlyThose() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "references");
+        new ReportWriter(dir, Map.of("profile", "default"), everyCell(dir), List.of(), true).write();
+
+        List<String> csv = Files.readAllLines(dir.resolve("summary.csv"));
+        assertThat(csv.get(0)).endsWith(",reference throughput [responses/s],reference rejected_pct [%],"
+                + "reference mean_ms [ms],reference min_ms [ms],reference max_ms [ms]");
+        assertThat(csv).anySatisfy(line -> assertThat(line).startsWith("stress/no-caching,").endsWith(",23.0,54.0,,,"));
+        assertThat(csv).anySatisfy(line -> assertThat(line).startsWith("load/no-caching,")
+                .endsWith(",1.4,0.0,6874.0,104.0,19069.0"));
+        assertThat(csv).anySatisfy(line -> assertThat(line).startsWith("stress/library,").endsWith(",,,,,"));
+        JsonNode cells = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("cells");
+        assertThat(cells.get(0).get("reference").toString()).isEqualTo("{\"throughput\":23.0,\"rejected_pct\":54.0}");
+        assertThat(cells.get(6).get("reference").toString()).isEqualTo(
+                "{\"throughput\":1.4,\"rejected_pct\":0.0,\"mean_ms\":6874.0,\"min_ms\":104.0,\"max_ms\":19069.0}");
+        assertThat(cells.get(5).has("reference")).isFalse();
+    }
+
+    @Test
     void everyCellHasARowInItsOwnPlansTableInEveryView() throws Exception {
         Path dir = TestDirs.fresh(getClass(), "rows");
         MatrixRunner.Outcome outcome = everyCell(dir);
