@@ -69,9 +69,14 @@ need_nginx() {
   fi
 }
 
-# wrk (Debian's package) drives ./run-tests.sh peak and its test.
-need_wrk() {
-  command -v wrk >/dev/null 2>&1 || apt_install wrk
+# wrk (Debian's package) drives ./run-tests.sh peak and its test; HAProxy's cache is measured beside the edge's.
+need_peak_tools() {
+  local missing=()
+  command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    apt_install "${missing[@]}"
+  fi
 }
 
 # Build when a jar is missing or any source is newer than it; a warm rebuild is skipped entirely.
@@ -129,7 +134,7 @@ run_tests() {
   install_prerequisites
   need_gixy
   need_gui_tools
-  need_wrk
+  need_peak_tools
   cd "$ROOT"
   exec ./mvnw -B verify "$@"
 }
@@ -141,7 +146,7 @@ main() {
   fi
   install_prerequisites
   if [[ ${1:-} == peak ]]; then
-    need_wrk
+    need_peak_tools
   fi
   build_if_stale
   # exec: the Java process owns every child it starts and stops them all on exit or Ctrl-C.

@@ -16,25 +16,20 @@
 // time twice. Erring high is what section 4.2.3 asks for; the cost is an
 // entry that looks older than it is to a client cache, never a fresher one.
 //
-// A MISS, EXPIRED or BYPASS is not served from the cache: any Age the tier
-// behind sent passes through unchanged.
+// snippets/edge-age-value.conf reads this only for an answer from the cache; a
+// MISS, EXPIRED or BYPASS passes on the Age the tier behind sent.
 
-const SERVED_FROM_CACHE = ['HIT', 'STALE', 'UPDATING', 'REVALIDATED'];
-
-function header(r) {
-    if (!SERVED_FROM_CACHE.includes(r.variables.upstream_cache_status)) {
-        return;
-    }
+function fromCache(r) {
     const dateValue = Date.parse(r.variables.upstream_http_date || '');
     if (isNaN(dateValue)) {
         // No usable Date: nothing to count from, so keep what was stored.
-        return;
+        return r.variables.upstream_http_age || '';
     }
     // An Age that is not a whole number is ignored (RFC 9111 section 5.1).
     const received = r.variables.upstream_http_age || '';
     const ageValue = /^[0-9]+$/.test(received) ? Number(received) : 0;
     const sinceDate = Math.max(0, Math.floor((Date.now() - dateValue) / 1000));
-    r.headersOut['Age'] = String(ageValue + sinceDate);
+    return String(ageValue + sinceDate);
 }
 
-export default { header };
+export default { fromCache };

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
             "Measure peak throughput with wrk: the edge cache's HIT path, the MISS path to the origin and the"
                     + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"
                     + " ceiling), measured in the same run. HIT and MISS run with the limits present but not"
-                    + " binding; the rejection path with a front limit of 1 r/s.",
+                    + " binding; the rejection path with a front limit of 1 r/s. HAProxy's cache (Debian's"
+                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path.",
             "",
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
             "  ./run-tests.sh peak --rounds 3 --workers 2",
@@ -117,8 +118,8 @@ public final class PeakCommand implements Callable<Integer> {
     static String table(PeakRun.Outcome outcome) {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the ceiling's in the same round"
-                + " (median, range over rounds). cpu us: nginx's CPU per request (both tiers for MISS); cpu: the"
-                + " ceiling's CPU per request over it.%n", outcome.bodyBytes()));
+                + " (median, range over rounds). cpu us: the server's CPU per request (nginx's, both tiers for"
+                + " MISS; HAProxy's on its row); cpu: the ceiling's CPU per request over it.%n", outcome.bodyBytes()));
         s.append(String.format(Locale.ROOT, "%-20s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
                 "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
         for (PeakRun.Figure f : outcome.figures().values()) {

@@ -33,6 +33,7 @@ public final class PeakRun {
     public enum Kind {
         CEILING("ceiling: return 200"),
         HIT("edge-cache HIT"),
+        HAPROXY_HIT("HAProxy cache HIT"),
         MISS("MISS to origin"),
         REJECTION("rejection (limit)");
 
@@ -125,6 +126,7 @@ public final class PeakRun {
         Path missScript = missScript(options.dir().resolve("miss.lua"), options.path());
         OriginServer origin = null;
         CeilingServer ceiling = null;
+        HaproxyCache haproxy = null;
         Stack stack = null;
         try {
             if (options.origin() != null) {
@@ -137,6 +139,16 @@ public final class PeakRun {
             URI url = stack.frontUri().resolve(options.path());
             int bodyBytes = warm(url);
             ceiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(), bodyBytes);
+            URI haproxyUrl = null;
+            if (HaproxyCache.installed()) {
+                haproxy = HaproxyCache.start(options.dir().resolve("haproxy"), threads(options.workers()), Ports.free(),
+                        options.ports().back());
+                haproxyUrl = haproxy.uri().resolve(options.path());
+                warmHaproxy(haproxyUrl, origin);
+            } else {
+                warnings.add("HAProxy cache HIT: not measured, haproxy is not installed (" + HaproxyCache.binary()
+                        + "; sudo apt-get install -y haproxy, or run ./run-tests.sh peak)");
+            }
             Measurer m = new Measurer(wrk, wrkDir, runs, cpu);
             long front = stack.frontEnd().pid();
             long back = stack.backEnd().pid();
@@ -148,8 +160,22 @@ public final class PeakRun {
                 if (reachedOrigin > 0) {
                     warnings.add("round " + round + ": " + reachedOrigin + " requests of the HIT run reached the origin");
                 }
+                if (haproxy != null) {
+                    originBefore = originRequests(origin);
+                    m.measure(Kind.HAPROXY_HIT, haproxyUrl, null, round, haproxy.pid());
+                    reachedOrigin = originRequests(origin) - originBefore;
+                    if (reachedOrigin > 0) {
+                        warnings.add("round " + round + ": " + reachedOrigin
+                                + " requests of the HAProxy run reached the origin");
+                    }
+                    m.ratios(ratios, cpuRatios, Kind.HAPROXY_HIT);
+                }
                 m.measure(Kind.MISS, url, missScript, round, front, back);
                 m.ratios(ratios, cpuRatios, Kind.HIT, Kind.MISS);
+            }
+            if (haproxy != null) {
+                haproxy.close();
+                haproxy = null;
             }
             stack.close();
             stack = Stack.around(origin, rejecting(options.switches()), options.ports(),
@@ -161,13 +187,13 @@ public final class PeakRun {
                 m.ratios(ratios, cpuRatios, Kind.REJECTION);
             }
             Map<Kind, Figure> figures = new EnumMap<>(Kind.class);
-            for (Kind kind : Kind.values()) {
+            for (Kind kind : runs.keySet()) {
                 figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind), cpu.get(kind), cpuRatios.get(kind)));
             }
             check(figures, warnings);
             return new Outcome(bodyBytes, figures, warnings);
         } finally {
-            for (AutoCloseable c : new AutoCloseable[] {stack, ceiling, origin}) {
+            for (AutoCloseable c : new AutoCloseable[] {haproxy, stack, ceiling, origin}) {
                 if (c != null) {
                     try {
                         c.close();
@@ -175,6 +201,29 @@ public final class PeakRun {
                         // Stopping the rest matters more than this one's error.
                     }
                 }
+            }
+        }
+    }
+
+    /** nginx's worker count as HAProxy's threads; null for "auto", which is HAProxy's own default. */
+    static Integer threads(String workers) {
+        return workers.matches("[0-9]+") ? Integer.valueOf(workers) : null;
+    }
+
+    /**
+     * Requests {@code url} until HAProxy answers it without asking the back tier: HAProxy adds no
+     * cache-status header, so the origin's counter (when it is the suite's) tells a hit from a miss.
+     */
+    private static void warmHaproxy(URI url, OriginServer origin) throws IOException, InterruptedException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            long before = originRequests(origin);
+            HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                throw new IOException("HAProxy answered " + url + " with " + response.statusCode());
+            }
+            if (attempt > 0 && originRequests(origin) == before) {
+                return;
             }
         }
     }
@@ -233,9 +282,9 @@ public final class PeakRun {
 
     /** Doubts about the figures, e.g. a HIT run that got rejections: the limits were binding after all. */
     private static void check(Map<Kind, Figure> figures, List<String> warnings) {
-        for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.MISS)) {
+        for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.HAPROXY_HIT, Kind.MISS)) {
             Figure f = figures.get(kind);
-            if (f.non2xx() > 0) {
+            if (f != null && f.non2xx() > 0) {
                 warnings.add(kind.label() + ": " + f.non2xx() + " of " + f.requests() + " responses were not 2xx/3xx");
             }
         }

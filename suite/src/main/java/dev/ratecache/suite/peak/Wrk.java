@@ -1,5 +1,6 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.suite.proc.Executables;
 import dev.ratecache.suite.proc.LogTail;
 import dev.ratecache.suite.proc.ManagedProcess;
 import java.io.IOException;
@@ -64,20 +65,11 @@ public final class Wrk {
 
     /** The wrk binary: WRK_BIN when set, else the one on PATH, else Debian's. */
     public static String binary() {
-        String configured = System.getenv("WRK_BIN");
-        if (configured != null && !configured.isBlank()) {
-            return configured;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "wrk"))) {
-                return Path.of(dir, "wrk").toString();
-            }
-        }
-        return "/usr/bin/wrk";
+        return Executables.find("wrk", "WRK_BIN", "/usr/bin/wrk");
     }
 
     public static boolean installed() {
-        return Files.isExecutable(Path.of(binary()));
+        return Executables.runnable(binary());
     }
 
     /**

@@ -1,0 +1,107 @@
+package dev.ratecache.suite.peak;
+
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.proc.Executables;
+import dev.ratecache.suite.proc.ManagedProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * HAProxy's cache (Debian's haproxy 2.6) in front of the same back tier as the edge, so that
+ * ./run-tests.sh peak can put nginx's HIT path beside the in-memory cache users weigh it against.
+ * Its config is the least that caches: no log, no limits, no headers added. That is HAProxy's
+ * best case, so "ahead of HAProxy" is claimed only against its fastest HIT path.
+ */
+public final class HaproxyCache implements AutoCloseable {
+    private final int port;
+    private final ManagedProcess process;
+
+    private HaproxyCache(int port, ManagedProcess process) {
+        this.port = port;
+        this.process = process;
+    }
+
+    /** HAPROXY_BIN when set, else haproxy on PATH, else Debian's. */
+    public static String binary() {
+        return Executables.find("haproxy", "HAPROXY_BIN", "/usr/sbin/haproxy");
+    }
+
+    public static boolean installed() {
+        return Executables.runnable(binary());
+    }
+
+    /**
+     * The config: {@code threads} as nginx's worker count (null: HAProxy's default, one per CPU), a
+     * 100 MB cache in memory that keeps a response as long as its Cache-Control allows (up to a day).
+     */
+    static String config(Integer threads, int port, int backPort) {
+        return """
+                # HAProxy's cache for ./run-tests.sh peak: in front of the back tier, like the
+                # edge, with nothing but the cache, so the HIT path is HAProxy's fastest.
+                # https://docs.haproxy.org/2.6/configuration.html#6
+                global
+                %s  # Debian's default file-descriptor limit; maxconn sized to fit under it.
+                  maxconn 4000
+                defaults
+                  mode http
+                  timeout connect 5s
+                  timeout client 30s
+                  timeout server 30s
+                cache edge
+                  total-max-size 100
+                  max-age 86400
+                frontend peak
+                  bind %s:%d
+                  default_backend tiers
+                backend tiers
+                  http-request cache-use edge
+                  http-response cache-store edge
+                  server back %s:%d
+                """.formatted(threads == null ? "" : "  nbthread " + threads + "\n", Ports.LOOPBACK, port,
+                Ports.LOOPBACK, backPort);
+    }
+
+    /** Writes the config into {@code dir}, starts HAProxy in the foreground and waits until it accepts. */
+    public static HaproxyCache start(Path dir, Integer threads, int port, int backPort) throws IOException {
+        Files.createDirectories(dir);
+        Path config = dir.resolve("haproxy.cfg");
+        Files.writeString(config, config(threads, port, backPort));
+        // -db: stay in the foreground, so the PID the suite holds is HAProxy's own.
+        ManagedProcess process = ManagedProcess.start("haproxy", List.of(binary(), "-db", "-f", config.toString()),
+                dir, dir.resolve("haproxy.log"));
+        HaproxyCache haproxy = new HaproxyCache(port, process);
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        while (!Ports.accepting(port)) {
+            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+                haproxy.close();
+                throw new IOException("haproxy did not start on port " + port + ": " + process.logTail(5));
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                haproxy.close();
+                throw new IOException("interrupted while haproxy started", e);
+            }
+        }
+        return haproxy;
+    }
+
+    public URI uri() {
+        return URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}
