@@ -39,12 +39,8 @@ final class ReplayPathsFile {
 
     /** The rows by path, in file order. */
     static Map<String, ReplayPath> read(Path file) {
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-                CSVParser csv = FORMAT.parse(reader)) {
-            if (!HEADER.equals(csv.getHeaderNames())) {
-                throw new ReplayPathsFileException(file, "line 1: the header is " + String.join(",", csv.getHeaderNames())
-                        + " but must be " + String.join(",", HEADER));
-            }
+        try (Reader reader = open(file); CSVParser csv = FORMAT.parse(reader)) {
+            checkHeader(file, csv.getHeaderNames());
             Map<String, ReplayPath> paths = new LinkedHashMap<>();
             Iterator<CSVRecord> rows = csv.iterator();
             while (true) {
@@ -63,11 +59,31 @@ final class ReplayPathsFile {
         catch (IOException | UncheckedIOException ex) {
             // commons-csv reports a broken quote while iterating, as an UncheckedIOException.
             Throwable cause = (ex instanceof UncheckedIOException unchecked) ? unchecked.getCause() : ex;
-            throw new ReplayPathsFileException(file, "cannot be read: " + describe(cause), ex);
+            throw new ReplayPathsFileException(file, "not valid CSV: " + describe(cause), ex);
         }
         catch (IllegalArgumentException ex) {
             // commons-csv refuses a header with duplicate or blank names this way.
             throw new ReplayPathsFileException(file, "line 1: " + ex.getMessage(), ex);
+        }
+    }
+
+    // Apart from the parsing, so that a missing file is not reported as bad CSV.
+    private static Reader open(Path file) {
+        try {
+            return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new ReplayPathsFileException(file, "cannot be read: " + describe(ex), ex);
+        }
+    }
+
+    private static void checkHeader(Path file, List<String> names) {
+        if (names.isEmpty()) {
+            throw new ReplayPathsFileException(file, "the file is empty, without even the header line");
+        }
+        if (!HEADER.equals(names)) {
+            throw new ReplayPathsFileException(file, "line 1: the header is " + String.join(",", names)
+                    + " but must be " + String.join(",", HEADER));
         }
     }
 
