@@ -1,6 +1,8 @@
 package dev.ratecache.appserver;
 
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.config.ReplayProperties;
+import dev.ratecache.appserver.replay.ReplayPaths;
 import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,10 +23,12 @@ class ReadyLogLine {
 
     private final OriginProperties origin;
     private final ServerProperties server;
+    private final ReplayPaths replay;
 
-    ReadyLogLine(OriginProperties origin, ServerProperties server) {
+    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay) {
         this.origin = origin;
         this.server = server;
+        this.replay = replay;
     }
 
     @EventListener
@@ -37,6 +41,16 @@ class ReadyLogLine {
                 + environment.getProperty("local.server.port") + " with "
                 + server.getTomcat().getThreads().getMax() + " request threads, management port "
                 + environment.getProperty("local.management.port") + ", content " + origin.contentVersion()
-                + ", endpoints: " + endpoints);
+                + ", endpoints: " + endpoints + replayMode());
+    }
+
+    private String replayMode() {
+        if (!replay.enabled()) {
+            return "";
+        }
+        ReplayProperties mode = origin.replay();
+        return "; replay: any other path, " + replay.size() + " listed in " + replay.file().orElseThrow()
+                + " (otherwise " + mode.defaultDelay().toMillis() + " ms, " + mode.defaultBodyBytes() + " bytes; "
+                + origin.publicCacheControl(mode.maxAge()) + ")";
     }
 }

@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The repackaged appserver/target/appserver.jar, started the way the suite starts it. */
 class AppServerJarIT {
@@ -40,6 +42,33 @@ class AppServerJarIT {
         }
         // One concise line per start, and nothing on stderr.
         assertThat(origin.stdout().lines().filter(line -> line.contains("origin ready"))).hasSize(1);
+        assertThat(origin.stderrLines()).isEmpty();
+    }
+
+    @Test
+    void jarServesAnyPathInReplayMode(@TempDir Path directory) throws IOException {
+        Path paths = Files.writeString(directory.resolve("paths.csv"),
+                "path,requests,delay_ms,body_bytes\n\"/a,b/c\",2,,321\n");
+        int port = freePort();
+        int managementPort = freePort();
+        OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+                "--server.port=" + port, "--management.server.port=" + managementPort,
+                "--origin.replay.paths-file=" + paths);
+        try {
+            OriginHttp management = new OriginHttp(managementPort);
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(() -> origin.isAlive() && management.get("/actuator/health").statusCode() == 200);
+
+            HttpResponse<String> replayed = new OriginHttp(port).get("/a,b/c?n=1");
+            assertThat(replayed.statusCode()).isEqualTo(200);
+            assertThat(replayed.body()).hasSize(321);
+            assertThat(management.getJson("/actuator/origin").at("/endpoints/replay/requests").asLong()).isEqualTo(1);
+        }
+        finally {
+            origin.stop();
+        }
+        assertThat(origin.stdout().lines().filter(line -> line.contains("replay: any other path, 1 listed"))).hasSize(1);
         assertThat(origin.stderrLines()).isEmpty();
     }
 

@@ -33,6 +33,10 @@ final class OriginHttp {
         return send(request(path, headers).GET().build());
     }
 
+    HttpResponse<String> head(String path) {
+        return send(request(path).method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+    }
+
     CompletableFuture<HttpResponse<String>> getAsync(String path) {
         return CLIENT.sendAsync(request(path).GET().build(), BodyHandlers.ofString());
     }

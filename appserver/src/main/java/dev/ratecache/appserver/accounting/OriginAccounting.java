@@ -11,9 +11,15 @@ import org.springframework.stereotype.Component;
  *
  * <p>The total keeps its own counters because its peak is the highest number of requests in
  * flight at once across endpoints, which no sum of per-endpoint peaks can give.
+ *
+ * <p>In replay mode every replayed path counts under the one endpoint {@value #REPLAY}: a log can
+ * hold millions of distinct paths, and counters per path would grow without bound, in memory and
+ * as Prometheus series alike. A configured endpoint of that name shares the counters.
  */
 @Component
 public class OriginAccounting {
+
+    public static final String REPLAY = "replay";
 
     private final RequestCounters total = new RequestCounters();
     private final Map<String, RequestCounters> endpoints;
@@ -21,6 +27,9 @@ public class OriginAccounting {
     public OriginAccounting(OriginProperties properties) {
         Map<String, RequestCounters> counters = new LinkedHashMap<>();
         properties.endpoints().keySet().forEach(name -> counters.put(name, new RequestCounters()));
+        if (properties.replay().enabled()) {
+            counters.putIfAbsent(REPLAY, new RequestCounters());
+        }
         this.endpoints = Collections.unmodifiableMap(counters);
     }
 

@@ -6,12 +6,11 @@ import dev.ratecache.appserver.accounting.OriginAccounting;
 import dev.ratecache.appserver.config.EndpointProperties;
 import dev.ratecache.appserver.config.OriginProperties;
 import dev.ratecache.appserver.faults.RuntimeFaults;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -27,10 +26,10 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * Serves every configured endpoint at {@code /<name>}; query strings are ignored, so the suite can
- * vary them to get past caches and still reach the same endpoint.
+ * vary them to get past caches and still reach the same endpoint. In replay mode a name that is
+ * not an endpoint is a path of the replayed log ({@link ReplayResponder}).
  *
- * <p>The delay is spent sleeping on the request thread on purpose: the fixed Tomcat thread pool is
- * the origin capacity that the tiers in front are measured against.
+ * <p>The delay is spent holding the request thread on purpose ({@link RequestThread}).
  */
 @RestController
 class OriginController {
@@ -40,10 +39,12 @@ class OriginController {
     private final RuntimeFaults faults;
     private final Clock clock;
     private final ObjectMapper json;
+    private final ReplayResponder replay;
 
     OriginController(OriginProperties properties, OriginAccounting accounting, RuntimeFaults faults,
-            ObjectMapper json) {
+            ObjectMapper json, ReplayResponder replay) {
         this.properties = properties;
+        this.replay = replay;
         this.accounting = accounting;
         this.faults = faults;
         this.clock = Clock.systemUTC();
@@ -51,17 +52,20 @@ class OriginController {
     }
 
     @GetMapping("/{endpoint}")
-    ResponseEntity<?> serve(@PathVariable String endpoint,
+    ResponseEntity<?> serve(@PathVariable String endpoint, HttpServletRequest request,
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) List<String> ifNoneMatch,
             @RequestHeader(name = HttpHeaders.ACCEPT_ENCODING, required = false) List<String> acceptEncoding) {
         EndpointProperties config = properties.endpoints().get(endpoint);
+        if (config == null && replay.enabled()) {
+            return replay.answer(request, ifNoneMatch);
+        }
         if (config == null) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND);
         }
         try (OriginAccounting.Visit visit = accounting.start(endpoint)) {
             // Even a 304 waits: the origin models an app that must do the work to learn the current
             // version, so revalidation saves the body and bandwidth, not origin time.
-            sleep(faults.delayOf(endpoint).orElse(config.delay()));
+            RequestThread.hold(faults.delayOf(endpoint).orElse(config.delay()));
 
             Optional<Integer> faultStatus = faults.statusOf(endpoint);
             if (faultStatus.isPresent()) {
@@ -109,7 +113,7 @@ class OriginController {
             return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED).allow(HttpMethod.GET, HttpMethod.HEAD).build();
         }
         try (OriginAccounting.Visit visit = accounting.start(endpoint)) {
-            sleep(faults.delayOf(endpoint).orElse(config.delay()));
+            RequestThread.hold(faults.delayOf(endpoint).orElse(config.delay()));
             Optional<Integer> faultStatus = faults.statusOf(endpoint);
             if (faultStatus.isPresent()) {
                 return ResponseEntity.status(faultStatus.get()).build();
@@ -136,15 +140,5 @@ class OriginController {
         config.xFrameOptionsHeader().ifPresent(value -> response.header("X-Frame-Options", value));
         config.contentSecurityPolicyHeader().ifPresent(value -> response.header("Content-Security-Policy", value));
         return ConfiguredHeaders.add(response, config, clock);
-    }
-
-    private static void sleep(Duration delay) {
-        try {
-            TimeUnit.NANOSECONDS.sleep(delay.toNanos());
-        }
-        catch (InterruptedException ex) {
-            // Only a shutdown interrupts; answer anyway and let the container finish stopping.
-            Thread.currentThread().interrupt();
-        }
     }
 }

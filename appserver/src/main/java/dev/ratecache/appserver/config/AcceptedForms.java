@@ -27,7 +27,15 @@ public final class AcceptedForms {
             + "origin.endpoints.<name>.date-offset, origin.endpoints.<name>.expires, "
             + "origin.endpoints.<name>.expires-after-date, origin.endpoints.<name>.vary, "
             + "origin.endpoints.<name>.cdn-cache-control, origin.endpoints.<name>.writes, "
-            + "origin.endpoints.<name>.write-location, origin.stale-while-revalidate, origin.stale-if-error";
+            + "origin.endpoints.<name>.write-location, origin.stale-while-revalidate, origin.stale-if-error, "
+            + "origin.replay.paths-file, origin.replay.default-delay, origin.replay.max-age, "
+            + "origin.replay.default-body-bytes";
+
+    /** What the replay mode's paths file must hold; the suite writes it, a person may edit it. */
+    public static final String REPLAY_PATHS_FILE = "a CSV file with the header line "
+            + "path,requests,delay_ms,body_bytes and one row per path: the path starting with / and without a "
+            + "query (quoted where CSV needs it), a count of requests, the delay in milliseconds or empty for "
+            + "origin.replay.default-delay, the body size in bytes (0 for an empty body); each path once";
 
     private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
 
@@ -41,7 +49,7 @@ public final class AcceptedForms {
         }
         String leaf = property.getLastElement(ConfigurationPropertyName.Form.UNIFORM);
         return switch (leaf) {
-            case "delay" -> "a duration such as 100ms, 2s";
+            case "delay", "defaultdelay" -> "a duration such as 100ms, 2s";
             case "maxage" -> "a duration such as 3s, 10m";
             case "cachecontrol" -> "a Cache-Control value such as 'private, max-age=60' or 'no-store', "
                     + "or 'none' for no header";
@@ -56,6 +64,8 @@ public final class AcceptedForms {
             case "cdncachecontrol" -> "a CDN-Cache-Control value such as 'max-age=60'";
             case "writelocation" -> "a path such as /hare/7";
             case "stalewhilerevalidate", "staleiferror" -> "a duration such as 60s, 10m; 0s sends none";
+            case "pathsfile" -> REPLAY_PATHS_FILE;
+            case "defaultbodybytes" -> "a number of bytes such as 0, 1024";
             case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
             default -> KNOWN_PROPERTIES;
         };

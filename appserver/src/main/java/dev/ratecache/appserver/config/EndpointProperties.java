@@ -82,12 +82,12 @@ public record EndpointProperties(
 
     public static final String NO_CACHE_CONTROL = "none";
 
-    /** The Cache-Control value to send, or empty when none should be sent. */
-    public Optional<String> cacheControlHeader() {
-        if (cacheControl == null) {
-            return Optional.of("public, max-age=" + maxAge.toSeconds());
-        }
-        if (NO_CACHE_CONTROL.equalsIgnoreCase(cacheControl.strip())) {
+    /**
+     * The endpoint's own Cache-Control, which replaces the origin's default; empty when none is
+     * configured or it is {@value #NO_CACHE_CONTROL}. {@link OriginProperties#cacheControlOf} tells the two apart.
+     */
+    public Optional<String> ownCacheControlHeader() {
+        if (cacheControl == null || NO_CACHE_CONTROL.equalsIgnoreCase(cacheControl.strip())) {
             return Optional.empty();
         }
         return Optional.of(cacheControl.strip());

@@ -24,6 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * and while the origin fails. They are added to every endpoint's default
  * {@code Cache-Control: public, max-age=N}; zero sends none; an endpoint's own
  * {@code cache-control} replaces the whole header, these included. A bare number means seconds.
+ *
+ * <p>{@code replay} turns on the replay mode, in which the origin answers any path.
  */
 @Validated
 @ConfigurationProperties(prefix = OriginProperties.PREFIX, ignoreUnknownFields = false)
@@ -42,19 +44,31 @@ public record OriginProperties(
         Duration staleWhileRevalidate,
 
         @DefaultValue("0s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(nanos = 0, message = "must not be negative")
-        Duration staleIfError) {
+        Duration staleIfError,
+
+        @DefaultValue
+        @NotNull
+        @Valid
+        ReplayProperties replay) {
 
     public static final String PREFIX = "origin";
 
     /** The Cache-Control {@code endpoint} sends, or empty when it sends none. */
     public Optional<String> cacheControlOf(EndpointProperties endpoint) {
-        Optional<String> header = endpoint.cacheControlHeader();
         if (endpoint.cacheControl() != null) {
-            return header;
+            return endpoint.ownCacheControlHeader();
         }
-        return header.map(value -> value
+        return Optional.of(publicCacheControl(endpoint.maxAge()));
+    }
+
+    /**
+     * The origin's default Cache-Control for a response fresh for {@code maxAge}, with the stale
+     * permissions; every endpoint without its own Cache-Control and every replayed path send it.
+     */
+    public String publicCacheControl(Duration maxAge) {
+        return "public, max-age=" + maxAge.toSeconds()
                 + directive("stale-while-revalidate", staleWhileRevalidate)
-                + directive("stale-if-error", staleIfError));
+                + directive("stale-if-error", staleIfError);
     }
 
     private static String directive(String name, Duration value) {
