@@ -26,6 +26,12 @@ public final class Replay {
      *     clients than {@link SourceAddresses#CAPACITY}
      */
     public static ReplayInput prepare(ParsedLog log, Selection selection, double speed) throws AccessLogException {
+        return prepare(log, selection, speed, SourceAddresses.CAPACITY);
+    }
+
+    /** With fewer addresses than the real range, so the refusal can be tested without millions of clients. */
+    static ReplayInput prepare(ParsedLog log, Selection selection, double speed, long capacity)
+            throws AccessLogException {
         if (!(speed > 0) || Double.isInfinite(speed)) {
             throw new IllegalArgumentException("speed " + speed + " is not a positive number");
         }
@@ -59,11 +65,11 @@ public final class Replay {
             index.putIfAbsent(r.client(), index.size());
             perClient.merge(r.client(), 1L, Long::sum);
         }
-        if (index.size() > SourceAddresses.CAPACITY) {
+        if (index.size() > capacity) {
             throw new AccessLogException(String.format(Locale.ROOT,
                     "%s: %d distinct clients, more than the %d source addresses from 127.16.0.1 to 127.255.255.254; "
                             + "select fewer requests with --from, --to or --first",
-                    name, index.size(), SourceAddresses.CAPACITY));
+                    name, index.size(), capacity));
         }
         List<ClientAddress> clients = new ArrayList<>();
         Map<String, String> address = new LinkedHashMap<>();
