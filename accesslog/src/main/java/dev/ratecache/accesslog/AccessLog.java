@@ -24,9 +24,10 @@ import java.util.zip.GZIPInputStream;
  * setting up nginx is a worse place to learn that the log was the wrong one.
  *
  * <p>{@link LogFormat#AUTO} looks at the first {@value #DETECTION_LINES} non-blank lines and takes
- * the format of {@link LogFormat#RECOGNISED} under which most of them parse; on a tie the one listed
- * first (suite-json, then combined, then common, so that a combined log is never read as common).
- * When none parses a single one of them, reading fails and asks for {@code --log-format}. The chosen
+ * the format of {@link LogFormat#RECOGNISED} under which most of them parse, so a torn first line or
+ * two do not decide. The three accept disjoint lines (common allows nothing after the body size),
+ * so a tie cannot arise today; should one, the format listed first wins (suite-json, combined,
+ * common). When none parses a single one of them, reading fails and asks for {@code --log-format}. The chosen
  * format then reads the whole log, under the same bad-line limit as a named one.
  */
 public final class AccessLog {
@@ -160,9 +161,9 @@ public final class AccessLog {
         }
         if (best == null) {
             throw new AccessLogException(String.format(Locale.ROOT,
-                    "%s: the first %d lines are none of %s; line %d: \"%s\"; name the format with --log-format, "
+                    "%s: the first %d lines are in none of the formats auto knows (%s); line %d: \"%s\"; name the format with --log-format, "
                             + "e.g. json:time=ts,client=ip,method=verb,uri=path",
-                    name, sample.size(), LogFormat.AUTO.description(), sample.get(0).number(),
+                    name, sample.size(), String.join(", ", LogFormat.RECOGNISED.stream().map(LogFormat::spelling).toList()), sample.get(0).number(),
                     example(sample.get(0).text())));
         }
         return best;

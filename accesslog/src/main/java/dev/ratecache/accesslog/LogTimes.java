@@ -14,6 +14,9 @@ final class LogTimes {
     /** nginx's {@code $time_local} and Apache's {@code %t}: month names are English whatever the locale. */
     static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH);
 
+    /** For messages: always with seconds, which {@code OffsetDateTime.toString()} leaves out when they are 0. */
+    static final DateTimeFormatter ISO = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
+
     /** Below this an epoch number is seconds (until the year 5138), above it milliseconds (after 1973). */
     private static final double EPOCH_MILLIS_ABOVE = 1e11;
 

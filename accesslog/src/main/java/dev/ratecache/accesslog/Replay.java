@@ -129,8 +129,8 @@ public final class Replay {
 
     private static String describe(Selection s) {
         List<String> parts = new ArrayList<>();
-        s.from().ifPresent(t -> parts.add("from " + t));
-        s.to().ifPresent(t -> parts.add("to " + t));
+        s.from().ifPresent(t -> parts.add("from " + LogTimes.ISO.format(t)));
+        s.to().ifPresent(t -> parts.add("to " + LogTimes.ISO.format(t)));
         s.first().ifPresent(n -> parts.add("first " + n));
         parts.add("methods " + String.join(",", new java.util.TreeSet<>(s.methods())));
         return String.join(", ", parts);

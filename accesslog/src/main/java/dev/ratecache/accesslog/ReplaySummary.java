@@ -48,7 +48,7 @@ public record ReplaySummary(String source, String format, long lines, long reque
             s.append(", no bad lines");
         }
         s.append(String.format(Locale.ROOT, ". Replaying %d requests from %d clients, logged from %s to %s (%s), at speed %s (%s).",
-                requestsKept, clients, first, last, human(span()), AccessLog.plain(speed),
+                requestsKept, clients, LogTimes.ISO.format(first), LogTimes.ISO.format(last), human(span()), AccessLog.plain(speed),
                 human(Duration.ofNanos(Math.round(span().toNanos() / speed)))));
         if (!skippedMethods.isEmpty()) {
             s.append(" Skipped for their method: ").append(skippedMethods.entrySet().stream()

@@ -35,7 +35,7 @@ public record Selection(Optional<OffsetDateTime> from, Optional<OffsetDateTime> 
             throw new IllegalArgumentException("--first " + first.getAsInt() + " keeps no request; use 1 or more");
         }
         if (from.isPresent() && to.isPresent() && !from.get().toInstant().isBefore(to.get().toInstant())) {
-            throw new IllegalArgumentException("--from " + from.get() + " is not before --to " + to.get());
+            throw new IllegalArgumentException("--from " + LogTimes.ISO.format(from.get()) + " is not before --to " + LogTimes.ISO.format(to.get()));
         }
     }
 

@@ -151,6 +151,19 @@ class LogFormatsTest {
     }
 
     @Test
+    void autoGoesByMostOfTheFirstLinesSoATornFirstLineDoesNotDecide() throws Exception {
+        List<String> lines = new java.util.ArrayList<>(java.nio.file.Files.readAllLines(Logs.fixture("combined.log")));
+        // What a log cut mid-line by rotation starts with: the end of a combined line, which is not one.
+        lines.add(0, lines.get(0).substring(lines.get(0).indexOf('"')));
+        Path log = Logs.write(dir.resolve("rotated.log"), lines);
+
+        ParsedLog parsed = AccessLog.read(log, LogFormat.AUTO, new ReadOptions(50));
+
+        assertThat(parsed.format()).isEqualTo(LogFormat.COMBINED);
+        assertThat(parsed.bad().firstLines()).containsExactly(1L);
+    }
+
+    @Test
     void autoRefusesALogInNoFormatItKnowsInOneLine() throws Exception {
         Path log = Logs.write(dir.resolve("mapped.jsonl"), java.nio.file.Files.readAllLines(Logs.fixture("mapped.jsonl")));
 

@@ -277,7 +277,7 @@ class ReplayTest {
         assertThat(s.last()).isEqualTo(T0.plusHours(2));
         assertThat(s.span()).isEqualTo(Duration.ofHours(2));
         assertThat(s.text()).contains(file.toString(), "combined", "4 lines", "3 requests", "1 bad lines (first at line 2)",
-                "2 requests from 2 clients", T0.toString(), T0.plusHours(2).toString(), "speed 4", "1 POST")
+                "2 requests from 2 clients", LogTimes.ISO.format(T0), LogTimes.ISO.format(T0.plusHours(2)), "speed 4", "1 POST")
                 .doesNotContain("\n");
     }
 
