@@ -1,0 +1,182 @@
+package dev.ratecache.accesslog;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads a user's access log into {@link ParsedLog}. Everything that can be wrong with the file is
+ * found here, before anything starts, and told in one line: a replay that fails half-way through
+ * setting up nginx is a worse place to learn that the log was the wrong one.
+ *
+ * <p>{@link LogFormat#AUTO} looks at the first {@value #DETECTION_LINES} non-blank lines and takes
+ * the format of {@link LogFormat#RECOGNISED} under which most of them parse, so a torn first line or
+ * two do not decide. The three accept disjoint lines (common allows nothing after the body size),
+ * so a tie cannot arise today; should one, the format listed first wins (suite-json, combined,
+ * common). When none parses a single one of them, reading fails and asks for {@code --log-format}. The chosen
+ * format then reads the whole log, under the same bad-line limit as a named one.
+ */
+public final class AccessLog {
+    /** Enough lines to step over a torn first line or two, few enough to decide at once. */
+    public static final int DETECTION_LINES = 10;
+
+    /** How much of a bad line a message quotes: enough to recognise it, short enough for one line. */
+    static final int EXAMPLE_CHARS = 120;
+
+    private static final int GZIP_MAGIC_1 = 0x1f;
+    private static final int GZIP_MAGIC_2 = 0x8b;
+
+    private AccessLog() {}
+
+    /**
+     * Every request of the log, ordered by time.
+     *
+     * @throws AccessLogException when the file is missing, unreadable or empty, when more lines than
+     *     {@link ReadOptions#badLinePercentLimit()} allows are not in the format, when auto finds no
+     *     format, or when fewer than two requests remain: a replay needs a time between requests
+     */
+    public static ParsedLog read(Path file, LogFormat format, ReadOptions options) throws AccessLogException {
+        String name = file.toString();
+        if (Files.isDirectory(file)) {
+            throw new AccessLogException(name + ": is a directory, not an access log");
+        }
+        try (BufferedReader in = open(file)) {
+            return read(name, file, in, format, options);
+        } catch (NoSuchFileException e) {
+            throw new AccessLogException(name + ": no such file", e);
+        } catch (AccessDeniedException e) {
+            throw new AccessLogException(name + ": cannot be read (permission denied)", e);
+        } catch (IOException e) {
+            throw new AccessLogException(name + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Gzip is told by its magic bytes, since rotated logs are not always named .gz (access.log.1 may be either). */
+    private static BufferedReader open(Path file) throws IOException {
+        InputStream raw = new BufferedInputStream(Files.newInputStream(file));
+        try {
+            raw.mark(2);
+            int b1 = raw.read();
+            int b2 = raw.read();
+            raw.reset();
+            InputStream in = b1 == GZIP_MAGIC_1 && b2 == GZIP_MAGIC_2 ? new GZIPInputStream(raw, 1 << 16) : raw;
+            // A decoder that replaces what is not UTF-8, rather than failing: logs quote whatever clients sent.
+            return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        } catch (IOException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
+    private record Line(long number, String text) {}
+
+    private static ParsedLog read(String name, Path file, BufferedReader in, LogFormat format, ReadOptions options)
+            throws IOException, AccessLogException {
+        List<Line> first = new ArrayList<>();
+        long number = 0;
+        String text;
+        while (first.size() < DETECTION_LINES && (text = in.readLine()) != null) {
+            number++;
+            if (!text.isBlank()) {
+                first.add(new Line(number, text));
+            }
+        }
+        if (first.isEmpty()) {
+            throw new AccessLogException(name + ": the log is empty");
+        }
+        LogFormat used = format instanceof LogFormat.Auto ? detect(name, first) : format;
+
+        List<LoggedRequest> requests = new ArrayList<>();
+        long lines = 0;
+        long bad = 0;
+        List<Long> firstBad = new ArrayList<>();
+        String example = null;
+        for (Line l : first) {
+            lines++;
+            Optional<LoggedRequest> r = used.parseLine(l.number(), l.text());
+            if (r.isPresent()) {
+                requests.add(r.get());
+            } else {
+                if (bad++ < BadLines.REPORTED) {
+                    firstBad.add(l.number());
+                }
+                example = example == null ? l.text() : example;
+            }
+        }
+        while ((text = in.readLine()) != null) {
+            number++;
+            if (text.isBlank()) {
+                continue;
+            }
+            lines++;
+            Optional<LoggedRequest> r = used.parseLine(number, text);
+            if (r.isPresent()) {
+                requests.add(r.get());
+            } else {
+                if (bad++ < BadLines.REPORTED) {
+                    firstBad.add(number);
+                }
+                example = example == null ? text : example;
+            }
+        }
+
+        double percent = 100.0 * bad / lines;
+        if (percent > options.badLinePercentLimit()) {
+            throw new AccessLogException(String.format(Locale.ROOT, "%s: %d of %d lines (%.1f %%) are not %s (limit %s %%); line %d: \"%s\"",
+                    name, bad, lines, percent, used.description(), plain(options.badLinePercentLimit()), firstBad.get(0),
+                    example(example)));
+        }
+        if (requests.size() < 2) {
+            throw new AccessLogException(name + ": " + (requests.isEmpty() ? "no requests" : "only 1 request")
+                    + " in the log; a replay needs at least 2");
+        }
+        // Stable: requests logged in the same second (all of them, in a busy combined log) keep the log's order.
+        requests.sort(Comparator.comparing(r -> r.time().toInstant()));
+        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad));
+    }
+
+    private static LogFormat detect(String name, List<Line> sample) throws AccessLogException {
+        LogFormat best = null;
+        long bestCount = 0;
+        for (LogFormat candidate : LogFormat.RECOGNISED) {
+            long count = sample.stream().filter(l -> candidate.parseLine(l.number(), l.text()).isPresent()).count();
+            if (count > bestCount) {
+                best = candidate;
+                bestCount = count;
+            }
+        }
+        if (best == null) {
+            throw new AccessLogException(String.format(Locale.ROOT,
+                    "%s: the first %d lines are in none of the formats auto knows (%s); line %d: \"%s\"; name the format with --log-format, "
+                            + "e.g. json:time=ts,client=ip,method=verb,uri=path",
+                    name, sample.size(), String.join(", ", LogFormat.RECOGNISED.stream().map(LogFormat::spelling).toList()), sample.get(0).number(),
+                    example(sample.get(0).text())));
+        }
+        return best;
+    }
+
+    /** A bad line fit for a one-line message: cut short, with control characters that would break the line shown as '?'. */
+    static String example(String line) {
+        String s = line.replaceAll("\\p{Cntrl}", "?");
+        return s.length() <= EXAMPLE_CHARS ? s : s.substring(0, EXAMPLE_CHARS - 3) + "...";
+    }
+
+    /** 1 rather than 1.0, 0.5 rather than 0.50: the limit as the user would have typed it. */
+    static String plain(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.ratecache.accesslog;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/** One JSON object per line, its fields named by a mapping from what the replay needs to what the log calls it. */
+final class JsonLines {
+    /** A line with something after its object is not one request; Jackson would otherwise ignore the rest. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private JsonLines() {}
+
+    static Optional<LoggedRequest> parse(Map<String, String> fields, long line, String text) {
+        String t = text.strip();
+        if (!t.startsWith("{")) {
+            return Optional.empty();
+        }
+        JsonNode object;
+        try {
+            object = JSON.readTree(t);
+        } catch (JacksonException e) {
+            return Optional.empty();
+        }
+        if (object == null || !object.isObject()) {
+            return Optional.empty();
+        }
+        Optional<OffsetDateTime> time = field(object, fields.get(LogFormat.Json.TIME)).flatMap(JsonLines::time);
+        Optional<String> client = field(object, fields.get(LogFormat.Json.CLIENT)).filter(JsonNode::isValueNode)
+                .map(JsonNode::asText).filter(s -> !s.isEmpty());
+        Optional<String> method = field(object, fields.get(LogFormat.Json.METHOD)).filter(JsonNode::isValueNode)
+                .map(JsonNode::asText);
+        Optional<String> uri = field(object, fields.get(LogFormat.Json.URI)).filter(JsonNode::isValueNode)
+                .map(JsonNode::asText);
+        if (time.isEmpty() || client.isEmpty() || method.isEmpty() || uri.isEmpty()) {
+            return Optional.empty();
+        }
+        int status = field(object, fields.get(LogFormat.Json.STATUS)).map(n -> n.asInt(0)).orElse(0);
+        OptionalLong bytes = field(object, fields.get(LogFormat.Json.BYTES))
+                .filter(n -> n.canConvertToLong() || n.asText().matches("\\d+"))
+                .map(n -> OptionalLong.of(n.asLong())).orElse(OptionalLong.empty());
+        OptionalDouble requestTime = seconds(field(object, fields.get(LogFormat.Json.REQUEST_TIME)));
+        OptionalDouble upstreamTime = seconds(field(object, fields.get(LogFormat.Json.UPSTREAM_TIME)));
+        // nginx logs an empty method for a connection that sent no request line; so is "-".
+        String m = method.get().isEmpty() || method.get().equals("-")
+                ? LoggedRequest.NO_REQUEST : method.get().toUpperCase(java.util.Locale.ROOT);
+        return Optional.of(new LoggedRequest(line, time.get(), client.get(), m, uri.get(), status, bytes,
+                requestTime, upstreamTime));
+    }
+
+    /** The field by its exact name, else by a dotted path into nested objects ({@code http.method}). */
+    private static Optional<JsonNode> field(JsonNode object, String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        JsonNode n = object.get(name);
+        if (n == null && name.contains(".")) {
+            n = object;
+            for (String part : name.split("\\.")) {
+                n = n == null ? null : n.get(part);
+            }
+        }
+        return n == null || n.isNull() ? Optional.empty() : Optional.of(n);
+    }
+
+    private static Optional<OffsetDateTime> time(JsonNode n) {
+        if (n.isNumber()) {
+            return LogTimes.epoch(n.decimalValue().toPlainString());
+        }
+        if (!n.isTextual()) {
+            return Optional.empty();
+        }
+        String t = n.asText().strip();
+        return LogTimes.either(t).or(() -> LogTimes.epoch(t));
+    }
+
+    private static OptionalDouble seconds(Optional<JsonNode> n) {
+        if (n.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        String text = n.get().isNumber() ? n.get().decimalValue().toPlainString() : n.get().asText();
+        return NcsaLines.seconds(text).orElse(OptionalDouble.empty());
+    }
+}

@@ -1,0 +1,214 @@
+package dev.ratecache.accesslog;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How the lines of a log are written. The user names one with {@code --log-format}, or leaves it
+ * to {@link Auto}; a closed set, so that every format the replay takes is one its tests read.
+ */
+public sealed interface LogFormat
+        permits LogFormat.Auto, LogFormat.Combined, LogFormat.Common, LogFormat.SuiteJson, LogFormat.Json {
+    Auto AUTO = new Auto();
+    Combined COMBINED = new Combined();
+    Common COMMON = new Common();
+    SuiteJson SUITE_JSON = new SuiteJson();
+
+    /** The forms {@link #parse} takes, for messages and help. */
+    String ACCEPTED = "auto, combined, common, suite-json, json:time=FIELD,client=FIELD,method=FIELD,uri=FIELD"
+            + "[,status=FIELD][,bytes=FIELD][,request_time=FIELD][,upstream_time=FIELD]";
+
+    /** The formats {@link Auto} tries, in the order that breaks a tie. */
+    List<LogFormat> RECOGNISED = List.of(SUITE_JSON, COMBINED, COMMON);
+
+    /** The spelling {@link #parse} takes back: what a summary says was used. */
+    String spelling();
+
+    /** What the lines were expected to be, for messages ("are not nginx combined"). */
+    String description();
+
+    /** The request a line records, or empty when the line is not in this format. */
+    Optional<LoggedRequest> parseLine(long line, String text);
+
+    /**
+     * The format {@code --log-format} names.
+     *
+     * @throws IllegalArgumentException with one line that lists the accepted forms
+     */
+    static LogFormat parse(String text) {
+        String t = text == null ? "" : text.strip();
+        String lower = t.toLowerCase(Locale.ROOT);
+        switch (lower) {
+            case "auto":
+                return AUTO;
+            case "combined":
+                return COMBINED;
+            case "common":
+                return COMMON;
+            case "suite-json":
+                return SUITE_JSON;
+            default:
+                if (lower.startsWith("json:")) {
+                    return Json.parseMapping(t.substring("json:".length()));
+                }
+                throw new IllegalArgumentException("unknown log format \"" + t + "\"; use one of: " + ACCEPTED);
+        }
+    }
+
+    /**
+     * Whichever of {@link #RECOGNISED} fits the first lines best; see {@code AccessLog} for the rule.
+     * It parses no line itself: one format is chosen for the whole log, so a log cannot silently mix.
+     */
+    record Auto() implements LogFormat {
+        @Override
+        public String spelling() {
+            return "auto";
+        }
+
+        @Override
+        public String description() {
+            return "any of " + String.join(", ", RECOGNISED.stream().map(LogFormat::spelling).toList());
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text) {
+            throw new UnsupportedOperationException("auto picks a format from the first lines; AccessLog.read does that");
+        }
+    }
+
+    /** nginx's and Apache's {@code combined}, with or without request and upstream times appended. */
+    record Combined() implements LogFormat {
+        @Override
+        public String spelling() {
+            return "combined";
+        }
+
+        @Override
+        public String description() {
+            return "nginx combined";
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text) {
+            return NcsaLines.combined(line, text);
+        }
+    }
+
+    /** Apache's and NCSA's {@code common}: combined without referer and user agent. */
+    record Common() implements LogFormat {
+        @Override
+        public String spelling() {
+            return "common";
+        }
+
+        @Override
+        public String description() {
+            return "common log format";
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text) {
+            return NcsaLines.common(line, text);
+        }
+    }
+
+    /**
+     * The suite's own {@code log_format suite} (nginx/snippets/logging.conf), so a run's log can be
+     * replayed as it is.
+     */
+    record SuiteJson() implements LogFormat {
+        static final Map<String, String> FIELDS = Map.of(Json.TIME, "time", Json.CLIENT, "client",
+                Json.METHOD, "method", Json.URI, "uri", Json.STATUS, "status", Json.BYTES, "bytes",
+                Json.REQUEST_TIME, "request_time", Json.UPSTREAM_TIME, "upstream_time");
+
+        @Override
+        public String spelling() {
+            return "suite-json";
+        }
+
+        @Override
+        public String description() {
+            return "the suite's JSON log";
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text) {
+            return JsonLines.parse(FIELDS, line, text);
+        }
+    }
+
+    /**
+     * Any JSON-lines log, by naming which of its fields holds what the replay needs. The time field
+     * may be ISO-8601 with an offset, the {@code combined} spelling, or an epoch number (seconds,
+     * or milliseconds when above 1e11).
+     *
+     * @param fields what the replay needs ({@link #TIME}, ...) to the log's field name; ordered as given
+     */
+    record Json(Map<String, String> fields) implements LogFormat {
+        public static final String TIME = "time";
+        public static final String CLIENT = "client";
+        public static final String METHOD = "method";
+        public static final String URI = "uri";
+        public static final String STATUS = "status";
+        public static final String BYTES = "bytes";
+        public static final String REQUEST_TIME = "request_time";
+        public static final String UPSTREAM_TIME = "upstream_time";
+        public static final Set<String> REQUIRED = Set.of(TIME, CLIENT, METHOD, URI);
+        public static final List<String> KEYS = List.of(TIME, CLIENT, METHOD, URI, STATUS, BYTES, REQUEST_TIME,
+                UPSTREAM_TIME);
+
+        public Json {
+            Map<String, String> named = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+            fields = named;
+            for (String key : named.keySet()) {
+                if (!KEYS.contains(key)) {
+                    throw new IllegalArgumentException("unknown key \"" + key + "\" in json log format; keys are "
+                            + String.join(", ", KEYS));
+                }
+            }
+            List<String> missing = KEYS.stream().filter(REQUIRED::contains).filter(k -> !named.containsKey(k)).toList();
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("json log format lacks " + String.join(", ", missing)
+                        + "=FIELD; write it like json:time=ts,client=ip,method=verb,uri=path");
+            }
+        }
+
+        static Json parseMapping(String mapping) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            for (String pair : mapping.split(",")) {
+                int eq = pair.indexOf('=');
+                String key = eq < 0 ? pair.strip() : pair.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+                String name = eq < 0 ? "" : pair.substring(eq + 1).strip();
+                if (key.isEmpty() || name.isEmpty()) {
+                    throw new IllegalArgumentException("\"" + pair.strip() + "\" in json log format is not KEY=FIELD; "
+                            + "write it like json:time=ts,client=ip,method=verb,uri=path");
+                }
+                if (fields.put(key, name) != null) {
+                    throw new IllegalArgumentException("json log format names " + key + " twice");
+                }
+            }
+            return new Json(fields);
+        }
+
+        @Override
+        public String spelling() {
+            StringBuilder s = new StringBuilder("json:");
+            fields.forEach((k, v) -> s.append(s.length() > 5 ? "," : "").append(k).append('=').append(v));
+            return s.toString();
+        }
+
+        @Override
+        public String description() {
+            return "JSON with " + spelling().substring("json:".length());
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text) {
+            return JsonLines.parse(fields, line, text);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.ratecache.accesslog;
+
+import java.time.OffsetDateTime;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * One request as its log line recorded it. The time keeps the offset it was logged with, so a
+ * summary can show the user the times they know from their own log; ordering uses the instant.
+ *
+ * @param line the line's number in the file (1 for the first), for reports that point the user back
+ * @param client the original client as logged (IPv4, IPv6 or whatever the log held), never rewritten
+ * @param method the request method, or {@link #NO_REQUEST} when the line records no usable request
+ *     line (nginx logs {@code "-"} or a TLS handshake's bytes for a connection that sent none)
+ * @param uri the request target as logged: path and query
+ * @param status the response status, 0 when the log does not say
+ * @param bytes the response body's size, empty when the log does not say
+ * @param requestSeconds nginx's {@code $request_time}, when logged
+ * @param upstreamSeconds nginx's {@code $upstream_response_time}, summed over every upstream tried
+ */
+public record LoggedRequest(long line, OffsetDateTime time, String client, String method, String uri, int status,
+        OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds) {
+    /** The method of a line that is well formed but records no request that could be sent again. */
+    public static final String NO_REQUEST = "-";
+
+    /** The uri without its query: what the origin serves a delay and a size for. */
+    public String path() {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
+    }
+}

@@ -1,0 +1,21 @@
+package dev.ratecache.accesslog;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A whole log, read once, that any number of selections can be prepared from without reading the
+ * file again.
+ *
+ * @param source the file as the user named it, for messages
+ * @param format the format the lines were read in; never {@link LogFormat.Auto}, which is resolved
+ * @param lines how many non-blank lines the file has (blank lines are neither requests nor bad)
+ * @param requests every request that parsed, ordered by time; requests logged in the same instant
+ *     keep their order in the file
+ * @param bad the lines that did not parse
+ */
+public record ParsedLog(Path source, LogFormat format, long lines, List<LoggedRequest> requests, BadLines bad) {
+    public ParsedLog {
+        requests = List.copyOf(requests);
+    }
+}

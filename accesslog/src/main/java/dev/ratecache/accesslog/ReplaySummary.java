@@ -1,0 +1,74 @@
+package dev.ratecache.accesslog;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What the replay will be, told before it starts, so the user can see that the log was read as they
+ * meant (format, how much was left out and why) before minutes of load are spent on it.
+ *
+ * @param source the log as the user named it
+ * @param format the spelling of the format the log was read in
+ * @param lines non-blank lines read
+ * @param requestsInLog requests that parsed
+ * @param requestsKept requests to replay
+ * @param bad the lines that did not parse
+ * @param skippedMethods requests inside the time window left out for their method, by method,
+ *     most frequent first
+ * @param outsideSelection requests left out by --from, --to or --first
+ * @param clients distinct original clients replayed
+ * @param first the first replayed request's time, in its logged offset
+ * @param last the last replayed request's time, in its logged offset
+ * @param speed how many times faster than logged the replay runs
+ */
+public record ReplaySummary(String source, String format, long lines, long requestsInLog, long requestsKept,
+        BadLines bad, Map<String, Long> skippedMethods, long outsideSelection, long clients, OffsetDateTime first,
+        OffsetDateTime last, double speed) {
+    public ReplaySummary {
+        skippedMethods = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(skippedMethods));
+    }
+
+    /** The logged time from the first to the last replayed request. */
+    public Duration span() {
+        return Duration.between(first.toInstant(), last.toInstant());
+    }
+
+    /** One paragraph for the terminal and the run's report. */
+    public String text() {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "%s read as %s: %d lines, %d requests", source, format, lines, requestsInLog));
+        if (bad.count() > 0) {
+            s.append(String.format(Locale.ROOT, ", %d bad lines (first at line%s %s)", bad.count(),
+                    bad.firstLines().size() > 1 ? "s" : "",
+                    bad.firstLines().stream().map(String::valueOf).collect(Collectors.joining(", "))));
+        } else {
+            s.append(", no bad lines");
+        }
+        s.append(String.format(Locale.ROOT, ". Replaying %d requests from %d clients, logged from %s to %s (%s), at speed %s (%s).",
+                requestsKept, clients, LogTimes.ISO.format(first), LogTimes.ISO.format(last), human(span()), AccessLog.plain(speed),
+                human(Duration.ofNanos(Math.round(span().toNanos() / speed)))));
+        if (!skippedMethods.isEmpty()) {
+            s.append(" Skipped for their method: ").append(skippedMethods.entrySet().stream()
+                    .map(e -> e.getValue() + " " + (e.getKey().equals(LoggedRequest.NO_REQUEST) ? "without a request line" : e.getKey()))
+                    .collect(Collectors.joining(", "))).append('.');
+        }
+        if (outsideSelection > 0) {
+            s.append(String.format(Locale.ROOT, " %d requests outside --from/--to/--first.", outsideSelection));
+        }
+        return s.toString();
+    }
+
+    private static String human(Duration d) {
+        long seconds = d.toSeconds();
+        if (seconds < 60) {
+            return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+        }
+        if (seconds < 3600) {
+            return String.format(Locale.ROOT, "%d min %d s", seconds / 60, seconds % 60);
+        }
+        return String.format(Locale.ROOT, "%d h %d min", seconds / 3600, seconds % 3600 / 60);
+    }
+}
