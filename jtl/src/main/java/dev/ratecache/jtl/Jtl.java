@@ -19,8 +19,11 @@ import org.apache.commons.csv.CSVRecord;
  * one JMeter wrote, when it is given the same properties.
  */
 public final class Jtl {
-    /** The sample variables of jmeter/suite.properties ({@code sample_variables}), the last columns. */
-    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter");
+    /**
+     * The sample variables of jmeter/suite.properties ({@code sample_variables}), the last columns.
+     * scheduledAt and client are set by the replay plan only; other plans leave them empty.
+     */
+    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter", "scheduledAt", "client");
 
     /** The columns, in JMeter's order for the save-service settings of jmeter/suite.properties. */
     public static final List<String> COLUMNS = Stream.concat(Stream.of("timeStamp", "elapsed", "label",
@@ -50,7 +53,8 @@ public final class Jtl {
                         r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"),
                         Boolean.parseBoolean(r.get("success")), parseLong(optional(r, "bytes")),
                         (int) parseLong(optional(r, "allThreads")), optional(r, "URL"),
-                        optional(r, "cacheStatus"), optional(r, "retryAfter")));
+                        optional(r, "cacheStatus"), optional(r, "retryAfter"),
+                        scheduledAt(optional(r, "scheduledAt")), optional(r, "client")));
             }
         }
         return samples;
@@ -66,13 +70,22 @@ public final class Jtl {
                         s.threadName(), "text", s.success(), s.success() ? "" : s.responseMessage(), s.bytes(), 0,
                         s.threads(), s.threads(), s.url(),
                         // Latency is time to first byte; a client that reads whole responses only has the total.
-                        s.elapsed(), 0, 0, s.cacheStatus(), s.retryAfter());
+                        s.elapsed(), 0, 0, s.cacheStatus(), s.retryAfter(),
+                        s.scheduled() ? String.valueOf(s.scheduledAt()) : "", s.client());
             }
         }
     }
 
     private static String optional(CSVRecord r, String column) {
         return r.isMapped(column) ? r.get(column) : "";
+    }
+
+    /**
+     * Older JTLs have no such column and the other plans leave it empty; JMeter writes "null" for a
+     * sample variable a plan never set (a user's own plan). All three: no due time.
+     */
+    private static long scheduledAt(String text) {
+        return text.isEmpty() || text.equals("null") ? Sample.UNSCHEDULED : Long.parseLong(text);
     }
 
     private static long parseLong(String text) {

@@ -15,13 +15,42 @@ package dev.ratecache.jtl;
  * @param url             the full URL
  * @param cacheStatus     the X-Cache-Status header (the edge cache's outcome), or empty
  * @param retryAfter      the Retry-After header of a rejection, or empty
+ * @param scheduledAt     epoch milliseconds when a replay's schedule said the request must start, or
+ *                        {@link #UNSCHEDULED} for a sample of a plan without a schedule (and in a JTL
+ *                        written before the column existed)
+ * @param client          the client of the replayed access log this request stands for, or empty
  */
 public record Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
-        String threadName, boolean success, long bytes, int threads, String url, String cacheStatus, String retryAfter) {
+        String threadName, boolean success, long bytes, int threads, String url, String cacheStatus, String retryAfter,
+        long scheduledAt, String client) {
+
+    /** {@link #scheduledAt()} of a sample that had no due time. Epoch 0 is never a replay's due time. */
+    public static final long UNSCHEDULED = 0;
+
+    /** A sample of a plan without a schedule (every plan but the replay, and the client library's driver). */
+    public Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
+            String threadName, boolean success, long bytes, int threads, String url, String cacheStatus,
+            String retryAfter) {
+        this(timeStamp, elapsed, label, responseCode, responseMessage, threadName, success, bytes, threads, url,
+                cacheStatus, retryAfter, UNSCHEDULED, "");
+    }
 
     /** A sample with just what the summary reads: for tests and for callers that have no more. */
     public static Sample of(long timeStamp, long elapsed, String responseCode, boolean success) {
         return new Sample(timeStamp, elapsed, "", responseCode, "", "", success, 0, 1, "", "", "");
+    }
+
+    /** Whether a replay's schedule gave it a due time. */
+    public boolean scheduled() {
+        return scheduledAt != UNSCHEDULED;
+    }
+
+    /**
+     * Milliseconds it started after its due time (negative: early). Meaningful only when
+     * {@link #scheduled()}.
+     */
+    public long lateness() {
+        return timeStamp - scheduledAt;
     }
 
     /** Whether a client-side cache answered it, with no request on the wire. */

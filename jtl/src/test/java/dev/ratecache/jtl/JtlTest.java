@@ -19,7 +19,9 @@ class JtlTest {
                 new Sample(1_000, 12, "/hare", "200", "OK", "user-1", true, 5, 2, "http://h:1/hare", "HIT", ""),
                 new Sample(1_010, 3, "/hare", "429", "Too Many Requests", "user-2", false, 0, 2, "http://h:1/hare", "", "1"),
                 new Sample(1_020, 0, "/hare", "200", JtlSummary.CLIENT_CACHE_HIT, "user-1", true, 0, 1, "http://h:1/hare",
-                        "", ""));
+                        "", ""),
+                new Sample(1_030, 4, "/hare", "200", "OK", "Replay 1-7", true, 5, 9, "http://h:1/hare?a=1", "MISS", "",
+                        1_025, "203.0.113.9"));
         Path jtl = dir.resolve("results.jtl");
 
         Jtl.write(jtl, samples);
@@ -28,7 +30,58 @@ class JtlTest {
         assertThat(Files.readAllLines(jtl).get(0)).isEqualTo(Jtl.HEADER)
                 .isEqualTo("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
                         + "failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,"
-                        + "\"cacheStatus\",\"retryAfter\"");
+                        + "\"cacheStatus\",\"retryAfter\",\"scheduledAt\",\"client\"");
+    }
+
+    @Test
+    void aJtlWithoutTheReplayColumnsReadsAsUnscheduled() throws Exception {
+        // As JMeter wrote it before scheduledAt and client were sample variables.
+        Path jtl = Files.write(dir.resolve("old.jtl"), List.of(
+                "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
+                        + "sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,\"cacheStatus\",\"retryAfter\"",
+                "1000,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,"));
+
+        Sample s = Jtl.read(jtl).get(0);
+
+        assertThat(s.scheduled()).isFalse();
+        assertThat(s.scheduledAt()).isEqualTo(Sample.UNSCHEDULED);
+        assertThat(s.client()).isEmpty();
+        assertThat(s.cacheStatus()).isEqualTo("HIT");
+        assertThat(Lateness.of(List.of(s)).scheduled()).isZero();
+    }
+
+    @Test
+    void emptyReplayColumnsOfTheOtherPlansReadAsUnscheduled() throws Exception {
+        Path jtl = Files.write(dir.resolve("stress.jtl"), List.of(Jtl.HEADER,
+                "1000,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,,",
+                // a user's own plan that never sets the variables: JMeter writes null
+                "1001,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,null,null"));
+
+        assertThat(Jtl.read(jtl)).hasSize(2).allSatisfy(s -> assertThat(s.scheduled()).isFalse());
+        assertThat(Jtl.read(jtl).get(0).client()).isEmpty();
+    }
+
+    @Test
+    void latenessIsTheStartMinusTheDueTimeOverScheduledSamplesOnly() {
+        List<Sample> samples = new java.util.ArrayList<>();
+        for (int i = 1; i <= 100; i++) {
+            // due at 10 000 + i, started i ms late (sample 100 is the latest, 100 ms)
+            samples.add(scheduled(10_000 + i + i, 10_000 + i));
+        }
+        samples.add(scheduled(9_997, 10_000)); // 3 ms early
+        samples.add(Sample.of(50_000, 1, "200", true)); // not part of the schedule: ignored
+
+        Lateness late = Lateness.of(samples);
+
+        assertThat(late.scheduled()).isEqualTo(101);
+        assertThat(late.p50Ms()).isEqualTo(50);
+        assertThat(late.p99Ms()).isEqualTo(99);
+        assertThat(late.maxMs()).isEqualTo(100);
+        assertThat(late.earliestMs()).isEqualTo(-3);
+    }
+
+    private static Sample scheduled(long timeStamp, long scheduledAt) {
+        return new Sample(timeStamp, 1, "/", "200", "OK", "t", true, 0, 1, "", "", "", scheduledAt, "c");
     }
 
     @Test

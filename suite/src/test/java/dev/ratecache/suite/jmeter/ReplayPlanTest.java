@@ -1,0 +1,271 @@
+package dev.ratecache.suite.jmeter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.Lateness;
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * replay.jmx, run headless by the assembled JMeter against a small HTTP server of the test's own,
+ * which records where each request came from and when it arrived. No stack: these tests are about
+ * the plan (schedule, source addresses, JTL columns), not about nginx.
+ *
+ * <p>Timing tolerance: JMeter and the test share a 2-core machine that may be busy with other
+ * work. A thread's first request pays for its HTTP client and connection (and, early in the run,
+ * class loading and compilation in a JVM that has just started), measured at up to about 190 ms
+ * late on this machine when 40 rows each went to a fresh thread. So a start up to {@value
+ * #LATE_MS} ms after its due time is on schedule here; what the tests rule out are the seconds a
+ * closed model would add, and early starts.
+ */
+class ReplayPlanTest {
+    private static final String HEADER = "offset_ms,address,method,uri,client";
+    /** p99 lateness allowed, see the class comment. */
+    private static final long LATE_MS = 250;
+    /**
+     * How early a sample may seem: none, as the timer sleeps until the due time on the clock JMeter
+     * stamps samples with; 2 ms for that clock being nanoTime-based and re-synced to the wall clock.
+     */
+    private static final long EARLY_MS = 2;
+    private static final long SLOW_MS = 2_000;
+
+    /** One request of a schedule, as the replay command writes it. */
+    private record Row(long offsetMs, String address, String method, String uri, String client) {}
+
+    /** A request as the server saw it. */
+    private record Arrival(String uri, String address, int port, long atMs) {}
+
+    private final Map<String, Arrival> arrivals = new ConcurrentHashMap<>();
+    private HttpServer server;
+    private ExecutorService handlers;
+    private Path dir;
+
+    @BeforeEach
+    void startServer(TestInfo test) throws IOException {
+        dir = TestDirs.fresh(ReplayPlanTest.class, test.getTestMethod().orElseThrow().getName());
+        // Bound (and so accepting) once create returns: no wait needed. On 127.0.0.1 every
+        // 127.0.0.0/8 source address can reach it over the loopback interface.
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        // One thread per exchange: the default runs handlers one at a time, so a slow request
+        // would hold back the others here, at the server, and hide what the plan does.
+        handlers = Executors.newCachedThreadPool();
+        server.setExecutor(handlers);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    @AfterEach
+    void stopServer() {
+        server.stop(0);
+        handlers.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        long at = System.currentTimeMillis();
+        String uri = exchange.getRequestURI().toString();
+        arrivals.put(uri, new Arrival(uri, exchange.getRemoteAddress().getAddress().getHostAddress(),
+                exchange.getRemoteAddress().getPort(), at));
+        if (uri.startsWith("/slow")) {
+            try {
+                Thread.sleep(SLOW_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        byte[] body = "ok\n".getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("X-Cache-Status", "MISS");
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(200, head ? -1 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            if (!head) {
+                out.write(body);
+            }
+        }
+    }
+
+    private Path schedule(List<Row> rows) throws IOException {
+        Path file = dir.resolve("schedule.csv");
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+                CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
+            out.write(HEADER + "\n");
+            for (Row r : rows) {
+                csv.printRecord(r.offsetMs(), r.address(), r.method(), r.uri(), r.client());
+            }
+        }
+        return file;
+    }
+
+    private JMeter.Run replay(List<Row> rows, String... properties) throws Exception {
+        Map<String, String> props = new java.util.LinkedHashMap<>(Map.of("host", "127.0.0.1",
+                "port", String.valueOf(server.getAddress().getPort()), "schedule", schedule(rows).toString()));
+        for (int i = 0; i + 1 < properties.length; i += 2) {
+            props.put(properties[i], properties[i + 1]);
+        }
+        JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"), props, dir.resolve("jmeter"), false);
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        return run;
+    }
+
+    private static String why(JMeter.Run run) throws IOException {
+        Path out = run.log().resolveSibling("jmeter.out");
+        return "JMeter exit " + run.exitCode() + "; " + out + ":\n" + (Files.exists(out) ? Files.readString(out) : "");
+    }
+
+    /** The JTL's samples by the URL's path and query, which the tests keep unique per row. */
+    private static Map<String, Sample> byUri(List<Sample> samples) {
+        return samples.stream().collect(Collectors.toMap(ReplayPlanTest::byUriKey, Function.identity()));
+    }
+
+    private static void assertEveryRowWasSentOnceAsScheduled(List<Row> rows, List<Sample> samples) {
+        assertThat(samples).hasSameSizeAs(rows);
+        Map<String, Sample> sent = byUri(samples);
+        long start = samples.stream().mapToLong(s -> s.scheduledAt()).min().orElseThrow() - rows.get(0).offsetMs();
+        assertThat(rows).allSatisfy(row -> {
+            Sample s = sent.get(row.uri());
+            assertThat(s).as(row.uri()).isNotNull();
+            assertThat(s.scheduledAt()).as("scheduledAt of " + row.uri()).isEqualTo(start + row.offsetMs());
+            assertThat(s.client()).as("client of " + row.uri()).isEqualTo(row.client());
+            assertThat(s.label()).isEqualTo(row.uri().replaceFirst("\\?.*", ""));
+        });
+    }
+
+    @Test
+    void eachRequestLeavesFromItsRowsAddress() throws Exception {
+        // Three clients taking turns, on one thread: every request goes from another address than
+        // the one before it, so a connection kept alive for the previous client must not be reused.
+        List<Row> rows = new ArrayList<>();
+        String[][] clients = {{"127.16.0.7", "203.0.113.7"}, {"127.16.0.8", "198.51.100.8"}, {"127.16.1.9", "2001:db8::9"}};
+        for (int i = 0; i < 9; i++) {
+            String[] c = clients[i % 3];
+            rows.add(new Row(i * 50L, c[0], i == 4 ? "HEAD" : "GET", "/r" + i + "?n=" + i + (i == 2 ? "&list=a,b" : ""), c[1]));
+        }
+
+        JMeter.Run run = replay(rows, "threads", "1");
+
+        assertThat(Files.readAllLines(run.jtl()).get(0)).isEqualTo(Jtl.HEADER);
+        List<Sample> samples = Jtl.read(run.jtl());
+        assertThat(samples).allSatisfy(s -> assertThat(s.responseCode()).as(s.url()).isEqualTo("200"));
+        assertEveryRowWasSentOnceAsScheduled(rows, samples);
+        assertThat(arrivals).hasSameSizeAs(rows);
+        assertThat(rows).allSatisfy(row ->
+                assertThat(arrivals.get(row.uri()).address()).as("source of " + row.uri()).isEqualTo(row.address()));
+        assertThat(arrivals.values()).extracting(Arrival::address).containsOnly("127.16.0.7", "127.16.0.8", "127.16.1.9");
+        // HttpClient 4 keys kept-alive connections by route, source address included: each client
+        // keeps one connection from its own address, as a browser would.
+        Map<String, Long> connectionsPerAddress = arrivals.values().stream().collect(Collectors.groupingBy(
+                Arrival::address, Collectors.mapping(Arrival::port, Collectors.collectingAndThen(Collectors.toSet(), s -> (long) s.size()))));
+        assertThat(connectionsPerAddress).containsOnly(
+                Map.entry("127.16.0.7", 1L), Map.entry("127.16.0.8", 1L), Map.entry("127.16.1.9", 1L));
+        assertThat(samples).extracting(Sample::cacheStatus).containsOnly("MISS");
+    }
+
+    @Test
+    void requestsStartOnScheduleAndNeverEarly() throws Exception {
+        // A 40 s log of 40 requests from three clients, replayed at speed 10: 40 rows over 4 s.
+        Random random = new Random(7);
+        List<Long> logMs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            logMs.add((long) random.nextInt(40_000));
+        }
+        logMs.sort(null);
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < logMs.size(); i++) {
+            rows.add(new Row(logMs.get(i) / 10, "127.16.0." + (1 + i % 3), "GET", "/p" + i + "?i=" + i, "client-" + i % 3));
+        }
+
+        JMeter.Run run = replay(rows);
+
+        List<Sample> samples = Jtl.read(run.jtl());
+        assertEveryRowWasSentOnceAsScheduled(rows, samples);
+        Lateness lateness = Lateness.of(samples);
+        assertThat(lateness.scheduled()).isEqualTo(40);
+        assertThat(lateness.p99Ms()).as(lateness.describe()).isLessThan(LATE_MS);
+        assertThat(lateness.earliestMs()).as(lateness.describe()).isGreaterThanOrEqualTo(-EARLY_MS);
+        // The server's clock agrees: no request arrived before its due time.
+        assertThat(samples).allSatisfy(s -> assertThat(arrivals.get(byUriKey(s)).atMs())
+                .as("arrival of " + s.url()).isGreaterThanOrEqualTo(s.scheduledAt() - EARLY_MS));
+        Files.writeString(dir.resolve("lateness.txt"), lateness.describe() + "\n");
+    }
+
+    @Test
+    void aSlowRequestDoesNotDelayTheRowsAfterIt() throws Exception {
+        // /slow takes 2 s; six more rows are due while it is answered, one from the same client.
+        List<Row> rows = new ArrayList<>(List.of(new Row(0, "127.16.0.1", "GET", "/slow?n=0", "slowpoke")));
+        for (int i = 1; i <= 6; i++) {
+            rows.add(new Row(i * 200L, "127.16.0." + (i % 2 + 1), "GET", "/quick" + i, i % 2 == 0 ? "slowpoke" : "other"));
+        }
+
+        JMeter.Run run = replay(rows, "threads", "4");
+
+        List<Sample> samples = Jtl.read(run.jtl());
+        assertEveryRowWasSentOnceAsScheduled(rows, samples);
+        Map<String, Sample> sent = byUri(samples);
+        Sample slow = sent.get("/slow?n=0");
+        assertThat(slow.elapsed()).isGreaterThanOrEqualTo(SLOW_MS);
+        for (Row row : rows.subList(1, rows.size())) {
+            Sample quick = sent.get(row.uri());
+            assertThat(quick.lateness()).as("lateness of " + row.uri()).isBetween(-EARLY_MS, LATE_MS);
+            assertThat(quick.end()).as(row.uri() + " done before /slow").isLessThan(slow.end());
+        }
+    }
+
+    @Test
+    void whenEveryThreadIsBusyTheLatenessShowsIt() throws Exception {
+        // The same as above with one thread: the rows behind /slow can only start when it is done,
+        // and the JTL must say so (this is what makes the lateness figures worth reading).
+        List<Row> rows = new ArrayList<>(List.of(new Row(0, "127.16.0.1", "GET", "/slow?n=0", "slowpoke")));
+        rows.add(new Row(200, "127.16.0.2", "GET", "/quick1", "other"));
+
+        JMeter.Run run = replay(rows, "threads", "1");
+
+        List<Sample> samples = Jtl.read(run.jtl());
+        assertEveryRowWasSentOnceAsScheduled(rows, samples);
+        assertThat(byUri(samples).get("/quick1").lateness()).isGreaterThanOrEqualTo(SLOW_MS - 200);
+        assertThat(Lateness.of(samples).maxMs()).isGreaterThanOrEqualTo(SLOW_MS - 200);
+    }
+
+    @Test
+    void aScheduleWithAnotherHeaderEndsTheRunBeforeAnyRequest() throws Exception {
+        Path file = Files.writeString(dir.resolve("schedule.csv"), "time,ip,method,uri\n0,127.16.0.1,GET,/x\n");
+        JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),
+                Map.of("host", "127.0.0.1", "port", String.valueOf(server.getAddress().getPort()), "schedule", file.toString()),
+                dir.resolve("jmeter"), false);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(Files.readString(run.log().resolveSibling("jmeter.out")))
+                .contains("Invalid JMeter properties: schedule=" + file + " (expected a readable CSV file starting with the line "
+                        + HEADER + "). No request was sent.");
+        assertThat(arrivals).isEmpty();
+    }
+
+    private static String byUriKey(Sample s) {
+        return s.url().replaceFirst("^https?://[^/]+", "");
+    }
+}
