@@ -70,8 +70,8 @@ public final class NginxSwitches {
 
     @Option(names = "--age", negatable = true, fallbackValue = "true",
             description = "Send Age on every answer from the edge cache (RFC 9111 section 5.1, by njs), so that a client"
-                    + " cache behind it counts freshness right (--no-age saves the njs work per request, about a third"
-                    + " of the HIT path's CPU: see nginx/README.md). Default: on.")
+                    + " cache behind it counts freshness right (--no-age saves the njs work on each cache hit, about"
+                    + " a quarter of the HIT path's CPU: see nginx/README.md). Default: on.")
     boolean age = true;
 
     @Option(names = "--stale", paramLabel = "MODE", converter = StaleModeConverter.class,
