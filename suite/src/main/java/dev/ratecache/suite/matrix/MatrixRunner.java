@@ -30,9 +30,18 @@ import java.util.concurrent.Future;
  */
 public final class MatrixRunner {
 
-    /** Everything a matrix run needs; each cell knows its plan. */
+    /**
+     * Everything a matrix run needs; each cell knows its plan. {@code originArgs} go to the suite's
+     * origin beside the profile's; {@code cellReport}, when not null, adds to each cell's folder.
+     */
     public record Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
-            int originThreads, Map<String, String> jmeterProperties, Path runDir) {}
+            int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
+            CellReport cellReport) {
+        public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+                int originThreads, Map<String, String> jmeterProperties, Path runDir) {
+            this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, List.of(), null);
+        }
+    }
 
     /** What the whole run did; {@code jmeterSeconds} is the time spent inside JMeter runs. */
     public record Outcome(List<CellResult> cells, double totalSeconds, double jmeterSeconds, double reportSeconds) {
@@ -150,8 +159,15 @@ public final class MatrixRunner {
                 stack.close();
             }
             // Per second, for index.html's over-time charts.
-            Timeline.of(run.jtl(), stack == null ? null : stack.frontEnd().accessLog(),
-                    stack == null ? null : stack.backEnd().accessLog()).write(dir.resolve("timeline.json"));
+            Path frontLog = stack == null ? null : stack.frontEnd().accessLog();
+            Path backLog = stack == null ? null : stack.backEnd().accessLog();
+            Timeline.of(run.jtl(), frontLog, backLog).write(dir.resolve("timeline.json"));
+            if (options.cellReport() != null) {
+                String note = options.cellReport().write(cell, dir, run.jtl(), frontLog, backLog);
+                if (note != null) {
+                    out.println("  " + note);
+                }
+            }
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
@@ -180,8 +196,10 @@ public final class MatrixRunner {
             origin.close();
             out.println("  (re)starting the origin");
         }
+        List<String> args = new ArrayList<>(options.profile().originArgs());
+        args.addAll(options.originArgs());
         origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
-                options.runDir().resolve("origin.log"), options.profile().originArgs());
+                options.runDir().resolve("origin.log"), args);
     }
 
     /** JMeter's dashboard and graphs of a JTL, whichever generator wrote it. */

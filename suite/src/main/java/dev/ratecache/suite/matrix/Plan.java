@@ -24,10 +24,12 @@ import java.util.Optional;
  * @param libraryRow      whether the client library's driver can send the same traffic (a closed
  *                        model over fixed paths: users x loops)
  * @param counts          the plan's properties that take a whole number, beside {@link #COMMON_COUNTS}
+ * @param samples         the sample count of every run when it does not depend on users x loops (a
+ *                        replay's: one per scheduled request); 0 otherwise
  */
 public record Plan(String name, String fileName, Path userFile, Map<String, String> paths, int requestsPerLoop,
         Map<Profile, Map<String, String>> sizes, Estimate estimate, Map<String, Reference> references,
-        boolean libraryRow, List<String> counts) {
+        boolean libraryRow, List<String> counts, long samples) {
 
     /** Whole-number properties every plan of the suite reads: where to connect, and how long to wait. */
     public static final List<String> COMMON_COUNTS = List.of("port", "connect_timeout", "response_timeout", "think_time");
@@ -45,18 +47,18 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
     public static final Plan STRESS = new Plan("stress", "stress.jmx", null, Map.of("path", "/hare"), 1,
             Map.of(Profile.QUICK, Map.of("users", "100", "loops", "2", "rampup", "1"),
                     Profile.DEFAULT, Map.of("users", "100", "loops", "10", "rampup", "5")),
-            new Estimate(45, 12, 14, 12), stressReferences(), true, List.of("users", "loops", "rampup"));
+            new Estimate(45, 12, 14, 12), stressReferences(), true, List.of("users", "loops", "rampup"), 0);
 
     /** 10 users x 10 loops over /snail, /hare and /tortoise in random order: what caching improves. */
     public static final Plan LOAD = new Plan("load", "load.jmx", null,
             ordered("path1", "/snail", "path2", "/hare", "path3", "/tortoise"), 3,
             Map.of(Profile.QUICK, Map.of("users", "5", "loops", "4", "rampup", "0"),
                     Profile.DEFAULT, Map.of("users", "10", "loops", "10", "rampup", "0")),
-            new Estimate(80, 20, 35, 80), loadReferences(), true, List.of("users", "loops", "rampup"));
+            new Estimate(80, 20, 35, 80), loadReferences(), true, List.of("users", "loops", "rampup"), 0);
 
     /** An open-model flood at a target rate: for the GUI and the user's own runs. */
     public static final Plan FLOOD = new Plan("flood", "flood.jmx", null, Map.of("path", "/hare"), 0,
-            Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of("rate", "ramp", "hold", "max_users"));
+            Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of("rate", "ramp", "hold", "max_users"), 0);
 
     /** The suite's own plans, by name. */
     public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD);
@@ -67,7 +69,21 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
     /** A user's own plan: nothing is known of its shape, so no sizes, no sample count, no reference. */
     public static Plan custom(Path file) {
         String name = file.getFileName().toString().replaceFirst("\\.jmx$", "");
-        return new Plan(name, null, file.toAbsolutePath(), Map.of(), 0, Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of());
+        return new Plan(name, null, file.toAbsolutePath(), Map.of(), 0, Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of(), 0);
+    }
+
+    /**
+     * A replay of an access log (./run-tests.sh replay): jmeter/plans/replay.jmx on {@code schedule},
+     * which holds {@code requests} rows spread over {@code seconds}. {@code threads} is the most
+     * requests waiting or in flight at once, so that a late answer never holds back the next start.
+     */
+    public static Plan replay(Path schedule, long requests, double seconds, int threads) {
+        Map<String, String> props = Map.of("schedule", schedule.toAbsolutePath().toString(),
+                "threads", String.valueOf(threads));
+        // The plan starts its clock 2 s after JMeter is up (lead_ms), then follows the schedule.
+        double cell = seconds + 8;
+        return new Plan("replay", "replay.jmx", null, Map.of(), 0, Map.of(Profile.QUICK, props, Profile.DEFAULT, props),
+                new Estimate(cell, cell, cell, cell), Map.of(), false, List.of("threads", "lead_ms"), requests);
     }
 
     /** One of the suite's own plans. */
@@ -96,6 +112,9 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
 
     /** The sample count a run must produce: 0 when the plan's shape is unknown. */
     public long expectedSamples(Map<String, String> properties) {
+        if (samples > 0) {
+            return samples;
+        }
         try {
             return requestsPerLoop * Long.parseLong(properties.getOrDefault("users", "0"))
                     * Long.parseLong(properties.getOrDefault("loops", "0"));

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.report;
 
+import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.LibraryDriver;
@@ -137,7 +138,49 @@ final class ReportModel {
             metrics.add(new MetricLine(m.id(), m.unit(), m.meaning()));
         }
         c.put("metrics", metrics);
+        c.put("replays", replays());
         return c;
+    }
+
+    /** A replay cell's breakdown, as the templates show it. */
+    record ReplaySection(String cell, String lateness, boolean behind, List<Map<String, String>> paths,
+            List<Map<String, String>> clients, long clientsInAll, long clientsRejected) {}
+
+    /** Every replay cell's per-path and per-client tables, in run order (none for the plans' cells). */
+    List<ReplaySection> replays() {
+        List<ReplaySection> sections = new ArrayList<>();
+        for (CellResult r : outcome.cells()) {
+            Path dir = java.nio.file.Files.isRegularFile(r.dir().resolve(ReplayCellReport.FILE)) ? r.dir()
+                    : r.dir().resolve("run-1");
+            if (!java.nio.file.Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
+                continue;
+            }
+            ReplayCellReport.Breakdown b;
+            try {
+                b = ReplayCellReport.read(dir);
+            } catch (java.io.IOException e) {
+                continue;
+            }
+            List<Map<String, String>> paths = b.paths().stream().map(p -> Map.of("path", cellText(p.path()),
+                    "requests", String.valueOf(p.requests()), "rejectedPct", fmt(p.rejectedPct()),
+                    "edgeHitPct", fmt(p.edgeHitPct()),
+                    "origin", p.originRequests() == null ? "n/a" : String.valueOf(p.originRequests()))).toList();
+            List<Map<String, String>> clients = b.clients().stream().map(cl -> Map.of("client", cellText(cl.client()),
+                    "address", cl.address(), "requests", String.valueOf(cl.requests()),
+                    "rejected", String.valueOf(cl.rejected()), "delayed", String.valueOf(cl.delayed()))).toList();
+            sections.add(new ReplaySection(r.cell().name(), b.lateness().describe(), b.behindSchedule(), paths, clients,
+                    b.clientsInAll(), b.clientsRejected()));
+        }
+        return sections;
+    }
+
+    /** A logged value inside a Markdown table cell: a bar would end the cell. */
+    private static String cellText(String text) {
+        return text.replace("|", "\\|");
+    }
+
+    private static String fmt(double value) {
+        return String.format(Locale.ROOT, "%.1f", value);
     }
 
     List<Table> tables(List<Column> columns) {

@@ -174,7 +174,7 @@ class ReportWriterTest {
         CellResult failed = new CellResult(NO_CACHING, List.of(), evil, dir.resolve("error.log"), dir);
         // No file name holds a slash, so the plan is made by hand: the page must hold whatever a name holds.
         Plan mine = new Plan("mine</script>", null, dir.resolve("mine.jmx"), Map.of(), 0, Map.of(),
-                new Plan.Estimate(30, 30, 30, 30), Map.of(), false, List.of());
+                new Plan.Estimate(30, 30, 30, 30), Map.of(), false, List.of(), 0);
         Cell odd = Cell.of(mine, "both").serverCache().clientCache().build();
         CellResult oddPlan = ok(odd, dir, 5);
         Check check = Check.parse("stress/no-caching.throughput > 1", CELLS);

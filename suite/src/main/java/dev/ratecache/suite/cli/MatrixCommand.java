@@ -1,0 +1,261 @@
+package dev.ratecache.suite.cli;
+
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.report.ReportWriter;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that runs a matrix of cells and writes its report: the reference experiment's plans
+ * (run-tests.sh itself) or a replayed access log (run-tests.sh replay). The options every such run
+ * takes are here; each command says which plans its cells run and what they need.
+ */
+abstract class MatrixCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    StackPorts ports = new StackPorts();
+
+    @Mixin
+    NginxSwitches switches = new NginxSwitches();
+
+    @Option(names = "--origin-threads", paramLabel = "N",
+            description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
+    int originThreads = 10;
+
+    @Option(names = "--matrix", paramLabel = "default|full",
+            description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
+                    + " server cache and client cache per plan, plus direct. Default: ${DEFAULT-VALUE}.")
+    String matrix = "default";
+
+    @Option(names = "--only", paramLabel = "CELL[,CELL]", split = ",",
+            description = "Run only these cells, e.g. --only stress/server-cache,load/both.")
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--profile", paramLabel = "quick|default|full",
+            description = "quick: scaled down for CI and a first look (under 2 minutes); default: the reference sizes;"
+                    + " full: the reference sizes, each cell 3 times. Default: ${DEFAULT-VALUE}.")
+    String profile = "default";
+
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Run each cell N times and report the median and the spread. Default: the profile's (1, or 3 for full).")
+    Integer repeat;
+
+    @Option(names = "--assert", paramLabel = "CHECK",
+            description = "A pass/fail check, e.g. --assert 'stress/server-cache.rejected_pct == 0'; repeatable."
+                    + " A failed check makes the exit code 1; checks.xml has them as JUnit XML.")
+    List<String> asserts = new ArrayList<>();
+
+    @Option(names = "--assert-file", paramLabel = "FILE", description = "Checks, one per line (# starts a comment).")
+    Path assertFile;
+
+    @Option(names = "-J", paramLabel = "NAME=VALUE",
+            description = "A JMeter property for every cell, e.g. -Jusers=10 -Jloops=5; repeatable.")
+    Map<String, String> jmeterProperties = new LinkedHashMap<>();
+
+    @Option(names = "--results", paramLabel = "DIR", description = "Where run folders go. Default: results/ in the checkout.")
+    Path results;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        LocalDateTime started = LocalDateTime.now().withNano(0);
+        Path runDir = (results != null ? results : Repo.root().resolve("results"))
+                .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Run run = validate(runDir);
+        Files.createDirectories(runDir);
+        out.println("run folder: " + runDir);
+        out.println("matrix:     " + run.cells.size() + " cells (" + matrix + ", profile " + run.profile
+                + (run.repeats > 1 ? ", each " + run.repeats + " times" : "") + ")");
+        out.println("switches:   " + switches.describe());
+        out.flush();
+        prepare(runDir, out);
+
+        MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
+                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport()), out).run();
+
+        List<Check.Outcome> checked = run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList();
+        long reportStart = System.nanoTime();
+        boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
+                && switches.origins().isEmpty();
+        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable).write();
+        linkLatest(runDir);
+        out.println();
+        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable));
+        out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
+                + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
+                (System.nanoTime() - reportStart) / 1e9);
+        boolean checksFailed = checked.stream().anyMatch(c -> !c.passed());
+        if (outcome.anyFailed()) {
+            spec.commandLine().getErr().println("run-tests.sh: some cells failed; the report marks them (INCOMPLETE)");
+        }
+        if (checksFailed) {
+            spec.commandLine().getErr().println("run-tests.sh: " + checked.stream().filter(c -> !c.passed()).count()
+                    + " check(s) failed: " + String.join("; ", checked.stream().filter(c -> !c.passed())
+                    .map(c -> c.check().text() + " (" + c.detail() + ")").toList()));
+        }
+        return outcome.anyFailed() || checksFailed ? 1 : 0;
+    }
+
+    /** What a run will do, once every input has been checked. */
+    record Run(List<Cell> cells, Profile profile, int repeats, List<Check> checks) {}
+
+    /** Every input checked before anything starts; all problems reported at once, one line each. */
+    Run validate(Path runDir) {
+        List<String> problems = new ArrayList<>(switches.problems());
+        if (originThreads < 1 || originThreads > 1000) {
+            problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
+        }
+        Profile chosen = Profile.DEFAULT;
+        try {
+            chosen = Profile.parse(profile);
+        } catch (IllegalArgumentException e) {
+            problems.add("--profile " + e.getMessage());
+        }
+        int repeats = repeat != null ? repeat : chosen.repeats();
+        if (repeats < 1 || repeats > 100) {
+            problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
+        }
+        List<Plan> plans = plans(problems, runDir);
+        List<Cell> cells = List.of();
+        try {
+            cells = Matrix.select(filterBySwitches(cellsOf(plans)), only);
+            if (cells.isEmpty()) {
+                problems.add("no cell matches --cache/--front-limit/--back-limit as given: drop one of them or use --only");
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
+        List<String> checkTexts = new ArrayList<>(asserts);
+        if (assertFile != null) {
+            try {
+                Files.readAllLines(assertFile).stream().map(String::trim)
+                        .filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(checkTexts::add);
+            } catch (java.io.IOException e) {
+                problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
+            }
+        }
+        List<Check> checks = new ArrayList<>();
+        for (String text : checkTexts) {
+            try {
+                checks.add(Check.parse(text, cells));
+            } catch (IllegalArgumentException e) {
+                problems.add("--assert " + e.getMessage());
+            }
+        }
+        problems.addAll(ports.problems(switches.origins().isEmpty()));
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
+        }
+        return new Run(cells, chosen, repeats, checks);
+    }
+
+    /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
+    static Optional<String> propertyProblem(String name, String value) {
+        if (Plan.isCount(name) && !value.matches("\\d{1,9}")) {
+            return Optional.of("-J" + name + "=" + value + ": " + name + " must be a whole number >= 0");
+        }
+        if (name.equals("client_cache") && !value.equals("true") && !value.equals("false")) {
+            return Optional.of("-Jclient_cache=" + value + ": use true or false (the matrix sets it per cell)");
+        }
+        return Optional.empty();
+    }
+
+    /** Matrix switches given on the command line narrow the matrix to the cells that agree with them. */
+    private List<Cell> filterBySwitches(List<Cell> cells) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        boolean cacheGiven = parsed.hasMatchedOption("--cache");
+        boolean frontGiven = parsed.hasMatchedOption("--front-limit");
+        boolean backGiven = parsed.hasMatchedOption("--back-limit");
+        return cells.stream()
+                .filter(c -> !cacheGiven || c.serverCache() == switches.cache())
+                .filter(c -> !frontGiven || c.direct() || c.frontLimit() == switches.frontLimit())
+                .filter(c -> !backGiven || c.direct() || c.backLimit() == switches.backLimit())
+                .toList();
+    }
+
+    private Map<String, Object> describeRun(Run chosen, LocalDateTime started) {
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
+        run.put("matrix", matrix);
+        run.put("profile", chosen.profile.toString());
+        run.put("repeats", chosen.repeats);
+        run.put("switches", switches.describe());
+        run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads + " request threads"
+                : switches.origins().toString());
+        if (!jmeterProperties.isEmpty()) {
+            run.put("jmeter_properties", jmeterProperties.toString());
+        }
+        run.putAll(describeInput());
+        run.put("machine", Machine.oneLine(NginxServer.version()));
+        return run;
+    }
+
+    /** results/latest points at the newest run. */
+    private static void linkLatest(Path runDir) {
+        Path latest = runDir.getParent().resolve("latest");
+        try {
+            Files.deleteIfExists(latest);
+            Files.createSymbolicLink(latest, runDir.getFileName());
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            // A file system without links still has the run folder itself.
+        }
+    }
+
+    /**
+     * The plans whose cells this command runs, with files they need going to {@code runDir} (not
+     * yet created); bad input goes to {@code problems}, one line each.
+     */
+    abstract List<Plan> plans(List<String> problems, Path runDir);
+
+    /** Whether the plans are the user's own rather than the reference experiment's. */
+    abstract boolean ownPlan();
+
+    /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
+    List<Cell> cellsOf(List<Plan> plans) {
+        return Matrix.of(matrix, plans);
+    }
+
+    /** Files the cells need in the run folder, written before the first cell starts. */
+    void prepare(Path runDir, PrintWriter out) throws java.io.IOException {}
+
+    /** Arguments for the suite's own origin beside the profile's. */
+    List<String> originArgs(Path runDir) {
+        return List.of();
+    }
+
+    /** What each finished cell adds to its folder beside the usual figures; null for nothing. */
+    dev.ratecache.suite.matrix.CellReport cellReport() {
+        return null;
+    }
+
+    /** Lines for the report's header about this command's input. */
+    Map<String, Object> describeInput() {
+        return Map.of();
+    }
+}

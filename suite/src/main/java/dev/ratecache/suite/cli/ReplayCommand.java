@@ -1,0 +1,180 @@
+package dev.ratecache.suite.cli;
+
+import dev.ratecache.accesslog.AccessLog;
+import dev.ratecache.accesslog.AccessLogException;
+import dev.ratecache.accesslog.LogFormat;
+import dev.ratecache.accesslog.ParsedLog;
+import dev.ratecache.accesslog.ReadOptions;
+import dev.ratecache.accesslog.Replay;
+import dev.ratecache.accesslog.ReplayInput;
+import dev.ratecache.accesslog.ScheduledRequest;
+import dev.ratecache.accesslog.Selection;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellReport;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.replay.ReplayCellReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * ./run-tests.sh replay ACCESS_LOG: the user's own traffic through the same matrix as the
+ * reference experiment's plans. Each original client sends from its own 127.x address, so the
+ * front end's per-client limit acts per client, as in production.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Replays an access log through the stack: each request starts at its logged time (divided by --speed),"
+                    + " from an address of its own client (127.16.0.1 onward), through the same cells as the"
+                    + " reference experiment's matrix (no client-cache cells: a replay's JMeter threads are not the"
+                    + " log's clients). The suite's origin answers every logged path with its logged size and delay."
+                    + " The report adds per-path and per-client tables and how far the replay kept to the schedule.",
+            "",
+            "  ./run-tests.sh replay access.log",
+            "  ./run-tests.sh replay access.log.gz --speed 10 --only replay/server-cache",
+            "  ./run-tests.sh replay app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
+            ""})
+public final class ReplayCommand extends MatrixCommand {
+    @Parameters(index = "0", paramLabel = "ACCESS_LOG",
+            description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is.")
+    Path log;
+
+    @Option(names = "--log-format", paramLabel = "FORMAT",
+            description = "auto (combined, common or the suite's JSON), combined, common, suite-json, or"
+                    + " json:time=FIELD,client=FIELD,method=FIELD,uri=FIELD[,status=..][,bytes=..][,request_time=..][,upstream_time=..]."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String logFormat = "auto";
+
+    @Option(names = "--bad-lines", paramLabel = "PERCENT",
+            description = "The share of lines that may fail to parse before the replay refuses the log. Default: ${DEFAULT-VALUE}.")
+    double badLines = ReadOptions.DEFAULT_BAD_LINE_PERCENT_LIMIT;
+
+    @Option(names = "--from", paramLabel = "TIME", description = "Replay from this time on, e.g. 2026-11-20T10:00:00+01:00.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "Replay up to (not including) this time.")
+    String to;
+
+    @Option(names = "--first", paramLabel = "N", description = "Replay only the first N requests (after --from/--to).")
+    Integer first;
+
+    @Option(names = "--methods", paramLabel = "LIST",
+            description = "The methods to replay; the others are counted and listed as skipped (logs hold no bodies). Default: ${DEFAULT-VALUE}.")
+    String methods = "GET,HEAD";
+
+    @Option(names = "--speed", paramLabel = "X", description = "How many times faster than logged. Default: ${DEFAULT-VALUE}.")
+    double speed = 1;
+
+    @Option(names = "--max-age", paramLabel = "SECONDS",
+            description = "The freshness the suite's origin gives every replayed path. Default: ${DEFAULT-VALUE}.")
+    int maxAge = 10;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "JMeter threads: the most requests waiting or in flight at once. Default: ${DEFAULT-VALUE}.")
+    int threads = 200;
+
+    @Option(names = "--top", paramLabel = "N", description = "Paths and clients listed in the report, by requests (every rejected client is listed too). Default: ${DEFAULT-VALUE}.")
+    int top = 10;
+
+    private ReplayInput input;
+
+    @Override
+    List<Plan> plans(List<String> problems, Path runDir) {
+        int before = problems.size();
+        if (!(speed > 0) || Double.isInfinite(speed)) {
+            problems.add("--speed must be a number above 0, e.g. --speed 10 (got " + speed + ")");
+        }
+        if (maxAge < 0) {
+            problems.add("--max-age must be a whole number of seconds >= 0 (got " + maxAge + ")");
+        }
+        if (threads < 1 || threads > 5000) {
+            problems.add("--threads must be a whole number from 1 to 5000 (got " + threads + ")");
+        }
+        if (top < 1) {
+            problems.add("--top must be a whole number >= 1 (got " + top + ")");
+        }
+        if (first != null && first < 1) {
+            problems.add("--first must be a whole number >= 1 (got " + first + ")");
+        }
+        if (!(badLines >= 0 && badLines <= 100)) {
+            problems.add("--bad-lines must be a percentage from 0 to 100 (got " + badLines + ")");
+        }
+        Selection selection = Selection.defaults();
+        LogFormat format = null;
+        try {
+            format = LogFormat.parse(logFormat);
+            if (from != null) {
+                selection = selection.from(Selection.parseTime(from));
+            }
+            if (to != null) {
+                selection = selection.to(Selection.parseTime(to));
+            }
+            if (first != null && first > 0) {
+                selection = selection.first(first);
+            }
+            selection = selection.methods(Selection.parseMethods(methods));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (problems.size() > before || format == null) {
+            return List.of();
+        }
+        try {
+            ParsedLog parsed = AccessLog.read(log, format, new ReadOptions(badLines));
+            input = Replay.prepare(parsed, selection, speed);
+        } catch (AccessLogException e) {
+            problems.add(e.getMessage());
+            return List.of();
+        }
+        List<ScheduledRequest> schedule = input.schedule();
+        double seconds = schedule.get(schedule.size() - 1).offsetMs() / 1000.0;
+        return List.of(Plan.replay(replayDir(runDir).resolve(ReplayInput.SCHEDULE_CSV), schedule.size(), seconds, threads));
+    }
+
+    @Override
+    boolean ownPlan() {
+        return true;
+    }
+
+    /** The reference's caching combinations, without a client cache: JMeter's is per thread, and a thread is no client. */
+    @Override
+    List<Cell> cellsOf(List<Plan> plans) {
+        return super.cellsOf(plans).stream().filter(c -> !c.clientCache()).toList();
+    }
+
+    @Override
+    void prepare(Path runDir, PrintWriter out) throws IOException {
+        input.write(replayDir(runDir));
+        out.println("replay:     " + input.summary().text());
+        out.println("            schedule, clients and paths in " + replayDir(runDir));
+        out.flush();
+    }
+
+    @Override
+    List<String> originArgs(Path runDir) {
+        return List.of("--origin.replay.paths-file=" + replayDir(runDir).resolve(ReplayInput.PATHS_CSV).toAbsolutePath(),
+                "--origin.replay.max-age=" + maxAge + "s");
+    }
+
+    @Override
+    CellReport cellReport() {
+        return new ReplayCellReport(input.clients(), top);
+    }
+
+    @Override
+    Map<String, Object> describeInput() {
+        Map<String, Object> described = new LinkedHashMap<>();
+        described.put("replay", input.summary().text());
+        return described;
+    }
+
+    private static Path replayDir(Path runDir) {
+        return runDir.resolve("replay");
+    }
+}

@@ -1,0 +1,142 @@
+package dev.ratecache.suite.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ratecache.accesslog.ClientAddress;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Lateness;
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellReport;
+import dev.ratecache.suite.matrix.EdgeLog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A replay cell's breakdown, written as {@value #FILE} in its folder: per path and per original
+ * client, and how far the generator kept to the schedule. Per client is what a limit means to the
+ * people behind it: the ones it would reject or delay.
+ */
+public final class ReplayCellReport implements CellReport {
+    public static final String FILE = "replay.json";
+    /** p99 lateness beyond this and the cell's figures are not the log's traffic any more. */
+    public static final long LATE_MS = 100;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Map<String, String> clientByAddress = new LinkedHashMap<>();
+    private final int top;
+
+    /** {@code clients}: the replay's mapping; {@code top}: how many paths and clients to list by requests. */
+    public ReplayCellReport(List<ClientAddress> clients, int top) {
+        clients.forEach(c -> clientByAddress.put(c.address(), c.client()));
+        this.top = top;
+    }
+
+    /** One path's figures. {@code originRequests} is null when no tier logged what reached the origin. */
+    public record PathRow(String path, long requests, long rejected, double rejectedPct, double edgeHitPct,
+            Long originRequests) {}
+
+    /** One original client's figures; {@code delayed} counts the front end's per-client limit's delays. */
+    public record ClientRow(String client, String address, long requests, long rejected, long delayed) {}
+
+    /** What {@value #FILE} holds. */
+    public record Breakdown(Lateness lateness, boolean behindSchedule, List<PathRow> paths, List<ClientRow> clients,
+            long clientsInAll, long clientsRejected) {}
+
+    @Override
+    public String write(Cell cell, Path cellDir, Path jtl, Path frontLog, Path backLog) throws IOException {
+        Breakdown b = breakdown(Jtl.read(jtl), frontLog, backLog);
+        JSON.writeValue(cellDir.resolve(FILE).toFile(), b);
+        return "schedule: " + b.lateness().describe() + (b.behindSchedule() ? " (BEHIND: the generator fell behind"
+                + " the log's schedule; the figures are not the log's traffic)" : "") + "; " + b.clientsRejected()
+                + " of " + b.clientsInAll() + " clients had requests rejected";
+    }
+
+    Breakdown breakdown(List<Sample> samples, Path frontLog, Path backLog) throws IOException {
+        Lateness lateness = Lateness.of(samples);
+        Map<String, long[]> byPath = new LinkedHashMap<>();
+        Map<String, long[]> byClient = new LinkedHashMap<>();
+        for (Sample s : samples) {
+            long[] p = byPath.computeIfAbsent(s.label(), k -> new long[3]);
+            long[] c = byClient.computeIfAbsent(s.client(), k -> new long[3]);
+            p[0]++;
+            c[0]++;
+            if (JtlSummary.isRejection(s.responseCode())) {
+                p[1]++;
+                c[1]++;
+            }
+            if ("HIT".equals(s.cacheStatus())) {
+                p[2]++;
+            }
+        }
+        Map<String, Long> delayed = count(frontLog, e -> "DELAYED".equals(e.path("limit_req").asText())
+                ? clientByAddress.getOrDefault(e.path("client").asText(), e.path("client").asText()) : null);
+        // What the back end passed to the origin is what reached it: its log names an upstream then.
+        Map<String, Long> reachedOrigin = backLog == null ? null
+                : count(backLog, e -> e.path("upstream_status").asText().isEmpty() ? null : pathOf(e.path("uri").asText()));
+        List<PathRow> paths = byPath.entrySet().stream()
+                .sorted(Comparator.comparingLong((Map.Entry<String, long[]> e) -> -e.getValue()[0]))
+                .limit(top)
+                .map(e -> new PathRow(e.getKey(), e.getValue()[0], e.getValue()[1], pct(e.getValue()[1], e.getValue()[0]),
+                        pct(e.getValue()[2], e.getValue()[0]),
+                        reachedOrigin == null ? null : reachedOrigin.getOrDefault(e.getKey(), 0L)))
+                .toList();
+        Map<String, String> addressByClient = new LinkedHashMap<>();
+        clientByAddress.forEach((address, client) -> addressByClient.put(client, address));
+        List<ClientRow> all = byClient.entrySet().stream()
+                .map(e -> new ClientRow(e.getKey(), addressByClient.getOrDefault(e.getKey(), ""), e.getValue()[0],
+                        e.getValue()[1], delayed.getOrDefault(e.getKey(), 0L)))
+                .sorted(Comparator.comparingLong((ClientRow r) -> -r.requests()))
+                .toList();
+        List<ClientRow> listed = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            ClientRow r = all.get(i);
+            if (i < top || r.rejected() > 0 || r.delayed() > 0) {
+                listed.add(r);
+            }
+        }
+        return new Breakdown(lateness, lateness.scheduled() > 0 && lateness.p99Ms() > LATE_MS, paths, listed,
+                all.size(), all.stream().filter(r -> r.rejected() > 0).count());
+    }
+
+    public static Breakdown read(Path cellDir) throws IOException {
+        return JSON.readValue(cellDir.resolve(FILE).toFile(), Breakdown.class);
+    }
+
+    private static Map<String, Long> count(Path log, Function<JsonNode, String> key) throws IOException {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        if (log == null || !Files.isRegularFile(log)) {
+            return counts;
+        }
+        for (JsonNode e : EdgeLog.entries(log)) {
+            String k = key.apply(e);
+            if (k != null) {
+                counts.merge(k, 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    static String pathOf(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
+    }
+
+    private static double pct(long part, long whole) {
+        return whole == 0 ? 0 : Math.round(1000.0 * part / whole) / 10.0;
+    }
+
+    static String format(double value) {
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+}
