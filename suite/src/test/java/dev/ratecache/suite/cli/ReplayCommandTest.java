@@ -1,0 +1,159 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.replay.ReplayCellReport;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * ./run-tests.sh replay on crafted nginx combined logs, through real tiers, the suite's origin
+ * and JMeter: what the front end's log and the replay's tables show.
+ */
+class ReplayCommandTest {
+    private static final DateTimeFormatter COMBINED = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
+    private static final OffsetDateTime START = OffsetDateTime.of(2026, 11, 20, 10, 0, 0, 0, ZoneOffset.ofHours(1));
+    private static final String FLOODER = "203.0.113.9";
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(List<String> args) {
+        CommandLine cli = RunTestsCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args.toArray(String[]::new));
+    }
+
+    private List<String> replay(Path log, String... more) {
+        StackPorts p = StackPorts.free();
+        List<String> args = new ArrayList<>(List.of("replay", log.toString(), "--results", dir.resolve("results").toString(),
+                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
+                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
+                "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus())));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    /** A combined log line: nginx's default format, at {@code seconds} after START. */
+    private static String line(String client, long seconds, String uri) {
+        return client + " - - [" + START.plusSeconds(seconds).format(COMBINED) + "] \"GET " + uri
+                + " HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" 0.020 0.020";
+    }
+
+    private Path runFolder() throws IOException {
+        try (Stream<Path> runs = Files.list(dir.resolve("results"))) {
+            return runs.filter(p -> !p.getFileName().toString().equals("latest")).findFirst().orElseThrow();
+        }
+    }
+
+    @Test
+    void onlyTheClientAboveThePerClientRateIsRejectedAndEachClientHasItsOwnAddress() throws Exception {
+        // Two quiet clients at 1 r/s and one at 20 r/s for 6 s; the front allows 5 r/s per client
+        // (burst 5, nodelay). Combined logs keep whole seconds, so each second's requests start together.
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 6; s++) {
+            lines.add(line("198.51.100.1", s, "/quiet-a"));
+            lines.add(line("198.51.100.2", s, "/quiet-b"));
+            for (int i = 0; i < 20; i++) {
+                lines.add(line(FLOODER, s, "/busy?n=" + i));
+            }
+        }
+        Path log = Files.write(dir.resolve("access.log"), lines);
+
+        int code = run(replay(log, "--only", "replay/no-caching", "--front-rate", "5", "--front-burst", "5",
+                "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000"));
+
+        assertThat(code).as(err.toString()).isZero();
+        Path cell = runFolder().resolve("cells/replay-no-caching");
+        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
+        Map<String, ReplayCellReport.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayCellReport.ClientRow::client, r -> r));
+        assertThat(byClient.get(FLOODER).rejected()).as("the flooder: 20 a second against 5").isGreaterThan(60);
+        assertThat(byClient.get("198.51.100.1").rejected()).isZero();
+        assertThat(byClient.get("198.51.100.2").rejected()).isZero();
+        assertThat(b.clientsRejected()).isEqualTo(1);
+        List<JsonNode> front = EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"));
+        Set<String> addresses = front.stream().map(e -> e.path("client").asText()).collect(Collectors.toSet());
+        assertThat(addresses).hasSize(3).allSatisfy(a -> assertThat(a).startsWith("127.16.0."));
+        assertThat(Files.readString(runFolder().resolve("report.md")))
+                .contains("## Replay: replay/no-caching", "| " + FLOODER + " |");
+    }
+
+    @Test
+    void atSpeedTenEachRequestStartsWithinItsToleranceOfTheLogsOffsetOverTen() throws Exception {
+        // 40 requests over 40 s of log, one a second from two clients: 4 s at speed 10.
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 40; s++) {
+            lines.add(line(s % 2 == 0 ? "198.51.100.1" : "198.51.100.2", s, "/page-" + (s % 5)));
+        }
+        Path log = Files.write(dir.resolve("access.log"), lines);
+
+        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10"));
+
+        assertThat(code).as(err.toString()).isZero();
+        Path cell = runFolder().resolve("cells/replay-server-cache");
+        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
+        // JMeter's first request per thread sets up its HTTP client (up to about 200 ms on a busy
+        // 2-core machine); the rest start within a few ms. 250 ms still tells a schedule kept from
+        // one that slid (a request 100 ms apart from the next at speed 10).
+        assertThat(b.lateness().scheduled()).isEqualTo(40);
+        assertThat(b.lateness().p99Ms()).isLessThan(250);
+        assertThat(b.lateness().earliestMs()).isGreaterThanOrEqualTo(-2);
+        // The schedule itself: offsets are the log's over ten.
+        List<String> schedule = Files.readAllLines(runFolder().resolve("replay/schedule.csv"));
+        assertThat(schedule.get(0)).isEqualTo("offset_ms,address,method,uri,client");
+        assertThat(schedule.get(40)).startsWith("3900,");
+    }
+
+    @Test
+    void anEmptyLogIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
+        Path log = Files.writeString(dir.resolve("empty.log"), "");
+
+        assertThat(run(replay(log))).isEqualTo(2);
+
+        assertThat(err.toString()).contains("empty").contains("empty.log");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    @Test
+    void aLogOfMostlyBadLinesIsRefusedNamingTheFormatTriedAndABadLine() throws Exception {
+        Path log = Files.write(dir.resolve("odd.log"), List.of(line("198.51.100.1", 0, "/a"),
+                line("198.51.100.1", 1, "/b"), "this is not a log line", "neither is this one"));
+
+        assertThat(run(replay(log, "--log-format", "combined"))).isEqualTo(2);
+
+        assertThat(err.toString()).contains("combined").contains("this is not a log line");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    @Test
+    void aMissingLogIsRefusedInOneLine() {
+        assertThat(run(replay(dir.resolve("nowhere.log")))).isEqualTo(2);
+
+        assertThat(err.toString()).contains("nowhere.log");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+}
