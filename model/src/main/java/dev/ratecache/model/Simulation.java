@@ -87,6 +87,19 @@ public final class Simulation {
         events.add(new Event(time, seq++, action));
     }
 
+    /**
+     * A hop of {@code delay} ms; with no hop time the next step runs in the same event, because
+     * nginx handles I/O events before the expired timers of the same loop iteration
+     * (ngx_process_events_and_timers): an upstream answer at t is seen by a lock waiter polling at t.
+     */
+    private void after(long delay, Runnable action) {
+        if (delay == 0) {
+            action.run();
+        } else {
+            at(now + delay, action);
+        }
+    }
+
     private SimulationResult simulate(Workload workload) {
         if (workload instanceof Workload.Open open) {
             List<Arrival> arrivals = open.arrivals();
@@ -181,14 +194,14 @@ public final class Simulation {
     }
 
     private void forward(Req r) {
-        at(now + spec.hopMs(), () -> atBack(r));
+        after(spec.hopMs(), () -> atBack(r));
     }
 
     private void atBack(Req r) {
         if (backLimit != null) {
             r.back = backLimit.decide(BACK_KEY, now);
             if (r.back.status() == LimitReqStatus.REJECTED) {
-                at(now + spec.hopMs(), () -> responseAtFront(r, spec.back().rejectStatus()));
+                after(spec.hopMs(), () -> responseAtFront(r, spec.back().rejectStatus()));
                 return;
             }
             if (r.back.delayMs() > 0) {
@@ -196,7 +209,7 @@ public final class Simulation {
                 return;
             }
         }
-        at(now + spec.hopMs(), () -> enqueue(r));
+        after(spec.hopMs(), () -> enqueue(r));
     }
 
     private void enqueue(Req r) {
@@ -222,7 +235,7 @@ public final class Simulation {
             } else {
                 busyThreads--;
             }
-            at(now + 2 * spec.hopMs(), () -> responseAtFront(r, 200));
+            after(2 * spec.hopMs(), () -> responseAtFront(r, 200));
         });
     }
 
