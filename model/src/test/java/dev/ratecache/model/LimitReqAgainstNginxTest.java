@@ -116,11 +116,19 @@ class LimitReqAgainstNginxTest {
         return rows;
     }
 
-    /** Every mismatch must be a boundary case, and there may be at most two of them. */
+    /**
+     * Every mismatch must be a boundary case, and nearly all requests must match exactly. The
+     * arrivals come from nginx's wall clock while limit_req used its monotonic
+     * ngx_current_msec; the two roll over to the next millisecond at different instants, so a
+     * logged gap can be 1 ms off the gap limit_req saw. Plans that send at multiples of the rate's
+     * period hit excess == burst exactly, where that millisecond decides.
+     */
     static void assertMatches(List<NginxComparison.Row> rows) {
         String table = NginxComparison.describe(rows);
         assertThat(rows).as(table).allMatch(r -> r.matched() || r.tolerated());
-        assertThat(rows.stream().filter(r -> !r.matched()).count()).as(table).isLessThanOrEqualTo(2);
+        long exact = rows.stream().filter(NginxComparison.Row::matched).count();
+        System.out.printf("exact %d of %d, boundary %d%n", exact, rows.size(), rows.size() - exact);
+        assertThat(exact).as(table).isGreaterThanOrEqualTo((long) Math.ceil(rows.size() * 0.85));
     }
 
     /**

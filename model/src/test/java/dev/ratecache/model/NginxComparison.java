@@ -21,9 +21,11 @@ import java.util.function.Function;
  * nginx's status and then its request time restores that order.
  *
  * <p>Tolerance: a request whose decision flips when its arrival moves by up to 2 ms is at a
- * boundary (e.g. the clock's millisecond rolled over between two requests of one loop
- * iteration; $request_time is rounded to the millisecond). A mismatch is tolerated only there,
- * and the replay then follows nginx (keeps the shifted time) so the state stays in step.
+ * boundary. The log's times are wall-clock (ngx_timeofday) milliseconds while limit_req used the
+ * monotonic ngx_current_msec of the same ngx_time_update; the two roll over to the next
+ * millisecond at different instants, so a gap between two logged starts can be 1 ms off the gap
+ * limit_req saw. A mismatch is tolerated only there, and the replay then follows nginx (keeps
+ * the shifted time) so the state stays in step.
  */
 final class NginxComparison {
 
