@@ -1,0 +1,299 @@
+package dev.ratecache.model;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Random;
+
+/**
+ * A discrete-event simulation of clients → front (per-client limit_req, edge cache) → back
+ * (global limit_req) → origin (threads + FIFO queue).
+ *
+ * <p>Events at the same millisecond run in the order they were scheduled, so a run is fully
+ * determined by its spec and workload (and the seed of a random path order). One simulated
+ * millisecond stands for one nginx event-loop iteration: every request handled "now" sees the
+ * same {@code ngx_current_msec}.
+ *
+ * <p>The request's path through the tiers follows nginx's phases: limit_req runs in the
+ * preaccess phase (a delayed request re-enters the phases after its timer, and limit_req does not
+ * count it again: {@code r->main->limit_req_status} is already set); the cache lookup happens in
+ * the content phase (ngx_http_upstream_cache), so only requests the front accepted reach it, and
+ * only misses and expired entries go on to the back. A background refresh is a subrequest: the
+ * front's limit_req skips it, the back counts it.
+ */
+public final class Simulation {
+
+    private static final String BACK_KEY = "origin";
+
+    private record Event(long time, long seq, Runnable action) {
+    }
+
+    private final class Req {
+        final int index;
+        final String client;
+        final String path;
+        final long issueMs;
+        final boolean background;
+        long arrivalMs;
+        Decision front;
+        CacheStatus cache;
+        Decision back;
+        boolean reachedOrigin;
+        boolean updater;
+        boolean store;
+        Runnable onDone;
+
+        Req(int index, String client, String path, long issueMs, boolean background) {
+            this.index = index;
+            this.client = client;
+            this.path = path;
+            this.issueMs = issueMs;
+            this.background = background;
+        }
+    }
+
+    private final SimulationSpec spec;
+    private final PriorityQueue<Event> events =
+            new PriorityQueue<>(Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
+    private long seq;
+    private long now;
+    private final LimitReq frontLimit;
+    private final LimitReq backLimit;
+    private final EdgeCache cache;
+    private int busyThreads;
+    private final ArrayDeque<Req> originQueue = new ArrayDeque<>();
+    private final List<RequestOutcome> outcomes = new ArrayList<>();
+    private int originServed;
+    private int backgroundServed;
+    /** The closed workload's round-trip overhead, added between the front's answer and the client. */
+    private long clientOverheadMs;
+
+    private Simulation(SimulationSpec spec) {
+        this.spec = spec;
+        this.frontLimit = spec.front() == null ? null : new LimitReq(spec.front());
+        this.backLimit = spec.back() == null ? null : new LimitReq(spec.back());
+        this.cache = spec.cache() == null ? null : new EdgeCache(spec.cache(), spec.epochMs());
+    }
+
+    /** Runs {@code workload} against a fresh model of {@code spec}. */
+    public static SimulationResult run(SimulationSpec spec, Workload workload) {
+        return new Simulation(spec).simulate(workload);
+    }
+
+    private void at(long time, Runnable action) {
+        events.add(new Event(time, seq++, action));
+    }
+
+    /**
+     * A hop of {@code delay} ms; with no hop time the next step runs in the same event, because
+     * nginx handles I/O events before the expired timers of the same loop iteration
+     * (ngx_process_events_and_timers): an upstream answer at t is seen by a lock waiter polling at t.
+     */
+    private void after(long delay, Runnable action) {
+        if (delay == 0) {
+            action.run();
+        } else {
+            at(now + delay, action);
+        }
+    }
+
+    private SimulationResult simulate(Workload workload) {
+        if (workload instanceof Workload.Open open) {
+            List<Arrival> arrivals = open.arrivals();
+            for (int i = 0; i < arrivals.size(); i++) {
+                Arrival a = arrivals.get(i);
+                Req r = new Req(i, a.client(), a.path(), a.timeMs(), false);
+                r.onDone = () -> { };
+                at(a.timeMs(), () -> arrive(r));
+            }
+        } else if (workload instanceof Workload.Closed closed) {
+            clientOverheadMs = closed.roundTripOverheadMs();
+            int[] issued = {0};
+            for (int u = 0; u < closed.users(); u++) {
+                int user = u;
+                Random random = new Random(closed.seed() * 1_000_003L + u);
+                List<String> plan = new ArrayList<>();
+                for (int l = 0; l < closed.loops(); l++) {
+                    List<String> loop = new ArrayList<>(closed.paths());
+                    if (closed.randomOrder()) {
+                        Collections.shuffle(loop, random);
+                    }
+                    plan.addAll(loop);
+                }
+                String client = closed.clientPerUser() ? "user-" + u : "client";
+                long start = (long) u * closed.rampUpMs() / closed.users();
+                at(start, () -> issue(closed, client, plan, 0, issued));
+            }
+        }
+        while (!events.isEmpty()) {
+            Event e = events.poll();
+            now = e.time();
+            e.action().run();
+        }
+        outcomes.sort(Comparator.comparingInt(RequestOutcome::index));
+        return new SimulationResult(outcomes, backgroundServed, aggregate());
+    }
+
+    private void issue(Workload.Closed closed, String client, List<String> plan, int next, int[] issued) {
+        Req r = new Req(issued[0]++, client, plan.get(next), now, false);
+        r.onDone = () -> {
+            if (next + 1 < plan.size()) {
+                at(now + clientOverheadMs, () -> issue(closed, client, plan, next + 1, issued));
+            }
+        };
+        arrive(r);
+    }
+
+    private void arrive(Req r) {
+        r.arrivalMs = now;
+        if (frontLimit != null) {
+            r.front = frontLimit.decide(r.client, now);
+            if (r.front.status() == LimitReqStatus.REJECTED) {
+                finish(r, spec.front().rejectStatus());
+                return;
+            }
+            if (r.front.delayMs() > 0) {
+                // ngx_add_timer(r->connection->write, delay); ngx_http_limit_req_delay resumes it.
+                at(now + r.front.delayMs(), () -> lookup(r));
+                return;
+            }
+        }
+        lookup(r);
+    }
+
+    private void lookup(Req r) {
+        if (cache == null) {
+            forward(r);
+            return;
+        }
+        handle(r, cache.open(r.path, now));
+    }
+
+    private void handle(Req r, EdgeCache.Lookup l) {
+        if (l instanceof EdgeCache.Serve serve) {
+            r.cache = serve.status();
+            if (serve.backgroundUpdate()) {
+                Req bg = new Req(-1, r.client, r.path, now, true);
+                bg.cache = CacheStatus.EXPIRED;
+                bg.updater = true;
+                bg.store = true;
+                forward(bg);
+            }
+            finish(r, 200);
+        } else if (l instanceof EdgeCache.Fetch fetch) {
+            r.cache = fetch.status();
+            r.updater = fetch.updater();
+            r.store = fetch.store();
+            forward(r);
+        } else if (l instanceof EdgeCache.Wait wait) {
+            at(wait.untilMs(), () -> handle(r, cache.poll(r.path, now, wait)));
+        }
+    }
+
+    private void forward(Req r) {
+        after(spec.hopMs(), () -> atBack(r));
+    }
+
+    private void atBack(Req r) {
+        if (backLimit != null) {
+            r.back = backLimit.decide(BACK_KEY, now);
+            if (r.back.status() == LimitReqStatus.REJECTED) {
+                after(spec.hopMs(), () -> responseAtFront(r, spec.back().rejectStatus()));
+                return;
+            }
+            if (r.back.delayMs() > 0) {
+                at(now + r.back.delayMs() + spec.hopMs(), () -> enqueue(r));
+                return;
+            }
+        }
+        after(spec.hopMs(), () -> enqueue(r));
+    }
+
+    private void enqueue(Req r) {
+        if (busyThreads < spec.origin().threads()) {
+            busyThreads++;
+            serve(r);
+        } else {
+            originQueue.add(r);
+        }
+    }
+
+    private void serve(Req r) {
+        r.reachedOrigin = true;
+        long service = spec.origin().path(r.path).serviceMs();
+        at(now + service, () -> {
+            if (r.background) {
+                backgroundServed++;
+            }
+            originServed++;
+            Req next = originQueue.poll();
+            if (next != null) {
+                serve(next);
+            } else {
+                busyThreads--;
+            }
+            after(2 * spec.hopMs(), () -> responseAtFront(r, 200));
+        });
+    }
+
+    private void responseAtFront(Req r, int status) {
+        if (cache != null && r.cache != null) {
+            if (status == 200 && r.store) {
+                cache.store(r.path, now, spec.origin().path(r.path).freshness());
+            }
+            if (r.updater) {
+                cache.release(r.path);
+            }
+        }
+        if (!r.background) {
+            finish(r, status);
+        }
+    }
+
+    private void finish(Req r, int status) {
+        long clientEnd = now + clientOverheadMs;
+        outcomes.add(new RequestOutcome(r.index, r.client, r.path, r.issueMs, r.arrivalMs, r.front, r.cache,
+                r.back, r.reachedOrigin, now, clientEnd, status));
+        r.onDone.run();
+    }
+
+    private Aggregates aggregate() {
+        int n = outcomes.size();
+        if (n == 0) {
+            return new Aggregates(0, 0, 0, originServed, 0, 0, 0);
+        }
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        int rejected = 0;
+        int atCache = 0;
+        int hits = 0;
+        long[] latencies = new long[n];
+        for (int i = 0; i < n; i++) {
+            RequestOutcome o = outcomes.get(i);
+            first = Math.min(first, o.issueMs());
+            last = Math.max(last, o.clientEndMs());
+            if (o.rejected()) {
+                rejected++;
+            }
+            if (o.cache() != null) {
+                atCache++;
+                if (o.cache() == CacheStatus.HIT) {
+                    hits++;
+                }
+            }
+            latencies[i] = o.latencyMs();
+        }
+        java.util.Arrays.sort(latencies);
+        double seconds = Math.max(1, last - first) / 1000.0;
+        return new Aggregates(n, n / seconds, 100.0 * rejected / n, originServed,
+                atCache == 0 ? 0 : 100.0 * hits / atCache, percentile(latencies, 50), percentile(latencies, 95));
+    }
+
+    private static long percentile(long[] sorted, int p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, rank - 1)];
+    }
+}

@@ -1,0 +1,48 @@
+package dev.ratecache.model;
+
+import java.util.List;
+
+/** Where the requests come from: an {@link Open} list of arrivals or {@link Closed} looping users. */
+public sealed interface Workload permits Workload.Open, Workload.Closed {
+
+    /**
+     * An open model: each request arrives at its given time.
+     *
+     * @param arrivals the requests, in any order (the simulation orders them by time, then index)
+     */
+    record Open(List<Arrival> arrivals) implements Workload {
+        public Open {
+            arrivals = List.copyOf(arrivals);
+        }
+    }
+
+    /**
+     * A closed model like a JMeter thread group without timers: each user issues its next
+     * request when the previous one's answer has reached it.
+     *
+     * @param users               concurrent users
+     * @param loops               loops per user; each loop requests every path of {@code paths} once
+     * @param rampUpMs            user {@code u} starts at {@code u * rampUpMs / users}
+     * @param paths               the paths of one loop
+     * @param randomOrder         shuffle the paths in each loop (seeded per user) instead of list order
+     * @param seed                the shuffle's seed
+     * @param roundTripOverheadMs client-side cost of each request (connection, client code): added
+     *                            between the server's answer and the user seeing it
+     * @param clientPerUser       each user is its own limit_req key; otherwise all users share one
+     *                            (JMeter on one host: one source address)
+     */
+    record Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
+                  long roundTripOverheadMs, boolean clientPerUser) implements Workload {
+        public Closed {
+            paths = List.copyOf(paths);
+            if (users < 1 || loops < 1 || paths.isEmpty()) {
+                throw new IllegalArgumentException("need users, loops and paths");
+            }
+        }
+
+        /** All users from one address, paths in order, no overhead. */
+        public static Closed of(int users, int loops, long rampUpMs, List<String> paths) {
+            return new Closed(users, loops, rampUpMs, paths, false, 0, 0, false);
+        }
+    }
+}

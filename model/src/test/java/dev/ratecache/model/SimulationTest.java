@@ -1,0 +1,105 @@
+package dev.ratecache.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The simulation's shape on plans whose answers follow from the rates. */
+class SimulationTest {
+
+    static final OriginSpec ORIGIN = OriginSpec.suite(200);
+
+    @Test
+    void stressPlanRejectsMostAndTheOriginSeesOnlyTheBackRate() {
+        // The suite's stress shape: 100 users x 10 loops on /hare from one address, front
+        // 100 r/s burst 200 queue, back 10 r/s burst 50 queue, no cache.
+        SimulationSpec spec = new SimulationSpec(LimitReqSpec.queue(Rate.perSecond(100), 200), null,
+                LimitReqSpec.queue(Rate.perSecond(10), 50), ORIGIN, 0, 0);
+        SimulationResult r = Simulation.run(spec, Workload.Closed.of(100, 10, 1000, List.of("/hare")));
+        Aggregates a = r.aggregates();
+        System.out.println("stress: " + a);
+        assertThat(a.requests()).isEqualTo(1000);
+        double seconds = (r.requests().stream().mapToLong(RequestOutcome::clientEndMs).max().orElseThrow()) / 1000.0;
+        // The back admits at most burst+1 at once and then its rate: an upper bound on the origin.
+        assertThat(a.originRequests()).isLessThanOrEqualTo((int) (51 + 10 * seconds) + 1);
+        // ...and, with requests always waiting, it is kept busy at close to that rate.
+        assertThat(a.originRequests()).isGreaterThanOrEqualTo((int) (10 * seconds * 0.8));
+        assertThat(a.rejectedPercent()).isBetween(100.0 * (1000 - (51 + 10 * seconds) - 1) / 1000, 99.0);
+        assertThat(a.rejectedPercent()).isGreaterThan(50.0);
+        // Every rejection is the back's (429/503 from the back tier) or the front's, never both.
+        assertThat(r.requests()).allMatch(o -> o.status() == 200 || o.rejected());
+    }
+
+    @Test
+    void openFloodAtTwiceTheRateLosesAboutHalf() {
+        // One client, 20 r/s for 20 s against 10 r/s burst 5 nodelay: 6 + 10 x 20 of 400 pass.
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            arrivals.add(new Arrival(i * 50L, "c", "/hare"));
+        }
+        SimulationSpec spec = new SimulationSpec(LimitReqSpec.nodelay(Rate.perSecond(10), 5), null, null, ORIGIN, 0, 0);
+        Aggregates a = Simulation.run(spec, new Workload.Open(arrivals)).aggregates();
+        System.out.println("flood: " + a);
+        assertThat(a.rejectedPercent()).isCloseTo(100.0 * (400 - 206) / 400, within(1.0));
+        assertThat(a.rejectedPercent()).isBetween(45.0, 55.0);
+    }
+
+    @Test
+    void queuedRequestsReachTheBackAfterTheirFrontDelay() {
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            arrivals.add(new Arrival(0, "c", "/hare"));
+        }
+        SimulationSpec spec = new SimulationSpec(LimitReqSpec.queue(Rate.perSecond(10), 10), null,
+                null, ORIGIN, 1, 0);
+        SimulationResult r = Simulation.run(spec, new Workload.Open(arrivals));
+        // Delays 0, 100, 200, 300, 400; each then needs 3 hops of 1 ms... 4 hops and 100 ms.
+        assertThat(r.requests()).extracting(RequestOutcome::endMs).containsExactly(104L, 204L, 304L, 404L, 504L);
+        assertThat(r.requests()).allMatch(RequestOutcome::reachedOrigin);
+    }
+
+    @Test
+    void originThreadsQueueFifo() {
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            arrivals.add(new Arrival(i, "c" + i, "/tortoise"));
+        }
+        SimulationSpec spec = new SimulationSpec(null, null, null, OriginSpec.suite(2), 0, 0);
+        SimulationResult r = Simulation.run(spec, new Workload.Open(arrivals));
+        assertThat(r.requests()).extracting(RequestOutcome::endMs).containsExactly(2000L, 2001L, 4000L, 4001L);
+    }
+
+    @Test
+    void cacheAbsorbsRepeatsAndTheLockCollapsesConcurrentMisses() {
+        SimulationSpec spec = new SimulationSpec(null, EdgeCacheSpec.suiteDefaults(), null, ORIGIN, 0, 0);
+        SimulationResult r = Simulation.run(spec, Workload.Closed.of(20, 5, 0, List.of("/tortoise")));
+        Aggregates a = r.aggregates();
+        System.out.println("cache: " + a);
+        // 20 users at once: one MISS fetches for 2 s, 19 wait on the lock; the entry stays fresh
+        // for 10 s, longer than the run, so the origin sees exactly one request.
+        assertThat(a.originRequests()).isEqualTo(1);
+        assertThat(r.requests().stream().filter(o -> o.cache() == CacheStatus.MISS)).hasSize(1);
+        assertThat(a.edgeHitPercent()).isCloseTo(99.0, within(0.01));
+        // Waiters poll every 500 ms: they are answered at 2000 ms, on the fourth poll.
+        assertThat(r.requests().stream().filter(o -> o.issueMs() == 0).mapToLong(RequestOutcome::endMs).max())
+                .hasValue(2000);
+    }
+
+    @Test
+    void sameInputSameResultAndTheSeedDecidesTheOrder() {
+        SimulationSpec spec = new SimulationSpec(LimitReqSpec.queue(Rate.perSecond(20), 10),
+                EdgeCacheSpec.suiteDefaults(), LimitReqSpec.queue(Rate.perSecond(5), 5), ORIGIN, 1, 123);
+        Workload w1 = new Workload.Closed(10, 3, 500, List.of("/hare", "/tortoise", "/snail"), true, 7, 2, true);
+        Workload w2 = new Workload.Closed(10, 3, 500, List.of("/hare", "/tortoise", "/snail"), true, 8, 2, true);
+        SimulationResult a = Simulation.run(spec, w1);
+        SimulationResult b = Simulation.run(spec, w1);
+        SimulationResult c = Simulation.run(spec, w2);
+        assertThat(a).isEqualTo(b);
+        assertThat(a.requests().stream().map(RequestOutcome::path).toList())
+                .isNotEqualTo(c.requests().stream().map(RequestOutcome::path).toList());
+        assertThat(a.requests()).hasSize(90);
+    }
+}
