@@ -1,6 +1,8 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -178,9 +180,14 @@ public final class MatrixRunner {
                         + (expected > 0 ? " of " + expected : ""), run.log());
             }
             Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontEnd().accessLog()) : null;
+            OriginWindows.Peak peak = backLog == null ? null : OriginWindows.of(backLog).peak();
+            List<Sample> admitted = Jtl.read(run.jtl()).stream().filter(sample -> sample.success() && !sample.rejected())
+                    .toList();
             scheduleDrawing(run.jtl(), clientDir);
             return new CellMeasurement(jtl, originRequests, edgeHits,
-                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds());
+                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds(),
+                    peak == null ? (backLog == null ? null : 0.0) : (double) peak.count(),
+                    admitted.isEmpty() ? null : JtlSummary.of(admitted));
         } finally {
             if (stack != null) {
                 stack.close();
