@@ -90,7 +90,7 @@ public final class UpCommand implements Callable<Integer> {
         // Before the ports: a running up holds them, and naming it says more than "port in use".
         Optional<UpState> other = UpState.running(resultsDir);
         if (other.isPresent()) {
-            err.println(alreadyRunning(other.get()));
+            err.println(alreadyRunning(other.get(), resultsDir));
             return 1;
         }
         NginxSwitches chosen = validate();
@@ -104,7 +104,7 @@ public final class UpCommand implements Callable<Integer> {
         state = UpState.self(runDir);
         // Claimed before anything starts, so that of two ups started together only one goes on.
         if (!state.claim(resultsDir)) {
-            err.println(UpState.running(resultsDir).map(UpCommand::alreadyRunning)
+            err.println(UpState.running(resultsDir).map(u -> alreadyRunning(u, resultsDir))
                     .orElse("run-tests.sh up: another up is starting (" + UpState.pointer(resultsDir) + "); try again"));
             deleteIfEmpty(runDir);
             return 1;
@@ -156,9 +156,15 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     /** The one line a second up gets. */
-    static String alreadyRunning(UpState running) {
-        return "run-tests.sh up: an up is already running (" + running.describe() + "): use it, or stop it with"
-                + " ./run-tests.sh down";
+    static String alreadyRunning(UpState running, Path resultsDir) {
+        return "run-tests.sh up: an up is already running (" + running.describe() + "): use it, or stop it with "
+                + downCommand(resultsDir);
+    }
+
+    /** The command that stops an up keeping its state in {@code resultsDir}. */
+    static String downCommand(Path resultsDir) {
+        return "./run-tests.sh down" + (resultsDir.equals(UpState.defaultResults().toAbsolutePath().normalize())
+                ? "" : " --results " + resultsDir);
     }
 
     /** Every input checked before anything starts; all problems at once, one line each. Returns the switches to use. */
@@ -256,7 +262,7 @@ public final class UpCommand implements Callable<Integer> {
         out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
         out.println("  run folder   " + runDir + "  (nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs)");
         out.println("  state        " + UpState.pointer(resultsDir) + " (PIDs, ports, URLs)");
-        out.println("  stop         Ctrl-C here, or ./run-tests.sh down from another terminal");
+        out.println("  stop         Ctrl-C here, or " + downCommand(resultsDir) + " from another terminal");
         out.println("status every " + every + " s: requests/s at each tier, rejected/s and edge HIT % (front access log),"
                 + " requests in flight at the origin");
         out.flush();
