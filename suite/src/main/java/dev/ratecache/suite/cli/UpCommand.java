@@ -131,10 +131,10 @@ public final class UpCommand implements Callable<Integer> {
             Map<String, String> urls = urls(ownOrigin, chosen);
             state = state.with(children, urls, portMap(ownOrigin));
             state.write(resultsDir);
-            printBanner(out, runDir, urls, resultsDir);
-
+            // The first reading before the URLs are out: every request sent after seeing them counts.
             LiveStatus live = new LiveStatus(ports.frontStatus(), ports.backStatus(), ownOrigin ? ports.management() : 0,
                     stack.frontEnd().accessLog(), chosen.rejectStatus());
+            printBanner(out, runDir, urls, resultsDir);
             while (true) {
                 Thread.sleep(every * 1000L);
                 Optional<String> dead = deadTier(ownOrigin);
