@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
                     + " With nothing running it says so and exits 0.",
             "",
             "  ./run-tests.sh down",
-            "  ./run-tests.sh down --results /tmp/ratecache   the up was started with this --results",
+            "  ./run-tests.sh down --results DIR   when up was started with --results DIR",
             ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

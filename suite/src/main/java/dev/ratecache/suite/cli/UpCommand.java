@@ -34,16 +34,17 @@ import picocli.CommandLine.Spec;
  * curl, JMeter's GUI or your own client at.
  */
 @Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        abbreviateSynopsis = true,
         description = {
             "Start the origin (unless --origin), the back end and the front end with the given switches, or a"
                     + " matrix cell's, and keep them running: prints every URL, the run folder (rendered configs,"
                     + " logs) and a status line every few seconds. Ctrl-C, or ./run-tests.sh down from another"
                     + " terminal, stops everything.",
             "",
-            "  ./run-tests.sh up --front-port 8000        default switches, front end on :8000",
+            "  ./run-tests.sh up --front-port 8000   default switches, front end on :8000",
             "  ./run-tests.sh up --scenario stress/server-cache",
-            "  ./run-tests.sh up --no-front-limit --cache --origin http://127.0.0.1:9000",
-            "  ./run-tests.sh down                        stop it from another terminal",
+            "  ./run-tests.sh up --no-front-limit --origin http://127.0.0.1:9000",
+            "  ./run-tests.sh down                   stop it from another terminal",
             ""})
 public final class UpCommand implements Callable<Integer> {
     @Spec
