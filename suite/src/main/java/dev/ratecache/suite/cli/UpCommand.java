@@ -82,6 +82,8 @@ public final class UpCommand implements Callable<Integer> {
     private Stack stack;
     private UpState state;
     private boolean cleanedUp;
+    /** Set as soon as a stop begins (shutdown hook or the end of call()). */
+    private volatile boolean stopping;
 
     @Override
     public Integer call() throws Exception {
@@ -140,6 +142,12 @@ public final class UpCommand implements Callable<Integer> {
                 Thread.sleep(every * 1000L);
                 Optional<String> dead = deadTier(ownOrigin);
                 if (dead.isPresent()) {
+                    // A terminal's Ctrl-C reaches the whole process group: nginx may exit a moment
+                    // before our shutdown hook starts. That is a stop, not a tier dying.
+                    Thread.sleep(500);
+                    if (stopping) {
+                        return 130;
+                    }
                     err.println("run-tests.sh up: " + dead.get() + " exited on its own; stopping the rest (logs in " + runDir + ")");
                     return 1;
                 }
@@ -285,6 +293,7 @@ public final class UpCommand implements Callable<Integer> {
 
     /** Stops the stack, then removes the state files; once, whichever path gets here first. */
     private void cleanUp(Path resultsDir, PrintWriter out, boolean signalled) {
+        stopping = true;
         synchronized (cleanupLock) {
             if (cleanedUp) {
                 return;
