@@ -6,6 +6,7 @@ import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.up.UpState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "gui", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Open the JMeter GUI on a plan, with a scenario's properties set, pointing at the running stack if there is one.",
+            "Open the JMeter GUI on a plan, with a scenario's properties set, pointing at the running stack if there is one"
+                    + " (the one ./run-tests.sh up started, by default).",
             "",
             "  ./run-tests.sh gui                   stress.jmx, plan defaults",
             "  ./run-tests.sh gui load --scenario load/client-cache",
@@ -110,6 +112,14 @@ public final class GuiCommand implements Callable<Integer> {
      * {@link CommandLine.ParameterException} naming the valid choices (exit code 2).
      */
     public Launch prepare() {
+        return prepare(UpState.running(UpState.defaultResults()));
+    }
+
+    /**
+     * As {@link #prepare()}, with {@code up} the running {@code ./run-tests.sh up}, if any: its ports
+     * are the default, and --front-port or --origin-port given on the command line still win.
+     */
+    public Launch prepare(Optional<UpState> up) {
         Plan chosen = plan();
         Path planFile = chosen.file();
         Map<String, String> properties = new LinkedHashMap<>();
@@ -124,15 +134,23 @@ public final class GuiCommand implements Callable<Integer> {
         }
         int port = direct ? originPort : frontPort;
         String what = direct ? "origin" : "front end";
-        properties.put("host", Ports.LOOPBACK);
-        properties.put("port", String.valueOf(port));
-        if (Ports.accepting(port)) {
+        String flag = direct ? "--origin-port" : "--front-port";
+        String upName = direct ? "origin" : "front";
+        Optional<Integer> upPort = up.flatMap(u -> Optional.ofNullable(u.ports().get(upName)));
+        boolean given = spec != null && spec.commandLine().getParseResult() != null
+                && spec.commandLine().getParseResult().hasMatchedOption(flag);
+        if (upPort.isPresent() && !given) {
+            port = upPort.get();
+            notes.add("pointing at the " + what + " of the running up (PID " + up.get().pid() + "): http://"
+                    + Ports.LOOPBACK + ":" + port + " (" + flag + " points elsewhere)");
+        } else if (Ports.accepting(port)) {
             notes.add("pointing at the running " + what + ": http://" + Ports.LOOPBACK + ":" + port);
         } else {
             notes.add("no stack is running (nothing accepts on " + Ports.LOOPBACK + ":" + port + "): pointing at http://"
-                    + Ports.LOOPBACK + ":" + port + " anyway (" + (direct ? "--origin-port" : "--front-port")
-                    + " changes it)");
+                    + Ports.LOOPBACK + ":" + port + " anyway (" + flag + " changes it; ./run-tests.sh up starts one)");
         }
+        properties.put("host", Ports.LOOPBACK);
+        properties.put("port", String.valueOf(port));
         properties.putAll(jmeterProperties);
         return new Launch(planFile, properties, notes);
     }

@@ -6,6 +6,7 @@ import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.up.UpState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -77,6 +79,14 @@ public final class PeakCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // peak starts tiers of its own, tuned for it (limits not binding, one worker), and its
+        // figures need an idle machine: it does not share one with a stack that up keeps running.
+        Optional<UpState> up = UpState.running(UpState.defaultResults());
+        if (up.isPresent()) {
+            spec.commandLine().getErr().println("run-tests.sh peak: an up is running (" + up.get().describe()
+                    + "); peak starts its own tiers and needs an idle machine: stop it with ./run-tests.sh down");
+            return 1;
+        }
         validate();
         PrintWriter out = spec.commandLine().getOut();
         // One worker unless told otherwise: wrk needs a core of its own for the figures to mean anything.

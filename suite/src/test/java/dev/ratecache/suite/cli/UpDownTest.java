@@ -1,0 +1,241 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.up.UpState;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * ./run-tests.sh up as a real process of its own (Ctrl-C is a signal to a process): the URLs it
+ * prints answer, the status line comes, and after down, after SIGINT and after a failed start
+ * nothing it started is left running and no state file is left behind.
+ */
+class UpDownTest {
+    private static final Duration START = Duration.ofSeconds(90);
+    private final List<Process> started = new ArrayList<>();
+
+    /** An up process, its output (stdout and stderr together) in a file, its state in {@code results}. */
+    record Up(Process process, Path output, Path results, StackPorts ports) {
+        String text() {
+            try {
+                return Files.exists(output) ? Files.readString(output) : "";
+            } catch (IOException e) {
+                return "";
+            }
+        }
+
+        UpState state() {
+            return UpState.read(UpState.pointer(results)).orElseThrow();
+        }
+    }
+
+    private Up up(Path results, String name, Map<String, String> env, String... extra) throws IOException {
+        return up(results, name, env, StackPorts.free(), extra);
+    }
+
+    private Up up(Path results, String name, Map<String, String> env, StackPorts p, String... extra) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
+                RunTestsCommand.class.getName(), "up", "--results", results.toString(), "--every", "1",
+                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
+                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
+                "--front-status-port", String.valueOf(p.frontStatus()),
+                "--back-status-port", String.valueOf(p.backStatus())));
+        command.addAll(List.of(extra));
+        Path output = results.resolve(name + ".out");
+        Files.createDirectories(results);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        started.add(process);
+        return new Up(process, output, results, p);
+    }
+
+    /** Waits until up has started every tier and written its state with all three children. */
+    private static UpState awaitRunning(Up up) {
+        await().atMost(START).pollInterval(Duration.ofMillis(200)).until(() -> {
+            assertThat(up.process().isAlive()).as(up.text()).isTrue();
+            return up.text().contains("run-tests.sh up: running")
+                    && UpState.read(UpState.pointer(up.results())).map(s -> s.children().size() == 3).orElse(false);
+        });
+        return up.state();
+    }
+
+    private static void assertAllGone(Up up, UpState state) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> !up.process().isAlive());
+        for (UpState.Child child : state.children()) {
+            await(child.name()).atMost(Duration.ofSeconds(15))
+                    .until(() -> ProcessHandle.of(child.pid()).map(h -> !h.isAlive()).orElse(true));
+        }
+        state.ports().forEach((name, port) -> assertThat(Ports.accepting(port)).as(name + " port " + port).isFalse());
+        assertThat(UpState.pointer(up.results())).doesNotExist();
+        assertThat(Path.of(state.runDir()).resolve(UpState.FILE)).doesNotExist();
+    }
+
+    private static URI local(int port) {
+        return URI.create("http://" + Ports.LOOPBACK + ":" + port);
+    }
+
+    private static int run(StringWriter out, StringWriter err, String... args) {
+        CommandLine cli = RunTestsCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @AfterEach
+    void stopWhatIsLeft() {
+        // Only if a test failed midway: SIGTERM to the up processes this test started, by PID.
+        for (Process p : started) {
+            p.destroy();
+            try {
+                p.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Test
+    void answersThroughBothTiersPrintsTheStatusRefusesASecondUpAndStopsOnDown() throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, "down");
+        Up up = up(results, "up", Map.of(), "--scenario", "stress/server-cache");
+        UpState state = awaitRunning(up);
+
+        assertThat(state.pid()).isEqualTo(up.process().pid());
+        assertThat(up.text()).contains(state.url("front").orElseThrow(), state.url("back").orElseThrow(),
+                state.url("origin").orElseThrow(), state.url("management").orElseThrow(),
+                state.url("front-status").orElseThrow(), state.url("back-status").orElseThrow(),
+                state.runDir(), "./run-tests.sh down --results " + results);
+        assertThat(Path.of(state.runDir()).resolve("nginx/front/conf")).isDirectory();
+        HttpResponse<String> hare = Http.get(URI.create(state.url("front").orElseThrow()), "/hare");
+        assertThat(hare.statusCode()).isEqualTo(200);
+        // It went through the back end to the origin: the back end logged it, the origin counted it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(Path.of(state.runDir(), "nginx/back/logs/access.log"))
+                && Files.readString(Path.of(state.runDir(), "nginx/back/logs/access.log")).contains("/hare"));
+        assertThat(state.url("management")).contains(local(state.ports().get("management")) + "/actuator/origin");
+        assertThat(Http.get(local(state.ports().get("management")), "/actuator/origin").body()).contains("\"hare\"");
+        assertThat(state.url("front-status")).contains(local(state.ports().get("front-status")) + "/nginx_status");
+        assertThat(Http.get(local(state.ports().get("front-status")), "/nginx_status").body()).contains("Active connections");
+        for (int i = 0; i < 5; i++) {
+            assertThat(Http.get(URI.create(state.url("front").orElseThrow()), "/hare").statusCode()).isEqualTo(200);
+        }
+        // The status lines show the front end's traffic and the edge cache answering the repeats. The access
+        // log is written at least once a second, so its HITs may come a line after the requests' count.
+        String number = "[0-9]+\\.[0-9]";
+        String line = "\\d\\d:\\d\\d:\\d\\d  front (%s)  back %s  origin %s req/s  rejected %s/s  HIT (%s|-) %%  in-flight \\d+";
+        await().atMost(Duration.ofSeconds(15)).until(() -> up.text().lines()
+                .anyMatch(l -> l.matches(line.formatted("[1-9][0-9]*\\.[0-9]|0\\.[1-9]", number, number, number, number))));
+        await().atMost(Duration.ofSeconds(15)).until(() -> up.text().lines()
+                .anyMatch(l -> l.matches(line.formatted(number, number, number, number, "[1-9][0-9]*\\.[0-9]"))));
+
+        Up second = up(results, "second", Map.of());
+        assertThat(second.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.process().exitValue()).isEqualTo(1);
+        assertThat(second.text().strip().lines()).hasSize(1).first().asString()
+                .startsWith("run-tests.sh up: an up is already running (PID " + state.pid() + ",");
+        assertThat(up.process().isAlive()).isTrue();
+
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(run(out, err, "down", "--results", results.toString())).as(err.toString()).isZero();
+        assertThat(out.toString().strip().lines()).hasSize(1).first().asString()
+                .startsWith("run-tests.sh down: stopped the up (PID " + state.pid());
+        assertAllGone(up, state);
+        assertThat(up.text()).contains("run-tests.sh up: stopped");
+
+        StringWriter again = new StringWriter();
+        assertThat(run(again, err, "down", "--results", results.toString())).isZero();
+        assertThat(again.toString()).startsWith("run-tests.sh down: no up is running");
+    }
+
+    @Test
+    void ctrlCStopsEverything() throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, "sigint");
+        Up up = up(results, "up", Map.of());
+        UpState state = awaitRunning(up);
+        assertThat(Http.get(URI.create(state.url("front").orElseThrow()), "/hare").statusCode()).isEqualTo(200);
+
+        // What a terminal's Ctrl-C sends, to the up's PID alone.
+        assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(state.pid())).start().waitFor()).isZero();
+
+        assertAllGone(up, state);
+        assertThat(up.text()).contains("run-tests.sh up: stopped");
+    }
+
+    @Test
+    void aTakenPortIsRefusedBeforeAnythingStarts() throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, "port");
+        int taken = Ports.free();
+        try (ServerSocket occupier = new ServerSocket(taken, 1, InetAddress.getByName(Ports.LOOPBACK))) {
+            Up up = up(results, "up", Map.of(), StackPorts.free().front(taken));
+            assertThat(up.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(up.process().exitValue()).as(up.text()).isEqualTo(2);
+            assertThat(up.text()).contains("port " + taken + " is already in use", "--front-port");
+        }
+        assertThat(UpState.pointer(results)).doesNotExist();
+        try (var folders = Files.list(results)) {
+            assertThat(folders.filter(f -> f.getFileName().toString().startsWith("up-"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aStartThatFailsAfterTheOriginIsUpLeavesNothingRunning() throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, "failed");
+        // nginx -t fails (a binary that always exits 1): by then the origin is already running.
+        Up up = up(results, "up", Map.of("NGINX_BIN", "/bin/false"));
+        assertThat(up.process().waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(up.process().exitValue()).as(up.text()).isEqualTo(1);
+        assertThat(up.text().lines().filter(l -> l.startsWith("run-tests.sh up: could not start: nginx -t rejects")))
+                .as(up.text()).hasSize(1);
+        assertThat(Ports.accepting(up.ports().origin())).isFalse();
+        assertThat(Ports.accepting(up.ports().management())).isFalse();
+        assertThat(UpState.pointer(results)).doesNotExist();
+        try (var folders = Files.list(results)) {
+            Path runDir = folders.filter(f -> f.getFileName().toString().startsWith("up-")).findFirst().orElseThrow();
+            assertThat(runDir.resolve("origin.log")).exists();
+            assertThat(runDir.resolve(UpState.FILE)).doesNotExist();
+        }
+    }
+
+    @Test
+    void downWithNothingRunningSaysSoAndCleansAStaleState() throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, "stale");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(run(out, err, "down", "--results", results.toString())).isZero();
+        assertThat(out.toString()).startsWith("run-tests.sh down: no up is running (no ");
+
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Files.createDirectories(results.resolve("up-0"));
+        new UpState(gone.pid(), 1, results.resolve("up-0").toString(), List.of(), Map.of(), Map.of()).write(results);
+        StringWriter stale = new StringWriter();
+        assertThat(run(stale, err, "down", "--results", results.toString())).isZero();
+        assertThat(stale.toString()).startsWith("run-tests.sh down: no up is running (removed the state of PID " + gone.pid());
+        assertThat(UpState.pointer(results)).doesNotExist();
+    }
+}
