@@ -8,6 +8,7 @@ import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.report.ReportWriter;
@@ -47,9 +48,11 @@ abstract class MatrixCommand implements Callable<Integer> {
             description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
     int originThreads = 10;
 
-    @Option(names = "--matrix", paramLabel = "default|full",
+    @Option(names = "--matrix", paramLabel = "default|full|protection",
             description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
-                    + " server cache and client cache per plan, plus direct. Default: ${DEFAULT-VALUE}.")
+                    + " server cache and client cache per plan, plus direct; protection: the flood plan at 2x, 5x and 10x"
+                    + " the front rate, from one address and from many, with the back limit's promise checked."
+                    + " Default: ${DEFAULT-VALUE}.")
     String matrix = "default";
 
     @Option(names = "--only", paramLabel = "CELL[,CELL]", split = ",",
@@ -98,7 +101,10 @@ abstract class MatrixCommand implements Callable<Integer> {
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
                 switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport()), out).run();
 
-        List<Check.Outcome> checked = run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList();
+        List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
+        if (matrix.equals(Matrix.PROTECTION)) {
+            checked.addAll(BackLimitPromise.of(switches).check(outcome.cells()));
+        }
         long reportStart = System.nanoTime();
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
@@ -238,6 +244,14 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
     List<Cell> cellsOf(List<Plan> plans) {
+        if (matrix.equals(Matrix.PROTECTION)) {
+            if (ownPlan()) {
+                throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");
+            }
+            boolean cacheGiven = spec.commandLine().getParseResult().hasMatchedOption("--cache");
+            return Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
+                    cacheGiven && switches.cache());
+        }
         return Matrix.of(matrix, plans);
     }
 

@@ -1,6 +1,8 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.nginx.NginxSwitches;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,9 +23,11 @@ import java.util.Optional;
  * @param serverCache the front end's edge cache
  * @param clientCache a cache in the client: JMeter's HTTP Cache Manager per user, or the library's
  * @param generator   what sends the traffic
+ * @param properties  JMeter properties of this cell beside the plan's sizes (e.g. a flood's rate), which the
+ *                    user's -J values still override
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
-        boolean serverCache, boolean clientCache, Generator generator) {
+        boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties) {
 
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
@@ -35,6 +39,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     public Cell {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(generator, "generator");
+        properties = Map.copyOf(properties);
         if (direct && (frontLimit || backLimit || serverCache)) {
             throw new IllegalArgumentException("a direct cell passes no Nginx: no limits, no server cache");
         }
@@ -110,6 +115,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private boolean serverCache;
         private boolean clientCache;
         private Generator generator = Generator.JMETER;
+        private final Map<String, String> properties = new LinkedHashMap<>();
 
         private Builder(Plan plan, String name) {
             this.plan = plan;
@@ -157,8 +163,14 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** A JMeter property of this cell, e.g. {@code property("rate", "200")}. */
+        public Builder property(String name, String value) {
+            properties.put(name, value);
+            return this;
+        }
+
         public Cell build() {
-            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator);
+            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties);
         }
     }
 }

@@ -9,7 +9,14 @@ import java.util.Map;
 public final class Matrix {
     private Matrix() {}
 
-    public static final List<String> KINDS = List.of("default", "full");
+    public static final String PROTECTION = "protection";
+    public static final List<String> KINDS = List.of("default", "full", PROTECTION);
+
+    /** The protection matrix's flood rates, as multiples of the front end's per-client rate. */
+    public static final List<Integer> FLOOD_MULTIPLES = List.of(2, 5, 10);
+
+    /** Addresses a "many" flood comes from: enough that no one of them reaches the per-client limit at 10x. */
+    public static final int MANY_SOURCES = 100;
 
     /**
      * The reference experiment: each plan with both rate limits on and each caching combination,
@@ -61,10 +68,31 @@ public final class Matrix {
         }
     }
 
+    /**
+     * The flood plan at 2x, 5x and 10x the front end's per-client rate, each from one address
+     * (the per-client limit stops it) and from {@link #MANY_SOURCES} (each client under its limit:
+     * the back limit alone protects the origin). The limits and the edge cache are as switched:
+     * switching the back limit off is how a breach of its promise is shown.
+     */
+    public static List<Cell> protection(int frontRate, boolean frontLimit, boolean backLimit, boolean cache) {
+        List<Cell> cells = new ArrayList<>();
+        for (int multiple : FLOOD_MULTIPLES) {
+            for (int sources : List.of(1, MANY_SOURCES)) {
+                cells.add(Cell.of(Plan.FLOOD, multiple + "x-" + (sources == 1 ? "one" : "many"))
+                        .frontLimit(frontLimit).backLimit(backLimit).serverCache(cache)
+                        .property("rate", String.valueOf(multiple * frontRate))
+                        .property("sources", String.valueOf(sources)).build());
+            }
+        }
+        return cells;
+    }
+
     public static List<Cell> of(String kind, List<Plan> plans) {
         return switch (kind) {
             case "default" -> reference(plans);
             case "full" -> full(plans);
+            case PROTECTION -> throw new IllegalArgumentException("--matrix protection runs the flood plan with the"
+                    + " switches' rates; build it with protection(...)");
             default -> throw new IllegalArgumentException("--matrix must be one of " + KINDS + " (got '" + kind + "')");
         };
     }

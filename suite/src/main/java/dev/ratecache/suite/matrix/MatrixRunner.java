@@ -133,6 +133,7 @@ public final class MatrixRunner {
             origin.reset();
         }
         Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(options.profile()));
+        props.putAll(cell.properties());
         props.putAll(options.jmeterProperties());
         props.put("client_cache", String.valueOf(cell.clientCache()));
 

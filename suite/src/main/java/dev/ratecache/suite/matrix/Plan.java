@@ -58,7 +58,9 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
 
     /** An open-model flood at a target rate: for the GUI and the user's own runs. */
     public static final Plan FLOOD = new Plan("flood", "flood.jmx", null, Map.of("path", "/hare"), 0,
-            Map.of(), Estimate.UNKNOWN, Map.of(), false, List.of("rate", "ramp", "hold", "max_users"), 0);
+            // The protection matrix's shape: straight to the rate, then held.
+            Map.of(Profile.QUICK, Map.of("ramp", "1", "hold", "3"), Profile.DEFAULT, Map.of("ramp", "1", "hold", "10")),
+            new Estimate(20, 20, 20, 20), Map.of(), false, List.of("rate", "ramp", "hold", "drain", "sources"), 0);
 
     /** The suite's own plans, by name. */
     public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD);

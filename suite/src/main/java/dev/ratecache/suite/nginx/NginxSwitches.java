@@ -217,6 +217,9 @@ public final class NginxSwitches {
     public boolean frontLimit() { return frontLimit; }
     public boolean backLimit() { return backLimit; }
     public boolean cache() { return cache; }
+    public int frontRate() { return frontRate; }
+    public int backRate() { return backRate; }
+    public int backBurst() { return backBurst; }
     public int rejectStatus() { return rejectStatus; }
     public List<URI> origins() { return List.copyOf(origins); }
 

@@ -123,13 +123,35 @@ class PlansTest {
     @Test
     void floodSendsTheScheduledArrivals() throws Exception {
         // 5/s for 1 s, 10/s for 1 s (the ramp, in one-second steps), then 10/s for 1 s: 5 + 10 + 10.
-        JMeter.Run run = run("flood", "rate", "10", "ramp", "2", "hold", "1", "max_users", "20");
+        JMeter.Run run = run("flood", "rate", "10", "ramp", "2", "hold", "1", "drain", "2");
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         JtlSummary summary = JtlSummary.read(run.jtl());
         assertThat(summary.samples()).isCloseTo(25L, within(2L));
-        assertThat(summary.rejected() + summary.otherErrors()).isZero();
+        assertThat(summary.rejected() + summary.otherErrors()).as(failures(run.jtl())).isZero();
         assertThat(stack.origin().counters().requests("hare")).isEqualTo(summary.samples());
+    }
+
+    @Test
+    void floodFromManySourcesReachesTheFrontFromThatManyAddresses() throws Exception {
+        int before = dev.ratecache.suite.AccessLog.linesOnceFlushed(stack.frontEnd().accessLog(), "/hare").size();
+
+        JMeter.Run run = run("flood", "rate", "12", "ramp", "1", "hold", "1", "drain", "2", "sources", "5");
+
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        int samples = (int) JtlSummary.read(run.jtl()).samples();
+        List<JsonNode> lines = dev.ratecache.suite.AccessLog.linesFor(stack.frontEnd().accessLog(), "/hare",
+                before + samples);
+        java.util.Set<String> addresses = lines.subList(before, lines.size()).stream()
+                .map(l -> l.path("client").asText()).collect(Collectors.toSet());
+        assertThat(addresses).containsExactlyInAnyOrder("127.16.0.1", "127.16.0.2", "127.16.0.3", "127.16.0.4",
+                "127.16.0.5");
+    }
+
+    /** The failed samples' codes and messages, to say why a count is off. */
+    private static String failures(Path jtl) throws IOException {
+        return Jtl.read(jtl).stream().filter(s -> !s.success())
+                .map(s -> s.responseCode() + " " + s.responseMessage()).toList().toString();
     }
 
     @Test
