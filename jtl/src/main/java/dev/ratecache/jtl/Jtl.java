@@ -21,9 +21,10 @@ import org.apache.commons.csv.CSVRecord;
 public final class Jtl {
     /**
      * The sample variables of jmeter/suite.properties ({@code sample_variables}), the last columns.
-     * scheduledAt and client are set by the replay plan only; other plans leave them empty.
+     * scheduledAt and client are set by the replay plan only, staleMs by the hot-set plan only; other
+     * plans leave them empty.
      */
-    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter", "scheduledAt", "client");
+    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter", "scheduledAt", "client", "staleMs");
 
     /** The columns, in JMeter's order for the save-service settings of jmeter/suite.properties. */
     public static final List<String> COLUMNS = Stream.concat(Stream.of("timeStamp", "elapsed", "label",
@@ -54,7 +55,8 @@ public final class Jtl {
                         Boolean.parseBoolean(r.get("success")), parseLong(optional(r, "bytes")),
                         (int) parseLong(optional(r, "allThreads")), optional(r, "URL"),
                         optional(r, "cacheStatus"), optional(r, "retryAfter"),
-                        scheduledAt(optional(r, "scheduledAt")), optional(r, "client")));
+                        scheduledAt(optional(r, "scheduledAt")), optional(r, "client"),
+                        staleMs(optional(r, "staleMs"))));
             }
         }
         return samples;
@@ -71,7 +73,8 @@ public final class Jtl {
                         s.threads(), s.threads(), s.url(),
                         // Latency is time to first byte; a client that reads whole responses only has the total.
                         s.elapsed(), 0, 0, s.cacheStatus(), s.retryAfter(),
-                        s.scheduled() ? String.valueOf(s.scheduledAt()) : "", s.client());
+                        s.scheduled() ? String.valueOf(s.scheduledAt()) : "", s.client(),
+                        s.stale() ? String.valueOf(s.staleMs()) : "");
             }
         }
     }
@@ -86,6 +89,11 @@ public final class Jtl {
      */
     private static long scheduledAt(String text) {
         return text.isEmpty() || text.equals("null") ? Sample.UNSCHEDULED : Long.parseLong(text);
+    }
+
+    /** As {@link #scheduledAt}: empty, "null" or no column at all is not a stale read. */
+    private static long staleMs(String text) {
+        return text.isEmpty() || text.equals("null") ? Sample.NOT_STALE : Long.parseLong(text);
     }
 
     private static long parseLong(String text) {

@@ -19,13 +19,27 @@ package dev.ratecache.jtl;
  *                        {@link #UNSCHEDULED} for a sample of a plan without a schedule (and in a JTL
  *                        written before the column existed)
  * @param client          the client of the replayed access log this request stands for, or empty
+ * @param staleMs         for a stale read of the hot-set plan, how long (ms) after the acknowledgement
+ *                        of the first write it missed it started; {@link #NOT_STALE} for a fresh read,
+ *                        any other sample, and in a JTL written before the column existed
  */
 public record Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
         String threadName, boolean success, long bytes, int threads, String url, String cacheStatus, String retryAfter,
-        long scheduledAt, String client) {
+        long scheduledAt, String client, long staleMs) {
 
     /** {@link #scheduledAt()} of a sample that had no due time. Epoch 0 is never a replay's due time. */
     public static final long UNSCHEDULED = 0;
+
+    /** {@link #staleMs()} of a sample that is not a stale read. An age is never negative. */
+    public static final long NOT_STALE = -1;
+
+    /** A sample that is not a stale read: the replay's, and every plan's before staleMs existed. */
+    public Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
+            String threadName, boolean success, long bytes, int threads, String url, String cacheStatus,
+            String retryAfter, long scheduledAt, String client) {
+        this(timeStamp, elapsed, label, responseCode, responseMessage, threadName, success, bytes, threads, url,
+                cacheStatus, retryAfter, scheduledAt, client, NOT_STALE);
+    }
 
     /** A sample of a plan without a schedule (every plan but the replay, and the client library's driver). */
     public Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
@@ -38,6 +52,11 @@ public record Sample(long timeStamp, long elapsed, String label, String response
     /** A sample with just what the summary reads: for tests and for callers that have no more. */
     public static Sample of(long timeStamp, long elapsed, String responseCode, boolean success) {
         return new Sample(timeStamp, elapsed, "", responseCode, "", "", success, 0, 1, "", "", "");
+    }
+
+    /** Whether the hot-set plan found it a stale read (an older version than one already acknowledged). */
+    public boolean stale() {
+        return staleMs != NOT_STALE;
     }
 
     /** Whether a replay's schedule gave it a due time. */

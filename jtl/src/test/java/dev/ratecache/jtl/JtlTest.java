@@ -21,7 +21,11 @@ class JtlTest {
                 new Sample(1_020, 0, "/hare", "200", JtlSummary.CLIENT_CACHE_HIT, "user-1", true, 0, 1, "http://h:1/hare",
                         "", ""),
                 new Sample(1_030, 4, "/hare", "200", "OK", "Replay 1-7", true, 5, 9, "http://h:1/hare?a=1", "MISS", "",
-                        1_025, "203.0.113.9"));
+                        1_025, "203.0.113.9"),
+                new Sample(1_040, 2, "GET /items/{id}", "200", "OK", "Users 1-2", true, 80, 2, "http://h:1/items/7",
+                        "HIT", "", Sample.UNSCHEDULED, "", 0),
+                new Sample(1_050, 2, "GET /items/{id}", "200", "OK", "Users 1-2", true, 80, 2, "http://h:1/items/7",
+                        "HIT", "", Sample.UNSCHEDULED, "", 1_234));
         Path jtl = dir.resolve("results.jtl");
 
         Jtl.write(jtl, samples);
@@ -30,7 +34,9 @@ class JtlTest {
         assertThat(Files.readAllLines(jtl).get(0)).isEqualTo(Jtl.HEADER)
                 .isEqualTo("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
                         + "failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,"
-                        + "\"cacheStatus\",\"retryAfter\",\"scheduledAt\",\"client\"");
+                        + "\"cacheStatus\",\"retryAfter\",\"scheduledAt\",\"client\",\"staleMs\"");
+        assertThat(Jtl.read(jtl)).extracting(Sample::staleMs).containsExactly(
+                Sample.NOT_STALE, Sample.NOT_STALE, Sample.NOT_STALE, Sample.NOT_STALE, 0L, 1_234L);
     }
 
     @Test
@@ -48,17 +54,65 @@ class JtlTest {
         assertThat(s.client()).isEmpty();
         assertThat(s.cacheStatus()).isEqualTo("HIT");
         assertThat(Lateness.of(List.of(s)).scheduled()).isZero();
+        assertThat(s.stale()).isFalse();
+    }
+
+    @Test
+    void aJtlWithoutTheStaleColumnReadsAsNoStaleRead() throws Exception {
+        // As JMeter wrote it before staleMs was a sample variable (the replay's columns present).
+        Path jtl = Files.write(dir.resolve("replay.jtl"), List.of(
+                "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
+                        + "sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,\"cacheStatus\",\"retryAfter\","
+                        + "\"scheduledAt\",\"client\"",
+                "1000,12,/hare,200,OK,Replay 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,990,203.0.113.9"));
+
+        Sample s = Jtl.read(jtl).get(0);
+
+        assertThat(s.stale()).isFalse();
+        assertThat(s.staleMs()).isEqualTo(Sample.NOT_STALE);
+        assertThat(s.scheduledAt()).isEqualTo(990);
+        assertThat(StaleReads.of(List.of(s)).stale()).isZero();
+    }
+
+    @Test
+    void staleReadsCountsTheSamplesWithAnAgeAmongTheAnsweredReads() {
+        List<Sample> samples = new java.util.ArrayList<>();
+        for (int i = 0; i < 96; i++) {
+            samples.add(read(i, "200", true, Sample.NOT_STALE));
+        }
+        samples.add(read(96, "200", true, 5));
+        samples.add(read(97, "200", true, 0)); // same millisecond: still stale
+        samples.add(read(98, "200", true, 40));
+        samples.add(read(99, "200", true, 700));
+        samples.add(read(100, "429", false, Sample.NOT_STALE)); // rejected: no read
+        samples.add(new Sample(101, 1, "PUT /items/{id}", "200", "OK", "t", true, 0, 1, "", "", "")); // a write
+
+        StaleReads stale = StaleReads.of(samples);
+
+        assertThat(stale.reads()).isEqualTo(100);
+        assertThat(stale.stale()).isEqualTo(4);
+        assertThat(stale.stalePct()).isEqualTo(4.0);
+        assertThat(stale.p50Ms()).isEqualTo(5);
+        assertThat(stale.oldestMs()).isEqualTo(700);
+        assertThat(StaleReads.of(List.of()).describe()).isEqualTo(
+                "stale reads: 0 of 0 reads (0.00 %), age ms p50 0, p99 0, oldest 0");
+    }
+
+    private static Sample read(long timeStamp, String code, boolean success, long staleMs) {
+        return new Sample(timeStamp, 1, "GET /items/{id}", code, "", "t", success, 0, 1, "", "", "",
+                Sample.UNSCHEDULED, "", staleMs);
     }
 
     @Test
     void emptyReplayColumnsOfTheOtherPlansReadAsUnscheduled() throws Exception {
         Path jtl = Files.write(dir.resolve("stress.jtl"), List.of(Jtl.HEADER,
-                "1000,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,,",
+                "1000,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,,,",
                 // a user's own plan that never sets the variables: JMeter writes null
-                "1001,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,null,null"));
+                "1001,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,null,null,null"));
 
         assertThat(Jtl.read(jtl)).hasSize(2).allSatisfy(s -> assertThat(s.scheduled()).isFalse());
         assertThat(Jtl.read(jtl).get(0).client()).isEmpty();
+        assertThat(Jtl.read(jtl)).noneSatisfy(s -> assertThat(s.stale()).isTrue());
     }
 
     @Test

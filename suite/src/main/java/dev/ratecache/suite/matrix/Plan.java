@@ -62,8 +62,21 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
             Map.of(Profile.QUICK, Map.of("ramp", "1", "hold", "3"), Profile.DEFAULT, Map.of("ramp", "1", "hold", "10")),
             new Estimate(20, 20, 20, 20), Map.of(), false, List.of("rate", "ramp", "hold", "drain", "sources"), 0);
 
+    /**
+     * Users reading and writing items of the origin's /items API, ids skewed (20 hot ids by default),
+     * 5 % writes: how many reads a cache answers with an item older than an acknowledged write. One
+     * request per loop (a GET or a PUT). Not in the reference's matrix (the reference measured no
+     * writes) and not for the library's driver (it sends fixed paths only). The estimate is a guess
+     * from the other plans (JMeter's start-up plus 2000 quick requests), not yet measured.
+     */
+    public static final Plan HOTSET = new Plan("hotset", "hotset.jmx", null, Map.of(), 1,
+            Map.of(Profile.QUICK, Map.of("users", "10", "loops", "20", "rampup", "0"),
+                    Profile.DEFAULT, Map.of("users", "20", "loops", "100", "rampup", "1")),
+            new Estimate(40, 20, 20, 20), Map.of(), false,
+            List.of("users", "loops", "rampup", "items", "hot_ids", "hot_share", "write_share", "seed"), 0);
+
     /** The suite's own plans, by name. */
-    public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD);
+    public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD, HOTSET);
 
     /** The plans of the reference experiment's matrix. */
     public static final List<Plan> REFERENCE = List.of(STRESS, LOAD);

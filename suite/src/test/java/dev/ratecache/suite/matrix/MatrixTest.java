@@ -70,7 +70,7 @@ class MatrixTest {
 
     @Test
     void eachBuiltInPlanIsAFileOfJmeterPlans() {
-        assertThat(Plan.builtInNames()).containsExactly("stress", "load", "flood");
+        assertThat(Plan.builtInNames()).containsExactly("stress", "load", "flood", "hotset");
         assertThat(Plan.BUILT_IN).allSatisfy(p -> assertThat(p.file()).isRegularFile()
                 .hasFileName(p.name() + ".jmx"));
     }
@@ -149,6 +149,7 @@ class MatrixTest {
     void expectedSampleCountFollowsThePlansShape() {
         assertThat(Plan.STRESS.expectedSamples(java.util.Map.of("users", "100", "loops", "10"))).isEqualTo(1000);
         assertThat(Plan.LOAD.expectedSamples(java.util.Map.of("users", "10", "loops", "10"))).isEqualTo(300);
+        assertThat(Plan.HOTSET.expectedSamples(Plan.HOTSET.sizes(Profile.DEFAULT))).isEqualTo(20 * 100);
         assertThat(Plan.custom(Path.of("mine.jmx")).expectedSamples(java.util.Map.of("users", "10", "loops", "10"))).isZero();
     }
 
