@@ -1,7 +1,10 @@
 package dev.ratecache.appserver;
 
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.config.AppCacheMode;
+import dev.ratecache.appserver.config.ItemsProperties;
 import dev.ratecache.appserver.config.ReplayProperties;
+import dev.ratecache.appserver.items.ItemSeed;
 import dev.ratecache.appserver.replay.ReplayPaths;
 import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
@@ -24,11 +27,13 @@ class ReadyLogLine {
     private final OriginProperties origin;
     private final ServerProperties server;
     private final ReplayPaths replay;
+    private final ItemSeed seed;
 
-    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay) {
+    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay, ItemSeed seed) {
         this.origin = origin;
         this.server = server;
         this.replay = replay;
+        this.seed = seed;
     }
 
     @EventListener
@@ -41,7 +46,19 @@ class ReadyLogLine {
                 + environment.getProperty("local.server.port") + " with "
                 + server.getTomcat().getThreads().getMax() + " request threads, management port "
                 + environment.getProperty("local.management.port") + ", content " + origin.contentVersion()
-                + ", endpoints: " + endpoints + replayMode());
+                + ", endpoints: " + endpoints + items(environment) + replayMode());
+    }
+
+    private String items(Environment environment) {
+        ItemsProperties items = origin.items();
+        String appCache = (origin.appCache() == AppCacheMode.REDIS)
+                ? "redis at " + environment.getProperty("spring.data.redis.host") + ":"
+                        + environment.getProperty("spring.data.redis.port") + ", TTL "
+                        + origin.appCacheTtl().toMillis() + " ms"
+                : "off";
+        return "; /items/{id}: " + seed.count() + " items seeded in " + seed.tookMillis() + " ms, query cost "
+                + items.queryCost().toMillis() + " ms (" + origin.publicCacheControl(items.maxAge())
+                + "), app cache " + appCache;
     }
 
     private String replayMode() {
