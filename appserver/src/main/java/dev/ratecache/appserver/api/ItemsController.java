@@ -36,7 +36,8 @@ import org.springframework.web.bind.annotation.RestController;
  *
  * <p>Each answer is counted under the endpoint {@value OriginAccounting#ITEMS} and by method and
  * status; faults injected into {@code items} apply as to any endpoint. A 304 still reads the item:
- * the origin must learn the current version to know the client's is current.
+ * the origin must learn the current version to know the client's is current. In replay mode a GET
+ * of {@code /items/...} is a replayed path like any other.
  */
 @RestController
 @RequestMapping("/items")
@@ -51,9 +52,11 @@ class ItemsController {
     private final RuntimeFaults faults;
     private final ObjectMapper json;
     private final String cacheControl;
+    private final ReplayResponder replay;
 
     ItemsController(ItemCatalog catalog, OriginAccounting accounting, ItemsAccounting items, RuntimeFaults faults,
-            ObjectMapper json, OriginProperties properties) {
+            ObjectMapper json, OriginProperties properties, ReplayResponder replay) {
+        this.replay = replay;
         this.catalog = catalog;
         this.accounting = accounting;
         this.items = items;
@@ -65,6 +68,11 @@ class ItemsController {
     @GetMapping("/{id}")
     ResponseEntity<?> read(@PathVariable String id, HttpServletRequest request,
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) List<String> ifNoneMatch) {
+        if (replay.enabled()) {
+            // The replayed site owns every path it may have logged, /items/... included, as before
+            // this resource existed: the paths file, not the origin's own content, decides a replay.
+            return replay.answer(request, ifNoneMatch);
+        }
         return counted(request, visit -> {
             OptionalLong itemId = idOf(id);
             Optional<Item> item = itemId.isPresent() ? catalog.find(itemId.getAsLong()) : Optional.empty();
@@ -152,7 +160,7 @@ class ItemsController {
     // wrong with the body rather than given a 415.
     private Named nameIn(String body) {
         if (body == null || body.isBlank()) {
-            return Named.problem("send a JSON body such as {\"name\":\"new name\"}");
+            return Named.problem("send a JSON body (Content-Type: application/json) such as {\"name\":\"new name\"}");
         }
         JsonNode node;
         try {
