@@ -1,6 +1,7 @@
 package dev.ratecache.appserver;
 
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.appcache.RedisWarmUp;
 import dev.ratecache.appserver.config.AppCacheMode;
 import dev.ratecache.appserver.config.ItemsProperties;
 import dev.ratecache.appserver.config.ReplayProperties;
@@ -9,6 +10,7 @@ import dev.ratecache.appserver.replay.ReplayPaths;
 import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
@@ -28,9 +30,12 @@ class ReadyLogLine {
     private final ServerProperties server;
     private final ReplayPaths replay;
     private final ItemSeed seed;
+    private final ObjectProvider<RedisWarmUp> redis;
 
-    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay, ItemSeed seed) {
+    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay, ItemSeed seed,
+            ObjectProvider<RedisWarmUp> redis) {
         this.origin = origin;
+        this.redis = redis;
         this.server = server;
         this.replay = replay;
         this.seed = seed;
@@ -53,8 +58,8 @@ class ReadyLogLine {
         ItemsProperties items = origin.items();
         String appCache = (origin.appCache() == AppCacheMode.REDIS)
                 ? "redis at " + environment.getProperty("spring.data.redis.host") + ":"
-                        + environment.getProperty("spring.data.redis.port") + ", TTL "
-                        + origin.appCacheTtl().toMillis() + " ms"
+                        + environment.getProperty("spring.data.redis.port") + " ("
+                        + redis.getObject().outcome() + "), TTL " + origin.appCacheTtl().toMillis() + " ms"
                 : "off";
         return "; /items/{id}: " + seed.count() + " items seeded in " + seed.tookMillis() + " ms, query cost "
                 + items.queryCost().toMillis() + " ms (" + origin.publicCacheControl(items.maxAge())

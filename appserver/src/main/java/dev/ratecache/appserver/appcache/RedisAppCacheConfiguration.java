@@ -67,6 +67,11 @@ class RedisAppCacheConfiguration {
     }
 
     @Bean
+    RedisWarmUp redisWarmUp(RedisConnectionFactory redis) {
+        return new RedisWarmUp(redis);
+    }
+
+    @Bean
     LettuceClientConfigurationBuilderCustomizer failFastWhileRedisIsDown(RedisProperties redis) {
         Duration connectTimeout = (redis.getConnectTimeout() != null) ? redis.getConnectTimeout()
                 : SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION;
