@@ -168,8 +168,38 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** Freezes the server (SIGSTOP): its connections stay open but nothing is answered, as when Redis hangs. */
+    void pause() {
+        signal("STOP");
+    }
+
+    /** Lets a paused server go on (SIGCONT). */
+    void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
     /** Stops the server by its PID (SIGTERM, then SIGKILL if it lingers) and waits until it is gone. */
     void stop() {
+        if (process.isAlive()) {
+            // A paused server would not act on SIGTERM until it went on.
+            signal("CONT");
+        }
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
