@@ -126,6 +126,12 @@ need_gui_tools() {
   fi
 }
 
+# The origin's app-cache tests start their own redis-server (Debian's package), on a free port of
+# their own, and stop it by its PID; never the system's service.
+need_redis() {
+  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+}
+
 install_prerequisites() {
   need_java
   need_nginx
@@ -136,6 +142,7 @@ run_tests() {
   need_gixy
   need_gui_tools
   need_peak_tools
+  need_redis
   cd "$ROOT"
   exec ./mvnw -B verify "$@"
 }

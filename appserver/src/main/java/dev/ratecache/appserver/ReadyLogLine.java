@@ -1,11 +1,16 @@
 package dev.ratecache.appserver;
 
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.appcache.RedisWarmUp;
+import dev.ratecache.appserver.config.AppCacheMode;
+import dev.ratecache.appserver.config.ItemsProperties;
 import dev.ratecache.appserver.config.ReplayProperties;
+import dev.ratecache.appserver.items.ItemSeed;
 import dev.ratecache.appserver.replay.ReplayPaths;
 import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
@@ -24,11 +29,16 @@ class ReadyLogLine {
     private final OriginProperties origin;
     private final ServerProperties server;
     private final ReplayPaths replay;
+    private final ItemSeed seed;
+    private final ObjectProvider<RedisWarmUp> redis;
 
-    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay) {
+    ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay, ItemSeed seed,
+            ObjectProvider<RedisWarmUp> redis) {
         this.origin = origin;
+        this.redis = redis;
         this.server = server;
         this.replay = replay;
+        this.seed = seed;
     }
 
     @EventListener
@@ -41,7 +51,19 @@ class ReadyLogLine {
                 + environment.getProperty("local.server.port") + " with "
                 + server.getTomcat().getThreads().getMax() + " request threads, management port "
                 + environment.getProperty("local.management.port") + ", content " + origin.contentVersion()
-                + ", endpoints: " + endpoints + replayMode());
+                + ", endpoints: " + endpoints + items(environment) + replayMode());
+    }
+
+    private String items(Environment environment) {
+        ItemsProperties items = origin.items();
+        String appCache = (origin.appCache() == AppCacheMode.REDIS)
+                ? "redis at " + environment.getProperty("spring.data.redis.host") + ":"
+                        + environment.getProperty("spring.data.redis.port") + " ("
+                        + redis.getObject().outcome() + "), TTL " + origin.appCacheTtl().toMillis() + " ms"
+                : "off";
+        return "; /items/{id}: " + seed.count() + " items seeded in " + seed.tookMillis() + " ms, query cost "
+                + items.queryCost().toMillis() + " ms (" + origin.publicCacheControl(items.maxAge())
+                + "), app cache " + appCache;
     }
 
     private String replayMode() {

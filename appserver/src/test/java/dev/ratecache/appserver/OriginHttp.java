@@ -50,6 +50,11 @@ final class OriginHttp {
         return send(request(path).PUT(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
+    HttpResponse<String> putJson(String path, String json) {
+        return send(request(path, "Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     HttpResponse<String> delete(String path) {
         return send(request(path).DELETE().build());
     }

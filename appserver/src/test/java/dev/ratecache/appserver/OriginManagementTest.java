@@ -30,9 +30,12 @@ class OriginManagementTest extends RunningOrigin {
     void reportsCountsInTheShapeTheSuiteParses() {
         JsonNode origin = origin();
 
-        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints");
+        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "items");
         assertThat(origin.get("endpoints").fieldNames()).toIterable()
-                .containsExactlyInAnyOrder("hare", "tortoise", "snail");
+                .containsExactlyInAnyOrder("hare", "tortoise", "snail", "items");
+        assertThat(origin.get("items").fieldNames()).toIterable()
+                .containsExactly("requests", "database", "appCache");
+        assertThat(origin.at("/items/database").fieldNames()).toIterable().containsExactly("reads", "writes");
         for (JsonNode counts : List.of(origin.get("total"), origin.at("/endpoints/hare"))) {
             assertThat(counts.fieldNames()).toIterable()
                     .containsExactly("requests", "notModified", "inFlight", "peakInFlight");

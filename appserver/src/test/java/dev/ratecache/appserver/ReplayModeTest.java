@@ -44,6 +44,7 @@ class ReplayModeTest extends RunningOrigin {
             /no-timing,1,,20
             /empty,1,0,0
             /big/download.iso,1,0,3000000
+            /items/42,1,0,55
             """;
 
     static final Duration GENEROUS = Duration.ofSeconds(10);
@@ -75,6 +76,8 @@ class ReplayModeTest extends RunningOrigin {
             /with%20space,           44
             /empty,                  0
             /big/download.iso,       3000000
+            /items/42,               55
+            /items/43,               77
             /hare/but/deeper,        77
             /not-in-the-file,        77
             /,                       77
@@ -164,9 +167,9 @@ class ReplayModeTest extends RunningOrigin {
         api.get("/hare");
 
         JsonNode origin = management.getJson("/actuator/origin");
-        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints");
+        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "items");
         assertThat(origin.get("endpoints").fieldNames()).toIterable()
-                .containsExactly("hare", "tortoise", "snail", "replay");
+                .containsExactly("hare", "tortoise", "snail", "replay", "items");
         assertThat(origin.at("/endpoints/replay/requests").asLong()).isEqualTo(4);
         assertThat(origin.at("/endpoints/replay/notModified").asLong()).isEqualTo(1);
         assertThat(origin.at("/endpoints/hare/requests").asLong()).isEqualTo(1);

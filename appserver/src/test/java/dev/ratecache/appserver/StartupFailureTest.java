@@ -34,6 +34,10 @@ class StartupFailureTest {
             negative delay        | --origin.endpoints.hare.delay=-5ms      | origin.endpoints.hare.delay=-5ms: must not be negative (accepted: a duration such as 100ms, 2s)
             unknown duration unit | --origin.endpoints.hare.delay=5parsecs  | origin.endpoints.hare.delay=5parsecs: not a valid duration (accepted: a duration such as 100ms, 2s)
             invalid endpoint name | --origin.endpoints.My_Endpoint.delay=1s | origin.endpoints.My_Endpoint: not a valid endpoint name (accepted: a lower-case path segment matching [a-z][a-z0-9-]*)
+            unknown app cache     | --origin.app-cache=memcached            | origin.app-cache=memcached: not a valid value (accepted: redis or off)
+            zero app cache TTL    | --origin.app-cache-ttl=0s               | origin.app-cache-ttl=0s: must be positive (accepted: a duration such as 30s, 5m, more than 0)
+            negative item count   | --origin.items.count=-1                 | origin.items.count=-1: must not be negative (accepted: a whole number of items such as 10000, 0 or more)
+            negative query cost   | --origin.items.query-cost=-5ms          | origin.items.query-cost=-5ms: must not be negative (accepted: a duration such as 5ms, 0ms)
             """)
     void badValueIsRefusedInOneLineNamingItAndTheAcceptedForm(String what, String arg, String line) {
         assertThat(stderrOfFailedStart(arg)).containsExactly("origin: invalid configuration: " + line);

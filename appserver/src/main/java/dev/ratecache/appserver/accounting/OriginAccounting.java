@@ -15,21 +15,30 @@ import org.springframework.stereotype.Component;
  * <p>In replay mode every replayed path counts under the one endpoint {@value #REPLAY}: a log can
  * hold millions of distinct paths, and counters per path would grow without bound, in memory and
  * as Prometheus series alike. A configured endpoint of that name shares the counters.
+ *
+ * <p>Every item is counted under the one endpoint {@value #ITEMS}, for the same reason.
  */
 @Component
 public class OriginAccounting {
 
     public static final String REPLAY = "replay";
 
+    /** The database-backed resource {@code /items/{id}}, counted like an endpoint. */
+    public static final String ITEMS = "items";
+
     private final RequestCounters total = new RequestCounters();
     private final Map<String, RequestCounters> endpoints;
+    private final ItemsAccounting items;
 
-    public OriginAccounting(OriginProperties properties) {
+    public OriginAccounting(OriginProperties properties, ItemsAccounting items) {
+        this.items = items;
         Map<String, RequestCounters> counters = new LinkedHashMap<>();
         properties.endpoints().keySet().forEach(name -> counters.put(name, new RequestCounters()));
         if (properties.replay().enabled()) {
             counters.putIfAbsent(REPLAY, new RequestCounters());
         }
+        // Always there, like the resource; an endpoint configured with this name shares the counters.
+        counters.putIfAbsent(ITEMS, new RequestCounters());
         this.endpoints = Collections.unmodifiableMap(counters);
     }
 
@@ -56,12 +65,13 @@ public class OriginAccounting {
     public OriginSnapshot snapshot() {
         Map<String, Counts> perEndpoint = new LinkedHashMap<>();
         endpoints.forEach((name, counters) -> perEndpoint.put(name, counters.snapshot()));
-        return new OriginSnapshot(total.snapshot(), perEndpoint);
+        return new OriginSnapshot(total.snapshot(), perEndpoint, items.snapshot());
     }
 
     public void reset() {
         endpoints.values().forEach(RequestCounters::reset);
         total.reset();
+        items.reset();
     }
 
     /** One request in progress at one endpoint. */

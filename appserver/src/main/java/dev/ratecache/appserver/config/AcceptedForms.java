@@ -29,7 +29,8 @@ public final class AcceptedForms {
             + "origin.endpoints.<name>.cdn-cache-control, origin.endpoints.<name>.writes, "
             + "origin.endpoints.<name>.write-location, origin.stale-while-revalidate, origin.stale-if-error, "
             + "origin.replay.paths-file, origin.replay.default-delay, origin.replay.max-age, "
-            + "origin.replay.default-body-bytes";
+            + "origin.replay.default-body-bytes, origin.items.count, origin.items.query-cost, "
+            + "origin.items.max-age, origin.app-cache, origin.app-cache-ttl";
 
     /** What the replay mode's paths file must hold; the suite writes it, a person may edit it. */
     public static final String REPLAY_PATHS_FILE = "a CSV file with the header line "
@@ -66,6 +67,10 @@ public final class AcceptedForms {
             case "stalewhilerevalidate", "staleiferror" -> "a duration such as 60s, 10m; 0s sends none";
             case "pathsfile" -> REPLAY_PATHS_FILE;
             case "defaultbodybytes" -> "a number of bytes such as 0, 1024";
+            case "count" -> "a whole number of items such as 10000, 0 or more";
+            case "querycost" -> "a duration such as 5ms, 0ms";
+            case "appcache" -> "redis or off";
+            case "appcachettl" -> "a duration such as 30s, 5m, more than 0";
             case "contentversion" -> "letters, digits, '.', '_' or '-', such as v1";
             default -> KNOWN_PROPERTIES;
         };

@@ -26,6 +26,12 @@ import org.springframework.validation.annotation.Validated;
  * {@code cache-control} replaces the whole header, these included. A bare number means seconds.
  *
  * <p>{@code replay} turns on the replay mode, in which the origin answers any path.
+ *
+ * <p>{@code items} is the database-backed {@code /items} resource. {@code appCache} puts a Redis
+ * cache-aside in front of its reads ({@code off} by default, so the origin needs no Redis), with
+ * entries kept for {@code appCacheTtl}: 30 s, longer than the items' max-age, so that the app
+ * cache absorbs the refreshes of the caches in front while a write, which evicts, is still seen at
+ * once. The TTL bounds how long a read that raced a write can leave an old version in Redis.
  */
 @Validated
 @ConfigurationProperties(prefix = OriginProperties.PREFIX, ignoreUnknownFields = false)
@@ -49,7 +55,19 @@ public record OriginProperties(
         @DefaultValue
         @NotNull
         @Valid
-        ReplayProperties replay) {
+        ReplayProperties replay,
+
+        @DefaultValue
+        @NotNull
+        @Valid
+        ItemsProperties items,
+
+        @DefaultValue("off")
+        @NotNull
+        AppCacheMode appCache,
+
+        @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 1, message = "must be positive")
+        Duration appCacheTtl) {
 
     public static final String PREFIX = "origin";
 

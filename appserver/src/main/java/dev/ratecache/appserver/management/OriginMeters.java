@@ -1,5 +1,7 @@
 package dev.ratecache.appserver.management;
 
+import dev.ratecache.appserver.accounting.AppCacheCounters;
+import dev.ratecache.appserver.accounting.DatabaseCounters;
 import dev.ratecache.appserver.accounting.OriginAccounting;
 import dev.ratecache.appserver.accounting.RequestCounters;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -16,9 +18,13 @@ import org.springframework.stereotype.Component;
 class OriginMeters implements MeterBinder {
 
     private final OriginAccounting accounting;
+    private final DatabaseCounters database;
+    private final AppCacheCounters appCache;
 
-    OriginMeters(OriginAccounting accounting) {
+    OriginMeters(OriginAccounting accounting, DatabaseCounters database, AppCacheCounters appCache) {
         this.accounting = accounting;
+        this.database = database;
+        this.appCache = appCache;
     }
 
     @Override
@@ -41,5 +47,24 @@ class OriginMeters implements MeterBinder {
                     .tag("endpoint", endpoint)
                     .register(registry);
         });
+        FunctionCounter.builder("origin.database.queries", database, DatabaseCounters::reads)
+                .description("Statements sent to the database behind /items")
+                .tag("operation", "read")
+                .register(registry);
+        FunctionCounter.builder("origin.database.queries", database, DatabaseCounters::writes)
+                .description("Statements sent to the database behind /items")
+                .tag("operation", "write")
+                .register(registry);
+        FunctionCounter.builder("origin.app.cache.lookups", appCache, AppCacheCounters::hits)
+                .description("App cache lookups for /items, as the origin saw them")
+                .tag("result", "hit")
+                .register(registry);
+        FunctionCounter.builder("origin.app.cache.lookups", appCache, AppCacheCounters::misses)
+                .description("App cache lookups for /items, as the origin saw them")
+                .tag("result", "miss")
+                .register(registry);
+        FunctionCounter.builder("origin.app.cache.errors", appCache, AppCacheCounters::errors)
+                .description("App cache operations that failed and were passed over to the database")
+                .register(registry);
     }
 }

@@ -1,0 +1,45 @@
+package dev.ratecache.appserver.items;
+
+import dev.ratecache.appserver.config.OriginProperties;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Fills the items table (created by schema.sql) before the origin takes requests: ids 1 to
+ * {@code origin.items.count}, each at version 1.
+ *
+ * <p>One INSERT ... SELECT over H2's SYSTEM_RANGE rather than a row per statement, so 10,000 items
+ * take milliseconds and even a million take about a second. Spring Boot runs schema.sql before any
+ * bean that uses a JdbcTemplate is created, so the table is there.
+ */
+@Component
+public class ItemSeed implements InitializingBean {
+
+    private final JdbcTemplate jdbc;
+    private final int count;
+    private long tookMillis;
+
+    ItemSeed(JdbcTemplate jdbc, OriginProperties properties) {
+        this.jdbc = jdbc;
+        this.count = properties.items().count();
+    }
+
+    @Override
+    public void afterPropertiesSet() {
+        long start = System.nanoTime();
+        jdbc.update("INSERT INTO items (id, name, version, updated_at) "
+                + "SELECT X, 'item-' || X, 1, CURRENT_TIMESTAMP FROM SYSTEM_RANGE(1, ?)", count);
+        // Explicit ids do not move the identity on, so POST /items would collide with item 1.
+        jdbc.execute("ALTER TABLE items ALTER COLUMN id RESTART WITH " + (count + 1L));
+        tookMillis = (System.nanoTime() - start) / 1_000_000;
+    }
+
+    public int count() {
+        return count;
+    }
+
+    public long tookMillis() {
+        return tookMillis;
+    }
+}
