@@ -219,6 +219,18 @@ public final class NginxSwitches {
     public boolean cache() { return cache; }
     public int rejectStatus() { return rejectStatus; }
     public List<URI> origins() { return List.copyOf(origins); }
+    // What the model of the tiers (predictions, advise) needs to know.
+    public int frontRate() { return frontRate; }
+    public int frontBurst() { return frontBurst; }
+    public LimitMode frontMode() { return frontMode; }
+    public int backRate() { return backRate; }
+    public int backBurst() { return backBurst; }
+    public LimitMode backMode() { return backMode; }
+    public int limitConn() { return limitConn; }
+    public boolean backgroundUpdate() { return backgroundUpdate; }
+    public StaleMode stale() { return stale; }
+    public int readTimeout() { return readTimeout; }
+    public Map<String, Integer> freshness() { return Map.copyOf(freshness); }
 
     /** A one-line description of the switches that differ from the defaults, for logs and reports. */
     public String describe() {
