@@ -23,7 +23,9 @@ import java.util.Set;
  * ±{@link #TOLERANCE}. The cause is chosen from what the run shows, in this order: the replay's
  * generator fell behind its schedule; the origin's or the generator's CPU was saturated; a
  * difference in the direction of a known gap of the model (no CPU and network cost beyond one
- * constant round trip makes answers slower and loops slower than predicted). A flag none of
+ * constant round trip makes answers slower and loops slower than predicted). "Behind its
+ * schedule" is a replay's p99 lateness, or for the looping plans their users' first requests off
+ * the ramp-up by more than the same 100 ms. A flag none of
  * these explains says so ({@link CellPrediction#UNEXPLAINED}).
  */
 public final class Predictions {
@@ -58,24 +60,53 @@ public final class Predictions {
             props.put("client_cache", String.valueOf(r.cell().clientCache()));
             Double min = r.median(Metric.MIN_MS);
             Path dir = r.runs().size() > 1 ? r.dir().resolve("run-1") : r.dir();
+            List<Sample> samples = samples(dir.resolve(r.cell().generator().folder()).resolve("results.jtl"));
+            // The model's clock starts at the first request: the cache counts whole seconds of the wall clock.
+            long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), r.cell().apply(run.switches()), props,
-                    run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min),
-                    firstSampleMs(dir.resolve(r.cell().generator().folder()).resolve("results.jtl"))));
-            out.put(r.cell().name(), compare(r, p, Evidence.of(r, dir)));
+                    run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch));
+            out.put(r.cell().name(), compare(r, p, Evidence.of(r, dir, rampOffMs(samples, props))));
         }
         return out;
     }
 
-    /** When the cell's first request started (the model's clock starts there, for the cache's whole seconds). */
-    private static long firstSampleMs(Path jtl) {
+    private static List<Sample> samples(Path jtl) {
         if (!Files.isRegularFile(jtl)) {
-            return 0;
+            return List.of();
         }
         try {
-            return Jtl.read(jtl).stream().mapToLong(Sample::timeStamp).min().orElse(0);
+            return Jtl.read(jtl);
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return List.of();
         }
+    }
+
+    /**
+     * How far the closed plans' users started from their ramp-up: user i of n should start
+     * i * rampup / n after the first. A JVM that starts its first threads late bunches them, which
+     * the model (users exactly on schedule) cannot know. Null for the open plans.
+     */
+    static Long rampOffMs(List<Sample> samples, Map<String, String> props) {
+        if (samples.isEmpty() || !props.containsKey("users") || props.containsKey("schedule")) {
+            return null;
+        }
+        Map<String, Long> firstByThread = new LinkedHashMap<>();
+        for (Sample s : samples) {
+            firstByThread.merge(s.threadName(), s.timeStamp(), Math::min);
+        }
+        long[] starts = firstByThread.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        long rampMs;
+        try {
+            rampMs = Long.parseLong(props.getOrDefault("rampup", "0").trim()) * 1000;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        int users = starts.length;
+        long worst = 0;
+        for (int i = 0; i < users; i++) {
+            worst = Math.max(worst, Math.abs(starts[i] - starts[0] - i * rampMs / users));
+        }
+        return worst;
     }
 
     /**
@@ -85,9 +116,14 @@ public final class Predictions {
      * @param originCpuPct    the origin's CPU (100 = one core), null when unknown
      * @param jmeterCpuPct    the generator's CPU, null when unknown
      * @param cores           the machine's cores
+     * @param rampOffMs       how far the closed plans' users started from their ramp-up schedule, null when unknown
      */
-    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores) {
-        static Evidence of(CellResult r, Path dir) {
+    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores, Long rampOffMs) {
+        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores) {
+            this(replayLateP99Ms, originCpuPct, jmeterCpuPct, cores, null);
+        }
+
+        static Evidence of(CellResult r, Path dir, Long rampOffMs) {
             Long late = null;
             if (Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
                 try {
@@ -97,7 +133,7 @@ public final class Predictions {
                 }
             }
             return new Evidence(late, r.median(Metric.CPU_ORIGIN_PCT), r.median(Metric.CPU_JMETER_PCT),
-                    Runtime.getRuntime().availableProcessors());
+                    Runtime.getRuntime().availableProcessors(), rampOffMs);
         }
     }
 
@@ -146,6 +182,10 @@ public final class Predictions {
     static String reason(Metric m, double measured, double predicted, Prediction p, Evidence e) {
         if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > ReplayCellReport.LATE_MS) {
             return "the generator fell behind its schedule (lateness p99 " + e.replayLateP99Ms() + " ms)";
+        }
+        if (e.rampOffMs() != null && e.rampOffMs() > ReplayCellReport.LATE_MS) {
+            return "the generator fell behind its schedule (users started up to " + e.rampOffMs()
+                    + " ms off their ramp-up)";
         }
         double all = 100.0 * e.cores() * SATURATED;
         if (e.originCpuPct() != null && e.originCpuPct() >= all) {
