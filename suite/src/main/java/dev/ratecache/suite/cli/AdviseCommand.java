@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
                     + " limit_req_dry_run form) to results/advise-<timestamp>/.",
             "",
             "  ./run-tests.sh advise access.log",
-            "  ./run-tests.sh advise access.log.gz --origin-capacity 100 --max-hurt-clients 0.5",
+            "  ./run-tests.sh advise access.log.gz --origin-capacity 100 --max-staleness 60",
             "  ./run-tests.sh advise app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
             ""})
 public final class AdviseCommand implements Callable<Integer> {
