@@ -60,6 +60,43 @@ class QuickMatrixEndToEndTest {
         assertThat(CELLS.values()).allSatisfy(c -> assertThat(c.get("status").asText()).isEqualTo("ok"));
     }
 
+    /**
+     * Every cell carries the model's prediction: each predicted figure within ±20 % of the measured
+     * one (or beyond it by no more than its noise floor), or flagged with a likely cause the run
+     * shows; a cell the model cannot take names its gap. A flag with no known cause fails.
+     */
+    @Test
+    void everyCellIsWithinTwentyPercentOfItsPredictionOrCarriesItsStatedReason() {
+        assertThat(CELLS.values()).allSatisfy(c -> {
+            String name = c.get("name").asText();
+            JsonNode p = c.get("prediction");
+            assertThat(p).as(name + " has a prediction").isNotNull();
+            if (!p.get("predicted").asBoolean()) {
+                assertThat(p.get("gap").asText()).as(name).startsWith("the model does not include");
+                return;
+            }
+            assertThat(p.get("metrics").size()).as(name).isGreaterThanOrEqualTo(5);
+            List<String> reasons = new ArrayList<>();
+            p.get("reasons").forEach(r -> reasons.add(r.asText()));
+            p.get("metrics").fields().forEachRemaining(m -> {
+                if (m.getValue().get("flagged").asBoolean()) {
+                    assertThat(reasons).as(name + " " + m.getKey() + " is flagged, so it needs a reason").isNotEmpty();
+                } else if (!m.getValue().get("ratio").isNull()) {
+                    double ratio = m.getValue().get("ratio").asDouble();
+                    double diff = Math.abs(m.getValue().get("measured").asDouble() - m.getValue().get("predicted").asDouble());
+                    assertThat(Math.abs(ratio - 1) <= 0.2 || diff <= 10).as(name + " " + m.getKey()).isTrue();
+                }
+            });
+            assertThat(p.get("explained").asBoolean()).as(name + ": " + reasons).isTrue();
+        });
+        // The limits' figures are what the model is exact about: in the quick matrix they never need a reason.
+        for (String cell : List.of("stress/no-caching", "stress/server-cache", "load/no-caching", "load/server-cache")) {
+            JsonNode m = CELLS.get(cell).get("prediction").get("metrics");
+            assertThat(m.get("rejected_pct").get("flagged").asBoolean()).as(cell).isFalse();
+            assertThat(m.get("origin_requests").get("flagged").asBoolean()).as(cell).isFalse();
+        }
+    }
+
     @Test
     void serverCacheSendsFewerRequestsToTheOriginAndRejectsLessThanNoCaching() {
         assertThat(metric("stress/server-cache", "origin_requests")).isLessThan(metric("stress/no-caching", "origin_requests"));

@@ -8,6 +8,9 @@ import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.predict.Predictions;
+import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.Machine;
@@ -108,10 +111,11 @@ abstract class MatrixCommand implements Callable<Integer> {
         long reportStart = System.nanoTime();
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
-        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable).write();
+        Map<String, CellPrediction> predictions = predict(run, outcome, out);
+        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable, predictions).write();
         linkLatest(runDir);
         out.println();
-        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable));
+        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable, predictions));
         out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
                 + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
                 (System.nanoTime() - reportStart) / 1e9);
@@ -125,6 +129,20 @@ abstract class MatrixCommand implements Callable<Integer> {
                     .map(c -> c.check().text() + " (" + c.detail() + ")").toList()));
         }
         return outcome.anyFailed() || checksFailed ? 1 : 0;
+    }
+
+    /**
+     * The model's prediction for every finished cell. A failure of the model costs the predictions,
+     * never the report of what was measured.
+     */
+    private Map<String, CellPrediction> predict(Run run, MatrixRunner.Outcome outcome, PrintWriter out) {
+        try {
+            return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads,
+                    jmeterProperties, replayTraffic()));
+        } catch (RuntimeException e) {
+            out.println("note: no predictions in this report: the model failed (" + e + ")");
+            return Map.of();
+        }
     }
 
     /** What a run will do, once every input has been checked. */
@@ -265,6 +283,11 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     /** What each finished cell adds to its folder beside the usual figures; null for nothing. */
     dev.ratecache.suite.matrix.CellReport cellReport() {
+        return null;
+    }
+
+    /** The replayed traffic, for the model's predictions; null for the plans' runs. */
+    Predictor.ReplayTraffic replayTraffic() {
         return null;
     }
 

@@ -12,6 +12,7 @@ import dev.ratecache.accesslog.Selection;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -165,6 +166,13 @@ public final class ReplayCommand extends MatrixCommand {
     @Override
     CellReport cellReport() {
         return new ReplayCellReport(input.clients(), top);
+    }
+
+    @Override
+    Predictor.ReplayTraffic replayTraffic() {
+        Map<String, Long> delays = new LinkedHashMap<>();
+        input.paths().forEach(p -> p.delayMs().ifPresent(d -> delays.put(p.path(), d)));
+        return new Predictor.ReplayTraffic(input.schedule(), delays, maxAge);
     }
 
     @Override

@@ -25,10 +25,11 @@ import picocli.CommandLine.Option;
             "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR",
             "  ./run-tests.sh peak             each path's peak req/s against nginx's own",
             "  ./run-tests.sh replay LOG       your access log through the same matrix",
+            "  ./run-tests.sh advise LOG       limits and cache lifetimes for your log",
             "  ./run-tests.sh up [switches]    start the stack and keep it up (Ctrl-C stops it)",
             "  ./run-tests.sh down             stop the stack up started, from another terminal",
             ""},
-        subcommands = {ReplayCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
+        subcommands = {ReplayCommand.class, AdviseCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
             DownCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand extends MatrixCommand {

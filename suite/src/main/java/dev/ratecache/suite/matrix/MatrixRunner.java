@@ -187,7 +187,8 @@ public final class MatrixRunner {
             scheduleDrawing(run.jtl(), clientDir);
             return new CellMeasurement(jtl, originRequests, edgeHits,
                     new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds(),
-                    peak == null ? (backLog == null ? null : 0.0) : (double) peak.count(),
+                    // Boxed on both branches: a primitive one would unbox the direct cell's null and throw.
+                    peak != null ? Double.valueOf(peak.count()) : backLog == null ? null : Double.valueOf(0),
                     admitted.isEmpty() ? null : JtlSummary.of(admitted));
         } finally {
             if (stack != null) {

@@ -217,11 +217,20 @@ public final class NginxSwitches {
     public boolean frontLimit() { return frontLimit; }
     public boolean backLimit() { return backLimit; }
     public boolean cache() { return cache; }
-    public int frontRate() { return frontRate; }
-    public int backRate() { return backRate; }
-    public int backBurst() { return backBurst; }
     public int rejectStatus() { return rejectStatus; }
     public List<URI> origins() { return List.copyOf(origins); }
+    // What the model of the tiers (predictions, advise) and the back limit's promise need to know.
+    public int frontRate() { return frontRate; }
+    public int frontBurst() { return frontBurst; }
+    public LimitMode frontMode() { return frontMode; }
+    public int backRate() { return backRate; }
+    public int backBurst() { return backBurst; }
+    public LimitMode backMode() { return backMode; }
+    public int limitConn() { return limitConn; }
+    public boolean backgroundUpdate() { return backgroundUpdate; }
+    public StaleMode stale() { return stale; }
+    public int readTimeout() { return readTimeout; }
+    public Map<String, Integer> freshness() { return Map.copyOf(freshness); }
 
     /** A one-line description of the switches that differ from the defaults, for logs and reports. */
     public String describe() {

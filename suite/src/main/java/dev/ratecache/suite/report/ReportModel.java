@@ -7,6 +7,9 @@ import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.predict.Predictions;
+import dev.ratecache.suite.predict.Predictor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,14 +39,54 @@ final class ReportModel {
     private final MatrixRunner.Outcome outcome;
     private final List<Check.Outcome> checks;
     private final boolean comparable;
+    private final Map<String, CellPrediction> predictions;
 
     ReportModel(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
-            boolean comparable) {
+            boolean comparable, Map<String, CellPrediction> predictions) {
         this.dir = dir.toAbsolutePath();
         this.run = run;
         this.outcome = outcome;
         this.checks = checks;
         this.comparable = comparable;
+        this.predictions = predictions;
+    }
+
+    /** What the model said for a cell; null when the run has no predictions for it. */
+    CellPrediction prediction(CellResult r) {
+        return predictions.get(r.cell().name());
+    }
+
+    /**
+     * A cell's row of a plan's predictions table: per predicted metric "measured / predicted
+     * (×ratio)", "!" when outside the tolerance; {@code why} says the model's gap or the flags'
+     * likely causes.
+     */
+    public record PredictionRow(String name, List<String> values, boolean flagged, String why) {}
+
+    /** The predictions table of a plan: its headings are the predicted metrics' columns. */
+    public record PredictionTable(List<String> headings, List<PredictionRow> rows) {
+        public String mdSeparator() {
+            return "|---".repeat(headings.size() + 2) + "|";
+        }
+    }
+
+    /** The predicted metrics' columns, in {@link Predictor#METRICS} order. */
+    static final List<Column> PREDICTED = Column.pick(Predictor.METRICS.toArray(Metric[]::new));
+
+    PredictionTable predictionTable(PlanCells plan) {
+        List<PredictionRow> rows = new ArrayList<>();
+        for (CellResult r : plan.cells()) {
+            CellPrediction p = prediction(r);
+            if (p == null) {
+                continue;
+            }
+            List<String> values = PREDICTED.stream().map(col -> {
+                CellPrediction.Comparison c = p.comparison(col.metric());
+                return c == null ? "n/a" : c.text(col.decimals());
+            }).toList();
+            rows.add(new PredictionRow(r.cell().name(), values, p.anyFlagged(), String.join("; ", p.reasons())));
+        }
+        return rows.isEmpty() ? null : new PredictionTable(PREDICTED.stream().map(Column::label).toList(), rows);
     }
 
     /** A line of the header: "key: value". */
@@ -74,7 +117,8 @@ final class ReportModel {
     public record Note(String cell, String text) {}
 
     /** A plan's table in one view. */
-    public record Table(String plan, String anchor, List<String> headings, List<Row> rows, List<Note> notes) {
+    public record Table(String plan, String anchor, List<String> headings, List<Row> rows, List<Note> notes,
+            PredictionTable predictions) {
         public boolean hasNotes() {
             return !notes.isEmpty();
         }
@@ -139,6 +183,8 @@ final class ReportModel {
         }
         c.put("metrics", metrics);
         c.put("replays", replays());
+        c.put("hasPredictions", !predictions.isEmpty());
+        c.put("tolerancePct", String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE));
         return c;
     }
 
@@ -195,7 +241,8 @@ final class ReportModel {
             rows.add(row(r, columns));
             explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
         }
-        return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes);
+        return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
+                predictionTable(plan));
     }
 
     private Row row(CellResult r, List<Column> columns) {

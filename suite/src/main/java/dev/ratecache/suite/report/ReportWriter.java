@@ -6,6 +6,8 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.predict.Predictions;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +38,7 @@ public final class ReportWriter {
     private final MatrixRunner.Outcome outcome;
     private final List<Check.Outcome> checks;
     private final ReportModel model;
+    private final Map<String, CellPrediction> predictions;
 
     /**
      * {@code run} describes the run (profile, matrix, switches, machine, ...) for the report's header;
@@ -44,11 +47,18 @@ public final class ReportWriter {
      */
     public ReportWriter(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
             boolean comparable) {
+        this(dir, run, outcome, checks, comparable, Map.of());
+    }
+
+    /** With the model's prediction for each cell, by cell name, beside what it measured. */
+    public ReportWriter(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
+            boolean comparable, Map<String, CellPrediction> predictions) {
         this.dir = dir;
         this.run = run;
         this.outcome = outcome;
         this.checks = checks;
-        this.model = new ReportModel(dir, run, outcome, checks, comparable);
+        this.predictions = predictions;
+        this.model = new ReportModel(dir, run, outcome, checks, comparable, predictions);
     }
 
     public void write() throws IOException {
@@ -68,10 +78,18 @@ public final class ReportWriter {
      * columns (fewer of them), with the checks; a failed cell's log relative to the run folder {@code dir}.
      */
     public static String terminal(Path dir, MatrixRunner.Outcome outcome, List<Check.Outcome> checks, boolean comparable) {
-        ReportModel model = new ReportModel(dir, Map.of(), outcome, checks, comparable);
+        return terminal(dir, outcome, checks, comparable, Map.of());
+    }
+
+    /** The same, with each plan's predictions under its table. */
+    public static String terminal(Path dir, MatrixRunner.Outcome outcome, List<Check.Outcome> checks, boolean comparable,
+            Map<String, CellPrediction> predictions) {
+        ReportModel model = new ReportModel(dir, Map.of(), outcome, checks, comparable, predictions);
         Map<String, Object> context = model.context(Column.TERMINAL);
         context.put("tables", model.tables(Column.TERMINAL).stream()
-                .map(t -> Map.of("plan", t.plan(), "lines", TextTable.lines(t))).toList());
+                .map(t -> Map.of("plan", t.plan(), "lines", TextTable.lines(t),
+                        "predictionLines", t.predictions() == null ? List.of() : TextTable.lines(t.predictions())))
+                .toList());
         return Templates.text("terminal").execute(context);
     }
 
@@ -120,6 +138,10 @@ public final class ReportWriter {
                 }
             }
             cell.put("metrics", values);
+            CellPrediction p = predictions.get(r.cell().name());
+            if (p != null) {
+                cell.put("prediction", predictionJson(p));
+            }
             reference(r).ifPresent(ref -> {
                 Map<String, Object> reference = new LinkedHashMap<>();
                 for (Column c : Column.REFERENCED) {
@@ -140,6 +162,32 @@ public final class ReportWriter {
         }
         json.put("checks", checkList);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), json);
+    }
+
+    /** A cell's prediction in summary.json: per metric predicted, measured, ratio and flag; the gap or the causes. */
+    private static Map<String, Object> predictionJson(CellPrediction p) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("predicted", p.prediction().predicted());
+        if (!p.prediction().predicted()) {
+            json.put("gap", p.prediction().gap());
+            return json;
+        }
+        json.put("overhead_ms", p.prediction().overheadMs());
+        json.put("tolerance_pct", Math.round(100 * Predictions.TOLERANCE));
+        Map<String, Object> metrics = new LinkedHashMap<>();
+        for (CellPrediction.Comparison c : p.comparisons()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("predicted", round(c.predicted()));
+            m.put("measured", round(c.measured()));
+            m.put("ratio", c.ratio() == null ? null : round(c.ratio()));
+            m.put("flagged", c.flagged());
+            metrics.put(c.metric().id(), m);
+        }
+        json.put("metrics", metrics);
+        json.put("flagged", p.anyFlagged());
+        json.put("reasons", p.reasons());
+        json.put("explained", p.explained());
+        return json;
     }
 
     private void writeCsv() throws IOException {

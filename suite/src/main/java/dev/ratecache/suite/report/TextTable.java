@@ -41,6 +41,35 @@ final class TextTable {
         return lines;
     }
 
+    /** A plan's predictions as aligned lines, each flagged row followed by its likely cause. */
+    static List<String> lines(ReportModel.PredictionTable table) {
+        List<String> headings = new ArrayList<>();
+        headings.add("measured / predicted");
+        headings.addAll(table.headings());
+        int[] width = new int[headings.size()];
+        for (int i = 0; i < width.length; i++) {
+            width[i] = headings.get(i).length();
+        }
+        for (ReportModel.PredictionRow row : table.rows()) {
+            width[0] = Math.max(width[0], row.name().length());
+            for (int i = 0; i < row.values().size(); i++) {
+                width[i + 1] = Math.max(width[i + 1], row.values().get(i).length());
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(line(headings, width));
+        for (ReportModel.PredictionRow row : table.rows()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(row.name());
+            cells.addAll(row.values());
+            lines.add(line(cells, width));
+            if (!row.why().isEmpty()) {
+                lines.add("    " + row.why());
+            }
+        }
+        return lines;
+    }
+
     private static String line(List<String> cells, int[] width) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < cells.size(); i++) {

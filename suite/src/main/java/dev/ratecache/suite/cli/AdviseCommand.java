@@ -1,0 +1,155 @@
+package dev.ratecache.suite.cli;
+
+import dev.ratecache.accesslog.AccessLog;
+import dev.ratecache.accesslog.AccessLogException;
+import dev.ratecache.accesslog.LogFormat;
+import dev.ratecache.accesslog.ParsedLog;
+import dev.ratecache.accesslog.ReadOptions;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.advise.AdviceWriter;
+import dev.ratecache.suite.advise.Advisor;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * ./run-tests.sh advise ACCESS_LOG: candidate limits and cache lifetimes swept over the user's
+ * own traffic through the model, no stack started. Reads the log with replay's readers.
+ */
+@Command(name = "advise", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Reads an access log and sweeps candidate settings through the model of the two tiers: the front's"
+                    + " per-client rate and burst (the share of requests rejected or delayed, the clients hurt, the"
+                    + " largest flood one client could push through), cache lifetimes per path (hit ratio, origin"
+                    + " requests per second, the oldest content a client could see) and the back's limit at the"
+                    + " origin's capacity. Recommends the tightest front limit within --max-hurt-clients, a lifetime"
+                    + " per path where the gain flattens, and writes advice.md and the nginx snippets (also in"
+                    + " limit_req_dry_run form) to results/advise-<timestamp>/.",
+            "",
+            "  ./run-tests.sh advise access.log",
+            "  ./run-tests.sh advise access.log.gz --origin-capacity 100 --max-staleness 60",
+            "  ./run-tests.sh advise app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
+            ""})
+public final class AdviseCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "ACCESS_LOG",
+            description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is.")
+    Path log;
+
+    @Option(names = "--log-format", paramLabel = "FORMAT", description = "As for replay. Default: ${DEFAULT-VALUE}.")
+    String logFormat = "auto";
+
+    @Option(names = "--bad-lines", paramLabel = "PERCENT",
+            description = "The share of lines that may fail to parse before advise refuses the log. Default: ${DEFAULT-VALUE}.")
+    double badLines = ReadOptions.DEFAULT_BAD_LINE_PERCENT_LIMIT;
+
+    @Option(names = "--origin-capacity", paramLabel = "R/s",
+            description = "Requests per second the origin can serve; sizes the back limit (none advised without it).")
+    String originCapacity;
+
+    @Option(names = "--max-hurt-clients", paramLabel = "P%",
+            description = "The share of normal clients (outliers apart) the front limit may reject at least once. Default: ${DEFAULT-VALUE}.")
+    String maxHurtClients = "1%";
+
+    @Option(names = "--max-staleness", paramLabel = "S",
+            description = "The oldest content, in seconds, a client may be answered with: caps every lifetime.")
+    Integer maxStaleness;
+
+    @Option(names = "--top", paramLabel = "N", description = "Paths, by requests, that get a lifetime. Default: ${DEFAULT-VALUE}.")
+    int top = 10;
+
+    @Option(names = "--front-mode", paramLabel = "queue|nodelay",
+            description = "How the front limit treats requests inside the burst. Default: ${DEFAULT-VALUE}.")
+    String frontMode = "queue";
+
+    @Option(names = "--results", paramLabel = "DIR", description = "Where the advice folder goes. Default: results/ in the checkout.")
+    Path results;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Advisor.Options options = validate();
+        ParsedLog parsed;
+        Advisor.Advice advice;
+        long started = System.nanoTime();
+        try {
+            parsed = AccessLog.read(log, LogFormat.parse(logFormat), new ReadOptions(badLines));
+            advice = Advisor.advise(parsed.requests(), options);
+        } catch (AccessLogException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        } catch (Advisor.BadLog e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), log + ": " + e.getMessage());
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        Path dir = (results != null ? results : Repo.root().resolve("results"))
+                .resolve("advise-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir);
+        AdviceWriter.write(dir, log.getFileName().toString(), advice);
+        out.println(AdviceWriter.terminal(advice));
+        out.println();
+        out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines%n", dir, seconds,
+                parsed.lines());
+        return 0;
+    }
+
+    /** Every flag checked before the log is read; all problems at once, one line each. */
+    Advisor.Options validate() {
+        List<String> problems = new ArrayList<>();
+        Double capacity = null;
+        if (originCapacity != null) {
+            capacity = number(originCapacity.replaceFirst("(?i)\\s*r/s$", ""));
+            if (capacity == null || !(capacity >= 1)) {
+                problems.add("--origin-capacity must be requests per second >= 1, e.g. --origin-capacity 100 (got '"
+                        + originCapacity + "')");
+            }
+        }
+        Double hurt = number(maxHurtClients.replaceFirst("\\s*%$", ""));
+        if (hurt == null || hurt < 0 || hurt > 100) {
+            problems.add("--max-hurt-clients must be a percentage from 0 to 100, e.g. --max-hurt-clients 1% (got '"
+                    + maxHurtClients + "')");
+        }
+        if (maxStaleness != null && maxStaleness < 1) {
+            problems.add("--max-staleness must be a whole number of seconds >= 1 (got " + maxStaleness + ")");
+        }
+        if (top < 1) {
+            problems.add("--top must be a whole number >= 1 (got " + top + ")");
+        }
+        if (!frontMode.equals("queue") && !frontMode.equals("nodelay")) {
+            problems.add("--front-mode must be queue or nodelay (got '" + frontMode + "')");
+        }
+        if (!(badLines >= 0 && badLines <= 100)) {
+            problems.add("--bad-lines must be a percentage from 0 to 100 (got " + badLines + ")");
+        }
+        try {
+            LogFormat.parse(logFormat);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
+        }
+        return new Advisor.Options(capacity, hurt, maxStaleness, top, frontMode.equals("nodelay"));
+    }
+
+    private static Double number(String text) {
+        try {
+            double v = Double.parseDouble(text.trim());
+            return Double.isFinite(v) ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.ratecache.suite.predict;
+
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.replay.ReplayCellReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every cell's prediction beside its measurement, with a likely cause for each figure outside
+ * ±{@link #TOLERANCE}. The cause is chosen from what the run shows, in this order: the replay's
+ * generator fell behind its schedule; the origin's or the generator's CPU was saturated; a
+ * difference in the direction of a known gap of the model (no CPU and network cost beyond one
+ * constant round trip makes answers slower and loops slower than predicted). "Behind its
+ * schedule" is a replay's p99 lateness, or for the looping plans their users' first requests off
+ * the ramp-up by more than the same 100 ms. A flag none of
+ * these explains says so ({@link CellPrediction#UNEXPLAINED}).
+ */
+public final class Predictions {
+
+    /** A measured figure more than this far from its prediction (as a share of it) is flagged. */
+    public static final double TOLERANCE = 0.20;
+
+    /** CPU of a process at this share of all cores (one core is 100 %) counts as saturated. */
+    static final double SATURATED = 0.90;
+
+    private Predictions() {}
+
+    /**
+     * What the run was, beyond its cells: the same for every cell.
+     *
+     * @param switches      the switches given for the run (each cell applies its own on top)
+     * @param jmeterProperties -J values given for every cell
+     * @param replay        the replayed traffic, or null for the plans' runs
+     */
+    public record Run(NginxSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
+            Predictor.ReplayTraffic replay) {}
+
+    /** Every finished cell's prediction, by cell name (failed cells have none). */
+    public static Map<String, CellPrediction> of(List<CellResult> cells, Run run) {
+        Map<String, CellPrediction> out = new LinkedHashMap<>();
+        for (CellResult r : cells) {
+            if (r.failed() || r.runs().isEmpty()) {
+                continue;
+            }
+            Map<String, String> props = new LinkedHashMap<>(r.cell().plan().sizes(run.profile()));
+            props.putAll(run.jmeterProperties());
+            props.put("client_cache", String.valueOf(r.cell().clientCache()));
+            Double min = r.median(Metric.MIN_MS);
+            Path dir = r.runs().size() > 1 ? r.dir().resolve("run-1") : r.dir();
+            List<Sample> samples = samples(dir.resolve(r.cell().generator().folder()).resolve("results.jtl"));
+            // The model's clock starts at the first request: the cache counts whole seconds of the wall clock.
+            long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
+            Prediction p = Predictor.predict(new Predictor.Input(r.cell(), r.cell().apply(run.switches()), props,
+                    run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch));
+            out.put(r.cell().name(), compare(r, p, Evidence.of(r, dir, rampOffMs(samples, props))));
+        }
+        return out;
+    }
+
+    private static List<Sample> samples(Path jtl) {
+        if (!Files.isRegularFile(jtl)) {
+            return List.of();
+        }
+        try {
+            return Jtl.read(jtl);
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * How far the closed plans' users started from their ramp-up: user i of n should start
+     * i * rampup / n after the first. A JVM that starts its first threads late bunches them, which
+     * the model (users exactly on schedule) cannot know. Null for the open plans.
+     */
+    static Long rampOffMs(List<Sample> samples, Map<String, String> props) {
+        if (samples.isEmpty() || !props.containsKey("users") || props.containsKey("schedule")) {
+            return null;
+        }
+        Map<String, Long> firstByThread = new LinkedHashMap<>();
+        for (Sample s : samples) {
+            firstByThread.merge(s.threadName(), s.timeStamp(), Math::min);
+        }
+        long[] starts = firstByThread.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        long rampMs;
+        try {
+            rampMs = Long.parseLong(props.getOrDefault("rampup", "0").trim()) * 1000;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        int users = starts.length;
+        long worst = 0;
+        for (int i = 0; i < users; i++) {
+            worst = Math.max(worst, Math.abs(starts[i] - starts[0] - i * rampMs / users));
+        }
+        return worst;
+    }
+
+    /**
+     * What the run shows that could explain a flag.
+     *
+     * @param replayLateP99Ms the replay's p99 lateness, null for a plan's cell
+     * @param originCpuPct    the origin's CPU (100 = one core), null when unknown
+     * @param jmeterCpuPct    the generator's CPU, null when unknown
+     * @param cores           the machine's cores
+     * @param rampOffMs       how far the closed plans' users started from their ramp-up schedule, null when unknown
+     */
+    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores, Long rampOffMs) {
+        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores) {
+            this(replayLateP99Ms, originCpuPct, jmeterCpuPct, cores, null);
+        }
+
+        static Evidence of(CellResult r, Path dir, Long rampOffMs) {
+            Long late = null;
+            if (Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
+                try {
+                    late = ReplayCellReport.read(dir).lateness().p99Ms();
+                } catch (IOException e) {
+                    late = null;
+                }
+            }
+            return new Evidence(late, r.median(Metric.CPU_ORIGIN_PCT), r.median(Metric.CPU_JMETER_PCT),
+                    Runtime.getRuntime().availableProcessors(), rampOffMs);
+        }
+    }
+
+    /** The prediction against the cell's medians. */
+    public static CellPrediction compare(CellResult r, Prediction p, Evidence e) {
+        if (!p.predicted()) {
+            return new CellPrediction(r.cell().name(), p, List.of(), List.of(p.gap()), true);
+        }
+        List<CellPrediction.Comparison> comparisons = new ArrayList<>();
+        Set<String> reasons = new LinkedHashSet<>();
+        boolean explained = true;
+        for (Metric m : Predictor.METRICS) {
+            Double predicted = p.value(m);
+            Double measured = r.median(m);
+            if (predicted == null || measured == null) {
+                continue;
+            }
+            Double ratio = predicted == 0 ? null : measured / predicted;
+            boolean flagged = Math.abs(measured - predicted) > floor(m)
+                    && (ratio == null || Math.abs(ratio - 1) > TOLERANCE);
+            comparisons.add(new CellPrediction.Comparison(m, measured, predicted, ratio, flagged));
+            if (flagged) {
+                String why = reason(m, measured, predicted, p, e);
+                explained &= !why.equals(CellPrediction.UNEXPLAINED);
+                reasons.add(why);
+            }
+        }
+        return new CellPrediction(r.cell().name(), p, comparisons, new ArrayList<>(reasons), explained);
+    }
+
+    /**
+     * Differences too small to mean anything whatever the ratio: a percentage point of rejections
+     * or hits, two origin requests (a refresh in flight as the run ends), 10 ms of latency (one
+     * scheduler tick and a loopback round trip), 0.5 responses/s.
+     */
+    static double floor(Metric m) {
+        return switch (m) {
+            case REJECTED_PCT, EDGE_HIT_PCT -> 1.0;
+            case ORIGIN_REQUESTS -> 2.0;
+            case P50_MS, P95_MS -> 10.0;
+            case THROUGHPUT -> 0.5;
+            default -> 0;
+        };
+    }
+
+    static String reason(Metric m, double measured, double predicted, Prediction p, Evidence e) {
+        if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > ReplayCellReport.LATE_MS) {
+            return "the generator fell behind its schedule (lateness p99 " + e.replayLateP99Ms() + " ms)";
+        }
+        if (e.rampOffMs() != null && e.rampOffMs() > ReplayCellReport.LATE_MS) {
+            return "the generator fell behind its schedule (users started up to " + e.rampOffMs()
+                    + " ms off their ramp-up)";
+        }
+        double all = 100.0 * e.cores() * SATURATED;
+        if (e.originCpuPct() != null && e.originCpuPct() >= all) {
+            return String.format(Locale.ROOT, "the origin's CPU was saturated (%.0f %% of %d cores)", e.originCpuPct(), e.cores());
+        }
+        if (e.jmeterCpuPct() != null && e.jmeterCpuPct() >= all) {
+            return String.format(Locale.ROOT, "the generator's CPU was saturated (%.0f %% of %d cores)", e.jmeterCpuPct(), e.cores());
+        }
+        boolean slower = switch (m) {
+            case P50_MS, P95_MS -> measured > predicted;
+            case THROUGHPUT -> measured < predicted;
+            default -> false;
+        };
+        if (slower) {
+            return "the model does not include CPU and network costs beyond a constant round trip of "
+                    + p.overheadMs() + " ms per request, so answers and loops are slower than it says";
+        }
+        return CellPrediction.UNEXPLAINED;
+    }
+}

@@ -1,0 +1,275 @@
+package dev.ratecache.suite.predict;
+
+import dev.ratecache.accesslog.ScheduledRequest;
+import dev.ratecache.model.Arrival;
+import dev.ratecache.model.CacheStatus;
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.Freshness;
+import dev.ratecache.model.LimitReqSpec;
+import dev.ratecache.model.OriginSpec;
+import dev.ratecache.model.PathSpec;
+import dev.ratecache.model.Rate;
+import dev.ratecache.model.RequestOutcome;
+import dev.ratecache.model.Simulation;
+import dev.ratecache.model.SimulationResult;
+import dev.ratecache.model.SimulationSpec;
+import dev.ratecache.model.Workload;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.StaleMode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a cell, the switches it ran with and the JMeter properties that sized it into the model's
+ * {@link SimulationSpec} and {@link Workload}, and runs it: what the cell should have measured if
+ * nginx, the origin and the client behaved as the model says.
+ *
+ * <p>The model has no network and no CPU: the only client cost of a closed workload is one
+ * round-trip overhead per request. It is taken from the cell itself: the measured fastest sample
+ * minus the model's fastest answer (both are the cheapest request the run made, usually a
+ * rejection or a cache hit), so nothing machine-specific is baked in.
+ */
+public final class Predictor {
+
+    /** The metrics a prediction covers. */
+    public static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.REJECTED_PCT,
+            Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.P50_MS, Metric.P95_MS);
+
+    /** The origin's stale-while-revalidate (appserver's application.yml): the edge may serve STALE while refreshing. */
+    static final long STALE_WHILE_REVALIDATE_SEC = 60;
+
+    /** The replay origin's delay for a path the log gave no time for (appserver's origin.replay.default-delay). */
+    public static final long REPLAY_DEFAULT_DELAY_MS = 50;
+
+    private Predictor() {}
+
+    /**
+     * A replayed log as the model needs it.
+     *
+     * @param schedule      the rows JMeter sent, each at its offset from its own address
+     * @param delayMsByPath the origin's delay per path (paths.csv); a path without one gets {@link #REPLAY_DEFAULT_DELAY_MS}
+     * @param maxAgeSec     the freshness the origin gives every replayed path (replay --max-age)
+     */
+    public record ReplayTraffic(List<ScheduledRequest> schedule, Map<String, Long> delayMsByPath, long maxAgeSec) {
+        public ReplayTraffic {
+            schedule = List.copyOf(schedule);
+            delayMsByPath = Map.copyOf(delayMsByPath);
+        }
+    }
+
+    /**
+     * What a cell ran with.
+     *
+     * @param cell          the cell
+     * @param switches      the switches of the cell ({@link Cell#apply} already applied)
+     * @param properties    the JMeter properties of the cell (plan sizes, -J values)
+     * @param profile       the profile (the origin's delays and freshness depend on it)
+     * @param originThreads the origin's request threads
+     * @param replay        the replayed traffic for a replay cell, else null
+     * @param measuredMinMs the cell's fastest sample, for the round-trip overhead; negative when unknown
+     * @param epochMs       wall-clock time of the cell's first request (the cache counts whole seconds); 0 when unknown
+     */
+    public record Input(Cell cell, NginxSwitches switches, Map<String, String> properties, Profile profile,
+            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {}
+
+    /** The prediction for one cell, or the model's gap for it. */
+    public static Prediction predict(Input in) {
+        String gap = gap(in);
+        if (gap != null) {
+            return Prediction.gap(gap);
+        }
+        SimulationSpec spec = spec(in);
+        Workload workload;
+        try {
+            workload = workload(in, 0);
+        } catch (IllegalArgumentException e) {
+            return Prediction.gap("the model cannot take this plan's sizes (" + e.getMessage() + ")");
+        }
+        SimulationResult first = Simulation.run(spec, workload);
+        if (first.requests().isEmpty()) {
+            return Prediction.gap("the plan sends no requests at these sizes");
+        }
+        long modelMin = first.requests().stream().mapToLong(RequestOutcome::latencyMs).min().orElse(0);
+        long overhead = in.measuredMinMs() < 0 ? 0 : Math.max(0, in.measuredMinMs() - modelMin);
+        if (workload instanceof Workload.Closed && overhead > 0) {
+            // The overhead changes when each user sends its next request, so the run is a different one.
+            return figures(in, Simulation.run(spec, workload(in, overhead)), overhead, 0);
+        }
+        // Open arrivals do not wait for answers: the overhead only adds to what the client sees.
+        return figures(in, first, overhead, workload instanceof Workload.Open ? overhead : 0);
+    }
+
+    /** The model's known gap for this cell, or null when it can predict it. */
+    static String gap(Input in) {
+        Cell cell = in.cell();
+        if (!in.switches().origins().isEmpty()) {
+            return "the model does not know your origin (--origin): its service times and freshness";
+        }
+        if (cell.library()) {
+            return "the model does not include the client library's cache and its retries after Retry-After";
+        }
+        if (cell.clientCache()) {
+            return "the model does not include JMeter's client cache (per user, freshness counted from receipt)";
+        }
+        if (cell.plan().userFile() != null) {
+            return "the model does not know the shape of your own plan";
+        }
+        if (!cell.direct() && in.switches().limitConn() > 0) {
+            return "the model does not include limit_conn";
+        }
+        if (!"0".equals(in.properties().getOrDefault("think_time", "0").trim())) {
+            return "the model does not include think time";
+        }
+        if (isReplay(cell.plan()) && in.replay() == null) {
+            return "the replay's schedule is not at hand";
+        }
+        return null;
+    }
+
+    static boolean isReplay(Plan plan) {
+        return plan.name().equals("replay") && plan.samples() > 0;
+    }
+
+    /** The two tiers and the origin as the cell's switches and the profile make them. */
+    static SimulationSpec spec(Input in) {
+        NginxSwitches s = in.switches();
+        boolean nginx = !in.cell().direct();
+        LimitReqSpec front = nginx && s.frontLimit() ? limit(s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
+        LimitReqSpec back = nginx && s.backLimit() ? limit(s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
+        EdgeCacheSpec cache = nginx && s.cache()
+                // proxy_cache_lock_timeout and _age are the read timeout (NginxRenderer); inactive=10m (edge-cache-zone.conf).
+                ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
+                        s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), 600_000)
+                : null;
+        return new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
+    }
+
+    static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {
+        LimitReqSpec spec = switch (mode.kind()) {
+            case QUEUE -> LimitReqSpec.queue(Rate.perSecond(rate), burst);
+            case NODELAY -> LimitReqSpec.nodelay(Rate.perSecond(rate), burst);
+            case DELAY -> LimitReqSpec.delay(Rate.perSecond(rate), burst, mode.delay());
+        };
+        return spec.withRejectStatus(status);
+    }
+
+    /** The suite's origin at the profile's delays and lifetimes (Profile's origin arguments), or the replay's. */
+    static OriginSpec origin(Input in) {
+        Map<String, PathSpec> paths = new LinkedHashMap<>();
+        if (in.replay() != null && isReplay(in.cell().plan())) {
+            Freshness fresh = new Freshness(in.replay().maxAgeSec(), STALE_WHILE_REVALIDATE_SEC);
+            // The edge's cache key is the whole URI, so the model's "path" is the URI, served at its path's delay.
+            for (ScheduledRequest r : in.replay().schedule()) {
+                paths.computeIfAbsent(r.uri(), uri -> new PathSpec(
+                        in.replay().delayMsByPath().getOrDefault(pathOf(uri), REPLAY_DEFAULT_DELAY_MS), fresh));
+            }
+        } else if (in.profile() == Profile.QUICK) {
+            paths.put("/hare", new PathSpec(10, new Freshness(1, STALE_WHILE_REVALIDATE_SEC)));
+            paths.put("/tortoise", new PathSpec(200, new Freshness(1, STALE_WHILE_REVALIDATE_SEC)));
+            paths.put("/snail", new PathSpec(500, new Freshness(6, STALE_WHILE_REVALIDATE_SEC)));
+        } else {
+            paths.put("/hare", new PathSpec(100, new Freshness(3, STALE_WHILE_REVALIDATE_SEC)));
+            paths.put("/tortoise", new PathSpec(2000, new Freshness(10, STALE_WHILE_REVALIDATE_SEC)));
+            paths.put("/snail", new PathSpec(5000, new Freshness(60, STALE_WHILE_REVALIDATE_SEC)));
+        }
+        return new OriginSpec(in.originThreads(), paths);
+    }
+
+    static String pathOf(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
+    }
+
+    /** The plan's traffic: a closed model for the looping plans, open arrivals for flood and replay. */
+    static Workload workload(Input in, long overheadMs) {
+        Plan plan = in.cell().plan();
+        Map<String, String> p = in.properties();
+        if (isReplay(plan)) {
+            List<Arrival> arrivals = new ArrayList<>(in.replay().schedule().size());
+            for (ScheduledRequest r : in.replay().schedule()) {
+                arrivals.add(new Arrival(r.offsetMs(), r.address(), r.uri()));
+            }
+            return new Workload.Open(arrivals);
+        }
+        if (plan.name().equals(Plan.FLOOD.name())) {
+            return new Workload.Open(flood(count(p, "rate", 300), count(p, "ramp", 5), count(p, "hold", 10),
+                    Math.max(1, count(p, "sources", 1)), p.getOrDefault("path", "/hare")));
+        }
+        List<String> paths = new ArrayList<>();
+        plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
+        return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L, paths,
+                plan.paths().size() > 1, 1, overheadMs, false);
+    }
+
+    /**
+     * flood.jmx's arrivals: {@code ramp} one-second steps of {@code rate/ramp} more arrivals per
+     * second each, then {@code hold} seconds at {@code rate}, evenly spaced within each second,
+     * taking {@code sources} addresses in turn.
+     */
+    static List<Arrival> flood(int rate, int ramp, int hold, int sources, String path) {
+        List<Arrival> arrivals = new ArrayList<>();
+        int second = 0;
+        for (int step = 1; step <= ramp + hold; step++, second++) {
+            double perSecond = step <= ramp ? (double) rate * step / ramp : rate;
+            int n = (int) Math.round(perSecond);
+            for (int i = 0; i < n; i++) {
+                String client = sources == 1 ? "client" : "source-" + (arrivals.size() % sources);
+                arrivals.add(new Arrival(second * 1000L + (long) i * 1000 / n, client, path));
+            }
+        }
+        return arrivals;
+    }
+
+    private static int count(Map<String, String> p, String name, int fallback) {
+        try {
+            return Integer.parseInt(p.getOrDefault(name, String.valueOf(fallback)).trim());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    /** The predicted figures; {@code shiftMs} is added to every client-side time (open workloads' overhead). */
+    private static Prediction figures(Input in, SimulationResult result, long overheadMs, long shiftMs) {
+        List<RequestOutcome> all = result.requests();
+        long[] latency = new long[all.size()];
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        int rejected = 0;
+        int hits = 0;
+        for (int i = 0; i < all.size(); i++) {
+            RequestOutcome o = all.get(i);
+            latency[i] = o.latencyMs() + shiftMs;
+            first = Math.min(first, o.issueMs());
+            last = Math.max(last, o.clientEndMs() + shiftMs);
+            rejected += o.rejected() ? 1 : 0;
+            hits += o.cache() == CacheStatus.HIT ? 1 : 0;
+        }
+        Arrays.sort(latency);
+        Map<Metric, Double> values = new LinkedHashMap<>();
+        // As JtlSummary counts it: samples over first start to last end.
+        values.put(Metric.THROUGHPUT, all.size() / (Math.max(1, last - first) / 1000.0));
+        values.put(Metric.REJECTED_PCT, 100.0 * rejected / all.size());
+        values.put(Metric.ORIGIN_REQUESTS, (double) result.aggregates().originRequests());
+        if (!in.cell().direct() && in.switches().cache()) {
+            // As EdgeLog counts it: HITs among every response the front logged, rejections included.
+            values.put(Metric.EDGE_HIT_PCT, 100.0 * hits / all.size());
+        }
+        values.put(Metric.P50_MS, (double) percentile(latency, 50));
+        values.put(Metric.P95_MS, (double) percentile(latency, 95));
+        return new Prediction(values, null, overheadMs);
+    }
+
+    /** Nearest rank, as the model's and the JTL's summaries take it. */
+    static long percentile(long[] sorted, int p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, rank - 1)];
+    }
+}

@@ -1,0 +1,152 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.TestDirs;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** ./run-tests.sh advise on crafted logs: one flooder among normal clients, and input it must refuse. */
+class AdviseCommandTest {
+    static final DateTimeFormatter COMBINED = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
+    static final ZonedDateTime START = ZonedDateTime.of(2026, 11, 20, 10, 0, 0, 0, ZoneOffset.UTC);
+    static final String FLOODER = "203.0.113.66";
+
+    private static Path dir;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void folder() throws IOException {
+        dir = TestDirs.fresh(AdviseCommandTest.class, "advise");
+    }
+
+    private int run(String... args) {
+        CommandLine cli = RunTestsCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    static String line(String client, ZonedDateTime t, String method, String uri, int status) {
+        return client + " - - [" + COMBINED.format(t) + "] \"" + method + " " + uri + " HTTP/1.1\" " + status
+                + " 512 \"-\" \"test\"";
+    }
+
+    /**
+     * Two minutes of 40 normal clients at about 1 request/s (sometimes 2 in a second, sometimes
+     * none) over a few pages, and one client at 50 requests/s on one page.
+     */
+    static List<String> floodLog(String method) {
+        Random random = new Random(7);
+        List<String> lines = new ArrayList<>();
+        String[] pages = {"/", "/news", "/about", "/api/items?page=1", "/api/items?page=2"};
+        for (int s = 0; s < 120; s++) {
+            ZonedDateTime t = START.plusSeconds(s);
+            for (int c = 1; c <= 40; c++) {
+                int n = random.nextInt(10) == 0 ? 2 : random.nextInt(10) == 0 ? 0 : 1;
+                for (int k = 0; k < n; k++) {
+                    lines.add(line("198.51.100." + c, t, method, pages[random.nextInt(pages.length)], 200));
+                }
+            }
+            for (int k = 0; k < 50; k++) {
+                lines.add(line(FLOODER, t, method, "/news", 200));
+            }
+        }
+        return lines;
+    }
+
+    static Path write(String name, List<String> lines) throws IOException {
+        Path file = dir.resolve(name);
+        Files.write(file, lines);
+        return file;
+    }
+
+    @Test
+    void recommendsTheFrontLimitThatRejectsTheFlooderAndHurtsNoNormalClient() throws IOException {
+        Path log = write("flood.txt", floodLog("GET"));
+        Path results = dir.resolve("results");
+        assertThat(run("advise", log.toString(), "--origin-capacity", "100", "--max-hurt-clients", "0%",
+                "--results", results.toString())).as(err.toString()).isZero();
+        String text = out.toString();
+        Matcher folder = Pattern.compile("advice: (\\S+) \\(").matcher(text);
+        assertThat(folder.find()).as(text).isTrue();
+        Path advice = Path.of(folder.group(1));
+
+        Matcher pick = Pattern.compile("recommended: rate=(\\d+)r/s burst=(\\d+)").matcher(text);
+        assertThat(pick.find()).as(text).isTrue();
+        int rate = Integer.parseInt(pick.group(1));
+        int burst = Integer.parseInt(pick.group(2));
+        // The flooder sends 50 in each second: a limit that lets it through is no limit on it.
+        assertThat(rate + burst).isLessThan(50);
+        // And the normal clients (at most 2 in a second) are all let through.
+        String md = Files.readString(advice.resolve("advice.md"));
+        assertThat(md).contains("| " + FLOODER + " | 6000 |").contains("1 outlier(s)");
+        assertThat(md).containsPattern("\\| " + rate + " \\| " + burst + " \\| [0-9.]+ \\| [0-9.]+ \\| 0 \\| \\d+ \\| 1 \\|");
+        assertThat(Files.readString(advice.resolve("nginx/front-rate-limit.conf")))
+                .contains("rate=" + rate + "r/s;", "burst=" + burst + ";").doesNotContain("dry_run");
+        assertThat(Files.readString(advice.resolve("nginx/dry-run/front-rate-limit.conf")))
+                .contains("rate=" + rate + "r/s;", "limit_req_dry_run on;");
+        assertThat(advice.resolve("nginx/back-rate-limit.conf")).content().contains("rate=100r/s;");
+        assertThat(advice.resolve("nginx/edge-lifetimes.conf")).content().contains("location = /news {");
+        assertThat(advice.resolve("nginx/dry-run/limit-req-status-log.conf")).content().contains("$limit_req_status");
+        assertThat(md).contains("## Assumptions", "REJECTED_DRY_RUN");
+    }
+
+    @Test
+    void aLogTooShortToSayAnythingIsOneLine() throws IOException {
+        Path log = write("short.txt", floodLog("GET").subList(0, 50));
+        assertThat(run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("too short to say anything");
+        assertThat(firstLine(err.toString())).contains(log.toString());
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void capacityBelowTheMeanRateIsOneLine() throws IOException {
+        Path log = write("capacity.txt", floodLog("GET"));
+        assertThat(run("advise", log.toString(), "--origin-capacity", "5", "--results", dir.resolve("r").toString()))
+                .isEqualTo(2);
+        assertThat(firstLine(err.toString())).contains("--origin-capacity 5 r/s is below the log's mean rate");
+    }
+
+    @Test
+    void noCacheablePathIsOneLine() throws IOException {
+        Path log = write("posts.txt", floodLog("POST"));
+        assertThat(run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
+        assertThat(firstLine(err.toString())).contains("no cacheable path");
+    }
+
+    @Test
+    void badFlagsAreOneLineEach() {
+        assertThat(run("advise", "missing.log", "--max-hurt-clients", "150%", "--origin-capacity", "lots")).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-hurt-clients must be a percentage from 0 to 100",
+                "--origin-capacity must be requests per second");
+    }
+
+    @Test
+    void aMissingLogIsOneLine() {
+        assertThat(run("advise", dir.resolve("nothing-here.log").toString())).isEqualTo(2);
+        assertThat(firstLine(err.toString())).contains("no such file");
+    }
+
+    private static String firstLine(String text) {
+        return Stream.of(text.split("\n")).findFirst().orElse("");
+    }
+}

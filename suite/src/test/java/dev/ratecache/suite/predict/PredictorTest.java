@@ -1,0 +1,137 @@
+package dev.ratecache.suite.predict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.ratecache.accesslog.ScheduledRequest;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellMeasurement;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Generator;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The predictor on shapes whose answer is known from the limits' arithmetic. */
+class PredictorTest {
+
+    private static Prediction predict(Cell cell, NginxSwitches base, Map<String, String> props, Profile profile,
+            Predictor.ReplayTraffic replay, long minMs) {
+        return Predictor.predict(new Predictor.Input(cell, cell.apply(base), props, profile, 10, replay, minMs, 0));
+    }
+
+    @Test
+    void stressWithoutCacheIsBoundByTheBackLimitsBurstPlusRate() {
+        Cell cell = Cell.of(Plan.STRESS, Cell.NO_CACHING).build();
+        Prediction p = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
+        assertThat(p.predicted()).isTrue();
+        // 1000 requests; the back (10 r/s, burst 50, queue) admits its burst and then 10 per second while
+        // users that were rejected come straight back: most requests end rejected (SimulationTest: 73 %).
+        assertThat(p.value(Metric.REJECTED_PCT)).isBetween(60.0, 90.0);
+        double admitted = 1000 * (1 - p.value(Metric.REJECTED_PCT) / 100);
+        assertThat(p.value(Metric.ORIGIN_REQUESTS)).isEqualTo(admitted, within(0.5));
+        assertThat(p.value(Metric.EDGE_HIT_PCT)).isNull();
+    }
+
+    @Test
+    void stressWithTheEdgeCacheRejectsNothingAndReachesTheOriginAboutOncePerLifetime() {
+        Cell cell = Cell.of(Plan.STRESS, Cell.SERVER_CACHE).serverCache().build();
+        Prediction p = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
+        assertThat(p.value(Metric.REJECTED_PCT)).isZero();
+        // /hare is fresh 3 s: one fetch, then a background refresh per lifetime at most.
+        assertThat(p.value(Metric.ORIGIN_REQUESTS)).isBetween(1.0, 10.0);
+        assertThat(p.value(Metric.EDGE_HIT_PCT)).isGreaterThan(90.0);
+    }
+
+    @Test
+    void theRoundTripOverheadComesFromTheCellsFastestSample() {
+        Cell cell = Cell.of(Plan.STRESS, Cell.DIRECT).direct().build();
+        Prediction none = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, -1);
+        Prediction some = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 15);
+        // The fastest direct answer is /hare's 10 ms in the quick profile: 15 ms measured leaves 5 ms.
+        assertThat(none.overheadMs()).isZero();
+        assertThat(some.overheadMs()).isEqualTo(5);
+        assertThat(some.value(Metric.P50_MS)).isGreaterThan(none.value(Metric.P50_MS));
+        // 100 users on 10 threads of 10 ms: about 1000 responses/s without overhead.
+        assertThat(none.value(Metric.THROUGHPUT)).isBetween(150.0, 1100.0);
+        assertThat(none.value(Metric.ORIGIN_REQUESTS)).isEqualTo(200.0);
+    }
+
+    @Test
+    void cellsTheModelCannotTakeSayWhy() {
+        NginxSwitches s = new NginxSwitches();
+        assertThat(predict(Cell.of(Plan.LOAD, Cell.CLIENT_CACHE).clientCache().build(), s, Plan.LOAD.sizes(Profile.QUICK),
+                Profile.QUICK, null, 0).gap()).isEqualTo(
+                "the model does not include JMeter's client cache (per user, freshness counted from receipt)");
+        assertThat(predict(Cell.of(Plan.LOAD, "library").clientCache().generator(Generator.LIBRARY).build(), s,
+                Plan.LOAD.sizes(Profile.QUICK), Profile.QUICK, null, 0).gap()).startsWith("the model does not include the client library");
+        assertThat(predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), new NginxSwitches().limitConn(5),
+                Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0).gap()).isEqualTo("the model does not include limit_conn");
+    }
+
+    @Test
+    void aReplayIsOpenArrivalsPerClientAtTheirLoggedTimes() {
+        // Two clients over 10 s: one at 2 r/s, one sending 40 at once. Front 5 r/s burst 10 per client.
+        List<ScheduledRequest> schedule = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            schedule.add(new ScheduledRequest(i * 500L, "127.16.0.1", "GET", "/a?i=" + (i % 2), "10.0.0.1"));
+        }
+        for (int i = 0; i < 40; i++) {
+            schedule.add(new ScheduledRequest(5000, "127.16.0.2", "GET", "/b", "10.0.0.2"));
+        }
+        schedule.sort(java.util.Comparator.comparingLong(ScheduledRequest::offsetMs));
+        Plan plan = Plan.replay(Path.of("schedule.csv"), schedule.size(), 10, 200);
+        NginxSwitches s = new NginxSwitches().frontRate(5).frontBurst(10).backRate(1000).backBurst(1000);
+        Predictor.ReplayTraffic traffic = new Predictor.ReplayTraffic(schedule, Map.of("/a", 20L, "/b", 30L), 10);
+
+        Prediction noCache = predict(Cell.of(plan, Cell.NO_CACHING).build(), s, plan.sizes(Profile.DEFAULT),
+                Profile.DEFAULT, traffic, 1);
+        // burst=10 admits 11 of the 40 at once (a new key starts at excess 0): 29 of 60 rejected.
+        assertThat(noCache.value(Metric.REJECTED_PCT)).isEqualTo(100.0 * 29 / 60, within(1e-9));
+        assertThat(noCache.value(Metric.ORIGIN_REQUESTS)).isEqualTo(31.0);
+
+        Prediction cached = predict(Cell.of(plan, Cell.SERVER_CACHE).serverCache().build(), s, plan.sizes(Profile.DEFAULT),
+                Profile.DEFAULT, traffic, 1);
+        // Fresh 10 s: one fetch per URI (/a?i=0, /a?i=1, /b); the 11 /b's in one millisecond wait on the lock.
+        assertThat(cached.value(Metric.ORIGIN_REQUESTS)).isEqualTo(3.0);
+        assertThat(cached.value(Metric.REJECTED_PCT)).isEqualTo(100.0 * 29 / 60, within(1e-9));
+    }
+
+    @Test
+    void aFigureOutsideTwentyPercentIsFlaggedWithTheRunsLikelyCause() {
+        Cell cell = Cell.of(Plan.STRESS, Cell.NO_CACHING).build();
+        Prediction p = new Prediction(Map.of(Metric.REJECTED_PCT, 50.0, Metric.ORIGIN_REQUESTS, 100.0, Metric.P95_MS, 100.0),
+                null, 3);
+        CellResult r = result(cell, 45.0, 130.0, 200);
+        CellPrediction ok = Predictions.compare(r, p, new Predictions.Evidence(null, 50.0, 50.0, 2));
+        assertThat(ok.comparison(Metric.REJECTED_PCT).flagged()).isFalse();
+        assertThat(ok.comparison(Metric.REJECTED_PCT).ratio()).isEqualTo(0.9, within(1e-9));
+        assertThat(ok.comparison(Metric.ORIGIN_REQUESTS).flagged()).isTrue();
+        assertThat(ok.comparison(Metric.P95_MS).flagged()).isTrue();
+        // Origin requests 30 % over with nothing in the run to explain it: said so, and not "explained".
+        assertThat(ok.reasons()).contains(CellPrediction.UNEXPLAINED);
+        assertThat(ok.explained()).isFalse();
+        // Latency over the prediction is what the model's missing costs do.
+        assertThat(ok.reasons()).anyMatch(s -> s.startsWith("the model does not include CPU and network costs"));
+
+        CellPrediction saturated = Predictions.compare(r, p, new Predictions.Evidence(null, 195.0, 50.0, 2));
+        assertThat(saturated.reasons()).containsExactly("the origin's CPU was saturated (195 % of 2 cores)");
+        assertThat(saturated.explained()).isTrue();
+
+        CellPrediction late = Predictions.compare(r, p, new Predictions.Evidence(450L, 10.0, 10.0, 2));
+        assertThat(late.reasons()).containsExactly("the generator fell behind its schedule (lateness p99 450 ms)");
+    }
+
+    private static CellResult result(Cell cell, double rejectedPct, double origin, long p95) {
+        JtlSummary jtl = new JtlSummary(100, Math.round(rejectedPct), 0, 0, 10, 50, 1, 300, 40, 80, p95, 250, 10_000);
+        CellMeasurement m = new CellMeasurement(jtl, origin, null, new CellMeasurement.Cpu(null, null, null, null), 10);
+        return new CellResult(cell, List.of(m), null, Path.of("."), Path.of("."));
+    }
+}
