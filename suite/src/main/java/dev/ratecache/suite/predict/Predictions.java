@@ -55,7 +55,9 @@ public final class Predictions {
             if (r.failed() || r.runs().isEmpty()) {
                 continue;
             }
+            // As MatrixRunner gave them to JMeter: the plan's sizes, the cell's own, then the user's -J.
             Map<String, String> props = new LinkedHashMap<>(r.cell().plan().sizes(run.profile()));
+            props.putAll(r.cell().properties());
             props.putAll(run.jmeterProperties());
             props.put("client_cache", String.valueOf(r.cell().clientCache()));
             Double min = r.median(Metric.MIN_MS);

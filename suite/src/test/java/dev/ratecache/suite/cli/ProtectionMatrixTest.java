@@ -1,0 +1,70 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * --matrix protection through real tiers, the origin and JMeter: the back limit's promise is a
+ * check of the run, kept with its limit on and broken with it off.
+ */
+class ProtectionMatrixTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... more) {
+        StackPorts p = StackPorts.free();
+        List<String> args = new ArrayList<>(List.of("--matrix", "protection", "--profile", "quick",
+                "--only", "flood/2x-many", "--results", dir.toString(),
+                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
+                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
+                "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus())));
+        args.addAll(List.of(more));
+        CommandLine cli = RunTestsCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args.toArray(String[]::new));
+    }
+
+    private String checksXml() throws Exception {
+        try (Stream<Path> runs = Files.list(dir)) {
+            Path run = runs.filter(p -> !p.getFileName().toString().equals("latest")).findFirst().orElseThrow();
+            return Files.readString(run.resolve("checks.xml"));
+        }
+    }
+
+    @Test
+    void theBackLimitKeepsEveryOneSecondWindowAtTheOriginWithinRatePlusBurst() throws Exception {
+        // 200 r/s from 100 addresses: no client reaches the front's per-client limit, so only the
+        // back limit (10 r/s, burst 50) stands between the flood and the origin.
+        assertThat(run()).as(out + "\n" + err).isZero();
+
+        assertThat(out.toString()).contains("PASS flood/2x-many.origin_peak_1s <= 60: the busiest second at the origin:");
+        assertThat(checksXml()).contains("flood/2x-many.origin_peak_1s &lt;= 60").doesNotContain("<failure");
+    }
+
+    @Test
+    void withTheBackLimitOffTheCheckFailsNamingTheWindowThatBrokeIt() throws Exception {
+        // The same flood with the back limit off: the origin takes what its 10 threads can, about
+        // 100 a second, well above the 60 the limit would have allowed.
+        assertThat(run("--no-back-limit")).isEqualTo(1);
+
+        assertThat(out.toString()).containsPattern(
+                "FAIL flood/2x-many\\.origin_peak_1s <= 60: the busiest second at the origin: \\d+ requests from \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC");
+        assertThat(err.toString()).contains("check(s) failed");
+        assertThat(checksXml()).contains("<failure");
+    }
+}
