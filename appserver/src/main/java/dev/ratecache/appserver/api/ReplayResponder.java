@@ -56,7 +56,7 @@ class ReplayResponder {
             // The body depends only on its size and the content version, and so does the tag.
             String etag = EntityTags.of(OriginAccounting.REPLAY + "-" + answer.bodyBytes() + "b",
                     properties.contentVersion());
-            String cacheControl = properties.publicCacheControl(properties.replay().maxAge());
+            String cacheControl = properties.publicCacheControl(answer.maxAge());
             if (ifNoneMatch != null && EntityTags.anyMatches(ifNoneMatch, etag)) {
                 visit.answeredNotModified();
                 return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag)

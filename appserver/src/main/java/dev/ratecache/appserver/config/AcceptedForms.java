@@ -36,7 +36,8 @@ public final class AcceptedForms {
     public static final String REPLAY_PATHS_FILE = "a CSV file with the header line "
             + "path,requests,delay_ms,body_bytes and one row per path: the path starting with / and without a "
             + "query (quoted where CSV needs it), a count of requests, the delay in milliseconds or empty for "
-            + "origin.replay.default-delay, the body size in bytes (0 for an empty body); each path once";
+            + "origin.replay.default-delay, the body size in bytes (0 for an empty body), and optionally a last "
+            + "column max_age_s: the path's lifetime in seconds, or empty for origin.replay.max-age; each path once";
 
     private static final ConfigurationPropertyName ENDPOINTS = ConfigurationPropertyName.of("origin.endpoints");
 

@@ -15,8 +15,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class ReplayPaths {
 
-    /** How the origin answers one path: after this delay, with a body this long. */
-    public record Answer(Duration delay, long bodyBytes) {
+    /** How the origin answers one path: after this delay, with a body this long, fresh this long. */
+    public record Answer(Duration delay, long bodyBytes, Duration maxAge) {
     }
 
     private final ReplayProperties properties;
@@ -51,8 +51,9 @@ public class ReplayPaths {
     public Answer answerFor(String path) {
         ReplayPath listed = paths.get(path);
         if (listed == null) {
-            return new Answer(properties.defaultDelay(), properties.defaultBodyBytes());
+            return new Answer(properties.defaultDelay(), properties.defaultBodyBytes(), properties.maxAge());
         }
-        return new Answer(listed.delay().orElse(properties.defaultDelay()), listed.bodyBytes());
+        return new Answer(listed.delay().orElse(properties.defaultDelay()), listed.bodyBytes(),
+                listed.maxAge().orElse(properties.maxAge()));
     }
 }

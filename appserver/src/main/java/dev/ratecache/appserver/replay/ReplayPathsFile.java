@@ -29,6 +29,9 @@ final class ReplayPathsFile {
 
     static final List<String> HEADER = List.of("path", "requests", "delay_ms", "body_bytes");
 
+    /** The header with each path's own lifetime (./run-tests.sh replay --use-advice writes it). */
+    static final List<String> HEADER_WITH_MAX_AGE = List.of("path", "requests", "delay_ms", "body_bytes", "max_age_s");
+
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder()
             .setHeader()
             .setSkipHeaderRecord(true)
@@ -81,7 +84,7 @@ final class ReplayPathsFile {
         if (names.isEmpty()) {
             throw new ReplayPathsFileException(file, "the file is empty, without even the header line");
         }
-        if (!HEADER.equals(names)) {
+        if (!HEADER.equals(names) && !HEADER_WITH_MAX_AGE.equals(names)) {
             throw new ReplayPathsFileException(file, "line 1: the header is " + String.join(",", names)
                     + " but must be " + String.join(",", HEADER));
         }
@@ -91,8 +94,9 @@ final class ReplayPathsFile {
     private record Row(Path file, long line) {
 
         ReplayPath parse(CSVRecord row) {
-            if (row.size() != HEADER.size()) {
-                throw problem(HEADER.size() + " fields expected, found " + row.size());
+            int fields = row.getParser().getHeaderNames().size();
+            if (row.size() != fields) {
+                throw problem(fields + " fields expected, found " + row.size());
             }
             String path = row.get("path");
             if (!path.startsWith("/") || path.contains("?")) {
@@ -101,7 +105,11 @@ final class ReplayPathsFile {
             wholeNumber(row, "requests");
             String delay = row.get("delay_ms").strip();
             Optional<Duration> delayMs = delay.isEmpty() ? Optional.empty() : Optional.of(milliseconds(delay));
-            return new ReplayPath(path, delayMs, wholeNumber(row, "body_bytes"));
+            Optional<Duration> maxAge = Optional.empty();
+            if (row.isMapped("max_age_s") && !row.get("max_age_s").isBlank()) {
+                maxAge = Optional.of(Duration.ofSeconds(wholeNumber(row, "max_age_s")));
+            }
+            return new ReplayPath(path, delayMs, wholeNumber(row, "body_bytes"), maxAge);
         }
 
         private long wholeNumber(CSVRecord row, String field) {
