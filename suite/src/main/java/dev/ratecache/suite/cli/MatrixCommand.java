@@ -192,7 +192,7 @@ abstract class MatrixCommand implements Callable<Integer> {
                 problems.add("--assert " + e.getMessage());
             }
         }
-        problems.addAll(ports.problems(switches.origins().isEmpty()));
+        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
@@ -262,6 +262,13 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
     List<Cell> cellsOf(List<Plan> plans) {
+        List<Cell> cells = matrixCells(plans);
+        // Several edges and no --edge-balance: independent caches beside sharded ones, on the same plan.
+        boolean balanceGiven = spec.commandLine().getParseResult().hasMatchedOption("--edge-balance");
+        return switches.edges() > 1 && !balanceGiven ? Matrix.bothEdgeBalances(cells) : cells;
+    }
+
+    private List<Cell> matrixCells(List<Plan> plans) {
         if (matrix.equals(Matrix.PROTECTION)) {
             if (ownPlan()) {
                 throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");

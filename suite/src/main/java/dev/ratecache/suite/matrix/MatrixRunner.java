@@ -145,7 +145,7 @@ public final class MatrixRunner {
                 props.put("port", String.valueOf(target.getPort()));
             } else {
                 stack = Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
-                props.put("host", Ports.LOOPBACK);
+                props.put("host", stack.frontUri().getHost());
                 props.put("port", String.valueOf(options.ports().front()));
             }
             double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
@@ -155,14 +155,16 @@ public final class MatrixRunner {
             JtlSummary jtl = JtlSummary.read(run.jtl());
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
-            Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());
+            Double frontCpu = stack == null ? null : frontCpu(stack);
             Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
             if (stack != null) {
                 // The tiers buffer their access logs (nginx/snippets/logging.conf); stopping them writes out the rest.
                 stack.close();
             }
             // Per second, for index.html's over-time charts.
-            Path frontLog = stack == null ? null : stack.frontEnd().accessLog();
+            // With several edges, their logs merged in time order: the front end as a whole.
+            Path frontLog = stack == null ? null : stack.fronts().size() == 1 ? stack.frontEnd().accessLog()
+                    : EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
             Path backLog = stack == null ? null : stack.backEnd().accessLog();
             Timeline.of(run.jtl(), frontLog, backLog).write(dir.resolve("timeline.json"));
             if (options.cellReport() != null) {
@@ -180,7 +182,7 @@ public final class MatrixRunner {
                 throw new CellFailure("incomplete: the client recorded " + jtl.samples() + " samples"
                         + (expected > 0 ? " of " + expected : ""), run.log());
             }
-            Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontEnd().accessLog()) : null;
+            Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontAccessLogs()) : null;
             OriginWindows.Peak peak = backLog == null ? null : OriginWindows.of(backLog).peak();
             List<Sample> admitted = Jtl.read(run.jtl()).stream().filter(sample -> sample.success() && !sample.rejected())
                     .toList();
@@ -195,6 +197,12 @@ public final class MatrixRunner {
                 stack.close();
             }
         }
+    }
+
+    /** CPU seconds of the front end: every edge, and the balancer in front of several. */
+    private static double frontCpu(Stack stack) {
+        double sum = stack.fronts().stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
+        return sum + stack.balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
     }
 
     private void ensureOrigin() throws IOException {
