@@ -59,8 +59,9 @@ public final class MatrixRunner {
     private final Options options;
     private final PrintWriter out;
     private final JMeter jmeter = JMeter.assembled();
-    private final Map<Generator, LoadGenerator> generators = Map.of(
-            Generator.JMETER, new JMeterGenerator(jmeter), Generator.LIBRARY, new LibraryDriver());
+    private final Map<Generator, LoadGenerator> generators;
+    /** The load hosts' JMeter servers a distributed run goes through; null: JMeter runs here. */
+    private final JMeter.Remote remote;
     // Dashboards and graphs of a finished cell are drawn at low priority while the next cells run:
     // the runs mostly wait on the origin's delays, so two drawing threads keep pace on two cores.
     private final ExecutorService drawing = Executors.newFixedThreadPool(2);
@@ -68,8 +69,16 @@ public final class MatrixRunner {
     private OriginServer origin;
 
     public MatrixRunner(Options options, PrintWriter out) {
+        this(options, out, null);
+    }
+
+    /** A run whose JMeter cells go through the JMeter servers of {@code remote} (--load-hosts). */
+    public MatrixRunner(Options options, PrintWriter out, JMeter.Remote remote) {
         this.options = options;
         this.out = out;
+        this.remote = remote;
+        this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
+                new LibraryDriver());
     }
 
     public Outcome run() throws IOException {
@@ -177,7 +186,14 @@ public final class MatrixRunner {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
             Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
-            long expected = cell.plan().expectedSamples(props);
+            // Distributed, each load host runs the whole plan: JMeter's own mode, so the samples add up.
+            long expected = cell.plan().expectedSamples(props) * (remote == null ? 1 : remote.hosts().size());
+            if (remote != null) {
+                Map<String, Long> perHost = dev.ratecache.suite.distributed.Probe.samplesPerHost(run.jtl(), remote.hosts());
+                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                        .writeValue(dir.resolve("load-hosts.json").toFile(), perHost);
+                out.println("  samples per load host: " + perHost);
+            }
             if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {
                 throw new CellFailure("incomplete: the client recorded " + jtl.samples() + " samples"
                         + (expected > 0 ? " of " + expected : ""), run.log());
