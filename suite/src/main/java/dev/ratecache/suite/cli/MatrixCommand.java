@@ -86,6 +86,31 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "Where run folders go. Default: results/ in the checkout.")
     Path results;
 
+    @Option(names = "--load-hosts", paramLabel = "HOST[:PORT][,HOST[:PORT]]", split = ",",
+            description = "Run each plan through the JMeter servers on these hosts (./run-tests.sh load-server there),"
+                    + " JMeter's own distributed mode: each host runs the whole plan, JMeter merges the results here."
+                    + " Needs --listen with an address the hosts reach. PORT defaults to 1099.")
+    List<String> loadHosts = new ArrayList<>();
+
+    @Option(names = "--rmi-keystore", paramLabel = "FILE",
+            description = "With --load-hosts: the keystore for RMI over SSL, the same file on every host (made with"
+                    + " keytool, alias rmi, when missing). Default: .tools/rmi/rmi_keystore.jks in the checkout.")
+    Path rmiKeystore;
+
+    @Option(names = "--rmi-plain",
+            description = "With --load-hosts: RMI without SSL (the load servers must be started with --rmi-plain too)."
+                    + " Anyone on the network can then talk to the JMeter servers.")
+    boolean rmiPlain;
+
+    @Option(names = "--client-rmi-port", paramLabel = "N",
+            description = "With --load-hosts: this controller's RMI port, which the load hosts connect back to with the"
+                    + " samples (client.rmi.localport; JMeter uses it and the next few). 0: any free port."
+                    + " Default: ${DEFAULT-VALUE}.")
+    int clientRmiPort = 0;
+
+    /** The load hosts' JMeter servers, once checked; null when JMeter runs here. */
+    dev.ratecache.suite.jmeter.JMeter.Remote remote;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -101,8 +126,13 @@ abstract class MatrixCommand implements Callable<Integer> {
         out.flush();
         prepare(runDir, out);
 
+        if (remote != null) {
+            out.println("load hosts: " + String.join(", ", remote.hosts()) + " (JMeter servers, RMI "
+                    + (rmiPlain ? "PLAIN" : "over SSL") + "; callback to " + remote.callbackAddress() + ")");
+        }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport()), out).run();
+                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport()), out, remote)
+                .run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
         if (matrix.equals(Matrix.PROTECTION)) {
@@ -192,11 +222,61 @@ abstract class MatrixCommand implements Callable<Integer> {
                 problems.add("--assert " + e.getMessage());
             }
         }
-        problems.addAll(ports.problems(switches.origins().isEmpty()));
+        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
+        if (!loadHosts.isEmpty()) {
+            cells = cells.stream().filter(c -> !c.direct() && !c.library()).toList();
+            remote = loadHostProblems(problems, runDir);
+        }
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
         return new Run(cells, chosen, repeats, checks);
+    }
+
+    /**
+     * --load-hosts checked before anything starts: the hosts reachable, then (only when all else
+     * is well, since it runs JMeter) the probe plan on each: its JMeter version and the plan
+     * properties read on the load side. Returns the remote to run through; problems go to {@code problems}.
+     */
+    private dev.ratecache.suite.jmeter.JMeter.Remote loadHostProblems(List<String> problems, Path runDir) {
+        List<String> hosts = dev.ratecache.suite.distributed.LoadHosts.parse(loadHosts, problems);
+        if (ports.listen().equals("127.0.0.1")) {
+            problems.add("--load-hosts: the load hosts cannot reach 127.0.0.1 here: give --listen ADDRESS, an address"
+                    + " of this machine they reach");
+        }
+        if (clientRmiPort < 0 || clientRmiPort > 65535) {
+            problems.add("--client-rmi-port must be 0 or a TCP port (got " + clientRmiPort + ")");
+        }
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        for (String host : hosts) {
+            dev.ratecache.suite.distributed.LoadHosts.unreachable(host).ifPresent(problems::add);
+        }
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        try {
+            if (rmiPlain) {
+                spec.commandLine().getErr().println("run-tests.sh: WARNING: --rmi-plain: RMI to the load hosts without"
+                        + " SSL; anyone on the network can talk to their JMeter servers");
+            }
+            Path store = rmiPlain ? null : dev.ratecache.suite.distributed.LoadHosts.ensureKeystore(
+                    rmiKeystore != null ? rmiKeystore : dev.ratecache.suite.distributed.LoadHosts.defaultKeystore());
+            dev.ratecache.suite.jmeter.JMeter.Remote r = new dev.ratecache.suite.jmeter.JMeter.Remote(hosts,
+                    dev.ratecache.suite.distributed.LoadHosts.localAddressTowards(hosts.get(0)), clientRmiPort,
+                    dev.ratecache.suite.distributed.LoadHosts.rmiArguments(store));
+            dev.ratecache.suite.jmeter.JMeter jmeter = dev.ratecache.suite.jmeter.JMeter.assembled();
+            problems.addAll(dev.ratecache.suite.distributed.Probe.problems(jmeter, r, jmeter.version(),
+                    runDir.resolveSibling(runDir.getFileName() + "-probe")));
+            return r;
+        } catch (java.io.IOException e) {
+            problems.add("--load-hosts: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            problems.add("--load-hosts: interrupted while probing the load hosts");
+        }
+        return null;
     }
 
     /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
@@ -262,6 +342,13 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
     List<Cell> cellsOf(List<Plan> plans) {
+        List<Cell> cells = matrixCells(plans);
+        // Several edges and no --edge-balance: independent caches beside sharded ones, on the same plan.
+        boolean balanceGiven = spec.commandLine().getParseResult().hasMatchedOption("--edge-balance");
+        return switches.edges() > 1 && !balanceGiven ? Matrix.bothEdgeBalances(cells) : cells;
+    }
+
+    private List<Cell> matrixCells(List<Plan> plans) {
         if (matrix.equals(Matrix.PROTECTION)) {
             if (ownPlan()) {
                 throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");

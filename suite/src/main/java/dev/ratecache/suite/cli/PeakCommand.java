@@ -144,6 +144,9 @@ public final class PeakCommand implements Callable<Integer> {
     /** Every input checked before anything starts: one line each. */
     void validate() {
         List<String> problems = new ArrayList<>(switches.problems());
+        if (switches.edges() > 1) {
+            problems.add("--edges " + switches.edges() + ": peak measures one front end's paths; run several edges with ./run-tests.sh --edges N");
+        }
         range(problems, "--duration", duration, 1, 3600);
         range(problems, "--connections", connections, 1, 10_000);
         range(problems, "--threads", threads, 1, 64);

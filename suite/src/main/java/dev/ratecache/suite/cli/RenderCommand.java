@@ -35,9 +35,18 @@ final class RenderCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", switches.problems()));
         }
         NginxRenderer renderer = new NginxRenderer(Repo.nginxTemplates());
-        for (Tier tier : Tier.values()) {
-            Path top = renderer.render(tier, switches, ports, dir.resolve(tier.id()));
-            spec.commandLine().getOut().println(top);
+        int edges = switches.edges();
+        spec.commandLine().getOut().println(renderer.render(Tier.BACK, switches, ports, dir.resolve("back")));
+        if (edges == 1) {
+            spec.commandLine().getOut().println(renderer.render(Tier.FRONT, switches, ports, dir.resolve("front")));
+        } else {
+            // Each edge on its own port behind the balancer, as a run starts them.
+            for (int i = 0; i < edges; i++) {
+                spec.commandLine().getOut().println(renderer.render(Tier.FRONT, switches, ports.edge(i, edges),
+                        dir.resolve("front-" + (i + 1))));
+            }
+            spec.commandLine().getOut().println(renderer.render(Tier.BALANCER, switches, ports,
+                    dir.resolve("balancer")));
         }
         return 0;
     }

@@ -28,9 +28,10 @@ import picocli.CommandLine.Option;
             "  ./run-tests.sh advise LOG       limits and cache lifetimes for your log",
             "  ./run-tests.sh up [switches]    start the stack and keep it up (Ctrl-C stops it)",
             "  ./run-tests.sh down             stop the stack up started, from another terminal",
+            "  ./run-tests.sh load-server      a JMeter server on a load host (for --load-hosts)",
             ""},
         subcommands = {ReplayCommand.class, AdviseCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
-            DownCommand.class},
+            DownCommand.class, LoadServerCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand extends MatrixCommand {
     @Option(names = "--plan", paramLabel = "FILE.jmx",

@@ -201,6 +201,10 @@ public final class UpCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             problems.add("--profile " + e.getMessage());
         }
+        if (switches.edges() > 1) {
+            // Its live line reads one front end's log and counters; several edges are measured by a matrix run.
+            problems.add("--edges " + switches.edges() + ": up runs one front end; run several edges with ./run-tests.sh --edges N");
+        }
         if (every < 1 || every > 3600) {
             problems.add("--every must be a whole number of seconds from 1 to 3600 (got " + every + ")");
         }

@@ -26,8 +26,35 @@ public final class JMeter {
         return new JMeter(Repo.jmeterHome());
     }
 
+    /** This install's JMeter version (e.g. 5.6.3), from its core jar's manifest; "unknown" when unreadable. */
+    public String version() {
+        try (java.util.jar.JarFile core = new java.util.jar.JarFile(home.resolve("lib/ext/ApacheJMeter_core.jar").toFile())) {
+            String v = core.getManifest().getMainAttributes().getValue("Implementation-Version");
+            return v == null ? "unknown" : v.trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     public Path launcher() {
         return home.resolve("bin/ApacheJMeter.jar");
+    }
+
+    /**
+     * The JMeter servers a run goes through, and how this controller meets them: the address they
+     * call back (java.rmi.server.hostname), its RMI port, and the RMI arguments (SSL or plain).
+     */
+    public record Remote(List<String> hosts, String callbackAddress, int clientPort, List<String> rmiArguments) {
+        List<String> arguments() {
+            List<String> args = new ArrayList<>();
+            args.add("-R");
+            args.add(String.join(",", hosts));
+            args.add("-Djava.rmi.server.hostname=" + callbackAddress);
+            // Fixed, so that it can be opened in a firewall: the servers send their samples here.
+            args.add("-Jclient.rmi.localport=" + clientPort);
+            args.addAll(rmiArguments);
+            return args;
+        }
     }
 
     /** The files one run leaves in its folder, and what it cost (see {@link ManagedProcess.Finished}). */
@@ -39,6 +66,16 @@ public final class JMeter {
      * our terminal, otherwise it goes to outDir/jmeter.out.
      */
     public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo)
+            throws IOException, InterruptedException {
+        return run(plan, properties, outDir, echo, null);
+    }
+
+    /**
+     * As {@link #run(Path, Map, Path, boolean)}, but through the JMeter servers of {@code remote}
+     * when it is not null: JMeter's own distributed mode (-R), each server running the whole plan,
+     * the properties sent to them as -G, results merged by JMeter into one JTL here.
+     */
+    public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo, Remote remote)
             throws IOException, InterruptedException {
         if (!Files.isRegularFile(launcher())) {
             throw new IOException("JMeter is not assembled (" + launcher() + " is missing): run ./mvnw -B package -DskipTests");
@@ -62,6 +99,11 @@ public final class JMeter {
                 "-j", log.toAbsolutePath().toString()));
         addSuiteProperties(command);
         properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
+        if (remote != null) {
+            command.addAll(remote.arguments());
+            // -G: the plan runs on the servers, which read its switches from their own properties.
+            properties.forEach((k, v) -> command.add("-G" + k + "=" + v));
+        }
         try (ManagedProcess jmeter = echo
                 ? ManagedProcess.startInherited("jmeter", command, outDir)
                 : ManagedProcess.start("jmeter", command, outDir, outDir.resolve("jmeter.out"))) {

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,9 +26,11 @@ import java.util.Optional;
  * @param generator   what sends the traffic
  * @param properties  JMeter properties of this cell beside the plan's sizes (e.g. a flood's rate), which the
  *                    user's -J values still override
+ * @param edgeBalance with several edges (--edges N), how this cell spreads requests over them; null: as switched
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
-        boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties) {
+        boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties,
+        EdgeBalance edgeBalance) {
 
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
@@ -57,7 +60,14 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
     /** The switches for this cell, on top of the ones the user gave for every cell. */
     public NginxSwitches apply(NginxSwitches base) {
-        return base.copy().frontLimit(frontLimit).backLimit(backLimit).cache(serverCache);
+        NginxSwitches s = base.copy().frontLimit(frontLimit).backLimit(backLimit).cache(serverCache);
+        return edgeBalance == null ? s : s.edgeBalance(edgeBalance);
+    }
+
+    /** This cell under another name, its edges balanced by {@code balance}. */
+    public Cell withEdgeBalance(String newName, EdgeBalance balance) {
+        return new Cell(newName, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
+                balance);
     }
 
     /** A folder name for the cell: its name with the slash replaced. */
@@ -98,7 +108,9 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
                     + onOff(frontLimit) + ", back limit " + onOff(backLimit) + ", server cache " + onOff(serverCache);
         }
         return "front limit " + onOff(frontLimit) + ", back limit " + onOff(backLimit)
-                + ", server cache " + onOff(serverCache) + ", client cache " + onOff(clientCache);
+                + ", server cache " + onOff(serverCache) + ", client cache " + onOff(clientCache)
+                + (edgeBalance == null ? "" : edgeBalance == EdgeBalance.URI_HASH
+                        ? ", edges sharded by URI" : ", edges round robin");
     }
 
     static String onOff(boolean on) {
@@ -170,7 +182,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
 
         public Cell build() {
-            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties);
+            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties, null);
         }
     }
 }

@@ -30,11 +30,40 @@ public final class EdgeLog {
 
     /** Percentage of logged responses whose cache status was HIT; null for an empty log. */
     public static Double hitPct(Path accessLog) throws IOException {
-        if (!Files.isRegularFile(accessLog)) {
-            return null;
+        return hitPct(List.of(accessLog));
+    }
+
+    /** The same over several edges' logs together: HITs of all edges over responses of all edges. */
+    public static Double hitPct(List<Path> accessLogs) throws IOException {
+        List<JsonNode> entries = new ArrayList<>();
+        for (Path log : accessLogs) {
+            if (Files.isRegularFile(log)) {
+                entries.addAll(entries(log));
+            }
         }
-        List<JsonNode> entries = entries(accessLog);
         long hits = entries.stream().filter(e -> "HIT".equals(e.path("cache").asText())).count();
         return entries.isEmpty() ? null : 100.0 * hits / entries.size();
+    }
+
+    /**
+     * Several edges' logs as one, in the order the requests ended (their msec), written to
+     * {@code target}: what the timeline and a cell's report read as "the front end's log".
+     */
+    public static Path merged(List<Path> accessLogs, Path target) throws IOException {
+        List<String[]> lines = new ArrayList<>();
+        for (Path log : accessLogs) {
+            if (!Files.isRegularFile(log)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(log)) {
+                if (!line.isBlank()) {
+                    lines.add(new String[] {String.valueOf(JSON.readTree(line).path("msec").asDouble()), line});
+                }
+            }
+        }
+        lines.sort(java.util.Comparator.comparingDouble(l -> Double.parseDouble(l[0])));
+        Files.createDirectories(target.toAbsolutePath().getParent());
+        Files.write(target, lines.stream().map(l -> l[1]).toList());
+        return target;
     }
 }

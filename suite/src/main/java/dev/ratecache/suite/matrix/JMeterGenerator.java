@@ -9,9 +9,11 @@ import java.util.Map;
 /** JMeter as a cell's load generator: the cell's plan, headless, its live summary on our terminal. */
 final class JMeterGenerator implements LoadGenerator {
     private final JMeter jmeter;
+    private final JMeter.Remote remote;
 
-    JMeterGenerator(JMeter jmeter) {
+    JMeterGenerator(JMeter jmeter, JMeter.Remote remote) {
         this.jmeter = jmeter;
+        this.remote = remote;
     }
 
     @Override
@@ -19,7 +21,7 @@ final class JMeterGenerator implements LoadGenerator {
         // The plan's paths from the one place that knows them; the user's -J values still win.
         Map<String, String> props = new LinkedHashMap<>(cell.plan().paths());
         props.putAll(properties);
-        JMeter.Run run = jmeter.run(cell.plan().file(), props, dir, true);
+        JMeter.Run run = jmeter.run(cell.plan().file(), props, dir, true, remote);
         if (run.exitCode() != 0) {
             throw new CellFailure("JMeter exited with code " + run.exitCode()
                     + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());

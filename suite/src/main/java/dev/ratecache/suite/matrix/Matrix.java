@@ -1,5 +1,6 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.suite.nginx.EdgeBalance;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,6 +86,27 @@ public final class Matrix {
             }
         }
         return cells;
+    }
+
+    /** The name suffix of a cell whose edges shard the cache (--edge-balance uri-hash). */
+    public static final String SHARDED = ".sharded";
+
+    /**
+     * With several edges: each cell with the edge cache twice, round robin (independent caches,
+     * under its own name) and sharded by URI (named with {@link #SHARDED}), so that the report
+     * sets one beside the other on the same plan. Cells without the edge cache run once.
+     */
+    public static List<Cell> bothEdgeBalances(List<Cell> cells) {
+        List<Cell> out = new ArrayList<>();
+        for (Cell c : cells) {
+            if (c.serverCache() && !c.direct()) {
+                out.add(c.withEdgeBalance(c.name(), EdgeBalance.ROUND_ROBIN));
+                out.add(c.withEdgeBalance(c.name() + SHARDED, EdgeBalance.URI_HASH));
+            } else {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     public static List<Cell> of(String kind, List<Plan> plans) {

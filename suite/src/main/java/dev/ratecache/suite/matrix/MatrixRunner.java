@@ -59,8 +59,9 @@ public final class MatrixRunner {
     private final Options options;
     private final PrintWriter out;
     private final JMeter jmeter = JMeter.assembled();
-    private final Map<Generator, LoadGenerator> generators = Map.of(
-            Generator.JMETER, new JMeterGenerator(jmeter), Generator.LIBRARY, new LibraryDriver());
+    private final Map<Generator, LoadGenerator> generators;
+    /** The load hosts' JMeter servers a distributed run goes through; null: JMeter runs here. */
+    private final JMeter.Remote remote;
     // Dashboards and graphs of a finished cell are drawn at low priority while the next cells run:
     // the runs mostly wait on the origin's delays, so two drawing threads keep pace on two cores.
     private final ExecutorService drawing = Executors.newFixedThreadPool(2);
@@ -68,8 +69,16 @@ public final class MatrixRunner {
     private OriginServer origin;
 
     public MatrixRunner(Options options, PrintWriter out) {
+        this(options, out, null);
+    }
+
+    /** A run whose JMeter cells go through the JMeter servers of {@code remote} (--load-hosts). */
+    public MatrixRunner(Options options, PrintWriter out, JMeter.Remote remote) {
         this.options = options;
         this.out = out;
+        this.remote = remote;
+        this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
+                new LibraryDriver());
     }
 
     public Outcome run() throws IOException {
@@ -145,7 +154,7 @@ public final class MatrixRunner {
                 props.put("port", String.valueOf(target.getPort()));
             } else {
                 stack = Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
-                props.put("host", Ports.LOOPBACK);
+                props.put("host", stack.frontUri().getHost());
                 props.put("port", String.valueOf(options.ports().front()));
             }
             double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
@@ -155,14 +164,16 @@ public final class MatrixRunner {
             JtlSummary jtl = JtlSummary.read(run.jtl());
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
-            Double frontCpu = stack == null ? null : ProcCpu.treeSeconds(stack.frontEnd().pid());
+            Double frontCpu = stack == null ? null : frontCpu(stack);
             Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
             if (stack != null) {
                 // The tiers buffer their access logs (nginx/snippets/logging.conf); stopping them writes out the rest.
                 stack.close();
             }
             // Per second, for index.html's over-time charts.
-            Path frontLog = stack == null ? null : stack.frontEnd().accessLog();
+            // With several edges, their logs merged in time order: the front end as a whole.
+            Path frontLog = stack == null ? null : stack.fronts().size() == 1 ? stack.frontEnd().accessLog()
+                    : EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
             Path backLog = stack == null ? null : stack.backEnd().accessLog();
             Timeline.of(run.jtl(), frontLog, backLog).write(dir.resolve("timeline.json"));
             if (options.cellReport() != null) {
@@ -175,12 +186,19 @@ public final class MatrixRunner {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
             Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
-            long expected = cell.plan().expectedSamples(props);
+            // Distributed, each load host runs the whole plan: JMeter's own mode, so the samples add up.
+            long expected = cell.plan().expectedSamples(props) * (remote == null ? 1 : remote.hosts().size());
+            if (remote != null) {
+                Map<String, Long> perHost = dev.ratecache.suite.distributed.Probe.samplesPerHost(run.jtl(), remote.hosts());
+                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                        .writeValue(dir.resolve("load-hosts.json").toFile(), perHost);
+                out.println("  samples per load host: " + perHost);
+            }
             if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {
                 throw new CellFailure("incomplete: the client recorded " + jtl.samples() + " samples"
                         + (expected > 0 ? " of " + expected : ""), run.log());
             }
-            Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontEnd().accessLog()) : null;
+            Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontAccessLogs()) : null;
             OriginWindows.Peak peak = backLog == null ? null : OriginWindows.of(backLog).peak();
             List<Sample> admitted = Jtl.read(run.jtl()).stream().filter(sample -> sample.success() && !sample.rejected())
                     .toList();
@@ -195,6 +213,12 @@ public final class MatrixRunner {
                 stack.close();
             }
         }
+    }
+
+    /** CPU seconds of the front end: every edge, and the balancer in front of several. */
+    private static double frontCpu(Stack stack) {
+        double sum = stack.fronts().stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
+        return sum + stack.balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
     }
 
     private void ensureOrigin() throws IOException {

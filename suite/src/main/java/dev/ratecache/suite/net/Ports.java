@@ -83,15 +83,24 @@ public final class Ports {
      * empty when it can.
      */
     public static Optional<String> problem(int port, String flag) {
+        return problem(LOOPBACK, port, flag);
+    }
+
+    /** Why {@code port} can't be bound on {@code address} by this user, naming the flag; empty when it can. */
+    public static Optional<String> problem(String address, int port, String flag) {
         if (port < 1 || port > 65535) {
             return Optional.of("port " + port + " is not a TCP port (1-65535): change " + flag);
         }
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
+            socket.bind(new InetSocketAddress(InetAddress.getByName(address), port));
             return Optional.empty();
         } catch (BindException e) {
             String why = String.valueOf(e.getMessage()).toLowerCase();
+            if (why.contains("assign")) {
+                return Optional.of("address " + address + " is not one of this machine's (port " + port + ", " + flag
+                        + "): give an address of one of its interfaces");
+            }
             if (why.contains("permission")) {
                 return Optional.of("port " + port + " needs root (ports below 1024 are privileged):"
                         + " run as root or choose another with " + flag + " (e.g. " + flag + " 8000)");
@@ -105,8 +114,13 @@ public final class Ports {
 
     /** True when something accepts connections on 127.0.0.1:port. */
     public static boolean accepting(int port) {
+        return accepting(LOOPBACK, port);
+    }
+
+    /** True when something accepts connections on address:port. */
+    public static boolean accepting(String address, int port) {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(LOOPBACK, port), (int) Duration.ofMillis(500).toMillis());
+            socket.connect(new InetSocketAddress(address, port), (int) Duration.ofMillis(500).toMillis());
             return true;
         } catch (IOException e) {
             return false;

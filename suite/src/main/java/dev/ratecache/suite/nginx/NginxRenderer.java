@@ -105,7 +105,8 @@ public final class NginxRenderer {
     static List<String> stamp(NginxSwitches switches, StackPorts ports) {
         List<String> lines = new ArrayList<>();
         lines.addAll(wrapped("# Switches: " + switches.describe() + "."));
-        lines.add("# Ports: front " + ports.front() + ", back " + ports.back() + ", origin " + ports.origin()
+        lines.add("# Ports: front " + ports.front() + (ports.listen().equals(Ports.LOOPBACK) ? "" : " on " + ports.listen())
+                + ", back " + ports.back() + ", origin " + ports.origin()
                 + ", status " + ports.frontStatus() + " (front) and " + ports.backStatus() + " (back).");
         List<String> flags = new ArrayList<>(Flags.differing(switches, new NginxSwitches()));
         flags.addAll(Flags.differing(ports, new StackPorts()));
@@ -172,7 +173,11 @@ public final class NginxRenderer {
     }
 
     static Map<String, Object> context(Tier tier, NginxSwitches s, StackPorts ports) {
+        boolean behindBalancer = s.edges > 1;
         Map<String, Object> front = tier(ports.front(), s.frontLimit, s.frontRate, s.frontBurst, s.frontMode);
+        // Alone, the front end faces the clients; behind the balancer, only the balancer on loopback.
+        front.put("address", behindBalancer ? Ports.LOOPBACK : ports.listen());
+        front.put("behindBalancer", behindBalancer);
         front.put("limitConn", s.limitConn > 0);
         front.put("limitConnValue", s.limitConn);
         front.put("cache", s.cache);
@@ -206,7 +211,6 @@ public final class NginxRenderer {
         s.freshness.forEach((path, seconds) -> freshness.add(Map.of("path", path, "seconds", seconds)));
 
         Map<String, Object> back = tier(ports.back(), s.backLimit, s.backRate, s.backBurst, s.backMode);
-        back.put("trustedProxies", List.of(Ports.LOOPBACK));
         back.put("hasFreshness", !freshness.isEmpty());
         back.put("freshness", freshness);
         back.put("origins", origins);
@@ -219,7 +223,17 @@ public final class NginxRenderer {
         // A back end rejection with 503 must stay a rejection, not become a dropped connection.
         back.put("droppedStatuses", s.rejectStatus == 503 ? "500 502 504" : "500 502 503 504");
 
+        Map<String, Object> balancer = new HashMap<>();
+        balancer.put("address", ports.listen());
+        balancer.put("port", ports.front());
+        balancer.put("uriHash", s.edgeBalance == EdgeBalance.URI_HASH);
+        balancer.put("edges", ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
+
         Map<String, Object> context = new HashMap<>();
+        // The one proxy each tier takes X-Forwarded-For from (snippets/real-ip.conf): the back end's
+        // is the front end, an edge's the balancer; both on loopback.
+        context.put("trustedProxies", List.of(Ports.LOOPBACK));
+        context.put("balancer", balancer);
         context.put("front", front);
         context.put("back", back);
         context.put("workers", s.workers);
@@ -230,7 +244,8 @@ public final class NginxRenderer {
         context.put("rejectStatus", s.rejectStatus);
         context.put("retryAfter", s.retryAfter);
         context.put("njsModule", NJS_MODULE.toString());
-        context.put("statusPort", tier == Tier.FRONT ? ports.frontStatus() : ports.backStatus());
+        // Behind a balancer an edge has no status server: the balancer's, on the front status port, counts the whole edge.
+        context.put("statusPort", tier == Tier.BACK ? ports.backStatus() : ports.frontStatus());
         return context;
     }
 }

@@ -19,12 +19,14 @@ import java.util.List;
 public final class NginxServer implements AutoCloseable {
     private final Tier tier;
     private final Path prefix;
+    private final String address;
     private final int port;
     private ManagedProcess process;
 
-    private NginxServer(Tier tier, Path prefix, int port) {
+    private NginxServer(Tier tier, Path prefix, String address, int port) {
         this.tier = tier;
         this.prefix = prefix;
+        this.address = address;
         this.port = port;
     }
 
@@ -65,7 +67,10 @@ public final class NginxServer implements AutoCloseable {
         // nginx creates (and, as root, hands to its worker user) the leaf cache and temp folders itself.
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("temp"));
-        NginxServer server = new NginxServer(tier, prefix, tier == Tier.FRONT ? ports.front() : ports.back());
+        // The tier facing the clients listens on --listen; an edge behind the balancer, and the back end, on loopback.
+        boolean facesClients = tier == Tier.BALANCER || (tier == Tier.FRONT && switches.edges() == 1);
+        NginxServer server = new NginxServer(tier, prefix, facesClients ? ports.listen() : Ports.LOOPBACK,
+                tier == Tier.BACK ? ports.back() : ports.front());
         server.check(conf);
         return server;
     }
@@ -101,12 +106,12 @@ public final class NginxServer implements AutoCloseable {
      * It writes the pid file only once every listener is bound.
      */
     public NginxServer start() throws IOException {
-        if (Ports.accepting(port)) {
+        if (Ports.accepting(address, port)) {
             throw new IOException("port " + port + " is already taken; the " + tier.id() + " tier cannot start");
         }
         process = ManagedProcess.start("nginx " + tier.id(), command(), prefix, prefix.resolve("logs/nginx.out"));
         try {
-            awaitStarted(process, pidFile(), port, prefix.resolve("logs/error.log"), "the " + tier.id() + " tier");
+            awaitStarted(process, pidFile(), address, port, prefix.resolve("logs/error.log"), "the " + tier.id() + " tier");
         } catch (IOException e) {
             close();
             throw e;
@@ -121,8 +126,14 @@ public final class NginxServer implements AutoCloseable {
      */
     public static void awaitStarted(ManagedProcess master, Path pidFile, int port, Path errorLog, String what)
             throws IOException {
+        awaitStarted(master, pidFile, Ports.LOOPBACK, port, errorLog, what);
+    }
+
+    /** As above, for a master listening on {@code address}. */
+    public static void awaitStarted(ManagedProcess master, Path pidFile, String address, int port, Path errorLog,
+            String what) throws IOException {
         Instant deadline = Instant.now().plusSeconds(15);
-        while (!(pidFileNames(pidFile, master.pid()) && Ports.accepting(port))) {
+        while (!(pidFileNames(pidFile, master.pid()) && Ports.accepting(address, port))) {
             if (!master.isAlive() || Instant.now().isAfter(deadline)) {
                 throw new IOException(what + " did not start on port " + port + ":\n" + LogTail.of(errorLog, 10));
             }

@@ -96,6 +96,17 @@ public final class NginxSwitches {
             description = "How the back end spreads requests over several origins: round-robin or least-conn. Default: round-robin.")
     Balance balance = Balance.ROUND_ROBIN;
 
+    @Option(names = "--edges", paramLabel = "N",
+            description = "Front end tiers (edges), each its own nginx with its own cache and per-client limit, behind one"
+                    + " balancing nginx on the front port; 1 is no balancer. Default: ${DEFAULT-VALUE}.")
+    int edges = 1;
+
+    @Option(names = "--edge-balance", paramLabel = "METHOD", converter = EdgeBalanceConverter.class,
+            description = "With --edges N > 1, how the balancer spreads requests: round-robin (independent caches) or"
+                    + " uri-hash (hash $request_uri consistent: each URL cached on one edge). A matrix run given --edges"
+                    + " without it runs each edge-cache cell both ways. Default: round-robin.")
+    EdgeBalance edgeBalance = EdgeBalance.ROUND_ROBIN;
+
     @Option(names = "--keepalive", paramLabel = "N", description = "Idle kept-alive connections each tier holds to the next. Default: ${DEFAULT-VALUE}.")
     int keepalive = 32;
 
@@ -143,6 +154,7 @@ public final class NginxSwitches {
                 p.add("--origin must be http://host:port with no path (got '" + origin + "')");
             }
         }
+        range(p, "--edges", edges, 1, 32);
         range(p, "--keepalive", keepalive, 1, 10_000);
         range(p, "--read-timeout", readTimeout, 1, 3_600);
         range(p, "--client-timeout", clientTimeout, 1, 3_600);
@@ -181,6 +193,8 @@ public final class NginxSwitches {
         c.purgeAllow = new ArrayList<>(purgeAllow);
         c.origins = new ArrayList<>(origins);
         c.balance = balance;
+        c.edges = edges;
+        c.edgeBalance = edgeBalance;
         c.keepalive = keepalive;
         c.readTimeout = readTimeout;
         c.clientTimeout = clientTimeout;
@@ -209,6 +223,8 @@ public final class NginxSwitches {
     public NginxSwitches purgeAllow(List<String> a) { purgeAllow = new ArrayList<>(a); return this; }
     public NginxSwitches origins(List<URI> o) { origins = new ArrayList<>(o); return this; }
     public NginxSwitches balance(Balance b) { balance = b; return this; }
+    public NginxSwitches edges(int n) { edges = n; return this; }
+    public NginxSwitches edgeBalance(EdgeBalance b) { edgeBalance = b; return this; }
     public NginxSwitches keepalive(int n) { keepalive = n; return this; }
     public NginxSwitches readTimeout(int s) { readTimeout = s; return this; }
     public NginxSwitches clientTimeout(int s) { clientTimeout = s; return this; }
@@ -219,6 +235,8 @@ public final class NginxSwitches {
     public boolean cache() { return cache; }
     public int rejectStatus() { return rejectStatus; }
     public List<URI> origins() { return List.copyOf(origins); }
+    public int edges() { return edges; }
+    public EdgeBalance edgeBalance() { return edgeBalance; }
     // What the model of the tiers (predictions, advise) and the back limit's promise need to know.
     public int frontRate() { return frontRate; }
     public int frontBurst() { return frontBurst; }
@@ -239,7 +257,9 @@ public final class NginxSwitches {
                 + ", edge cache " + (cache ? "on (" + cacheSize + (stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
                         + (age ? "" : ", no Age") + ")" : "off")
                 + ", rejections " + rejectStatus
-                + (limitConn > 0 ? ", limit_conn " + limitConn : "");
+                + (limitConn > 0 ? ", limit_conn " + limitConn : "")
+                + (edges > 1 ? ", " + edges + " edges " + (edgeBalance == EdgeBalance.URI_HASH
+                        ? "sharded by URI (hash $request_uri consistent)" : "round robin (independent caches)") : "");
     }
 
     public static final class LimitModeConverter implements picocli.CommandLine.ITypeConverter<LimitMode> {
@@ -258,6 +278,17 @@ public final class NginxSwitches {
         public StaleMode convert(String value) {
             try {
                 return StaleMode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class EdgeBalanceConverter implements picocli.CommandLine.ITypeConverter<EdgeBalance> {
+        @Override
+        public EdgeBalance convert(String value) {
+            try {
+                return EdgeBalance.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

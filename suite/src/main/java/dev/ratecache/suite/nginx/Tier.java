@@ -1,9 +1,13 @@
 package dev.ratecache.suite.nginx;
 
-/** The two Nginx tiers; each is its own nginx master process with its own prefix. */
+/**
+ * The Nginx tiers; each is its own nginx master process with its own prefix. The balancer runs
+ * only with {@code --edges N > 1}, in front of N front end tiers.
+ */
 public enum Tier {
     FRONT("front", "front-end.conf"),
-    BACK("back", "back-end.conf");
+    BACK("back", "back-end.conf"),
+    BALANCER("balancer", "edge-balancer.conf");
 
     private final String id;
     private final String template;

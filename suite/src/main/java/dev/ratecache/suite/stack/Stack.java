@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,15 +27,20 @@ public final class Stack implements AutoCloseable {
     private final StackPorts ports;
     private final OriginServer origin;
     private final NginxServer back;
-    private final NginxServer front;
+    /** The front end tiers: one, or with --edges N the N edges behind {@link #balancer}. */
+    private final List<NginxServer> fronts;
+    /** The balancing nginx on the front port with --edges N > 1; null with one edge. */
+    private final NginxServer balancer;
 
     private final boolean ownsOrigin;
 
-    private Stack(StackPorts ports, OriginServer origin, NginxServer back, NginxServer front, boolean ownsOrigin) {
+    private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
+            NginxServer balancer, boolean ownsOrigin) {
         this.ports = ports;
         this.origin = origin;
         this.back = back;
-        this.front = front;
+        this.fronts = List.copyOf(fronts);
+        this.balancer = balancer;
         this.ownsOrigin = ownsOrigin;
     }
 
@@ -45,16 +51,30 @@ public final class Stack implements AutoCloseable {
      */
     public static Stack around(OriginServer origin, NginxSwitches switches, StackPorts ports, Path dir)
             throws IOException {
-        NginxServer back = null;
+        List<NginxServer> started = new ArrayList<>();
         try {
-            back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
-            NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
-            return new Stack(ports, origin, back, front, false);
+            NginxServer back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
+            started.add(back);
+            int edges = switches.edges();
+            if (edges == 1) {
+                NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
+                return new Stack(ports, origin, back, List.of(front), null, false);
+            }
+            List<NginxServer> fronts = new ArrayList<>();
+            for (int i = 0; i < edges; i++) {
+                NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports.edge(i, edges),
+                        dir.resolve("nginx/front-" + (i + 1))).start();
+                started.add(front);
+                fronts.add(front);
+            }
+            NginxServer balancer = NginxServer.prepare(Tier.BALANCER, switches, ports, dir.resolve("nginx/balancer"))
+                    .start();
+            return new Stack(ports, origin, back, fronts, balancer, false);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(back);
+            closeQuietly(started.toArray(AutoCloseable[]::new));
             throw e;
         } catch (InterruptedException e) {
-            closeQuietly(back);
+            closeQuietly(started.toArray(AutoCloseable[]::new));
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the tiers", e);
         }
@@ -80,7 +100,7 @@ public final class Stack implements AutoCloseable {
         }
         try {
             Stack tiers = around(origin, switches, ports, dir);
-            return new Stack(ports, origin, tiers.back, tiers.front, true);
+            return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, true);
         } catch (IOException | RuntimeException e) {
             closeQuietly(origin);
             throw e;
@@ -99,10 +119,21 @@ public final class Stack implements AutoCloseable {
         }
     }
 
-    public URI frontUri() { return uri(ports.front()); }
+    public URI frontUri() {
+        // 0.0.0.0 listens everywhere; a client on this machine reaches it on loopback.
+        String host = ports.listen().equals("0.0.0.0") ? Ports.LOOPBACK : ports.listen();
+        return URI.create("http://" + host + ":" + ports.front());
+    }
     public URI backUri() { return uri(ports.back()); }
     public StackPorts ports() { return ports; }
-    public NginxServer frontEnd() { return front; }
+    /** The front end tier; with several edges, the first of them (see {@link #fronts()}). */
+    public NginxServer frontEnd() { return fronts.get(0); }
+    /** Every front end tier: one, or the edges behind the balancer. */
+    public List<NginxServer> fronts() { return fronts; }
+    /** The edge balancer; empty with one edge. */
+    public Optional<NginxServer> balancer() { return Optional.ofNullable(balancer); }
+    /** The front end tiers' access logs, one per edge. */
+    public List<Path> frontAccessLogs() { return fronts.stream().map(NginxServer::accessLog).toList(); }
     public NginxServer backEnd() { return back; }
 
     /** The suite's origin; empty when the stack fronts a user's own origin. */
@@ -119,7 +150,10 @@ public final class Stack implements AutoCloseable {
 
     @Override
     public void close() {
-        front.close();
+        if (balancer != null) {
+            balancer.close();
+        }
+        fronts.forEach(NginxServer::close);
         back.close();
         if (origin != null && ownsOrigin) {
             origin.close();

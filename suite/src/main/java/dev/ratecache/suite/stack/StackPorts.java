@@ -7,8 +7,21 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** The ports the stack listens on, all on 127.0.0.1. Flags of run-tests.sh, defaults as in the reference setup. */
+/**
+ * The ports the stack listens on, all on 127.0.0.1 but the front port, which listens on
+ * {@code --listen}. Flags of run-tests.sh, defaults as in the reference setup.
+ */
 public final class StackPorts {
+    @Option(names = "--listen", paramLabel = "ADDRESS",
+            description = "Address the front port listens on (the edge balancer's with --edges); give one that load"
+                    + " hosts reach, e.g. with --load-hosts. The other tiers stay on 127.0.0.1. Default: ${DEFAULT-VALUE}.")
+    String listen = Ports.LOOPBACK;
+
+    @Option(names = "--edge-ports", paramLabel = "PORT[,PORT]", split = ",",
+            description = "With --edges N > 1: the N front end tiers' ports on 127.0.0.1, behind the balancer on the front"
+                    + " port. Default: free ports chosen at start.")
+    List<Integer> edgePorts = new ArrayList<>();
+
     @Option(names = "--front-port", paramLabel = "PORT", description = "Front end port. Default: ${DEFAULT-VALUE}.")
     int front = 80;
 
@@ -48,13 +61,66 @@ public final class StackPorts {
     public int backStatus() { return backStatus; }
 
     public StackPorts front(int port) { front = port; return this; }
+    public String listen() { return listen; }
+    public StackPorts listen(String address) { listen = address; return this; }
+
+    /**
+     * The ports of {@code n} edges behind the balancer: the ones given with --edge-ports, or free
+     * ones chosen now and kept, so that the balancer's config and the edges agree.
+     */
+    public synchronized List<Integer> edgePorts(int n) {
+        while (edgePorts.size() < n) {
+            edgePorts.add(Ports.free());
+        }
+        return List.copyOf(edgePorts.subList(0, n));
+    }
+
+    /** These ports as edge {@code i} (0-based) of several sees them: its own port, no status port of its own. */
+    public StackPorts edge(int i, int n) {
+        StackPorts p = copy();
+        p.front = edgePorts(n).get(i);
+        p.listen = Ports.LOOPBACK;
+        return p;
+    }
+
+    /** An independent copy. */
+    public StackPorts copy() {
+        StackPorts p = new StackPorts();
+        p.listen = listen;
+        p.edgePorts = new ArrayList<>(edgePorts);
+        p.front = front;
+        p.back = back;
+        p.origin = origin;
+        p.management = management;
+        p.frontStatus = frontStatus;
+        p.backStatus = backStatus;
+        return p;
+    }
 
     /**
      * Why the stack can't start on these ports, one line each naming the flag to change; empty
      * when it can. The origin's ports are left out when the origin is the user's own.
      */
     public List<String> problems(boolean ownOrigin) {
+        return problems(ownOrigin, 1);
+    }
+
+    /** As {@link #problems(boolean)}, for a stack of {@code edges} front end tiers. */
+    public List<String> problems(boolean ownOrigin, int edges) {
+        List<String> problems = new ArrayList<>();
+        if (!listen.matches("[0-9a-fA-F:.]+")) {
+            problems.add("--listen takes an IP address of this machine (got '" + listen + "')");
+            return problems;
+        }
+        if (!edgePorts.isEmpty() && (edges < 2 || edgePorts.size() != edges)) {
+            problems.add("--edge-ports gives " + edgePorts.size() + " port(s) for --edges " + edges
+                    + ": give one per edge, or leave it out");
+        }
         Map<String, Integer> wanted = new LinkedHashMap<>();
+        if (!Ports.LOOPBACK.equals(listen)) {
+            // The front port on --listen; checked on its own address below.
+            Ports.problem(listen, front, "--front-port (on --listen " + listen + ")").ifPresent(problems::add);
+        }
         wanted.put("--front-port", front);
         wanted.put("--back-port", back);
         wanted.put("--front-status-port", frontStatus);
@@ -63,7 +129,9 @@ public final class StackPorts {
             wanted.put("--origin-port", origin);
             wanted.put("--management-port", management);
         }
-        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < edgePorts.size(); i++) {
+            wanted.put("--edge-ports (edge " + (i + 1) + ")", edgePorts.get(i));
+        }
         Map<Integer, String> seen = new LinkedHashMap<>();
         wanted.forEach((flag, port) -> {
             String other = seen.putIfAbsent(port, flag);

@@ -130,6 +130,8 @@ class MatrixTest {
             } else if (value instanceof dev.ratecache.suite.nginx.StaleMode mode) {
                 f.set(changed, mode == dev.ratecache.suite.nginx.StaleMode.RFC
                         ? dev.ratecache.suite.nginx.StaleMode.PROTECTIVE : dev.ratecache.suite.nginx.StaleMode.RFC);
+            } else if (value instanceof dev.ratecache.suite.nginx.EdgeBalance) {
+                f.set(changed, dev.ratecache.suite.nginx.EdgeBalance.URI_HASH);
             } else if (value instanceof dev.ratecache.suite.nginx.Balance) {
                 f.set(changed, dev.ratecache.suite.nginx.Balance.LEAST_CONN);
             } else {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * gixy (gixy-ng from PyPI, installed by ./run-tests.sh test into .tools/) finds nothing in the
- * rendered configs: with the defaults, with every optional part on, and with everything off.
+ * rendered configs: with the defaults, with every optional part on, with everything off, and
+ * with two edges sharded behind the balancer.
  */
 class GixyLintTest {
 
@@ -35,7 +36,9 @@ class GixyLintTest {
                         .frontMode(LimitMode.parse("delay=50")).backMode(LimitMode.NODELAY)
                         .freshness("/hare", 3).balance(Balance.LEAST_CONN)
                         .origins(List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"))),
-                "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false));
+                "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
+                // Two edges behind the balancer: the edges with real-ip, the balancer with the URI hash.
+                "edges", new NginxSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH));
         StackPorts ports = StackPorts.free();
         for (var variant : variants.entrySet()) {
             for (Tier tier : Tier.values()) {

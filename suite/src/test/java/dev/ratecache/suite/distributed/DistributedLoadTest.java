@@ -1,0 +1,222 @@
+package dev.ratecache.suite.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.TestDirs;
+import dev.ratecache.suite.cli.RunTestsAccess;
+import dev.ratecache.suite.cli.RunTestsCommand;
+import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Distributed load on this machine, with network namespaces as hosts: two namespaces joined to a
+ * bridge by veth pairs, each running ./run-tests.sh load-server (a JMeter server over RMI with
+ * SSL); the controller (this JVM) and the stack in the root namespace, the front end on the
+ * bridge's address. Everything made here is named with a prefix of this run's own and removed by
+ * that name when the class ends, also when it fails. Skipped, saying why, where namespaces cannot
+ * be made (not root, or no ip netns).
+ */
+class DistributedLoadTest {
+    private static final int RATE = 1;
+    private static final int BURST = 20;
+    private static final int USERS = 5;
+    private static final int LOOPS = 20;
+    /** The stress plan with the front end's per-client limit alone: no back limit, no caches. */
+    private static final String CELL = "stress/front-on.back-off.server-off.client-off";
+
+    private static final String PREFIX = "rcd" + (ProcessHandle.current().pid() % 100_000);
+    private static final String BRIDGE = PREFIX + "br";
+    // A /24 of 10.231.0.0/16 of this run's own; it exists only on the bridge and in the namespaces.
+    private static final String NET = "10.231." + (1 + ProcessHandle.current().pid() % 250);
+    private static final List<String> NAMESPACES = List.of(PREFIX + "a", PREFIX + "b");
+    private static final List<Process> SERVERS = new ArrayList<>();
+    private static final List<String> MADE = new ArrayList<>();
+    private static Path dir;
+    private static Thread cleanupHook;
+
+    @BeforeAll
+    static void hosts() throws Exception {
+        assumeTrue("0".equals(run(false, "id", "-u").trim()), "not root: network namespaces need root");
+        assumeTrue(runs("ip", "netns", "list"), "no ip netns here (iproute2 missing or no namespace support)");
+        dir = TestDirs.fresh(DistributedLoadTest.class, "run");
+        // Removed on a crash of this JVM too, not only when JUnit gets to @AfterAll.
+        cleanupHook = new Thread(DistributedLoadTest::removeAll, "netns-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanupHook);
+        ip("link", "add", BRIDGE, "type", "bridge");
+        MADE.add("link:" + BRIDGE);
+        ip("addr", "add", NET + ".1/24", "dev", BRIDGE);
+        ip("link", "set", BRIDGE, "up");
+        for (int i = 0; i < NAMESPACES.size(); i++) {
+            String ns = NAMESPACES.get(i);
+            String veth = PREFIX + "v" + i;
+            ip("netns", "add", ns);
+            MADE.add("netns:" + ns);
+            ip("link", "add", veth, "type", "veth", "peer", "name", veth + "p");
+            MADE.add("link:" + veth);
+            ip("link", "set", veth + "p", "netns", ns);
+            ip("link", "set", veth, "master", BRIDGE);
+            ip("link", "set", veth, "up");
+            ip("netns", "exec", ns, "ip", "addr", "add", address(i) + "/24", "dev", veth + "p");
+            ip("netns", "exec", ns, "ip", "link", "set", veth + "p", "up");
+            ip("netns", "exec", ns, "ip", "link", "set", "lo", "up");
+        }
+        for (int i = 0; i < NAMESPACES.size(); i++) {
+            Path out = dir.resolve("load-server-" + i + ".out");
+            List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NAMESPACES.get(i),
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
+                    RunTestsCommand.class.getName(), "load-server", "--port", "1099", "--bind", address(i),
+                    "--results", dir.resolve("servers").toString()));
+            SERVERS.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start());
+        }
+        for (int i = 0; i < SERVERS.size(); i++) {
+            awaitReady(SERVERS.get(i), dir.resolve("load-server-" + i + ".out"));
+        }
+    }
+
+    private static String address(int i) {
+        return NET + "." + (2 + i);
+    }
+
+    /** Waits for load-server's "ready" line: the JMeter server accepts on both its ports. */
+    private static void awaitReady(Process server, Path out) throws Exception {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
+        while (!(Files.exists(out) && Files.readString(out).contains("ready on"))) {
+            if (!server.isAlive() || Instant.now().isAfter(deadline)) {
+                throw new AssertionError("load-server did not start:\n" + (Files.exists(out) ? Files.readString(out) : ""));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @AfterAll
+    static void removeHosts() {
+        removeAll();
+        if (cleanupHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanupHook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or ran: the work is done.
+            }
+        }
+    }
+
+    /** Stops the load servers by their own process (SIGTERM: their JMeter server goes with them), then removes what was made, by name. */
+    private static synchronized void removeAll() {
+        for (Process p : SERVERS) {
+            p.destroy();
+        }
+        for (Process p : SERVERS) {
+            try {
+                if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        SERVERS.clear();
+        for (int i = MADE.size() - 1; i >= 0; i--) {
+            String[] what = MADE.get(i).split(":", 2);
+            try {
+                if (what[0].equals("netns")) {
+                    run(false, "ip", "netns", "delete", what[1]);
+                } else {
+                    run(false, "ip", "link", "delete", what[1]);
+                }
+            } catch (Exception e) {
+                // Gone already (a veth goes with its namespace's peer): nothing left to remove.
+            }
+        }
+        MADE.clear();
+    }
+
+    @Test
+    void twoLoadHostsDriveTheStressPlanAndEachHasItsOwnPerClientLimit() throws Exception {
+        StackPorts p = StackPorts.free();
+        Path results = dir.resolve("results");
+        StringWriter text = new StringWriter();
+        int exit = RunTestsAccess.execute(new PrintWriter(text, true), "--load-hosts",
+                address(0) + ":1099," + address(1) + ":1099", "--listen", NET + ".1", "--results", results.toString(),
+                "--matrix", "full", "--only", CELL, "--profile", "quick", "-Jusers=" + USERS, "-Jloops=" + LOOPS,
+                "-Jrampup=0", "--front-rate", String.valueOf(RATE), "--front-burst", String.valueOf(BURST),
+                "--front-mode", "nodelay", "--no-back-limit",
+                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
+                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
+                "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus()));
+        assertThat(exit).as(text.toString()).isZero();
+
+        Path run = Files.list(results).filter(d -> d.getFileName().toString().matches("\\d{8}-\\d{6}"))
+                .findFirst().orElseThrow();
+        Path cell = run.resolve("cells/" + CELL.replace('/', '-'));
+        // The sample counts add up: each host ran the whole plan, JMeter merged them here.
+        JsonNode perHost = new ObjectMapper().readTree(cell.resolve("load-hosts.json").toFile());
+        assertThat(perHost.path(address(0) + ":1099").asLong()).isEqualTo(USERS * LOOPS);
+        assertThat(perHost.path(address(1) + ":1099").asLong()).isEqualTo(USERS * LOOPS);
+        assertThat(dev.ratecache.jtl.JtlSummary.read(cell.resolve("jmeter/results.jtl")).samples())
+                .isEqualTo(2L * USERS * LOOPS);
+
+        // The front end saw one address per load host, and limited each on its own.
+        Map<String, List<JsonNode>> byClient = new TreeMap<>();
+        for (JsonNode e : EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"))) {
+            byClient.computeIfAbsent(e.path("client").asText(), k -> new ArrayList<>()).add(e);
+        }
+        assertThat(byClient.keySet()).containsExactlyInAnyOrder(address(0), address(1));
+        long admittedTotal = 0;
+        for (var entry : byClient.entrySet()) {
+            List<JsonNode> lines = entry.getValue();
+            long admitted = lines.stream().filter(l -> l.path("status").asInt() == 200).count();
+            double span = lines.get(lines.size() - 1).path("msec").asDouble() - lines.get(0).path("msec").asDouble();
+            // Its own bucket: the whole burst and at most the rate over its span.
+            assertThat(admitted).as(entry.getKey()).isBetween((long) BURST + 1, BURST + 1 + RATE * (long) Math.ceil(span + 1));
+            assertThat(lines.stream().filter(l -> l.path("status").asInt() == 429).count()).as(entry.getKey()).isPositive();
+            admittedTotal += admitted;
+        }
+        // One shared bucket could not have admitted this many.
+        assertThat(admittedTotal).isGreaterThan(2L * BURST);
+    }
+
+    private static void ip(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("ip"));
+        command.addAll(List.of(args));
+        run(true, command.toArray(String[]::new));
+    }
+
+    private static boolean runs(String... command) {
+        try {
+            run(true, command);
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static String run(boolean check, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        int exit = p.waitFor();
+        if (check && exit != 0) {
+            throw new IOException(String.join(" ", command) + " failed (" + exit + "): " + out.trim());
+        }
+        return out;
+    }
+}
