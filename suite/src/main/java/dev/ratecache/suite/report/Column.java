@@ -17,9 +17,12 @@ import java.util.function.Function;
  *
  * @param metrics   usually one; several share a cell of the table, joined by " / " (CPU per process)
  * @param reference the reference experiment's figure for this column, or null where it published none
+ * @param whenMeasured shown in a plan's table only when one of its cells has a figure for it: the
+ *                  caches' columns (Redis, database, stale reads) apply to /items plans only, and
+ *                  would be a column of n/a in every other table
  */
 public record Column(String heading, String unit, int decimals, List<Metric> metrics,
-        Function<Reference, Double> reference) {
+        Function<Reference, Double> reference, boolean whenMeasured) {
 
     /** Every column report.md shows, in order. */
     public static final List<Column> ALL = List.of(
@@ -39,8 +42,15 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
             of(Metric.ORIGIN_PEAK_1S, "origin peak", "req in 1 s", 0),
             of(Metric.EDGE_HIT_PCT, "edge HIT", "%", 1),
             of(Metric.CLIENT_CACHE_HITS, "client-cache hits", "", 0),
+            joined("Redis hits / misses", "", 0, Metric.REDIS_HITS, Metric.REDIS_MISSES).onlyWhenMeasured(),
+            of(Metric.DATABASE_QUERIES, "database queries", "", 0).onlyWhenMeasured(),
+            of(Metric.CACHE_ERRORS, "cache errors", "", 0).onlyWhenMeasured(),
+            joined("stale reads / share / oldest", "n / % / ms", 1, Metric.STALE_READS, Metric.STALE_PCT,
+                    Metric.STALE_OLDEST_MS).onlyWhenMeasured(),
             joined("CPU front / back / origin / JMeter", "%", 1,
                     Metric.CPU_FRONT_PCT, Metric.CPU_BACK_PCT, Metric.CPU_ORIGIN_PCT, Metric.CPU_JMETER_PCT),
+            of(Metric.CPU_ORIGIN_PCT, "CPU origin", "%", 1).onlyWhenMeasured(),
+            of(Metric.CPU_REDIS_PCT, "CPU Redis", "%", 1).onlyWhenMeasured(),
             of(Metric.WALL_S, "wall", "s", 1));
 
     /** The columns the reference experiment published figures for: summary.json and summary.csv carry them. */
@@ -48,27 +58,38 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
 
     /** index.html's tables: what a reader compares at a glance (report.md has the rest). */
     public static final List<Column> HTML = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
-            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS);
+            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS,
+            Metric.REDIS_HITS, Metric.DATABASE_QUERIES, Metric.CACHE_ERRORS, Metric.STALE_READS, Metric.CPU_REDIS_PCT);
 
     /** The terminal's tables: narrow enough for a wide terminal, even with spreads over repeats. */
     public static final List<Column> TERMINAL = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
             Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT,
-            Metric.CLIENT_CACHE_HITS, Metric.WALL_S);
+            Metric.CLIENT_CACHE_HITS, Metric.REDIS_HITS, Metric.DATABASE_QUERIES, Metric.CACHE_ERRORS,
+            Metric.STALE_READS, Metric.WALL_S);
 
     /** The per-plan bar charts (index.html and charts/*.png). */
     public static final List<Column> CHARTED = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.P95_MS,
             Metric.ORIGIN_REQUESTS);
 
     static Column of(Metric metric, String heading, String unit, int decimals) {
-        return new Column(heading, unit, decimals, List.of(metric), null);
+        return new Column(heading, unit, decimals, List.of(metric), null, false);
     }
 
     static Column joined(String heading, String unit, int decimals, Metric... metrics) {
-        return new Column(heading, unit, decimals, List.of(metrics), null);
+        return new Column(heading, unit, decimals, List.of(metrics), null, false);
     }
 
     Column withReference(Function<Reference, Double> figure) {
-        return new Column(heading, unit, decimals, metrics, figure);
+        return new Column(heading, unit, decimals, metrics, figure, whenMeasured);
+    }
+
+    Column onlyWhenMeasured() {
+        return new Column(heading, unit, decimals, metrics, reference, true);
+    }
+
+    /** Whether a table of these cells shows this column: always, or for a caches column when a cell measured it. */
+    public boolean shownFor(List<CellResult> cells) {
+        return !whenMeasured || cells.stream().anyMatch(r -> metrics.stream().anyMatch(m -> r.median(m) != null));
     }
 
     /** The columns of {@link #ALL} that show these metrics (each column picked by its first metric), in this order. */
