@@ -17,9 +17,9 @@ import java.util.function.Function;
  *
  * @param metrics   usually one; several share a cell of the table, joined by " / " (CPU per process)
  * @param reference the reference experiment's figure for this column, or null where it published none
- * @param whenMeasured shown in a plan's table only when one of its cells has a figure for it: the
- *                  caches' columns (Redis, database, stale reads) apply to /items plans only, and
- *                  would be a column of n/a in every other table
+ * @param whenMeasured shown in a plan's table only when one of its cells measured the caches behind
+ *                  the edge (the origin's database, its Redis app cache, stale reads): those apply to
+ *                  /items plans and app-cache cells only, and would be a column of n/a in every other table
  */
 public record Column(String heading, String unit, int decimals, List<Metric> metrics,
         Function<Reference, Double> reference, boolean whenMeasured) {
@@ -45,11 +45,11 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
             joined("Redis hits / misses", "", 0, Metric.REDIS_HITS, Metric.REDIS_MISSES).onlyWhenMeasured(),
             of(Metric.DATABASE_QUERIES, "database queries", "", 0).onlyWhenMeasured(),
             of(Metric.CACHE_ERRORS, "cache errors", "", 0).onlyWhenMeasured(),
-            joined("stale reads / share / oldest", "n / % / ms", 1, Metric.STALE_READS, Metric.STALE_PCT,
-                    Metric.STALE_OLDEST_MS).onlyWhenMeasured(),
+            of(Metric.STALE_READS, "stale reads", "", 0).onlyWhenMeasured(),
+            of(Metric.STALE_PCT, "stale share", "%", 2).onlyWhenMeasured(),
+            of(Metric.STALE_OLDEST_MS, "oldest stale", "ms", 0).onlyWhenMeasured(),
             joined("CPU front / back / origin / JMeter", "%", 1,
                     Metric.CPU_FRONT_PCT, Metric.CPU_BACK_PCT, Metric.CPU_ORIGIN_PCT, Metric.CPU_JMETER_PCT),
-            of(Metric.CPU_ORIGIN_PCT, "CPU origin", "%", 1).onlyWhenMeasured(),
             of(Metric.CPU_REDIS_PCT, "CPU Redis", "%", 1).onlyWhenMeasured(),
             of(Metric.WALL_S, "wall", "s", 1));
 
@@ -57,15 +57,35 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
     public static final List<Column> REFERENCED = ALL.stream().filter(c -> c.reference != null).toList();
 
     /** index.html's tables: what a reader compares at a glance (report.md has the rest). */
-    public static final List<Column> HTML = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
-            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS,
-            Metric.REDIS_HITS, Metric.DATABASE_QUERIES, Metric.CACHE_ERRORS, Metric.STALE_READS, Metric.CPU_REDIS_PCT);
+    /**
+     * The app against the edge, at a glance: origin and Redis CPU beside each other, in the narrow views'
+     * tables of cells that measured the caches (report.md has every tier's CPU in one column).
+     */
+    static final Column CPU_APP = joined("CPU origin / Redis", "%", 1, Metric.CPU_ORIGIN_PCT, Metric.CPU_REDIS_PCT)
+            .onlyWhenMeasured();
+
+    /** The caches' columns of the narrow views: speed against staleness, database and Redis. */
+    private static List<Column> cachesAtAGlance() {
+        List<Column> columns = new ArrayList<>(pick(Metric.REDIS_HITS, Metric.DATABASE_QUERIES, Metric.CACHE_ERRORS,
+                Metric.STALE_READS, Metric.STALE_PCT, Metric.STALE_OLDEST_MS));
+        columns.add(CPU_APP);
+        return columns;
+    }
+
+    private static List<Column> concat(List<Column> first, List<Column> second) {
+        List<Column> all = new ArrayList<>(first);
+        all.addAll(second);
+        return List.copyOf(all);
+    }
+
+    public static final List<Column> HTML = concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
+            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS),
+            cachesAtAGlance());
 
     /** The terminal's tables: narrow enough for a wide terminal, even with spreads over repeats. */
-    public static final List<Column> TERMINAL = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
-            Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT,
-            Metric.CLIENT_CACHE_HITS, Metric.REDIS_HITS, Metric.DATABASE_QUERIES, Metric.CACHE_ERRORS,
-            Metric.STALE_READS, Metric.WALL_S);
+    public static final List<Column> TERMINAL = concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT,
+            Metric.OTHER_ERRORS_PCT, Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS,
+            Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS), concat(cachesAtAGlance(), pick(Metric.WALL_S)));
 
     /** The per-plan bar charts (index.html and charts/*.png). */
     public static final List<Column> CHARTED = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.P95_MS,
@@ -89,7 +109,7 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
 
     /** Whether a table of these cells shows this column: always, or for a caches column when a cell measured it. */
     public boolean shownFor(List<CellResult> cells) {
-        return !whenMeasured || cells.stream().anyMatch(r -> metrics.stream().anyMatch(m -> r.median(m) != null));
+        return !whenMeasured || cells.stream().anyMatch(r -> r.runs().stream().anyMatch(m -> m.caches() != null));
     }
 
     /** The columns of {@link #ALL} that show these metrics (each column picked by its first metric), in this order. */
