@@ -135,11 +135,12 @@ need_redis() {
   command -v redis-server >/dev/null 2>&1 || [[ -x /usr/bin/redis-server ]] || apt_install redis-server
 }
 
-# Whether the arguments ask for the Redis app cache: --app-cache redis, or the caches matrix.
+# Whether the arguments ask for the Redis app cache: --app-cache redis, the caches matrix, or
+# peak's comparison of the edge with the app's cache (--app-path).
 wants_redis() {
   local previous=""
   for arg in "$@"; do
-    if [[ $arg == --app-cache=redis || $arg == --matrix=caches ]] \
+    if [[ $arg == --app-cache=redis || $arg == --matrix=caches || $arg == --app-path* ]] \
       || [[ $previous == --app-cache && $arg == redis ]] || [[ $previous == --matrix && $arg == caches ]]; then
       return 0
     fi
