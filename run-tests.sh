@@ -127,10 +127,26 @@ need_gui_tools() {
   fi
 }
 
-# The origin's app-cache tests start their own redis-server (Debian's package), on a free port of
-# their own, and stop it by its PID; never the system's service.
+# The origin's app-cache tests and the app-cache cells (--app-cache redis, --matrix caches) start
+# their own redis-server (Debian's package), on a port of their own, and stop it by its PID; never
+# the system's service. REDIS_SERVER_BIN names another build.
 need_redis() {
-  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+  [[ -n ${REDIS_SERVER_BIN:-} ]] && return
+  command -v redis-server >/dev/null 2>&1 || [[ -x /usr/bin/redis-server ]] || apt_install redis-server
+}
+
+# Whether the arguments ask for the Redis app cache: --app-cache redis, the caches matrix, or
+# peak's comparison of the edge with the app's cache (--app-path).
+wants_redis() {
+  local previous=""
+  for arg in "$@"; do
+    if [[ $arg == --app-cache=redis || $arg == --matrix=caches || $arg == --app-path* ]] \
+      || [[ $previous == --app-cache && $arg == redis ]] || [[ $previous == --matrix && $arg == caches ]]; then
+      return 0
+    fi
+    previous=$arg
+  done
+  return 1
 }
 
 install_prerequisites() {
@@ -156,6 +172,9 @@ main() {
   install_prerequisites
   if [[ ${1:-} == peak ]]; then
     need_peak_tools
+  fi
+  if wants_redis "$@"; then
+    need_redis
   fi
   build_if_stale
   # exec: the Java process owns every child it starts and stops them all on exit or Ctrl-C.

@@ -10,7 +10,9 @@ import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
+import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.predict.Predictor;
+import dev.ratecache.suite.redis.RedisServer;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.Machine;
@@ -51,12 +53,25 @@ abstract class MatrixCommand implements Callable<Integer> {
             description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
     int originThreads = 10;
 
-    @Option(names = "--matrix", paramLabel = "default|full|protection",
+    @Option(names = "--matrix", paramLabel = "default|full|protection|caches",
             description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
                     + " server cache and client cache per plan, plus direct; protection: the flood plan at 2x, 5x and 10x"
-                    + " the front rate, from one address and from many, with the back limit's promise checked."
+                    + " the front rate, from one address and from many, with the back limit's promise checked;"
+                    + " caches: the hotset plan (reads and writes of /items) with no cache, the edge cache, the origin's"
+                    + " Redis app cache, both, and the edge with JMeter's client cache, rate limits off."
                     + " Default: ${DEFAULT-VALUE}.")
     String matrix = "default";
+
+    @Option(names = "--app-cache", paramLabel = "redis|off",
+            description = "The origin's own cache of /items reads: redis starts the suite's redis-server (Debian's, on a"
+                    + " port of its own, no persistence) and the origin with origin.app-cache=redis, for every cell;"
+                    + " with --matrix caches it picks that matrix's cells with (redis) or without (off) it."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String appCache = "off";
+
+    @Option(names = "--redis-port", paramLabel = "PORT",
+            description = "The app cache's redis-server port (loopback only). Default: a free port.")
+    int redisPort;
 
     @Option(names = "--only", paramLabel = "CELL[,CELL]", split = ",",
             description = "Run only these cells, e.g. --only stress/server-cache,load/both.")
@@ -131,8 +146,8 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + (rmiPlain ? "PLAIN" : "over SSL") + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport()), out, remote)
-                .run();
+                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
+                out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
         if (matrix.equals(Matrix.PROTECTION)) {
@@ -194,15 +209,35 @@ abstract class MatrixCommand implements Callable<Integer> {
         if (repeats < 1 || repeats > 100) {
             problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
         }
+        boolean appCacheKnown = APP_CACHE_MODES.contains(appCache);
+        if (!appCacheKnown) {
+            problems.add("--app-cache must be redis or off (got '" + appCache + "')");
+        }
         List<Plan> plans = plans(problems, runDir);
         List<Cell> cells = List.of();
         try {
-            cells = Matrix.select(filterBySwitches(cellsOf(plans)), only);
+            cells = Matrix.select(withAppCache(filterBySwitches(cellsOf(plans))), only);
             if (cells.isEmpty()) {
                 problems.add("no cell matches --cache/--front-limit/--back-limit as given: drop one of them or use --only");
             }
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
+        }
+        if (cells.stream().anyMatch(Cell::appCache)) {
+            if (!switches.origins().isEmpty()) {
+                problems.add("--app-cache redis is the suite's own origin's cache: drop --origin, or --app-cache");
+            }
+            RedisServer.notInstalled().ifPresent(problems::add);
+            if (redisPort != 0) {
+                Ports.problem(redisPort, "--redis-port").ifPresent(problems::add);
+                if (List.of(ports.front(), ports.back(), ports.origin(), ports.management(), ports.frontStatus(),
+                        ports.backStatus()).contains(redisPort)) {
+                    problems.add("--redis-port " + redisPort + " is one of the stack's ports: give Redis its own");
+                }
+            }
+        }
+        if (redisPort < 0 || redisPort > 65535) {
+            problems.add("--redis-port must be a port from 1 to 65535 (got " + redisPort + ")");
         }
         jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
         List<String> checkTexts = new ArrayList<>(asserts);
@@ -284,6 +319,10 @@ abstract class MatrixCommand implements Callable<Integer> {
         if (Plan.isCount(name) && !value.matches("\\d{1,9}")) {
             return Optional.of("-J" + name + "=" + value + ": " + name + " must be a whole number >= 0");
         }
+        // hotset.jmx would refuse these too, but only once JMeter and the stack are up.
+        if (Plan.isPercent(name) && Integer.parseInt(value) > 100) {
+            return Optional.of("-J" + name + "=" + value + ": " + name + " is a share in percent, a whole number from 0 to 100");
+        }
         if (name.equals("client_cache") && !value.equals("true") && !value.equals("false")) {
             return Optional.of("-Jclient_cache=" + value + ": use true or false (the matrix sets it per cell)");
         }
@@ -303,6 +342,24 @@ abstract class MatrixCommand implements Callable<Integer> {
                 .toList();
     }
 
+    static final List<String> APP_CACHE_MODES = List.of("redis", "off");
+
+    /**
+     * --app-cache: in the caches matrix, whose cells each have their own mode, it keeps the cells of
+     * the mode given (when given); in any other matrix, redis turns the app cache on in every cell.
+     */
+    private List<Cell> withAppCache(List<Cell> cells) {
+        boolean given = spec.commandLine().getParseResult().hasMatchedOption("--app-cache");
+        if (!given || !APP_CACHE_MODES.contains(appCache)) {
+            return cells;
+        }
+        boolean on = appCache.equals("redis");
+        if (matrix.equals(Matrix.CACHES)) {
+            return cells.stream().filter(c -> c.appCache() == on).toList();
+        }
+        return cells.stream().map(c -> c.direct() || c.library() ? c : c.withAppCache(on)).toList();
+    }
+
     private Map<String, Object> describeRun(Run chosen, LocalDateTime started) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
@@ -310,6 +367,10 @@ abstract class MatrixCommand implements Callable<Integer> {
         run.put("profile", chosen.profile.toString());
         run.put("repeats", chosen.repeats);
         run.put("switches", switches.describe());
+        if (chosen.cells.stream().anyMatch(Cell::appCache)) {
+            run.put("app cache", "Redis (" + RedisServer.binary() + ", no persistence, flushed and its counters zeroed"
+                    + " before each cell) in the cells marked app cache");
+        }
         run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads + " request threads"
                 : switches.origins().toString());
         if (!jmeterProperties.isEmpty()) {
@@ -356,6 +417,9 @@ abstract class MatrixCommand implements Callable<Integer> {
             boolean cacheGiven = spec.commandLine().getParseResult().hasMatchedOption("--cache");
             return Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
                     cacheGiven && switches.cache());
+        }
+        if (matrix.equals(Matrix.CACHES) && ownPlan()) {
+            throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: drop --plan");
         }
         return Matrix.of(matrix, plans);
     }

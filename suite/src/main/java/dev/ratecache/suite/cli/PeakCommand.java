@@ -2,7 +2,9 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.peak.AppCacheComparison;
 import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.redis.RedisServer;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.stack.StackPorts;
@@ -41,6 +43,7 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
             "  ./run-tests.sh peak --rounds 3 --workers 2",
             "  ./run-tests.sh peak --origin http://127.0.0.1:9000 --url /items/1",
+            "  ./run-tests.sh peak --app-path /items/1      the edge cache against the app's Redis cache",
             ""})
 public final class PeakCommand implements Callable<Integer> {
     @Spec
@@ -74,6 +77,15 @@ public final class PeakCommand implements Callable<Integer> {
             description = "Where the tiers' prefixes (logs, cache) and wrk's output go, e.g. a tmpfs such as /dev/shm. Default: a new folder in the system's temp folder.")
     Path workDir;
 
+    @Option(names = "--app-path", paramLabel = "PATH",
+            description = "Instead of the paths above: one hot item of the suite's origin (e.g. /items/1) served by the"
+                    + " edge cache (HIT) against served by the origin from its Redis app cache, with wrk -t2 -c10 as in"
+                    + " the write-up whose 428 against 170 requests/s are printed beside ours, as context.")
+    String appPath;
+
+    /** The last app-cache comparison's figures, for tests. */
+    private AppCacheComparison.Outcome appOutcome;
+
     /** The last run's figures, for tests. */
     private PeakRun.Outcome outcome;
 
@@ -102,6 +114,21 @@ public final class PeakCommand implements Callable<Integer> {
         String path = url != null ? url : "/peak";
         List<String> originArgs = ownOrigin
                 ? List.of("--origin.endpoints.peak.delay=0ms", "--origin.endpoints.peak.max-age=86400") : null;
+        if (appPath != null) {
+            out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+            try {
+                appOutcome = AppCacheComparison.run(switches, ports, appPath, Duration.ofSeconds(duration), dir, out);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("")
+                        + " (logs in " + dir + ")");
+                return 1;
+            }
+            out.println();
+            out.print(appOutcome.table());
+            out.flush();
+            deleteQuietly(dir);
+            return 0;
+        }
         out.println("machine:  " + Machine.oneLine(NginxServer.version()));
         out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); nginx workers " + workers
                 + "; GET " + path + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
@@ -157,6 +184,15 @@ public final class PeakCommand implements Callable<Integer> {
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
         }
+        if (appPath != null) {
+            if (!appPath.matches("/items/[1-9][0-9]{0,8}")) {
+                problems.add("--app-path must be an item of the suite's origin, /items/ID (got '" + appPath + "')");
+            }
+            if (!switches.origins().isEmpty()) {
+                problems.add("--app-path measures the suite's own origin with its Redis cache: drop --origin");
+            }
+            RedisServer.notInstalled().ifPresent(problems::add);
+        }
         if (url == null && !switches.origins().isEmpty()) {
             problems.add("--url: with --origin, give the path of a cacheable URL of your origin, e.g. --url /items/1");
         }
@@ -176,6 +212,11 @@ public final class PeakCommand implements Callable<Integer> {
         if (value < min || value > max) {
             problems.add(flag + " must be a whole number from " + min + " to " + max + " (got " + value + ")");
         }
+    }
+
+    /** The figures of the last --app-path comparison; null before one. */
+    public AppCacheComparison.Outcome appOutcome() {
+        return appOutcome;
     }
 
     /** The figures of the last run; null before one. */

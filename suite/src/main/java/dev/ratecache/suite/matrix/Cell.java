@@ -27,10 +27,12 @@ import java.util.Optional;
  * @param properties  JMeter properties of this cell beside the plan's sizes (e.g. a flood's rate), which the
  *                    user's -J values still override
  * @param edgeBalance with several edges (--edges N), how this cell spreads requests over them; null: as switched
+ * @param appCache    the origin's own cache of /items reads in Redis (origin.app-cache=redis): the origin is
+ *                    started in that mode and the suite's Redis runs beside it
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
         boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties,
-        EdgeBalance edgeBalance) {
+        EdgeBalance edgeBalance, boolean appCache) {
 
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
@@ -67,7 +69,13 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     /** This cell under another name, its edges balanced by {@code balance}. */
     public Cell withEdgeBalance(String newName, EdgeBalance balance) {
         return new Cell(newName, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                balance);
+                balance, appCache);
+    }
+
+    /** The same cell with the origin's Redis app cache on or off (--app-cache for every cell of a run). */
+    public Cell withAppCache(boolean on) {
+        return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
+                edgeBalance, on);
     }
 
     /** A folder name for the cell: its name with the slash replaced. */
@@ -80,7 +88,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
      * with one of the four caching combinations, or straight to the app server.
      */
     public Optional<String> referenceRow() {
-        if (library()) {
+        if (library() || appCache) {
             return Optional.empty();
         }
         if (direct) {
@@ -100,6 +108,10 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
     /** What the cell measures, in words, for the report. */
     public String describe() {
+        return describeStack() + (appCache ? ", app cache (Redis) on" : "");
+    }
+
+    private String describeStack() {
         if (direct) {
             return "straight to the app server: no Nginx, no rate limiting" + (clientCache ? ", client cache" : "");
         }
@@ -128,6 +140,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private boolean clientCache;
         private Generator generator = Generator.JMETER;
         private final Map<String, String> properties = new LinkedHashMap<>();
+        private boolean appCache;
 
         private Builder(Plan plan, String name) {
             this.plan = plan;
@@ -181,8 +194,15 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** The origin's Redis app cache for /items reads. */
+        public Builder appCache() {
+            appCache = true;
+            return this;
+        }
+
         public Cell build() {
-            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties, null);
+            return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
+                    null, appCache);
         }
     }
 }

@@ -12,9 +12,16 @@ import dev.ratecache.jtl.JtlSummary;
  *                       without a back end
  * @param admitted       the summary of the samples a limit let through (answered, not rejected); null
  *                       when none was
+ * @param caches         what the caches behind the edge did (database, Redis, stale reads); null when
+ *                       the cell had none of it to measure (another origin, or a plan without /items)
  */
 public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
-        Double originPeak, JtlSummary admitted) {
+        Double originPeak, JtlSummary admitted, Caches caches) {
+
+    public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
+            Double originPeak, JtlSummary admitted) {
+        this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, originPeak, admitted, null);
+    }
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds) {
         this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, null, null);
@@ -22,6 +29,46 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
 
     /** CPU seconds per process; null for a process the cell did not run (no Nginx when direct). */
     public record Cpu(Double front, Double back, Double origin, Double jmeter) {}
+
+    /**
+     * The caches behind the edge, for cells on the origin's /items. Each figure is null where it does
+     * not apply: Redis's with the app cache off, the stale reads for a plan that does not detect them.
+     *
+     * @param redisHits       keyspace_hits of Redis's INFO stats over the cell (null when Redis was gone at its end)
+     * @param redisMisses     keyspace_misses likewise
+     * @param databaseQueries statements the origin sent to its database (reads and writes)
+     * @param cacheErrors     app-cache operations that failed at the origin (Redis down, stopped or hung)
+     * @param lastCacheError  the last of them, in the origin's words; null when none
+     * @param redisCpu        CPU seconds of redis-server over the cell
+     * @param stale           reads older than an acknowledged write (hotset.jmx's staleMs)
+     */
+    public record Caches(Double redisHits, Double redisMisses, Double databaseQueries, Double cacheErrors,
+            String lastCacheError, Double redisCpu, dev.ratecache.jtl.StaleReads stale) {
+        /** Whether the origin saw its app cache fail during the cell. */
+        public boolean cacheFailed() {
+            return cacheErrors != null && cacheErrors > 0;
+        }
+
+        /** The report's and the terminal's words for a cell whose app cache failed. */
+        public String describeFailure() {
+            return String.format(java.util.Locale.ROOT, "the app cache failed %.0f times during the run (Redis down,"
+                    + " stopped or hung): the origin answered those reads from the database%s", cacheErrors,
+                    lastCacheError == null ? "" : "; last error: " + lastCacheError);
+        }
+    }
+
+    private Double cachesFigure(java.util.function.Function<Caches, Double> figure) {
+        return caches == null ? null : figure.apply(caches);
+    }
+
+    public Double redisHits() { return cachesFigure(Caches::redisHits); }
+    public Double redisMisses() { return cachesFigure(Caches::redisMisses); }
+    public Double databaseQueries() { return cachesFigure(Caches::databaseQueries); }
+    public Double cacheErrors() { return cachesFigure(Caches::cacheErrors); }
+    public Double redisCpu() { return cachesFigure(Caches::redisCpu); }
+    public Double staleReads() { return cachesFigure(c -> c.stale() == null ? null : (double) c.stale().stale()); }
+    public Double stalePct() { return cachesFigure(c -> c.stale() == null ? null : c.stale().stalePct()); }
+    public Double staleOldestMs() { return cachesFigure(c -> c.stale() == null ? null : (double) c.stale().oldestMs()); }
 
     /** Origin requests per second over the measured window (first request's start to last response's end). */
     public Double originRate() {

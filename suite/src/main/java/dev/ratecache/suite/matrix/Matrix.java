@@ -11,7 +11,8 @@ public final class Matrix {
     private Matrix() {}
 
     public static final String PROTECTION = "protection";
-    public static final List<String> KINDS = List.of("default", "full", PROTECTION);
+    public static final String CACHES = "caches";
+    public static final List<String> KINDS = List.of("default", "full", PROTECTION, CACHES);
 
     /** The protection matrix's flood rates, as multiples of the front end's per-client rate. */
     public static final List<Integer> FLOOD_MULTIPLES = List.of(2, 5, 10);
@@ -109,10 +110,27 @@ public final class Matrix {
         return out;
     }
 
+    /**
+     * The hot-set plan (reads and writes of /items) under each way of caching it: none; the edge
+     * cache; the origin's own cache in Redis; both; the edge with JMeter's per-user cache. Speed
+     * against staleness, and CPU in the app against CPU at the edge. The rate limits are off: they
+     * would reject the uncached cells' traffic and hide the load each cache takes off the database.
+     */
+    public static List<Cell> caches() {
+        Plan plan = Plan.HOTSET;
+        return List.of(
+                Cell.of(plan, "no-cache").frontLimit(false).backLimit(false).build(),
+                Cell.of(plan, "edge").frontLimit(false).backLimit(false).serverCache().build(),
+                Cell.of(plan, "app-cache").frontLimit(false).backLimit(false).appCache().build(),
+                Cell.of(plan, "both").frontLimit(false).backLimit(false).serverCache().appCache().build(),
+                Cell.of(plan, "edge+client").frontLimit(false).backLimit(false).serverCache().clientCache().build());
+    }
+
     public static List<Cell> of(String kind, List<Plan> plans) {
         return switch (kind) {
             case "default" -> reference(plans);
             case "full" -> full(plans);
+            case CACHES -> caches();
             case PROTECTION -> throw new IllegalArgumentException("--matrix protection runs the flood plan with the"
                     + " switches' rates; build it with protection(...)");
             default -> throw new IllegalArgumentException("--matrix must be one of " + KINDS + " (got '" + kind + "')");

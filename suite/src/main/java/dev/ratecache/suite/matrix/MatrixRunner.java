@@ -6,7 +6,10 @@ import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.jtl.StaleReads;
+import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.redis.RedisServer;
 import dev.ratecache.suite.proc.ProcCpu;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
@@ -38,10 +41,17 @@ public final class MatrixRunner {
      */
     public record Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
             int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
-            CellReport cellReport) {
+            CellReport cellReport, int redisPort) {
         public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
                 int originThreads, Map<String, String> jmeterProperties, Path runDir) {
-            this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, List.of(), null);
+            this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, List.of(), null, 0);
+        }
+
+        public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+                int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
+                CellReport cellReport) {
+            this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, originArgs,
+                    cellReport, 0);
         }
     }
 
@@ -67,6 +77,15 @@ public final class MatrixRunner {
     private final ExecutorService drawing = Executors.newFixedThreadPool(2);
     private final List<Future<?>> drawn = new ArrayList<>();
     private OriginServer origin;
+    /** Whether the running origin was started with the Redis app cache. */
+    private boolean originAppCache;
+    /**
+     * One redis-server for the whole run, started by the first cell with the app cache and emptied
+     * (FLUSHALL, CONFIG RESETSTAT) before each such cell: a cold cache with zeroed counters, as a
+     * fresh server per cell would give, without restarting the origin that holds its connection.
+     */
+    private RedisServer redis;
+    private int redisPort;
 
     public MatrixRunner(Options options, PrintWriter out) {
         this(options, out, null);
@@ -111,6 +130,9 @@ public final class MatrixRunner {
             if (origin != null) {
                 origin.close();
             }
+            if (redis != null) {
+                redis.close();
+            }
         }
     }
 
@@ -138,8 +160,14 @@ public final class MatrixRunner {
         Files.createDirectories(dir);
         boolean ownOrigin = options.switches().origins().isEmpty();
         if (ownOrigin) {
-            ensureOrigin();
+            if (cell.appCache()) {
+                ensureRedis();
+            }
+            ensureOrigin(cell.appCache());
             origin.reset();
+            if (cell.appCache()) {
+                redis.reset();
+            }
         }
         Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(options.profile()));
         props.putAll(cell.properties());
@@ -158,12 +186,16 @@ public final class MatrixRunner {
                 props.put("port", String.valueOf(options.ports().front()));
             }
             double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
+            double redisCpuBefore = ownOrigin && cell.appCache() ? redis.cpuSeconds().orElse(0) : 0;
 
             Path clientDir = dir.resolve(cell.generator().folder());
             LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
             JtlSummary jtl = JtlSummary.read(run.jtl());
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
+            // Gone (stopped during the run): its CPU went with it.
+            Double redisCpu = ownOrigin && cell.appCache() && redis.isRunning()
+                    ? redis.cpuSeconds().orElse(redisCpuBefore) - redisCpuBefore : null;
             Double frontCpu = stack == null ? null : frontCpu(stack);
             Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
             if (stack != null) {
@@ -185,7 +217,8 @@ public final class MatrixRunner {
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log());
             }
-            Double originRequests = ownOrigin ? (double) origin.counters().total().requests() : null;
+            OriginCounters counters = ownOrigin ? origin.counters() : null;
+            Double originRequests = counters != null ? (double) counters.total().requests() : null;
             // Distributed, each load host runs the whole plan: JMeter's own mode, so the samples add up.
             long expected = cell.plan().expectedSamples(props) * (remote == null ? 1 : remote.hosts().size());
             if (remote != null) {
@@ -200,14 +233,14 @@ public final class MatrixRunner {
             }
             Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontAccessLogs()) : null;
             OriginWindows.Peak peak = backLog == null ? null : OriginWindows.of(backLog).peak();
-            List<Sample> admitted = Jtl.read(run.jtl()).stream().filter(sample -> sample.success() && !sample.rejected())
-                    .toList();
+            List<Sample> samples = Jtl.read(run.jtl());
+            List<Sample> admitted = samples.stream().filter(sample -> sample.success() && !sample.rejected()).toList();
             scheduleDrawing(run.jtl(), clientDir);
             return new CellMeasurement(jtl, originRequests, edgeHits,
                     new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds(),
                     // Boxed on both branches: a primitive one would unbox the direct cell's null and throw.
                     peak != null ? Double.valueOf(peak.count()) : backLog == null ? null : Double.valueOf(0),
-                    admitted.isEmpty() ? null : JtlSummary.of(admitted));
+                    admitted.isEmpty() ? null : JtlSummary.of(admitted), caches(cell, counters, redisCpu, samples));
         } finally {
             if (stack != null) {
                 stack.close();
@@ -221,16 +254,67 @@ public final class MatrixRunner {
         return sum + stack.balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
     }
 
-    private void ensureOrigin() throws IOException {
-        if (origin != null && origin.isRunning() && origin.healthy()) {
+    /**
+     * What the caches behind the edge did in a cell on /items (the hotset plan, or any cell with the app
+     * cache): null for other cells and for a user's origin, whose database and cache the suite can't see.
+     */
+    private CellMeasurement.Caches caches(Cell cell, OriginCounters counters, Double redisCpu, List<Sample> samples) {
+        boolean items = cell.plan().name().equals(Plan.HOTSET.name()) && cell.plan().userFile() == null;
+        if (counters == null || counters.items() == null || !(items || cell.appCache())) {
+            return null;
+        }
+        Double hits = null;
+        Double misses = null;
+        if (cell.appCache()) {
+            try {
+                RedisServer.Stats stats = redis.stats();
+                hits = (double) stats.keyspaceHits();
+                misses = (double) stats.keyspaceMisses();
+            } catch (IOException gone) {
+                // Redis stopped during the cell: its counters went with it; the origin's errors say what happened.
+                out.println("  note: redis-server did not answer INFO stats after the run (" + gone.getMessage() + ")");
+            }
+        }
+        OriginCounters.AppCache app = counters.items().appCache();
+        return new CellMeasurement.Caches(hits, misses, (double) counters.items().database().queries(),
+                cell.appCache() && app != null ? (double) app.errors() : null,
+                app != null && app.errors() > 0 ? app.lastError() : null, redisCpu,
+                items ? StaleReads.of(samples) : null);
+    }
+
+    /** Starts the run's redis-server, or starts it again (on its port, which the origin connects to) if it stopped. */
+    private void ensureRedis() throws IOException {
+        if (redis != null && redis.isRunning() && redis.answersPing()) {
+            return;
+        }
+        if (redis != null) {
+            redis.close();
+            out.println("  (re)starting redis-server: it stopped during an earlier cell");
+        }
+        redis = RedisServer.start(options.runDir().resolve("redis"), redisPort != 0 ? redisPort : options.redisPort());
+        redisPort = redis.port();
+    }
+
+    /** The run's redis-server, while one runs: tests stop it mid-cell to see the origin go on without it. */
+    public RedisServer redis() {
+        return redis;
+    }
+
+    private void ensureOrigin(boolean appCache) throws IOException {
+        if (origin != null && origin.isRunning() && origin.healthy() && originAppCache == appCache) {
             return;
         }
         if (origin != null) {
             origin.close();
-            out.println("  (re)starting the origin");
+            out.println(originAppCache != appCache ? "  restarting the origin with its app cache " + (appCache ? "on" : "off")
+                    : "  (re)starting the origin");
         }
         List<String> args = new ArrayList<>(options.profile().originArgs());
         args.addAll(options.originArgs());
+        if (appCache) {
+            args.addAll(redis.originArgs());
+        }
+        originAppCache = appCache;
         origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
                 options.runDir().resolve("origin.log"), args);
     }
@@ -261,11 +345,26 @@ public final class MatrixRunner {
     }
 
     static String oneLine(CellResult r) {
-        return String.format(java.util.Locale.ROOT,
+        String line = String.format(java.util.Locale.ROOT,
                 "%.1f responses/s, rejected %.1f %%, other errors %.1f %%, mean %.0f ms, p95 %.0f ms, origin requests %s",
                 r.median(Metric.THROUGHPUT), r.median(Metric.REJECTED_PCT), r.median(Metric.OTHER_ERRORS_PCT),
                 r.median(Metric.MEAN_MS), r.median(Metric.P95_MS),
                 r.median(Metric.ORIGIN_REQUESTS) == null ? "n/a" : String.format("%.0f", r.median(Metric.ORIGIN_REQUESTS)));
+        if (r.median(Metric.DATABASE_QUERIES) != null) {
+            line += String.format(java.util.Locale.ROOT, ", database queries %.0f", r.median(Metric.DATABASE_QUERIES));
+        }
+        if (r.median(Metric.REDIS_HITS) != null) {
+            line += String.format(java.util.Locale.ROOT, ", Redis hits %.0f, misses %.0f", r.median(Metric.REDIS_HITS),
+                    r.median(Metric.REDIS_MISSES));
+        }
+        if (r.median(Metric.STALE_READS) != null) {
+            line += String.format(java.util.Locale.ROOT, ", stale reads %.0f (%.2f %%, oldest %.0f ms)",
+                    r.median(Metric.STALE_READS), r.median(Metric.STALE_PCT), r.median(Metric.STALE_OLDEST_MS));
+        }
+        String failed = r.runs().stream().map(CellMeasurement::caches).filter(c -> c != null && c.cacheFailed())
+                .findFirst().map(c -> "; APP CACHE FAILED: " + c.describeFailure())
+                .orElse("");
+        return line + failed;
     }
 
     /** Time left: a guess per cell, corrected by how the finished cells compared with their guesses. */

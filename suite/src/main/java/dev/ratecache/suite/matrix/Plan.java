@@ -115,6 +115,14 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
         return COMMON_COUNTS.contains(name) || BUILT_IN.stream().anyMatch(p -> p.counts.contains(name));
     }
 
+    /** Whether property {@code name} is a share in percent (0 to 100) in one of the suite's plans. */
+    public static boolean isPercent(String name) {
+        return PERCENTS.contains(name);
+    }
+
+    /** hotset.jmx's shares: the hot ids' share of requests, and the writes'. */
+    static final List<String> PERCENTS = List.of("hot_share", "write_share");
+
     /** The .jmx file; the suite's plans resolve in the checkout only when asked. */
     public Path file() {
         return userFile != null ? userFile : Repo.plans().resolve(fileName);

@@ -5,10 +5,25 @@ import java.util.Map;
 
 /** The origin's own accounting, as its management port reports it. */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record OriginCounters(Count total, Map<String, Count> endpoints) {
+public record OriginCounters(Count total, Map<String, Count> endpoints, Items items) {
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Count(long requests, long notModified, long inFlight, long peakInFlight) {}
+
+    /** The /items resource's own accounting: its database statements and its app cache (null from an older origin). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Items(Database database, AppCache appCache) {}
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Database(long reads, long writes) {
+        public long queries() {
+            return reads + writes;
+        }
+    }
+
+    /** The origin's view of its app cache: {@code mode} off or redis; errors are failed cache operations. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record AppCache(String mode, long hits, long misses, long errors, String lastError) {}
 
     /** Requests that reached {@code endpoint} (0 for an endpoint never hit). */
     public long requests(String endpoint) {

@@ -304,7 +304,7 @@ public final class PeakRun {
      * Requests {@code url} until the edge answers it from the cache; returns the body's size. Fails
      * when the edge does not cache it (a URL that is not cacheable, or the cache switched off).
      */
-    static int warm(URI url) throws IOException, InterruptedException {
+    public static int warm(URI url) throws IOException, InterruptedException {
         String status = "";
         for (int attempt = 0; attempt < 5; attempt++) {
             HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),

@@ -63,6 +63,11 @@ public final class Wrk {
         this.load = load;
     }
 
+    /** The command line, for progress lines. */
+    public String describe(URI url) {
+        return load.describe() + " " + url;
+    }
+
     /** The wrk binary: WRK_BIN when set, else the one on PATH, else Debian's. */
     public static String binary() {
         return Executables.find("wrk", "WRK_BIN", "/usr/bin/wrk");

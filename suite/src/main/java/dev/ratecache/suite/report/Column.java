@@ -17,9 +17,12 @@ import java.util.function.Function;
  *
  * @param metrics   usually one; several share a cell of the table, joined by " / " (CPU per process)
  * @param reference the reference experiment's figure for this column, or null where it published none
+ * @param whenMeasured shown in a plan's table only when one of its cells measured the caches behind
+ *                  the edge (the origin's database, its Redis app cache, stale reads): those apply to
+ *                  /items plans and app-cache cells only, and would be a column of n/a in every other table
  */
 public record Column(String heading, String unit, int decimals, List<Metric> metrics,
-        Function<Reference, Double> reference) {
+        Function<Reference, Double> reference, boolean whenMeasured) {
 
     /** Every column report.md shows, in order. */
     public static final List<Column> ALL = List.of(
@@ -39,36 +42,74 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
             of(Metric.ORIGIN_PEAK_1S, "origin peak", "req in 1 s", 0),
             of(Metric.EDGE_HIT_PCT, "edge HIT", "%", 1),
             of(Metric.CLIENT_CACHE_HITS, "client-cache hits", "", 0),
+            joined("Redis hits / misses", "", 0, Metric.REDIS_HITS, Metric.REDIS_MISSES).onlyWhenMeasured(),
+            of(Metric.DATABASE_QUERIES, "database queries", "", 0).onlyWhenMeasured(),
+            of(Metric.CACHE_ERRORS, "cache errors", "", 0).onlyWhenMeasured(),
+            of(Metric.STALE_READS, "stale reads", "", 0).onlyWhenMeasured(),
+            of(Metric.STALE_PCT, "stale share", "%", 2).onlyWhenMeasured(),
+            of(Metric.STALE_OLDEST_MS, "oldest stale", "ms", 0).onlyWhenMeasured(),
             joined("CPU front / back / origin / JMeter", "%", 1,
                     Metric.CPU_FRONT_PCT, Metric.CPU_BACK_PCT, Metric.CPU_ORIGIN_PCT, Metric.CPU_JMETER_PCT),
+            of(Metric.CPU_REDIS_PCT, "CPU Redis", "%", 1).onlyWhenMeasured(),
             of(Metric.WALL_S, "wall", "s", 1));
 
     /** The columns the reference experiment published figures for: summary.json and summary.csv carry them. */
     public static final List<Column> REFERENCED = ALL.stream().filter(c -> c.reference != null).toList();
 
     /** index.html's tables: what a reader compares at a glance (report.md has the rest). */
-    public static final List<Column> HTML = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
-            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS);
+    /**
+     * The app against the edge, at a glance: origin and Redis CPU beside each other, in the narrow views'
+     * tables of cells that measured the caches (report.md has every tier's CPU in one column).
+     */
+    static final Column CPU_APP = joined("CPU origin / Redis", "%", 1, Metric.CPU_ORIGIN_PCT, Metric.CPU_REDIS_PCT)
+            .onlyWhenMeasured();
+
+    /** The caches' columns of the narrow views: speed against staleness, database and Redis. */
+    private static List<Column> cachesAtAGlance() {
+        List<Column> columns = new ArrayList<>(pick(Metric.REDIS_HITS, Metric.DATABASE_QUERIES, Metric.CACHE_ERRORS,
+                Metric.STALE_READS, Metric.STALE_PCT, Metric.STALE_OLDEST_MS));
+        columns.add(CPU_APP);
+        return columns;
+    }
+
+    private static List<Column> concat(List<Column> first, List<Column> second) {
+        List<Column> all = new ArrayList<>(first);
+        all.addAll(second);
+        return List.copyOf(all);
+    }
+
+    public static final List<Column> HTML = concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
+            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS),
+            cachesAtAGlance());
 
     /** The terminal's tables: narrow enough for a wide terminal, even with spreads over repeats. */
-    public static final List<Column> TERMINAL = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
-            Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT,
-            Metric.CLIENT_CACHE_HITS, Metric.WALL_S);
+    public static final List<Column> TERMINAL = concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT,
+            Metric.OTHER_ERRORS_PCT, Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS,
+            Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS), concat(cachesAtAGlance(), pick(Metric.WALL_S)));
 
     /** The per-plan bar charts (index.html and charts/*.png). */
     public static final List<Column> CHARTED = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.P95_MS,
             Metric.ORIGIN_REQUESTS);
 
     static Column of(Metric metric, String heading, String unit, int decimals) {
-        return new Column(heading, unit, decimals, List.of(metric), null);
+        return new Column(heading, unit, decimals, List.of(metric), null, false);
     }
 
     static Column joined(String heading, String unit, int decimals, Metric... metrics) {
-        return new Column(heading, unit, decimals, List.of(metrics), null);
+        return new Column(heading, unit, decimals, List.of(metrics), null, false);
     }
 
     Column withReference(Function<Reference, Double> figure) {
-        return new Column(heading, unit, decimals, metrics, figure);
+        return new Column(heading, unit, decimals, metrics, figure, whenMeasured);
+    }
+
+    Column onlyWhenMeasured() {
+        return new Column(heading, unit, decimals, metrics, reference, true);
+    }
+
+    /** Whether a table of these cells shows this column: always, or for a caches column when a cell measured it. */
+    public boolean shownFor(List<CellResult> cells) {
+        return !whenMeasured || cells.stream().anyMatch(r -> r.runs().stream().anyMatch(m -> m.caches() != null));
     }
 
     /** The columns of {@link #ALL} that show these metrics (each column picked by its first metric), in this order. */

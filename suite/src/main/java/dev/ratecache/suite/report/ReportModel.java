@@ -118,9 +118,14 @@ final class ReportModel {
 
     /** A plan's table in one view. */
     public record Table(String plan, String anchor, List<String> headings, List<Row> rows, List<Note> notes,
-            PredictionTable predictions) {
+            PredictionTable predictions, List<Note> cacheNotes) {
         public boolean hasNotes() {
             return !notes.isEmpty();
+        }
+
+        /** Whether a cell's app cache failed during its run (Redis down or stopped): said under the table. */
+        public boolean hasCacheNotes() {
+            return !cacheNotes.isEmpty();
         }
 
         /** How many columns a failed cell's reason spans (every figure's). */
@@ -234,15 +239,25 @@ final class ReportModel {
     }
 
     /** A plan's table with the view's columns, and the notes on where ours differs from the reference. */
-    Table table(PlanCells plan, List<Column> columns) {
+    Table table(PlanCells plan, List<Column> viewColumns) {
+        List<Column> columns = viewColumns.stream().filter(c -> c.shownFor(plan.cells())).toList();
         List<Row> rows = new ArrayList<>();
         List<Note> notes = new ArrayList<>();
+        List<Note> cacheNotes = new ArrayList<>();
         for (CellResult r : plan.cells()) {
             rows.add(row(r, columns));
             explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
+            cacheFailure(r).ifPresent(e -> cacheNotes.add(new Note(r.cell().name(), e)));
         }
         return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
-                predictionTable(plan));
+                predictionTable(plan), cacheNotes);
+    }
+
+    /** What a cell whose app cache failed says: how often, that the database answered, and the origin's last error. */
+    static Optional<String> cacheFailure(CellResult r) {
+        return r.runs().stream().map(dev.ratecache.suite.matrix.CellMeasurement::caches)
+                .filter(c -> c != null && c.cacheFailed()).findFirst()
+                .map(dev.ratecache.suite.matrix.CellMeasurement.Caches::describeFailure);
     }
 
     private Row row(CellResult r, List<Column> columns) {

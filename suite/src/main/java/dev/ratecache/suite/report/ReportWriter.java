@@ -88,7 +88,8 @@ public final class ReportWriter {
         Map<String, Object> context = model.context(Column.TERMINAL);
         context.put("tables", model.tables(Column.TERMINAL).stream()
                 .map(t -> Map.of("plan", t.plan(), "lines", TextTable.lines(t),
-                        "predictionLines", t.predictions() == null ? List.of() : TextTable.lines(t.predictions())))
+                        "predictionLines", t.predictions() == null ? List.of() : TextTable.lines(t.predictions()),
+                        "cacheNotes", t.cacheNotes()))
                 .toList());
         return Templates.text("terminal").execute(context);
     }

@@ -89,4 +89,31 @@ class PeakCommandTest {
         assertThat(run("peak", "--origin", "http://127.0.0.1:9")).isEqualTo(2);
         assertThat(err.toString()).contains("--url: with --origin, give the path of a cacheable URL");
     }
+
+    @Test
+    void appPathComparesTheEdgeWithTheAppsRedisCacheBesideTheWriteUpsFigures() {
+        List<String> args = new ArrayList<>(List.of("peak", "--app-path", "/items/3", "--duration", "1"));
+        args.addAll(freePorts());
+
+        assertThat(run(args.toArray(String[]::new))).as(err.toString()).isZero();
+
+        dev.ratecache.suite.peak.AppCacheComparison.Outcome outcome =
+                cli.getSubcommands().get("peak").<PeakCommand>getCommand().appOutcome();
+        assertThat(outcome.edge().requestsPerSecond()).isPositive();
+        assertThat(outcome.edge().non2xx()).isZero();
+        assertThat(outcome.app().requestsPerSecond()).isPositive();
+        assertThat(outcome.app().non2xx()).isZero();
+        // Every app request was a Redis hit: the database was not read during the app run.
+        assertThat(outcome.redisHits()).isGreaterThanOrEqualTo(outcome.app().requests());
+        assertThat(outcome.databaseReads()).isZero();
+        assertThat(out.toString()).contains("wrk -t2 -c10", "edge (nginx proxy cache, HIT)",
+                "app (origin + Redis app cache)", "428", "170", "context, not a target");
+    }
+
+    @Test
+    void appPathThatIsNotAnItemIsRefusedBeforeAnythingStarts() {
+        assertThat(run("peak", "--app-path", "/hare")).isEqualTo(2);
+        assertThat(err.toString()).contains("--app-path must be an item of the suite's origin, /items/ID (got '/hare')");
+        assertThat(out.toString()).doesNotContain("starting");
+    }
 }

@@ -119,12 +119,47 @@ class ReportWriterTest {
                     .isEqualTo(cell.plan().name().equals("stress"));
             assertThat(terminal).containsPattern("(?m)^  " + java.util.regex.Pattern.quote(cell.name()) + " +\\d");
         }
-        // Every column of report.md, in one header line per plan.
+        // Every column of report.md, in one header line per plan; the caches' columns only where a cell
+        // measured the caches (no stress cell did).
         for (Column c : Column.ALL) {
-            assertThat(stressPart).contains(" " + c.label() + " |");
+            if (c.whenMeasured()) {
+                assertThat(stressPart).doesNotContain(" " + c.label() + " |");
+            } else {
+                assertThat(stressPart).contains(" " + c.label() + " |");
+            }
         }
         assertThat(md).contains("| stress/no-caching | 10.0 (23.0) | 10.0 (54.0) | 0.0 | 100 |")
                 .contains("| load/no-caching | 16.0 (1.4) | 10.0 (0.0) | 0.0 | 100 (6874) | 1 (104) | 900 (19069) |");
+    }
+
+    private static CellMeasurement hotset(CellMeasurement.Caches caches) {
+        JtlSummary jtl = new JtlSummary(200, 0, 0, 0, 180, 30, 1, 500, 20, 40, 60, 90, 1_100);
+        return new CellMeasurement(jtl, 90.0, null, new CellMeasurement.Cpu(0.1, 0.1, 1.0, 5.0), 10, null, null, caches);
+    }
+
+    @Test
+    void cachesCellsShowRedisDatabaseAndStaleReadsAndSayWhereTheAppCacheFailed() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "caches");
+        List<Cell> cells = Matrix.caches();
+        CellResult none = new CellResult(cells.get(0), List.of(hotset(new CellMeasurement.Caches(null, null, 200.0,
+                null, null, null, new dev.ratecache.jtl.StaleReads(190, 0, 0, 0, 0)))), null, dir, dir);
+        CellResult app = new CellResult(cells.get(2), List.of(hotset(new CellMeasurement.Caches(null, null, 150.0,
+                12.0, "Redis is down", null, new dev.ratecache.jtl.StaleReads(190, 3, 100, 700, 788)))), null, dir, dir);
+        MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(List.of(none, app), 20, 18, 1);
+        new ReportWriter(dir, Map.of(), outcome, List.of(), false).write();
+
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("| Redis hits / misses | database queries | cache errors | stale reads | stale share (%)"
+                + " | oldest stale (ms) |")
+                .contains("| n/a / n/a | 200 | n/a | 0 | 0.00 | 0 |")
+                .contains("| n/a / n/a | 150 | 12 | 3 | 1.58 | 788 |")
+                .contains("Where the app cache failed:")
+                .contains("- **hotset/app-cache**: the app cache failed 12 times during the run (Redis down, stopped or"
+                        + " hung): the origin answered those reads from the database; last error: Redis is down");
+        assertThat(Files.readString(dir.resolve("index.html"))).contains("<th>CPU origin / Redis (%)</th>")
+                .contains("Where the app cache failed");
+        assertThat(ReportWriter.terminal(dir, outcome, List.of(), false))
+                .contains("  note hotset/app-cache: the app cache failed 12 times").contains("oldest stale (ms)");
     }
 
     @Test
