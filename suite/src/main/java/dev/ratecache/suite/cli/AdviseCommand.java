@@ -62,7 +62,10 @@ public final class AdviseCommand implements Callable<Integer> {
 
     @Option(names = "--max-hurt-clients", paramLabel = "P%",
             description = "The share of normal clients (outliers apart) the front limit may reject at least once. Default: ${DEFAULT-VALUE}.")
-    String maxHurtClients = "1%";
+    String maxHurtClients = DEFAULT_MAX_HURT_PCT + "%";
+
+    /** The share of normal clients a front limit may hurt, unless told otherwise (replay --use-advice uses it too). */
+    static final double DEFAULT_MAX_HURT_PCT = 1;
 
     @Option(names = "--max-staleness", paramLabel = "S",
             description = "The oldest content, in seconds, a client may be answered with: caps every lifetime.")

@@ -11,7 +11,9 @@ import dev.ratecache.accesslog.ScheduledRequest;
 import dev.ratecache.accesslog.Selection;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
+import dev.ratecache.suite.advise.Advisor;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import java.io.IOException;
@@ -80,10 +82,21 @@ public final class ReplayCommand extends MatrixCommand {
             description = "JMeter threads: the most requests waiting or in flight at once. Default: ${DEFAULT-VALUE}.")
     int threads = 200;
 
+    @Option(names = "--use-advice",
+            description = "Replay with the settings ./run-tests.sh advise recommends for this log: its front per-client"
+                    + " rate and burst, its back limit (with --origin-capacity) and its lifetime for each busy path; the"
+                    + " report then shows the model's prediction beside what the stack did with them.")
+    boolean useAdvice;
+
+    @Option(names = "--origin-capacity", paramLabel = "R/s",
+            description = "With --use-advice: requests/s the origin can serve, so that a back limit is advised too.")
+    Double originCapacity;
+
     @Option(names = "--top", paramLabel = "N", description = "Paths and clients listed in the report, by requests (every rejected client is listed too). Default: ${DEFAULT-VALUE}.")
     int top = 10;
 
     private ReplayInput input;
+    private Advisor.Advice advice;
 
     @Override
     List<Plan> plans(List<String> problems, Path runDir) {
@@ -129,13 +142,45 @@ public final class ReplayCommand extends MatrixCommand {
         try {
             ParsedLog parsed = AccessLog.read(log, format, new ReadOptions(badLines));
             input = Replay.prepare(parsed, selection, speed);
+            if (useAdvice) {
+                advice = Advisor.advise(parsed.requests(), new Advisor.Options(originCapacity,
+                        AdviseCommand.DEFAULT_MAX_HURT_PCT, null, top, false));
+                applyAdvice();
+            }
         } catch (AccessLogException e) {
             problems.add(e.getMessage());
+            return List.of();
+        } catch (Advisor.BadLog e) {
+            problems.add("--use-advice: " + e.getMessage());
             return List.of();
         }
         List<ScheduledRequest> schedule = input.schedule();
         double seconds = schedule.get(schedule.size() - 1).offsetMs() / 1000.0;
         return List.of(Plan.replay(replayDir(runDir).resolve(ReplayInput.SCHEDULE_CSV), schedule.size(), seconds, threads));
+    }
+
+    /**
+     * The advised limits become this run's switches; the lifetimes go to the paths file (prepare).
+     * The advice is for the log's own pace: at --speed X every rate is X times higher and every
+     * lifetime X times shorter, so that each client and each cache entry meet the same limits and
+     * expiries per logged request as they would in real time.
+     */
+    private void applyAdvice() {
+        Advisor.FrontCandidate front = advice.frontPick();
+        switches.frontLimit(true).frontRate(scaledRate(front.rate())).frontBurst(front.burst())
+                .frontMode(LimitMode.QUEUE);
+        if (advice.back() != null && advice.back().recommended() != null) {
+            switches.backLimit(true).backRate(scaledRate(advice.back().recommended().rate()))
+                    .backBurst(advice.back().recommended().burst());
+        }
+    }
+
+    private int scaledRate(int perSecond) {
+        return (int) Math.max(1, Math.round(perSecond * speed));
+    }
+
+    private int scaledLifetime(int seconds) {
+        return (int) Math.max(1, Math.round(seconds / speed));
     }
 
     @Override
@@ -152,9 +197,51 @@ public final class ReplayCommand extends MatrixCommand {
     @Override
     void prepare(Path runDir, PrintWriter out) throws IOException {
         input.write(replayDir(runDir));
+        if (advice != null) {
+            writeAdvisedLifetimes(replayDir(runDir).resolve(ReplayInput.PATHS_CSV));
+            out.println("advice:     " + adviceText());
+        }
         out.println("replay:     " + input.summary().text());
         out.println("            schedule, clients and paths in " + replayDir(runDir));
         out.flush();
+    }
+
+    /** The paths file again, with each advised path's lifetime in the column the origin reads (max_age_s). */
+    private void writeAdvisedLifetimes(Path pathsCsv) throws IOException {
+        Map<String, Integer> lifetimes = new LinkedHashMap<>();
+        advice.paths().forEach(p -> lifetimes.put(p.path(), scaledLifetime(p.recommended())));
+        List<String> lines = new java.util.ArrayList<>();
+        try (java.io.Reader in = java.nio.file.Files.newBufferedReader(pathsCsv);
+                org.apache.commons.csv.CSVParser csv = org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader()
+                        .setSkipHeaderRecord(true).get().parse(in)) {
+            java.io.StringWriter text = new java.io.StringWriter();
+            try (org.apache.commons.csv.CSVPrinter printer = new org.apache.commons.csv.CSVPrinter(text,
+                    org.apache.commons.csv.CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
+                List<String> header = new java.util.ArrayList<>(csv.getHeaderNames());
+                header.add("max_age_s");
+                printer.printRecord(header);
+                for (org.apache.commons.csv.CSVRecord row : csv) {
+                    List<String> values = new java.util.ArrayList<>(row.toList());
+                    Integer seconds = lifetimes.get(row.get("path"));
+                    values.add(seconds == null ? "" : String.valueOf(seconds));
+                    printer.printRecord(values);
+                }
+            }
+            lines.add(text.toString());
+        }
+        java.nio.file.Files.writeString(pathsCsv, String.join("", lines));
+    }
+
+    private String adviceText() {
+        Advisor.FrontCandidate front = advice.frontPick();
+        String back = advice.back() != null && advice.back().recommended() != null
+                ? "back " + advice.back().recommended().rate() + " r/s burst " + advice.back().recommended().burst()
+                : "back limit as switched (give --origin-capacity to have one advised)";
+        return "applied ./run-tests.sh advise's settings: front " + front.rate() + " r/s burst " + front.burst()
+                + " per client, " + back + ", lifetimes for " + advice.paths().size() + " paths ("
+                + String.join(", ", advice.paths().stream().map(p -> p.path() + " " + p.recommended() + " s").toList())
+                + ")" + (speed == 1 ? "" : String.format(java.util.Locale.ROOT,
+                        "; at --speed %s, rates x%s and lifetimes /%s", speed, speed, speed));
     }
 
     @Override
@@ -179,6 +266,9 @@ public final class ReplayCommand extends MatrixCommand {
     Map<String, Object> describeInput() {
         Map<String, Object> described = new LinkedHashMap<>();
         described.put("replay", input.summary().text());
+        if (advice != null) {
+            described.put("advice", adviceText());
+        }
         return described;
     }
 

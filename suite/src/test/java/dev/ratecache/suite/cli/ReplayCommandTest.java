@@ -129,6 +129,37 @@ class ReplayCommandTest {
     }
 
     @Test
+    void withUseAdviceTheAdvisedLimitsAndLifetimesRunAndThePredictionStandsBesideTheMeasurement() throws Exception {
+        // 70 s of log (advise wants a minute at least): 10 clients asking once a second, one asking
+        // 10 times a second.
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 70; s++) {
+            for (int c = 1; c <= 10; c++) {
+                lines.add(line("198.51.100." + c, s, "/page-" + (c % 5)));
+            }
+            for (int i = 0; i < 10; i++) {
+                lines.add(line(FLOODER, s, "/busy"));
+            }
+        }
+        Path log = Files.write(dir.resolve("access.log"), lines);
+
+        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--use-advice"));
+
+        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("advice:     applied ./run-tests.sh advise's settings: front ",
+                "at --speed 10.0, rates x10.0 and lifetimes /10.0");
+        List<String> paths = Files.readAllLines(runFolder().resolve("replay/paths.csv"));
+        assertThat(paths.get(0)).isEqualTo("path,requests,delay_ms,body_bytes,max_age_s");
+        assertThat(paths.subList(1, paths.size())).anySatisfy(row -> assertThat(row).matches(".*,\\d+"));
+        ReplayCellReport.Breakdown b = ReplayCellReport.read(runFolder().resolve("cells/replay-server-cache"));
+        Map<String, ReplayCellReport.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayCellReport.ClientRow::client, r -> r));
+        assertThat(byClient.get(FLOODER).rejected()).as("the advised limit stops the flooder").isPositive();
+        String report = Files.readString(runFolder().resolve("report.md"));
+        assertThat(report).contains("**advice**: applied").contains("measured / predicted");
+    }
+
+    @Test
     void anEmptyLogIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
         Path log = Files.writeString(dir.resolve("empty.log"), "");
 
