@@ -188,9 +188,36 @@ final class ReportModel {
         }
         c.put("metrics", metrics);
         c.put("replays", replays());
+        List<LoadHostRow> hosts = loadHosts();
+        c.put("hasLoadHosts", !hosts.isEmpty());
+        c.put("loadHosts", hosts);
         c.put("hasPredictions", !predictions.isEmpty());
         c.put("tolerancePct", String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE));
         return c;
+    }
+
+    /** A cell of a distributed run (--load-hosts): the samples each load host sent, as JMeter merged them. */
+    record LoadHostRow(String cell, String perHost, long total) {}
+
+    /** Every distributed cell's samples per load host (its load-hosts.json), in run order. */
+    List<LoadHostRow> loadHosts() {
+        List<LoadHostRow> rows = new ArrayList<>();
+        for (CellResult r : outcome.cells()) {
+            Path file = r.dir().resolve("load-hosts.json");
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                continue;
+            }
+            try {
+                Map<String, Long> perHost = new com.fasterxml.jackson.databind.ObjectMapper().readValue(file.toFile(),
+                        new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Long>>() {});
+                rows.add(new LoadHostRow(r.cell().name(), String.join(", ", perHost.entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).toList()),
+                        perHost.values().stream().mapToLong(Long::longValue).sum()));
+            } catch (java.io.IOException e) {
+                rows.add(new LoadHostRow(r.cell().name(), "unreadable: " + e.getMessage(), 0));
+            }
+        }
+        return rows;
     }
 
     /** A replay cell's breakdown, as the templates show it. */

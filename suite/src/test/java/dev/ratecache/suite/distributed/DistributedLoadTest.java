@@ -174,6 +174,9 @@ class DistributedLoadTest {
         assertThat(perHost.path(address(1) + ":1099").asLong()).isEqualTo(USERS * LOOPS);
         assertThat(dev.ratecache.jtl.JtlSummary.read(cell.resolve("jmeter/results.jtl")).samples())
                 .isEqualTo(2L * USERS * LOOPS);
+        // ... and the report counts them per host.
+        assertThat(Files.readString(run.resolve("report.md"))).contains("## Samples per load host")
+                .contains(address(0) + ":1099 " + USERS * LOOPS).contains(address(1) + ":1099 " + USERS * LOOPS);
 
         // The front end saw one address per load host, and limited each on its own.
         Map<String, List<JsonNode>> byClient = new TreeMap<>();
