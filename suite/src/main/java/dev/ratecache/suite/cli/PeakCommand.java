@@ -4,6 +4,7 @@ import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.peak.AppCacheComparison;
 import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.peak.RunningStackPeak;
 import dev.ratecache.suite.redis.RedisServer;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
@@ -11,6 +12,7 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.up.UpState;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -89,15 +91,17 @@ public final class PeakCommand implements Callable<Integer> {
     /** The last run's figures, for tests. */
     private PeakRun.Outcome outcome;
 
+    @Option(names = "--results", paramLabel = "DIR",
+            description = "Where a running ./run-tests.sh up keeps its state (as given to up). Default: results/ in the checkout.")
+    Path results;
+
     @Override
     public Integer call() throws Exception {
-        // peak starts tiers of its own, tuned for it (limits not binding, one worker), and its
-        // figures need an idle machine: it does not share one with a stack that up keeps running.
-        Optional<UpState> up = UpState.running(UpState.defaultResults());
+        // With a stack that up keeps running, peak points at it: that stack as configured, against
+        // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
+        Optional<UpState> up = UpState.running(results != null ? results : UpState.defaultResults());
         if (up.isPresent()) {
-            spec.commandLine().getErr().println("run-tests.sh peak: an up is running (" + up.get().describe()
-                    + "); peak starts its own tiers and needs an idle machine: stop it with ./run-tests.sh down");
-            return 1;
+            return measureRunning(up.get());
         }
         validate();
         PrintWriter out = spec.commandLine().getOut();
@@ -147,6 +151,51 @@ public final class PeakCommand implements Callable<Integer> {
         out.print(table(outcome));
         out.flush();
         outcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
+        deleteQuietly(dir);
+        return 0;
+    }
+
+    /** The figures of the last run against a running up stack, for tests. */
+    private RunningStackPeak.Outcome runningOutcome;
+
+    public RunningStackPeak.Outcome runningOutcome() {
+        return runningOutcome;
+    }
+
+    private int measureRunning(UpState up) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<String> front = up.url("front");
+        if (front.isEmpty()) {
+            err.println("run-tests.sh peak: the running up (" + up.describe() + ") names no front URL; stop it with"
+                    + " ./run-tests.sh down and run peak on its own");
+            return 1;
+        }
+        if (!Wrk.installed()) {
+            err.println("run-tests.sh peak: wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk");
+            return 2;
+        }
+        String path = url != null ? url : "/snail";
+        long frontPid = up.children().stream().filter(c -> c.name().equals("front")).mapToLong(UpState.Child::pid)
+                .findFirst().orElse(-1);
+        Wrk.Load load = new Wrk.Load(Duration.ofSeconds(duration), connections, threads);
+        Path dir = Files.createTempDirectory("ratecache-peak-", PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwxr-xr-x")));
+        out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+        out.println("stack:    the running up (" + up.describe() + "), as it is configured: its limits apply");
+        out.println("load:     " + load.describe() + ", " + rounds + " round(s); GET " + path
+                + " (--url to choose; a path its edge caches measures the HIT path)");
+        out.flush();
+        try {
+            runningOutcome = RunningStackPeak.run(URI.create(front.get().endsWith("/") ? front.get() : front.get() + "/"),
+                    frontPid, path, load, rounds, dir, out);
+        } catch (IOException e) {
+            err.println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("") + " (logs in " + dir + ")");
+            return 1;
+        }
+        out.println();
+        out.print(runningOutcome.table());
+        out.flush();
         deleteQuietly(dir);
         return 0;
     }

@@ -159,6 +159,15 @@ class UpDownTest {
                 .startsWith("run-tests.sh up: an up is already running (PID " + state.pid() + ",");
         assertThat(up.process().isAlive()).isTrue();
 
+        // peak points at the running stack: its front as configured, against nginx's ceiling.
+        StringWriter peakOut = new StringWriter();
+        StringWriter peakErr = new StringWriter();
+        assertThat(run(peakOut, peakErr, "peak", "--results", results.toString(), "--url", "/hare", "--duration", "1",
+                "--connections", "10", "--rounds", "1")).as(peakErr.toString()).isZero();
+        assertThat(peakOut.toString()).contains("stack:    the running up (PID " + state.pid(),
+                "round 1: the running front  " + state.url("front").orElseThrow(), "median ratio");
+        assertThat(up.process().isAlive()).as("peak leaves the running stack running").isTrue();
+
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         assertThat(run(out, err, "down", "--results", results.toString())).as(err.toString()).isZero();

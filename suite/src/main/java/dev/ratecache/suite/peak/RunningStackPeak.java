@@ -1,0 +1,92 @@
+package dev.ratecache.suite.peak;
+
+import dev.ratecache.suite.net.Ports;
+import dev.ratecache.suite.proc.ProcCpu;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Peak throughput of a stack that {@code ./run-tests.sh up} keeps running, as it is configured:
+ * its front end on one path against nginx's ceiling ({@code return 200} of a body of the same
+ * size) in the same rounds. Unlike {@link PeakRun}, nothing is tuned for the measurement: the
+ * running stack's limits apply, so a binding per-client limit shows as rejections (wrk is one
+ * client), and that is the figure to read beside the ratio.
+ */
+public final class RunningStackPeak {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** One round: the ceiling's run and the front's, with the front tree's CPU per request (NaN without its PID). */
+    public record Round(Wrk.Result ceiling, Wrk.Result front, double frontCpuMicros) {
+        public double ratio() {
+            return ceiling.requestsPerSecond() > 0 ? front.requestsPerSecond() / ceiling.requestsPerSecond() : 0;
+        }
+    }
+
+    /** Every round, and the body size compared. */
+    public record Outcome(int bodyBytes, List<Round> rounds) {
+        public double medianRatio() {
+            return PeakRun.median(rounds.stream().map(Round::ratio).toList());
+        }
+
+        public String table() {
+            StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "body %d bytes. ratio: the running front's"
+                    + " requests/s over the ceiling's in the same round; rejected: its answers that were not 2xx/3xx"
+                    + " (its limits apply: wrk is one client).%n", bodyBytes));
+            s.append(String.format(Locale.ROOT, "%-6s %12s %12s %6s %9s %8s %8s%n", "round", "ceiling r/s", "front r/s",
+                    "ratio", "rejected", "cpu us", "p99 ms"));
+            int i = 0;
+            for (Round r : rounds) {
+                s.append(String.format(Locale.ROOT, "%-6d %12.0f %12.0f %6.2f %8.1f%% %8.1f %8.3f%n", ++i,
+                        r.ceiling().requestsPerSecond(), r.front().requestsPerSecond(), r.ratio(),
+                        100 * r.front().non2xxShare(), r.frontCpuMicros(), r.front().latencyP99()));
+            }
+            s.append(String.format(Locale.ROOT, "median ratio %.2f%n", medianRatio()));
+            return s.toString();
+        }
+    }
+
+    private RunningStackPeak() {}
+
+    /**
+     * Measures {@code front}'s {@code path} for {@code rounds} rounds, each after the ceiling's;
+     * {@code frontPid} is the running front end's master (its workers are its children), or -1.
+     */
+    public static Outcome run(URI front, long frontPid, String path, Wrk.Load load, int rounds, Path dir,
+            PrintWriter progress) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        URI url = front.resolve(path);
+        HttpResponse<byte[]> first = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        if (first.statusCode() >= 400) {
+            throw new IOException(url + " answered " + first.statusCode() + ": give --url a path the running stack serves");
+        }
+        int bodyBytes = first.body().length;
+        Wrk wrk = new Wrk(load);
+        List<Round> done = new ArrayList<>();
+        try (CeilingServer ceiling = CeilingServer.start(dir.resolve("ceiling"), "1", Ports.free(), bodyBytes)) {
+            for (int round = 1; round <= rounds; round++) {
+                progress.printf("  round %d: ceiling: return 200  %s%n", round, ceiling.uri());
+                progress.flush();
+                Wrk.Result top = wrk.run(ceiling.uri(), null, dir.resolve("wrk"), "ceiling-" + round);
+                progress.printf("  round %d: the running front  %s%n", round, url);
+                progress.flush();
+                double before = frontPid > 0 ? ProcCpu.treeSeconds(frontPid) : Double.NaN;
+                Wrk.Result measured = wrk.run(url, null, dir.resolve("wrk"), "front-" + round);
+                double cpu = frontPid > 0 && measured.requests() > 0
+                        ? (ProcCpu.treeSeconds(frontPid) - before) * 1e6 / measured.requests() : Double.NaN;
+                done.add(new Round(top, measured, cpu));
+            }
+        }
+        return new Outcome(bodyBytes, done);
+    }
+}
