@@ -1,22 +1,15 @@
 package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code origin.app-cache=redis} with a real redis-server of the test's own: cache-aside on reads,
@@ -36,30 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
 })
 // The context's Redis goes with the class, so the context must too.
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class RedisAppCacheTest extends RunningOrigin {
-
-    @TempDir
-    static Path redisDir;
-
-    static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        assumeTrue(RedisServer.binary().isPresent(), RedisServer.notInstalled());
-        redis = RedisServer.start(redisDir);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
-
-    @DynamicPropertySource
-    static void redisPort(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> redis.port());
-    }
+class RedisAppCacheTest extends RunningOriginWithRedis {
 
     private JsonNode items() {
         return management.getJson("/actuator/origin").get("items");

@@ -2,21 +2,14 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A Redis that hangs (connection open, nothing answered) is worse than one that stops: only the
@@ -29,30 +22,7 @@ import org.springframework.test.context.DynamicPropertySource;
     "origin.items.count=1000"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class RedisHangsMidRunTest extends RunningOrigin {
-
-    @TempDir
-    static Path redisDir;
-
-    static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        assumeTrue(RedisServer.binary().isPresent(), RedisServer.notInstalled());
-        redis = RedisServer.start(redisDir);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
-
-    @DynamicPropertySource
-    static void redisPort(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> redis.port());
-    }
+class RedisHangsMidRunTest extends RunningOriginWithRedis {
 
     @Test
     void readsAnswerPromptlyFromTheDatabaseWhileRedisHangs() {

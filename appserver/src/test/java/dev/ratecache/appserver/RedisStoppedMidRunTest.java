@@ -1,22 +1,15 @@
 package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The app cache is an optimisation: when its Redis stops during a run, the origin keeps answering
@@ -30,33 +23,10 @@ import org.springframework.test.context.DynamicPropertySource;
     "origin.items.count=1000"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class RedisStoppedMidRunTest extends RunningOrigin {
+class RedisStoppedMidRunTest extends RunningOriginWithRedis {
 
     /** Far above a database read (5 ms) and Redis's timeouts (200 ms), far below a hang. */
     static final Duration PROMPTLY = Duration.ofSeconds(2);
-
-    @TempDir
-    static Path redisDir;
-
-    static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        assumeTrue(RedisServer.binary().isPresent(), RedisServer.notInstalled());
-        redis = RedisServer.start(redisDir);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
-
-    @DynamicPropertySource
-    static void redisPort(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> redis.port());
-    }
 
     @Test
     void theOriginKeepsAnsweringFromTheDatabaseAndCountsTheErrors() {
