@@ -3,7 +3,6 @@ package dev.ratecache.suite.jmeter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
@@ -12,8 +11,6 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.TestDirs;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +19,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -54,8 +49,7 @@ class HotsetPlanTest {
     /** X-Cache-Status of the one stale answer: the plan copies it to the JTL, which shows which row it was. */
     private static final String LIE = "LIE";
 
-    private HttpServer server;
-    private ExecutorService handlers;
+    private TestServer server;
     private Path dir;
     private final Origin origin = new Origin();
 
@@ -107,19 +101,12 @@ class HotsetPlanTest {
     @BeforeEach
     void startServer(TestInfo test) throws IOException {
         dir = TestDirs.fresh(HotsetPlanTest.class, test.getTestMethod().orElseThrow().getName());
-        // Bound (and so accepting) once create returns: no wait needed.
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        // One thread per exchange: several users' requests are answered at once, as by the origin.
-        handlers = Executors.newCachedThreadPool();
-        server.setExecutor(handlers);
-        server.createContext("/items/", this::handle);
-        server.start();
+        server = TestServer.start("/items/", this::handle);
     }
 
     @AfterEach
     void stopServer() {
-        server.stop(0);
-        handlers.shutdownNow();
+        server.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -178,7 +165,7 @@ class HotsetPlanTest {
 
     private JMeter.Run hotset(String... properties) throws Exception {
         Map<String, String> props = new LinkedHashMap<>(Map.of("host", "127.0.0.1",
-                "port", String.valueOf(server.getAddress().getPort()), "rampup", "0"));
+                "port", String.valueOf(server.port()), "rampup", "0"));
         for (int i = 0; i + 1 < properties.length; i += 2) {
             props.put(properties[i], properties[i + 1]);
         }

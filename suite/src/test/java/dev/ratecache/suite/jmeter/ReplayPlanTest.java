@@ -3,7 +3,6 @@ package dev.ratecache.suite.jmeter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
@@ -12,8 +11,6 @@ import dev.ratecache.suite.TestDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.commons.csv.CSVFormat;
@@ -63,28 +58,18 @@ class ReplayPlanTest {
     private record Arrival(String uri, String address, int port, long atMs) {}
 
     private final Map<String, Arrival> arrivals = new ConcurrentHashMap<>();
-    private HttpServer server;
-    private ExecutorService handlers;
+    private TestServer server;
     private Path dir;
 
     @BeforeEach
     void startServer(TestInfo test) throws IOException {
         dir = TestDirs.fresh(ReplayPlanTest.class, test.getTestMethod().orElseThrow().getName());
-        // Bound (and so accepting) once create returns: no wait needed. On 127.0.0.1 every
-        // 127.0.0.0/8 source address can reach it over the loopback interface.
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        // One thread per exchange: the default runs handlers one at a time, so a slow request
-        // would hold back the others here, at the server, and hide what the plan does.
-        handlers = Executors.newCachedThreadPool();
-        server.setExecutor(handlers);
-        server.createContext("/", this::handle);
-        server.start();
+        server = TestServer.start("/", this::handle);
     }
 
     @AfterEach
     void stopServer() {
-        server.stop(0);
-        handlers.shutdownNow();
+        server.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -124,7 +109,7 @@ class ReplayPlanTest {
 
     private JMeter.Run replay(List<Row> rows, String... properties) throws Exception {
         Map<String, String> props = new java.util.LinkedHashMap<>(Map.of("host", "127.0.0.1",
-                "port", String.valueOf(server.getAddress().getPort()), "schedule", schedule(rows).toString()));
+                "port", String.valueOf(server.port()), "schedule", schedule(rows).toString()));
         for (int i = 0; i + 1 < properties.length; i += 2) {
             props.put(properties[i], properties[i + 1]);
         }
@@ -255,7 +240,7 @@ class ReplayPlanTest {
     void aScheduleWithAnotherHeaderEndsTheRunBeforeAnyRequest() throws Exception {
         Path file = Files.writeString(dir.resolve("schedule.csv"), "time,ip,method,uri\n0,127.16.0.1,GET,/x\n");
         JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),
-                Map.of("host", "127.0.0.1", "port", String.valueOf(server.getAddress().getPort()), "schedule", file.toString()),
+                Map.of("host", "127.0.0.1", "port", String.valueOf(server.port()), "schedule", file.toString()),
                 dir.resolve("jmeter"), false);
 
         assertThat(run.exitCode()).isEqualTo(2);
