@@ -56,7 +56,11 @@ class UpDownTest {
     }
 
     private Up up(Path results, String name, Map<String, String> env, StackPorts p, String... extra) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // As from a terminal: a process started in the background of a non-interactive shell (CI)
+        // inherits SIGINT ignored, and a JVM that starts with it ignored never sees Ctrl-C; coreutils'
+        // env gives the up the default handling back.
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
                 RunTestsCommand.class.getName(), "up", "--results", results.toString(), "--every", "1",
                 "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
