@@ -16,10 +16,18 @@ package dev.ratecache.model;
  * @param endMs         when the front sent the answer
  * @param clientEndMs   when the client had it (endMs plus the round-trip overhead)
  * @param status        200, or the rejecting tier's limit_req_status
+ * @param clientCacheHit  answered by the user's own cache (a closed workload with a client cache): no
+ *                        request left the client
  */
 public record RequestOutcome(int index, String client, String path, long issueMs, long arrivalMs,
                              Decision front, CacheStatus cache, Decision back, boolean reachedOrigin,
-                             long endMs, long clientEndMs, int status) {
+                             long endMs, long clientEndMs, int status, boolean clientCacheHit) {
+
+    public RequestOutcome(int index, String client, String path, long issueMs, long arrivalMs, Decision front,
+            CacheStatus cache, Decision back, boolean reachedOrigin, long endMs, long clientEndMs, int status) {
+        this(index, client, path, issueMs, arrivalMs, front, cache, back, reachedOrigin, endMs, clientEndMs, status,
+                false);
+    }
 
     /** The latency the client saw. */
     public long latencyMs() {

@@ -4,7 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 
@@ -44,6 +46,7 @@ public final class Simulation {
         boolean reachedOrigin;
         boolean updater;
         boolean store;
+        int status;
         Runnable onDone;
 
         Req(int index, String client, String path, long issueMs, boolean background) {
@@ -125,7 +128,9 @@ public final class Simulation {
                 }
                 String client = closed.clientPerUser() ? "user-" + u : "client";
                 long start = (long) u * closed.rampUpMs() / closed.users();
-                at(start, () -> issue(closed, client, plan, 0, issued));
+                // JMeter's HTTP Cache Manager is per thread: one cache per user, whatever its address.
+                Map<String, Long> userCache = closed.clientCache() ? new HashMap<>() : null;
+                at(start, () -> issue(closed, client, plan, 0, issued, userCache));
             }
         }
         while (!events.isEmpty()) {
@@ -137,12 +142,33 @@ public final class Simulation {
         return new SimulationResult(outcomes, backgroundServed, aggregate());
     }
 
-    private void issue(Workload.Closed closed, String client, List<String> plan, int next, int[] issued) {
-        Req r = new Req(issued[0]++, client, plan.get(next), now, false);
-        r.onDone = () -> {
+    /**
+     * The user's next request: from its own cache while the entry is fresh (a sample of no time,
+     * as JMeter's RETURN_200_CACHE records it), else to the front; a 200 it receives is then fresh
+     * for the path's max-age from that moment.
+     */
+    private void issue(Workload.Closed closed, String client, List<String> plan, int next, int[] issued,
+            Map<String, Long> userCache) {
+        String path = plan.get(next);
+        Runnable following = () -> {
             if (next + 1 < plan.size()) {
-                at(now + clientOverheadMs, () -> issue(closed, client, plan, next + 1, issued));
+                at(now + clientOverheadMs, () -> issue(closed, client, plan, next + 1, issued, userCache));
             }
+        };
+        Long freshUntil = userCache == null ? null : userCache.get(path);
+        if (freshUntil != null && now < freshUntil) {
+            outcomes.add(new RequestOutcome(issued[0]++, client, path, now, now, null, null, null, false, now, now, 200,
+                    true));
+            following.run();
+            return;
+        }
+        Req r = new Req(issued[0]++, client, path, now, false);
+        r.onDone = () -> {
+            if (userCache != null && r.status == 200) {
+                long receipt = now + clientOverheadMs;
+                userCache.put(path, receipt + spec.origin().path(path).freshness().maxAgeSec() * 1000);
+            }
+            following.run();
         };
         arrive(r);
     }
@@ -254,6 +280,7 @@ public final class Simulation {
     }
 
     private void finish(Req r, int status) {
+        r.status = status;
         long clientEnd = now + clientOverheadMs;
         outcomes.add(new RequestOutcome(r.index, r.client, r.path, r.issueMs, r.arrivalMs, r.front, r.cache,
                 r.back, r.reachedOrigin, now, clientEnd, status));

@@ -30,9 +30,18 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
      *                            between the server's answer and the user seeing it
      * @param clientPerUser       each user is its own limit_req key; otherwise all users share one
      *                            (JMeter on one host: one source address)
+     * @param clientCache         each user keeps a cache like JMeter's HTTP Cache Manager: a 200 is fresh
+     *                            for the path's max-age counted from its receipt (JMeter reads no Age),
+     *                            and a fresh entry answers the user at once, without a request
      */
     record Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
-                  long roundTripOverheadMs, boolean clientPerUser) implements Workload {
+                  long roundTripOverheadMs, boolean clientPerUser, boolean clientCache) implements Workload {
+
+        public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
+                long roundTripOverheadMs, boolean clientPerUser) {
+            this(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser, false);
+        }
+
         public Closed {
             paths = List.copyOf(paths);
             if (users < 1 || loops < 1 || paths.isEmpty()) {
@@ -42,7 +51,7 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
 
         /** All users from one address, paths in order, no overhead. */
         public static Closed of(int users, int loops, long rampUpMs, List<String> paths) {
-            return new Closed(users, loops, rampUpMs, paths, false, 0, 0, false);
+            return new Closed(users, loops, rampUpMs, paths, false, 0, 0, false, false);
         }
     }
 }

@@ -34,6 +34,42 @@ class SimulationTest {
     }
 
     @Test
+    void aUsersClientCacheAnswersItsRepeatsUntilTheMaxAgeFromReceiptRunsOut() {
+        // Two users, 3 loops of /snail (5 s, fresh 60 s) and /hare (100 ms, fresh 3 s), no limits.
+        SimulationSpec spec = new SimulationSpec(null, null, null, ORIGIN, 0, 0);
+        Workload cached = new Workload.Closed(2, 3, 0, List.of("/snail", "/hare"), false, 0, 0, true, true);
+
+        SimulationResult r = Simulation.run(spec, cached);
+
+        // Each user fetches /snail and /hare once; the second and third loop take 0 ms from its cache.
+        assertThat(r.requests()).hasSize(12);
+        assertThat(r.requests()).filteredOn(RequestOutcome::clientCacheHit).hasSize(8)
+                .allSatisfy(o -> assertThat(o.latencyMs()).isZero());
+        assertThat(r.aggregates().originRequests()).isEqualTo(4);
+        // Without the cache, every request goes out.
+        Workload plain = new Workload.Closed(2, 3, 0, List.of("/snail", "/hare"), false, 0, 0, true, false);
+        assertThat(Simulation.run(spec, plain).aggregates().originRequests()).isEqualTo(12);
+    }
+
+    @Test
+    void aClientCacheEntryExpiresAfterItsMaxAgeCountedFromReceipt() {
+        // One user, /hare (100 ms, fresh 3 s) then /snail (5 s, fresh 60 s), 3 loops: the /hare it
+        // received at 0.1 s has expired when it comes back at 5.1 s, so it asks again; the loop after
+        // that follows at once (/snail from its cache), while that second /hare is still fresh.
+        SimulationSpec spec = new SimulationSpec(null, null, null, ORIGIN, 0, 0);
+        Workload cached = new Workload.Closed(1, 3, 0, List.of("/hare", "/snail"), false, 0, 0, true, true);
+
+        SimulationResult r = Simulation.run(spec, cached);
+
+        assertThat(r.requests()).filteredOn(o -> o.path().equals("/hare"))
+                .extracting(RequestOutcome::issueMs, RequestOutcome::clientCacheHit)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, false),
+                        org.assertj.core.groups.Tuple.tuple(5100L, false), org.assertj.core.groups.Tuple.tuple(5200L, true));
+        assertThat(r.requests()).filteredOn(o -> o.path().equals("/snail")).filteredOn(RequestOutcome::clientCacheHit)
+                .hasSize(2);
+    }
+
+    @Test
     void openFloodAtTwiceTheRateLosesAboutHalf() {
         // One client, 20 r/s for 20 s against 10 r/s burst 5 nodelay: 6 + 10 x 20 of 400 pass.
         List<Arrival> arrivals = new ArrayList<>();

@@ -116,8 +116,8 @@ public final class Predictor {
         if (cell.library()) {
             return "the model does not include the client library's cache and its retries after Retry-After";
         }
-        if (cell.clientCache()) {
-            return "the model does not include JMeter's client cache (per user, freshness counted from receipt)";
+        if (cell.clientCache() && (cell.plan().name().equals(Plan.FLOOD.name()) || cell.plan().samples() > 0)) {
+            return "the model's client cache is JMeter's per user of a thread group, not of an open model";
         }
         if (cell.plan().userFile() != null) {
             return "the model does not know the shape of your own plan";
@@ -206,7 +206,7 @@ public final class Predictor {
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
         return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L, paths,
-                plan.paths().size() > 1, 1, overheadMs, false);
+                plan.paths().size() > 1, 1, overheadMs, false, in.cell().clientCache());
     }
 
     /**
@@ -244,6 +244,7 @@ public final class Predictor {
         long last = Long.MIN_VALUE;
         int rejected = 0;
         int hits = 0;
+        int atFront = 0;
         for (int i = 0; i < all.size(); i++) {
             RequestOutcome o = all.get(i);
             latency[i] = o.latencyMs() + shiftMs;
@@ -251,6 +252,8 @@ public final class Predictor {
             last = Math.max(last, o.clientEndMs() + shiftMs);
             rejected += o.rejected() ? 1 : 0;
             hits += o.cache() == CacheStatus.HIT ? 1 : 0;
+            // A client-cache hit never left the client, so the front never logged it.
+            atFront += o.clientCacheHit() ? 0 : 1;
         }
         Arrays.sort(latency);
         Map<Metric, Double> values = new LinkedHashMap<>();
@@ -260,7 +263,7 @@ public final class Predictor {
         values.put(Metric.ORIGIN_REQUESTS, (double) result.aggregates().originRequests());
         if (!in.cell().direct() && in.switches().cache()) {
             // As EdgeLog counts it: HITs among every response the front logged, rejections included.
-            values.put(Metric.EDGE_HIT_PCT, 100.0 * hits / all.size());
+            values.put(Metric.EDGE_HIT_PCT, atFront == 0 ? 0 : 100.0 * hits / atFront);
         }
         values.put(Metric.P50_MS, (double) percentile(latency, 50));
         values.put(Metric.P95_MS, (double) percentile(latency, 95));
