@@ -5,6 +5,7 @@ import dev.ratecache.suite.distributed.LoadHosts;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.proc.Poll;
 import java.io.PrintWriter;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -111,7 +112,7 @@ public final class LoadServerCommand implements Callable<Integer> {
                     err.println(server.logTail(10));
                     return 1;
                 }
-                Thread.sleep(100);
+                Poll.pause(100);
             }
             out.println("load-server: JMeter server (pid " + server.pid() + ") ready on " + address + ", RMI "
                     + (store != null ? "over SSL, keystore " + store : "PLAIN (no SSL)"));

@@ -3,6 +3,7 @@ package dev.ratecache.suite.nginx;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.LogTail;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.proc.Poll;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -137,7 +138,7 @@ public final class NginxServer implements AutoCloseable {
             if (!master.isAlive() || Instant.now().isAfter(deadline)) {
                 throw new IOException(what + " did not start on port " + port + ":\n" + LogTail.of(errorLog, 10));
             }
-            sleep(50);
+            Poll.pause(50);
         }
     }
 
@@ -165,15 +166,6 @@ public final class NginxServer implements AutoCloseable {
     public void close() {
         if (process != null) {
             process.close();
-        }
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.proc.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -76,7 +77,7 @@ public final class OriginServer implements AutoCloseable {
                 close();
                 throw new IOException("the origin was not healthy within 60 s:\n" + process.logTail(15));
             }
-            sleep(100);
+            Poll.pause(100);
         }
     }
 
@@ -154,15 +155,6 @@ public final class OriginServer implements AutoCloseable {
     public void close() {
         if (process != null) {
             process.close();
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.ratecache.suite.peak;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.Executables;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.proc.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -81,13 +82,7 @@ public final class HaproxyCache implements AutoCloseable {
                 haproxy.close();
                 throw new IOException("haproxy did not start on port " + port + ": " + process.logTail(5));
             }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                haproxy.close();
-                throw new IOException("interrupted while haproxy started", e);
-            }
+            Poll.pause(50);
         }
         return haproxy;
     }

@@ -3,6 +3,7 @@ package dev.ratecache.suite.redis;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.Executables;
 import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.suite.proc.Poll;
 import dev.ratecache.suite.proc.ProcCpu;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -90,13 +91,7 @@ public final class RedisServer implements AutoCloseable {
                 throw new IOException("redis-server did not answer PING on port " + chosen + " within "
                         + READY_WITHIN.toSeconds() + " s: " + process.logTail(5).strip().replaceAll("\\s*\\n\\s*", " | "));
             }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                process.close();
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while redis-server started", e);
-            }
+            Poll.pause(20);
         }
         return redis;
     }
