@@ -47,6 +47,10 @@ public final class Simulation {
         boolean updater;
         boolean store;
         int status;
+        /** The Age the edge sends with an answer from its cache: whole seconds since the origin's answer was stored. */
+        long ageSec;
+        /** When not null, decides after an answer whether a retry follows (and schedules it); the answer is then no sample. */
+        java.util.function.IntPredicate retry;
         Runnable onDone;
 
         Req(int index, String client, String path, long issueMs, boolean background) {
@@ -129,7 +133,7 @@ public final class Simulation {
                 String client = closed.clientPerUser() ? "user-" + u : "client";
                 long start = (long) u * closed.rampUpMs() / closed.users();
                 // JMeter's HTTP Cache Manager is per thread: one cache per user, whatever its address.
-                Map<String, Long> userCache = closed.clientCache() ? new HashMap<>() : null;
+                Map<String, Long> userCache = closed.clientCache() || closed.library() != null ? new HashMap<>() : null;
                 at(start, () -> issue(closed, client, plan, 0, issued, userCache));
             }
         }
@@ -147,6 +151,9 @@ public final class Simulation {
      * as JMeter's RETURN_200_CACHE records it), else to the front; a 200 it receives is then fresh
      * for the path's max-age from that moment.
      */
+    /** When the edge last stored each path's answer: its Date, from which it counts Age. */
+    private final Map<String, Long> storedAt = new HashMap<>();
+
     private void issue(Workload.Closed closed, String client, List<String> plan, int next, int[] issued,
             Map<String, Long> userCache) {
         String path = plan.get(next);
@@ -162,11 +169,38 @@ public final class Simulation {
             following.run();
             return;
         }
-        Req r = new Req(issued[0]++, client, path, now, false);
+        int index = issued[0]++;
+        long issuedAt = now;
+        send(closed, client, path, index, issuedAt, 0, userCache, following);
+    }
+
+    /** One send of a user's request: the first, or a library's retry of a rejection. */
+    private void send(Workload.Closed closed, String client, String path, int index, long issuedAt, int attempt,
+            Map<String, Long> userCache, Runnable following) {
+        Req r = new Req(index, client, path, issuedAt, false);
+        Workload.Library library = closed.library();
+        if (library != null) {
+            r.retry = status -> {
+                boolean rejection = status == 429 || status == 503;
+                if (!rejection || attempt >= library.maxRetries()
+                        || now + library.retryAfterMs() - issuedAt > library.budgetMs()) {
+                    return false;
+                }
+                at(now + clientOverheadMs + library.retryAfterMs(),
+                        () -> send(closed, client, path, index, issuedAt, attempt + 1, userCache, following));
+                return true;
+            };
+        }
         r.onDone = () -> {
             if (userCache != null && r.status == 200) {
-                long receipt = now + clientOverheadMs;
-                userCache.put(path, receipt + spec.origin().path(path).freshness().maxAgeSec() * 1000);
+                long maxAgeMs = spec.origin().path(path).freshness().maxAgeSec() * 1000;
+                if (library != null) {
+                    // RFC 9111 in the library: fresh for max-age less the Age the edge sent, from the send.
+                    userCache.put(path, issuedAt + maxAgeMs - r.ageSec * 1000L);
+                } else {
+                    // JMeter: fresh for max-age from receipt, Age unread.
+                    userCache.put(path, now + clientOverheadMs + maxAgeMs);
+                }
             }
             following.run();
         };
@@ -201,6 +235,7 @@ public final class Simulation {
     private void handle(Req r, EdgeCache.Lookup l) {
         if (l instanceof EdgeCache.Serve serve) {
             r.cache = serve.status();
+            r.ageSec = Math.max(0, (now - storedAt.getOrDefault(r.path, now)) / 1000);
             if (serve.backgroundUpdate()) {
                 Req bg = new Req(-1, r.client, r.path, now, true);
                 bg.cache = CacheStatus.EXPIRED;
@@ -269,6 +304,7 @@ public final class Simulation {
         if (cache != null && r.cache != null) {
             if (status == 200 && r.store) {
                 cache.store(r.path, now, spec.origin().path(r.path).freshness());
+                storedAt.put(r.path, now);
             }
             if (r.updater) {
                 cache.release(r.path);
@@ -281,6 +317,10 @@ public final class Simulation {
 
     private void finish(Req r, int status) {
         r.status = status;
+        if (r.retry != null && r.retry.test(status)) {
+            // The library retries: the client records one sample, for the last answer.
+            return;
+        }
         long clientEnd = now + clientOverheadMs;
         outcomes.add(new RequestOutcome(r.index, r.client, r.path, r.issueMs, r.arrivalMs, r.front, r.cache,
                 r.back, r.reachedOrigin, now, clientEnd, status));

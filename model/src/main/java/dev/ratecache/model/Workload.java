@@ -33,13 +33,22 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
      * @param clientCache         each user keeps a cache like JMeter's HTTP Cache Manager: a 200 is fresh
      *                            for the path's max-age counted from its receipt (JMeter reads no Age),
      *                            and a fresh entry answers the user at once, without a request
+     * @param library             the users are the suite's client library instead of JMeter (its own
+     *                            cache and retries, see {@link Library}); null for JMeter
      */
     record Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
-                  long roundTripOverheadMs, boolean clientPerUser, boolean clientCache) implements Workload {
+                  long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library)
+            implements Workload {
 
         public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
                 long roundTripOverheadMs, boolean clientPerUser) {
-            this(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser, false);
+            this(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser, false, null);
+        }
+
+        public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
+                long roundTripOverheadMs, boolean clientPerUser, boolean clientCache) {
+            this(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser, clientCache,
+                    null);
         }
 
         public Closed {
@@ -51,7 +60,17 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
 
         /** All users from one address, paths in order, no overhead. */
         public static Closed of(int users, int loops, long rampUpMs, List<String> paths) {
-            return new Closed(users, loops, rampUpMs, paths, false, 0, 0, false, false);
+            return new Closed(users, loops, rampUpMs, paths, false, 0, 0, false, false, null);
         }
     }
+
+    /**
+     * The suite's client library (client/) as each user: a private HTTP cache per user (RFC 9111:
+     * a response is fresh for its max-age less its Age, counted from when the request was sent),
+     * and a rejection (429 or 503) retried after Retry-After, up to {@code maxRetries} times and
+     * within {@code budgetMs} of the first send; the retries are one sample.
+     *
+     * @param retryAfterMs the wait before a retry: the tiers' Retry-After plus the library's mean jitter
+     */
+    record Library(int maxRetries, long retryAfterMs, long budgetMs) {}
 }

@@ -234,6 +234,7 @@ public final class NginxSwitches {
     public boolean backLimit() { return backLimit; }
     public boolean cache() { return cache; }
     public int rejectStatus() { return rejectStatus; }
+    public int retryAfter() { return retryAfter; }
     public List<URI> origins() { return List.copyOf(origins); }
     public int edges() { return edges; }
     public EdgeBalance edgeBalance() { return edgeBalance; }

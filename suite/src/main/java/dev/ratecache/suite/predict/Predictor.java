@@ -16,6 +16,7 @@ import dev.ratecache.model.SimulationSpec;
 import dev.ratecache.model.Workload;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.LimitMode;
@@ -113,9 +114,6 @@ public final class Predictor {
         if (!in.switches().origins().isEmpty()) {
             return "the model does not know your origin (--origin): its service times and freshness";
         }
-        if (cell.library()) {
-            return "the model does not include the client library's cache and its retries after Retry-After";
-        }
         if (cell.clientCache() && (cell.plan().name().equals(Plan.FLOOD.name()) || cell.plan().samples() > 0)) {
             return "the model's client cache is JMeter's per user of a thread group, not of an open model";
         }
@@ -205,6 +203,14 @@ public final class Predictor {
         }
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
+        if (in.cell().library()) {
+            // The driver asks the paths in order each loop; its retries wait Retry-After plus a jitter of
+            // up to a tenth (the mean, 5 %, here), as LibraryDriver configures it.
+            Workload.Library library = new Workload.Library(LibraryDriver.RETRIES,
+                    Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis());
+            return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L,
+                    paths, false, 1, overheadMs, false, false, library);
+        }
         return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L, paths,
                 plan.paths().size() > 1, 1, overheadMs, false, in.cell().clientCache());
     }

@@ -80,10 +80,25 @@ class PredictorTest {
     }
 
     @Test
+    void theLibrarysRetriesEndFewerRequestsRejectedAndReachTheOriginLater() {
+        // The stress plan through both limits, sent by the library: a 429 is retried after
+        // Retry-After, so fewer requests end rejected than JMeter's, and the retries, coming back
+        // once the back's queue has drained, take more requests to the origin over a longer run
+        // (measured on the quick matrix: 24 % rejected and 141 origin requests, against 46 % and 109).
+        NginxSwitches s = new NginxSwitches().cache(false);
+        Prediction library = predict(Cell.of(Plan.STRESS, "library").clientCache().generator(Generator.LIBRARY).build(),
+                s, Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
+        Prediction jmeter = predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), s, Plan.STRESS.sizes(Profile.QUICK),
+                Profile.QUICK, null, 0);
+
+        assertThat(library.gap()).isNull();
+        assertThat(library.value(Metric.REJECTED_PCT)).isLessThan(jmeter.value(Metric.REJECTED_PCT));
+        assertThat(library.value(Metric.ORIGIN_REQUESTS)).isGreaterThan(jmeter.value(Metric.ORIGIN_REQUESTS));
+    }
+
+    @Test
     void cellsTheModelCannotTakeSayWhy() {
         NginxSwitches s = new NginxSwitches();
-        assertThat(predict(Cell.of(Plan.LOAD, "library").clientCache().generator(Generator.LIBRARY).build(), s,
-                Plan.LOAD.sizes(Profile.QUICK), Profile.QUICK, null, 0).gap()).startsWith("the model does not include the client library");
         assertThat(predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), new NginxSwitches().limitConn(5),
                 Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0).gap()).isEqualTo("the model does not include limit_conn");
     }
