@@ -4,6 +4,7 @@
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
 #   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B verify)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
+#   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
 #   ./run-tests.sh up           start the stack and keep it up (Ctrl-C, or ./run-tests.sh down, stops it)
 #   ./run-tests.sh --help       every flag
