@@ -139,6 +139,7 @@ public final class UpCommand implements Callable<Integer> {
                     stack.frontEnd().accessLog(), chosen.rejectStatus());
             printBanner(out, runDir, urls, resultsDir);
             while (true) {
+                // The status line's period, not a wait for something to come up.
                 Thread.sleep(every * 1000L);
                 Optional<String> dead = deadTier(ownOrigin);
                 if (dead.isPresent()) {

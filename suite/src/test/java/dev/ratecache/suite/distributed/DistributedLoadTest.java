@@ -17,7 +17,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,14 +97,15 @@ class DistributedLoadTest {
     }
 
     /** Waits for load-server's "ready" line: the JMeter server accepts on both its ports. */
-    private static void awaitReady(Process server, Path out) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
-        while (!(Files.exists(out) && Files.readString(out).contains("ready on"))) {
-            if (!server.isAlive() || Instant.now().isAfter(deadline)) {
-                throw new AssertionError("load-server did not start:\n" + (Files.exists(out) ? Files.readString(out) : ""));
-            }
-            Thread.sleep(200);
-        }
+    private static void awaitReady(Process server, Path out) {
+        org.awaitility.Awaitility.await("load-server's ready line").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    if (!server.isAlive()) {
+                        throw new AssertionError("load-server did not start:\n"
+                                + (Files.exists(out) ? Files.readString(out) : ""));
+                    }
+                    return Files.exists(out) && Files.readString(out).contains("ready on");
+                });
     }
 
     @AfterAll
