@@ -2,10 +2,6 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -32,15 +28,7 @@ class ReplayLifetimesTest extends RunningOrigin {
 
     @DynamicPropertySource
     static void pathsFile(DynamicPropertyRegistry registry) {
-        try {
-            Path file = Files.createTempFile("replay-paths", ".csv");
-            file.toFile().deleteOnExit();
-            Files.writeString(file, PATHS);
-            registry.add("origin.replay.paths-file", file::toString);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        ReplayPathsFiles.register(registry, PATHS);
     }
 
     @Test

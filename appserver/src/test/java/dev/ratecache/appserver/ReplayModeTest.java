@@ -3,11 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,15 +47,7 @@ class ReplayModeTest extends RunningOrigin {
 
     @DynamicPropertySource
     static void pathsFile(DynamicPropertyRegistry registry) {
-        try {
-            Path file = Files.createTempFile("replay-paths", ".csv");
-            file.toFile().deleteOnExit();
-            Files.writeString(file, PATHS);
-            registry.add("origin.replay.paths-file", file::toString);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        ReplayPathsFiles.register(registry, PATHS);
     }
 
     @AfterEach
