@@ -6,6 +6,7 @@ import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.proc.Poll;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.up.LiveStatus;
@@ -145,7 +146,7 @@ public final class UpCommand implements Callable<Integer> {
                 if (dead.isPresent()) {
                     // A terminal's Ctrl-C reaches the whole process group: nginx may exit a moment
                     // before our shutdown hook starts. That is a stop, not a tier dying.
-                    Thread.sleep(500);
+                    Poll.pause(500);
                     if (stopping) {
                         return 130;
                     }

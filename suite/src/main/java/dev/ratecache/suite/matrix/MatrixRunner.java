@@ -190,7 +190,9 @@ public final class MatrixRunner {
 
             Path clientDir = dir.resolve(cell.generator().folder());
             LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
-            JtlSummary jtl = JtlSummary.read(run.jtl());
+            // Read once: the summary, the admitted requests' latency and the stale reads all come from it.
+            List<Sample> samples = Jtl.read(run.jtl());
+            JtlSummary jtl = JtlSummary.of(samples);
 
             Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
             // Gone (stopped during the run): its CPU went with it.
@@ -233,7 +235,6 @@ public final class MatrixRunner {
             }
             Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontAccessLogs()) : null;
             OriginWindows.Peak peak = backLog == null ? null : OriginWindows.of(backLog).peak();
-            List<Sample> samples = Jtl.read(run.jtl());
             List<Sample> admitted = samples.stream().filter(sample -> sample.success() && !sample.rejected()).toList();
             scheduleDrawing(run.jtl(), clientDir);
             return new CellMeasurement(jtl, originRequests, edgeHits,
