@@ -29,17 +29,27 @@ public record CellPrediction(String cell, Prediction prediction, List<Comparison
      * One metric: measured, predicted and measured/predicted.
      *
      * @param ratio   measured / predicted; null when the prediction is 0 (then only the floor decides)
-     * @param flagged outside ±{@link Predictions#TOLERANCE} and beyond the metric's noise floor
+     * @param flagged outside ±{@link Predictions#TOLERANCE}, beyond the metric's noise floor and
+     *                outside the range the model allows
+     * @param range   the figures the model allows ({@link Prediction#range}); null when only its value
      */
-    public record Comparison(Metric metric, Double measured, Double predicted, Double ratio, boolean flagged) {
+    public record Comparison(Metric metric, Double measured, Double predicted, Double ratio, boolean flagged,
+            Prediction.Range range) {
 
-        /** "measured / predicted (×ratio)", with a "!" when flagged: one table cell. */
+        public Comparison(Metric metric, Double measured, Double predicted, Double ratio, boolean flagged) {
+            this(metric, measured, predicted, ratio, flagged, null);
+        }
+
+        /** "measured / predicted ×ratio [low–high]", with a "!" when flagged: one table cell. */
         public String text(int decimals) {
             String f = "%." + decimals + "f";
             String m = measured == null ? "n/a" : String.format(Locale.ROOT, f, measured);
             String p = predicted == null ? "n/a" : String.format(Locale.ROOT, f, predicted);
             String r = ratio == null ? "" : String.format(Locale.ROOT, " ×%.2f", ratio);
-            return m + " / " + p + r + (flagged ? " !" : "");
+            String low = range == null ? null : String.format(Locale.ROOT, f, range.low());
+            String high = range == null ? null : String.format(Locale.ROOT, f, range.high());
+            String s = low == null || low.equals(high) ? "" : " [" + low + "–" + high + "]";
+            return m + " / " + p + r + s + (flagged ? " !" : "");
         }
     }
 

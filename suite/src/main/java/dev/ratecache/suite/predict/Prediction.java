@@ -13,15 +13,43 @@ import java.util.Map;
  *                   cell, e.g. "the model does not include JMeter's client cache"
  * @param overheadMs the round-trip overhead per request the prediction used (the client's and the
  *                   network's cost, which the model has no other way to know)
+ * @param ranges     per metric, the lowest and highest figure the model allows: over the {@link #orders}
+ *                   it tried for a plan that shuffles its paths (the value is then their median), and
+ *                   for a percentile over the ranks a sample of the run's size may put at it; a metric
+ *                   without one has only its value
+ * @param orders     how many path orders the model tried; 1 when the plan's order is fixed
  */
-public record Prediction(Map<Metric, Double> values, String gap, long overheadMs) {
+public record Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges,
+        int orders) {
+
+    /** The lowest and highest figure the model allows for one metric. */
+    public record Range(double low, double high) {
+        public boolean contains(double x) {
+            return x >= low && x <= high;
+        }
+
+        Range union(Range other) {
+            return new Range(Math.min(low, other.low), Math.max(high, other.high));
+        }
+    }
 
     public Prediction {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        ranges = Collections.unmodifiableMap(new LinkedHashMap<>(ranges));
+    }
+
+    /** A prediction of one run: the plan sends its paths in a fixed order. */
+    public Prediction(Map<Metric, Double> values, String gap, long overheadMs) {
+        this(values, gap, overheadMs, Map.of(), 1);
     }
 
     static Prediction gap(String reason) {
         return new Prediction(Map.of(), reason, 0);
+    }
+
+    /** The figures the model allows for the metric, or null when it allows only its value. */
+    public Range range(Metric metric) {
+        return ranges.get(metric);
     }
 
     public boolean predicted() {

@@ -154,9 +154,12 @@ public final class Predictions {
                 continue;
             }
             Double ratio = predicted == 0 ? null : measured / predicted;
+            Prediction.Range range = p.range(m);
+            // A figure the model gives for some order of the paths, or at some rank the sample allows, is predicted.
             boolean flagged = Math.abs(measured - predicted) > floor(m)
-                    && (ratio == null || Math.abs(ratio - 1) > TOLERANCE);
-            comparisons.add(new CellPrediction.Comparison(m, measured, predicted, ratio, flagged));
+                    && (ratio == null || Math.abs(ratio - 1) > TOLERANCE)
+                    && (range == null || !range.contains(measured));
+            comparisons.add(new CellPrediction.Comparison(m, measured, predicted, ratio, flagged, range));
             if (flagged) {
                 String why = reason(m, measured, predicted, p, e);
                 explained &= !why.equals(CellPrediction.UNEXPLAINED);

@@ -90,7 +90,7 @@ public final class Predictor {
         SimulationSpec spec = spec(in);
         Workload workload;
         try {
-            workload = workload(in, 0);
+            workload = workload(in, 0, 1);
         } catch (IllegalArgumentException e) {
             return Prediction.gap("the model cannot take this plan's sizes (" + e.getMessage() + ")");
         }
@@ -100,12 +100,40 @@ public final class Predictor {
         }
         long modelMin = first.requests().stream().mapToLong(RequestOutcome::latencyMs).min().orElse(0);
         long overhead = in.measuredMinMs() < 0 ? 0 : Math.max(0, in.measuredMinMs() - modelMin);
+        if (workload instanceof Workload.Closed closed && closed.randomOrder()) {
+            return overOrders(in, spec, overhead);
+        }
         if (workload instanceof Workload.Closed && overhead > 0) {
             // The overhead changes when each user sends its next request, so the run is a different one.
-            return figures(in, Simulation.run(spec, workload(in, overhead)), overhead, 0);
+            return figures(in, Simulation.run(spec, workload(in, overhead, 1)), 0).prediction(overhead, 1);
         }
         // Open arrivals do not wait for answers: the overhead only adds to what the client sees.
-        return figures(in, first, overhead, workload instanceof Workload.Open ? overhead : 0);
+        return figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
+    }
+
+    /** Path orders the model tries for a plan whose users shuffle their paths each loop. */
+    public static final int ORDERS = 100;
+
+    /**
+     * JMeter's Random Order Controller draws every user's order afresh each loop, and which draws a
+     * run got is not known. In a small run they move the figures far: who asks /snail first decides
+     * who waits on the cache lock and when the last user ends (the quick load plan's throughput
+     * ranges over a third). So the prediction is the median over {@link #ORDERS} seeded orders, and
+     * its range runs from the lowest to the highest any order gives (a percentile's own range included).
+     */
+    static Prediction overOrders(Input in, SimulationSpec spec, long overhead) {
+        Map<Metric, List<Double>> byMetric = new LinkedHashMap<>();
+        Map<Metric, Prediction.Range> range = new LinkedHashMap<>();
+        for (int seed = 1; seed <= ORDERS; seed++) {
+            Figures f = figures(in, Simulation.run(spec, workload(in, overhead, seed)), 0);
+            f.values().forEach((m, v) -> {
+                byMetric.computeIfAbsent(m, k -> new ArrayList<>()).add(v);
+                range.merge(m, f.range(m), Prediction.Range::union);
+            });
+        }
+        Map<Metric, Double> median = new LinkedHashMap<>();
+        byMetric.forEach((m, values) -> median.put(m, values.stream().sorted().toList().get(values.size() / 2)));
+        return new Prediction(median, null, overhead, range, ORDERS);
     }
 
     /** The model's known gap for this cell, or null when it can predict it. */
@@ -187,7 +215,7 @@ public final class Predictor {
     }
 
     /** The plan's traffic: a closed model for the looping plans, open arrivals for flood and replay. */
-    static Workload workload(Input in, long overheadMs) {
+    static Workload workload(Input in, long overheadMs, long seed) {
         Plan plan = in.cell().plan();
         Map<String, String> p = in.properties();
         if (isReplay(plan)) {
@@ -212,7 +240,7 @@ public final class Predictor {
                     paths, false, 1, overheadMs, false, false, library);
         }
         return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L, paths,
-                plan.paths().size() > 1, 1, overheadMs, false, in.cell().clientCache());
+                plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());
     }
 
     /**
@@ -242,8 +270,26 @@ public final class Predictor {
         }
     }
 
-    /** The predicted figures; {@code shiftMs} is added to every client-side time (open workloads' overhead). */
-    private static Prediction figures(Input in, SimulationResult result, long overheadMs, long shiftMs) {
+    /**
+     * One simulated run's figures, and for the percentiles the range a sample of its size allows: the
+     * rank of a measured p50 or p95 is itself uncertain (a distribution-free 95 % interval of
+     * ±1.96·√(n·q·(1−q)) ranks), and where the latencies jump (the p50 between fast rejections
+     * and queued admissions) a few ranks move it by seconds.
+     */
+    record Figures(Map<Metric, Double> values, Map<Metric, Prediction.Range> ranges) {
+        /** The metric's range: its percentile range, or the value itself. */
+        Prediction.Range range(Metric m) {
+            Prediction.Range r = ranges.get(m);
+            return r != null ? r : new Prediction.Range(values.get(m), values.get(m));
+        }
+
+        Prediction prediction(long overheadMs, int orders) {
+            return new Prediction(values, null, overheadMs, ranges, orders);
+        }
+    }
+
+    /** The predicted figures of one run; {@code shiftMs} is added to every client-side time (open workloads' overhead). */
+    static Figures figures(Input in, SimulationResult result, long shiftMs) {
         List<RequestOutcome> all = result.requests();
         long[] latency = new long[all.size()];
         long first = Long.MAX_VALUE;
@@ -273,7 +319,20 @@ public final class Predictor {
         }
         values.put(Metric.P50_MS, (double) percentile(latency, 50));
         values.put(Metric.P95_MS, (double) percentile(latency, 95));
-        return new Prediction(values, null, overheadMs);
+        Map<Metric, Prediction.Range> ranges = new LinkedHashMap<>();
+        ranges.put(Metric.P50_MS, percentileRange(latency, 50));
+        ranges.put(Metric.P95_MS, percentileRange(latency, 95));
+        return new Figures(values, ranges);
+    }
+
+    /** The latencies at the ends of the 95 % interval of the p-th percentile's rank (normal approximation to the binomial). */
+    static Prediction.Range percentileRange(long[] sorted, int p) {
+        int n = sorted.length;
+        double q = p / 100.0;
+        double half = 1.96 * Math.sqrt(n * q * (1 - q));
+        int low = (int) Math.max(1, Math.ceil(q * n - half));
+        int high = (int) Math.min(n, Math.ceil(q * n + half));
+        return new Prediction.Range(sorted[low - 1], sorted[high - 1]);
     }
 
     /** Nearest rank, as the model's and the JTL's summaries take it. */

@@ -193,6 +193,7 @@ final class ReportModel {
         c.put("loadHosts", hosts);
         c.put("hasPredictions", !predictions.isEmpty());
         c.put("tolerancePct", String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE));
+        c.put("orders", Predictor.ORDERS);
         return c;
     }
 

@@ -175,12 +175,17 @@ public final class ReportWriter {
         }
         json.put("overhead_ms", p.prediction().overheadMs());
         json.put("tolerance_pct", Math.round(100 * Predictions.TOLERANCE));
+        json.put("orders", p.prediction().orders());
         Map<String, Object> metrics = new LinkedHashMap<>();
         for (CellPrediction.Comparison c : p.comparisons()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("predicted", round(c.predicted()));
             m.put("measured", round(c.measured()));
             m.put("ratio", c.ratio() == null ? null : round(c.ratio()));
+            if (c.range() != null) {
+                m.put("range_low", round(c.range().low()));
+                m.put("range_high", round(c.range().high()));
+            }
             m.put("flagged", c.flagged());
             metrics.put(c.metric().id(), m);
         }
