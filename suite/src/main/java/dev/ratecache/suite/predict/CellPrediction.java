@@ -29,8 +29,7 @@ public record CellPrediction(String cell, Prediction prediction, List<Comparison
      * One metric: measured, predicted and measured/predicted.
      *
      * @param ratio   measured / predicted; null when the prediction is 0 (then only the floor decides)
-     * @param flagged outside ±{@link Predictions#TOLERANCE}, beyond the metric's noise floor and
-     *                outside the range the model allows
+     * @param flagged outside ±{@link Predictions#TOLERANCE} and beyond the metric's noise floor
      * @param range   the figures the model allows ({@link Prediction#range}); null when only its value
      */
     public record Comparison(Metric metric, Double measured, Double predicted, Double ratio, boolean flagged,

@@ -20,8 +20,9 @@ import java.util.Set;
 
 /**
  * Every cell's prediction beside its measurement, with a likely cause for each figure outside
- * ±{@link #TOLERANCE}. The cause is chosen from what the run shows, in this order: the replay's
- * generator fell behind its schedule; the origin's or the generator's CPU was saturated; a
+ * ±{@link #TOLERANCE}. The cause is chosen from what the run shows, in this order: the figure is
+ * inside the range the model allows (its path orders, a percentile's ranks), so nothing is wrong;
+ * the replay's generator fell behind its schedule; the origin's or the generator's CPU was saturated; a
  * difference in the direction of a known gap of the model (no CPU and network cost beyond one
  * constant round trip makes answers slower and loops slower than predicted). "Behind its
  * schedule" is a replay's p99 lateness, or for the looping plans their users' first requests off
@@ -154,12 +155,9 @@ public final class Predictions {
                 continue;
             }
             Double ratio = predicted == 0 ? null : measured / predicted;
-            Prediction.Range range = p.range(m);
-            // A figure the model gives for some order of the paths, or at some rank the sample allows, is predicted.
             boolean flagged = Math.abs(measured - predicted) > floor(m)
-                    && (ratio == null || Math.abs(ratio - 1) > TOLERANCE)
-                    && (range == null || !range.contains(measured));
-            comparisons.add(new CellPrediction.Comparison(m, measured, predicted, ratio, flagged, range));
+                    && (ratio == null || Math.abs(ratio - 1) > TOLERANCE);
+            comparisons.add(new CellPrediction.Comparison(m, measured, predicted, ratio, flagged, p.range(m)));
             if (flagged) {
                 String why = reason(m, measured, predicted, p, e);
                 explained &= !why.equals(CellPrediction.UNEXPLAINED);
@@ -185,6 +183,16 @@ public final class Predictions {
     }
 
     static String reason(Metric m, double measured, double predicted, Prediction p, Evidence e) {
+        Prediction.Range range = p.range(m);
+        if (range != null && range.contains(measured)) {
+            // Nothing is wrong: one run of this traffic may measure this (see Prediction#ranges).
+            boolean percentile = m == Metric.P50_MS || m == Metric.P95_MS;
+            String over = p.orders() > 1
+                    ? "over its " + p.orders() + " path orders" + (percentile ? " and the percentile's ranks" : "")
+                    : "over the ranks a sample of this size may put at the percentile";
+            return String.format(Locale.ROOT, "%s %.1f is inside the range the model allows, %.1f–%.1f %s",
+                    m.id(), measured, range.low(), range.high(), over);
+        }
         if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > ReplayCellReport.LATE_MS) {
             return "the generator fell behind its schedule (lateness p99 " + e.replayLateP99Ms() + " ms)";
         }

@@ -112,7 +112,7 @@ class PredictorTest {
     }
 
     @Test
-    void aFigureInsideTheRangeTheModelAllowsIsNotFlagged() {
+    void aFlaggedFigureInsideTheRangeTheModelAllowsSaysSo() {
         Cell cell = Cell.of(Plan.LOAD, Cell.NO_CACHING).build();
         Prediction p = new Prediction(Map.of(Metric.REJECTED_PCT, 50.0, Metric.ORIGIN_REQUESTS, 100.0), null, 3,
                 Map.of(Metric.ORIGIN_REQUESTS, new Prediction.Range(90, 140)), Predictor.ORDERS);
@@ -121,10 +121,13 @@ class PredictorTest {
         CellPrediction outside = Predictions.compare(result(cell, 50.0, 150.0, 200), p,
                 new Predictions.Evidence(null, 50.0, 50.0, 2));
 
-        assertThat(inside.comparison(Metric.ORIGIN_REQUESTS).flagged()).isFalse();
-        assertThat(inside.comparison(Metric.ORIGIN_REQUESTS).text(0)).isEqualTo("130 / 100 ×1.30 [90–140]");
-        assertThat(outside.comparison(Metric.ORIGIN_REQUESTS).flagged()).isTrue();
+        assertThat(inside.comparison(Metric.ORIGIN_REQUESTS).flagged()).isTrue();
+        assertThat(inside.comparison(Metric.ORIGIN_REQUESTS).text(0)).isEqualTo("130 / 100 ×1.30 [90–140] !");
+        assertThat(inside.reasons()).containsExactly(
+                "origin_requests 130.0 is inside the range the model allows, 90.0–140.0 over its 100 path orders");
+        assertThat(inside.explained()).isTrue();
         assertThat(outside.reasons()).containsExactly(CellPrediction.UNEXPLAINED);
+        assertThat(outside.explained()).isFalse();
     }
 
     @Test
