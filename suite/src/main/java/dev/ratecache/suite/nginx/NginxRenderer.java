@@ -167,6 +167,8 @@ public final class NginxRenderer {
         tier.put("limitReq", limit);
         tier.put("rate", rate);
         tier.put("burst", burst);
+        // nginx refuses burst=0; no burst argument is the same limit (no request beyond the rate).
+        tier.put("burstArgument", burst > 0 ? " burst=" + burst : "");
         tier.put("modeArgument", mode.argument());
         tier.put("modeNote", mode.note());
         return tier;

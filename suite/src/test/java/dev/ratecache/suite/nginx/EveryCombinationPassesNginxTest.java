@@ -55,6 +55,17 @@ class EveryCombinationPassesNginxTest {
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(192);
     }
 
+    @Test
+    void aZeroBurstPassesNginxTInEveryModeOnBothTiers() throws Exception {
+        // nginx refuses burst=0, so a zero burst renders no burst argument at all.
+        List<NginxSwitches> all = new ArrayList<>();
+        for (LimitMode mode : MODES) {
+            all.add(new NginxSwitches().frontBurst(0).frontMode(mode).backBurst(0).backMode(mode));
+        }
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(3);
+        assertThat(checkAll(Tier.BACK, all)).isEqualTo(3);
+    }
+
     private int checkAll(Tier tier, List<NginxSwitches> all) throws Exception {
         StackPorts ports = StackPorts.free();
         int checked = 0;
