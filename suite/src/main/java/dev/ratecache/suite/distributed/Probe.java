@@ -48,26 +48,37 @@ public final class Probe {
                         + " (see " + run.log() + ")");
                 continue;
             }
-            Map<String, String> theirs = new LinkedHashMap<>();
-            for (String part : answer.responseMessage().split("\t")) {
-                int eq = part.indexOf('=');
-                if (eq > 0) {
-                    theirs.put(part.substring(0, eq), part.substring(eq + 1));
-                }
-            }
-            String version = theirs.getOrDefault("jmeter", "?");
-            if (!version.equals(localVersion)) {
-                problems.add("load host " + host + " runs JMeter " + version + ", this controller " + localVersion
-                        + ": run ./run-tests.sh load-server from a checkout of the same version there");
-            }
-            wanted.forEach((name, value) -> {
-                String remoteValue = theirs.get(name);
-                if (!value.equals(remoteValue)) {
-                    problems.add("load host " + host + " lacks the plan property " + name + "=" + value + " (it has "
-                            + remoteValue + "): start its JMeter with -q jmeter/suite.properties, as load-server does");
-                }
-            });
+            problems.addAll(compare(host, answer.responseMessage(), localVersion, wanted));
         }
+        return problems;
+    }
+
+    /**
+     * One host's probe answer (probe.jmx's response message: {@code name=value} fields separated by
+     * tabs, {@code jmeter} its version) against this controller's version and the properties the
+     * plans need on the sending side: a line per mismatch.
+     */
+    static List<String> compare(String host, String answer, String localVersion, Map<String, String> wanted) {
+        Map<String, String> theirs = new LinkedHashMap<>();
+        for (String part : answer.split("\t")) {
+            int eq = part.indexOf('=');
+            if (eq > 0) {
+                theirs.put(part.substring(0, eq), part.substring(eq + 1));
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        String version = theirs.getOrDefault("jmeter", "?");
+        if (!version.equals(localVersion)) {
+            problems.add("load host " + host + " runs JMeter " + version + ", this controller " + localVersion
+                    + ": run ./run-tests.sh load-server from a checkout of the same version there");
+        }
+        wanted.forEach((name, value) -> {
+            String remoteValue = theirs.get(name);
+            if (!value.equals(remoteValue)) {
+                problems.add("load host " + host + " lacks the plan property " + name + "=" + value + " (it has "
+                        + remoteValue + "): start its JMeter with -q jmeter/suite.properties, as load-server does");
+            }
+        });
         return problems;
     }
 

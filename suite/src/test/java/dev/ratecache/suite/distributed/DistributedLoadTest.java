@@ -45,7 +45,9 @@ class DistributedLoadTest {
     private static final String BRIDGE = PREFIX + "br";
     // A /24 of 10.231.0.0/16 of this run's own; it exists only on the bridge and in the namespaces.
     private static final String NET = "10.231." + (1 + ProcessHandle.current().pid() % 250);
-    private static final List<String> NAMESPACES = List.of(PREFIX + "a", PREFIX + "b");
+    /** a and b run load-server; c runs a bare JMeter server, without the suite's properties. */
+    private static final List<String> NAMESPACES = List.of(PREFIX + "a", PREFIX + "b", PREFIX + "c");
+    private static final int BARE = 2;
     private static final List<Process> SERVERS = new ArrayList<>();
     private static final List<String> MADE = new ArrayList<>();
     private static Path dir;
@@ -79,17 +81,45 @@ class DistributedLoadTest {
         }
         for (int i = 0; i < NAMESPACES.size(); i++) {
             Path out = dir.resolve("load-server-" + i + ".out");
-            List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NAMESPACES.get(i),
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
-                    RunTestsCommand.class.getName(), "load-server", "--port", "1099", "--bind", address(i),
-                    "--results", dir.resolve("servers").toString()));
+            List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NAMESPACES.get(i)));
+            command.addAll(i == BARE ? bareJMeterServer(address(i))
+                    : List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                            "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
+                            RunTestsCommand.class.getName(), "load-server", "--port", "1099", "--bind", address(i),
+                            "--results", dir.resolve("servers").toString()));
             SERVERS.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start());
         }
         for (int i = 0; i < SERVERS.size(); i++) {
-            awaitReady(SERVERS.get(i), dir.resolve("load-server-" + i + ".out"));
+            if (i == BARE) {
+                awaitAccepting(SERVERS.get(i), address(i), dir.resolve("load-server-" + i + ".out"));
+            } else {
+                awaitReady(SERVERS.get(i), dir.resolve("load-server-" + i + ".out"));
+            }
         }
+    }
+
+    /** What load-server runs, less -q jmeter/suite.properties: a host set up by hand and missing the suite's properties. */
+    private static List<String> bareJMeterServer(String address) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", dev.ratecache.suite.jmeter.JMeter.assembled().launcher().toString(), "-s",
+                "-j", dir.resolve("bare-jmeter-server.log").toString(), "-Jserver_port=1099",
+                "-Jserver.rmi.localport=1100", "-Djava.rmi.server.hostname=" + address));
+        command.addAll(LoadHosts.rmiArguments(LoadHosts.ensureKeystore(LoadHosts.defaultKeystore())));
+        return command;
+    }
+
+    /** Waits for the bare JMeter server's two ports. */
+    private static void awaitAccepting(Process server, String address, Path out) {
+        org.awaitility.Awaitility.await("the bare JMeter server's ports").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    if (!server.isAlive()) {
+                        throw new AssertionError("the bare JMeter server did not start:\n"
+                                + (Files.exists(out) ? Files.readString(out) : ""));
+                    }
+                    return dev.ratecache.suite.net.Ports.accepting(address, 1099)
+                            && dev.ratecache.suite.net.Ports.accepting(address, 1100);
+                });
     }
 
     private static String address(int i) {
@@ -196,6 +226,23 @@ class DistributedLoadTest {
         }
         // One shared bucket could not have admitted this many.
         assertThat(admittedTotal).isGreaterThan(2L * BURST);
+    }
+
+    @Test
+    void aLoadHostWithoutTheSuitesPropertiesIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
+        Path results = dir.resolve("refused");
+        StringWriter text = new StringWriter();
+        int exit = RunTestsAccess.execute(new PrintWriter(text, true), "--load-hosts", address(BARE) + ":1099",
+                "--listen", NET + ".1", "--results", results.toString(), "--only", "stress/no-caching", "--profile", "quick");
+
+        assertThat(exit).as(text.toString()).isEqualTo(2);
+        // JMeter's own defaults do not have the client cache's mode the plans rely on.
+        assertThat(text.toString()).contains("load host " + address(BARE) + ":1099 lacks the plan property"
+                + " cache_manager.cached_resource_mode=RETURN_200_CACHE (it has (unset))")
+                .contains("start its JMeter with -q jmeter/suite.properties, as load-server does");
+        // Refused before anything started: no run folder.
+        assertThat(results).satisfiesAnyOf(r -> assertThat(r).doesNotExist(),
+                r -> assertThat(Files.list(r).filter(d -> d.getFileName().toString().matches("\\d{8}-\\d{6}"))).isEmpty());
     }
 
     private static void ip(String... args) throws IOException, InterruptedException {
