@@ -13,6 +13,7 @@ import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.redis.RedisServer;
+import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.Machine;
@@ -150,9 +151,7 @@ abstract class MatrixCommand implements Callable<Integer> {
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
-        if (matrix.equals(Matrix.PROTECTION)) {
-            checked.addAll(BackLimitPromise.of(switches).check(outcome.cells()));
-        }
+        checked.addAll(builtInChecks(outcome.cells()));
         long reportStart = System.nanoTime();
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
@@ -188,6 +187,11 @@ abstract class MatrixCommand implements Callable<Integer> {
             out.println("note: no predictions in this report: the model failed (" + e + ")");
             return Map.of();
         }
+    }
+
+    /** The checks the kind of run makes by itself, beside the user's --assert: the protection matrix's promise. */
+    List<Check.Outcome> builtInChecks(List<CellResult> cells) {
+        return matrix.equals(Matrix.PROTECTION) ? BackLimitPromise.of(switches).check(cells) : List.of();
     }
 
     /** What a run will do, once every input has been checked. */

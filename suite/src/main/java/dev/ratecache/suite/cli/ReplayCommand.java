@@ -9,13 +9,16 @@ import dev.ratecache.accesslog.Replay;
 import dev.ratecache.accesslog.ReplayInput;
 import dev.ratecache.accesslog.ScheduledRequest;
 import dev.ratecache.accesslog.Selection;
+import dev.ratecache.suite.advise.Advisor;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
-import dev.ratecache.suite.advise.Advisor;
+import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
+import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.ScheduleCheck;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -92,6 +95,11 @@ public final class ReplayCommand extends MatrixCommand {
             description = "With --use-advice: requests/s the origin can serve, so that a back limit is advised too.")
     Double originCapacity;
 
+    @Option(names = "--max-lateness", paramLabel = "MS",
+            description = "The start lateness p99 (ms) past which the generator has fallen behind the log's schedule:"
+                    + " the cell's figures are then marked distorted and its check fails. Default: ${DEFAULT-VALUE}.")
+    long maxLateness = ReplayCellReport.DEFAULT_MAX_LATENESS_MS;
+
     @Option(names = "--top", paramLabel = "N", description = "Paths and clients listed in the report, by requests (every rejected client is listed too). Default: ${DEFAULT-VALUE}.")
     int top = 10;
 
@@ -109,6 +117,9 @@ public final class ReplayCommand extends MatrixCommand {
         }
         if (threads < 1 || threads > 5000) {
             problems.add("--threads must be a whole number from 1 to 5000 (got " + threads + ")");
+        }
+        if (maxLateness < 1 || maxLateness > 60_000) {
+            problems.add("--max-lateness must be a whole number of ms from 1 to 60000 (got " + maxLateness + ")");
         }
         if (top < 1) {
             problems.add("--top must be a whole number >= 1 (got " + top + ")");
@@ -252,7 +263,14 @@ public final class ReplayCommand extends MatrixCommand {
 
     @Override
     CellReport cellReport() {
-        return new ReplayCellReport(input.clients(), top);
+        return new ReplayCellReport(input.clients(), top, maxLateness);
+    }
+
+    @Override
+    List<Check.Outcome> builtInChecks(List<CellResult> cells) {
+        List<Check.Outcome> checks = new java.util.ArrayList<>(super.builtInChecks(cells));
+        checks.addAll(ScheduleCheck.check(cells, maxLateness));
+        return checks;
     }
 
     @Override

@@ -17,6 +17,18 @@ public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, 
         return failure != null;
     }
 
+    /** Each finished run's folder: the cell's own when it ran once, else run-1, run-2, ... inside it (MatrixRunner). */
+    public List<Path> runDirs() {
+        if (!java.nio.file.Files.isDirectory(dir.resolve("run-1"))) {
+            return List.of(dir);
+        }
+        List<Path> dirs = new ArrayList<>();
+        for (int i = 1; i <= runs.size(); i++) {
+            dirs.add(dir.resolve("run-" + i));
+        }
+        return dirs;
+    }
+
     /** The median over the runs (the middle run's value; the mean of the two middle ones for an even count). */
     public Double median(Metric metric) {
         List<Double> values = values(metric);

@@ -184,6 +184,8 @@ public final class MatrixRunner {
                 stack = Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
                 props.put("host", stack.frontUri().getHost());
                 props.put("port", String.valueOf(options.ports().front()));
+                // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
+                props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
             }
             double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
             double redisCpuBefore = ownOrigin && cell.appCache() ? redis.cpuSeconds().orElse(0) : 0;

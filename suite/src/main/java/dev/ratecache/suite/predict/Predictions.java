@@ -25,14 +25,17 @@ import java.util.Set;
  * the replay's generator fell behind its schedule; the origin's or the generator's CPU was saturated; a
  * difference in the direction of a known gap of the model (no CPU and network cost beyond one
  * constant round trip makes answers slower and loops slower than predicted). "Behind its
- * schedule" is a replay's p99 lateness, or for the looping plans their users' first requests off
- * the ramp-up by more than the same 100 ms. A flag none of
+ * schedule" is a replay's p99 lateness over its --max-lateness, or for the looping plans their users'
+ * first requests off the ramp-up by more than {@link #RAMP_OFF_MS}. A flag none of
  * these explains says so ({@link CellPrediction#UNEXPLAINED}).
  */
 public final class Predictions {
 
     /** A measured figure more than this far from its prediction (as a share of it) is flagged. */
     public static final double TOLERANCE = 0.20;
+
+    /** A looping plan's users starting further than this off their ramp-up have bunched. */
+    static final long RAMP_OFF_MS = 100;
 
     /** CPU of a process at this share of all cores (one core is 100 %) counts as saturated. */
     static final double SATURATED = 0.90;
@@ -121,22 +124,26 @@ public final class Predictions {
      * @param cores           the machine's cores
      * @param rampOffMs       how far the closed plans' users started from their ramp-up schedule, null when unknown
      */
-    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores, Long rampOffMs) {
+    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores, Long rampOffMs,
+            long maxLatenessMs) {
         public Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores) {
-            this(replayLateP99Ms, originCpuPct, jmeterCpuPct, cores, null);
+            this(replayLateP99Ms, originCpuPct, jmeterCpuPct, cores, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS);
         }
 
         static Evidence of(CellResult r, Path dir, Long rampOffMs) {
             Long late = null;
+            long max = ReplayCellReport.DEFAULT_MAX_LATENESS_MS;
             if (Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
                 try {
-                    late = ReplayCellReport.read(dir).lateness().p99Ms();
+                    ReplayCellReport.Breakdown b = ReplayCellReport.read(dir);
+                    late = b.lateness().p99Ms();
+                    max = b.maxLatenessMs();
                 } catch (IOException e) {
                     late = null;
                 }
             }
             return new Evidence(late, r.median(Metric.CPU_ORIGIN_PCT), r.median(Metric.CPU_JMETER_PCT),
-                    Runtime.getRuntime().availableProcessors(), rampOffMs);
+                    Runtime.getRuntime().availableProcessors(), rampOffMs, max);
         }
     }
 
@@ -193,10 +200,10 @@ public final class Predictions {
             return String.format(Locale.ROOT, "%s %.1f is inside the range the model allows, %.1f–%.1f %s",
                     m.id(), measured, range.low(), range.high(), over);
         }
-        if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > ReplayCellReport.LATE_MS) {
+        if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > e.maxLatenessMs()) {
             return "the generator fell behind its schedule (lateness p99 " + e.replayLateP99Ms() + " ms)";
         }
-        if (e.rampOffMs() != null && e.rampOffMs() > ReplayCellReport.LATE_MS) {
+        if (e.rampOffMs() != null && e.rampOffMs() > RAMP_OFF_MS) {
             return "the generator fell behind its schedule (users started up to " + e.rampOffMs()
                     + " ms off their ramp-up)";
         }

@@ -10,6 +10,7 @@ import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
+import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.EdgeLog;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,17 +30,23 @@ import java.util.function.Function;
  */
 public final class ReplayCellReport implements CellReport {
     public static final String FILE = "replay.json";
-    /** p99 lateness beyond this and the cell's figures are not the log's traffic any more. */
-    public static final long LATE_MS = 100;
+    /** p99 lateness beyond this (--max-lateness) and the cell's figures are not the log's traffic any more. */
+    public static final long DEFAULT_MAX_LATENESS_MS = 50;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Map<String, String> clientByAddress = new LinkedHashMap<>();
     private final int top;
+    private final long maxLatenessMs;
 
-    /** {@code clients}: the replay's mapping; {@code top}: how many paths and clients to list by requests. */
-    public ReplayCellReport(List<ClientAddress> clients, int top) {
+    /**
+     * @param clients       the replay's mapping
+     * @param top           how many paths and clients to list by requests
+     * @param maxLatenessMs the p99 start lateness past which the generator is behind the log's schedule
+     */
+    public ReplayCellReport(List<ClientAddress> clients, int top, long maxLatenessMs) {
         clients.forEach(c -> clientByAddress.put(c.address(), c.client()));
         this.top = top;
+        this.maxLatenessMs = maxLatenessMs;
     }
 
     /** One path's figures. {@code originRequests} is null when no tier logged what reached the origin. */
@@ -49,16 +56,54 @@ public final class ReplayCellReport implements CellReport {
     /** One original client's figures; {@code delayed} counts the front end's per-client limit's delays. */
     public record ClientRow(String client, String address, long requests, long rejected, long delayed) {}
 
-    /** What {@value #FILE} holds. */
-    public record Breakdown(Lateness lateness, boolean behindSchedule, List<PathRow> paths, List<ClientRow> clients,
-            long clientsInAll, long clientsRejected) {}
+    /** What {@value #FILE} holds; {@code behindSchedule}: the lateness p99 was above {@code maxLatenessMs}. */
+    public record Breakdown(Lateness lateness, long maxLatenessMs, boolean behindSchedule, List<PathRow> paths,
+            List<ClientRow> clients, long clientsInAll, long clientsRejected) {}
+
+    /**
+     * How well a replay cell kept to the log's schedule: its worst run.
+     *
+     * @param p99Ms         the highest start-lateness p99 of the cell's runs
+     * @param maxLatenessMs the limit it was held to
+     * @param run           which run (1-based) had it
+     * @param runs          how many runs the cell had
+     */
+    public record Schedule(long p99Ms, long maxLatenessMs, int run, int runs) {
+        public boolean behind() {
+            return p99Ms > maxLatenessMs;
+        }
+
+        public String describe() {
+            return "start lateness p99 " + p99Ms + " ms" + (runs > 1 ? " in run " + run : "")
+                    + (behind() ? " > " : " <= ") + maxLatenessMs + " ms";
+        }
+    }
+
+    /** The cell's schedule over its runs' {@value #FILE}; empty for a cell that is no replay (or not readable). */
+    public static java.util.Optional<Schedule> schedule(CellResult r) {
+        Schedule worst = null;
+        List<Path> dirs = r.runDirs();
+        for (int i = 0; i < dirs.size(); i++) {
+            Breakdown b;
+            try {
+                b = Files.isRegularFile(dirs.get(i).resolve(FILE)) ? read(dirs.get(i)) : null;
+            } catch (IOException e) {
+                b = null;
+            }
+            if (b != null && b.lateness().scheduled() > 0 && (worst == null || b.lateness().p99Ms() > worst.p99Ms())) {
+                worst = new Schedule(b.lateness().p99Ms(), b.maxLatenessMs(), i + 1, dirs.size());
+            }
+        }
+        return java.util.Optional.ofNullable(worst);
+    }
 
     @Override
     public String write(Cell cell, Path cellDir, Path jtl, Path frontLog, Path backLog) throws IOException {
         Breakdown b = breakdown(Jtl.read(jtl), frontLog, backLog);
         JSON.writeValue(cellDir.resolve(FILE).toFile(), b);
-        return "schedule: " + b.lateness().describe() + (b.behindSchedule() ? " (BEHIND: the generator fell behind"
-                + " the log's schedule; the figures are not the log's traffic)" : "") + "; " + b.clientsRejected()
+        return "schedule: " + b.lateness().describe() + (b.behindSchedule() ? " (BEHIND: p99 over " + maxLatenessMs
+                + " ms, the generator fell behind the log's schedule; the figures are not the log's traffic)" : "")
+                + "; " + b.clientsRejected()
                 + " of " + b.clientsInAll() + " clients had requests rejected";
     }
 
@@ -105,7 +150,7 @@ public final class ReplayCellReport implements CellReport {
                 listed.add(r);
             }
         }
-        return new Breakdown(lateness, lateness.scheduled() > 0 && lateness.p99Ms() > LATE_MS, paths, listed,
+        return new Breakdown(lateness, maxLatenessMs, lateness.scheduled() > 0 && lateness.p99Ms() > maxLatenessMs, paths, listed,
                 all.size(), all.stream().filter(r -> r.rejected() > 0).count());
     }
 

@@ -5,7 +5,6 @@ import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.OriginWindows;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -44,7 +43,7 @@ public record BackLimitPromise(int limit) {
                 outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
                 continue;
             }
-            outcomes.add(evaluate(check, runDirs(r)));
+            outcomes.add(evaluate(check, r.runDirs()));
         }
         return outcomes;
     }
@@ -74,16 +73,5 @@ public record BackLimitPromise(int limit) {
                 + " (back limit's rate + burst: %d)", worst.count(), CLOCK.format(Instant.ofEpochMilli(worst.startMs())),
                 runDirs.size() > 1 ? " in run " + worstRun : "", limit);
         return new Check.Outcome(check, worst.count() <= limit, window);
-    }
-
-    private static List<Path> runDirs(CellResult r) {
-        if (Files.isDirectory(r.dir().resolve("nginx"))) {
-            return List.of(r.dir());
-        }
-        List<Path> dirs = new ArrayList<>();
-        for (int i = 1; i <= r.runs().size(); i++) {
-            dirs.add(r.dir().resolve("run-" + i));
-        }
-        return dirs;
     }
 }

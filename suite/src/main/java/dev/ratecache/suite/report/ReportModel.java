@@ -118,14 +118,14 @@ final class ReportModel {
 
     /** A plan's table in one view. */
     public record Table(String plan, String anchor, List<String> headings, List<Row> rows, List<Note> notes,
-            PredictionTable predictions, List<Note> cacheNotes) {
+            PredictionTable predictions, List<Note> warnings) {
         public boolean hasNotes() {
             return !notes.isEmpty();
         }
 
         /** Whether a cell's app cache failed during its run (Redis down or stopped): said under the table. */
-        public boolean hasCacheNotes() {
-            return !cacheNotes.isEmpty();
+        public boolean hasWarnings() {
+            return !warnings.isEmpty();
         }
 
         /** How many columns a failed cell's reason spans (every figure's). */
@@ -271,14 +271,15 @@ final class ReportModel {
         List<Column> columns = viewColumns.stream().filter(c -> c.shownFor(plan.cells())).toList();
         List<Row> rows = new ArrayList<>();
         List<Note> notes = new ArrayList<>();
-        List<Note> cacheNotes = new ArrayList<>();
+        List<Note> warnings = new ArrayList<>();
         for (CellResult r : plan.cells()) {
             rows.add(row(r, columns));
             explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
-            cacheFailure(r).ifPresent(e -> cacheNotes.add(new Note(r.cell().name(), e)));
+            cacheFailure(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
+            distortion(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
         }
         return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
-                predictionTable(plan), cacheNotes);
+                predictionTable(plan), warnings);
     }
 
     /** What a cell whose app cache failed says: how often, that the database answered, and the origin's last error. */
@@ -288,12 +289,25 @@ final class ReportModel {
                 .map(dev.ratecache.suite.matrix.CellMeasurement.Caches::describeFailure);
     }
 
+    /** What a replay cell whose generator fell behind the log's schedule says: its figures are not the log's traffic. */
+    static Optional<String> distortion(CellResult r) {
+        return ReplayCellReport.schedule(r).filter(ReplayCellReport.Schedule::behind)
+                .map(s -> "DISTORTED: the generator fell behind the log's schedule (" + s.describe()
+                        + "), so these figures are not the log's traffic; replay at a lower --speed, or with more --threads");
+    }
+
+    /** The cell's status in summary.json and summary.csv: failed, distorted (a replay behind its schedule) or ok. */
+    static String status(CellResult r) {
+        return r.failed() ? "failed" : distortion(r).isPresent() ? "distorted" : "ok";
+    }
+
     private Row row(CellResult r, List<Column> columns) {
         if (r.failed()) {
             return new Row(r.cell().name(), anchor(r), true, r.failure(), relative(r.log()), List.of(), links(r));
         }
         Optional<Reference> ref = reference(r);
-        return new Row(r.cell().name(), anchor(r), false, "", "",
+        String name = r.cell().name() + (distortion(r).isPresent() ? " (DISTORTED)" : "");
+        return new Row(name, anchor(r), false, "", "",
                 columns.stream().map(col -> col.format(r, ref)).toList(), links(r));
     }
 

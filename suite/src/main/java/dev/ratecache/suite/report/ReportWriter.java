@@ -89,7 +89,7 @@ public final class ReportWriter {
         context.put("tables", model.tables(Column.TERMINAL).stream()
                 .map(t -> Map.of("plan", t.plan(), "lines", TextTable.lines(t),
                         "predictionLines", t.predictions() == null ? List.of() : TextTable.lines(t.predictions()),
-                        "cacheNotes", t.cacheNotes()))
+                        "warnings", t.warnings()))
                 .toList());
         return Templates.text("terminal").execute(context);
     }
@@ -125,7 +125,7 @@ public final class ReportWriter {
             cell.put("name", r.cell().name());
             cell.put("plan", r.cell().plan().name());
             cell.put("description", r.cell().describe());
-            cell.put("status", r.failed() ? "failed" : "ok");
+            cell.put("status", ReportModel.status(r));
             if (r.failed()) {
                 cell.put("failure", r.failure());
                 cell.put("log", dir.relativize(r.log().toAbsolutePath()).toString());
@@ -207,7 +207,7 @@ public final class ReportWriter {
         try (Writer w = Files.newBufferedWriter(dir.resolve("summary.csv"));
                 CSVPrinter csv = new CSVPrinter(w, CSVFormat.DEFAULT.builder().setHeader(header.toArray(String[]::new)).get())) {
             for (CellResult r : outcome.cells()) {
-                List<Object> row = new ArrayList<>(List.of(r.cell().name(), r.failed() ? "failed" : "ok", r.runs().size()));
+                List<Object> row = new ArrayList<>(List.of(r.cell().name(), ReportModel.status(r), r.runs().size()));
                 for (Metric m : Metric.values()) {
                     row.add(r.median(m) == null ? "" : round(r.median(m)));
                 }

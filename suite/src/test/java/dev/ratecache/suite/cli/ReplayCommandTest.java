@@ -59,8 +59,13 @@ class ReplayCommandTest {
 
     /** A combined log line: nginx's default format, at {@code seconds} after START. */
     private static String line(String client, long seconds, String uri) {
+        return line(client, seconds, uri, "0.020");
+    }
+
+    /** The same, answered in {@code time} seconds (the request and upstream times the origin takes its delay from). */
+    private static String line(String client, long seconds, String uri, String time) {
         return client + " - - [" + START.plusSeconds(seconds).format(COMBINED) + "] \"GET " + uri
-                + " HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" 0.020 0.020";
+                + " HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" " + time + " " + time;
     }
 
     private Path runFolder() throws IOException {
@@ -83,8 +88,9 @@ class ReplayCommandTest {
         }
         Path log = Files.write(dir.resolve("access.log"), lines);
 
+        // 22 rows due at each whole second: the schedule check (its own test below) is left out of this one.
         int code = run(replay(log, "--only", "replay/no-caching", "--front-rate", "5", "--front-burst", "5",
-                "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000"));
+                "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000", "--max-lateness", "1000"));
 
         assertThat(code).as(err.toString()).isZero();
         Path cell = runFolder().resolve("cells/replay-no-caching");
@@ -111,14 +117,14 @@ class ReplayCommandTest {
         }
         Path log = Files.write(dir.resolve("access.log"), lines);
 
-        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10"));
+        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--max-lateness", "250"));
 
         assertThat(code).as(err.toString()).isZero();
         Path cell = runFolder().resolve("cells/replay-server-cache");
         ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
-        // JMeter's first request per thread sets up its HTTP client (up to about 200 ms on a busy
-        // 2-core machine); the rest start within a few ms. 250 ms still tells a schedule kept from
-        // one that slid (a request 100 ms apart from the next at speed 10).
+        // JMeter's HTTP client is warmed up before the start (replay.jmx), so requests start within a
+        // few ms here; 250 ms, for a busy 2-core machine, still tells a schedule kept from one that
+        // slid (a request 100 ms apart from the next at speed 10).
         assertThat(b.lateness().scheduled()).isEqualTo(40);
         assertThat(b.lateness().p99Ms()).isLessThan(250);
         assertThat(b.lateness().earliestMs()).isGreaterThanOrEqualTo(-2);
@@ -143,7 +149,9 @@ class ReplayCommandTest {
         }
         Path log = Files.write(dir.resolve("access.log"), lines);
 
-        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--use-advice"));
+        // 20 rows due together every 100 ms: the schedule check (its own test) is left out of this one.
+        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--use-advice",
+                "--max-lateness", "1000"));
 
         assertThat(code).as(out + "\n" + err).isZero();
         assertThat(out.toString()).contains("advice:     applied ./run-tests.sh advise's settings: front ",
@@ -157,6 +165,37 @@ class ReplayCommandTest {
         assertThat(byClient.get(FLOODER).rejected()).as("the advised limit stops the flooder").isPositive();
         String report = Files.readString(runFolder().resolve("report.md"));
         assertThat(report).contains("**advice**: applied").contains("measured / predicted");
+    }
+
+    @Test
+    void aReplayWhoseGeneratorFellBehindIsMarkedDistortedAndFailsItsScheduleCheck() throws Exception {
+        // One thread, and a request that takes 1.5 s due with another one: the second starts about
+        // 1.5 s late, far past the default limit of 50 ms.
+        Path log = Files.write(dir.resolve("access.log"), List.of(line("198.51.100.1", 0, "/slow", "1.500"),
+                line("198.51.100.2", 0, "/quick"), line("198.51.100.2", 1, "/quick")));
+
+        int code = run(replay(log, "--only", "replay/no-caching", "--threads", "1"));
+
+        assertThat(code).as(out.toString()).isEqualTo(1);
+        assertThat(err.toString()).contains("check(s) failed: replay/no-caching kept to the log's schedule (start"
+                + " lateness p99 <= 50 ms) (start lateness p99 ");
+        JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runFolder().resolve("summary.json").toFile());
+        assertThat(summary.get("cells").get(0).get("status").asText()).isEqualTo("distorted");
+        assertThat(Files.readString(runFolder().resolve("checks.xml"))).contains("<failure");
+        assertThat(Files.readString(runFolder().resolve("report.md")))
+                .contains("| replay/no-caching (DISTORTED) |")
+                .contains("- **replay/no-caching**: DISTORTED: the generator fell behind the log's schedule (start lateness p99 ");
+    }
+
+    @Test
+    void aMaxLatenessOutOfRangeIsRefusedInOneLine() throws Exception {
+        Path log = Files.write(dir.resolve("access.log"), List.of(line("198.51.100.1", 0, "/a"), line("198.51.100.2", 1, "/b")));
+
+        int code = run(replay(log, "--max-lateness", "0"));
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().strip()).contains("--max-lateness must be a whole number of ms from 1 to 60000 (got 0)");
+        assertThat(dir.resolve("results")).doesNotExist();
     }
 
     @Test

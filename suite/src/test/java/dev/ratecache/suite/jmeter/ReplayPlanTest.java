@@ -58,6 +58,8 @@ class ReplayPlanTest {
     private record Arrival(String uri, String address, int port, long atMs) {}
 
     private final Map<String, Arrival> arrivals = new ConcurrentHashMap<>();
+    /** When each request to /warmup arrived. */
+    private final List<Long> warmups = new java.util.concurrent.CopyOnWriteArrayList<>();
     private TestServer server;
     private Path dir;
 
@@ -75,6 +77,9 @@ class ReplayPlanTest {
     private void handle(HttpExchange exchange) throws IOException {
         long at = System.currentTimeMillis();
         String uri = exchange.getRequestURI().toString();
+        if (uri.startsWith("/warmup")) {
+            warmups.add(at);
+        }
         arrivals.put(uri, new Arrival(uri, exchange.getRemoteAddress().getAddress().getHostAddress(),
                 exchange.getRemoteAddress().getPort(), at));
         if (uri.startsWith("/slow")) {
@@ -234,6 +239,45 @@ class ReplayPlanTest {
         assertEveryRowWasSentOnceAsScheduled(rows, samples);
         assertThat(byUri(samples).get("/quick1").lateness()).isGreaterThanOrEqualTo(SLOW_MS - 200);
         assertThat(Lateness.of(samples).maxMs()).isGreaterThanOrEqualTo(SLOW_MS - 200);
+    }
+
+    @Test
+    void theWarmUpRequestsGoToTheirUrlBeforeTheStartAndNoneIsRecorded() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            rows.add(new Row(i * 100L, "127.16.0." + (i + 1), "GET", "/r" + i, "client-" + i));
+        }
+
+        JMeter.Run run = replay(rows, "warmup_url", "http://127.0.0.1:" + server.port() + "/warmup", "warmup_requests", "7");
+
+        List<Sample> samples = Jtl.read(run.jtl());
+        assertEveryRowWasSentOnceAsScheduled(rows, samples);
+        assertThat(warmups).hasSize(7);
+        long firstDue = samples.stream().mapToLong(Sample::scheduledAt).min().orElseThrow();
+        assertThat(warmups).allSatisfy(at -> assertThat(at).isLessThan(firstDue));
+        Files.writeString(dir.resolve("lateness.txt"), Lateness.of(samples).describe() + "\n");
+    }
+
+    @Test
+    void aWarmUpUrlThatNothingAnswersDoesNotStopTheReplay() throws Exception {
+        List<Row> rows = List.of(new Row(0, "127.16.0.1", "GET", "/a", "one"), new Row(50, "127.16.0.2", "GET", "/b", "two"));
+
+        JMeter.Run run = replay(rows, "warmup_url", "http://127.0.0.1:" + dev.ratecache.suite.net.Ports.free() + "/");
+
+        assertEveryRowWasSentOnceAsScheduled(rows, Jtl.read(run.jtl()));
+    }
+
+    @Test
+    void aWarmUpUrlThatIsNoHttpUrlEndsTheRunBeforeAnyRequest() throws Exception {
+        Path file = schedule(List.of(new Row(0, "127.16.0.1", "GET", "/a", "one")));
+        JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),
+                Map.of("host", "127.0.0.1", "port", String.valueOf(server.port()), "schedule", file.toString(),
+                        "warmup_url", "ftp://127.0.0.1/"), dir.resolve("jmeter"), false);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(Files.readString(run.log().resolveSibling("jmeter.out")))
+                .contains("Invalid JMeter properties: warmup_url=ftp://127.0.0.1/ (expected url). No request was sent.");
+        assertThat(arrivals).isEmpty();
     }
 
     @Test

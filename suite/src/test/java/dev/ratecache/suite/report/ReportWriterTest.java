@@ -153,13 +153,13 @@ class ReportWriterTest {
                 + " | oldest stale (ms) |")
                 .contains("| n/a / n/a | 200 | n/a | 0 | 0.00 | 0 |")
                 .contains("| n/a / n/a | 150 | 12 | 3 | 1.58 | 788 |")
-                .contains("Where the app cache failed:")
+                .contains("Read with care:")
                 .contains("- **hotset/app-cache**: the app cache failed 12 times during the run (Redis down, stopped or"
                         + " hung): the origin answered those reads from the database; last error: Redis is down");
         assertThat(Files.readString(dir.resolve("index.html"))).contains("<th>CPU origin / Redis (%)</th>")
-                .contains("Where the app cache failed");
+                .contains("<h3>Read with care</h3>");
         assertThat(ReportWriter.terminal(dir, outcome, List.of(), false))
-                .contains("  note hotset/app-cache: the app cache failed 12 times").contains("oldest stale (ms)");
+                .contains("  warning hotset/app-cache: the app cache failed 12 times").contains("oldest stale (ms)");
     }
 
     @Test
