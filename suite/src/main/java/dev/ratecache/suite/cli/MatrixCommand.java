@@ -240,6 +240,9 @@ abstract class MatrixCommand implements Callable<Integer> {
                 }
             }
         }
+        if (cells.stream().anyMatch(c -> !c.direct())) {
+            dev.ratecache.suite.nginx.WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
+        }
         if (redisPort < 0 || redisPort > 65535) {
             problems.add("--redis-port must be a port from 1 to 65535 (got " + redisPort + ")");
         }

@@ -252,6 +252,9 @@ public final class PeakCommand implements Callable<Integer> {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
         }
         problems.addAll(ports.problems(switches.origins().isEmpty()));
+        if (workDir != null) {
+            dev.ratecache.suite.nginx.WorkerAccess.problem(workDir, "--work-dir").ifPresent(problems::add);
+        }
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }

@@ -196,6 +196,8 @@ public final class UpCommand implements Callable<Integer> {
         if (originThreads < 1 || originThreads > 1000) {
             problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
         }
+        dev.ratecache.suite.nginx.WorkerAccess.problem(results != null ? results : UpState.defaultResults(), "--results")
+                .ifPresent(problems::add);
         try {
             if (Profile.parse(profile) == Profile.FULL) {
                 problems.add("--profile full repeats matrix cells; up has none: use quick or default");

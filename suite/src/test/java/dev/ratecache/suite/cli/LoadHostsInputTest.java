@@ -7,13 +7,17 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** --load-hosts that cannot work is refused in one line each, before anything starts. */
 class LoadHostsInputTest {
-    @TempDir
-    Path dir;
+    /** Under target/: a JUnit temp dir (700) would be refused first as root (WorkerAccess). */
+    private Path dir;
+
+    @org.junit.jupiter.api.BeforeEach
+    void dir(org.junit.jupiter.api.TestInfo test) {
+        dir = dev.ratecache.suite.TestDirs.fresh(LoadHostsInputTest.class, test.getTestMethod().orElseThrow().getName());
+    }
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();

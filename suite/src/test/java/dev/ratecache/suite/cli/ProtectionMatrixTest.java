@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -19,8 +18,13 @@ import picocli.CommandLine;
  * check of the run, kept with its limit on and broken with it off.
  */
 class ProtectionMatrixTest {
-    @TempDir
-    Path dir;
+    /** Under target/, where nginx's workers can write (WorkerAccess). */
+    private Path dir;
+
+    @org.junit.jupiter.api.BeforeEach
+    void dir(org.junit.jupiter.api.TestInfo test) {
+        dir = dev.ratecache.suite.TestDirs.fresh(ProtectionMatrixTest.class, test.getTestMethod().orElseThrow().getName());
+    }
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
