@@ -277,6 +277,7 @@ final class ReportModel {
             explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
             cacheFailure(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             distortion(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
+            errors(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
         }
         return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
                 predictionTable(plan), warnings);
@@ -294,6 +295,23 @@ final class ReportModel {
         return ReplayCellReport.schedule(r).filter(ReplayCellReport.Schedule::behind)
                 .map(s -> "DISTORTED: the generator fell behind the log's schedule (" + s.describe()
                         + "), so these figures are not the log's traffic; replay at a lower --speed, or with more --threads");
+    }
+
+    /** Errors other than rate-limit rejections above this share of the answers are worth a warning. */
+    static final double ERRORS_WORTH_A_WARNING_PCT = 1.0;
+
+    /**
+     * What a cell whose answers were errors other than rejections says: its figures measure the
+     * failure (a 500 from a cache the workers cannot write, an origin that died), not the tiers.
+     */
+    static Optional<String> errors(CellResult r) {
+        Double pct = r.failed() ? null : r.median(Metric.OTHER_ERRORS_PCT);
+        if (pct == null || pct <= ERRORS_WORTH_A_WARNING_PCT) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "%.1f %% of the answers were errors other than rate-limit"
+                + " rejections: these figures measure that failure; see the tiers' error logs (nginx/*/logs/error.log)"
+                + " and origin.log", pct));
     }
 
     /** The cell's status in summary.json and summary.csv: failed, distorted (a replay behind its schedule) or ok. */

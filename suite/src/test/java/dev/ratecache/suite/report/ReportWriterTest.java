@@ -163,6 +163,19 @@ class ReportWriterTest {
     }
 
     @Test
+    void aCellWhoseAnswersWereMostlyErrorsOtherThanRejectionsIsToBeReadWithCare() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "errors");
+        JtlSummary jtl = new JtlSummary(200, 0, 200, 0, 50, 2, 0, 10, 1, 3, 4, 8, 4_000);
+        CellResult broken = new CellResult(CELLS.get(1), List.of(new CellMeasurement(jtl, 0.0, 0.0,
+                new CellMeasurement.Cpu(0.1, 0.1, 0.1, 1.0), 4)), null, dir, dir);
+        new ReportWriter(dir, Map.of(), new MatrixRunner.Outcome(List.of(broken), 10, 8, 1), List.of(), false).write();
+
+        assertThat(Files.readString(dir.resolve("report.md"))).contains("Read with care:").contains("- **"
+                + CELLS.get(1).name() + "**: 100.0 % of the answers were errors other than rate-limit rejections: these"
+                + " figures measure that failure; see the tiers' error logs (nginx/*/logs/error.log) and origin.log");
+    }
+
+    @Test
     void terminalTableLinesUpItsColumns() {
         Path dir = TestDirs.fresh(getClass(), "terminal");
         String terminal = ReportWriter.terminal(dir, everyCell(dir), List.of(), false);
