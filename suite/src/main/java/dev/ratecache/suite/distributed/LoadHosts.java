@@ -91,29 +91,45 @@ public record LoadHosts(List<String> hosts, Path keystore, int clientPort) {
     /**
      * The keystore at {@code file}, made with keytool if it is missing: a key pair under the alias
      * rmi, as JMeter's bin/create-rmi-keystore makes it. Both ends use the same file as keystore and
-     * truststore, so copy it to each load host.
+     * truststore, so copy it to each load host. Several processes may ask at once (load servers
+     * started together on one machine): each makes its own file and the first to link it into place
+     * wins, so every one of them ends up with the same, complete keystore.
      */
     public static Path ensureKeystore(Path file) throws IOException, InterruptedException {
         if (Files.isRegularFile(file)) {
             return file;
         }
-        Files.createDirectories(file.toAbsolutePath().getParent());
+        Path target = file.toAbsolutePath();
+        Files.createDirectories(target.getParent());
+        String mine = target.getFileName() + "." + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        Path made = target.resolveSibling(mine);
         Path keytool = Path.of(ManagedProcess.javaBinary()).resolveSibling("keytool");
         List<String> command = List.of(Files.isExecutable(keytool) ? keytool.toString() : "keytool",
                 "-genkeypair", "-alias", "rmi", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",
-                "-dname", "CN=rmi, OU=ratecache load hosts", "-keystore", file.toAbsolutePath().toString(),
+                "-dname", "CN=rmi, OU=ratecache load hosts", "-keystore", made.toString(),
                 "-storetype", "JKS", "-storepass", KEYSTORE_PASSWORD, "-keypass", KEYSTORE_PASSWORD);
-        Path log = file.toAbsolutePath().resolveSibling("keytool.out");
-        try (ManagedProcess p = ManagedProcess.start("keytool", command, file.toAbsolutePath().getParent(), log)) {
-            if (p.waitFor(Duration.ofMinutes(1)) != 0) {
-                throw new IOException("keytool could not create " + file + ":\n" + p.logTail(5));
-            }
-        }
-        // Who holds this file can talk to the load hosts' JMeter servers.
+        Path log = target.resolveSibling(mine + ".keytool.out");
         try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException ignored) {
-            // Not a POSIX file system: its own permissions apply.
+            try (ManagedProcess p = ManagedProcess.start("keytool", command, target.getParent(), log)) {
+                if (p.waitFor(Duration.ofMinutes(1)) != 0) {
+                    throw new IOException("keytool could not create " + file + ":\n" + p.logTail(5));
+                }
+            }
+            // Who holds this file can talk to the load hosts' JMeter servers.
+            try {
+                Files.setPosixFilePermissions(made, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException ignored) {
+                // Not a POSIX file system: its own permissions apply.
+            }
+            try {
+                // link(2) fails if the name exists: one keystore wins, never half of one.
+                Files.createLink(target, made);
+            } catch (java.nio.file.FileAlreadyExistsException another) {
+                // Another process made it first: use that one.
+            }
+        } finally {
+            Files.deleteIfExists(made);
+            Files.deleteIfExists(log);
         }
         return file;
     }
