@@ -11,6 +11,11 @@ import java.util.stream.Stream;
 public final class TestDirs {
     private TestDirs() {}
 
+    /** The running test's own folder: its class's, named for its method. */
+    public static Path fresh(org.junit.jupiter.api.TestInfo test) {
+        return fresh(test.getTestClass().orElseThrow(), test.getTestMethod().orElseThrow().getName());
+    }
+
     public static Path fresh(Class<?> owner, String name) {
         Path dir = Path.of("target", "stacks", owner.getSimpleName(), name).toAbsolutePath();
         try {

@@ -17,9 +17,15 @@ public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, 
         return failure != null;
     }
 
-    /** Each finished run's folder: the cell's own when it ran once, else run-1, run-2, ... inside it (MatrixRunner). */
+    /** The folder of the cell's first run: the cell's own when it ran once, else run-1 inside it (MatrixRunner). */
+    public Path firstRunDir() {
+        Path first = dir.resolve("run-1");
+        return java.nio.file.Files.isDirectory(first) ? first : dir;
+    }
+
+    /** Each finished run's folder: the cell's own when it ran once, else run-1, run-2, ... inside it. */
     public List<Path> runDirs() {
-        if (!java.nio.file.Files.isDirectory(dir.resolve("run-1"))) {
+        if (firstRunDir().equals(dir)) {
             return List.of(dir);
         }
         List<Path> dirs = new ArrayList<>();

@@ -65,7 +65,7 @@ public final class Predictions {
             props.putAll(run.jmeterProperties());
             props.put("client_cache", String.valueOf(r.cell().clientCache()));
             Double min = r.median(Metric.MIN_MS);
-            Path dir = r.runs().size() > 1 ? r.dir().resolve("run-1") : r.dir();
+            Path dir = r.firstRunDir();
             List<Sample> samples = samples(dir.resolve(r.cell().generator().folder()).resolve("results.jtl"));
             // The model's clock starts at the first request: the cache counts whole seconds of the wall clock.
             long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);

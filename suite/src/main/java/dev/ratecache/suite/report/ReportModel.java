@@ -229,8 +229,7 @@ final class ReportModel {
     List<ReplaySection> replays() {
         List<ReplaySection> sections = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            Path dir = java.nio.file.Files.isRegularFile(r.dir().resolve(ReplayCellReport.FILE)) ? r.dir()
-                    : r.dir().resolve("run-1");
+            Path dir = r.firstRunDir();
             if (!java.nio.file.Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
                 continue;
             }
@@ -273,10 +272,12 @@ final class ReportModel {
         List<Note> notes = new ArrayList<>();
         List<Note> warnings = new ArrayList<>();
         for (CellResult r : plan.cells()) {
-            rows.add(row(r, columns));
+            // Read once: the row's mark and the warning under the table say the same.
+            Optional<String> distortion = distortion(r);
+            rows.add(row(r, columns, distortion.isPresent()));
             explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
             cacheFailure(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
-            distortion(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
+            distortion.ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             errors(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
         }
         return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
@@ -319,12 +320,12 @@ final class ReportModel {
         return r.failed() ? "failed" : distortion(r).isPresent() ? "distorted" : "ok";
     }
 
-    private Row row(CellResult r, List<Column> columns) {
+    private Row row(CellResult r, List<Column> columns, boolean distorted) {
         if (r.failed()) {
             return new Row(r.cell().name(), anchor(r), true, r.failure(), relative(r.log()), List.of(), links(r));
         }
         Optional<Reference> ref = reference(r);
-        String name = r.cell().name() + (distortion(r).isPresent() ? " (DISTORTED)" : "");
+        String name = r.cell().name() + (distorted ? " (DISTORTED)" : "");
         return new Row(name, anchor(r), false, "", "",
                 columns.stream().map(col -> col.format(r, ref)).toList(), links(r));
     }
@@ -354,7 +355,7 @@ final class ReportModel {
 
     /** The folder of the cell's (first) run: the cell's own, or run-1 when it ran several times. */
     static Path runFolder(CellResult r) {
-        return r.runs().size() > 1 ? r.dir().resolve("run-1") : r.dir();
+        return r.firstRunDir();
     }
 
     /** Where the cell's client left its files: jmeter/ for JMeter cells, library/ for library cells. */

@@ -16,7 +16,7 @@ class LoadHostsInputTest {
 
     @org.junit.jupiter.api.BeforeEach
     void dir(org.junit.jupiter.api.TestInfo test) {
-        dir = dev.ratecache.suite.TestDirs.fresh(LoadHostsInputTest.class, test.getTestMethod().orElseThrow().getName());
+        dir = dev.ratecache.suite.TestDirs.fresh(test);
     }
 
     private final StringWriter out = new StringWriter();

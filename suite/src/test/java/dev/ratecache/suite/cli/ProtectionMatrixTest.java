@@ -23,7 +23,7 @@ class ProtectionMatrixTest {
 
     @org.junit.jupiter.api.BeforeEach
     void dir(org.junit.jupiter.api.TestInfo test) {
-        dir = dev.ratecache.suite.TestDirs.fresh(ProtectionMatrixTest.class, test.getTestMethod().orElseThrow().getName());
+        dir = dev.ratecache.suite.TestDirs.fresh(test);
     }
 
     private final StringWriter out = new StringWriter();

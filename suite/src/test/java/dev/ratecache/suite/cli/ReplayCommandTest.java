@@ -38,7 +38,7 @@ class ReplayCommandTest {
 
     @org.junit.jupiter.api.BeforeEach
     void dir(org.junit.jupiter.api.TestInfo test) {
-        dir = dev.ratecache.suite.TestDirs.fresh(ReplayCommandTest.class, test.getTestMethod().orElseThrow().getName());
+        dir = dev.ratecache.suite.TestDirs.fresh(test);
     }
 
     private final StringWriter out = new StringWriter();

@@ -106,7 +106,7 @@ class HotsetPlanTest {
 
     @BeforeEach
     void startServer(TestInfo test) throws IOException {
-        dir = TestDirs.fresh(HotsetPlanTest.class, test.getTestMethod().orElseThrow().getName());
+        dir = TestDirs.fresh(test);
         server = TestServer.start("/items/", this::handle);
     }
 

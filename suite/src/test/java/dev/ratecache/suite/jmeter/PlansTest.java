@@ -61,7 +61,7 @@ class PlansTest {
     @BeforeEach
     void freshCounters(TestInfo test) throws IOException {
         stack.origin().reset();
-        dir = TestDirs.fresh(PlansTest.class, test.getTestMethod().orElseThrow().getName());
+        dir = TestDirs.fresh(test);
     }
 
     private static JMeter.Run run(String plan, int port, Path outDir, String... properties) throws Exception {

@@ -65,7 +65,7 @@ class ReplayPlanTest {
 
     @BeforeEach
     void startServer(TestInfo test) throws IOException {
-        dir = TestDirs.fresh(ReplayPlanTest.class, test.getTestMethod().orElseThrow().getName());
+        dir = TestDirs.fresh(test);
         server = TestServer.start("/", this::handle);
     }
 
