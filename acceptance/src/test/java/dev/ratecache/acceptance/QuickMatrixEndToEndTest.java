@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.HeadlessChromium;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.RunTestsAccess;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** ./run-tests.sh --profile quick, end to end: the default matrix scaled down, and the report it leaves. */
+@StackTest
 class QuickMatrixEndToEndTest {
     private static final StringWriter OUT = new StringWriter();
     private static Path results;
@@ -198,6 +201,7 @@ class QuickMatrixEndToEndTest {
      */
     @Test
     void indexHtmlShowsEveryCellAndDrawsEveryChartInABrowserWithoutNetwork() throws Exception {
+        Required.that(HeadlessChromium.binary().isPresent(), "no Chromium on the PATH (Debian's chromium)");
         HeadlessChromium chromium = HeadlessChromium.in(Path.of("target", "report", "chromium").toAbsolutePath(),
                 Duration.ofSeconds(90));
         Path page = run.resolve("index.html");

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
-import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The built command line (suite-all.jar, what run-tests.sh execs) refusing what it cannot do,
  * in one line and before anything starts.
  */
+@StackTest
 class RunTestsJarTest {
     private static final Path JAR = Repo.root().resolve("suite/target/suite-all.jar");
     private static final int NOBODY = 65534;

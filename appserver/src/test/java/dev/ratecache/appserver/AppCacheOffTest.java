@@ -3,6 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -23,6 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
     "management.server.port=0",
     "origin.items.count=100"
 })
+@StackTest
 class AppCacheOffTest extends RunningOrigin {
 
     static ServerSocket whereRedisWouldBe;

@@ -3,6 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -17,11 +18,12 @@ import org.springframework.test.context.DynamicPropertySource;
     "origin.app-cache=redis",
     "origin.items.count=100"
 })
+@StackTest
 class AppCacheWithoutRedisTest extends RunningOrigin {
 
     @DynamicPropertySource
     static void noRedisThere(DynamicPropertyRegistry registry) {
-        int nothingListens = RedisServer.freePort();
+        int nothingListens = dev.ratecache.proc.Ports.free();
         registry.add("spring.data.redis.port", () -> nothingListens);
     }
 

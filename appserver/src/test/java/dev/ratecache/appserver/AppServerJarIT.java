@@ -3,6 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The repackaged appserver/target/appserver.jar, started the way the suite starts it. */
+@StackTest
 class AppServerJarIT {
 
     private static final Path JAR = Path.of("target", "appserver.jar");

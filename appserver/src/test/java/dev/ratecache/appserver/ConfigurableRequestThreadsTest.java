@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -15,6 +16,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "management.server.port=0",
     "server.tomcat.threads.max=2"
 })
+@StackTest
 class ConfigurableRequestThreadsTest {
 
     @LocalServerPort

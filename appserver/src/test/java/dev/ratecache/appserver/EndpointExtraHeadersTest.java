@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -24,6 +25,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "origin.endpoints.aged.age=7",
     "origin.endpoints.zipped.gzip=true"
 })
+@StackTest
 class EndpointExtraHeadersTest {
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();

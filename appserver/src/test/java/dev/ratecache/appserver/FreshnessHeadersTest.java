@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "origin.endpoints.varied.vary=Accept, *",
     "origin.endpoints.targeted.cdn-cache-control=max-age=2"
 })
+@StackTest
 class FreshnessHeadersTest {
 
     @LocalServerPort

@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "origin.endpoints.custom-1.delay=10ms",
     "origin.endpoints.custom-1.max-age=5s"
 })
+@StackTest
 class HeaderOverridesTest {
 
     @LocalServerPort

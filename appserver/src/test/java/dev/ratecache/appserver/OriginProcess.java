@@ -1,38 +1,41 @@
 package dev.ratecache.appserver;
 
-import java.io.File;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-/** Starts the origin in its own JVM, the way the suite does, and keeps what it printed. */
+/**
+ * Starts the origin in its own JVM, the way the suite does (through the suite's one process
+ * wrapper, stopped by its PID), and keeps what it printed on stdout and stderr apart.
+ */
 final class OriginProcess {
 
-    private final Process process;
-    private final File stdout;
-    private final File stderr;
+    private final ManagedProcess process;
+    private final Path stdout;
+    private final Path stderr;
 
-    private OriginProcess(Process process, File stdout, File stderr) {
+    private OriginProcess(ManagedProcess process, Path stdout, Path stderr) {
         this.process = process;
         this.stdout = stdout;
         this.stderr = stderr;
     }
 
-    /** The compiled classes with the test class path, so the failure tests run in the test phase. */
+    /** The compiled classes with the test class path, so the failure tests need no packaged jar. */
     static List<String> fromClasspath() {
-        return List.of(javaBin(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        return List.of(ManagedProcess.javaBinary(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 AppServerApplication.class.getName());
     }
 
     /** The repackaged jar that the suite starts. */
     static List<String> fromJar(Path jar) {
-        return List.of(javaBin(), "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
+        return List.of(ManagedProcess.javaBinary(), "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
     }
 
     static OriginProcess start(List<String> launch, Map<String, String> environment, String... args) {
@@ -46,13 +49,13 @@ final class OriginProcess {
             }
         }
         try {
-            File stdout = Files.createTempFile("origin", ".out").toFile();
-            File stderr = Files.createTempFile("origin", ".err").toFile();
-            stdout.deleteOnExit();
-            stderr.deleteOnExit();
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout).redirectError(stderr);
-            builder.environment().putAll(environment);
-            return new OriginProcess(builder.start(), stdout, stderr);
+            Path dir = Files.createTempDirectory("origin");
+            Path stdout = dir.resolve("origin.out");
+            Path stderr = dir.resolve("origin.err");
+            // In the module's folder, as a developer would start it: the launch may name the jar relative to it.
+            return new OriginProcess(ManagedProcess.start("origin", command, Path.of("").toAbsolutePath(), stdout, stderr,
+                    environment),
+                    stdout, stderr);
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -62,23 +65,22 @@ final class OriginProcess {
     /** Waits for the process to stop by itself; a start that should fail must not hang. */
     int awaitExit() {
         try {
-            if (!process.waitFor(90, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("origin did not stop by itself; stdout: " + stdout());
-            }
-            return process.exitValue();
+            return process.waitFor(Duration.ofSeconds(90));
+        }
+        catch (IllegalStateException overran) {
+            process.close();
+            throw new AssertionError("origin did not stop by itself; stdout: " + stdout());
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            process.close();
             throw new IllegalStateException(ex);
         }
     }
 
-    /** Asks for a graceful stop, as the suite does, and waits for it. */
-    int stop() {
-        process.destroy();
-        return awaitExit();
+    /** Asks for a graceful stop (SIGTERM, as the suite does) and waits until it is gone. */
+    void stop() {
+        process.close();
     }
 
     boolean isAlive() {
@@ -93,16 +95,12 @@ final class OriginProcess {
         return read(stderr).lines().toList();
     }
 
-    private static String read(File file) {
+    private static String read(Path file) {
         try {
-            return Files.readString(file.toPath());
+            return Files.readString(file);
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

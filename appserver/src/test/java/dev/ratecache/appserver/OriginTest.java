@@ -1,5 +1,6 @@
 package dev.ratecache.appserver;
 
+import dev.ratecache.testkit.StackTest;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -21,5 +22,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
     "origin.endpoints.tortoise.delay=300ms",
     "origin.endpoints.snail.delay=400ms"
 })
+@StackTest
 public @interface OriginTest {
 }

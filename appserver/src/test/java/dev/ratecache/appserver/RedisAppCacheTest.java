@@ -3,6 +3,8 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.testkit.StackTest;
+import redis.clients.jedis.Jedis;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
@@ -29,7 +31,14 @@ import org.springframework.test.annotation.DirtiesContext;
 })
 // The context's Redis goes with the class, so the context must too.
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@StackTest
 class RedisAppCacheTest extends RunningOriginWithRedis {
+
+    private boolean exists(String key) {
+        try (Jedis keys = redis.client()) {
+            return keys.exists(key);
+        }
+    }
 
     private JsonNode items() {
         return management.getJson("/actuator/origin").get("items");
@@ -37,8 +46,8 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
 
     @Test
     void aMissThenAHitAreCountedInRedisAndAtTheDatabase() throws IOException {
-        long hits = redis.keyspaceHits();
-        long misses = redis.keyspaceMisses();
+        long hits = redis.stats().keyspaceHits();
+        long misses = redis.stats().keyspaceMisses();
 
         HttpResponse<String> miss = api.get("/items/101");
         HttpResponse<String> hit = api.get("/items/101");
@@ -47,8 +56,8 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
         assertThat(hit.statusCode()).isEqualTo(200);
         assertThat(OriginHttp.json(hit.body())).isEqualTo(OriginHttp.json(miss.body()));
         assertThat(hit.headers().firstValue("ETag")).isEqualTo(miss.headers().firstValue("ETag"));
-        assertThat(redis.keyspaceMisses()).isEqualTo(misses + 1);
-        assertThat(redis.keyspaceHits()).isEqualTo(hits + 1);
+        assertThat(redis.stats().keyspaceMisses()).isEqualTo(misses + 1);
+        assertThat(redis.stats().keyspaceHits()).isEqualTo(hits + 1);
         JsonNode items = items();
         assertThat(items.at("/database/reads").asLong()).isEqualTo(1);
         assertThat(items.at("/appCache/mode").asText()).isEqualTo("redis");
@@ -62,8 +71,10 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
     void anEntryIsTheItemAsJsonAndExpiresAfterTheTtl() throws IOException {
         HttpResponse<String> response = api.get("/items/105");
 
-        assertThat(OriginHttp.json(redis.call("GET items::105"))).isEqualTo(OriginHttp.json(response.body()));
-        assertThat(Long.parseLong(redis.call("PTTL items::105"))).isPositive().isLessThanOrEqualTo(30_000);
+        try (Jedis keys = redis.client()) {
+            assertThat(OriginHttp.json(keys.get("items::105"))).isEqualTo(OriginHttp.json(response.body()));
+            assertThat(keys.pttl("items::105")).isPositive().isLessThanOrEqualTo(30_000);
+        }
     }
 
     @Test
@@ -74,13 +85,13 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
 
         HttpResponse<String> put = api.putJson("/items/102", "{\"name\":\"renamed\"}");
         assertThat(put.statusCode()).isEqualTo(200);
-        long misses = redis.keyspaceMisses();
+        long misses = redis.stats().keyspaceMisses();
         HttpResponse<String> read = api.get("/items/102");
 
         assertThat(OriginHttp.json(read.body()).get("version").asLong()).isEqualTo(version + 1);
         assertThat(OriginHttp.json(read.body()).get("name").asText()).isEqualTo("renamed");
         assertThat(read.headers().firstValue("ETag")).hasValue("\"item-102-v" + (version + 1) + "\"");
-        assertThat(redis.keyspaceMisses()).isEqualTo(misses + 1);
+        assertThat(redis.stats().keyspaceMisses()).isEqualTo(misses + 1);
         JsonNode items = items();
         assertThat(items.at("/database/reads").asLong()).isEqualTo(2);
         assertThat(items.at("/database/writes").asLong()).isEqualTo(1);
@@ -94,18 +105,18 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
     @Test
     void aDeleteEvicts() throws IOException {
         api.get("/items/103");
-        assertThat(redis.call("EXISTS items::103")).isEqualTo("1");
+        assertThat(exists("items::103")).isTrue();
 
         assertThat(api.delete("/items/103").statusCode()).isEqualTo(204);
 
-        assertThat(redis.call("EXISTS items::103")).isEqualTo("0");
+        assertThat(exists("items::103")).isFalse();
         assertThat(api.get("/items/103").statusCode()).isEqualTo(404);
     }
 
     @Test
     void aMissingItemIsNotCachedSoACreatedOneIsSeenAtOnce() throws IOException {
         assertThat(api.get("/items/1001").statusCode()).isEqualTo(404);
-        assertThat(redis.call("EXISTS items::1001")).isEqualTo("0");
+        assertThat(exists("items::1001")).isFalse();
 
         HttpResponse<String> created = api.postJson("/items", "{\"name\":\"first new\"}");
 

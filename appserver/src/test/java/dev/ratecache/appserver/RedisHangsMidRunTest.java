@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -22,10 +23,11 @@ import org.springframework.test.annotation.DirtiesContext;
     "origin.items.count=1000"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@StackTest
 class RedisHangsMidRunTest extends RunningOriginWithRedis {
 
     @Test
-    void readsAnswerPromptlyFromTheDatabaseWhileRedisHangs() {
+    void readsAnswerPromptlyFromTheDatabaseWhileRedisHangs() throws java.io.IOException {
         api.get("/items/301");
 
         redis.pause();

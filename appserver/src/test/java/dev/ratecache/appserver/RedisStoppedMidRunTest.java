@@ -3,6 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import org.springframework.test.annotation.DirtiesContext;
     "origin.items.count=1000"
 })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@StackTest
 class RedisStoppedMidRunTest extends RunningOriginWithRedis {
 
     /** Far above a database read (5 ms) and Redis's timeouts (200 ms), far below a hang. */
@@ -34,8 +36,8 @@ class RedisStoppedMidRunTest extends RunningOriginWithRedis {
         api.get("/items/201");
         assertThat(management.getJson("/actuator/origin").at("/items/appCache/hits").asLong()).isEqualTo(1);
 
-        redis.stop();
-        assertThat(redis.isAlive()).isFalse();
+        redis.close();
+        assertThat(redis.isRunning()).isFalse();
         management.delete("/actuator/origin");
 
         int reads = 20;

@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -18,6 +19,7 @@ import org.springframework.test.context.DynamicPropertySource;
     "management.server.port=0",
     "origin.replay.max-age=7s"
 })
+@StackTest
 class ReplayLifetimesTest extends RunningOrigin {
 
     static final String PATHS = """

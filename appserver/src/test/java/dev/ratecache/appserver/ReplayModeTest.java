@@ -3,6 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +28,7 @@ import org.springframework.test.context.DynamicPropertySource;
     "origin.replay.max-age=7s",
     "origin.replay.default-body-bytes=77"
 })
+@StackTest
 class ReplayModeTest extends RunningOrigin {
 
     // Quoted where CSV needs it, percent-encoded as nginx logs $request_uri, and one written decoded.

@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -16,6 +17,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "origin.endpoints.hare.delay=0ms",
     "origin.endpoints.strict.cache-control=public, max-age=1, must-revalidate"
 })
+@StackTest
 class StaleDirectivesTest {
 
     @LocalServerPort

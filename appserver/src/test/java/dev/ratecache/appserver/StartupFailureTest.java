@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A bad configuration stops the origin with one line on stderr naming the property and the
  * accepted form, and a non-zero exit code. Each test starts the application in its own JVM.
  */
+@StackTest
 class StartupFailureTest {
 
     private static final String DURATION = "(accepted: a duration such as 100ms, 2s)";

@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -14,6 +15,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
     "origin.endpoints.created.writes=true",
     "origin.endpoints.created.write-location=/board?id=7"
 })
+@StackTest
 class WritesTest extends RunningOrigin {
 
     private long requests(String endpoint) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.testkit.StackTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The client's cache, seen at the origin's counters: no rate limit and no edge cache in between. */
+@StackTest
 class CachingTest {
     private static Stack stack;
 

@@ -8,6 +8,7 @@ import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * received a response: an entry that sat in the edge for most of its lifetime is not kept for a
  * whole lifetime again.
  */
+@StackTest
 class EdgeAgeTest {
     private static final Duration MAX_AGE = Duration.ofSeconds(6);
     private static Stack stack;

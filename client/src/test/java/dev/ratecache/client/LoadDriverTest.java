@@ -9,6 +9,7 @@ import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@StackTest
 class LoadDriverTest {
     private static Stack stack;
 

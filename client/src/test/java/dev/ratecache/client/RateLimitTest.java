@@ -8,6 +8,7 @@ import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * Rate-limit rejections from the real front end: 4 requests/s per client with a burst of 1,
  * rejected at once with 429 and Retry-After: 1. The back end has no limit and no tier caches.
  */
+@StackTest
 class RateLimitTest {
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
     /** Scheduling and loopback slack on a busy 2-core machine, on top of what is expected. */

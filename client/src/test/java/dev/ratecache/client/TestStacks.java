@@ -2,7 +2,7 @@ package dev.ratecache.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.AccessLog;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;

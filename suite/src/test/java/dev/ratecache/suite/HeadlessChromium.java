@@ -1,6 +1,6 @@
 package dev.ratecache.suite;
 
-import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

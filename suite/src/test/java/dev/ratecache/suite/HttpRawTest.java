@@ -3,6 +3,7 @@ package dev.ratecache.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratecache.testkit.StackTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** How {@link Http#raw} reads a response, against a canned one from a local socket: no nginx. */
+@StackTest
 class HttpRawTest {
 
     /** Answers one request on 127.0.0.1 with {@code response} and returns what it read. */

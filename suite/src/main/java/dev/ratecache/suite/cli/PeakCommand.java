@@ -5,7 +5,7 @@ import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.peak.AppCacheComparison;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.RunningStackPeak;
-import dev.ratecache.suite.redis.RedisServer;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.stack.StackPorts;

@@ -1,7 +1,7 @@
 package dev.ratecache.suite.distributed;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

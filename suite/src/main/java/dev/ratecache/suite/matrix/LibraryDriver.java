@@ -1,7 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

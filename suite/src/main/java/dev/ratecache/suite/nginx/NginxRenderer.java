@@ -2,7 +2,7 @@ package dev.ratecache.suite.nginx;
 
 import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.net.URI;
@@ -229,7 +229,9 @@ public final class NginxRenderer {
         balancer.put("address", ports.listen());
         balancer.put("port", ports.front());
         balancer.put("uriHash", s.edgeBalance == EdgeBalance.URI_HASH);
-        balancer.put("edges", ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
+        // Asked only of the balancer: choosing free edge ports binds them to look, which rendering another tier needs not.
+        balancer.put("edges", tier != Tier.BALANCER ? List.of()
+                : ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
 
         Map<String, Object> context = new HashMap<>();
         // The one proxy each tier takes X-Forwarded-For from (snippets/real-ip.conf): the back end's

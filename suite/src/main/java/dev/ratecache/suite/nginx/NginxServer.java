@@ -1,9 +1,10 @@
 package dev.ratecache.suite.nginx;
 
-import dev.ratecache.suite.net.Ports;
-import dev.ratecache.suite.proc.LogTail;
-import dev.ratecache.suite.proc.ManagedProcess;
-import dev.ratecache.suite.proc.Poll;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.LogTail;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.Poll;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,31 +19,41 @@ import java.util.List;
  * logs/, cache/, temp/. Never the system's nginx, never /etc/nginx.
  */
 public final class NginxServer implements AutoCloseable {
+    /** The tier it runs; null for an nginx of another config ({@link #of}). */
     private final Tier tier;
+    /** What it is called in messages and process names, e.g. "front", "ceiling". */
+    private final String name;
+    /** Its config file, in {@code prefix}/conf. */
+    private final String conf;
     private final Path prefix;
     private final String address;
     private final int port;
     private ManagedProcess process;
 
-    private NginxServer(Tier tier, Path prefix, String address, int port) {
+    private NginxServer(Tier tier, String name, String conf, Path prefix, String address, int port) {
         this.tier = tier;
+        this.name = name;
+        this.conf = conf;
         this.prefix = prefix;
         this.address = address;
         this.port = port;
     }
 
+    /**
+     * An nginx of a config of its own ({@code prefix}/conf/{@code conf}, already written), run and
+     * stopped like the tiers: nginx's ceiling for peak, the model's comparisons with nginx. It
+     * listens on 127.0.0.1 and {@code port} (the first of its ports, when it has several: nginx
+     * writes its pid file once every listener is bound).
+     */
+    public static NginxServer of(String name, Path prefix, String conf, int port) throws IOException {
+        Files.createDirectories(prefix.resolve("logs"));
+        Files.createDirectories(prefix.resolve("temp"));
+        return new NginxServer(null, name, conf, prefix, Ports.LOOPBACK, port);
+    }
+
     /** The nginx binary: NGINX_BIN when set, else the one on PATH, else Debian's. */
     public static String binary() {
-        String configured = System.getenv("NGINX_BIN");
-        if (configured != null && !configured.isBlank()) {
-            return configured;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "nginx"))) {
-                return Path.of(dir, "nginx").toString();
-            }
-        }
-        return "/usr/sbin/nginx";
+        return Executables.find("nginx", "NGINX_BIN", "/usr/sbin/nginx");
     }
 
     /** nginx's version line (e.g. "nginx/1.22.1"), for reports. */
@@ -70,8 +81,8 @@ public final class NginxServer implements AutoCloseable {
         Files.createDirectories(prefix.resolve("temp"));
         // The tier facing the clients listens on --listen; an edge behind the balancer, and the back end, on loopback.
         boolean facesClients = tier == Tier.BALANCER || (tier == Tier.FRONT && switches.edges() == 1);
-        NginxServer server = new NginxServer(tier, prefix, facesClients ? ports.listen() : Ports.LOOPBACK,
-                tier == Tier.BACK ? ports.back() : ports.front());
+        NginxServer server = new NginxServer(tier, tier.id(), tier.template(), prefix,
+                facesClients ? ports.listen() : Ports.LOOPBACK, tier == Tier.BACK ? ports.back() : ports.front());
         server.check(conf);
         return server;
     }
@@ -79,7 +90,7 @@ public final class NginxServer implements AutoCloseable {
     private List<String> command(String... extra) {
         List<String> command = new ArrayList<>(List.of(binary(),
                 "-p", prefix.toAbsolutePath() + "/",
-                "-c", "conf/" + tier.template(),
+                "-c", "conf/" + conf,
                 "-e", "logs/error.log",
                 // Only what a harness needs goes here, so the rendered file stays copyable.
                 "-g", "daemon off; pid " + pidFile() + ";"));
@@ -91,10 +102,10 @@ public final class NginxServer implements AutoCloseable {
     public void check(Path conf) throws IOException, InterruptedException {
         Path log = prefix.resolve("logs/nginx-t.log");
         Files.deleteIfExists(log);
-        try (ManagedProcess test = ManagedProcess.start("nginx -t " + tier.id(), command("-t", "-q"), prefix, log)) {
+        try (ManagedProcess test = ManagedProcess.start("nginx -t " + name, command("-t", "-q"), prefix, log)) {
             int exit = test.waitFor(Duration.ofSeconds(30));
             if (exit != 0) {
-                throw new IOException("nginx -t rejects the " + tier.id() + " config " + conf + ":\n"
+                throw new IOException("nginx -t rejects the " + name + " config " + conf + ":\n"
                         + LogTail.of(log, 20));
             }
         }
@@ -108,11 +119,11 @@ public final class NginxServer implements AutoCloseable {
      */
     public NginxServer start() throws IOException {
         if (Ports.accepting(address, port)) {
-            throw new IOException("port " + port + " is already taken; the " + tier.id() + " tier cannot start");
+            throw new IOException("port " + port + " is already taken; " + what() + " cannot start");
         }
-        process = ManagedProcess.start("nginx " + tier.id(), command(), prefix, prefix.resolve("logs/nginx.out"));
+        process = ManagedProcess.start("nginx " + name, command(), prefix, prefix.resolve("logs/nginx.out"));
         try {
-            awaitStarted(process, pidFile(), address, port, prefix.resolve("logs/error.log"), "the " + tier.id() + " tier");
+            awaitStarted(process, pidFile(), address, port, errorLog(), what());
         } catch (IOException e) {
             close();
             throw e;
@@ -120,18 +131,16 @@ public final class NginxServer implements AutoCloseable {
         return this;
     }
 
-    /**
-     * Waits until an nginx master started with {@code pid pidFile} is up: the file names it (written
-     * once every listener is bound) and {@code port} accepts. Throws, with the tail of its error log,
-     * when it exits or takes over 15 s; the caller stops it.
-     */
-    public static void awaitStarted(ManagedProcess master, Path pidFile, int port, Path errorLog, String what)
-            throws IOException {
-        awaitStarted(master, pidFile, Ports.LOOPBACK, port, errorLog, what);
+    private String what() {
+        return tier != null ? "the " + name + " tier" : "the " + name + " nginx";
     }
 
-    /** As above, for a master listening on {@code address}. */
-    public static void awaitStarted(ManagedProcess master, Path pidFile, String address, int port, Path errorLog,
+    /**
+     * Waits until an nginx master started with {@code pid pidFile} is up: the file names it (written
+     * once every listener is bound) and {@code address:port} accepts. Throws, with the tail of its
+     * error log, when it exits or takes over 15 s; the caller stops it.
+     */
+    private static void awaitStarted(ManagedProcess master, Path pidFile, String address, int port, Path errorLog,
             String what) throws IOException {
         Instant deadline = Instant.now().plusSeconds(15);
         while (!(pidFileNames(pidFile, master.pid()) && Ports.accepting(address, port))) {
@@ -154,7 +163,6 @@ public final class NginxServer implements AutoCloseable {
         return prefix.toAbsolutePath().resolve("nginx.pid");
     }
 
-    public Tier tier() { return tier; }
     public Path prefix() { return prefix; }
     public int port() { return port; }
     public Path accessLog() { return prefix.resolve("logs/access.log"); }

@@ -2,9 +2,9 @@ package dev.ratecache.suite.origin;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.net.Ports;
-import dev.ratecache.suite.proc.ManagedProcess;
-import dev.ratecache.suite.proc.Poll;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -3,7 +3,7 @@ package dev.ratecache.suite.peak;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.redis.RedisServer;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;

@@ -1,13 +1,11 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.proc.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The ceiling a tier is compared with: an nginx that answers every request with {@code return 200}
@@ -15,14 +13,10 @@ import java.util.List;
  * headers, no cache, no limits). Started by PID in its own prefix, like the tiers.
  */
 public final class CeilingServer implements AutoCloseable {
-    private final Path prefix;
-    private final int port;
-    private final ManagedProcess process;
+    private final NginxServer nginx;
 
-    private CeilingServer(Path prefix, int port, ManagedProcess process) {
-        this.prefix = prefix;
-        this.port = port;
-        this.process = process;
+    private CeilingServer(NginxServer nginx) {
+        this.nginx = nginx;
     }
 
     /** The config: {@code workers} as the tiers' worker_processes, a body of {@code bodyBytes} bytes. */
@@ -55,37 +49,25 @@ public final class CeilingServer implements AutoCloseable {
     /** Writes the config into {@code prefix}/conf, starts nginx and waits until it answers. */
     public static CeilingServer start(Path prefix, String workers, int port, int bodyBytes) throws IOException {
         Files.createDirectories(prefix.resolve("conf"));
-        Files.createDirectories(prefix.resolve("logs"));
         Files.writeString(prefix.resolve("conf/ceiling.conf"), config(workers, port, bodyBytes));
-        Path pid = prefix.toAbsolutePath().resolve("nginx.pid");
-        ManagedProcess process = ManagedProcess.start("nginx ceiling", List.of(NginxServer.binary(),
-                "-p", prefix.toAbsolutePath() + "/", "-c", "conf/ceiling.conf", "-e", "logs/error.log",
-                "-g", "daemon off; pid " + pid + ";"), prefix, prefix.resolve("logs/nginx.out"));
-        CeilingServer server = new CeilingServer(prefix, port, process);
-        try {
-            NginxServer.awaitStarted(process, pid, port, prefix.resolve("logs/error.log"), "the ceiling nginx");
-        } catch (IOException e) {
-            server.close();
-            throw e;
-        }
-        return server;
+        return new CeilingServer(NginxServer.of("ceiling", prefix, "ceiling.conf", port).start());
     }
 
     public URI uri() {
-        return URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
+        return URI.create("http://" + Ports.LOOPBACK + ":" + nginx.port() + "/");
     }
 
     /** The master's PID; its workers are its children. */
     public long pid() {
-        return process.pid();
+        return nginx.pid();
     }
 
     public Path prefix() {
-        return prefix;
+        return nginx.prefix();
     }
 
     @Override
     public void close() {
-        process.close();
+        nginx.close();
     }
 }

@@ -1,9 +1,9 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.suite.net.Ports;
-import dev.ratecache.suite.proc.Executables;
-import dev.ratecache.suite.proc.ManagedProcess;
-import dev.ratecache.suite.proc.Poll;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.proc.ProcCpu;
+import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;

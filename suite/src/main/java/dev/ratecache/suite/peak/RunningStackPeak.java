@@ -1,7 +1,7 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.suite.net.Ports;
-import dev.ratecache.suite.proc.ProcCpu;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ProcCpu;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;

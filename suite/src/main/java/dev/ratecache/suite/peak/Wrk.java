@@ -1,8 +1,8 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.suite.proc.Executables;
-import dev.ratecache.suite.proc.LogTail;
-import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.LogTail;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.ratecache.suite.stack;
 
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;

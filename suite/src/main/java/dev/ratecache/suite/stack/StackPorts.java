@@ -1,6 +1,6 @@
 package dev.ratecache.suite.stack;
 
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,6 +73,12 @@ public final class StackPorts {
             edgePorts.add(Ports.free());
         }
         return List.copyOf(edgePorts.subList(0, n));
+    }
+
+    /** Gives the edges these ports, as --edge-ports does. */
+    public StackPorts edgePorts(List<Integer> ports) {
+        edgePorts = new ArrayList<>(ports);
+        return this;
     }
 
     /** These ports as edge {@code i} (0-based) of several sees them: its own port, no status port of its own. */

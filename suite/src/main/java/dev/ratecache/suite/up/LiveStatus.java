@@ -2,7 +2,7 @@ package dev.ratecache.suite.up;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

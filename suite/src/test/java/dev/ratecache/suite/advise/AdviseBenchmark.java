@@ -4,7 +4,7 @@ import dev.ratecache.accesslog.AccessLog;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
 import dev.ratecache.accesslog.ReadOptions;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.TestDirs;
 import java.io.BufferedWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

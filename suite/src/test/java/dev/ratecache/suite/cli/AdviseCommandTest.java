@@ -2,7 +2,7 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,8 +2,9 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.proc.ManagedProcess;
-import dev.ratecache.suite.redis.RedisServer;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.RedisServer;
+import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** --app-cache, --matrix caches and the hotset's shares: bad input gets one line before anything starts. */
+@StackTest
 class AppCacheInputTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();

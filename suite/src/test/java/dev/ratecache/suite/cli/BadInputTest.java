@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /** Wrong input gets one clear line before anything starts, and exit code 2. */
+@StackTest
 class BadInputTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();

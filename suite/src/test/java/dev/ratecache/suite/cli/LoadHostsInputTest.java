@@ -2,7 +2,8 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -10,13 +11,14 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** --load-hosts that cannot work is refused in one line each, before anything starts. */
+@StackTest
 class LoadHostsInputTest {
     /** Under target/: a JUnit temp dir (700) would be refused first as root (WorkerAccess). */
     private Path dir;
 
     @org.junit.jupiter.api.BeforeEach
     void dir(org.junit.jupiter.api.TestInfo test) {
-        dir = dev.ratecache.suite.TestDirs.fresh(test);
+        dir = dev.ratecache.testkit.TestDirs.fresh(test);
     }
 
     private final StringWriter out = new StringWriter();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import picocli.CommandLine;
  * ./run-tests.sh peak is a benchmark, not a timed test: this checks that it runs and that its
  * ratios are sane, never how fast anything is (the machine is shared; figures are noisy).
  */
+@StackTest
 class PeakCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();

@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,13 +18,14 @@ import picocli.CommandLine;
  * --matrix protection through real tiers, the origin and JMeter: the back limit's promise is a
  * check of the run, kept with its limit on and broken with it off.
  */
+@StackTest
 class ProtectionMatrixTest {
     /** Under target/, where nginx's workers can write (WorkerAccess). */
     private Path dir;
 
     @org.junit.jupiter.api.BeforeEach
     void dir(org.junit.jupiter.api.TestInfo test) {
-        dir = dev.ratecache.suite.TestDirs.fresh(test);
+        dir = dev.ratecache.testkit.TestDirs.fresh(test);
     }
 
     private final StringWriter out = new StringWriter();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -28,6 +29,7 @@ import picocli.CommandLine;
  * ./run-tests.sh replay on crafted nginx combined logs, through real tiers, the suite's origin
  * and JMeter: what the front end's log and the replay's tables show.
  */
+@StackTest
 class ReplayCommandTest {
     private static final DateTimeFormatter COMBINED = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
     private static final OffsetDateTime START = OffsetDateTime.of(2026, 11, 20, 10, 0, 0, 0, ZoneOffset.ofHours(1));
@@ -38,7 +40,7 @@ class ReplayCommandTest {
 
     @org.junit.jupiter.api.BeforeEach
     void dir(org.junit.jupiter.api.TestInfo test) {
-        dir = dev.ratecache.suite.TestDirs.fresh(test);
+        dir = dev.ratecache.testkit.TestDirs.fresh(test);
     }
 
     private final StringWriter out = new StringWriter();

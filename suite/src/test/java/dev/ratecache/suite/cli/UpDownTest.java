@@ -5,8 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.up.UpState;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import picocli.CommandLine;
  * prints answer, the status line comes, and after down, after SIGINT and after a failed start
  * nothing it started is left running and no state file is left behind.
  */
+@StackTest
 class UpDownTest {
     private static final Duration START = Duration.ofSeconds(90);
     private final List<Process> started = new ArrayList<>();

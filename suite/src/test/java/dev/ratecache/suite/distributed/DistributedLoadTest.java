@@ -1,12 +1,13 @@
 package dev.ratecache.suite.distributed;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.RunTestsAccess;
 import dev.ratecache.suite.cli.RunTestsCommand;
 import dev.ratecache.suite.matrix.EdgeLog;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * that name when the class ends, also when it fails. Skipped, saying why, where namespaces cannot
  * be made (not root, or no ip netns).
  */
+@StackTest
 class DistributedLoadTest {
     private static final int RATE = 1;
     private static final int BURST = 20;
@@ -55,8 +57,8 @@ class DistributedLoadTest {
 
     @BeforeAll
     static void hosts() throws Exception {
-        assumeTrue("0".equals(run(false, "id", "-u").trim()), "not root: network namespaces need root");
-        assumeTrue(runs("ip", "netns", "list"), "no ip netns here (iproute2 missing or no namespace support)");
+        Required.that(Required.root(), "not root: network namespaces need root");
+        Required.that(runs("ip", "netns", "list"), "no ip netns here (iproute2 missing or no namespace support)");
         dir = TestDirs.fresh(DistributedLoadTest.class, "run");
         // Removed on a crash of this JVM too, not only when JUnit gets to @AfterAll.
         cleanupHook = new Thread(DistributedLoadTest::removeAll, "netns-cleanup");
@@ -117,8 +119,8 @@ class DistributedLoadTest {
                         throw new AssertionError("the bare JMeter server did not start:\n"
                                 + (Files.exists(out) ? Files.readString(out) : ""));
                     }
-                    return dev.ratecache.suite.net.Ports.accepting(address, 1099)
-                            && dev.ratecache.suite.net.Ports.accepting(address, 1100);
+                    return dev.ratecache.proc.Ports.accepting(address, 1099)
+                            && dev.ratecache.proc.Ports.accepting(address, 1100);
                 });
     }
 

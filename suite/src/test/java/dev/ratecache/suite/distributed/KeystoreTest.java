@@ -2,7 +2,8 @@ package dev.ratecache.suite.distributed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The RMI keystore the controller and the load servers share, made once however many ask at once. */
+@StackTest
 class KeystoreTest {
 
     @Test

@@ -7,13 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A JTL the suite writes (the client library's driver does) reads in JMeter's own report generator like one JMeter wrote. */
+@StackTest
 class DashboardOfAnyJtlTest {
 
     @Test

@@ -3,10 +3,11 @@ package dev.ratecache.suite.jmeter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.GuiCommand;
-import dev.ratecache.suite.net.Ports;
-import dev.ratecache.suite.proc.ManagedProcess;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * ./run-tests.sh gui opens JMeter's GUI on the plan: in a virtual display (Xvfb) of the test's
  * own, the window appears with the plan's name, and a screenshot is kept in target/gui/.
  */
+@StackTest
 class GuiTest {
 
     @Test

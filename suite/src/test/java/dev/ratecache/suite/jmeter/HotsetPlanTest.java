@@ -8,7 +8,8 @@ import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.jtl.StaleReads;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestInfo;
  * origin can be told to lie once (serve an old version after a write), which is how a stale read
  * is produced on purpose: a correct origin without caches never serves one.
  */
+@StackTest
 class HotsetPlanTest {
     private static final String READ = "GET /items/{id}";
     private static final String WRITE = "PUT /items/{id}";

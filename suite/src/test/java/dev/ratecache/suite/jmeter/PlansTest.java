@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.TestInfo;
  * origin's counters can be compared with the JTL. /snail and /tortoise answer in 20 ms here
  * instead of 5 s and 2 s: these tests count samples, they don't measure delays.
  */
+@StackTest
 class PlansTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Stack stack;

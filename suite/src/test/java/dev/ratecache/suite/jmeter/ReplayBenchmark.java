@@ -4,7 +4,7 @@ import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.TestDirs;
 import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,8 @@ import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.TestInfo;
  * #LATE_MS} ms after its due time is on schedule here; what the tests rule out are the seconds a
  * closed model would add, and early starts.
  */
+@StackTest
 class ReplayPlanTest {
     private static final String HEADER = "offset_ms,address,method,uri,client";
     /** p99 lateness allowed, see the class comment. */
@@ -262,7 +264,7 @@ class ReplayPlanTest {
     void aWarmUpUrlThatNothingAnswersDoesNotStopTheReplay() throws Exception {
         List<Row> rows = List.of(new Row(0, "127.16.0.1", "GET", "/a", "one"), new Row(50, "127.16.0.2", "GET", "/b", "two"));
 
-        JMeter.Run run = replay(rows, "warmup_url", "http://127.0.0.1:" + dev.ratecache.suite.net.Ports.free() + "/");
+        JMeter.Run run = replay(rows, "warmup_url", "http://127.0.0.1:" + dev.ratecache.proc.Ports.free() + "/");
 
         assertEveryRowWasSentOnceAsScheduled(rows, Jtl.read(run.jtl()));
     }

@@ -4,7 +4,8 @@ import dev.ratecache.jtl.JtlSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
@@ -14,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** stress.jmx through the whole stack, small: real JMeter, real tiers, real origin. */
+@StackTest
 class StressPlanEndToEndTest {
 
     @Test

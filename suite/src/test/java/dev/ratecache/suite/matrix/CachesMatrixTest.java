@@ -3,10 +3,11 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.redis.RedisServer;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * JMeter's hotset plan. What a reader of the report relies on: Redis takes reads off the database,
  * nothing is stale without caches, and a Redis that dies mid-cell costs speed, not answers.
  */
+@StackTest
 class CachesMatrixTest {
 
     private static List<ProcessHandle> liveRedisChildren() {

@@ -2,8 +2,9 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
@@ -16,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A cell that cannot run is recorded as failed, with its reason and log, and the matrix goes on. */
+@StackTest
 class FailingCellTest {
 
     @Test

@@ -2,7 +2,8 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * (the front end: its limit, mode, limit_conn, cache, background update and rejection status; the back end: its
  * limit, mode, freshness, balance, number of origins and rejection status).
  */
+@StackTest
 class EveryCombinationPassesNginxTest {
     private static final List<LimitMode> MODES = List.of(LimitMode.QUEUE, LimitMode.NODELAY, LimitMode.parse("delay=20"));
 

@@ -3,7 +3,8 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * rendered configs: with the defaults, with every optional part on, with everything off, and
  * with two edges sharded behind the balancer.
  */
+@StackTest
 class GixyLintTest {
 
     static Path gixy() {

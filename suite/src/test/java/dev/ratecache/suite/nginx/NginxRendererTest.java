@@ -1,10 +1,10 @@
 package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.net.URI;
@@ -45,7 +45,8 @@ class NginxRendererTest {
     @Test
     void everyRenderedFileNamesItsTemplateAndSwitchesAndNoneSaysItIsATemplate() throws IOException {
         NginxSwitches switches = unusual();
-        StackPorts ports = StackPorts.free();
+        // Given, not chosen free: rendering binds no port.
+        StackPorts ports = new StackPorts().edgePorts(List.of(10_001, 10_002, 10_003, 10_004, 10_005));
         for (Tier tier : Tier.values()) {
             Path conf = TestDirs.fresh(getClass(), "stamped-" + tier.id());
             new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, conf);
@@ -75,11 +76,11 @@ class NginxRendererTest {
 
     @Test
     void noAgeLeavesTheAgeFilterOut() throws IOException {
-        assumeTrue(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed");
+        Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
         Path with = TestDirs.fresh(getClass(), "age-on");
         Path without = TestDirs.fresh(getClass(), "age-off");
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches(), StackPorts.free(), with);
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().age(false), StackPorts.free(), without);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches(), new StackPorts(), with);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().age(false), new StackPorts(), without);
 
         assertThat(files(with)).containsKey("snippets/edge-age.conf");
         assertThat(files(without)).doesNotContainKey("snippets/edge-age.conf");
@@ -88,11 +89,11 @@ class NginxRendererTest {
 
     @Test
     void theScriptsAFileImportsAreCopiedUnchanged() throws IOException {
-        assumeTrue(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed");
+        Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
         // The balancer runs no script: it only spreads requests over the edges.
         for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
             Path conf = TestDirs.fresh(getClass(), "scripts-" + tier.id());
-            new NginxRenderer(Repo.nginxTemplates()).render(tier, new NginxSwitches(), StackPorts.free(), conf);
+            new NginxRenderer(Repo.nginxTemplates()).render(tier, new NginxSwitches(), new StackPorts(), conf);
             java.util.regex.Matcher imports = java.util.regex.Pattern.compile("js_import \\w+ from (njs/[\\w.]+);")
                     .matcher(String.join("\n", files(conf).values()));
             List<String> scripts = new java.util.ArrayList<>();
@@ -118,7 +119,7 @@ class NginxRendererTest {
 
     @Test
     void theRenderAgainLineRendersTheSameFiles() throws IOException {
-        StackPorts ports = StackPorts.free();
+        StackPorts ports = new StackPorts();
         Path first = TestDirs.fresh(getClass(), "first");
         Path top = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, unusual(), ports, first);
         String again = Files.readString(top).lines().filter(l -> l.startsWith(AGAIN)).findFirst().orElseThrow();

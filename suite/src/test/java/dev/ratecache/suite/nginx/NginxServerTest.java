@@ -3,8 +3,9 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** Starting one tier: up means every listener bound, not just the first one accepting. */
+@StackTest
 class NginxServerTest {
 
     @Test

@@ -3,7 +3,7 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +15,7 @@ class StaleRenderingTest {
 
     private String rendered(Tier tier, NginxSwitches switches, String file) throws IOException {
         Path conf = TestDirs.fresh(getClass(), tier.id() + "-" + switches.stale + "-" + switches.rejectStatus);
-        new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, StackPorts.free(), conf);
+        new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, new StackPorts(), conf);
         Path path = conf.resolve(file);
         return Files.isRegularFile(path) ? Files.readString(path) : "";
     }

@@ -4,7 +4,8 @@ import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.origin.OriginServer;
 import java.util.List;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Background update off, and the back end's freshness fallback for origins that send no Cache-Control. */
+@StackTest
 class CacheSwitchesTest {
     private static Stack stack;
 

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * default {@code --stale rfc} the edge serves stale only because the origin allows it (see
  * {@link StaleRulesTest} for responses that don't).
  */
+@StackTest
 class EdgeCacheTest {
     private static Stack stack;
 

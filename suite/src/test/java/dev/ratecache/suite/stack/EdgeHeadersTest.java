@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * What the edge leaves of the origin's headers and what it adds to a stored response: validators,
  * Vary, security headers, Date and Age, as the client reads them off the wire.
  */
+@StackTest
 class EdgeHeadersTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Stack stack;

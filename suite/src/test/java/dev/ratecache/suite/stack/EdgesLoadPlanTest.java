@@ -3,7 +3,8 @@ package dev.ratecache.suite.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.matrix.Plan;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * them in 200 ms here instead of 5 s and 2 s, so the run stays short; their lifetimes are the
  * reference's.
  */
+@StackTest
 class EdgesLoadPlanTest {
     private static final int EDGES = 2;
 

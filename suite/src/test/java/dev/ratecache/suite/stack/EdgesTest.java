@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.LimitMode;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * uri-hash shards the cache (once per lifetime). Either way the edges see the client's address,
  * not the balancer's, and the one back end still limits the sum of all edges.
  */
+@StackTest
 class EdgesTest {
     private static final int URLS = 6;
     private static final int ASKS = 4;

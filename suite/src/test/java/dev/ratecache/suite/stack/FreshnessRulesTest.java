@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * lifetime of 60 s as nginx alone would read it and about 2 s as the RFCs do, so a busy machine
  * can't blur the two: "expires within 10 s" can only mean the rule was applied.
  */
+@StackTest
 class FreshnessRulesTest {
     private static Stack stack;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Writes through the edge invalidate what they changed (RFC 9111, section 4.4): the GET right
  * after a successful write reaches the origin; after a failed one it is still a HIT.
  */
+@StackTest
 class InvalidationTest {
     private static Stack stack;
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * (a MISS), whether the stored entry was still fresh or had expired. Without the purge the first would
  * be a HIT of the old version and the second a STALE one (items allow stale-while-revalidate).
  */
+@StackTest
 class ItemWritesThroughTheEdgeTest {
     /** Short, so the expired case waits little; long enough that a HIT then a PUT fit well inside it. */
     private static final int MAX_AGE_S = 2;

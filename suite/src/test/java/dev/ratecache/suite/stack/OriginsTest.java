@@ -3,8 +3,9 @@ package dev.ratecache.suite.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** --origin: the tiers in front of origins the suite did not start, spread round robin. */
+@StackTest
 class OriginsTest {
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the front end refuses, hides and adds: the default switches, but a 1 s client timeout. */
+@StackTest
 class ProtectionTest {
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(1);
     private static Stack stack;

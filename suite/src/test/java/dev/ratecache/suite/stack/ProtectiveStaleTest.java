@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code --stale protective}: stale content whenever the origin fails, whatever the origin allowed. */
+@StackTest
 class ProtectiveStaleTest {
     private static Stack stack;
 

@@ -6,6 +6,7 @@ import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * The front end's per-client limit (2 r/s, burst 3, nodelay) with the edge cache off. Each test
  * sends from its own loopback address, so each has a bucket of its own.
  */
+@StackTest
 class RateLimitTest {
     private static Stack stack;
 

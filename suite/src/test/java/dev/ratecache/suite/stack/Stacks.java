@@ -3,7 +3,7 @@ package dev.ratecache.suite.stack;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.TestDirs;
+import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.io.IOException;
 import java.net.http.HttpResponse;

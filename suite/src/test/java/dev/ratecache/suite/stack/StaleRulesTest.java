@@ -9,6 +9,7 @@ import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * 4.2.4, RFC 5861), with the default {@code --stale rfc}: through both tiers, at the origin's own
  * counters. Each endpoint sends exactly the Cache-Control its behaviour needs.
  */
+@StackTest
 class StaleRulesTest {
     /**
      * plain: no permission to serve stale; swr: stale-while-revalidate for a minute; swrbrief: for

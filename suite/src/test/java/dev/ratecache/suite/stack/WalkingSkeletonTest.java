@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.TestDirs;
-import dev.ratecache.suite.net.Ports;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The whole path, origin to front end, with the reference setup's defaults. */
+@StackTest
 class WalkingSkeletonTest {
     private Stack stack;
 

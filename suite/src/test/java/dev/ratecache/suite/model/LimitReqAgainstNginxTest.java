@@ -1,0 +1,302 @@
+package dev.ratecache.suite.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.model.Arrival;
+import dev.ratecache.model.Freshness;
+import dev.ratecache.model.LimitReqSpec;
+import dev.ratecache.model.LimitReqStatus;
+import dev.ratecache.model.OriginSpec;
+import dev.ratecache.model.PathSpec;
+import dev.ratecache.model.Rate;
+import dev.ratecache.model.RequestOutcome;
+import dev.ratecache.model.Simulation;
+import dev.ratecache.model.SimulationResult;
+import dev.ratecache.model.SimulationSpec;
+import dev.ratecache.model.Workload;
+import dev.ratecache.testkit.StackTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The limit_req model against nginx 1.22 itself: crafted request sequences go to a real nginx,
+ * and the model, fed the arrival times nginx logged, must give every request the
+ * {@code $limit_req_status} nginx gave it.
+ */
+@StackTest
+class LimitReqAgainstNginxTest {
+
+    @TempDir
+    static Path prefix;
+
+    static Nginx nginx;
+    static int queuePort;
+    static int nodelayPort;
+    static int delayPort;
+    static int keysPort;
+    static int frontPort;
+    static int backPort;
+
+    static final LimitReqSpec QUEUE = LimitReqSpec.queue(Rate.perSecond(10), 3);
+    static final LimitReqSpec NODELAY = LimitReqSpec.nodelay(Rate.perSecond(10), 3);
+    static final LimitReqSpec DELAY = LimitReqSpec.delay(Rate.perSecond(10), 4, 2);
+    static final LimitReqSpec KEYS = LimitReqSpec.queue(Rate.perSecond(5), 2);
+    static final LimitReqSpec FRONT = LimitReqSpec.queue(Rate.perSecond(5), 2);
+    static final LimitReqSpec BACK = LimitReqSpec.queue(Rate.perSecond(8), 3).withRejectStatus(429);
+
+    @BeforeAll
+    static void startNginx() throws Exception {
+        queuePort = Nginx.freePort();
+        nodelayPort = Nginx.freePort();
+        delayPort = Nginx.freePort();
+        keysPort = Nginx.freePort();
+        frontPort = Nginx.freePort();
+        backPort = Nginx.freePort();
+        Files.createDirectories(prefix.resolve("html"));
+        Files.writeString(prefix.resolve("html/ok"), "ok\n");
+        // A static file, not `return 200`: return runs in the rewrite phase, before limit_req's
+        // preaccess phase, and would never be limited.
+        String serve = "root html; try_files /ok =404;";
+        String http = """
+                limit_req_zone $binary_remote_addr zone=queue:1m rate=10r/s;
+                limit_req_zone $binary_remote_addr zone=nodelay:1m rate=10r/s;
+                limit_req_zone $binary_remote_addr zone=delay:1m rate=10r/s;
+                limit_req_zone $binary_remote_addr zone=keys:1m rate=5r/s;
+                limit_req_zone $binary_remote_addr zone=front:1m rate=5r/s;
+                limit_req_zone "origin" zone=back:1m rate=8r/s;
+                server { listen 127.0.0.1:%d; access_log logs/queue.log model;
+                  location / { limit_req zone=queue burst=3; %s } }
+                server { listen 127.0.0.1:%d; access_log logs/nodelay.log model;
+                  location / { limit_req zone=nodelay burst=3 nodelay; %s } }
+                server { listen 127.0.0.1:%d; access_log logs/delay.log model;
+                  location / { limit_req zone=delay burst=4 delay=2; %s } }
+                server { listen 127.0.0.1:%d; access_log logs/keys.log model;
+                  location / { limit_req zone=keys burst=2; %s } }
+                server { listen 127.0.0.1:%d; access_log logs/front.log model;
+                  location / { limit_req zone=front burst=2; proxy_pass http://127.0.0.1:%d; } }
+                server { listen 127.0.0.1:%d; access_log logs/back.log model;
+                  location / { limit_req zone=back burst=3; limit_req_status 429; %s } }
+                """.formatted(queuePort, serve, nodelayPort, serve, delayPort, serve, keysPort, serve,
+                frontPort, backPort, backPort, serve);
+        nginx = Nginx.start(prefix, http, queuePort);
+    }
+
+    @AfterAll
+    static void stopNginx() {
+        if (nginx != null) {
+            nginx.close();
+        }
+    }
+
+    /** A burst, a stream above the rate, a pause to drain, and another burst; one client. */
+    static List<Traffic.Planned> oneClientPlan(String name) {
+        List<Traffic.Planned> plan = new ArrayList<>();
+        int id = 0;
+        for (int i = 0; i < 7; i++) {
+            plan.add(new Traffic.Planned(0, "127.16.0.5", "/", name + "-" + id++));
+        }
+        for (long t = 300; t <= 1500; t += 40) {
+            plan.add(new Traffic.Planned(t, "127.16.0.5", "/", name + "-" + id++));
+        }
+        for (long t = 1530; t <= 2300; t += 110) {
+            plan.add(new Traffic.Planned(t, "127.16.0.5", "/", name + "-" + id++));
+        }
+        for (int i = 0; i < 6; i++) {
+            plan.add(new Traffic.Planned(3000, "127.16.0.5", "/", name + "-" + id++));
+        }
+        return plan;
+    }
+
+    static List<NginxComparison.Row> run(int port, String log, LimitReqSpec spec, List<Traffic.Planned> plan)
+            throws Exception {
+        Map<String, Integer> wire = Traffic.send(port, plan, System.currentTimeMillis() + 50);
+        List<Nginx.LogLine> lines = nginx.awaitLog(log, plan.size());
+        assertThat(lines).hasSize(plan.size());
+        List<NginxComparison.Row> rows = NginxComparison.compare(lines, spec, Nginx.LogLine::remoteAddr);
+        String table = NginxComparison.describe(rows);
+        System.out.println(log + ":\n" + table);
+        assertOnTheWire(rows, wire, spec);
+        return rows;
+    }
+
+    /**
+     * Every mismatch must be a boundary case, and nearly all requests must match exactly. The
+     * arrivals come from nginx's wall clock while limit_req used its monotonic
+     * ngx_current_msec; the two roll over to the next millisecond at different instants, so a
+     * logged gap can be 1 ms off the gap limit_req saw. Plans that send at multiples of the rate's
+     * period hit excess == burst exactly, where that millisecond decides.
+     */
+    static void assertMatches(List<NginxComparison.Row> rows) {
+        String table = NginxComparison.describe(rows);
+        assertThat(rows).as(table).allMatch(r -> r.matched() || r.tolerated());
+        long exact = rows.stream().filter(NginxComparison.Row::matched).count();
+        System.out.printf("exact %d of %d, boundary %d%n", exact, rows.size(), rows.size() - exact);
+        assertThat(exact).as(table).isGreaterThanOrEqualTo((long) Math.ceil(rows.size() * 0.85));
+    }
+
+    /**
+     * What the client got: 503 exactly for the rejected, 200 for the others, and a delayed request
+     * took at least the model's delay (nginx's timer fires no earlier) and not absurdly longer.
+     * One millisecond less is allowed: the timer runs on the monotonic ngx_current_msec while
+     * $request_time is a difference of wall-clock (gettimeofday) milliseconds, and the two clocks
+     * roll over to the next millisecond at different instants.
+     */
+    static void assertOnTheWire(List<NginxComparison.Row> rows, Map<String, Integer> wire, LimitReqSpec spec) {
+        for (NginxComparison.Row r : rows) {
+            int status = wire.get(r.line().id());
+            assertThat(status).isEqualTo(r.line().status());
+            if (r.matched()) {
+                assertThat(status).as(r.line().id())
+                        .isEqualTo(r.model().status() == LimitReqStatus.REJECTED ? spec.rejectStatus() : 200);
+                assertThat(r.line().requestTimeMs()).as(r.line().id())
+                        .isBetween(r.model().delayMs() - 1, r.model().delayMs() + 1500);
+            }
+        }
+    }
+
+    static Set<LimitReqStatus> statuses(List<NginxComparison.Row> rows) {
+        return rows.stream().map(r -> r.model().status()).collect(Collectors.toSet());
+    }
+
+    @Test
+    void queueModeMatchesNginx() throws Exception {
+        List<NginxComparison.Row> rows = run(queuePort, "queue.log", QUEUE, oneClientPlan("q"));
+        assertMatches(rows);
+        assertThat(statuses(rows)).containsExactlyInAnyOrder(LimitReqStatus.values());
+    }
+
+    @Test
+    void nodelayModeMatchesNginx() throws Exception {
+        List<NginxComparison.Row> rows = run(nodelayPort, "nodelay.log", NODELAY, oneClientPlan("n"));
+        assertMatches(rows);
+        assertThat(statuses(rows)).containsExactlyInAnyOrder(LimitReqStatus.PASSED, LimitReqStatus.REJECTED);
+    }
+
+    @Test
+    void delayThresholdMatchesNginx() throws Exception {
+        List<NginxComparison.Row> rows = run(delayPort, "delay.log", DELAY, oneClientPlan("d"));
+        assertMatches(rows);
+        assertThat(statuses(rows)).containsExactlyInAnyOrder(LimitReqStatus.values());
+    }
+
+    /** Three clients from three 127.x addresses at different paces share one zone, one key each. */
+    static List<Traffic.Planned> threeClients(String name) {
+        List<Traffic.Planned> plan = new ArrayList<>();
+        int id = 0;
+        for (long t = 0; t <= 2000; t += 10) {
+            if (t % 70 == 0) {
+                plan.add(new Traffic.Planned(t, "127.16.0.5", "/", name + "-" + id++));
+            }
+            if (t % 150 == 0) {
+                plan.add(new Traffic.Planned(t, "127.16.0.6", "/", name + "-" + id++));
+            }
+            if (t % 400 == 0) {
+                plan.add(new Traffic.Planned(t, "127.16.0.7", "/", name + "-" + id++));
+            }
+        }
+        return plan;
+    }
+
+    @Test
+    void severalKeysMatchNginx() throws Exception {
+        List<NginxComparison.Row> rows = run(keysPort, "keys.log", KEYS, threeClients("k"));
+        assertMatches(rows);
+        Map<String, Set<LimitReqStatus>> byClient = new HashMap<>();
+        rows.forEach(r -> byClient.computeIfAbsent(r.line().remoteAddr(), k -> new java.util.HashSet<>())
+                .add(r.model().status()));
+        // The fast client is limited, the slow one (2.5 r/s against 5 r/s) never is.
+        assertThat(byClient.get("127.16.0.5")).contains(LimitReqStatus.REJECTED);
+        assertThat(byClient.get("127.16.0.7")).containsExactly(LimitReqStatus.PASSED);
+    }
+
+    /**
+     * Two tiers chained: the front limits per client and proxies what it accepts to the back,
+     * which limits everything with one key. The front's decisions match the model fed the front's
+     * log; exactly the requests the front accepted reach the back, each no earlier than its front
+     * delay; the back's decisions match the model fed the back's log; and the whole simulation,
+     * fed only the front's arrivals, predicts the back's decisions for nearly every request.
+     */
+    @Test
+    void twoTiersMatchNginx() throws Exception {
+        List<Traffic.Planned> plan = threeClients("t");
+        Map<String, Integer> wire = Traffic.send(frontPort, plan, System.currentTimeMillis() + 50);
+        List<Nginx.LogLine> front = nginx.awaitLog("front.log", plan.size());
+        List<NginxComparison.Row> frontRows = NginxComparison.compare(front, FRONT, Nginx.LogLine::remoteAddr);
+        System.out.println("front:\n" + NginxComparison.describe(frontRows));
+        assertMatches(frontRows);
+
+        Set<String> accepted = frontRows.stream()
+                .filter(r -> !"REJECTED".equals(r.line().limitReqStatus()))
+                .map(r -> r.line().id()).collect(Collectors.toSet());
+        List<Nginx.LogLine> back = nginx.awaitLog("back.log", accepted.size());
+        assertThat(back.stream().map(Nginx.LogLine::id).collect(Collectors.toSet())).isEqualTo(accepted);
+
+        Map<String, NginxComparison.Row> frontById = frontRows.stream()
+                .collect(Collectors.toMap(r -> r.line().id(), Function.identity()));
+        for (Nginx.LogLine b : back) {
+            NginxComparison.Row f = frontById.get(b.id());
+            assertThat(b.startMs()).as(b.id())
+                    .isBetween(f.line().startMs() + f.model().delayMs() - 1,
+                            f.line().startMs() + f.model().delayMs() + 500);
+        }
+
+        List<NginxComparison.Row> backRows = NginxComparison.compare(back, BACK, l -> "origin");
+        System.out.println("back:\n" + NginxComparison.describe(backRows));
+        assertMatches(backRows);
+        assertThat(statuses(backRows)).contains(LimitReqStatus.REJECTED);
+
+        // On the wire: 503 from the front's limit, 429 from the back's, 200 otherwise.
+        Map<String, String> backStatus = back.stream()
+                .collect(Collectors.toMap(Nginx.LogLine::id, Nginx.LogLine::limitReqStatus));
+        for (Traffic.Planned p : plan) {
+            int expected = !accepted.contains(p.id()) ? 503
+                    : "REJECTED".equals(backStatus.get(p.id())) ? 429 : 200;
+            assertThat(wire.get(p.id())).as(p.id()).isEqualTo(expected);
+        }
+
+        // The simulation, given only what reached the front, against what the back decided.
+        long t0 = front.stream().mapToLong(Nginx.LogLine::startMs).min().orElseThrow();
+        List<Nginx.LogLine> ordered = NginxComparison.inProcessingOrder(front);
+        List<Arrival> arrivals = ordered.stream()
+                .map(l -> new Arrival(l.startMs() - t0, l.remoteAddr(), "/")).toList();
+        SimulationSpec spec = new SimulationSpec(FRONT, null, BACK,
+                new OriginSpec(8, Map.of("/", new PathSpec(0, Freshness.maxAge(0)))), 0, t0);
+        SimulationResult sim = Simulation.run(spec, new Workload.Open(arrivals));
+        int agree = 0;
+        int compared = 0;
+        for (RequestOutcome o : sim.requests()) {
+            String id = ordered.get(o.index()).id();
+            String nginxBack = backStatus.get(id);
+            if (o.back() == null && nginxBack == null) {
+                continue;
+            }
+            compared++;
+            if (o.back() == null || nginxBack == null) {
+                // One of them says the request never reached the back: a disagreement like any other
+                // (it comes from a front decision at a millisecond boundary).
+                continue;
+            }
+            if (o.back().status().name().equals(nginxBack)) {
+                agree++;
+            }
+        }
+        System.out.printf("simulation vs nginx's back tier: %d of %d decisions agree%n", agree, compared);
+        // The simulation's back arrivals are the front's times plus exact delays; nginx's are a
+        // millisecond or more later (a new upstream connection; a busy machine's scheduling), which
+        // flips requests at a boundary: 26 to 30 of 30 agreed in runs here, the lower figures while
+        // other builds loaded both cores. A model that got the back's arithmetic wrong would miss
+        // most of the rejections, far below this.
+        assertThat(agree).isGreaterThanOrEqualTo((int) Math.ceil(compared * 0.8));
+    }
+}
