@@ -102,6 +102,22 @@ class OriginManagementTest extends RunningOrigin {
     }
 
     @Test
+    void deletePutsTheItemsBackAsTheyWereAtStartUp() {
+        assertThat(api.putJson("/items/5", "{\"name\":\"renamed\"}").statusCode()).isEqualTo(200);
+        assertThat(api.getJson("/items/5").get("version").asLong()).isEqualTo(2);
+        long created = OriginHttp.json(api.postJson("/items", "{\"name\":\"new\"}").body()).get("id").asLong();
+
+        management.delete("/actuator/origin");
+
+        JsonNode item = api.getJson("/items/5");
+        assertThat(item.get("version").asLong()).isEqualTo(1);
+        assertThat(item.get("name").asText()).isEqualTo("item-5");
+        assertThat(api.get("/items/" + created).statusCode()).as("a created item is gone").isEqualTo(404);
+        long again = OriginHttp.json(api.postJson("/items", "{\"name\":\"new\"}").body()).get("id").asLong();
+        assertThat(again).as("ids start over where the seed ends").isEqualTo(created);
+    }
+
+    @Test
     void injectedStatusIsAnsweredWithoutCacheHeadersUntilReset() {
         HttpResponse<String> injected = management.postJson("/actuator/origin",
                 "{\"endpoint\":\"hare\",\"status\":500}");

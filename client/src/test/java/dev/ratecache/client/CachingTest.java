@@ -3,6 +3,8 @@ package dev.ratecache.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Waits;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.testkit.StackTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,22 +16,20 @@ import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The client's cache, seen at the origin's counters: no rate limit and no edge cache in between. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class CachingTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = TestStacks.open();
+    static void start(OriginServer origin) throws Exception {
+        stack = TestStacks.open(origin);
     }
 
-    @BeforeEach
-    void resetOrigin() throws Exception {
-        stack.origin().reset();
-    }
 
     private static String url(String path) {
         return stack.frontUri() + path;
@@ -40,7 +40,7 @@ class CachingTest {
     }
 
     /**
-     * Lets a response with max-age=1 (quick, mustrevalidate, staleok) expire in the client's cache.
+     * Lets a response with max-age=1 (brief, mustrevalidate, staleok) expire in the client's cache.
      * A deliberate wait, not a poll: the only way to ask the client whether an entry is still fresh
      * is a request, which would revalidate it and count in the statistics these tests check.
      */
@@ -73,7 +73,7 @@ class CachingTest {
     void expiredResponseIsRevalidatedWithA304AndCountedAsAValidation() throws Exception {
         // Fresh for 2 s: the 304's Date is rounded down to the second, so a 1 s lifetime could be
         // over by the request right after it.
-        String path = TestStacks.fresh("quick2");
+        String path = TestStacks.fresh("brief2");
         try (RateCacheClient client = RateCacheClient.create()) {
             String body = client.get(url(path)).bodyString();
             Waits.outlast(Duration.ofSeconds(2));
@@ -83,8 +83,8 @@ class CachingTest {
             assertThat(revalidated.code()).isEqualTo(200);
             assertThat(revalidated.source()).isEqualTo(ResponseSource.VALIDATED);
             assertThat(revalidated.bodyString()).isEqualTo(body);
-            assertThat(stack.origin().counters().notModified("quick2")).isEqualTo(1);
-            assertThat(reached("quick2")).isEqualTo(2);
+            assertThat(stack.origin().counters().notModified("brief2")).isEqualTo(1);
+            assertThat(reached("brief2")).isEqualTo(2);
             // Fresh again after the 304.
             assertThat(client.get(url(path)).source()).isEqualTo(ResponseSource.CACHE);
             ClientStats stats = client.stats();
@@ -161,7 +161,7 @@ class CachingTest {
 
     @Test
     void staleResponseIsServedWhileTheOriginIsDownWhenTheClientAllowsIt() throws Exception {
-        String path = TestStacks.fresh("quick");
+        String path = TestStacks.fresh("brief");
         try (RateCacheClient client = RateCacheClient.builder().staleIfError(Duration.ofMinutes(1)).build()) {
             String body = client.get(url(path)).bodyString();
             stack.origin().stop();
@@ -221,10 +221,10 @@ class CachingTest {
 
     @Test
     void originErrorIsNotHiddenByTheCacheUnlessStaleIfErrorAllowsIt() throws Exception {
-        String path = TestStacks.fresh("quick");
+        String path = TestStacks.fresh("brief");
         try (RateCacheClient client = RateCacheClient.create()) {
             client.get(url(path));
-            stack.origin().fail("quick", 500);
+            stack.origin().fail("brief", 500);
             untilExpired();
 
             RateCacheResponse failing = client.get(url(path));
@@ -233,7 +233,7 @@ class CachingTest {
             assertThat(failing.source()).isEqualTo(ResponseSource.NETWORK);
             // 500 is not a rate-limit rejection: answered once, not retried.
             assertThat(failing.retries()).isZero();
-            assertThat(reached("quick")).isEqualTo(2);
+            assertThat(reached("brief")).isEqualTo(2);
         }
     }
 

@@ -8,6 +8,8 @@ import dev.ratecache.client.driver.LoadDriver;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
@@ -16,16 +18,18 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class LoadDriverTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = TestStacks.open();
+    static void start(OriginServer origin) throws Exception {
+        stack = TestStacks.open(origin);
     }
 
     private static int run(StringWriter out, StringWriter err, String... args) {
@@ -37,7 +41,6 @@ class LoadDriverTest {
 
     @Test
     void driverRunsItsUsersThroughTheLibraryAndWritesTheJsonSummaryAndAJtl(@TempDir Path dir) throws Exception {
-        stack.origin().reset();
         Path json = dir.resolve("out/library.json");
         Path jtl = dir.resolve("out/results.jtl");
         StringWriter out = new StringWriter();

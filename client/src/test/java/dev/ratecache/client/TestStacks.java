@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,24 +21,15 @@ final class TestStacks {
     private static Stack open;
 
     /**
-     * Endpoints beyond the origin's three: quick (10 ms, fresh 1 s: expires within a test),
-     * quick2 (10 ms, fresh 2 s: still fresh right after a revalidation, whatever the Date's rounding),
-     * private ({@code private, max-age=60}), mustrevalidate ({@code max-age=1, must-revalidate}),
-     * staleok ({@code max-age=1, stale-if-error=60}). The origin's default permission to serve
-     * stale (stale-while-revalidate, stale-if-error) is off, so that only staleok grants it.
+     * Tiers with {@code switches} in front of the JVM's shared origin (suite's SharedOrigin), whose
+     * endpoints include the client's own: brief (10 ms, fresh 1 s: expires within a test), brief2
+     * (10 ms, fresh 2 s: still fresh right after a revalidation, whatever the Date's rounding), six
+     * (fresh 6 s), private ({@code private, max-age=60}), mustrevalidate ({@code max-age=1,
+     * must-revalidate}), staleok ({@code max-age=1, stale-if-error=60}). Only staleok gives
+     * permission to serve stale.
      */
-    static final List<String> ENDPOINTS = List.of(
-            "--origin.stale-while-revalidate=0s", "--origin.stale-if-error=0s",
-            "--origin.endpoints.quick.delay=10ms", "--origin.endpoints.quick.max-age=1s",
-            "--origin.endpoints.quick2.delay=10ms", "--origin.endpoints.quick2.max-age=2s",
-            "--origin.endpoints.private.delay=0ms", "--origin.endpoints.private.cache-control=private, max-age=60",
-            "--origin.endpoints.mustrevalidate.delay=0ms",
-            "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate",
-            "--origin.endpoints.staleok.delay=0ms",
-            "--origin.endpoints.staleok.cache-control=public, max-age=1, stale-if-error=60");
-
-    static Stack start(Class<?> owner, NginxSwitches switches) throws IOException {
-        return Stack.start(switches, StackPorts.free(), freshDir(owner), 10, ENDPOINTS);
+    static Stack start(OriginServer origin, Class<?> owner, NginxSwitches switches) throws IOException {
+        return Stacks.around(origin, owner, switches);
     }
 
     /**
@@ -44,9 +37,9 @@ final class TestStacks {
      * a way through to the origin (what the client caches shows at the origin's counters). It
      * stops when the test JVM does.
      */
-    static synchronized Stack open() throws IOException {
+    static synchronized Stack open(OriginServer origin) throws IOException {
         if (open == null) {
-            open = start(TestStacks.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false));
+            open = start(origin, TestStacks.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false));
             Stack s = open;
             Runtime.getRuntime().addShutdownHook(new Thread(s::close, "stop-open-stack"));
         }

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.EdgeLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * A tier's JSON access log, read the way a test may rely on it. nginx writes a request's line
@@ -23,11 +25,16 @@ public final class AccessLog {
     private AccessLog() {}
 
     /**
-     * The lines for {@code uri} once the tier has written out everything it had buffered when this
-     * was called: for asserting that a tier logged nothing, which no poll can see sooner.
+     * The lines for {@code uri} once the tier has written out everything it logged before now: for
+     * asserting that a tier logged nothing, which no poll can see. Sends {@code sentinel}, a request
+     * the tier logs (through the front end to reach the back end's log), and waits for its line: a
+     * worker writes its buffer in order, so every line logged before the sentinel's is on disk once
+     * the sentinel's is. Each worker buffers its own lines, so the tier must run one worker.
      */
-    public static List<JsonNode> linesOnceFlushed(Path log, String uri) {
-        Waits.past(FLUSH.plusMillis(500));
+    public static List<JsonNode> linesBeforeSentinel(Path log, String uri, URI front) {
+        String sentinel = "/hare?sentinel=" + UUID.randomUUID();
+        Http.get(front, sentinel);
+        linesFor(log, sentinel, 1, FLUSH.plusSeconds(5));
         return read(log, uri);
     }
 

@@ -28,11 +28,25 @@ public class ItemSeed implements InitializingBean {
     @Override
     public void afterPropertiesSet() {
         long start = System.nanoTime();
+        seed();
+        tookMillis = (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /**
+     * Puts every item back as it was at start-up (ids 1 to count, version 1, the created ones gone),
+     * so that a new measurement does not inherit the versions an earlier one wrote. Not counted as
+     * database queries: it is the suite's reset, not the API's work.
+     */
+    public void reseed() {
+        jdbc.update("DELETE FROM items");
+        seed();
+    }
+
+    private void seed() {
         jdbc.update("INSERT INTO items (id, name, version, updated_at) "
                 + "SELECT X, 'item-' || X, 1, CURRENT_TIMESTAMP FROM SYSTEM_RANGE(1, ?)", count);
         // Explicit ids do not move the identity on, so POST /items would collide with item 1.
         jdbc.execute("ALTER TABLE items ALTER COLUMN id RESTART WITH " + (count + 1L));
-        tookMillis = (System.nanoTime() - start) / 1_000_000;
     }
 
     public int count() {

@@ -4,6 +4,7 @@ import dev.ratecache.appserver.accounting.OriginAccounting;
 import dev.ratecache.appserver.accounting.OriginSnapshot;
 import dev.ratecache.appserver.faults.Fault;
 import dev.ratecache.appserver.faults.RuntimeFaults;
+import dev.ratecache.appserver.items.ItemSeed;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,10 +29,12 @@ class OriginEndpoint {
 
     private final OriginAccounting accounting;
     private final RuntimeFaults faults;
+    private final ItemSeed items;
 
-    OriginEndpoint(OriginAccounting accounting, RuntimeFaults faults) {
+    OriginEndpoint(OriginAccounting accounting, RuntimeFaults faults, ItemSeed items) {
         this.accounting = accounting;
         this.faults = faults;
+        this.items = items;
     }
 
     @ReadOperation
@@ -39,10 +42,14 @@ class OriginEndpoint {
         return accounting.snapshot();
     }
 
-    /** Starts a new measurement: zeroes the counters and removes injected faults. */
+    /**
+     * Starts a new measurement: removes injected faults, puts the items back at version 1 and
+     * zeroes the counters, so nothing an earlier measurement did shows in the next.
+     */
     @DeleteOperation
     void reset() {
         faults.clear();
+        items.reseed();
         accounting.reset();
     }
 

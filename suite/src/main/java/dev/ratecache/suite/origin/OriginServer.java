@@ -147,6 +147,7 @@ public final class OriginServer implements AutoCloseable {
     }
 
     public int port() { return port; }
+    public int managementPort() { return managementPort; }
     public long pid() { return process.pid(); }
     public Path log() { return log; }
     public boolean isRunning() { return process != null && process.isAlive(); }

@@ -61,6 +61,13 @@ public final class StackPorts {
     public int backStatus() { return backStatus; }
 
     public StackPorts front(int port) { front = port; return this; }
+
+    /** The ports of an origin that is already running, e.g. one shared by several stacks. */
+    public StackPorts origin(int port, int managementPort) {
+        origin = port;
+        management = managementPort;
+        return this;
+    }
     public String listen() { return listen; }
     public StackPorts listen(String address) { listen = address; return this; }
 

@@ -49,7 +49,7 @@ class PlansTest {
 
     @BeforeAll
     static void startStack() throws IOException {
-        stack = Stacks.start(PlansTest.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
+        stack = Stacks.withOwnOrigin(PlansTest.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
                 "--origin.endpoints.snail.delay=20ms", "--origin.endpoints.tortoise.delay=20ms");
     }
 
@@ -78,6 +78,44 @@ class PlansTest {
         return run(plan, stack.ports().front(), dir.resolve("jmeter"), properties);
     }
 
+    /** A plan's run that several tests read, and what the origin counted for it. */
+    private record SharedRun(JMeter.Run run, long originRequests) {}
+
+    private static SharedRun stress;
+    private static SharedRun flood;
+
+    /**
+     * The stress plan, 3 users x 10 loops, run once for every test that reads a plain stress run: its
+     * samples, its columns, its dashboard and graphs, and the run without a client cache that the
+     * client cache's run is compared with. One JMeter start instead of four.
+     */
+    private static synchronized SharedRun stress() throws Exception {
+        if (stress == null) {
+            stack.origin().reset();
+            JMeter.Run run = run("stress", stack.ports().front(), TestDirs.fresh(PlansTest.class, "stress"),
+                    "users", "3", "loops", "10", "rampup", "1", "client_cache", "false");
+            stress = new SharedRun(run, stack.origin().counters().requests("hare"));
+        }
+        return stress;
+    }
+
+    /**
+     * The flood plan from 5 addresses: 5/s for 1 s, 10/s for 1 s (the ramp, in one-second steps),
+     * then 10/s for 1 s, on a URL of its own so that the front end's log shows only its requests.
+     * One run for both flood tests.
+     */
+    private static synchronized SharedRun flood() throws Exception {
+        if (flood == null) {
+            stack.origin().reset();
+            JMeter.Run run = run("flood", stack.ports().front(), TestDirs.fresh(PlansTest.class, "flood"),
+                    "rate", "10", "ramp", "2", "hold", "1", "drain", "2", "sources", "5", "path", FLOOD_PATH);
+            flood = new SharedRun(run, stack.origin().counters().requests("hare"));
+        }
+        return flood;
+    }
+
+    private static final String FLOOD_PATH = "/hare?flood";
+
     private static List<CSVRecord> rows(Path jtl) throws IOException {
         try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
             return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in).getRecords();
@@ -91,19 +129,19 @@ class PlansTest {
 
     @Test
     void stressSendsUsersTimesLoopsRequestsOfOnePath() throws Exception {
-        JMeter.Run run = run("stress", "users", "4", "loops", "5", "rampup", "1");
+        JMeter.Run run = stress().run();
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         JtlSummary summary = JtlSummary.read(run.jtl());
-        assertThat(summary.samples()).isEqualTo(4 * 5);
+        assertThat(summary.samples()).isEqualTo(3 * 10);
         assertThat(summary.rejected() + summary.otherErrors()).isZero();
         assertThat(rows(run.jtl())).extracting(r -> r.get("label")).containsOnly("/hare");
-        assertThat(stack.origin().counters().requests("hare")).isEqualTo(4 * 5);
+        assertThat(stress().originRequests()).isEqualTo(3 * 10);
     }
 
     @Test
     void jmeterWritesTheColumnsTheClientDriverWritesToo() throws Exception {
-        JMeter.Run run = run("stress", "users", "1", "loops", "1", "rampup", "0");
+        JMeter.Run run = stress().run();
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         assertThat(Files.readAllLines(run.jtl()).get(0)).isEqualTo(Jtl.HEADER);
@@ -126,28 +164,24 @@ class PlansTest {
 
     @Test
     void floodSendsTheScheduledArrivals() throws Exception {
-        // 5/s for 1 s, 10/s for 1 s (the ramp, in one-second steps), then 10/s for 1 s: 5 + 10 + 10.
-        JMeter.Run run = run("flood", "rate", "10", "ramp", "2", "hold", "1", "drain", "2");
+        // 5 + 10 + 10.
+        JMeter.Run run = flood().run();
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         JtlSummary summary = JtlSummary.read(run.jtl());
         assertThat(summary.samples()).isCloseTo(25L, within(2L));
         assertThat(summary.rejected() + summary.otherErrors()).as(failures(run.jtl())).isZero();
-        assertThat(stack.origin().counters().requests("hare")).isEqualTo(summary.samples());
+        assertThat(flood().originRequests()).isEqualTo(summary.samples());
     }
 
     @Test
     void floodFromManySourcesReachesTheFrontFromThatManyAddresses() throws Exception {
-        int before = dev.ratecache.suite.AccessLog.linesOnceFlushed(stack.frontEnd().accessLog(), "/hare").size();
-
-        JMeter.Run run = run("flood", "rate", "12", "ramp", "1", "hold", "1", "drain", "2", "sources", "5");
+        JMeter.Run run = flood().run();
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         int samples = (int) JtlSummary.read(run.jtl()).samples();
-        List<JsonNode> lines = dev.ratecache.suite.AccessLog.linesFor(stack.frontEnd().accessLog(), "/hare",
-                before + samples);
-        java.util.Set<String> addresses = lines.subList(before, lines.size()).stream()
-                .map(l -> l.path("client").asText()).collect(Collectors.toSet());
+        List<JsonNode> lines = dev.ratecache.suite.AccessLog.linesFor(stack.frontEnd().accessLog(), FLOOD_PATH, samples);
+        java.util.Set<String> addresses = lines.stream().map(l -> l.path("client").asText()).collect(Collectors.toSet());
         assertThat(addresses).containsExactlyInAnyOrder("127.16.0.1", "127.16.0.2", "127.16.0.3", "127.16.0.4",
                 "127.16.0.5");
     }
@@ -185,10 +219,11 @@ class PlansTest {
     @Test
     void clientCacheAnswersRepeatsSoFewerRequestsReachTheOrigin() throws Exception {
         // /hare is fresh for 3 s: each of the 3 users asks it 10 times in about 1 s.
-        JMeter.Run without = run("stress", dir.resolve("without"), "client_cache", "false");
-        long originWithout = stack.origin().counters().requests("hare");
+        JMeter.Run without = stress().run();
+        long originWithout = stress().originRequests();
         stack.origin().reset();
-        JMeter.Run with = run("stress", dir.resolve("with"), "client_cache", "true");
+        JMeter.Run with = run("stress", stack.ports().front(), dir.resolve("with"),
+                "users", "3", "loops", "10", "rampup", "1", "client_cache", "true");
         long originWith = stack.origin().counters().requests("hare");
 
         JtlSummary w = JtlSummary.read(with.jtl());
@@ -201,10 +236,6 @@ class PlansTest {
         assertThat(w.clientCacheHits()).isPositive();
         assertThat(originWith).isLessThan(originWithout).isEqualTo(w.samples() - w.clientCacheHits());
         assertThat(w.rejected() + w.otherErrors()).isZero();
-    }
-
-    private JMeter.Run run(String plan, Path outDir, String name, String value) throws Exception {
-        return run(plan, stack.ports().front(), outDir, "users", "3", "loops", "10", "rampup", "1", name, value);
     }
 
     @Test
@@ -220,7 +251,7 @@ class PlansTest {
 
     @Test
     void dashboardAndGraphsAreDrawnFromARunsJtl() throws Exception {
-        JMeter.Run run = run("stress", "users", "2", "loops", "5", "rampup", "1");
+        JMeter.Run run = stress().run();
         assertThat(run.exitCode()).as(why(run)).isZero();
 
         Path dashboard = dir.resolve("dashboard");
@@ -238,7 +269,7 @@ class PlansTest {
 
         assertThat(dashboard.resolve("index.html")).isNotEmptyFile();
         JsonNode statistics = JSON.readTree(dashboard.resolve("statistics.json").toFile());
-        assertThat(statistics.at("/Total/sampleCount").asLong()).isEqualTo(10);
+        assertThat(statistics.at("/Total/sampleCount").asLong()).isEqualTo(30);
         for (String graph : JMeter.GRAPHS) {
             Path png = graphs.resolve(graph + ".png");
             assertThat(png).isNotEmptyFile();

@@ -8,20 +8,24 @@ import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
-import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.SharedOrigin;
+import dev.ratecache.suite.stack.Stacks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** stress.jmx through the whole stack, small: real JMeter, real tiers, real origin. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class StressPlanEndToEndTest {
 
     @Test
-    void stressPlanThroughTheStackWritesOneSamplePerRequest() throws Exception {
+    void stressPlanThroughTheStackWritesOneSamplePerRequest(OriginServer origin) throws Exception {
         Path dir = TestDirs.fresh(getClass(), "stress");
-        try (Stack stack = Stack.start(new NginxSwitches(), StackPorts.free(), dir)) {
+        try (Stack stack = Stacks.around(origin, dir, new NginxSwitches())) {
             JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("stress.jmx"),
                     Map.of("host", "127.0.0.1", "port", String.valueOf(stack.ports().front()),
                             "users", "5", "loops", "4", "rampup", "1"),

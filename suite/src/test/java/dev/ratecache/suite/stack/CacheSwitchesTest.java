@@ -13,15 +13,17 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Background update off, and the back end's freshness fallback for origins that send no Cache-Control. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class CacheSwitchesTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(CacheSwitchesTest.class, new NginxSwitches()
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, CacheSwitchesTest.class, new NginxSwitches()
                 .backgroundUpdate(false)
                 .freshness("/bare", 2)
                 .freshness("/hare", 99));
@@ -53,7 +55,7 @@ class CacheSwitchesTest {
         // The origin comes back with new content (a new ETag): revalidation gets a 200, not a 304.
         stack.origin().stop();
         StackPorts ports = stack.ports();
-        List<String> args = new java.util.ArrayList<>(Stacks.TEST_ENDPOINTS);
+        List<String> args = new java.util.ArrayList<>(SharedOrigin.ENDPOINTS);
         args.add("--origin.content-version=v2");
         try (OriginServer changed = OriginServer.start(ports.origin(), ports.management(), 10,
                 TestDirs.fresh(getClass(), "changed").resolve("origin.log"), args)) {

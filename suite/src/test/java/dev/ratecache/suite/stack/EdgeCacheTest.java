@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -17,8 +18,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,12 +30,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link StaleRulesTest} for responses that don't).
  */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class EdgeCacheTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(EdgeCacheTest.class, new NginxSwitches().readTimeout(2));
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, EdgeCacheTest.class, new NginxSwitches().readTimeout(2));
     }
 
     @AfterAll
@@ -42,10 +44,6 @@ class EdgeCacheTest {
         stack.close();
     }
 
-    @BeforeEach
-    void resetOrigin() throws Exception {
-        stack.origin().reset();
-    }
 
 
     /** The first answer for {@code url} once its (1 s) entry has expired: see {@link Stacks#firstAnswerNotAHit}. */

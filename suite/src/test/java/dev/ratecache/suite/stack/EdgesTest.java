@@ -11,13 +11,16 @@ import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * --edges 2 with both balance modes: two front end tiers behind one balancing nginx. Round robin
@@ -26,12 +29,21 @@ import org.junit.jupiter.api.Test;
  * not the balancer's, and the one back end still limits the sum of all edges.
  */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class EdgesTest {
     private static final int URLS = 6;
     private static final int ASKS = 4;
 
+    private static OriginServer origin;
+
+    @BeforeAll
+    static void origin(OriginServer shared) {
+        origin = shared;
+    }
+
+    /** Two edges with {@code switches}, tiers of the test's own (the switches differ) around the shared origin. */
     private static Stack start(String name, NginxSwitches switches) throws Exception {
-        return Stack.start(switches.edges(2), StackPorts.free(), TestDirs.fresh(EdgesTest.class, name), 10, List.of());
+        return Stacks.around(origin, TestDirs.fresh(EdgesTest.class, name), switches.edges(2));
     }
 
     /**

@@ -7,13 +7,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,36 +25,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * can't blur the two: "expires within 10 s" can only mean the rule was applied.
  */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class FreshnessRulesTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(FreshnessRulesTest.class,
-                // The back end would give /badexpires a minute of its own, were the origin silent.
-                new NginxSwitches().freshness("/badexpires", 60),
-                // Freshness alone: no stale permissions, so an expired entry is never answered STALE.
-                "--origin.stale-while-revalidate=0s", "--origin.stale-if-error=0s",
-                "--origin.endpoints.aged.max-age=60s", "--origin.endpoints.aged.age=58",
-                "--origin.endpoints.lagging.max-age=60s", "--origin.endpoints.lagging.date-offset=-58s",
-                "--origin.endpoints.ahead.cache-control=none", "--origin.endpoints.ahead.date-offset=3600s",
-                "--origin.endpoints.ahead.expires-after-date=2s",
-                "--origin.endpoints.badexpires.cache-control=none", "--origin.endpoints.badexpires.expires=not a date",
-                "--origin.endpoints.varyall.max-age=60s", "--origin.endpoints.varyall.vary=*",
-                "--origin.endpoints.varylist.max-age=60s", "--origin.endpoints.varylist.vary=Accept, *",
-                "--origin.endpoints.targeted.max-age=60s", "--origin.endpoints.targeted.cdn-cache-control=max-age=2");
+    static void start(OriginServer origin) throws Exception {
+        // The back end would give /badexpires a minute of its own, were the origin silent.
+        stack = Stacks.around(origin, FreshnessRulesTest.class, new NginxSwitches().freshness("/badexpires", 60));
     }
 
     @AfterAll
     static void stop() {
         stack.close();
     }
-
-    @BeforeEach
-    void resetOrigin() throws Exception {
-        stack.origin().reset();
-    }
-
 
     private static long reached(String endpoint) throws Exception {
         return Stacks.reached(stack, endpoint);
@@ -79,7 +64,7 @@ class FreshnessRulesTest {
     @Test
     void ageFromUpstreamShortensFreshness() throws Exception {
         // max-age=60 with Age: 58: two seconds left.
-        storedThenExpiresWithinSeconds("aged");
+        storedThenExpiresWithinSeconds("aged58");
     }
 
     @Test

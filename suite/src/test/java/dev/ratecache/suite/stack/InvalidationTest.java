@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,15 +22,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * after a successful write reaches the origin; after a failed one it is still a HIT.
  */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class InvalidationTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(InvalidationTest.class, new NginxSwitches(),
-                "--origin.endpoints.board.max-age=60s", "--origin.endpoints.board.writes=true",
-                "--origin.endpoints.post.max-age=60s", "--origin.endpoints.post.writes=true",
-                "--origin.endpoints.post.write-location=/board?item=posted");
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, InvalidationTest.class, new NginxSwitches());
     }
 
     @AfterAll
@@ -37,10 +36,6 @@ class InvalidationTest {
         stack.close();
     }
 
-    @BeforeEach
-    void resetOrigin() throws Exception {
-        stack.origin().reset();
-    }
 
 
     private static long reached(String endpoint) throws Exception {

@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.Waits;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +30,7 @@ class ItemWritesThroughTheEdgeTest {
 
     @BeforeAll
     static void start() throws Exception {
-        stack = Stacks.start(ItemWritesThroughTheEdgeTest.class, new NginxSwitches(),
+        stack = Stacks.withOwnOrigin(ItemWritesThroughTheEdgeTest.class, new NginxSwitches(),
                 "--origin.items.max-age=" + MAX_AGE_S + "s");
     }
 
@@ -57,14 +57,12 @@ class ItemWritesThroughTheEdgeTest {
         return stack.origin().counters().items().database().reads();
     }
 
-    /** GETs the item until the edge has stored it (a HIT of version 1); returns when it was stored. */
-    private static Instant stored(int id) {
+    /** GETs the item until the edge has stored it (a HIT of version 1). */
+    private static void stored(int id) {
         assertThat(get(id).headers().firstValue("ETag")).hasValue("\"item-" + id + "-v1\"");
-        Instant storedAt = Instant.now();
         HttpResponse<String> hit = get(id);
         assertThat(cacheStatus(hit)).isEqualTo("HIT");
         assertThat(hit.headers().firstValue("ETag")).hasValue("\"item-" + id + "-v1\"");
-        return storedAt;
     }
 
     private static void newVersionFromTheOrigin(int id) throws Exception {
@@ -90,11 +88,14 @@ class ItemWritesThroughTheEdgeTest {
 
     @Test
     void putThroughTheFrontThenGetReturnsTheNewVersionForAnExpiredEntry() throws Exception {
-        Instant storedAt = stored(102);
-        // nginx counts freshness in whole seconds: max-age + 1 s after storing, the entry has expired.
-        // Waited on the clock, not by asking (asking would refresh the entry).
+        stored(102);
+        // A HIT whose Age is the max-age is the entry's last fresh second on the edge's clock, read on
+        // the wire (a HIT leaves the entry as it was); past the next second it has expired. That last
+        // second is waited, not asked: asking an expired entry would refresh it.
         await().atMost(Duration.ofSeconds(MAX_AGE_S + 5)).pollInterval(Duration.ofMillis(50))
-                .until(() -> Instant.now().isAfter(storedAt.plusSeconds(MAX_AGE_S + 1)));
+                .until(() -> get(102), r -> "HIT".equals(cacheStatus(r))
+                        && r.headers().firstValue("Age").map(Long::parseLong).orElse(0L) >= MAX_AGE_S);
+        Waits.past(Duration.ofMillis(1100));
         newVersionFromTheOrigin(102);
     }
 }

@@ -6,20 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** limit_conn, off by default, switched on at 2 concurrent requests per client. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class LimitConnTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(LimitConnTest.class, new NginxSwitches().limitConn(2).frontLimit(false).cache(false));
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, LimitConnTest.class, new NginxSwitches().limitConn(2).frontLimit(false).cache(false));
     }
 
     @AfterAll

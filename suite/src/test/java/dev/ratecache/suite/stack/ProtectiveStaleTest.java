@@ -6,21 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@code --stale protective}: stale content whenever the origin fails, whatever the origin allowed. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class ProtectiveStaleTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(ProtectiveStaleTest.class, new NginxSwitches().stale(StaleMode.PROTECTIVE),
-                "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate");
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, ProtectiveStaleTest.class, new NginxSwitches().stale(StaleMode.PROTECTIVE));
     }
 
     @AfterAll

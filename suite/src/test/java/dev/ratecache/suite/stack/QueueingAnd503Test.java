@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,15 +14,17 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Queueing inside the burst (nginx's default) and 503 as the rejection status, as in the reference experiment. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class QueueingAnd503Test {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(QueueingAnd503Test.class, new NginxSwitches()
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, QueueingAnd503Test.class, new NginxSwitches()
                 .frontRate(5).frontBurst(5).rejectStatus(503).cache(false));
     }
 

@@ -6,6 +6,7 @@ import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -15,18 +16,20 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The front end's per-client limit (2 r/s, burst 3, nodelay) with the edge cache off. Each test
  * sends from its own loopback address, so each has a bucket of its own.
  */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class RateLimitTest {
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(RateLimitTest.class, new NginxSwitches()
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, RateLimitTest.class, new NginxSwitches()
                 .frontRate(2).frontBurst(3).frontMode(LimitMode.NODELAY).cache(false));
     }
 

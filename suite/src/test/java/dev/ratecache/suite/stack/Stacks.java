@@ -5,41 +5,39 @@ import static org.awaitility.Awaitility.await;
 import dev.ratecache.suite.Http;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
-/** Test stacks: free ports, a fresh folder, and extra origin endpoints the behaviours need. */
+/** Test stacks: free ports, a fresh folder, and the shared origin (its endpoints: {@link SharedOrigin#ENDPOINTS}). */
 public final class Stacks {
     private Stacks() {}
 
     /**
-     * Endpoints beyond the reference three, each showing one kind of response:
-     * quick (fresh 1 s), slow (1.5 s to answer), private, nostore, cookie (Set-Cookie),
-     * bare (no Cache-Control at all). quick and slow send the origin's default permission to serve
-     * them stale (stale-while-revalidate=60, stale-if-error=600), which the edge cache's stale
-     * behaviours rely on.
+     * Fresh tiers with {@code switches} in front of the JVM's {@link SharedOrigin}, in the class's
+     * own folder: the stack a behaviour class starts once and shares between its tests.
      */
-    public static final List<String> TEST_ENDPOINTS = List.of(
-            "--origin.endpoints.quick.delay=10ms", "--origin.endpoints.quick.max-age=1s",
-            "--origin.endpoints.slow.delay=1500ms", "--origin.endpoints.slow.max-age=60s",
-            "--origin.endpoints.private.delay=0ms", "--origin.endpoints.private.max-age=60s",
-            "--origin.endpoints.private.cache-control=private, max-age=60",
-            "--origin.endpoints.nostore.delay=0ms", "--origin.endpoints.nostore.max-age=60s",
-            "--origin.endpoints.nostore.cache-control=no-store",
-            "--origin.endpoints.cookie.delay=0ms", "--origin.endpoints.cookie.max-age=60s",
-            "--origin.endpoints.cookie.set-cookie=session=abc123",
-            "--origin.endpoints.bare.delay=0ms", "--origin.endpoints.bare.max-age=60s",
-            "--origin.endpoints.bare.cache-control=none");
+    public static Stack around(OriginServer origin, Class<?> owner, NginxSwitches switches) throws IOException {
+        return around(origin, TestDirs.fresh(owner, "stack"), switches);
+    }
 
-    public static Stack start(Class<?> owner, NginxSwitches switches, String... originArgs) throws IOException {
-        List<String> args = new ArrayList<>(TEST_ENDPOINTS);
-        args.addAll(List.of(originArgs));
-        return Stack.start(switches, StackPorts.free(), TestDirs.fresh(owner, "stack"), 10, args);
+    /** As above, in {@code dir}: for a test that starts tiers of its own. */
+    public static Stack around(OriginServer origin, Path dir, NginxSwitches switches) throws IOException {
+        StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
+        return Stack.around(origin, switches, ports, dir);
+    }
+
+    /**
+     * A whole stack with an origin of its own, started with {@code originArgs}: for the few classes
+     * whose origin settings differ from the shared one's (delays, the items' lifetime).
+     */
+    public static Stack withOwnOrigin(Class<?> owner, NginxSwitches switches, String... originArgs) throws IOException {
+        return Stack.start(switches, StackPorts.free(), TestDirs.fresh(owner, "stack"), 10, List.of(originArgs));
     }
 
     /** The edge cache's verdict on a response: X-Cache-Status, or "(none)" where the tier sent none. */

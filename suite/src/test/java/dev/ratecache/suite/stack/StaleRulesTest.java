@@ -9,49 +9,43 @@ import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The edge cache serves an expired entry only where the origin allowed it (RFC 9111 section
  * 4.2.4, RFC 5861), with the default {@code --stale rfc}: through both tiers, at the origin's own
- * counters. Each endpoint sends exactly the Cache-Control its behaviour needs.
+ * counters. Each endpoint sends exactly the Cache-Control its behaviour needs
+ * ({@link SharedOrigin#ENDPOINTS}): plain, no permission to serve stale; swr,
+ * stale-while-revalidate for a minute; swrbrief, for one second; sie, stale-if-error for a minute;
+ * mustrevalidate, proxyrevalidate, smaxage, each forbidding stale (RFC 9111 sections 5.2.2.2,
+ * 5.2.2.8, 5.2.2.10); mrsie, prsie, smsie, the same three beside a stale-if-error, which they
+ * override. All fresh for 1 s.
  */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class StaleRulesTest {
-    /**
-     * plain: no permission to serve stale; swr: stale-while-revalidate for a minute; swrbrief: for
-     * one second; sie: stale-if-error for a minute; mustrevalidate, proxyrevalidate, smaxage: each
-     * forbids serving stale (RFC 9111 sections 5.2.2.2, 5.2.2.8, 5.2.2.10); mrsie, prsie, smsie: the
-     * same three beside a stale-if-error, which they override. All fresh for 1 s.
-     */
-    private static final String[] ENDPOINTS = {
-        "--origin.endpoints.plain.cache-control=public, max-age=1",
-        "--origin.endpoints.swr.cache-control=public, max-age=1, stale-while-revalidate=60",
-        "--origin.endpoints.swrbrief.cache-control=public, max-age=1, stale-while-revalidate=1",
-        "--origin.endpoints.sie.cache-control=public, max-age=1, stale-if-error=60",
-        "--origin.endpoints.mustrevalidate.cache-control=public, max-age=1, must-revalidate",
-        "--origin.endpoints.proxyrevalidate.cache-control=public, max-age=1, proxy-revalidate",
-        "--origin.endpoints.smaxage.cache-control=public, s-maxage=1",
-        "--origin.endpoints.mrsie.cache-control=public, max-age=1, must-revalidate, stale-if-error=60",
-        "--origin.endpoints.prsie.cache-control=public, max-age=1, proxy-revalidate, stale-if-error=60",
-        "--origin.endpoints.smsie.cache-control=public, s-maxage=1, stale-if-error=60",
-    };
     private static Stack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = Stacks.start(StaleRulesTest.class, new NginxSwitches().readTimeout(2), ENDPOINTS);
+    static void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, StaleRulesTest.class, new NginxSwitches().readTimeout(2));
     }
 
     @AfterAll
@@ -59,10 +53,6 @@ class StaleRulesTest {
         stack.close();
     }
 
-    @BeforeEach
-    void resetOrigin() throws Exception {
-        stack.origin().reset();
-    }
 
 
     private static long reached(String endpoint) throws Exception {
@@ -149,24 +139,6 @@ class StaleRulesTest {
     }
 
     @Test
-    void staleIfErrorServesTheExpiredEntryWhileTheOriginIsDown() throws Exception {
-        String url = fresh("sie");
-        String stored = Http.get(stack.frontUri(), url).body();
-        stack.origin().stop();
-        try {
-            HttpResponse<String> whileDown = Stacks.firstAnswerNotAHit(stack, url);
-
-            assertThat(whileDown.statusCode()).isEqualTo(200);
-            assertThat(cacheStatus(whileDown)).isEqualTo("STALE");
-            assertThat(whileDown.body()).isEqualTo(stored);
-            // Served after the back end was asked and dropped the connection, not instead of asking.
-            assertThat(backEndAnswersBehindTheStaleAnswer(url)).startsWith("502");
-        } finally {
-            stack.origin().start();
-        }
-    }
-
-    @Test
     void withoutStaleIfErrorTheOriginsErrorReachesTheClient() throws Exception {
         String url = fresh("plain");
         Http.get(stack.frontUri(), url);
@@ -192,19 +164,52 @@ class StaleRulesTest {
         assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
     }
 
-    @ParameterizedTest(name = "{0}: never stale while the origin is down")
-    @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage"})
-    void responseThatForbidsStaleIsNeverServedStaleWhileTheOriginIsDown(String endpoint) throws Exception {
-        String url = fresh(endpoint);
-        Http.get(stack.frontUri(), url);
-        stack.origin().stop();
-        try {
+    /**
+     * The origin stopped (connections refused), once for all the cases: each stores its entry
+     * first, and stopping and starting the origin's JVM is the slow part.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class WhileTheOriginIsDown {
+        private static final List<String> ENDPOINTS = List.of("sie", "mustrevalidate", "proxyrevalidate", "smaxage");
+        /** Each endpoint's URL and the body the edge stored for it. */
+        private final Map<String, String> urls = new HashMap<>();
+        private final Map<String, String> bodies = new HashMap<>();
+
+        @BeforeAll
+        void storeThenStopTheOrigin() {
+            ENDPOINTS.forEach(endpoint -> {
+                String url = fresh(endpoint);
+                urls.put(endpoint, url);
+                bodies.put(endpoint, Http.get(stack.frontUri(), url).body());
+            });
+            stack.origin().stop();
+        }
+
+        @AfterAll
+        void startTheOrigin() throws Exception {
+            stack.origin().start();
+        }
+
+        @Test
+        void staleIfErrorServesTheExpiredEntry() {
+            String url = urls.get("sie");
             HttpResponse<String> whileDown = Stacks.firstAnswerNotAHit(stack, url);
+
+            assertThat(whileDown.statusCode()).isEqualTo(200);
+            assertThat(cacheStatus(whileDown)).isEqualTo("STALE");
+            assertThat(whileDown.body()).isEqualTo(bodies.get("sie"));
+            // Served after the back end was asked and dropped the connection, not instead of asking.
+            assertThat(backEndAnswersBehindTheStaleAnswer(url)).startsWith("502");
+        }
+
+        @ParameterizedTest(name = "{0}: never stale while the origin is down")
+        @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage"})
+        void responseThatForbidsStaleIsNeverServedStale(String endpoint) {
+            HttpResponse<String> whileDown = Stacks.firstAnswerNotAHit(stack, urls.get(endpoint));
 
             assertThat(whileDown.statusCode()).isEqualTo(502);
             assertThat(cacheStatus(whileDown)).isEqualTo("EXPIRED");
-        } finally {
-            stack.origin().start();
         }
     }
 }

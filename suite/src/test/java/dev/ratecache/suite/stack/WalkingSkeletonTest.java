@@ -8,6 +8,7 @@ import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -18,9 +19,11 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole path, origin to front end, with the reference setup's defaults. */
 @StackTest
+@ExtendWith(SharedOrigin.class)
 class WalkingSkeletonTest {
     private Stack stack;
 
@@ -32,8 +35,8 @@ class WalkingSkeletonTest {
     }
 
     @Test
-    void secondGetInsideFreshnessIsAnEdgeHitThatNeverReachesTheOrigin() throws Exception {
-        stack = Stack.start(new NginxSwitches(), StackPorts.free(), TestDirs.fresh(getClass(), "hit"));
+    void secondGetInsideFreshnessIsAnEdgeHitThatNeverReachesTheOrigin(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, TestDirs.fresh(getClass(), "hit"), new NginxSwitches());
 
         HttpResponse<String> first = Http.get(stack.frontUri(), "/hare");
         HttpResponse<String> second = Http.get(stack.frontUri(), "/hare");
@@ -60,8 +63,10 @@ class WalkingSkeletonTest {
     }
 
     @Test
-    void burstBeyondTheBackEndLimitIsRejectedWhileTheOriginSeesNoMoreThanRatePlusBurst() throws Exception {
-        stack = Stack.start(new NginxSwitches(), StackPorts.free(), TestDirs.fresh(getClass(), "burst"));
+    void burstBeyondTheBackEndLimitIsRejectedWhileTheOriginSeesNoMoreThanRatePlusBurst(OriginServer origin)
+            throws Exception {
+        // Tiers of its own: the burst leaves the back end's bucket full for seconds after it.
+        stack = Stacks.around(origin, TestDirs.fresh(getClass(), "burst"), new NginxSwitches());
         // A distinct query string each: the edge cache cannot answer any of them.
         List<String> paths = IntStream.range(0, 150).mapToObj(i -> "/hare?n=" + i).toList();
 
