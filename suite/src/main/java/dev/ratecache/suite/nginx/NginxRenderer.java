@@ -232,7 +232,7 @@ public final class NginxRenderer {
         balancer.put("edges", ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
 
         Map<String, Object> context = new HashMap<>();
-        // The one proxy each tier takes X-Forwarded-For from (snippets/real-ip.conf): the back end's
+        // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));
         context.put("balancer", balancer);

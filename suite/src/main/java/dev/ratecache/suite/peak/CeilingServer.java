@@ -30,7 +30,7 @@ public final class CeilingServer implements AutoCloseable {
         return """
                 # The ceiling for ./run-tests.sh peak: nginx's fastest answer, a fixed body
                 # from memory. Worker and keep-alive settings as the tiers' (front-end.conf,
-                # snippets/basics.conf), so only the work per request differs.
+                # snippets/shared/basics.conf), so only the work per request differs.
                 worker_processes %s;
                 worker_rlimit_nofile 8192;
                 events {
