@@ -4,7 +4,6 @@ import dev.ratecache.suite.net.Ports;
 import dev.ratecache.suite.proc.LogTail;
 import dev.ratecache.suite.proc.ManagedProcess;
 import dev.ratecache.suite.proc.Poll;
-import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +60,7 @@ public final class NginxServer implements AutoCloseable {
     }
 
     /** Renders the tier into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
-    public static NginxServer prepare(Tier tier, NginxSwitches switches, StackPorts ports, Path prefix)
+    public static NginxServer prepare(Tier tier, NginxSwitches switches, TierPorts ports, Path prefix)
             throws IOException, InterruptedException {
         Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates())
                 .render(tier, switches, ports, prefix.resolve("conf"));
