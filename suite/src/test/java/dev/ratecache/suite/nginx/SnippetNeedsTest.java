@@ -89,6 +89,17 @@ class SnippetNeedsTest {
         assertThat(cacheKey.find()).isTrue();
         assertThat(purgeKey.find()).isTrue();
         assertThat(purgeKey.group(1)).isEqualTo(cacheKey.group(1));
+
+        // The purges after a write build their key from the same definition, with the path and
+        // query to purge (their arguments) in place of $request_uri, which in a subrequest is the write's.
+        Matcher keyMap = Pattern.compile("^\\s*map\\s+\\S+\\s+\\$edge_cache_key\\s*\\{\\s*default\\s+(\\S+);", Pattern.MULTILINE)
+                .matcher(directives(snippets.get("front/cache-zone.conf")));
+        Matcher invalidateKey = Pattern.compile("^\\s*proxy_cache_purge\\s+edge\\s+(\\S+);", Pattern.MULTILINE)
+                .matcher(directives(snippets.get("front/write-invalidation.conf")));
+        assertThat(keyMap.find()).isTrue();
+        assertThat(invalidateKey.find()).isTrue();
+        assertThat(keyMap.group(1)).contains("$request_uri");
+        assertThat(invalidateKey.group(1)).isEqualTo(keyMap.group(1).replace("$request_uri", "$args"));
     }
 
     /** Every disagreement between the Needs lines and the directives, one line each. */
