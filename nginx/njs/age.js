@@ -16,7 +16,7 @@
 // time twice. Erring high is what section 4.2.3 asks for; the cost is an
 // entry that looks older than it is to a client cache, never a fresher one.
 //
-// snippets/edge-age-value.conf reads this only for an answer from the cache; a
+// snippets/front/age-value.conf reads this only for an answer from the cache; a
 // MISS, EXPIRED or BYPASS passes on the Age the tier behind sent.
 
 function fromCache(r) {

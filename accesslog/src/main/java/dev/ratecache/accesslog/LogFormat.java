@@ -117,7 +117,7 @@ public sealed interface LogFormat
     }
 
     /**
-     * The suite's own {@code log_format suite} (nginx/snippets/logging.conf), so a run's log can be
+     * The suite's own {@code log_format suite} (nginx/snippets/shared/logging.conf), so a run's log can be
      * replayed as it is.
      */
     record SuiteJson() implements LogFormat {

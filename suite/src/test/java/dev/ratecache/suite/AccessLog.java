@@ -16,7 +16,7 @@ import java.util.UUID;
  * A tier's JSON access log, read the way a test may rely on it. nginx writes a request's line
  * only after the response has left (the log phase), so a client can hold the whole response
  * before its line is on disk: a test waits for the lines it expects rather than reading once.
- * The tiers also buffer their logs for up to {@link #FLUSH} (nginx/snippets/logging.conf).
+ * The tiers also buffer their logs for up to {@link #FLUSH} (nginx/snippets/shared/logging.conf).
  */
 public final class AccessLog {
     /** The tiers' access-log flush interval (logging.conf's {@code flush=}). */

@@ -84,7 +84,7 @@ public final class AdviceWriter {
     /** One location per top path, with its lifetime for 200 answers; the origin's own Cache-Control is overridden. */
     static String lifetimes(Advice a) {
         StringBuilder s = new StringBuilder("# Edge-cache lifetimes recommended by ./run-tests.sh advise (server context,\n"
-                + "# beside proxy_cache and proxy_pass as in nginx/snippets/edge-cache.conf). proxy_ignore_headers makes\n"
+                + "# beside proxy_cache and proxy_pass as in nginx/snippets/front/cache.conf). proxy_ignore_headers makes\n"
                 + "# nginx use these lifetimes rather than the origin's Cache-Control: drop it if the origin sends the same.\n");
         for (PathAdvice p : a.paths()) {
             s.append("location = ").append(quoted(p.path())).append(" {\n")

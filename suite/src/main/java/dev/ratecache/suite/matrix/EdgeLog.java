@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A tier's JSON access log (nginx/snippets/logging.conf): its entries, and the edge hit ratio
+ * A tier's JSON access log (nginx/snippets/shared/logging.conf): its entries, and the edge hit ratio
  * read from the front end's.
  */
 public final class EdgeLog {

@@ -203,7 +203,7 @@ public final class MatrixRunner {
             Double frontCpu = stack == null ? null : frontCpu(stack);
             Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
             if (stack != null) {
-                // The tiers buffer their access logs (nginx/snippets/logging.conf); stopping them writes out the rest.
+                // The tiers buffer their access logs (nginx/snippets/shared/logging.conf); stopping them writes out the rest.
                 stack.close();
             }
             // Per second, for index.html's over-time charts.

@@ -20,7 +20,7 @@ import java.util.Map;
 /**
  * One run of a cell, second by second from the second its first request started: what the client
  * offered, how it was answered, what reached the origin, what the edge cache did, and latency.
- * Read from the client's JTL and the tiers' JSON access logs (nginx/snippets/logging.conf), written
+ * Read from the client's JTL and the tiers' JSON access logs (nginx/snippets/shared/logging.conf), written
  * as the cell's timeline.json, which index.html draws.
  *
  * <p>A request is counted at the second it started when offered, and at the second it ended

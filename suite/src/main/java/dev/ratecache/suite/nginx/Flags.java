@@ -13,13 +13,13 @@ import picocli.CommandLine.Model.OptionSpec;
  * still at their default: read from the same annotations as the command line, so they can't
  * drift from it. A rendered config names them, so that it can be rendered again.
  */
-final class Flags {
+public final class Flags {
     private static final String SHELL_SAFE = "[A-Za-z0-9._:/=,@%+-]+";
 
     private Flags() {}
 
     /** {@code options}' flags, one array element per shell word, where they differ from {@code defaults}'. */
-    static List<String> differing(Object options, Object defaults) {
+    public static List<String> differing(Object options, Object defaults) {
         List<OptionSpec> mine = CommandSpec.forAnnotatedObject(options).options();
         List<OptionSpec> theirs = CommandSpec.forAnnotatedObject(defaults).options();
         List<String> flags = new ArrayList<>();

@@ -3,7 +3,6 @@ package dev.ratecache.suite.nginx;
 import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +47,7 @@ public final class NginxRenderer {
     }
 
     /** Renders {@code tier} into {@code confDir}; returns the top-level file. */
-    public Path render(Tier tier, NginxSwitches switches, StackPorts ports, Path confDir) throws IOException {
+    public Path render(Tier tier, NginxSwitches switches, TierPorts ports, Path confDir) throws IOException {
         Map<String, Object> context = context(tier, switches, ports);
         List<String> stamp = stamp(switches, ports);
         Set<String> done = new LinkedHashSet<>();
@@ -102,14 +101,14 @@ public final class NginxRenderer {
      * The lines that say how a file was rendered, after a first line naming its template: the
      * switches in words, the ports, and the command that renders the same again.
      */
-    static List<String> stamp(NginxSwitches switches, StackPorts ports) {
+    static List<String> stamp(NginxSwitches switches, TierPorts ports) {
         List<String> lines = new ArrayList<>();
         lines.addAll(wrapped("# Switches: " + switches.describe() + "."));
         lines.add("# Ports: front " + ports.front() + (ports.listen().equals(Ports.LOOPBACK) ? "" : " on " + ports.listen())
                 + ", back " + ports.back() + ", origin " + ports.origin()
                 + ", status " + ports.frontStatus() + " (front) and " + ports.backStatus() + " (back).");
         List<String> flags = new ArrayList<>(Flags.differing(switches, new NginxSwitches()));
-        flags.addAll(Flags.differing(ports, new StackPorts()));
+        flags.addAll(ports.flags());
         lines.add("# Render it again: ./run-tests.sh render DIR" + (flags.isEmpty() ? "" : " " + String.join(" ", flags)));
         // A value with a line break in it must not end the comment early.
         lines.replaceAll(line -> line.replaceAll("[\\r\\n]", " "));
@@ -174,7 +173,7 @@ public final class NginxRenderer {
         return tier;
     }
 
-    static Map<String, Object> context(Tier tier, NginxSwitches s, StackPorts ports) {
+    static Map<String, Object> context(Tier tier, NginxSwitches s, TierPorts ports) {
         boolean behindBalancer = s.edges > 1;
         Map<String, Object> front = tier(ports.front(), s.frontLimit, s.frontRate, s.frontBurst, s.frontMode);
         // Alone, the front end faces the clients; behind the balancer, only the balancer on loopback.
@@ -234,7 +233,7 @@ public final class NginxRenderer {
                 : ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
 
         Map<String, Object> context = new HashMap<>();
-        // The one proxy each tier takes X-Forwarded-For from (snippets/real-ip.conf): the back end's
+        // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));
         context.put("balancer", balancer);

@@ -1,11 +1,10 @@
 package dev.ratecache.suite.nginx;
 
-import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.LogTail;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Poll;
-import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.proc.Ports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +71,7 @@ public final class NginxServer implements AutoCloseable {
     }
 
     /** Renders the tier into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
-    public static NginxServer prepare(Tier tier, NginxSwitches switches, StackPorts ports, Path prefix)
+    public static NginxServer prepare(Tier tier, NginxSwitches switches, TierPorts ports, Path prefix)
             throws IOException, InterruptedException {
         Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates())
                 .render(tier, switches, ports, prefix.resolve("conf"));

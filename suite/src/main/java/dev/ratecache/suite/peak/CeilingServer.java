@@ -23,8 +23,8 @@ public final class CeilingServer implements AutoCloseable {
     static String config(String workers, int port, int bodyBytes) {
         return """
                 # The ceiling for ./run-tests.sh peak: nginx's fastest answer, a fixed body
-                # from memory. Worker and keep-alive settings as the tiers' (front-end.conf,
-                # snippets/basics.conf), so only the work per request differs.
+                # from memory. Worker and keep-alive settings as the tiers' (snippets/shared/
+                # workers.conf and basics.conf), so only the work per request differs.
                 worker_processes %s;
                 worker_rlimit_nofile 8192;
                 events {

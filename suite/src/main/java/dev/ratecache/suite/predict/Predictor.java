@@ -171,7 +171,7 @@ public final class Predictor {
         LimitReqSpec front = nginx && s.frontLimit() ? limit(s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
         LimitReqSpec back = nginx && s.backLimit() ? limit(s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
         EdgeCacheSpec cache = nginx && s.cache()
-                // proxy_cache_lock_timeout and _age are the read timeout (NginxRenderer); inactive=10m (edge-cache-zone.conf).
+                // proxy_cache_lock_timeout and _age are the read timeout (NginxRenderer); inactive=10m (snippets/front/cache-zone.conf).
                 ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
                         s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), 600_000)
                 : null;

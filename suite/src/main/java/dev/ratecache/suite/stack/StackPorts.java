@@ -1,6 +1,8 @@
 package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.nginx.Flags;
+import dev.ratecache.suite.nginx.TierPorts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +13,7 @@ import picocli.CommandLine.Option;
  * The ports the stack listens on, all on 127.0.0.1 but the front port, which listens on
  * {@code --listen}. Flags of run-tests.sh, defaults as in the reference setup.
  */
-public final class StackPorts {
+public final class StackPorts implements TierPorts {
     @Option(names = "--listen", paramLabel = "ADDRESS",
             description = "Address the front port listens on (the edge balancer's with --edges); give one that load"
                     + " hosts reach, e.g. with --load-hosts. The other tiers stay on 127.0.0.1. Default: ${DEFAULT-VALUE}.")
@@ -53,12 +55,12 @@ public final class StackPorts {
         return p;
     }
 
-    public int front() { return front; }
-    public int back() { return back; }
-    public int origin() { return origin; }
+    @Override public int front() { return front; }
+    @Override public int back() { return back; }
+    @Override public int origin() { return origin; }
     public int management() { return management; }
-    public int frontStatus() { return frontStatus; }
-    public int backStatus() { return backStatus; }
+    @Override public int frontStatus() { return frontStatus; }
+    @Override public int backStatus() { return backStatus; }
 
     public StackPorts front(int port) { front = port; return this; }
 
@@ -68,13 +70,14 @@ public final class StackPorts {
         management = managementPort;
         return this;
     }
-    public String listen() { return listen; }
+    @Override public String listen() { return listen; }
     public StackPorts listen(String address) { listen = address; return this; }
 
     /**
      * The ports of {@code n} edges behind the balancer: the ones given with --edge-ports, or free
      * ones chosen now and kept, so that the balancer's config and the edges agree.
      */
+    @Override
     public synchronized List<Integer> edgePorts(int n) {
         while (edgePorts.size() < n) {
             edgePorts.add(Ports.free());
@@ -94,6 +97,11 @@ public final class StackPorts {
         p.front = edgePorts(n).get(i);
         p.listen = Ports.LOOPBACK;
         return p;
+    }
+
+    @Override
+    public List<String> flags() {
+        return Flags.differing(this, new StackPorts());
     }
 
     /** An independent copy. */

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Reads what a tier's JSON access log (nginx/snippets/logging.conf) gained since the last call and
+ * Reads what a tier's JSON access log (nginx/snippets/shared/logging.conf) gained since the last call and
  * counts it. nginx writes the log in 64 KB buffers at least once a second, so a read may end in
  * the middle of a line: that part is kept for the next call, never counted twice or half.
  */

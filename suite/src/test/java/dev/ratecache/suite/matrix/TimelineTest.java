@@ -33,7 +33,7 @@ class TimelineTest {
                 + ",,100,100,1,1,http://127.0.0.1/hare,10,0,1,,";
     }
 
-    /** An access-log line as nginx/snippets/logging.conf writes it, at {@code second} after second 0 (in UTC+01:00). */
+    /** An access-log line as nginx/snippets/shared/logging.conf writes it, at {@code second} after second 0 (in UTC+01:00). */
     private static String logLine(long second, int status, String upstreamStatus, String cache) {
         String time = Instant.ofEpochSecond(T0 + second).atOffset(ZoneOffset.ofHours(1)).format(NGINX_TIME);
         return "{\"time\":\"" + time + "\",\"client\":\"127.0.0.1\",\"method\":\"GET\",\"uri\":\"/hare\",\"status\":" + status

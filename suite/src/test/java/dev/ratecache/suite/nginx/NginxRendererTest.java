@@ -51,7 +51,7 @@ class NginxRendererTest {
             Path conf = TestDirs.fresh(getClass(), "stamped-" + tier.id());
             new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, conf);
             Map<String, String> files = files(conf);
-            assertThat(files).containsKey(tier.template()).containsKey("snippets/basics.conf");
+            assertThat(files).containsKey(tier.template()).containsKey("snippets/shared/basics.conf");
             // The configs are stamped; an njs script is JavaScript, copied as it is.
             files.entrySet().stream().filter(f -> f.getKey().endsWith(".conf")).forEach(f -> {
                 String name = f.getKey();
@@ -69,7 +69,7 @@ class NginxRendererTest {
             // A top-level file keeps one banner: the stamp sits inside it, where the template note was.
             assertThat(files.get(tier.template())).startsWith("# ----").contains(
                     "# line of its banner; the other snippets can be copied on their own.\n#\n# Rendered from");
-            assertThat(files.get("snippets/basics.conf")).startsWith("# Rendered from")
+            assertThat(files.get("snippets/shared/basics.conf")).startsWith("# Rendered from")
                     .contains("\n\n# Basics every tier shares");
         }
     }
@@ -82,9 +82,9 @@ class NginxRendererTest {
         new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches(), new StackPorts(), with);
         new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().age(false), new StackPorts(), without);
 
-        assertThat(files(with)).containsKey("snippets/edge-age.conf");
-        assertThat(files(without)).doesNotContainKey("snippets/edge-age.conf");
-        assertThat(files(without).get("front-end.conf")).doesNotContain("edge-age.conf");
+        assertThat(files(with)).containsKey("snippets/front/age.conf");
+        assertThat(files(without)).doesNotContainKey("snippets/front/age.conf");
+        assertThat(files(without).get("front-end.conf")).doesNotContain("snippets/front/age.conf");
     }
 
     @Test

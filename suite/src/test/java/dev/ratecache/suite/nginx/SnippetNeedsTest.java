@@ -39,18 +39,18 @@ class SnippetNeedsTest {
             Pattern.compile("^\\s*access_log\\s+\\S+\\s+([\\w-]+)", Pattern.MULTILINE),
             Pattern.compile("(\\$\\w+)"));
     private static final Pattern NEEDS_LINE = Pattern.compile("^#\\s*Needs:(.*)$", Pattern.MULTILINE);
-    private static final Pattern NEEDS_ENTRY = Pattern.compile("snippets/([\\w.-]+\\.conf)\\s*\\(([^)]*)\\)");
+    private static final Pattern NEEDS_ENTRY = Pattern.compile("snippets/([\\w./-]+\\.conf)\\s*\\(([^)]*)\\)");
     private static final Pattern BACKTICKED = Pattern.compile("`([^`]+)`");
 
     @Test
     void everySnippetNamesWhatItNeedsFromAnotherAndNothingMore() throws IOException {
         Map<String, String> snippets = snippets();
-        assertThat(snippets).as("snippets found").containsKeys("edge-cache.conf", "retry-after.conf");
+        assertThat(snippets).as("snippets found").containsKeys("front/cache.conf", "shared/retry-after.conf");
 
         assertThat(problems(snippets)).isEmpty();
         // The check has something to check: these really do use another snippet's definitions.
-        assertThat(needs(snippets.get("front-rate-limit.conf"))).containsKey("front-rate-limit-zone.conf");
-        assertThat(needs(snippets.get("edge-cache.conf")).get("edge-cache-zone.conf"))
+        assertThat(needs(snippets.get("front/rate-limit.conf"))).containsKey("front/rate-limit-zone.conf");
+        assertThat(needs(snippets.get("front/cache.conf")).get("front/cache-zone.conf"))
                 .contains("edge", "$skip_edge_cache", "$edge_cache_key");
     }
 
@@ -80,15 +80,26 @@ class SnippetNeedsTest {
         }
         List<String> keyed = all.entrySet().stream()
                 .filter(e -> directives(e.getValue()).contains("proxy_cache_key")).map(Map.Entry::getKey).toList();
-        assertThat(keyed).as("files that set proxy_cache_key").containsExactly("snippets/edge-cache.conf");
+        assertThat(keyed).as("files that set proxy_cache_key").containsExactly("snippets/front/cache.conf");
 
         Matcher cacheKey = Pattern.compile("^\\s*proxy_cache_key\\s+(\\S+);", Pattern.MULTILINE)
-                .matcher(directives(snippets.get("edge-cache.conf")));
+                .matcher(directives(snippets.get("front/cache.conf")));
         Matcher purgeKey = Pattern.compile("^\\s*proxy_cache_purge\\s+edge\\s+(\\S+);", Pattern.MULTILINE)
-                .matcher(directives(snippets.get("edge-cache-purge.conf")));
+                .matcher(directives(snippets.get("front/cache-purge.conf")));
         assertThat(cacheKey.find()).isTrue();
         assertThat(purgeKey.find()).isTrue();
         assertThat(purgeKey.group(1)).isEqualTo(cacheKey.group(1));
+
+        // The purges after a write build their key from the same definition, with the path and
+        // query to purge (their arguments) in place of $request_uri, which in a subrequest is the write's.
+        Matcher keyMap = Pattern.compile("^\\s*map\\s+\\S+\\s+\\$edge_cache_key\\s*\\{\\s*default\\s+(\\S+);", Pattern.MULTILINE)
+                .matcher(directives(snippets.get("front/cache-zone.conf")));
+        Matcher invalidateKey = Pattern.compile("^\\s*proxy_cache_purge\\s+edge\\s+(\\S+);", Pattern.MULTILINE)
+                .matcher(directives(snippets.get("front/write-invalidation.conf")));
+        assertThat(keyMap.find()).isTrue();
+        assertThat(invalidateKey.find()).isTrue();
+        assertThat(keyMap.group(1)).contains("$request_uri");
+        assertThat(invalidateKey.group(1)).isEqualTo(keyMap.group(1).replace("$request_uri", "$args"));
     }
 
     /** Every disagreement between the Needs lines and the directives, one line each. */
@@ -176,9 +187,10 @@ class SnippetNeedsTest {
 
     private static Map<String, String> snippets() throws IOException {
         Map<String, String> snippets = new TreeMap<>();
-        try (Stream<Path> files = Files.list(Repo.nginxTemplates().resolve("snippets"))) {
+        Path root = Repo.nginxTemplates().resolve("snippets");
+        try (Stream<Path> files = Files.walk(root)) {
             for (Path f : files.filter(f -> f.toString().endsWith(".conf")).toList()) {
-                snippets.put(f.getFileName().toString(), Files.readString(f, StandardCharsets.UTF_8));
+                snippets.put(root.relativize(f).toString().replace('\\', '/'), Files.readString(f, StandardCharsets.UTF_8));
             }
         }
         return snippets;

@@ -24,16 +24,16 @@ class StaleRenderingTest {
     void rfcServesNoStaleOfItsOwnAndTheBackEndDropsOriginErrors() throws IOException {
         NginxSwitches rfc = new NginxSwitches();
 
-        assertThat(rendered(Tier.FRONT, rfc, "snippets/edge-cache.conf"))
+        assertThat(rendered(Tier.FRONT, rfc, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale off;").doesNotContain("updating http_");
-        assertThat(rendered(Tier.BACK, rfc, "back-end.conf")).contains("include snippets/back-origin-errors.conf;");
-        assertThat(rendered(Tier.BACK, rfc, "snippets/back-origin-errors.conf"))
+        assertThat(rendered(Tier.BACK, rfc, "back-end.conf")).contains("include snippets/back/origin-errors.conf;");
+        assertThat(rendered(Tier.BACK, rfc, "snippets/back/origin-errors.conf"))
                 .contains("\nerror_page 500 502 503 504 = @drop_connection;");
     }
 
     @Test
     void theBackEndsOwn503RejectionsAreNotDropped() throws IOException {
-        assertThat(rendered(Tier.BACK, new NginxSwitches().rejectStatus(503), "snippets/back-origin-errors.conf"))
+        assertThat(rendered(Tier.BACK, new NginxSwitches().rejectStatus(503), "snippets/back/origin-errors.conf"))
                 .contains("\nerror_page 500 502 504 = @drop_connection;");
     }
 
@@ -41,14 +41,14 @@ class StaleRenderingTest {
     void protectiveServesStaleOnAnyFailureAndTheBackEndPassesOriginErrorsOn() throws IOException {
         NginxSwitches protective = new NginxSwitches().stale(StaleMode.PROTECTIVE);
 
-        assertThat(rendered(Tier.FRONT, protective, "snippets/edge-cache.conf"))
+        assertThat(rendered(Tier.FRONT, protective, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504 http_429;");
-        assertThat(rendered(Tier.BACK, protective, "back-end.conf")).doesNotContain("back-origin-errors.conf");
+        assertThat(rendered(Tier.BACK, protective, "back-end.conf")).doesNotContain("back/origin-errors.conf");
     }
 
     @Test
     void withoutTheEdgeCacheNothingIsDropped() throws IOException {
         assertThat(rendered(Tier.BACK, new NginxSwitches().cache(false), "back-end.conf"))
-                .doesNotContain("back-origin-errors.conf");
+                .doesNotContain("back/origin-errors.conf");
     }
 }

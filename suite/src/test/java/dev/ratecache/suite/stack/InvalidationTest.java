@@ -97,7 +97,7 @@ class InvalidationTest {
         stack.origin().fail("board", 500);
 
         // 502, not the origin's 500: the back end drops the connection on an origin failure, so that
-        // the edge can honour stale-if-error (snippets/back-origin-errors.conf).
+        // the edge can honour stale-if-error (snippets/back/origin-errors.conf).
         assertThat(write("PUT", url).statusCode()).isEqualTo(502);
 
         assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The security headers every tier adds to every response (nginx/snippets/security-headers.conf),
+ * The security headers every tier adds to every response (nginx/snippets/shared/security-headers.conf),
  * and the check that each came exactly once: a copy added twice (a second add_header, or one in
  * a location as well as the server) is a fault, and one value of two would hide it.
  */
