@@ -14,6 +14,8 @@ import dev.ratecache.model.Simulation;
 import dev.ratecache.model.SimulationResult;
 import dev.ratecache.model.SimulationSpec;
 import dev.ratecache.model.Workload;
+import dev.ratecache.stats.Median;
+import dev.ratecache.stats.NearestRank;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.LibraryDriver;
@@ -132,7 +134,7 @@ public final class Predictor {
             });
         }
         Map<Metric, Double> median = new LinkedHashMap<>();
-        byMetric.forEach((m, values) -> median.put(m, values.stream().sorted().toList().get(values.size() / 2)));
+        byMetric.forEach((m, values) -> median.put(m, Median.of(values)));
         return new Prediction(median, null, overhead, range, ORDERS);
     }
 
@@ -317,8 +319,9 @@ public final class Predictor {
             // As EdgeLog counts it: HITs among every response the front logged, rejections included.
             values.put(Metric.EDGE_HIT_PCT, atFront == 0 ? 0 : 100.0 * hits / atFront);
         }
-        values.put(Metric.P50_MS, (double) percentile(latency, 50));
-        values.put(Metric.P95_MS, (double) percentile(latency, 95));
+        // Nearest rank, as the JTL's summary takes the measured ones.
+        values.put(Metric.P50_MS, (double) NearestRank.percentile(latency, 50));
+        values.put(Metric.P95_MS, (double) NearestRank.percentile(latency, 95));
         Map<Metric, Prediction.Range> ranges = new LinkedHashMap<>();
         ranges.put(Metric.P50_MS, percentileRange(latency, 50));
         ranges.put(Metric.P95_MS, percentileRange(latency, 95));
@@ -333,11 +336,5 @@ public final class Predictor {
         int low = (int) Math.max(1, Math.ceil(q * n - half));
         int high = (int) Math.min(n, Math.ceil(q * n + half));
         return new Prediction.Range(sorted[low - 1], sorted[high - 1]);
-    }
-
-    /** Nearest rank, as the model's and the JTL's summaries take it. */
-    static long percentile(long[] sorted, int p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, rank - 1)];
     }
 }
