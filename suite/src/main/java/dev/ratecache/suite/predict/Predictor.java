@@ -22,8 +22,11 @@ import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.origin.Endpoint;
+import dev.ratecache.suite.origin.OriginDefaults;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -46,19 +49,14 @@ public final class Predictor {
     public static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.REJECTED_PCT,
             Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.P50_MS, Metric.P95_MS);
 
-    /** The origin's stale-while-revalidate (appserver's application.yml): the edge may serve STALE while refreshing. */
-    static final long STALE_WHILE_REVALIDATE_SEC = 60;
-
-    /** The replay origin's delay for a path the log gave no time for (appserver's origin.replay.default-delay). */
-    public static final long REPLAY_DEFAULT_DELAY_MS = 50;
-
     private Predictor() {}
 
     /**
      * A replayed log as the model needs it.
      *
      * @param schedule      the rows JMeter sent, each at its offset from its own address
-     * @param delayMsByPath the origin's delay per path (paths.csv); a path without one gets {@link #REPLAY_DEFAULT_DELAY_MS}
+     * @param delayMsByPath the origin's delay per path (paths.csv); a path without one gets the origin's
+     *                      {@link OriginDefaults#replayDefaultDelay()}
      * @param maxAgeSec     the freshness the origin gives every replayed path (replay --max-age)
      */
     public record ReplayTraffic(List<ScheduledRequest> schedule, Map<String, Long> delayMsByPath, long maxAgeSec) {
@@ -173,9 +171,9 @@ public final class Predictor {
         LimitReqSpec front = nginx && s.frontLimit() ? limit(s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
         LimitReqSpec back = nginx && s.backLimit() ? limit(s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
         EdgeCacheSpec cache = nginx && s.cache()
-                // proxy_cache_lock_timeout and _age are the read timeout (NginxRenderer); inactive=10m (edge-cache-zone.conf).
+                // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
                 ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
-                        s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), 600_000)
+                        s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis())
                 : null;
         return new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
     }
@@ -189,24 +187,24 @@ public final class Predictor {
         return spec.withRejectStatus(status);
     }
 
-    /** The suite's origin at the profile's delays and lifetimes (Profile's origin arguments), or the replay's. */
+    /** The suite's origin as the profile runs it ({@link Profile#endpoints()}), or the replay's. */
     static OriginSpec origin(Input in) {
+        OriginDefaults defaults = OriginDefaults.get();
+        // Every endpoint and replayed path sends the origin's stale-while-revalidate: the edge may answer STALE while refreshing.
+        long staleSec = defaults.staleWhileRevalidate().toSeconds();
         Map<String, PathSpec> paths = new LinkedHashMap<>();
         if (in.replay() != null && isReplay(in.cell().plan())) {
-            Freshness fresh = new Freshness(in.replay().maxAgeSec(), STALE_WHILE_REVALIDATE_SEC);
+            Freshness fresh = new Freshness(in.replay().maxAgeSec(), staleSec);
+            long defaultDelayMs = defaults.replayDefaultDelay().toMillis();
             // The edge's cache key is the whole URI, so the model's "path" is the URI, served at its path's delay.
             for (ScheduledRequest r : in.replay().schedule()) {
                 paths.computeIfAbsent(r.uri(), uri -> new PathSpec(
-                        in.replay().delayMsByPath().getOrDefault(pathOf(uri), REPLAY_DEFAULT_DELAY_MS), fresh));
+                        in.replay().delayMsByPath().getOrDefault(pathOf(uri), defaultDelayMs), fresh));
             }
-        } else if (in.profile() == Profile.QUICK) {
-            paths.put("/hare", new PathSpec(10, new Freshness(1, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/tortoise", new PathSpec(200, new Freshness(1, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/snail", new PathSpec(500, new Freshness(6, STALE_WHILE_REVALIDATE_SEC)));
         } else {
-            paths.put("/hare", new PathSpec(100, new Freshness(3, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/tortoise", new PathSpec(2000, new Freshness(10, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/snail", new PathSpec(5000, new Freshness(60, STALE_WHILE_REVALIDATE_SEC)));
+            for (Endpoint e : in.profile().endpoints()) {
+                paths.put(e.path(), new PathSpec(e.delay().toMillis(), new Freshness(e.maxAge().toSeconds(), staleSec)));
+            }
         }
         return new OriginSpec(in.originThreads(), paths);
     }
