@@ -27,6 +27,7 @@ import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -79,10 +80,24 @@ public final class Predictor {
      * @param epochMs       wall-clock time of the cell's first request (the cache counts whole seconds); 0 when unknown
      */
     public record Input(Cell cell, NginxSwitches switches, Map<String, String> properties, Profile profile,
-            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {}
+            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
+
+        /** The cell's properties over the defaults its plan's file declares: what JMeter ran with. */
+        Input withPlanDefaults() throws IOException {
+            Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
+            all.putAll(properties);
+            return new Input(cell, switches, all, profile, originThreads, replay, measuredMinMs, epochMs);
+        }
+    }
 
     /** The prediction for one cell, or the model's gap for it. */
-    public static Prediction predict(Input in) {
+    public static Prediction predict(Input given) {
+        Input in;
+        try {
+            in = given.withPlanDefaults();
+        } catch (IOException e) {
+            return Prediction.gap("the plan's file cannot be read (" + e.getMessage() + ")");
+        }
         String gap = gap(in);
         if (gap != null) {
             return Prediction.gap(gap);
@@ -151,7 +166,8 @@ public final class Predictor {
         if (!cell.direct() && in.switches().limitConn() > 0) {
             return "the model does not include limit_conn";
         }
-        if (!"0".equals(in.properties().getOrDefault("think_time", "0").trim())) {
+        String thinkTime = in.properties().get("think_time");
+        if (thinkTime != null && !"0".equals(thinkTime.trim())) {
             return "the model does not include think time";
         }
         if (isReplay(cell.plan()) && in.replay() == null) {
@@ -226,8 +242,8 @@ public final class Predictor {
             return new Workload.Open(arrivals);
         }
         if (plan.name().equals(Plan.FLOOD.name())) {
-            return new Workload.Open(flood(count(p, "rate", 300), count(p, "ramp", 5), count(p, "hold", 10),
-                    Math.max(1, count(p, "sources", 1)), p.getOrDefault("path", "/hare")));
+            return new Workload.Open(flood(count(p, "rate"), count(p, "ramp"), count(p, "hold"),
+                    Math.max(1, count(p, "sources")), p.getOrDefault("path", plan.paths().get("path"))));
         }
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
@@ -236,10 +252,10 @@ public final class Predictor {
             // up to a tenth (the mean, 5 %, here), as LibraryDriver configures it.
             Workload.Library library = new Workload.Library(LibraryDriver.RETRIES,
                     Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis());
-            return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L,
+            return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
                     paths, false, 1, overheadMs, false, false, library);
         }
-        return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L, paths,
+        return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L, paths,
                 plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());
     }
 
@@ -262,11 +278,16 @@ public final class Predictor {
         return arrivals;
     }
 
-    private static int count(Map<String, String> p, String name, int fallback) {
+    /** A whole-number property; the plan's file declares a default for each one the model reads. */
+    private static int count(Map<String, String> p, String name) {
+        String value = p.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("the plan sets no " + name);
+        }
         try {
-            return Integer.parseInt(p.getOrDefault(name, String.valueOf(fallback)).trim());
+            return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            return fallback;
+            throw new IllegalArgumentException(name + " is not a whole number: " + value);
         }
     }
 

@@ -110,6 +110,22 @@ class PredictorMatchesTheStackTest {
         assertThat(modelMs).isEqualTo(renderedMs);
     }
 
+    @Test
+    void aFloodWithoutItsPropertiesSetIsTheFloodItsPlanFileDeclares() throws IOException {
+        // flood.jmx: ${__P(rate,300)}, ${__P(ramp,5)}, ${__P(hold,10)}, ${__P(sources,1)}, ${__P(path,/hare)}.
+        String jmx = Files.readString(Plan.FLOOD.file());
+        Cell cell = Cell.of(Plan.FLOOD, Cell.NO_CACHING).build();
+        Predictor.Input bare = new Predictor.Input(cell, cell.apply(new NginxSwitches()), Map.of(), Profile.DEFAULT, 10,
+                null, 0, 0).withPlanDefaults();
+
+        var arrivals = ((dev.ratecache.model.Workload.Open) Predictor.workload(bare, 0, 1)).arrivals();
+
+        assertThat(jmx).contains("${__P(rate,300)}", "${__P(ramp,5)}", "${__P(hold,10)}", "${__P(path,/hare)}");
+        // Five one-second steps up to 300/s (60, 120, ... 300: 900), then ten seconds at 300.
+        assertThat(arrivals).hasSize(900 + 10 * 300);
+        assertThat(arrivals).allSatisfy(a -> assertThat(a.path()).isEqualTo("/hare"));
+    }
+
     private static Predictor.Input input(Cell cell, Profile profile, Predictor.ReplayTraffic replay) {
         return new Predictor.Input(cell, cell.apply(new NginxSwitches()), cell.plan().sizes(profile), profile, 10, replay, 0, 0);
     }
