@@ -1,5 +1,6 @@
 package dev.ratecache.accesslog;
 
+import dev.ratecache.stats.Median;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,21 +111,13 @@ public final class Replay {
             double[] request = rs.stream().filter(r -> r.requestSeconds().isPresent())
                     .mapToDouble(r -> r.requestSeconds().getAsDouble() * 1000).toArray();
             double[] delays = upstream.length > 0 ? upstream : request;
-            OptionalLong delay = delays.length == 0 ? OptionalLong.empty() : OptionalLong.of(Math.round(median(delays)));
+            OptionalLong delay = delays.length == 0 ? OptionalLong.empty() : OptionalLong.of(Math.round(Median.of(delays)));
             double[] sizes = rs.stream().filter(r -> r.bytes().isPresent())
                     .mapToDouble(r -> r.bytes().getAsLong()).toArray();
-            long bytes = sizes.length == 0 ? 0 : Math.round(median(sizes));
+            long bytes = sizes.length == 0 ? 0 : Math.round(Median.of(sizes));
             paths.add(new PathProfile(path, rs.size(), delay, bytes));
         });
         return paths;
-    }
-
-    /** The middle value, or the mean of the middle two. */
-    static double median(double[] values) {
-        double[] v = values.clone();
-        java.util.Arrays.sort(v);
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     private static String describe(Selection s) {

@@ -3,6 +3,7 @@ package dev.ratecache.accesslog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratecache.stats.Median;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,16 +214,10 @@ class ReplayTest {
         List<PathProfile> paths = Replay.prepare(log(lines), Selection.defaults(), 1).paths();
 
         assertThat(paths).containsExactly(
-                new PathProfile("/up", 4, OptionalLong.of(Math.round(Replay.median(new double[] {10, 30, 100}))),
-                        Math.round(Replay.median(new double[] {100, 300, 200, 50}))),
+                new PathProfile("/up", 4, OptionalLong.of(Math.round(Median.of(new double[] {10, 30, 100}))),
+                        Math.round(Median.of(new double[] {100, 300, 200, 50}))),
                 new PathProfile("/rt", 2, OptionalLong.of(Math.round((4 + 10) / 2.0)), Math.round((10 + 20) / 2.0)),
                 new PathProfile("/none", 1, OptionalLong.empty(), 7));
-    }
-
-    @Test
-    void theMedianIsTheMiddleValueOrTheMeanOfTheMiddleTwo() {
-        assertThat(Replay.median(new double[] {5, 1, 3})).isEqualTo(3);
-        assertThat(Replay.median(new double[] {4, 1, 3, 2})).isEqualTo((2 + 3) / 2.0);
     }
 
     @Test

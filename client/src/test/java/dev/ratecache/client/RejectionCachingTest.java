@@ -7,6 +7,7 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * send (its injected faults carry no cache headers): a small origin of the test's own, behind the
  * real Nginx tiers.
  */
+@StackTest
 class RejectionCachingTest {
     private static final AtomicInteger reached = new AtomicInteger();
     private static HttpServer origin;

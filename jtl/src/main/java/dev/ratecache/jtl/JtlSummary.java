@@ -1,5 +1,6 @@
 package dev.ratecache.jtl;
 
+import dev.ratecache.stats.NearestRank;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,20 +59,12 @@ public record JtlSummary(long samples, long rejected, long otherErrors, long cli
         long wall = Math.max(1, last - first);
         return new JtlSummary(sorted.length, rejected, otherErrors, clientCacheHits, sorted.length * 1000.0 / wall,
                 java.util.Arrays.stream(sorted).average().orElse(0), sorted[0], sorted[sorted.length - 1],
-                percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 95), percentile(sorted, 99), wall);
+                NearestRank.percentile(sorted, 50), NearestRank.percentile(sorted, 90),
+                NearestRank.percentile(sorted, 95), NearestRank.percentile(sorted, 99), wall);
     }
 
     public static boolean isRejection(String responseCode) {
         return "429".equals(responseCode) || "503".equals(responseCode);
-    }
-
-    /** Nearest-rank percentile of sorted values: always a latency that was really measured. */
-    public static long percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
     }
 
     public double rejectedPct() {

@@ -1,5 +1,6 @@
 package dev.ratecache.jtl;
 
+import dev.ratecache.stats.NearestRank;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,7 +21,7 @@ public record Lateness(long scheduled, long p50Ms, long p99Ms, long maxMs, long 
         if (sorted.length == 0) {
             return new Lateness(0, 0, 0, 0, 0);
         }
-        return new Lateness(sorted.length, JtlSummary.percentile(sorted, 50), JtlSummary.percentile(sorted, 99),
+        return new Lateness(sorted.length, NearestRank.percentile(sorted, 50), NearestRank.percentile(sorted, 99),
                 sorted[sorted.length - 1], sorted[0]);
     }
 

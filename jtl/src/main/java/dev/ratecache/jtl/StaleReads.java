@@ -1,5 +1,6 @@
 package dev.ratecache.jtl;
 
+import dev.ratecache.stats.NearestRank;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,7 +26,7 @@ public record StaleReads(long reads, long stale, long p50Ms, long p99Ms, long ol
         if (ages.length == 0) {
             return new StaleReads(reads, 0, 0, 0, 0);
         }
-        return new StaleReads(reads, ages.length, JtlSummary.percentile(ages, 50), JtlSummary.percentile(ages, 99),
+        return new StaleReads(reads, ages.length, NearestRank.percentile(ages, 50), NearestRank.percentile(ages, 99),
                 ages[ages.length - 1]);
     }
 

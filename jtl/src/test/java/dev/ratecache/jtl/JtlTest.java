@@ -161,14 +161,16 @@ class JtlTest {
 
     @Test
     void percentilesAreNearestRankSoEachIsALatencyThatWasMeasured() {
-        long[] sorted = new long[100];
-        for (int i = 0; i < 100; i++) {
-            sorted[i] = i + 1;
+        // Elapsed 1 to 100 ms in reverse order: each percentile is the sample of its own rank.
+        List<Sample> samples = new java.util.ArrayList<>();
+        for (int i = 100; i >= 1; i--) {
+            samples.add(Sample.of(0, i, "200", true));
         }
-        assertThat(JtlSummary.percentile(sorted, 50)).isEqualTo(50);
-        assertThat(JtlSummary.percentile(sorted, 95)).isEqualTo(95);
-        assertThat(JtlSummary.percentile(new long[] {7, 9}, 99)).isEqualTo(9);
-        assertThat(JtlSummary.percentile(new long[] {7}, 1)).isEqualTo(7);
+        JtlSummary s = JtlSummary.of(samples);
+        assertThat(List.of(s.p50Ms(), s.p90Ms(), s.p95Ms(), s.p99Ms())).containsExactly(50L, 90L, 95L, 99L);
+        // Two samples: the p50 is the faster one, not their mean.
+        JtlSummary two = JtlSummary.of(List.of(Sample.of(0, 7, "200", true), Sample.of(0, 9, "200", true)));
+        assertThat(List.of(two.p50Ms(), two.p99Ms())).containsExactly(7L, 9L);
     }
 
     @Test

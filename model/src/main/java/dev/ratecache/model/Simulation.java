@@ -1,5 +1,6 @@
 package dev.ratecache.model;
 
+import dev.ratecache.stats.NearestRank;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -356,11 +357,7 @@ public final class Simulation {
         java.util.Arrays.sort(latencies);
         double seconds = Math.max(1, last - first) / 1000.0;
         return new Aggregates(n, n / seconds, 100.0 * rejected / n, originServed,
-                atCache == 0 ? 0 : 100.0 * hits / atCache, percentile(latencies, 50), percentile(latencies, 95));
-    }
-
-    private static long percentile(long[] sorted, int p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, rank - 1)];
+                atCache == 0 ? 0 : 100.0 * hits / atCache, NearestRank.percentile(latencies, 50),
+                NearestRank.percentile(latencies, 95));
     }
 }

@@ -6,6 +6,8 @@ import dev.ratecache.model.LimitReq;
 import dev.ratecache.model.LimitReqSpec;
 import dev.ratecache.model.LimitReqStatus;
 import dev.ratecache.model.Rate;
+import dev.ratecache.stats.BusiestWindow;
+import dev.ratecache.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -178,7 +180,7 @@ public final class Advisor {
         List<PathAdvice> paths = lifetimes(cacheable, accepted, seconds);
         BackAdvice back = back(cacheable, accepted, paths);
 
-        long peak = peakPerSecond(IntStream.range(0, n).mapToLong(i -> time[i]).toArray());
+        long peak = BusiestWindow.in(time, 1000).count();
         List<ClientStat> outliers = stats.stream().filter(ClientStat::outlier)
                 .sorted(Comparator.comparingDouble(ClientStat::peakPerSec).reversed()).toList();
         List<ClientStat> top = stats.stream().sorted(Comparator.comparingLong(ClientStat::requests).reversed())
@@ -229,19 +231,12 @@ public final class Advisor {
     private List<ClientStat> clientStats(int[][] byClient) {
         double[] peak = new double[byClient.length];
         for (int c = 0; c < byClient.length; c++) {
-            int[] idx = byClient[c];
-            int most = 0;
-            for (int lo = 0, hi = 0; hi < idx.length; hi++) {
-                while (time[idx[hi]] - time[idx[lo]] >= PEAK_WINDOW_MS) {
-                    lo++;
-                }
-                most = Math.max(most, hi - lo + 1);
-            }
-            peak[c] = most * 1000.0 / PEAK_WINDOW_MS;
+            long[] times = Arrays.stream(byClient[c]).mapToLong(i -> time[i]).toArray();
+            peak[c] = BusiestWindow.in(times, PEAK_WINDOW_MS).count() * 1000.0 / PEAK_WINDOW_MS;
         }
         double[] sorted = peak.clone();
         Arrays.sort(sorted);
-        double p95 = sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
+        double p95 = NearestRank.percentile(sorted, 95);
         double bar = Math.max(OUTLIER_FACTOR * p95, OUTLIER_MIN_PER_SEC);
         List<ClientStat> stats = new ArrayList<>();
         for (int c = 0; c < byClient.length; c++) {
@@ -376,7 +371,7 @@ public final class Advisor {
             bound[m++] = time[i];
         }
         long[] stream = Arrays.copyOf(bound, m);
-        long peak = peakPerSecond(stream);
+        long peak = BusiestWindow.in(stream, 1000).count();
         if (options.originCapacity() == null) {
             return new BackAdvice(0, m, peak, List.of(), null);
         }
@@ -402,18 +397,6 @@ public final class Advisor {
         BackCandidate pick = candidates.stream().filter(c -> c.rejected() == 0).findFirst()
                 .orElse(candidates.get(candidates.size() - 1));
         return new BackAdvice(options.originCapacity(), m, peak, candidates, pick);
-    }
-
-    /** The most times in any one-second window (times sorted). */
-    static long peakPerSecond(long[] times) {
-        long most = 0;
-        for (int lo = 0, hi = 0; hi < times.length; hi++) {
-            while (times[hi] - times[lo] >= 1000) {
-                lo++;
-            }
-            most = Math.max(most, hi - lo + 1);
-        }
-        return most;
     }
 
     static String plain(double v) {

@@ -8,6 +8,7 @@ import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.proc.Ports;
@@ -52,7 +53,7 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     @Option(names = "--origin-threads", paramLabel = "N",
             description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
-    int originThreads = 10;
+    int originThreads = OriginDefaults.get().threads();
 
     @Option(names = "--matrix", paramLabel = "default|full|protection|caches",
             description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"

@@ -15,6 +15,7 @@ import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.report.Check;
@@ -79,7 +80,7 @@ public final class ReplayCommand extends MatrixCommand {
 
     @Option(names = "--max-age", paramLabel = "SECONDS",
             description = "The freshness the suite's origin gives every replayed path. Default: ${DEFAULT-VALUE}.")
-    int maxAge = 10;
+    int maxAge = Math.toIntExact(OriginDefaults.get().replayMaxAge().toSeconds());
 
     @Option(names = "--threads", paramLabel = "N",
             description = "JMeter threads: the most requests waiting or in flight at once. Default: ${DEFAULT-VALUE}.")

@@ -6,6 +6,7 @@ import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
@@ -64,7 +65,7 @@ public final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--origin-threads", paramLabel = "N",
             description = "Request threads of the suite's origin. Default: ${DEFAULT-VALUE}.")
-    int originThreads = 10;
+    int originThreads = OriginDefaults.get().threads();
 
     @Option(names = "--profile", paramLabel = "quick|default",
             description = "quick: the origin's delays and freshness lifetimes divided by ten, as in a quick matrix run."

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.stats.Median;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,14 +36,10 @@ public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, 
         return dirs;
     }
 
-    /** The median over the runs (the middle run's value; the mean of the two middle ones for an even count). */
+    /** The median over the runs ({@link Median}: the mean of the two middle runs for an even count); null when none measured it. */
     public Double median(Metric metric) {
         List<Double> values = values(metric);
-        if (values.isEmpty()) {
-            return null;
-        }
-        int n = values.size();
-        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+        return values.isEmpty() ? null : Median.of(values);
     }
 
     public Double min(Metric metric) {

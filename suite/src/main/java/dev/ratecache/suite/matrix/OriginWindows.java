@@ -1,6 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.stats.BusiestWindow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,26 +55,15 @@ public record OriginWindows(List<Long> arrivalsMs) {
     }
 
     /**
-     * The busiest window [t, t + 1 s) over every t: a sliding window, so a burst split across two
-     * clock seconds is still seen whole. Null when nothing reached the origin.
+     * The busiest window [t, t + 1 s) over every t ({@link BusiestWindow}), so a burst split across
+     * two clock seconds is still seen whole. Null when nothing reached the origin.
      */
     public Peak peak() {
         if (arrivalsMs.isEmpty()) {
             return null;
         }
-        int best = 0;
-        long bestStart = arrivalsMs.get(0);
-        int first = 0;
-        for (int last = 0; last < arrivalsMs.size(); last++) {
-            while (arrivalsMs.get(last) - arrivalsMs.get(first) >= WINDOW_MS) {
-                first++;
-            }
-            if (last - first + 1 > best) {
-                best = last - first + 1;
-                bestStart = arrivalsMs.get(first);
-            }
-        }
-        return new Peak(best, bestStart);
+        BusiestWindow busiest = BusiestWindow.in(arrivalsMs.stream().mapToLong(Long::longValue).toArray(), WINDOW_MS);
+        return new Peak(busiest.count(), busiest.start());
     }
 
     /** Arrivals per clock second (epoch second to count), for the report. */

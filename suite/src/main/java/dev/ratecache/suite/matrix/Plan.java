@@ -1,11 +1,15 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.Repo;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Everything the suite knows about a JMeter plan: its file, the paths it requests, how many
@@ -127,6 +131,21 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
     public Path file() {
         return userFile != null ? userFile : Repo.plans().resolve(fileName);
     }
+
+    /**
+     * The defaults the plan's file gives its properties, {@code ${__P(name,default)}}: what JMeter
+     * runs with where the suite sets nothing, read from the file so that no copy of them can differ.
+     */
+    public Map<String, String> declaredDefaults() throws IOException {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        Matcher m = DECLARED_DEFAULT.matcher(Files.readString(file()));
+        while (m.find()) {
+            defaults.putIfAbsent(m.group(1), m.group(2));
+        }
+        return defaults;
+    }
+
+    private static final Pattern DECLARED_DEFAULT = Pattern.compile("\\$\\{__P\\(([\\w.]+),([^)]*)\\)}");
 
     /** The JMeter properties that size the plan for {@code profile} (full has the default's sizes). */
     public Map<String, String> sizes(Profile profile) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.jtl.Jtl;
-import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.stats.NearestRank;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,7 +170,7 @@ public final class Timeline {
         List<Long> out = new ArrayList<>();
         for (List<Long> values : perSecond) {
             long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
-            out.add(sorted.length == 0 ? null : JtlSummary.percentile(sorted, p));
+            out.add(sorted.length == 0 ? null : NearestRank.percentile(sorted, p));
         }
         return Collections.unmodifiableList(out);
     }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -37,6 +38,11 @@ public final class NginxRenderer {
     public static final Path NJS_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_js_module.so");
     /** Debian's libnginx-mod-http-cache-purge installs the module here. */
     public static final Path PURGE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_cache_purge_module.so");
+    /**
+     * The edge cache's {@code inactive=} (snippets/front/cache-zone.conf): an entry unused this long is
+     * dropped however fresh. Here, not in the snippet, because the model of the edge (Predictor) needs it too.
+     */
+    public static final Duration EDGE_CACHE_INACTIVE = Duration.ofMinutes(10);
 
     // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
     private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
@@ -183,6 +189,7 @@ public final class NginxRenderer {
         front.put("limitConnValue", s.limitConn);
         front.put("cache", s.cache);
         front.put("cacheSize", s.cacheSize);
+        front.put("cacheInactive", EDGE_CACHE_INACTIVE.toMinutes() + "m");
         front.put("backgroundUpdate", s.backgroundUpdate ? "on" : "off");
         front.put("staleProtective", s.stale == StaleMode.PROTECTIVE);
         // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.stats.Median;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -65,15 +66,15 @@ public final class PeakRun {
      */
     public record Figure(Kind kind, List<Wrk.Result> runs, List<Double> ratios, List<Double> cpuMicros,
             List<Double> cpuRatios) {
-        public double medianRequestsPerSecond() { return median(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
-        public double medianRatio() { return median(ratios); }
+        public double medianRequestsPerSecond() { return Median.of(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
+        public double medianRatio() { return Median.of(ratios); }
         public double minRatio() { return ratios.stream().min(Comparator.naturalOrder()).orElse(Double.NaN); }
         public double maxRatio() { return ratios.stream().max(Comparator.naturalOrder()).orElse(Double.NaN); }
-        public double medianP50() { return median(runs.stream().map(Wrk.Result::latencyP50).toList()); }
-        public double medianP99() { return median(runs.stream().map(Wrk.Result::latencyP99).toList()); }
-        public double medianCpuMicros() { return median(cpuMicros); }
+        public double medianP50() { return Median.of(runs.stream().map(Wrk.Result::latencyP50).toList()); }
+        public double medianP99() { return Median.of(runs.stream().map(Wrk.Result::latencyP99).toList()); }
+        public double medianCpuMicros() { return Median.of(cpuMicros); }
         /** The ceiling's CPU per request over this path's, per round: the ratio if nginx's CPU were all that limits. */
-        public double medianCpuRatio() { return median(cpuRatios); }
+        public double medianCpuRatio() { return Median.of(cpuRatios); }
         public long non2xx() { return runs.stream().mapToLong(Wrk.Result::non2xx).sum(); }
         public long requests() { return runs.stream().mapToLong(Wrk.Result::requests).sum(); }
     }
@@ -346,14 +347,5 @@ public final class PeakRun {
         } catch (IOException e) {
             return 0;
         }
-    }
-
-    static double median(List<Double> values) {
-        if (values.isEmpty()) {
-            return Double.NaN;
-        }
-        List<Double> sorted = values.stream().sorted().toList();
-        int mid = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2;
     }
 }

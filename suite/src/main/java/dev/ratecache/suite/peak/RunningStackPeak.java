@@ -1,5 +1,6 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.stats.Median;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ProcCpu;
 import java.io.IOException;
@@ -35,7 +36,7 @@ public final class RunningStackPeak {
     /** Every round, and the body size compared. */
     public record Outcome(int bodyBytes, List<Round> rounds) {
         public double medianRatio() {
-            return PeakRun.median(rounds.stream().map(Round::ratio).toList());
+            return Median.of(rounds.stream().map(Round::ratio).toList());
         }
 
         public String table() {

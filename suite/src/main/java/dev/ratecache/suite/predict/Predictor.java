@@ -14,14 +14,20 @@ import dev.ratecache.model.Simulation;
 import dev.ratecache.model.SimulationResult;
 import dev.ratecache.model.SimulationSpec;
 import dev.ratecache.model.Workload;
+import dev.ratecache.stats.Median;
+import dev.ratecache.stats.NearestRank;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.origin.Endpoint;
+import dev.ratecache.suite.origin.OriginDefaults;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -44,19 +50,14 @@ public final class Predictor {
     public static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.REJECTED_PCT,
             Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.P50_MS, Metric.P95_MS);
 
-    /** The origin's stale-while-revalidate (appserver's application.yml): the edge may serve STALE while refreshing. */
-    static final long STALE_WHILE_REVALIDATE_SEC = 60;
-
-    /** The replay origin's delay for a path the log gave no time for (appserver's origin.replay.default-delay). */
-    public static final long REPLAY_DEFAULT_DELAY_MS = 50;
-
     private Predictor() {}
 
     /**
      * A replayed log as the model needs it.
      *
      * @param schedule      the rows JMeter sent, each at its offset from its own address
-     * @param delayMsByPath the origin's delay per path (paths.csv); a path without one gets {@link #REPLAY_DEFAULT_DELAY_MS}
+     * @param delayMsByPath the origin's delay per path (paths.csv); a path without one gets the origin's
+     *                      {@link OriginDefaults#replayDefaultDelay()}
      * @param maxAgeSec     the freshness the origin gives every replayed path (replay --max-age)
      */
     public record ReplayTraffic(List<ScheduledRequest> schedule, Map<String, Long> delayMsByPath, long maxAgeSec) {
@@ -79,10 +80,24 @@ public final class Predictor {
      * @param epochMs       wall-clock time of the cell's first request (the cache counts whole seconds); 0 when unknown
      */
     public record Input(Cell cell, NginxSwitches switches, Map<String, String> properties, Profile profile,
-            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {}
+            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
+
+        /** The cell's properties over the defaults its plan's file declares: what JMeter ran with. */
+        Input withPlanDefaults() throws IOException {
+            Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
+            all.putAll(properties);
+            return new Input(cell, switches, all, profile, originThreads, replay, measuredMinMs, epochMs);
+        }
+    }
 
     /** The prediction for one cell, or the model's gap for it. */
-    public static Prediction predict(Input in) {
+    public static Prediction predict(Input given) {
+        Input in;
+        try {
+            in = given.withPlanDefaults();
+        } catch (IOException e) {
+            return Prediction.gap("the plan's file cannot be read (" + e.getMessage() + ")");
+        }
         String gap = gap(in);
         if (gap != null) {
             return Prediction.gap(gap);
@@ -132,7 +147,7 @@ public final class Predictor {
             });
         }
         Map<Metric, Double> median = new LinkedHashMap<>();
-        byMetric.forEach((m, values) -> median.put(m, values.stream().sorted().toList().get(values.size() / 2)));
+        byMetric.forEach((m, values) -> median.put(m, Median.of(values)));
         return new Prediction(median, null, overhead, range, ORDERS);
     }
 
@@ -151,7 +166,8 @@ public final class Predictor {
         if (!cell.direct() && in.switches().limitConn() > 0) {
             return "the model does not include limit_conn";
         }
-        if (!"0".equals(in.properties().getOrDefault("think_time", "0").trim())) {
+        String thinkTime = in.properties().get("think_time");
+        if (thinkTime != null && !"0".equals(thinkTime.trim())) {
             return "the model does not include think time";
         }
         if (isReplay(cell.plan()) && in.replay() == null) {
@@ -171,9 +187,9 @@ public final class Predictor {
         LimitReqSpec front = nginx && s.frontLimit() ? limit(s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
         LimitReqSpec back = nginx && s.backLimit() ? limit(s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
         EdgeCacheSpec cache = nginx && s.cache()
-                // proxy_cache_lock_timeout and _age are the read timeout (NginxRenderer); inactive=10m (snippets/front/cache-zone.conf).
+                // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
                 ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
-                        s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), 600_000)
+                        s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis())
                 : null;
         return new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
     }
@@ -187,24 +203,24 @@ public final class Predictor {
         return spec.withRejectStatus(status);
     }
 
-    /** The suite's origin at the profile's delays and lifetimes (Profile's origin arguments), or the replay's. */
+    /** The suite's origin as the profile runs it ({@link Profile#endpoints()}), or the replay's. */
     static OriginSpec origin(Input in) {
+        OriginDefaults defaults = OriginDefaults.get();
+        // Every endpoint and replayed path sends the origin's stale-while-revalidate: the edge may answer STALE while refreshing.
+        long staleSec = defaults.staleWhileRevalidate().toSeconds();
         Map<String, PathSpec> paths = new LinkedHashMap<>();
         if (in.replay() != null && isReplay(in.cell().plan())) {
-            Freshness fresh = new Freshness(in.replay().maxAgeSec(), STALE_WHILE_REVALIDATE_SEC);
+            Freshness fresh = new Freshness(in.replay().maxAgeSec(), staleSec);
+            long defaultDelayMs = defaults.replayDefaultDelay().toMillis();
             // The edge's cache key is the whole URI, so the model's "path" is the URI, served at its path's delay.
             for (ScheduledRequest r : in.replay().schedule()) {
                 paths.computeIfAbsent(r.uri(), uri -> new PathSpec(
-                        in.replay().delayMsByPath().getOrDefault(pathOf(uri), REPLAY_DEFAULT_DELAY_MS), fresh));
+                        in.replay().delayMsByPath().getOrDefault(pathOf(uri), defaultDelayMs), fresh));
             }
-        } else if (in.profile() == Profile.QUICK) {
-            paths.put("/hare", new PathSpec(10, new Freshness(1, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/tortoise", new PathSpec(200, new Freshness(1, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/snail", new PathSpec(500, new Freshness(6, STALE_WHILE_REVALIDATE_SEC)));
         } else {
-            paths.put("/hare", new PathSpec(100, new Freshness(3, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/tortoise", new PathSpec(2000, new Freshness(10, STALE_WHILE_REVALIDATE_SEC)));
-            paths.put("/snail", new PathSpec(5000, new Freshness(60, STALE_WHILE_REVALIDATE_SEC)));
+            for (Endpoint e : in.profile().endpoints()) {
+                paths.put(e.path(), new PathSpec(e.delay().toMillis(), new Freshness(e.maxAge().toSeconds(), staleSec)));
+            }
         }
         return new OriginSpec(in.originThreads(), paths);
     }
@@ -226,8 +242,8 @@ public final class Predictor {
             return new Workload.Open(arrivals);
         }
         if (plan.name().equals(Plan.FLOOD.name())) {
-            return new Workload.Open(flood(count(p, "rate", 300), count(p, "ramp", 5), count(p, "hold", 10),
-                    Math.max(1, count(p, "sources", 1)), p.getOrDefault("path", "/hare")));
+            return new Workload.Open(flood(count(p, "rate"), count(p, "ramp"), count(p, "hold"),
+                    Math.max(1, count(p, "sources")), p.getOrDefault("path", plan.paths().get("path"))));
         }
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
@@ -236,10 +252,10 @@ public final class Predictor {
             // up to a tenth (the mean, 5 %, here), as LibraryDriver configures it.
             Workload.Library library = new Workload.Library(LibraryDriver.RETRIES,
                     Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis());
-            return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L,
+            return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
                     paths, false, 1, overheadMs, false, false, library);
         }
-        return new Workload.Closed(count(p, "users", 1), count(p, "loops", 1), count(p, "rampup", 0) * 1000L, paths,
+        return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L, paths,
                 plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());
     }
 
@@ -262,11 +278,16 @@ public final class Predictor {
         return arrivals;
     }
 
-    private static int count(Map<String, String> p, String name, int fallback) {
+    /** A whole-number property; the plan's file declares a default for each one the model reads. */
+    private static int count(Map<String, String> p, String name) {
+        String value = p.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("the plan sets no " + name);
+        }
         try {
-            return Integer.parseInt(p.getOrDefault(name, String.valueOf(fallback)).trim());
+            return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            return fallback;
+            throw new IllegalArgumentException(name + " is not a whole number: " + value);
         }
     }
 
@@ -317,8 +338,9 @@ public final class Predictor {
             // As EdgeLog counts it: HITs among every response the front logged, rejections included.
             values.put(Metric.EDGE_HIT_PCT, atFront == 0 ? 0 : 100.0 * hits / atFront);
         }
-        values.put(Metric.P50_MS, (double) percentile(latency, 50));
-        values.put(Metric.P95_MS, (double) percentile(latency, 95));
+        // Nearest rank, as the JTL's summary takes the measured ones.
+        values.put(Metric.P50_MS, (double) NearestRank.percentile(latency, 50));
+        values.put(Metric.P95_MS, (double) NearestRank.percentile(latency, 95));
         Map<Metric, Prediction.Range> ranges = new LinkedHashMap<>();
         ranges.put(Metric.P50_MS, percentileRange(latency, 50));
         ranges.put(Metric.P95_MS, percentileRange(latency, 95));
@@ -333,11 +355,5 @@ public final class Predictor {
         int low = (int) Math.max(1, Math.ceil(q * n - half));
         int high = (int) Math.min(n, Math.ceil(q * n + half));
         return new Prediction.Range(sorted[low - 1], sorted[high - 1]);
-    }
-
-    /** Nearest rank, as the model's and the JTL's summaries take it. */
-    static long percentile(long[] sorted, int p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, rank - 1)];
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.accesslog.ScheduledRequest;
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.stats.NearestRank;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
@@ -105,7 +106,7 @@ class PredictorTest {
         for (int i = 0; i < 200; i++) {
             sorted[i] = i < 100 ? 100 + i : 5000 + i;
         }
-        assertThat(Predictor.percentile(sorted, 50)).isEqualTo(199);
+        assertThat(NearestRank.percentile(sorted, 50)).isEqualTo(199);
         assertThat(Predictor.percentileRange(sorted, 50)).isEqualTo(new Prediction.Range(186, 5113));
         // p95 at rank 190: ±1.96·√9.5 ranks, 184th to 197th.
         assertThat(Predictor.percentileRange(sorted, 95)).isEqualTo(new Prediction.Range(5183, 5196));
