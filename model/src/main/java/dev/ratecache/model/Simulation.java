@@ -47,6 +47,8 @@ public final class Simulation {
         boolean reachedOrigin;
         boolean updater;
         boolean store;
+        /** This request's hop from the front to the back when measured; {@link Arrival#SPEC_HOP} otherwise. */
+        long hopToBackMs = Arrival.SPEC_HOP;
         int status;
         /** The Age the edge sends with an answer from its cache: whole seconds since the origin's answer was stored. */
         long ageSec;
@@ -114,6 +116,7 @@ public final class Simulation {
             for (int i = 0; i < arrivals.size(); i++) {
                 Arrival a = arrivals.get(i);
                 Req r = new Req(i, a.client(), a.path(), a.timeMs(), false);
+                r.hopToBackMs = a.hopToBackMs();
                 r.onDone = () -> { };
                 at(a.timeMs(), () -> arrive(r));
             }
@@ -256,7 +259,7 @@ public final class Simulation {
     }
 
     private void forward(Req r) {
-        after(spec.hopMs(), () -> atBack(r));
+        after(r.hopToBackMs != Arrival.SPEC_HOP ? r.hopToBackMs : spec.hopMs(), () -> atBack(r));
     }
 
     private void atBack(Req r) {

@@ -84,6 +84,22 @@ class SimulationTest {
     }
 
     @Test
+    void aMeasuredHopDecidesWhenARequestReachesTheBack() {
+        // The back admits one a second (burst 0, nodelay). Sent 500 ms apart, the second is rejected
+        // at the spec's hop of 0; measured as 600 ms on its way to the back, it arrives a second after
+        // the first and passes.
+        SimulationSpec spec = new SimulationSpec(null, null, LimitReqSpec.nodelay(Rate.perSecond(1), 0), ORIGIN, 0, 0);
+        List<Arrival> specHop = List.of(new Arrival(0, "c", "/hare"), new Arrival(500, "c", "/hare"));
+        List<Arrival> measured = List.of(new Arrival(0, "c", "/hare", 0), new Arrival(500, "c", "/hare", 600));
+
+        assertThat(Simulation.run(spec, new Workload.Open(specHop)).requests().get(1).back().status())
+                .isEqualTo(LimitReqStatus.REJECTED);
+        RequestOutcome late = Simulation.run(spec, new Workload.Open(measured)).requests().get(1);
+        assertThat(late.back().status()).isEqualTo(LimitReqStatus.PASSED);
+        assertThat(late.reachedOrigin()).isTrue();
+    }
+
+    @Test
     void queuedRequestsReachTheBackAfterTheirFrontDelay() {
         List<Arrival> arrivals = new ArrayList<>();
         for (int i = 0; i < 5; i++) {

@@ -187,14 +187,13 @@ class DistributedLoadTest {
         StackPorts p = StackPorts.free();
         Path results = dir.resolve("results");
         StringWriter text = new StringWriter();
-        int exit = RunTestsAccess.execute(new PrintWriter(text, true), "--load-hosts",
+        List<String> args = new ArrayList<>(List.of("--load-hosts",
                 address(0) + ":1099," + address(1) + ":1099", "--listen", NET + ".1", "--results", results.toString(),
                 "--matrix", "full", "--only", CELL, "--profile", "quick", "-Jusers=" + USERS, "-Jloops=" + LOOPS,
                 "-Jrampup=0", "--front-rate", String.valueOf(RATE), "--front-burst", String.valueOf(BURST),
-                "--front-mode", "nodelay", "--no-back-limit",
-                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
-                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
-                "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus()));
+                "--front-mode", "nodelay", "--no-back-limit"));
+        args.addAll(p.flags());
+        int exit = RunTestsAccess.execute(new PrintWriter(text, true), args.toArray(String[]::new));
         assertThat(exit).as(text.toString()).isZero();
 
         Path run = Files.list(results).filter(d -> d.getFileName().toString().matches("\\d{8}-\\d{6}"))
@@ -234,8 +233,11 @@ class DistributedLoadTest {
     void aLoadHostWithoutTheSuitesPropertiesIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
         Path results = dir.resolve("refused");
         StringWriter text = new StringWriter();
-        int exit = RunTestsAccess.execute(new PrintWriter(text, true), "--load-hosts", address(BARE) + ":1099",
-                "--listen", NET + ".1", "--results", results.toString(), "--only", "stress/no-caching", "--profile", "quick");
+        // Free ports: the refusal must be the host's, whatever else runs on this machine.
+        List<String> args = new ArrayList<>(List.of("--load-hosts", address(BARE) + ":1099",
+                "--listen", NET + ".1", "--results", results.toString(), "--only", "stress/no-caching", "--profile", "quick"));
+        args.addAll(StackPorts.free().flags());
+        int exit = RunTestsAccess.execute(new PrintWriter(text, true), args.toArray(String[]::new));
 
         assertThat(exit).as(text.toString()).isEqualTo(2);
         // JMeter's own defaults do not have the client cache's mode the plans rely on.
