@@ -90,7 +90,7 @@ public final class LoadServerCommand implements Callable<Integer> {
         } else {
             store = LoadHosts.ensureKeystore(keystore != null ? keystore : LoadHosts.defaultKeystore());
         }
-        Path dir = (results != null ? results : Repo.root().resolve("results")).resolve("load-server-" + port);
+        Path dir = RunFolders.results(results).resolve("load-server-" + port);
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(), "-Xms256m", "-Xmx1g",
                 "-jar", jmeter.launcher().toString(), "-s",

@@ -5,7 +5,6 @@ import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.predict.CellPrediction;
@@ -50,9 +49,8 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Mixin
     NginxSwitches switches = new NginxSwitches();
 
-    @Option(names = "--origin-threads", paramLabel = "N",
-            description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
-    int originThreads = 10;
+    @Mixin
+    OriginThreads originThreads = new OriginThreads();
 
     @Option(names = "--matrix", paramLabel = "default|full|protection|caches",
             description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
@@ -131,8 +129,7 @@ abstract class MatrixCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         LocalDateTime started = LocalDateTime.now().withNano(0);
-        Path runDir = (results != null ? results : Repo.root().resolve("results"))
-                .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path runDir = RunFolders.next(RunFolders.results(results), "");
         Run run = validate(runDir);
         Files.createDirectories(runDir);
         out.println("run folder: " + runDir);
@@ -147,7 +144,7 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + (rmiPlain ? "PLAIN" : "over SSL") + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
+                switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
@@ -181,7 +178,7 @@ abstract class MatrixCommand implements Callable<Integer> {
      */
     private Map<String, CellPrediction> predict(Run run, MatrixRunner.Outcome outcome, PrintWriter out) {
         try {
-            return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads,
+            return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads.threads(),
                     jmeterProperties, replayTraffic()));
         } catch (RuntimeException e) {
             out.println("note: no predictions in this report: the model failed (" + e + ")");
@@ -200,9 +197,7 @@ abstract class MatrixCommand implements Callable<Integer> {
     /** Every input checked before anything starts; all problems reported at once, one line each. */
     Run validate(Path runDir) {
         List<String> problems = new ArrayList<>(switches.problems());
-        if (originThreads < 1 || originThreads > 1000) {
-            problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
-        }
+        originThreads.problem().ifPresent(problems::add);
         Profile chosen = Profile.DEFAULT;
         try {
             chosen = Profile.parse(profile);
@@ -378,7 +373,7 @@ abstract class MatrixCommand implements Callable<Integer> {
             run.put("app cache", "Redis (" + RedisServer.binary() + ", no persistence, flushed and its counters zeroed"
                     + " before each cell) in the cells marked app cache");
         }
-        run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads + " request threads"
+        run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads.threads() + " request threads"
                 : switches.origins().toString());
         if (!jmeterProperties.isEmpty()) {
             run.put("jmeter_properties", jmeterProperties.toString());

@@ -99,7 +99,7 @@ public final class PeakCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // With a stack that up keeps running, peak points at it: that stack as configured, against
         // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
-        Optional<UpState> up = UpState.running(results != null ? results : UpState.defaultResults());
+        Optional<UpState> up = UpState.running(RunFolders.results(results));
         if (up.isPresent()) {
             return measureRunning(up.get());
         }

@@ -15,8 +15,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,9 +60,8 @@ public final class UpCommand implements Callable<Integer> {
                     + " stress/server-cache (its client cache is the client's own, not the stack's).")
     String scenario;
 
-    @Option(names = "--origin-threads", paramLabel = "N",
-            description = "Request threads of the suite's origin. Default: ${DEFAULT-VALUE}.")
-    int originThreads = 10;
+    @Mixin
+    OriginThreads originThreads = new OriginThreads();
 
     @Option(names = "--profile", paramLabel = "quick|default",
             description = "quick: the origin's delays and freshness lifetimes divided by ten, as in a quick matrix run."
@@ -90,7 +87,7 @@ public final class UpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Path resultsDir = (results != null ? results : UpState.defaultResults()).toAbsolutePath().normalize();
+        Path resultsDir = RunFolders.results(results).toAbsolutePath().normalize();
         // Before the ports: a running up holds them, and naming it says more than "port in use".
         Optional<UpState> other = UpState.running(resultsDir);
         if (other.isPresent()) {
@@ -100,10 +97,7 @@ public final class UpCommand implements Callable<Integer> {
         NginxSwitches chosen = validate();
         boolean ownOrigin = chosen.origins().isEmpty();
 
-        Path runDir = resultsDir.resolve("up-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        for (int n = 2; Files.exists(runDir); n++) {
-            runDir = resultsDir.resolve("up-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + n);
-        }
+        Path runDir = RunFolders.next(resultsDir, "up-");
         Files.createDirectories(runDir);
         state = UpState.self(runDir);
         // Claimed before anything starts, so that of two ups started together only one goes on.
@@ -122,7 +116,7 @@ public final class UpCommand implements Callable<Integer> {
                     + " (switches: " + chosen.describe() + ")");
             out.flush();
             try {
-                stack = Stack.start(chosen, ports, runDir, originThreads, Profile.parse(profile).originArgs());
+                stack = Stack.start(chosen, ports, runDir, originThreads.threads(), Profile.parse(profile).originArgs());
             } catch (IOException | RuntimeException e) {
                 String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
                 err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
@@ -193,10 +187,8 @@ public final class UpCommand implements Callable<Integer> {
                 chosen = cell.get().apply(switches);
             }
         }
-        if (originThreads < 1 || originThreads > 1000) {
-            problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
-        }
-        dev.ratecache.suite.nginx.WorkerAccess.problem(results != null ? results : UpState.defaultResults(), "--results")
+        originThreads.problem().ifPresent(problems::add);
+        dev.ratecache.suite.nginx.WorkerAccess.problem(RunFolders.results(results), "--results")
                 .ifPresent(problems::add);
         try {
             if (Profile.parse(profile) == Profile.FULL) {
