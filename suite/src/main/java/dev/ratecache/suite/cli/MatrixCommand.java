@@ -52,21 +52,21 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Mixin
     OriginThreads originThreads = new OriginThreads();
 
-    @Option(names = "--matrix", paramLabel = "default|full|protection|caches",
-            description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
-                    + " server cache and client cache per plan, plus direct; protection: the flood plan at 2x, 5x and 10x"
-                    + " the front rate, from one address and from many, with the back limit's promise checked;"
-                    + " caches: the hotset plan (reads and writes of /items) with no cache, the edge cache, the origin's"
-                    + " Redis app cache, both, and the edge with JMeter's client cache, rate limits off."
-                    + " Default: ${DEFAULT-VALUE}.")
-    String matrix = "default";
+    @Option(names = "--matrix", paramLabel = "KIND",
+            description = "${COMPLETION-CANDIDATES}. default: the reference experiment's cells; full: every combination"
+                    + " of front limit, back limit, server cache and client cache per plan, plus direct; protection: the"
+                    + " flood plan at 2x, 5x and 10x the front rate, from one address and from many, with the back limit's"
+                    + " promise checked; caches: the hotset plan (reads and writes of /items) with no cache, the edge"
+                    + " cache, the origin's Redis app cache, both, and the edge with JMeter's client cache, rate limits"
+                    + " off. Default: ${DEFAULT-VALUE}.")
+    MatrixKind matrix = MatrixKind.DEFAULT;
 
-    @Option(names = "--app-cache", paramLabel = "redis|off",
-            description = "The origin's own cache of /items reads: redis starts the suite's redis-server (Debian's, on a"
-                    + " port of its own, no persistence) and the origin with origin.app-cache=redis, for every cell;"
-                    + " with --matrix caches it picks that matrix's cells with (redis) or without (off) it."
-                    + " Default: ${DEFAULT-VALUE}.")
-    String appCache = "off";
+    @Option(names = "--app-cache", paramLabel = "MODE",
+            description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items reads: redis starts the suite's"
+                    + " redis-server (Debian's, on a port of its own, no persistence) and the origin with"
+                    + " origin.app-cache=redis, for every cell; with --matrix caches it picks that matrix's cells with"
+                    + " (redis) or without (off) it. Default: ${DEFAULT-VALUE}.")
+    AppCacheMode appCache = AppCacheMode.OFF;
 
     @Option(names = "--redis-port", paramLabel = "PORT",
             description = "The app cache's redis-server port (loopback only). Default: a free port.")
@@ -76,10 +76,11 @@ abstract class MatrixCommand implements Callable<Integer> {
             description = "Run only these cells, e.g. --only stress/server-cache,load/both.")
     List<String> only = new ArrayList<>();
 
-    @Option(names = "--profile", paramLabel = "quick|default|full",
-            description = "quick: scaled down for CI and a first look (under 2 minutes); default: the reference sizes;"
-                    + " full: the reference sizes, each cell 3 times. Default: ${DEFAULT-VALUE}.")
-    String profile = "default";
+    @Option(names = "--profile", paramLabel = "PROFILE",
+            description = "${COMPLETION-CANDIDATES}. quick: scaled down for CI and a first look (under 2 minutes);"
+                    + " default: the reference sizes; full: the reference sizes, each cell 3 times."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Profile profile = Profile.DEFAULT;
 
     @Option(names = "--repeat", paramLabel = "N",
             description = "Run each cell N times and report the median and the spread. Default: the profile's (1, or 3 for full).")
@@ -188,7 +189,7 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     /** The checks the kind of run makes by itself, beside the user's --assert: the protection matrix's promise. */
     List<Check.Outcome> builtInChecks(List<CellResult> cells) {
-        return matrix.equals(Matrix.PROTECTION) ? BackLimitPromise.of(switches).check(cells) : List.of();
+        return matrix == MatrixKind.PROTECTION ? BackLimitPromise.of(switches).check(cells) : List.of();
     }
 
     /** What a run will do, once every input has been checked. */
@@ -198,19 +199,9 @@ abstract class MatrixCommand implements Callable<Integer> {
     Run validate(Path runDir) {
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
-        Profile chosen = Profile.DEFAULT;
-        try {
-            chosen = Profile.parse(profile);
-        } catch (IllegalArgumentException e) {
-            problems.add("--profile " + e.getMessage());
-        }
-        int repeats = repeat != null ? repeat : chosen.repeats();
+        int repeats = repeat != null ? repeat : profile.repeats();
         if (repeats < 1 || repeats > 100) {
             problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
-        }
-        boolean appCacheKnown = APP_CACHE_MODES.contains(appCache);
-        if (!appCacheKnown) {
-            problems.add("--app-cache must be redis or off (got '" + appCache + "')");
         }
         List<Plan> plans = plans(problems, runDir);
         List<Cell> cells = List.of();
@@ -267,7 +258,7 @@ abstract class MatrixCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
-        return new Run(cells, chosen, repeats, checks);
+        return new Run(cells, profile, repeats, checks);
     }
 
     /**
@@ -344,19 +335,17 @@ abstract class MatrixCommand implements Callable<Integer> {
                 .toList();
     }
 
-    static final List<String> APP_CACHE_MODES = List.of("redis", "off");
-
     /**
      * --app-cache: in the caches matrix, whose cells each have their own mode, it keeps the cells of
      * the mode given (when given); in any other matrix, redis turns the app cache on in every cell.
      */
     private List<Cell> withAppCache(List<Cell> cells) {
         boolean given = spec.commandLine().getParseResult().hasMatchedOption("--app-cache");
-        if (!given || !APP_CACHE_MODES.contains(appCache)) {
+        if (!given) {
             return cells;
         }
-        boolean on = appCache.equals("redis");
-        if (matrix.equals(Matrix.CACHES)) {
+        boolean on = appCache == AppCacheMode.REDIS;
+        if (matrix == MatrixKind.CACHES) {
             return cells.stream().filter(c -> c.appCache() == on).toList();
         }
         return cells.stream().map(c -> c.direct() || c.library() ? c : c.withAppCache(on)).toList();
@@ -365,7 +354,7 @@ abstract class MatrixCommand implements Callable<Integer> {
     private Map<String, Object> describeRun(Run chosen, LocalDateTime started) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
-        run.put("matrix", matrix);
+        run.put("matrix", matrix.toString());
         run.put("profile", chosen.profile.toString());
         run.put("repeats", chosen.repeats);
         run.put("switches", switches.describe());
@@ -412,18 +401,19 @@ abstract class MatrixCommand implements Callable<Integer> {
     }
 
     private List<Cell> matrixCells(List<Plan> plans) {
-        if (matrix.equals(Matrix.PROTECTION)) {
-            if (ownPlan()) {
-                throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");
-            }
-            boolean cacheGiven = spec.commandLine().getParseResult().hasMatchedOption("--cache");
-            return Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
-                    cacheGiven && switches.cache());
+        if (matrix == MatrixKind.PROTECTION && ownPlan()) {
+            throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");
         }
-        if (matrix.equals(Matrix.CACHES) && ownPlan()) {
+        if (matrix == MatrixKind.CACHES && ownPlan()) {
             throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: drop --plan");
         }
-        return Matrix.of(matrix, plans);
+        return switch (matrix) {
+            case DEFAULT -> Matrix.reference(plans);
+            case FULL -> Matrix.full(plans);
+            case CACHES -> Matrix.caches();
+            case PROTECTION -> Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
+                    spec.commandLine().getParseResult().hasMatchedOption("--cache") && switches.cache());
+        };
     }
 
     /** Files the cells need in the run folder, written before the first cell starts. */

@@ -44,6 +44,7 @@ public final class RunTestsCommand extends MatrixCommand {
 
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new RunTestsCommand());
+        Choice.registerAll(cli);
         cli.setParameterExceptionHandler(RunTestsCommand::badInput);
         cli.setExecutionExceptionHandler((e, c, parsed) -> {
             if (e instanceof Repo.NotFound) {

@@ -66,7 +66,7 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "quick|default",
             description = "quick: the origin's delays and freshness lifetimes divided by ten, as in a quick matrix run."
                     + " Default: ${DEFAULT-VALUE}.")
-    String profile = "default";
+    Profile profile = Profile.DEFAULT;
 
     @Option(names = "--every", paramLabel = "SECONDS",
             description = "How often the status line is printed. Default: ${DEFAULT-VALUE}.")
@@ -116,7 +116,7 @@ public final class UpCommand implements Callable<Integer> {
                     + " (switches: " + chosen.describe() + ")");
             out.flush();
             try {
-                stack = Stack.start(chosen, ports, runDir, originThreads.threads(), Profile.parse(profile).originArgs());
+                stack = Stack.start(chosen, ports, runDir, originThreads.threads(), profile.originArgs());
             } catch (IOException | RuntimeException e) {
                 String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
                 err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
@@ -190,12 +190,8 @@ public final class UpCommand implements Callable<Integer> {
         originThreads.problem().ifPresent(problems::add);
         dev.ratecache.suite.nginx.WorkerAccess.problem(RunFolders.results(results), "--results")
                 .ifPresent(problems::add);
-        try {
-            if (Profile.parse(profile) == Profile.FULL) {
-                problems.add("--profile full repeats matrix cells; up has none: use quick or default");
-            }
-        } catch (IllegalArgumentException e) {
-            problems.add("--profile " + e.getMessage());
+        if (profile == Profile.FULL) {
+            problems.add("--profile full repeats matrix cells; up has none: use quick or default");
         }
         if (switches.edges() > 1) {
             // Its live line reads one front end's log and counters; several edges are measured by a matrix run.

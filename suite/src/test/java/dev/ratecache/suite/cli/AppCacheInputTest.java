@@ -29,7 +29,8 @@ class AppCacheInputTest {
     @Test
     void unknownAppCacheIsRefusedInOneLine() {
         assertThat(run("--app-cache", "memcached")).isEqualTo(2);
-        assertThat(err.toString()).startsWith("run-tests.sh: --app-cache must be redis or off (got 'memcached')\n");
+        assertThat(err.toString()).startsWith("run-tests.sh: Invalid value for option '--app-cache': 'memcached' is not"
+                + " an app cache mode: use redis or off\n");
         assertThat(out.toString()).doesNotContain("run folder");
     }
 
