@@ -6,7 +6,9 @@ import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.WorkerAccess;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.proc.Ports;
@@ -101,30 +103,8 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "Where run folders go. Default: results/ in the checkout.")
     Path results;
 
-    @Option(names = "--load-hosts", paramLabel = "HOST[:PORT][,HOST[:PORT]]", split = ",",
-            description = "Run each plan through the JMeter servers on these hosts (./run-tests.sh load-server there),"
-                    + " JMeter's own distributed mode: each host runs the whole plan, JMeter merges the results here."
-                    + " Needs --listen with an address the hosts reach. PORT defaults to 1099.")
-    List<String> loadHosts = new ArrayList<>();
-
-    @Option(names = "--rmi-keystore", paramLabel = "FILE",
-            description = "With --load-hosts: the keystore for RMI over SSL, the same file on every host (made with"
-                    + " keytool, alias rmi, when missing). Default: .tools/rmi/rmi_keystore.jks in the checkout.")
-    Path rmiKeystore;
-
-    @Option(names = "--rmi-plain",
-            description = "With --load-hosts: RMI without SSL (the load servers must be started with --rmi-plain too)."
-                    + " Anyone on the network can then talk to the JMeter servers.")
-    boolean rmiPlain;
-
-    @Option(names = "--client-rmi-port", paramLabel = "N",
-            description = "With --load-hosts: this controller's RMI port, which the load hosts connect back to with the"
-                    + " samples (client.rmi.localport; JMeter uses it and the next few). 0: any free port."
-                    + " Default: ${DEFAULT-VALUE}.")
-    int clientRmiPort = 0;
-
-    /** The load hosts' JMeter servers, once checked; null when JMeter runs here. */
-    dev.ratecache.suite.jmeter.JMeter.Remote remote;
+    @Mixin
+    LoadHostOptions loadHosts = new LoadHostOptions();
 
     @Override
     public Integer call() throws Exception {
@@ -132,6 +112,8 @@ abstract class MatrixCommand implements Callable<Integer> {
         LocalDateTime started = LocalDateTime.now().withNano(0);
         Path runDir = RunFolders.next(RunFolders.results(results), "");
         Run run = validate(runDir);
+        checkMachine(run, runDir);
+        JMeter.Remote remote = loadHosts.given() ? checkLoadHosts(runDir) : null;
         Files.createDirectories(runDir);
         out.println("run folder: " + runDir);
         out.println("matrix:     " + run.cells.size() + " cells (" + matrix + ", profile " + run.profile
@@ -142,7 +124,7 @@ abstract class MatrixCommand implements Callable<Integer> {
 
         if (remote != null) {
             out.println("load hosts: " + String.join(", ", remote.hosts()) + " (JMeter servers, RMI "
-                    + (rmiPlain ? "PLAIN" : "over SSL") + "; callback to " + remote.callbackAddress() + ")");
+                    + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
                 switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
@@ -195,7 +177,12 @@ abstract class MatrixCommand implements Callable<Integer> {
     /** What a run will do, once every input has been checked. */
     record Run(List<Cell> cells, Profile profile, int repeats, List<Check> checks) {}
 
-    /** Every input checked before anything starts; all problems reported at once, one line each. */
+    /**
+     * The input checked before anything starts: flag values, files, combinations; all problems at
+     * once, one line each. Binds no port and starts no process ({@link #checkMachine} does, once the
+     * input is good). A problem that leaves nothing to check further (a log that can't be read, so
+     * no plan and no cells) is the only line about it: no second line about what it left empty.
+     */
     Run validate(Path runDir) {
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
@@ -203,36 +190,16 @@ abstract class MatrixCommand implements Callable<Integer> {
         if (repeats < 1 || repeats > 100) {
             problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
         }
-        List<Plan> plans = plans(problems, runDir);
-        List<Cell> cells = List.of();
-        try {
-            cells = Matrix.select(withAppCache(filterBySwitches(cellsOf(plans))), only);
-            if (cells.isEmpty()) {
-                problems.add("no cell matches --cache/--front-limit/--back-limit as given: drop one of them or use --only");
-            }
-        } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
-        }
-        if (cells.stream().anyMatch(Cell::appCache)) {
-            if (!switches.origins().isEmpty()) {
-                problems.add("--app-cache redis is the suite's own origin's cache: drop --origin, or --app-cache");
-            }
-            RedisServer.notInstalled().ifPresent(problems::add);
-            if (redisPort != 0) {
-                Ports.problem(redisPort, "--redis-port").ifPresent(problems::add);
-                if (List.of(ports.front(), ports.back(), ports.origin(), ports.management(), ports.frontStatus(),
-                        ports.backStatus()).contains(redisPort)) {
-                    problems.add("--redis-port " + redisPort + " is one of the stack's ports: give Redis its own");
-                }
-            }
-        }
-        if (cells.stream().anyMatch(c -> !c.direct())) {
-            dev.ratecache.suite.nginx.WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
-        }
         if (redisPort < 0 || redisPort > 65535) {
             problems.add("--redis-port must be a port from 1 to 65535 (got " + redisPort + ")");
+        } else if (redisPort != 0 && ports.isOneOf(redisPort)) {
+            problems.add("--redis-port " + redisPort + " is one of the stack's ports: give Redis its own");
         }
         jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
+        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
+        if (loadHosts.given()) {
+            problems.addAll(loadHosts.problems(ports.listen()));
+        }
         List<String> checkTexts = new ArrayList<>(asserts);
         if (assertFile != null) {
             try {
@@ -242,69 +209,91 @@ abstract class MatrixCommand implements Callable<Integer> {
                 problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
             }
         }
+        List<String> planProblems = new ArrayList<>();
+        List<Plan> plans = plans(planProblems, runDir);
+        problems.addAll(planProblems);
+        List<Cell> cells = planProblems.isEmpty() ? cells(plans, problems) : List.of();
+        if (cells.stream().anyMatch(Cell::appCache) && !switches.origins().isEmpty()) {
+            problems.add("--app-cache redis is the suite's own origin's cache: drop --origin, or --app-cache");
+        }
         List<Check> checks = new ArrayList<>();
-        for (String text : checkTexts) {
-            try {
-                checks.add(Check.parse(text, cells));
-            } catch (IllegalArgumentException e) {
-                problems.add("--assert " + e.getMessage());
+        if (!cells.isEmpty()) {
+            for (String text : checkTexts) {
+                try {
+                    checks.add(Check.parse(text, cells));
+                } catch (IllegalArgumentException e) {
+                    problems.add("--assert " + e.getMessage());
+                }
             }
         }
-        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
-        if (!loadHosts.isEmpty()) {
+        if (loadHosts.given()) {
             cells = cells.stream().filter(c -> !c.direct() && !c.library()).toList();
-            remote = loadHostProblems(problems, runDir);
         }
-        if (!problems.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
-        }
+        Refuse.ifAny(spec, problems);
         return new Run(cells, profile, repeats, checks);
     }
 
-    /**
-     * --load-hosts checked before anything starts: the hosts reachable, then (only when all else
-     * is well, since it runs JMeter) the probe plan on each: its JMeter version and the plan
-     * properties read on the load side. Returns the remote to run through; problems go to {@code problems}.
-     */
-    private dev.ratecache.suite.jmeter.JMeter.Remote loadHostProblems(List<String> problems, Path runDir) {
-        List<String> hosts = dev.ratecache.suite.distributed.LoadHosts.parse(loadHosts, problems);
-        if (ports.listen().equals("127.0.0.1")) {
-            problems.add("--load-hosts: the load hosts cannot reach 127.0.0.1 here: give --listen ADDRESS, an address"
-                    + " of this machine they reach");
-        }
-        if (clientRmiPort < 0 || clientRmiPort > 65535) {
-            problems.add("--client-rmi-port must be 0 or a TCP port (got " + clientRmiPort + ")");
-        }
-        if (!problems.isEmpty()) {
-            return null;
-        }
-        for (String host : hosts) {
-            dev.ratecache.suite.distributed.LoadHosts.unreachable(host).ifPresent(problems::add);
-        }
-        if (!problems.isEmpty()) {
-            return null;
-        }
+    /** The cells to run, of {@code plans}: the matrix's, narrowed by the switches given and --only. */
+    private List<Cell> cells(List<Plan> plans, List<String> problems) {
         try {
-            if (rmiPlain) {
-                spec.commandLine().getErr().println("run-tests.sh: WARNING: --rmi-plain: RMI to the load hosts without"
-                        + " SSL; anyone on the network can talk to their JMeter servers");
+            List<Cell> cells = Matrix.select(withAppCache(filterBySwitches(cellsOf(plans))), only);
+            if (cells.isEmpty()) {
+                problems.add("no cell of --matrix " + matrix + " matches " + String.join(" ", narrowingFlags())
+                        + ": drop one of them or use --only");
             }
-            Path store = rmiPlain ? null : dev.ratecache.suite.distributed.LoadHosts.ensureKeystore(
-                    rmiKeystore != null ? rmiKeystore : dev.ratecache.suite.distributed.LoadHosts.defaultKeystore());
-            dev.ratecache.suite.jmeter.JMeter.Remote r = new dev.ratecache.suite.jmeter.JMeter.Remote(hosts,
-                    dev.ratecache.suite.distributed.LoadHosts.localAddressTowards(hosts.get(0)), clientRmiPort,
-                    dev.ratecache.suite.distributed.LoadHosts.rmiArguments(store));
-            dev.ratecache.suite.jmeter.JMeter jmeter = dev.ratecache.suite.jmeter.JMeter.assembled();
-            problems.addAll(dev.ratecache.suite.distributed.Probe.problems(jmeter, r, jmeter.version(),
-                    runDir.resolveSibling(runDir.getFileName() + "-probe")));
-            return r;
-        } catch (java.io.IOException e) {
-            problems.add("--load-hosts: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            problems.add("--load-hosts: interrupted while probing the load hosts");
+            return cells;
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return List.of();
         }
-        return null;
+    }
+
+    /** The flags given that narrow the matrix, as given. */
+    private List<String> narrowingFlags() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        List<String> given = new ArrayList<>();
+        if (parsed.hasMatchedOption("--cache")) {
+            given.add(switches.cache() ? "--cache" : "--no-cache");
+        }
+        if (parsed.hasMatchedOption("--front-limit")) {
+            given.add(switches.frontLimit() ? "--front-limit" : "--no-front-limit");
+        }
+        if (parsed.hasMatchedOption("--back-limit")) {
+            given.add(switches.backLimit() ? "--back-limit" : "--no-back-limit");
+        }
+        if (parsed.hasMatchedOption("--app-cache")) {
+            given.add("--app-cache " + appCache);
+        }
+        return given;
+    }
+
+    /**
+     * What this machine must give the run, checked once the input is good: the ports free to bind
+     * (each is bound for a moment), redis-server installed for the app cache, the run folder open
+     * to nginx's workers. All problems at once, one line each.
+     */
+    void checkMachine(Run run, Path runDir) {
+        List<String> problems = new ArrayList<>();
+        if (run.cells.stream().anyMatch(Cell::appCache)) {
+            RedisServer.notInstalled().ifPresent(problems::add);
+            if (redisPort != 0) {
+                Ports.problem(redisPort, "--redis-port").ifPresent(problems::add);
+            }
+        }
+        if (run.cells.stream().anyMatch(c -> !c.direct())) {
+            WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
+        }
+        problems.addAll(ports.unavailable(switches.origins().isEmpty()));
+        Refuse.ifAny(spec, problems);
+    }
+
+    /** The load hosts' step, last before the run: it talks to them and runs JMeter. Returns the remote to run through. */
+    private JMeter.Remote checkLoadHosts(Path runDir) {
+        List<String> problems = new ArrayList<>();
+        JMeter.Remote remote = loadHosts.check(runDir.resolveSibling(runDir.getFileName() + "-probe"),
+                spec.commandLine().getOut(), spec.commandLine().getErr(), problems);
+        Refuse.ifAny(spec, problems);
+        return remote;
     }
 
     /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
@@ -392,6 +381,9 @@ abstract class MatrixCommand implements Callable<Integer> {
     /** Whether the plans are the user's own rather than the reference experiment's. */
     abstract boolean ownPlan();
 
+    /** What to do instead when a matrix runs only the suite's own plans and {@link #ownPlan} is true. */
+    abstract String notOwnPlan();
+
     /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
     List<Cell> cellsOf(List<Plan> plans) {
         List<Cell> cells = matrixCells(plans);
@@ -402,10 +394,10 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     private List<Cell> matrixCells(List<Plan> plans) {
         if (matrix == MatrixKind.PROTECTION && ownPlan()) {
-            throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");
+            throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: " + notOwnPlan());
         }
         if (matrix == MatrixKind.CACHES && ownPlan()) {
-            throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: drop --plan");
+            throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: " + notOwnPlan());
         }
         return switch (matrix) {
             case DEFAULT -> Matrix.reference(plans);

@@ -89,4 +89,9 @@ public final class RunTestsCommand extends MatrixCommand {
     boolean ownPlan() {
         return plan != null;
     }
+
+    @Override
+    String notOwnPlan() {
+        return "drop --plan";
+    }
 }

@@ -2,19 +2,14 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.proc.ManagedProcess;
-import dev.ratecache.proc.RedisServer;
-import dev.ratecache.testkit.StackTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** --app-cache, --matrix caches and the hotset's shares: bad input gets one line before anything starts. */
-@StackTest
+/**
+ * --app-cache, --matrix caches and the hotset's shares: bad input gets one line before anything
+ * starts. Whether redis-server is installed is the machine's business (MachineChecksTest).
+ */
 class AppCacheInputTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -58,29 +53,6 @@ class AppCacheInputTest {
     void appCacheWithSomeoneElsesOriginIsRefused() {
         assertThat(run("--app-cache", "redis", "--origin", "http://127.0.0.1:9")).isEqualTo(2);
         assertThat(err.toString()).contains("--app-cache redis is the suite's own origin's cache: drop --origin");
-    }
-
-    /**
-     * No redis-server: the command line is run as its own JVM with REDIS_SERVER_BIN naming a binary
-     * that is not there (an environment variable can't be changed inside this JVM).
-     */
-    @Test
-    void missingRedisServerIsRefusedInOneLineSayingHowToInstallIt() throws Exception {
-        List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(), "-cp",
-                System.getProperty("java.class.path"), RunTestsCommand.class.getName(),
-                "--matrix", "caches", "--only", "hotset/app-cache", "--profile", "quick"));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put(RedisServer.BINARY_VARIABLE, "/nonexistent/redis-server");
-        Process p = builder.start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-
-        assertThat(p.exitValue()).isEqualTo(2);
-        assertThat(stderr.lines().findFirst().orElse("")).isEqualTo("run-tests.sh: the app cache needs redis-server,"
-                + " and /nonexistent/redis-server is not there: run ./run-tests.sh as root to install it,"
-                + " or: sudo apt-get install -y redis-server (or fix REDIS_SERVER_BIN)");
-        assertThat(stdout).doesNotContain("run folder");
     }
 
     @Test

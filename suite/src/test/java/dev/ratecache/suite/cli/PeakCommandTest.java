@@ -65,34 +65,6 @@ class PeakCommandTest {
     }
 
     @Test
-    void badInputGetsOneLineBeforeAnythingStarts() {
-        assertThat(run("peak", "--duration", "0", "--connections", "2", "--threads", "3")).isEqualTo(2);
-        assertThat(err.toString())
-                .contains("--duration must be a whole number from 1 to 3600 (got 0)")
-                .contains("--threads (3) must not exceed --connections (2)");
-        assertThat(out.toString()).doesNotContain("machine:");
-    }
-
-    @Test
-    void helpFitsEightyColumns() {
-        cli = RunTestsCommand.commandLine();
-        CommandLine peak = cli.getSubcommands().get("peak");
-        peak.setUsageHelpAutoWidth(false);
-        peak.setUsageHelpWidth(80);
-        cli.setOut(new PrintWriter(out, true));
-
-        assertThat(cli.execute("peak", "--help")).isZero();
-        assertThat(out.toString().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
-        assertThat(out.toString()).contains("--duration", "--connections", "--threads", "--rounds", "--url");
-    }
-
-    @Test
-    void anOriginOfYourOwnNeedsItsUrl() {
-        assertThat(run("peak", "--origin", "http://127.0.0.1:9")).isEqualTo(2);
-        assertThat(err.toString()).contains("--url: with --origin, give the path of a cacheable URL");
-    }
-
-    @Test
     void appPathComparesTheEdgeWithTheAppsRedisCacheBesideTheWriteUpsFigures() {
         List<String> args = new ArrayList<>(List.of("peak", "--app-path", "/items/3", "--duration", "1"));
         args.addAll(freePorts());
@@ -110,12 +82,5 @@ class PeakCommandTest {
         assertThat(outcome.databaseReads()).isZero();
         assertThat(out.toString()).contains("wrk -t2 -c10", "edge (nginx proxy cache, HIT)",
                 "app (origin + Redis app cache)", "428", "170", "context, not a target");
-    }
-
-    @Test
-    void appPathThatIsNotAnItemIsRefusedBeforeAnythingStarts() {
-        assertThat(run("peak", "--app-path", "/hare")).isEqualTo(2);
-        assertThat(err.toString()).contains("--app-path must be an item of the suite's origin, /items/ID (got '/hare')");
-        assertThat(out.toString()).doesNotContain("starting");
     }
 }

@@ -1,0 +1,58 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.testkit.TestDirs;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import picocli.CommandLine;
+
+/** ./run-tests.sh replay refuses a log or flags it cannot use in one line per problem, before anything starts. */
+class ReplayInputTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private Path dir;
+
+    @BeforeEach
+    void dir(TestInfo test) {
+        dir = TestDirs.fresh(test);
+    }
+
+    private int run(String... args) {
+        CommandLine cli = RunTestsCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private Path twoRequests() throws Exception {
+        return Files.write(dir.resolve("access.log"), List.of(
+                "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"test\"",
+                "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\""));
+    }
+
+    @Test
+    void aMissingLogIsOneLineAndNothingElse() {
+        Path missing = dir.resolve("missing.log");
+
+        assertThat(run("replay", missing.toString(), "--results", dir.toString())).isEqualTo(2);
+
+        assertThat(err.toString().lines()).containsExactly("run-tests.sh: " + missing + ": no such file",
+                "Try ./run-tests.sh --help for every flag and its accepted values.");
+    }
+
+    @Test
+    void aMatrixOfTheSuitesOwnPlansSaysWhatAReplayRuns() throws Exception {
+        assertThat(run("replay", twoRequests().toString(), "--matrix", "caches", "--results", dir.toString()))
+                .isEqualTo(2);
+
+        assertThat(err.toString()).contains("--matrix caches runs the suite's hotset plan on /items:"
+                + " a replay runs --matrix default or full").doesNotContain("--plan");
+    }
+}
