@@ -156,10 +156,9 @@ class AccessLogTest {
     }
 
     @Test
-    void aLogWithOneRequestFailsSayingAReplayNeedsTwo() throws Exception {
+    void aLogWithOneRequestIsReadLeavingTheMinimumToItsUse() throws Exception {
         Path file = Logs.write(dir.resolve("one.log"), List.of(Logs.combined("192.0.2.1", T0, "GET", "/")));
 
-        assertThatThrownBy(() -> Logs.read(file, LogFormat.AUTO)).isInstanceOf(AccessLogException.class)
-                .hasMessage(file + ": only 1 request in the log; a replay needs at least 2");
+        assertThat(Logs.read(file, LogFormat.AUTO).requests()).hasSize(1);
     }
 }

@@ -119,6 +119,15 @@ class AdviseCommandTest {
     }
 
     @Test
+    void aLogOfOneRequestIsTooShortForAdviceNotForAReplay() throws IOException {
+        Path log = write("one.txt", floodLog("GET").subList(0, 1));
+        assertThat(run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
+        assertThat(firstLine(err.toString())).isEqualTo("run-tests.sh: " + log + ": 1 request over 0 s: too short to say"
+                + " anything (advise needs at least 100 requests over 60 s)");
+        assertThat(err.toString()).doesNotContain("replay");
+    }
+
+    @Test
     void capacityBelowTheMeanRateIsOneLine() throws IOException {
         Path log = write("capacity.txt", floodLog("GET"));
         assertThat(run("advise", log.toString(), "--origin-capacity", "5", "--results", dir.resolve("r").toString()))
