@@ -169,10 +169,9 @@ public final class AccessLog {
         return best;
     }
 
-    /** A bad line fit for a one-line message: cut short, with control characters that would break the line shown as '?'. */
+    /** A bad line fit for a one-line message: cut short, with what is not printable escaped. */
     static String example(String line) {
-        String s = line.replaceAll("\\p{Cntrl}", "?");
-        return s.length() <= EXAMPLE_CHARS ? s : s.substring(0, EXAMPLE_CHARS - 3) + "...";
+        return Printable.escape(line, EXAMPLE_CHARS);
     }
 
     /** 1 rather than 1.0, 0.5 rather than 0.50: the limit as the user would have typed it. */

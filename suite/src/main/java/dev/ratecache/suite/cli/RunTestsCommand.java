@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.matrix.Plan;
 import java.nio.file.Files;
@@ -65,7 +66,10 @@ public final class RunTestsCommand extends MatrixCommand {
             // All of them, as picocli's own handler lists them: its ranking does not always put the intended one first.
             hint = " (did you mean one of " + String.join(", ", unmatched.getSuggestions()) + "?)";
         }
-        cli.getErr().println("run-tests.sh: " + e.getMessage() + hint);
+        // Problems quote what they were given (flags, lines of a log or of --assert-file): each stays
+        // one line, and nothing from a binary file reaches the terminal as a control character.
+        String lines = String.join("\n", String.valueOf(e.getMessage()).lines().map(Printable::escape).toList());
+        cli.getErr().println("run-tests.sh: " + lines + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;
     }

@@ -55,4 +55,23 @@ class ReplayInputTest {
         assertThat(err.toString()).contains("--matrix caches runs the suite's hotset plan on /items:"
                 + " a replay runs --matrix default or full").doesNotContain("--plan");
     }
+
+    @Test
+    void aBinaryFileGivenAsALogIsQuotedWithItsUnprintableBytesEscaped() throws Exception {
+        Path binary = Files.write(dir.resolve("a.out"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0x1b, '[', '2', 'J'});
+
+        assertThat(run("replay", binary.toString(), "--results", dir.toString())).isEqualTo(2);
+
+        assertThat(err.toString()).contains("line 1: \"\\x7fELF\\x02\\x01\\x01\\x00\\x1b[2J\"")
+                .doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+    }
+
+    @Test
+    void aCheckFileLineIsQuotedWithItsUnprintableBytesEscaped() throws Exception {
+        Path checks = Files.write(dir.resolve("checks.txt"), List.of("stress/both.speed\u0007 > 3"));
+
+        assertThat(run("--assert-file", checks.toString(), "--results", dir.toString())).isEqualTo(2);
+
+        assertThat(err.toString()).contains("speed\\x07").doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+    }
 }
