@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,15 +25,8 @@ final class LoadHostOptions {
                     + " Needs --listen with an address the hosts reach. PORT defaults to 1099.")
     List<String> hosts = new ArrayList<>();
 
-    @Option(names = "--rmi-keystore", paramLabel = "FILE",
-            description = "With --load-hosts: the keystore for RMI over SSL, the same file on every host (made with"
-                    + " keytool, alias rmi, when missing). Default: .tools/rmi/rmi_keystore.jks in the checkout.")
-    Path rmiKeystore;
-
-    @Option(names = "--rmi-plain",
-            description = "With --load-hosts: RMI without SSL (the load servers must be started with --rmi-plain too)."
-                    + " Anyone on the network can then talk to the JMeter servers.")
-    boolean rmiPlain;
+    @Mixin
+    RmiSecurity rmi = new RmiSecurity();
 
     @Option(names = "--client-rmi-port", paramLabel = "N",
             description = "With --load-hosts: this controller's RMI port, which the load hosts connect back to with the"
@@ -75,12 +69,11 @@ final class LoadHostOptions {
             return null;
         }
         try {
-            if (rmiPlain) {
+            if (rmi.plain()) {
                 err.println("run-tests.sh: WARNING: --rmi-plain: RMI to the load hosts without SSL; anyone on the"
                         + " network can talk to their JMeter servers");
             }
-            Path store = rmiPlain ? null
-                    : LoadHosts.ensureKeystore(rmiKeystore != null ? rmiKeystore : LoadHosts.defaultKeystore());
+            Path store = rmi.keystore();
             JMeter.Remote remote = new JMeter.Remote(parsed, LoadHosts.localAddressTowards(parsed.get(0)),
                     clientRmiPort, LoadHosts.rmiArguments(store));
             JMeter jmeter = JMeter.assembled();
@@ -104,6 +97,6 @@ final class LoadHostOptions {
 
     /** RMI as the banner names it. */
     String transport() {
-        return rmiPlain ? "PLAIN" : "over SSL";
+        return rmi.plain() ? "PLAIN" : "over SSL";
     }
 }

@@ -2,35 +2,24 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * Wrong input gets one clear line before anything starts, and exit code 2. A unit test: telling
  * input from the flags binds no port and starts no process (the lane's guard would fail it).
  */
 class BadInputTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final CommandRun cli = new CommandRun();
 
     @Test
     void unknownFlagIsRefusedNamingIt() {
-        assertThat(run("--front-rat", "5")).isEqualTo(2);
-        assertThat(err.toString()).startsWith("run-tests.sh: Unknown option")
+        assertThat(cli.run("--front-rat", "5")).isEqualTo(2);
+        assertThat(cli.err()).startsWith("run-tests.sh: Unknown option")
                 .contains("'--front-rat'", "did you mean ").containsPattern("did you mean [^)]*--front-rate\\b");
     }
 
@@ -67,45 +56,45 @@ class BadInputTest {
     @ParameterizedTest(name = "{0} is refused: {1}")
     @MethodSource("refusedInput")
     void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
-        assertThat(run(args.toArray(String[]::new))).isEqualTo(2);
-        assertThat(err.toString()).contains(said);
+        assertThat(cli.run(args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.err()).contains(said);
     }
 
     @Test
     void nonNumericPlanPropertyIsRefusedBeforeAnythingStarts() {
-        assertThat(run("-Jusers=abc")).isEqualTo(2);
-        assertThat(err.toString()).contains("-Jusers=abc: users must be a whole number");
-        assertThat(out.toString()).doesNotContain("run folder");
+        assertThat(cli.run("-Jusers=abc")).isEqualTo(2);
+        assertThat(cli.err()).contains("-Jusers=abc: users must be a whole number");
+        assertThat(cli.out()).doesNotContain("run folder");
     }
 
     @Test
     void helpListsEveryFlag() {
-        assertThat(run("--help")).isZero();
-        assertThat(out.toString()).contains("--front-port", "--back-port", "--origin-threads", "--no-cache",
+        assertThat(cli.run("--help")).isZero();
+        assertThat(cli.out()).contains("--front-port", "--back-port", "--origin-threads", "--no-cache",
                 "--front-rate", "--reject-status", "--origin", "-J=NAME=VALUE", "--matrix", "--only", "--plan",
                 "--profile", "--repeat", "--assert", "--assert-file");
     }
 
     @Test
     void helpListsTheValuesOfEveryChoice() {
-        assertThat(run("--help")).isZero();
-        assertThat(out.toString().replaceAll("\\s+", " ")).contains(
+        assertThat(cli.run("--help")).isZero();
+        assertThat(cli.out().replaceAll("\\s+", " ")).contains(
                 "--matrix=KIND default, full, protection, caches.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.");
     }
 
     @Test
     void aChoiceIsTakenInAnyCase() {
-        assertThat(run("--profile", "QUICK", "--matrix", "Full", "--only", "stress/warp-speed")).isEqualTo(2);
-        assertThat(err.toString()).contains("--only names no such cell: stress/warp-speed")
+        assertThat(cli.run("--profile", "QUICK", "--matrix", "Full", "--only", "stress/warp-speed")).isEqualTo(2);
+        assertThat(cli.err()).contains("--only names no such cell: stress/warp-speed")
                 .doesNotContain("profile", "matrix");
     }
 
     @Test
     void aMatrixLeftEmptyByTheSwitchesNamesOnlyTheSwitchesGiven() {
         // The caches matrix runs with rate limits off: a front limit leaves none of its cells.
-        assertThat(run("--matrix", "caches", "--front-limit")).isEqualTo(2);
-        assertThat(err.toString()).contains("run-tests.sh: no cell of --matrix caches matches --front-limit:"
+        assertThat(cli.run("--matrix", "caches", "--front-limit")).isEqualTo(2);
+        assertThat(cli.err()).contains("run-tests.sh: no cell of --matrix caches matches --front-limit:"
                 + " drop one of them or use --only");
     }
 }

@@ -7,8 +7,6 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import picocli.CommandLine;
 
 /**
  * Once the input is good, what the machine must give the run is checked before anything starts,
@@ -27,23 +24,15 @@ import picocli.CommandLine;
  */
 @StackTest
 class MachineChecksTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final CommandRun cli = new CommandRun();
 
     @Test
     void aPortInUseIsReportedNamingTheFlagBeforeAnythingStarts() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName(Ports.LOOPBACK))) {
             int port = taken.getLocalPort();
-            assertThat(run("--front-port", String.valueOf(port))).isEqualTo(2);
-            assertThat(err.toString()).contains("port " + port + " is already in use", "--front-port");
-            assertThat(out.toString()).doesNotContain("run folder");
+            assertThat(cli.run("--front-port", String.valueOf(port))).isEqualTo(2);
+            assertThat(cli.err()).contains("port " + port + " is already in use", "--front-port");
+            assertThat(cli.out()).doesNotContain("run folder");
         }
     }
 
@@ -51,9 +40,9 @@ class MachineChecksTest {
     void theMachineIsNotCheckedWhileTheInputIsBad() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName(Ports.LOOPBACK))) {
             int port = taken.getLocalPort();
-            assertThat(run("--front-port", String.valueOf(port), "--repeat", "0")).isEqualTo(2);
+            assertThat(cli.run("--front-port", String.valueOf(port), "--repeat", "0")).isEqualTo(2);
             // The one thing to fix first: a port's line would only follow from the same mistake or none.
-            assertThat(err.toString()).contains("--repeat must be a whole number from 1 to 100 (got 0)")
+            assertThat(cli.err()).contains("--repeat must be a whole number from 1 to 100 (got 0)")
                     .doesNotContain("already in use");
         }
     }
@@ -87,12 +76,12 @@ class MachineChecksTest {
         Path dir = TestDirs.fresh(test);
         int closed = Ports.free();
 
-        assertThat(run("--load-hosts", "127.0.0.1:" + closed, "--listen", "127.0.0.2", "--results", dir.toString()))
+        assertThat(cli.run("--load-hosts", "127.0.0.1:" + closed, "--listen", "127.0.0.2", "--results", dir.toString()))
                 .isEqualTo(2);
 
-        assertThat(out.toString()).startsWith("checking load hosts 127.0.0.1:" + closed + " ...")
+        assertThat(cli.out()).startsWith("checking load hosts 127.0.0.1:" + closed + " ...")
                 .doesNotContain("run folder");
-        assertThat(err.toString()).contains("load host 127.0.0.1 port " + closed + " is unreachable");
+        assertThat(cli.err()).contains("load host 127.0.0.1 port " + closed + " is unreachable");
         assertThat(dir).isEmptyDirectory();
     }
 }

@@ -3,20 +3,16 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import picocli.CommandLine;
 
 /** ./run-tests.sh replay refuses a log or flags it cannot use in one line per problem, before anything starts. */
 class ReplayInputTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
     private Path dir;
 
     @BeforeEach
@@ -24,12 +20,6 @@ class ReplayInputTest {
         dir = TestDirs.fresh(test);
     }
 
-    private int run(String... args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
 
     private Path twoRequests() throws Exception {
         return Files.write(dir.resolve("access.log"), List.of(
@@ -41,18 +31,18 @@ class ReplayInputTest {
     void aMissingLogIsOneLineAndNothingElse() {
         Path missing = dir.resolve("missing.log");
 
-        assertThat(run("replay", missing.toString(), "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.run("replay", missing.toString(), "--results", dir.toString())).isEqualTo(2);
 
-        assertThat(err.toString().lines()).containsExactly("run-tests.sh: " + missing + ": no such file",
+        assertThat(cli.err().lines()).containsExactly("run-tests.sh: " + missing + ": no such file",
                 "Try ./run-tests.sh --help for every flag and its accepted values.");
     }
 
     @Test
     void aMatrixOfTheSuitesOwnPlansSaysWhatAReplayRuns() throws Exception {
-        assertThat(run("replay", twoRequests().toString(), "--matrix", "caches", "--results", dir.toString()))
+        assertThat(cli.run("replay", twoRequests().toString(), "--matrix", "caches", "--results", dir.toString()))
                 .isEqualTo(2);
 
-        assertThat(err.toString()).contains("--matrix caches runs the suite's hotset plan on /items:"
+        assertThat(cli.err()).contains("--matrix caches runs the suite's hotset plan on /items:"
                 + " a replay runs --matrix default or full").doesNotContain("--plan");
     }
 
@@ -60,9 +50,9 @@ class ReplayInputTest {
     void aBinaryFileGivenAsALogIsQuotedWithItsUnprintableBytesEscaped() throws Exception {
         Path binary = Files.write(dir.resolve("a.out"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0x1b, '[', '2', 'J'});
 
-        assertThat(run("replay", binary.toString(), "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.run("replay", binary.toString(), "--results", dir.toString())).isEqualTo(2);
 
-        assertThat(err.toString()).contains("line 1: \"\\x7fELF\\x02\\x01\\x01\\x00\\x1b[2J\"")
+        assertThat(cli.err()).contains("line 1: \"\\x7fELF\\x02\\x01\\x01\\x00\\x1b[2J\"")
                 .doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
     }
 
@@ -70,8 +60,8 @@ class ReplayInputTest {
     void aCheckFileLineIsQuotedWithItsUnprintableBytesEscaped() throws Exception {
         Path checks = Files.write(dir.resolve("checks.txt"), List.of("stress/both.speed\u0007 > 3"));
 
-        assertThat(run("--assert-file", checks.toString(), "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.run("--assert-file", checks.toString(), "--results", dir.toString())).isEqualTo(2);
 
-        assertThat(err.toString()).contains("speed\\x07").doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+        assertThat(cli.err()).contains("speed\\x07").doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
     }
 }
