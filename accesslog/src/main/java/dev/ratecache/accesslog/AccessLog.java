@@ -47,7 +47,8 @@ public final class AccessLog {
      *
      * @throws AccessLogException when the file is missing, unreadable or empty, when more lines than
      *     {@link ReadOptions#badLinePercentLimit()} allows are not in the format, when auto finds no
-     *     format, or when fewer than two requests remain: a replay needs a time between requests
+     *     format, or when no line is a request (how many a use needs is the user's to say: a
+     *     replay needs two, advice a minute's worth)
      */
     public static ParsedLog read(Path file, LogFormat format, ReadOptions options) throws AccessLogException {
         String name = file.toString();
@@ -140,9 +141,8 @@ public final class AccessLog {
                     name, bad, lines, percent, used.description(), plain(options.badLinePercentLimit()), firstBad.get(0),
                     example(example)));
         }
-        if (requests.size() < 2) {
-            throw new AccessLogException(name + ": " + (requests.isEmpty() ? "no requests" : "only 1 request")
-                    + " in the log; a replay needs at least 2");
+        if (requests.isEmpty()) {
+            throw new AccessLogException(name + ": no requests in the log");
         }
         // Stable: requests logged in the same second (all of them, in a busy combined log) keep the log's order.
         requests.sort(Comparator.comparing(r -> r.time().toInstant()));
@@ -169,10 +169,9 @@ public final class AccessLog {
         return best;
     }
 
-    /** A bad line fit for a one-line message: cut short, with control characters that would break the line shown as '?'. */
+    /** A bad line fit for a one-line message: cut short, with what is not printable escaped. */
     static String example(String line) {
-        String s = line.replaceAll("\\p{Cntrl}", "?");
-        return s.length() <= EXAMPLE_CHARS ? s : s.substring(0, EXAMPLE_CHARS - 3) + "...";
+        return Printable.escape(line, EXAMPLE_CHARS);
     }
 
     /** 1 rather than 1.0, 0.5 rather than 0.50: the limit as the user would have typed it. */

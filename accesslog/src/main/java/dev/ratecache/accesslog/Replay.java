@@ -23,8 +23,8 @@ public final class Replay {
 
     /**
      * @param speed how many times faster than logged to replay; 1 replays in real time
-     * @throws AccessLogException when the selection leaves fewer than two requests, or more distinct
-     *     clients than {@link SourceAddresses#CAPACITY}
+     * @throws AccessLogException when the log or the selection holds fewer than two requests (a
+     *     replay needs a time between requests), or more distinct clients than {@link SourceAddresses#CAPACITY}
      */
     public static ReplayInput prepare(ParsedLog log, Selection selection, double speed) throws AccessLogException {
         return prepare(log, selection, speed, SourceAddresses.CAPACITY);
@@ -37,6 +37,10 @@ public final class Replay {
             throw new IllegalArgumentException("speed " + speed + " is not a positive number");
         }
         String name = log.source().toString();
+        if (log.requests().size() < 2) {
+            throw new AccessLogException(name + ": only " + log.requests().size() + " request in the log;"
+                    + " a replay needs at least 2");
+        }
         List<LoggedRequest> kept = new ArrayList<>();
         Map<String, Long> skipped = new TreeMap<>();
         long outside = 0;

@@ -39,6 +39,14 @@ class ReplayTest {
     }
 
     @Test
+    void aLogWithOneRequestIsRefusedSayingAReplayNeedsTwo() throws Exception {
+        ParsedLog one = log(List.of(Logs.combined("192.0.2.1", T0, "GET", "/")));
+
+        assertThatThrownBy(() -> Replay.prepare(one, Selection.defaults(), 1)).isInstanceOf(AccessLogException.class)
+                .hasMessage(one.source() + ": only 1 request in the log; a replay needs at least 2");
+    }
+
+    @Test
     void onlyGetAndHeadAreKeptByDefaultAndOtherMethodsAreCountedPerMethod() throws Exception {
         List<String> methods = List.of("GET", "POST", "HEAD", "PUT", "POST", "GET", "DELETE", "POST");
         List<String> lines = new ArrayList<>();

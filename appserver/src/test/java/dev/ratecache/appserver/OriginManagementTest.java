@@ -30,7 +30,8 @@ class OriginManagementTest extends RunningOrigin {
     void reportsCountsInTheShapeTheSuiteParses() {
         JsonNode origin = origin();
 
-        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "items");
+        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "other", "items");
+        assertThat(origin.get("other").fieldNames()).toIterable().containsExactly("requests");
         assertThat(origin.get("endpoints").fieldNames()).toIterable()
                 .containsExactlyInAnyOrder("hare", "tortoise", "snail", "items");
         assertThat(origin.get("items").fieldNames()).toIterable()
@@ -52,7 +53,32 @@ class OriginManagementTest extends RunningOrigin {
         assertThat(origin.at("/endpoints/hare/requests").asLong()).isEqualTo(2);
         assertThat(origin.at("/endpoints/tortoise/requests").asLong()).isEqualTo(1);
         assertThat(origin.at("/endpoints/snail/requests").asLong()).isZero();
+        assertThat(origin.at("/other/requests").asLong()).isZero();
         assertThat(origin.at("/total/requests").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    void countsRequestsNoEndpointTookAsOtherAndInTheTotal() {
+        assertThat(api.get("/cheetah").statusCode()).isEqualTo(404);
+        assertThat(api.get("/hare/and/more").statusCode()).isEqualTo(404);
+        assertThat(api.put("/hare", "x").statusCode()).isEqualTo(405);
+        api.get("/hare");
+
+        JsonNode origin = origin();
+        assertThat(origin.at("/other/requests").asLong()).isEqualTo(3);
+        assertThat(origin.at("/endpoints/hare/requests").asLong()).isEqualTo(1);
+        assertThat(origin.at("/total/requests").asLong()).isEqualTo(4);
+        assertThat(origin.at("/total/inFlight").asInt()).isZero();
+    }
+
+    @Test
+    void readingAndResettingTheCountersIsNotCounted() {
+        origin();
+        management.get("/actuator/prometheus");
+        management.delete("/actuator/origin");
+        origin();
+
+        assertThat(origin().at("/total/requests").asLong()).isZero();
     }
 
     @Test
@@ -88,11 +114,13 @@ class OriginManagementTest extends RunningOrigin {
     @Test
     void deleteResetsAllCounters() {
         api.get("/hare");
+        api.get("/cheetah");
         api.get("/hare", "If-None-Match", "*");
 
         assertThat(management.delete("/actuator/origin").statusCode()).isIn(200, 204);
 
         JsonNode origin = origin();
+        assertThat(origin.at("/other/requests").asLong()).isZero();
         for (JsonNode counts : List.of(origin.get("total"), origin.at("/endpoints/hare"))) {
             assertThat(counts.get("requests").asLong()).isZero();
             assertThat(counts.get("notModified").asLong()).isZero();
@@ -164,7 +192,8 @@ class OriginManagementTest extends RunningOrigin {
                 .containsPattern("(?m)^origin_not_modified_total\\{endpoint=\"hare\"} 1\\.0$")
                 .containsPattern("(?m)^origin_in_flight\\{endpoint=\"hare\"} 0\\.0$")
                 .containsPattern("(?m)^origin_in_flight_peak\\{endpoint=\"hare\"} 1\\.0$")
-                .containsPattern("(?m)^origin_requests_total\\{endpoint=\"snail\"} 0\\.0$");
+                .containsPattern("(?m)^origin_requests_total\\{endpoint=\"snail\"} 0\\.0$")
+                .containsPattern("(?m)^origin_other_requests_total 0\\.0$");
     }
 
     @Test

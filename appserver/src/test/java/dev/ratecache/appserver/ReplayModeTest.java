@@ -157,7 +157,7 @@ class ReplayModeTest extends RunningOrigin {
         api.get("/hare");
 
         JsonNode origin = management.getJson("/actuator/origin");
-        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "items");
+        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "other", "items");
         assertThat(origin.get("endpoints").fieldNames()).toIterable()
                 .containsExactly("hare", "tortoise", "snail", "replay", "items");
         assertThat(origin.at("/endpoints/replay/requests").asLong()).isEqualTo(4);

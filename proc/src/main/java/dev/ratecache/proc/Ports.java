@@ -113,10 +113,18 @@ public final class Ports {
         return problem(LOOPBACK, port, flag);
     }
 
+    /** Why {@code port} can't be a TCP port at all, naming the flag; empty when it can. Binds nothing. */
+    public static Optional<String> notATcpPort(int port, String flag) {
+        return port < 1 || port > 65535
+                ? Optional.of("port " + port + " is not a TCP port (1-65535): change " + flag)
+                : Optional.empty();
+    }
+
     /** Why {@code port} can't be bound on {@code address} by this user, naming the flag; empty when it can. */
     public static Optional<String> problem(String address, int port, String flag) {
-        if (port < 1 || port > 65535) {
-            return Optional.of("port " + port + " is not a TCP port (1-65535): change " + flag);
+        Optional<String> notAPort = notATcpPort(port, flag);
+        if (notAPort.isPresent()) {
+            return notAPort;
         }
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);

@@ -9,8 +9,12 @@ import org.springframework.stereotype.Component;
 /**
  * What reached the origin, per endpoint and in total.
  *
- * <p>The total keeps its own counters because its peak is the highest number of requests in
- * flight at once across endpoints, which no sum of per-endpoint peaks can give.
+ * <p>The total counts every request that reached the origin's port ({@link #arrived()}, from a
+ * filter in front of every handler), so it holds what no endpoint took as well: unknown paths
+ * (404), methods an endpoint does not take (405). Those are counted as {@code other} too, so that
+ * the total is the endpoints' requests and other's, and a tier in front that passes requests to
+ * the origin sees them arrive. The total keeps its own counters because its peak is the highest
+ * number of requests in flight at once across endpoints, which no sum of per-endpoint peaks can give.
  *
  * <p>In replay mode every replayed path counts under the one endpoint {@value #REPLAY}: a log can
  * hold millions of distinct paths, and counters per path would grow without bound, in memory and
@@ -27,6 +31,10 @@ public class OriginAccounting {
     public static final String ITEMS = "items";
 
     private final RequestCounters total = new RequestCounters();
+    /** Requests no endpoint took, counted when they are answered: they are never in flight for long. */
+    private final RequestCounters other = new RequestCounters();
+    /** The request this thread is serving: servlet requests keep their thread until answered. */
+    private final ThreadLocal<Arrival> serving = new ThreadLocal<>();
     private final Map<String, RequestCounters> endpoints;
     private final ItemsAccounting items;
 
@@ -42,11 +50,22 @@ public class OriginAccounting {
         this.endpoints = Collections.unmodifiableMap(counters);
     }
 
-    /** Starts accounting one request; close the visit when the response is decided. */
+    /** Starts accounting one request that reached the origin, whatever it asks for; close it once answered. */
+    public Arrival arrived() {
+        total.started();
+        Arrival arrival = new Arrival();
+        serving.set(arrival);
+        return arrival;
+    }
+
+    /** Starts accounting one request at an endpoint (within its arrival); close the visit when the response is decided. */
     public Visit start(String endpoint) {
         RequestCounters counters = countersOf(endpoint);
         counters.started();
-        total.started();
+        Arrival arrival = serving.get();
+        if (arrival != null) {
+            arrival.taken = true;
+        }
         return new Visit(counters);
     }
 
@@ -62,16 +81,41 @@ public class OriginAccounting {
         return endpoints;
     }
 
+    /** Requests no endpoint took; only their count means anything. */
+    public RequestCounters other() {
+        return other;
+    }
+
     public OriginSnapshot snapshot() {
         Map<String, Counts> perEndpoint = new LinkedHashMap<>();
         endpoints.forEach((name, counters) -> perEndpoint.put(name, counters.snapshot()));
-        return new OriginSnapshot(total.snapshot(), perEndpoint, items.snapshot());
+        return new OriginSnapshot(total.snapshot(), perEndpoint, new OriginSnapshot.Other(other.requests()),
+                items.snapshot());
     }
 
     public void reset() {
         endpoints.values().forEach(RequestCounters::reset);
         total.reset();
+        other.reset();
         items.reset();
+    }
+
+    /** One request in progress at the origin, from its arrival to its answer. */
+    public final class Arrival implements AutoCloseable {
+
+        private boolean taken;
+
+        private Arrival() {
+        }
+
+        @Override
+        public void close() {
+            serving.remove();
+            total.finished();
+            if (!taken) {
+                other.answered();
+            }
+        }
     }
 
     /** One request in progress at one endpoint. */
@@ -91,7 +135,6 @@ public class OriginAccounting {
         @Override
         public void close() {
             counters.finished();
-            total.finished();
         }
     }
 }

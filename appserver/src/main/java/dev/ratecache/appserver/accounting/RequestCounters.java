@@ -17,6 +17,11 @@ public final class RequestCounters {
         peakInFlight.accumulateAndGet(now, Math::max);
     }
 
+    /** One request counted once it was answered, never seen in flight. */
+    void answered() {
+        requests.incrementAndGet();
+    }
+
     void answeredNotModified() {
         notModified.incrementAndGet();
     }

@@ -47,6 +47,9 @@ class OriginMeters implements MeterBinder {
                     .tag("endpoint", endpoint)
                     .register(registry);
         });
+        FunctionCounter.builder("origin.other.requests", accounting.other(), RequestCounters::requests)
+                .description("Requests no endpoint took (unknown paths, methods an endpoint does not take)")
+                .register(registry);
         FunctionCounter.builder("origin.database.queries", database, DatabaseCounters::reads)
                 .description("Statements sent to the database behind /items")
                 .tag("operation", "read")

@@ -137,8 +137,8 @@ public final class Advisor {
         double seconds = n == 0 ? 0 : time[n - 1] / 1000.0;
         if (n < MIN_REQUESTS || seconds < MIN_SECONDS) {
             throw new BadLog(String.format(java.util.Locale.ROOT,
-                    "%d requests over %.0f s: too short to say anything (advise needs at least %d requests over %d s)",
-                    n, seconds, MIN_REQUESTS, MIN_SECONDS));
+                    "%d %s over %.0f s: too short to say anything (advise needs at least %d requests over %d s)",
+                    n, n == 1 ? "request" : "requests", seconds, MIN_REQUESTS, MIN_SECONDS));
         }
         double mean = n / seconds;
         if (options.originCapacity() != null && options.originCapacity() < mean) {

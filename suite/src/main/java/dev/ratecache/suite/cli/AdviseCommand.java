@@ -5,14 +5,11 @@ import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
 import dev.ratecache.accesslog.ReadOptions;
-import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -97,8 +94,7 @@ public final class AdviseCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), log + ": " + e.getMessage());
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        Path dir = (results != null ? results : Repo.root().resolve("results"))
-                .resolve("advise-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = RunFolders.next(RunFolders.results(results), "advise-");
         Files.createDirectories(dir);
         AdviceWriter.write(dir, log.getFileName().toString(), advice);
         out.println(AdviceWriter.terminal(advice));

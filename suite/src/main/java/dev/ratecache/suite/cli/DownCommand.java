@@ -54,7 +54,7 @@ public final class DownCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--timeout must be a whole number of seconds from 1 to 3600 (got " + timeout + ")");
         }
-        Path resultsDir = (results != null ? results : UpState.defaultResults()).toAbsolutePath().normalize();
+        Path resultsDir = RunFolders.results(results).toAbsolutePath().normalize();
         Optional<UpState> found = UpState.read(UpState.pointer(resultsDir));
         if (found.isEmpty()) {
             out.println("run-tests.sh down: no up is running (no " + UpState.pointer(resultsDir) + ")");

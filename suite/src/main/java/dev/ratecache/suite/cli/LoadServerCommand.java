@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -47,15 +48,8 @@ public final class LoadServerCommand implements Callable<Integer> {
                     + " address of the default route.")
     String bind;
 
-    @Option(names = "--rmi-keystore", paramLabel = "FILE",
-            description = "Keystore for RMI over SSL, the same file as the controller's (made with keytool, alias rmi,"
-                    + " when missing). Default: .tools/rmi/rmi_keystore.jks in the checkout.")
-    Path keystore;
-
-    @Option(names = "--rmi-plain",
-            description = "RMI without SSL: anyone who reaches the ports can run code in this JMeter. Only on a network"
-                    + " you trust.")
-    boolean plain;
+    @Mixin
+    RmiSecurity rmi = new RmiSecurity();
 
     @Option(names = "--results", paramLabel = "DIR", description = "Where the server's log goes. Default: results/ in the checkout.")
     Path results;
@@ -83,14 +77,12 @@ public final class LoadServerCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
-        Path store = null;
-        if (plain) {
+        if (rmi.plain()) {
             err.println("run-tests.sh load-server: WARNING: --rmi-plain: RMI without SSL; anyone who reaches ports "
                     + port + " and " + enginePort + " can make this JMeter run any code. Use it only on a network you trust.");
-        } else {
-            store = LoadHosts.ensureKeystore(keystore != null ? keystore : LoadHosts.defaultKeystore());
         }
-        Path dir = (results != null ? results : Repo.root().resolve("results")).resolve("load-server-" + port);
+        Path store = rmi.keystore();
+        Path dir = RunFolders.results(results).resolve("load-server-" + port);
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(), "-Xms256m", "-Xmx1g",
                 "-jar", jmeter.launcher().toString(), "-s",

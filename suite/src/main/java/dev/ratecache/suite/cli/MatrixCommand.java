@@ -5,10 +5,10 @@ import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.origin.OriginDefaults;
+import dev.ratecache.suite.nginx.WorkerAccess;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.proc.Ports;
@@ -51,25 +51,24 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Mixin
     NginxSwitches switches = new NginxSwitches();
 
-    @Option(names = "--origin-threads", paramLabel = "N",
-            description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s). Default: ${DEFAULT-VALUE}.")
-    int originThreads = OriginDefaults.get().threads();
+    @Mixin
+    OriginThreads originThreads = new OriginThreads();
 
-    @Option(names = "--matrix", paramLabel = "default|full|protection|caches",
-            description = "default: the reference experiment's cells; full: every combination of front limit, back limit,"
-                    + " server cache and client cache per plan, plus direct; protection: the flood plan at 2x, 5x and 10x"
-                    + " the front rate, from one address and from many, with the back limit's promise checked;"
-                    + " caches: the hotset plan (reads and writes of /items) with no cache, the edge cache, the origin's"
-                    + " Redis app cache, both, and the edge with JMeter's client cache, rate limits off."
-                    + " Default: ${DEFAULT-VALUE}.")
-    String matrix = "default";
+    @Option(names = "--matrix", paramLabel = "KIND",
+            description = "${COMPLETION-CANDIDATES}. default: the reference experiment's cells; full: every combination"
+                    + " of front limit, back limit, server cache and client cache per plan, plus direct; protection: the"
+                    + " flood plan at 2x, 5x and 10x the front rate, from one address and from many, with the back limit's"
+                    + " promise checked; caches: the hotset plan (reads and writes of /items) with no cache, the edge"
+                    + " cache, the origin's Redis app cache, both, and the edge with JMeter's client cache, rate limits"
+                    + " off. Default: ${DEFAULT-VALUE}.")
+    MatrixKind matrix = MatrixKind.DEFAULT;
 
-    @Option(names = "--app-cache", paramLabel = "redis|off",
-            description = "The origin's own cache of /items reads: redis starts the suite's redis-server (Debian's, on a"
-                    + " port of its own, no persistence) and the origin with origin.app-cache=redis, for every cell;"
-                    + " with --matrix caches it picks that matrix's cells with (redis) or without (off) it."
-                    + " Default: ${DEFAULT-VALUE}.")
-    String appCache = "off";
+    @Option(names = "--app-cache", paramLabel = "MODE",
+            description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items reads: redis starts the suite's"
+                    + " redis-server (Debian's, on a port of its own, no persistence) and the origin with"
+                    + " origin.app-cache=redis, for every cell; with --matrix caches it picks that matrix's cells with"
+                    + " (redis) or without (off) it. Default: ${DEFAULT-VALUE}.")
+    AppCacheMode appCache = AppCacheMode.OFF;
 
     @Option(names = "--redis-port", paramLabel = "PORT",
             description = "The app cache's redis-server port (loopback only). Default: a free port.")
@@ -79,10 +78,11 @@ abstract class MatrixCommand implements Callable<Integer> {
             description = "Run only these cells, e.g. --only stress/server-cache,load/both.")
     List<String> only = new ArrayList<>();
 
-    @Option(names = "--profile", paramLabel = "quick|default|full",
-            description = "quick: scaled down for CI and a first look (under 2 minutes); default: the reference sizes;"
-                    + " full: the reference sizes, each cell 3 times. Default: ${DEFAULT-VALUE}.")
-    String profile = "default";
+    @Option(names = "--profile", paramLabel = "PROFILE",
+            description = "${COMPLETION-CANDIDATES}. quick: scaled down for CI and a first look (under 2 minutes);"
+                    + " default: the reference sizes; full: the reference sizes, each cell 3 times."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Profile profile = Profile.DEFAULT;
 
     @Option(names = "--repeat", paramLabel = "N",
             description = "Run each cell N times and report the median and the spread. Default: the profile's (1, or 3 for full).")
@@ -103,38 +103,17 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "Where run folders go. Default: results/ in the checkout.")
     Path results;
 
-    @Option(names = "--load-hosts", paramLabel = "HOST[:PORT][,HOST[:PORT]]", split = ",",
-            description = "Run each plan through the JMeter servers on these hosts (./run-tests.sh load-server there),"
-                    + " JMeter's own distributed mode: each host runs the whole plan, JMeter merges the results here."
-                    + " Needs --listen with an address the hosts reach. PORT defaults to 1099.")
-    List<String> loadHosts = new ArrayList<>();
-
-    @Option(names = "--rmi-keystore", paramLabel = "FILE",
-            description = "With --load-hosts: the keystore for RMI over SSL, the same file on every host (made with"
-                    + " keytool, alias rmi, when missing). Default: .tools/rmi/rmi_keystore.jks in the checkout.")
-    Path rmiKeystore;
-
-    @Option(names = "--rmi-plain",
-            description = "With --load-hosts: RMI without SSL (the load servers must be started with --rmi-plain too)."
-                    + " Anyone on the network can then talk to the JMeter servers.")
-    boolean rmiPlain;
-
-    @Option(names = "--client-rmi-port", paramLabel = "N",
-            description = "With --load-hosts: this controller's RMI port, which the load hosts connect back to with the"
-                    + " samples (client.rmi.localport; JMeter uses it and the next few). 0: any free port."
-                    + " Default: ${DEFAULT-VALUE}.")
-    int clientRmiPort = 0;
-
-    /** The load hosts' JMeter servers, once checked; null when JMeter runs here. */
-    dev.ratecache.suite.jmeter.JMeter.Remote remote;
+    @Mixin
+    LoadHostOptions loadHosts = new LoadHostOptions();
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         LocalDateTime started = LocalDateTime.now().withNano(0);
-        Path runDir = (results != null ? results : Repo.root().resolve("results"))
-                .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path runDir = RunFolders.next(RunFolders.results(results), "");
         Run run = validate(runDir);
+        checkMachine(run, runDir);
+        JMeter.Remote remote = loadHosts.given() ? checkLoadHosts(runDir) : null;
         Files.createDirectories(runDir);
         out.println("run folder: " + runDir);
         out.println("matrix:     " + run.cells.size() + " cells (" + matrix + ", profile " + run.profile
@@ -145,10 +124,10 @@ abstract class MatrixCommand implements Callable<Integer> {
 
         if (remote != null) {
             out.println("load hosts: " + String.join(", ", remote.hosts()) + " (JMeter servers, RMI "
-                    + (rmiPlain ? "PLAIN" : "over SSL") + "; callback to " + remote.callbackAddress() + ")");
+                    + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
+                switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
@@ -182,7 +161,7 @@ abstract class MatrixCommand implements Callable<Integer> {
      */
     private Map<String, CellPrediction> predict(Run run, MatrixRunner.Outcome outcome, PrintWriter out) {
         try {
-            return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads,
+            return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads.threads(),
                     jmeterProperties, replayTraffic()));
         } catch (RuntimeException e) {
             out.println("note: no predictions in this report: the model failed (" + e + ")");
@@ -192,62 +171,35 @@ abstract class MatrixCommand implements Callable<Integer> {
 
     /** The checks the kind of run makes by itself, beside the user's --assert: the protection matrix's promise. */
     List<Check.Outcome> builtInChecks(List<CellResult> cells) {
-        return matrix.equals(Matrix.PROTECTION) ? BackLimitPromise.of(switches).check(cells) : List.of();
+        return matrix == MatrixKind.PROTECTION ? BackLimitPromise.of(switches).check(cells) : List.of();
     }
 
     /** What a run will do, once every input has been checked. */
     record Run(List<Cell> cells, Profile profile, int repeats, List<Check> checks) {}
 
-    /** Every input checked before anything starts; all problems reported at once, one line each. */
+    /**
+     * The input checked before anything starts: flag values, files, combinations; all problems at
+     * once, one line each. Binds no port and starts no process ({@link #checkMachine} does, once the
+     * input is good). A problem that leaves nothing to check further (a log that can't be read, so
+     * no plan and no cells) is the only line about it: no second line about what it left empty.
+     */
     Run validate(Path runDir) {
         List<String> problems = new ArrayList<>(switches.problems());
-        if (originThreads < 1 || originThreads > 1000) {
-            problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
-        }
-        Profile chosen = Profile.DEFAULT;
-        try {
-            chosen = Profile.parse(profile);
-        } catch (IllegalArgumentException e) {
-            problems.add("--profile " + e.getMessage());
-        }
-        int repeats = repeat != null ? repeat : chosen.repeats();
+        originThreads.problem().ifPresent(problems::add);
+        int repeats = repeat != null ? repeat : profile.repeats();
         if (repeats < 1 || repeats > 100) {
             problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
         }
-        boolean appCacheKnown = APP_CACHE_MODES.contains(appCache);
-        if (!appCacheKnown) {
-            problems.add("--app-cache must be redis or off (got '" + appCache + "')");
-        }
-        List<Plan> plans = plans(problems, runDir);
-        List<Cell> cells = List.of();
-        try {
-            cells = Matrix.select(withAppCache(filterBySwitches(cellsOf(plans))), only);
-            if (cells.isEmpty()) {
-                problems.add("no cell matches --cache/--front-limit/--back-limit as given: drop one of them or use --only");
-            }
-        } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
-        }
-        if (cells.stream().anyMatch(Cell::appCache)) {
-            if (!switches.origins().isEmpty()) {
-                problems.add("--app-cache redis is the suite's own origin's cache: drop --origin, or --app-cache");
-            }
-            RedisServer.notInstalled().ifPresent(problems::add);
-            if (redisPort != 0) {
-                Ports.problem(redisPort, "--redis-port").ifPresent(problems::add);
-                if (List.of(ports.front(), ports.back(), ports.origin(), ports.management(), ports.frontStatus(),
-                        ports.backStatus()).contains(redisPort)) {
-                    problems.add("--redis-port " + redisPort + " is one of the stack's ports: give Redis its own");
-                }
-            }
-        }
-        if (cells.stream().anyMatch(c -> !c.direct())) {
-            dev.ratecache.suite.nginx.WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
-        }
         if (redisPort < 0 || redisPort > 65535) {
             problems.add("--redis-port must be a port from 1 to 65535 (got " + redisPort + ")");
+        } else if (redisPort != 0 && ports.isOneOf(redisPort)) {
+            problems.add("--redis-port " + redisPort + " is one of the stack's ports: give Redis its own");
         }
         jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
+        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
+        if (loadHosts.given()) {
+            problems.addAll(loadHosts.problems(ports.listen()));
+        }
         List<String> checkTexts = new ArrayList<>(asserts);
         if (assertFile != null) {
             try {
@@ -257,69 +209,91 @@ abstract class MatrixCommand implements Callable<Integer> {
                 problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
             }
         }
+        List<String> planProblems = new ArrayList<>();
+        List<Plan> plans = plans(planProblems, runDir);
+        problems.addAll(planProblems);
+        List<Cell> cells = planProblems.isEmpty() ? cells(plans, problems) : List.of();
+        if (cells.stream().anyMatch(Cell::appCache) && !switches.origins().isEmpty()) {
+            problems.add("--app-cache redis is the suite's own origin's cache: drop --origin, or --app-cache");
+        }
         List<Check> checks = new ArrayList<>();
-        for (String text : checkTexts) {
-            try {
-                checks.add(Check.parse(text, cells));
-            } catch (IllegalArgumentException e) {
-                problems.add("--assert " + e.getMessage());
+        if (!cells.isEmpty()) {
+            for (String text : checkTexts) {
+                try {
+                    checks.add(Check.parse(text, cells));
+                } catch (IllegalArgumentException e) {
+                    problems.add("--assert " + e.getMessage());
+                }
             }
         }
-        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
-        if (!loadHosts.isEmpty()) {
+        if (loadHosts.given()) {
             cells = cells.stream().filter(c -> !c.direct() && !c.library()).toList();
-            remote = loadHostProblems(problems, runDir);
         }
-        if (!problems.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
+        Refuse.ifAny(spec, problems);
+        return new Run(cells, profile, repeats, checks);
+    }
+
+    /** The cells to run, of {@code plans}: the matrix's, narrowed by the switches given and --only. */
+    private List<Cell> cells(List<Plan> plans, List<String> problems) {
+        try {
+            List<Cell> cells = Matrix.select(withAppCache(filterBySwitches(cellsOf(plans))), only);
+            if (cells.isEmpty()) {
+                problems.add("no cell of --matrix " + matrix + " matches " + String.join(" ", narrowingFlags())
+                        + ": drop one of them or use --only");
+            }
+            return cells;
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return List.of();
         }
-        return new Run(cells, chosen, repeats, checks);
+    }
+
+    /** The flags given that narrow the matrix, as given. */
+    private List<String> narrowingFlags() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        List<String> given = new ArrayList<>();
+        if (parsed.hasMatchedOption("--cache")) {
+            given.add(switches.cache() ? "--cache" : "--no-cache");
+        }
+        if (parsed.hasMatchedOption("--front-limit")) {
+            given.add(switches.frontLimit() ? "--front-limit" : "--no-front-limit");
+        }
+        if (parsed.hasMatchedOption("--back-limit")) {
+            given.add(switches.backLimit() ? "--back-limit" : "--no-back-limit");
+        }
+        if (parsed.hasMatchedOption("--app-cache")) {
+            given.add("--app-cache " + appCache);
+        }
+        return given;
     }
 
     /**
-     * --load-hosts checked before anything starts: the hosts reachable, then (only when all else
-     * is well, since it runs JMeter) the probe plan on each: its JMeter version and the plan
-     * properties read on the load side. Returns the remote to run through; problems go to {@code problems}.
+     * What this machine must give the run, checked once the input is good: the ports free to bind
+     * (each is bound for a moment), redis-server installed for the app cache, the run folder open
+     * to nginx's workers. All problems at once, one line each.
      */
-    private dev.ratecache.suite.jmeter.JMeter.Remote loadHostProblems(List<String> problems, Path runDir) {
-        List<String> hosts = dev.ratecache.suite.distributed.LoadHosts.parse(loadHosts, problems);
-        if (ports.listen().equals("127.0.0.1")) {
-            problems.add("--load-hosts: the load hosts cannot reach 127.0.0.1 here: give --listen ADDRESS, an address"
-                    + " of this machine they reach");
-        }
-        if (clientRmiPort < 0 || clientRmiPort > 65535) {
-            problems.add("--client-rmi-port must be 0 or a TCP port (got " + clientRmiPort + ")");
-        }
-        if (!problems.isEmpty()) {
-            return null;
-        }
-        for (String host : hosts) {
-            dev.ratecache.suite.distributed.LoadHosts.unreachable(host).ifPresent(problems::add);
-        }
-        if (!problems.isEmpty()) {
-            return null;
-        }
-        try {
-            if (rmiPlain) {
-                spec.commandLine().getErr().println("run-tests.sh: WARNING: --rmi-plain: RMI to the load hosts without"
-                        + " SSL; anyone on the network can talk to their JMeter servers");
+    void checkMachine(Run run, Path runDir) {
+        List<String> problems = new ArrayList<>();
+        if (run.cells.stream().anyMatch(Cell::appCache)) {
+            RedisServer.notInstalled().ifPresent(problems::add);
+            if (redisPort != 0) {
+                Ports.problem(redisPort, "--redis-port").ifPresent(problems::add);
             }
-            Path store = rmiPlain ? null : dev.ratecache.suite.distributed.LoadHosts.ensureKeystore(
-                    rmiKeystore != null ? rmiKeystore : dev.ratecache.suite.distributed.LoadHosts.defaultKeystore());
-            dev.ratecache.suite.jmeter.JMeter.Remote r = new dev.ratecache.suite.jmeter.JMeter.Remote(hosts,
-                    dev.ratecache.suite.distributed.LoadHosts.localAddressTowards(hosts.get(0)), clientRmiPort,
-                    dev.ratecache.suite.distributed.LoadHosts.rmiArguments(store));
-            dev.ratecache.suite.jmeter.JMeter jmeter = dev.ratecache.suite.jmeter.JMeter.assembled();
-            problems.addAll(dev.ratecache.suite.distributed.Probe.problems(jmeter, r, jmeter.version(),
-                    runDir.resolveSibling(runDir.getFileName() + "-probe")));
-            return r;
-        } catch (java.io.IOException e) {
-            problems.add("--load-hosts: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            problems.add("--load-hosts: interrupted while probing the load hosts");
         }
-        return null;
+        if (run.cells.stream().anyMatch(c -> !c.direct())) {
+            WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
+        }
+        problems.addAll(ports.unavailable(switches.origins().isEmpty()));
+        Refuse.ifAny(spec, problems);
+    }
+
+    /** The load hosts' step, last before the run: it talks to them and runs JMeter. Returns the remote to run through. */
+    private JMeter.Remote checkLoadHosts(Path runDir) {
+        List<String> problems = new ArrayList<>();
+        JMeter.Remote remote = loadHosts.check(runDir.resolveSibling(runDir.getFileName() + "-probe"),
+                spec.commandLine().getOut(), spec.commandLine().getErr(), problems);
+        Refuse.ifAny(spec, problems);
+        return remote;
     }
 
     /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
@@ -350,19 +324,17 @@ abstract class MatrixCommand implements Callable<Integer> {
                 .toList();
     }
 
-    static final List<String> APP_CACHE_MODES = List.of("redis", "off");
-
     /**
      * --app-cache: in the caches matrix, whose cells each have their own mode, it keeps the cells of
      * the mode given (when given); in any other matrix, redis turns the app cache on in every cell.
      */
     private List<Cell> withAppCache(List<Cell> cells) {
         boolean given = spec.commandLine().getParseResult().hasMatchedOption("--app-cache");
-        if (!given || !APP_CACHE_MODES.contains(appCache)) {
+        if (!given) {
             return cells;
         }
-        boolean on = appCache.equals("redis");
-        if (matrix.equals(Matrix.CACHES)) {
+        boolean on = appCache == AppCacheMode.REDIS;
+        if (matrix == MatrixKind.CACHES) {
             return cells.stream().filter(c -> c.appCache() == on).toList();
         }
         return cells.stream().map(c -> c.direct() || c.library() ? c : c.withAppCache(on)).toList();
@@ -371,7 +343,7 @@ abstract class MatrixCommand implements Callable<Integer> {
     private Map<String, Object> describeRun(Run chosen, LocalDateTime started) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
-        run.put("matrix", matrix);
+        run.put("matrix", matrix.toString());
         run.put("profile", chosen.profile.toString());
         run.put("repeats", chosen.repeats);
         run.put("switches", switches.describe());
@@ -379,7 +351,7 @@ abstract class MatrixCommand implements Callable<Integer> {
             run.put("app cache", "Redis (" + RedisServer.binary() + ", no persistence, flushed and its counters zeroed"
                     + " before each cell) in the cells marked app cache");
         }
-        run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads + " request threads"
+        run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads.threads() + " request threads"
                 : switches.origins().toString());
         if (!jmeterProperties.isEmpty()) {
             run.put("jmeter_properties", jmeterProperties.toString());
@@ -409,6 +381,9 @@ abstract class MatrixCommand implements Callable<Integer> {
     /** Whether the plans are the user's own rather than the reference experiment's. */
     abstract boolean ownPlan();
 
+    /** What to do instead when a matrix runs only the suite's own plans and {@link #ownPlan} is true. */
+    abstract String notOwnPlan();
+
     /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
     List<Cell> cellsOf(List<Plan> plans) {
         List<Cell> cells = matrixCells(plans);
@@ -418,18 +393,19 @@ abstract class MatrixCommand implements Callable<Integer> {
     }
 
     private List<Cell> matrixCells(List<Plan> plans) {
-        if (matrix.equals(Matrix.PROTECTION)) {
-            if (ownPlan()) {
-                throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: drop --plan");
-            }
-            boolean cacheGiven = spec.commandLine().getParseResult().hasMatchedOption("--cache");
-            return Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
-                    cacheGiven && switches.cache());
+        if (matrix == MatrixKind.PROTECTION && ownPlan()) {
+            throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: " + notOwnPlan());
         }
-        if (matrix.equals(Matrix.CACHES) && ownPlan()) {
-            throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: drop --plan");
+        if (matrix == MatrixKind.CACHES && ownPlan()) {
+            throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: " + notOwnPlan());
         }
-        return Matrix.of(matrix, plans);
+        return switch (matrix) {
+            case DEFAULT -> Matrix.reference(plans);
+            case FULL -> Matrix.full(plans);
+            case CACHES -> Matrix.caches();
+            case PROTECTION -> Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
+                    spec.commandLine().getParseResult().hasMatchedOption("--cache") && switches.cache());
+        };
     }
 
     /** Files the cells need in the run folder, written before the first cell starts. */

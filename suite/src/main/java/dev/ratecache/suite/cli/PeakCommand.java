@@ -99,11 +99,12 @@ public final class PeakCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // With a stack that up keeps running, peak points at it: that stack as configured, against
         // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
-        Optional<UpState> up = UpState.running(results != null ? results : UpState.defaultResults());
+        Optional<UpState> up = UpState.running(RunFolders.results(results));
         if (up.isPresent()) {
             return measureRunning(up.get());
         }
         validate();
+        checkMachine();
         PrintWriter out = spec.commandLine().getOut();
         // One worker unless told otherwise: wrk needs a core of its own for the figures to mean anything.
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
@@ -217,7 +218,7 @@ public final class PeakCommand implements Callable<Integer> {
         return s.toString();
     }
 
-    /** Every input checked before anything starts: one line each. */
+    /** The input checked before anything starts, one line each; binds no port ({@link #checkMachine} does). */
     void validate() {
         List<String> problems = new ArrayList<>(switches.problems());
         if (switches.edges() > 1) {
@@ -240,7 +241,6 @@ public final class PeakCommand implements Callable<Integer> {
             if (!switches.origins().isEmpty()) {
                 problems.add("--app-path measures the suite's own origin with its Redis cache: drop --origin");
             }
-            RedisServer.notInstalled().ifPresent(problems::add);
         }
         if (url == null && !switches.origins().isEmpty()) {
             problems.add("--url: with --origin, give the path of a cacheable URL of your origin, e.g. --url /items/1");
@@ -248,16 +248,24 @@ public final class PeakCommand implements Callable<Integer> {
         if (!switches.cache()) {
             problems.add("--no-cache: peak measures the edge cache's HIT path; drop --no-cache");
         }
+        problems.addAll(ports.problems(switches.origins().isEmpty(), 1));
+        Refuse.ifAny(spec, problems);
+    }
+
+    /** What this machine must give the measurement, once the input is good: the tools, free ports, an open --work-dir. */
+    void checkMachine() {
+        List<String> problems = new ArrayList<>();
+        if (appPath != null) {
+            RedisServer.notInstalled().ifPresent(problems::add);
+        }
         if (!Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
         }
-        problems.addAll(ports.problems(switches.origins().isEmpty()));
+        problems.addAll(ports.unavailable(switches.origins().isEmpty()));
         if (workDir != null) {
             dev.ratecache.suite.nginx.WorkerAccess.problem(workDir, "--work-dir").ifPresent(problems::add);
         }
-        if (!problems.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
-        }
+        Refuse.ifAny(spec, problems);
     }
 
     private static void range(List<String> problems, String flag, int value, int min, int max) {

@@ -200,6 +200,11 @@ public final class ReplayCommand extends MatrixCommand {
         return true;
     }
 
+    @Override
+    String notOwnPlan() {
+        return "a replay runs --matrix default or full";
+    }
+
     /** The reference's caching combinations, without a client cache: JMeter's is per thread, and a thread is no client. */
     @Override
     List<Cell> cellsOf(List<Plan> plans) {

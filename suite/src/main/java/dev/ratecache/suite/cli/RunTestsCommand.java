@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.matrix.Plan;
 import java.nio.file.Files;
@@ -44,6 +45,7 @@ public final class RunTestsCommand extends MatrixCommand {
 
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new RunTestsCommand());
+        Choice.registerAll(cli);
         cli.setParameterExceptionHandler(RunTestsCommand::badInput);
         cli.setExecutionExceptionHandler((e, c, parsed) -> {
             if (e instanceof Repo.NotFound) {
@@ -64,7 +66,10 @@ public final class RunTestsCommand extends MatrixCommand {
             // All of them, as picocli's own handler lists them: its ranking does not always put the intended one first.
             hint = " (did you mean one of " + String.join(", ", unmatched.getSuggestions()) + "?)";
         }
-        cli.getErr().println("run-tests.sh: " + e.getMessage() + hint);
+        // Problems quote what they were given (flags, lines of a log or of --assert-file): each stays
+        // one line, and nothing from a binary file reaches the terminal as a control character.
+        String lines = String.join("\n", String.valueOf(e.getMessage()).lines().map(Printable::escape).toList());
+        cli.getErr().println("run-tests.sh: " + lines + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;
     }
@@ -87,5 +92,10 @@ public final class RunTestsCommand extends MatrixCommand {
     @Override
     boolean ownPlan() {
         return plan != null;
+    }
+
+    @Override
+    String notOwnPlan() {
+        return "drop --plan";
     }
 }

@@ -4,20 +4,12 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.origin.OriginDefaults;
-import dev.ratecache.proc.Poll;
-import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.nginx.WorkerAccess;
 import dev.ratecache.suite.stack.StackPorts;
-import dev.ratecache.suite.up.LiveStatus;
+import dev.ratecache.suite.up.UpSession;
 import dev.ratecache.suite.up.UpState;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,14 +55,13 @@ public final class UpCommand implements Callable<Integer> {
                     + " stress/server-cache (its client cache is the client's own, not the stack's).")
     String scenario;
 
-    @Option(names = "--origin-threads", paramLabel = "N",
-            description = "Request threads of the suite's origin. Default: ${DEFAULT-VALUE}.")
-    int originThreads = OriginDefaults.get().threads();
+    @Mixin
+    OriginThreads originThreads = new OriginThreads();
 
     @Option(names = "--profile", paramLabel = "quick|default",
             description = "quick: the origin's delays and freshness lifetimes divided by ten, as in a quick matrix run."
                     + " Default: ${DEFAULT-VALUE}.")
-    String profile = "default";
+    Profile profile = Profile.DEFAULT;
 
     @Option(names = "--every", paramLabel = "SECONDS",
             description = "How often the status line is printed. Default: ${DEFAULT-VALUE}.")
@@ -80,106 +71,27 @@ public final class UpCommand implements Callable<Integer> {
             description = "Where the run folder (up-<timestamp>/) and up.json, which down finds, go. Default: results/ in the checkout.")
     Path results;
 
-    private final Object cleanupLock = new Object();
-    private Stack stack;
-    private UpState state;
-    private boolean cleanedUp;
-    /** Set as soon as a stop begins (shutdown hook or the end of call()). */
-    private volatile boolean stopping;
-
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Path resultsDir = (results != null ? results : UpState.defaultResults()).toAbsolutePath().normalize();
+        NginxSwitches chosen = validate();
+        Path resultsDir = RunFolders.results(results).toAbsolutePath().normalize();
         // Before the ports: a running up holds them, and naming it says more than "port in use".
         Optional<UpState> other = UpState.running(resultsDir);
         if (other.isPresent()) {
-            err.println(alreadyRunning(other.get(), resultsDir));
+            spec.commandLine().getErr().println(UpSession.alreadyRunning(other.get(), resultsDir));
             return 1;
         }
-        NginxSwitches chosen = validate();
-        boolean ownOrigin = chosen.origins().isEmpty();
-
-        Path runDir = resultsDir.resolve("up-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        for (int n = 2; Files.exists(runDir); n++) {
-            runDir = resultsDir.resolve("up-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + n);
-        }
-        Files.createDirectories(runDir);
-        state = UpState.self(runDir);
-        // Claimed before anything starts, so that of two ups started together only one goes on.
-        if (!state.claim(resultsDir)) {
-            err.println(UpState.running(resultsDir).map(u -> alreadyRunning(u, resultsDir))
-                    .orElse("run-tests.sh up: another up is starting (" + UpState.pointer(resultsDir) + "); try again"));
-            deleteIfEmpty(runDir);
-            return 1;
-        }
-        // Ctrl-C and down (SIGTERM) end the JVM through its shutdown hooks: this one stops the
-        // stack (ManagedProcess's own hook would too) and removes the state files.
-        Thread hook = new Thread(() -> cleanUp(resultsDir, out, true), "up-cleanup");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            out.println("run-tests.sh up: starting " + (ownOrigin ? "the origin, " : "") + "the back end and the front end"
-                    + " (switches: " + chosen.describe() + ")");
-            out.flush();
-            try {
-                stack = Stack.start(chosen, ports, runDir, originThreads, Profile.parse(profile).originArgs());
-            } catch (IOException | RuntimeException e) {
-                String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
-                err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
-                return 1;
-            }
-            List<UpState.Child> children = new ArrayList<>();
-            stack.ownOrigin().ifPresent(o -> children.add(UpState.Child.of("origin", o.pid())));
-            children.add(UpState.Child.of("back", stack.backEnd().pid()));
-            children.add(UpState.Child.of("front", stack.frontEnd().pid()));
-            Map<String, String> urls = urls(ownOrigin, chosen);
-            state = state.with(children, urls, portMap(ownOrigin));
-            state.write(resultsDir);
-            // The first reading before the URLs are out: every request sent after seeing them counts.
-            LiveStatus live = new LiveStatus(ports.frontStatus(), ports.backStatus(), ownOrigin ? ports.management() : 0,
-                    stack.frontEnd().accessLog(), chosen.rejectStatus());
-            printBanner(out, runDir, urls, resultsDir);
-            while (true) {
-                // The status line's period, not a wait for something to come up.
-                Thread.sleep(every * 1000L);
-                Optional<String> dead = deadTier(ownOrigin);
-                if (dead.isPresent()) {
-                    // A terminal's Ctrl-C reaches the whole process group: nginx may exit a moment
-                    // before our shutdown hook starts. That is a stop, not a tier dying.
-                    Poll.pause(500);
-                    if (stopping) {
-                        return 130;
-                    }
-                    err.println("run-tests.sh up: " + dead.get() + " exited on its own; stopping the rest (logs in " + runDir + ")");
-                    return 1;
-                }
-                out.println(live.next());
-                out.flush();
-            }
-        } finally {
-            cleanUp(resultsDir, out, false);
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // Already running: it finds the work done.
-            }
-        }
+        checkMachine(chosen);
+        UpSession.Settings settings = new UpSession.Settings(chosen, ports, originThreads.threads(),
+                profile.originArgs(), every);
+        return new UpSession(settings, resultsDir, RunFolders.next(resultsDir, "up-"), spec.commandLine().getOut(),
+                spec.commandLine().getErr()).run();
     }
 
-    /** The one line a second up gets. */
-    static String alreadyRunning(UpState running, Path resultsDir) {
-        return "run-tests.sh up: an up is already running (" + running.describe() + "): use it, or stop it with "
-                + downCommand(resultsDir);
-    }
-
-    /** The command that stops an up keeping its state in {@code resultsDir}. */
-    static String downCommand(Path resultsDir) {
-        return "./run-tests.sh down" + (resultsDir.equals(UpState.defaultResults().toAbsolutePath().normalize())
-                ? "" : " --results " + resultsDir);
-    }
-
-    /** Every input checked before anything starts; all problems at once, one line each. Returns the switches to use. */
+    /**
+     * The input checked before anything starts; all problems at once, one line each. Binds no port
+     * ({@link #checkMachine} does). Returns the switches to use.
+     */
     NginxSwitches validate() {
         List<String> problems = new ArrayList<>(switches.problems());
         NginxSwitches chosen = switches;
@@ -194,17 +106,9 @@ public final class UpCommand implements Callable<Integer> {
                 chosen = cell.get().apply(switches);
             }
         }
-        if (originThreads < 1 || originThreads > 1000) {
-            problems.add("--origin-threads must be a whole number from 1 to 1000 (got " + originThreads + ")");
-        }
-        dev.ratecache.suite.nginx.WorkerAccess.problem(results != null ? results : UpState.defaultResults(), "--results")
-                .ifPresent(problems::add);
-        try {
-            if (Profile.parse(profile) == Profile.FULL) {
-                problems.add("--profile full repeats matrix cells; up has none: use quick or default");
-            }
-        } catch (IllegalArgumentException e) {
-            problems.add("--profile " + e.getMessage());
+        originThreads.problem().ifPresent(problems::add);
+        if (profile == Profile.FULL) {
+            problems.add("--profile full repeats matrix cells; up has none: use quick or default");
         }
         if (switches.edges() > 1) {
             // Its live line reads one front end's log and counters; several edges are measured by a matrix run.
@@ -213,11 +117,17 @@ public final class UpCommand implements Callable<Integer> {
         if (every < 1 || every > 3600) {
             problems.add("--every must be a whole number of seconds from 1 to 3600 (got " + every + ")");
         }
-        problems.addAll(ports.problems(chosen.origins().isEmpty()));
-        if (!problems.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
-        }
+        problems.addAll(ports.problems(chosen.origins().isEmpty(), 1));
+        Refuse.ifAny(spec, problems);
         return chosen;
+    }
+
+    /** What this machine must give the stack, once the input is good: free ports, a run folder nginx's workers can enter. */
+    void checkMachine(NginxSwitches chosen) {
+        List<String> problems = new ArrayList<>();
+        WorkerAccess.problem(RunFolders.results(results), "--results").ifPresent(problems::add);
+        problems.addAll(ports.unavailable(chosen.origins().isEmpty()));
+        Refuse.ifAny(spec, problems);
     }
 
     /** The JMeter and library cells of both matrices for the suite's plans, by name. */
@@ -238,96 +148,5 @@ public final class UpCommand implements Callable<Integer> {
 
     private static List<String> cellNames() {
         return cells().values().stream().filter(c -> !c.direct()).map(Cell::name).toList();
-    }
-
-    private Map<String, String> urls(boolean ownOrigin, NginxSwitches chosen) {
-        String base = "http://" + Ports.LOOPBACK + ":";
-        Map<String, String> urls = new LinkedHashMap<>();
-        urls.put("front", base + ports.front());
-        urls.put("back", base + ports.back());
-        if (ownOrigin) {
-            urls.put("origin", base + ports.origin());
-            urls.put("management", base + ports.management() + "/actuator/origin");
-        } else {
-            urls.put("origin", String.join(", ", chosen.origins().stream().map(Object::toString).toList()));
-        }
-        urls.put("front-status", base + ports.frontStatus() + "/nginx_status");
-        urls.put("back-status", base + ports.backStatus() + "/nginx_status");
-        return urls;
-    }
-
-    private Map<String, Integer> portMap(boolean ownOrigin) {
-        Map<String, Integer> map = new LinkedHashMap<>();
-        map.put("front", ports.front());
-        map.put("back", ports.back());
-        if (ownOrigin) {
-            map.put("origin", ports.origin());
-            map.put("management", ports.management());
-        }
-        map.put("front-status", ports.frontStatus());
-        map.put("back-status", ports.backStatus());
-        return map;
-    }
-
-    private void printBanner(PrintWriter out, Path runDir, Map<String, String> urls, Path resultsDir) {
-        out.println("run-tests.sh up: running (PID " + ProcessHandle.current().pid() + ")");
-        out.println("  front        " + urls.get("front") + "/hare  (/tortoise, /snail; rate limit and edge cache here)");
-        out.println("  back         " + urls.get("back") + "  (the app-wide limit)");
-        out.println("  origin       " + urls.get("origin"));
-        if (urls.containsKey("management")) {
-            out.println("  management   " + urls.get("management") + "  (counters; /actuator/health, /actuator/prometheus)");
-        }
-        out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
-        out.println("  run folder   " + runDir + "  (nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs)");
-        out.println("  state        " + UpState.pointer(resultsDir) + " (PIDs, ports, URLs)");
-        out.println("  stop         Ctrl-C here, or " + downCommand(resultsDir) + " from another terminal");
-        out.println("status every " + every + " s: requests/s at each tier, rejected/s and edge HIT % (front access log),"
-                + " requests in flight at the origin");
-        out.flush();
-    }
-
-    /** The tier that is no longer running, if one died while up watched. */
-    private Optional<String> deadTier(boolean ownOrigin) {
-        if (ownOrigin && !stack.origin().isRunning()) {
-            return Optional.of("the origin");
-        }
-        if (!stack.backEnd().isRunning()) {
-            return Optional.of("the back end");
-        }
-        if (!stack.frontEnd().isRunning()) {
-            return Optional.of("the front end");
-        }
-        return Optional.empty();
-    }
-
-    /** Stops the stack, then removes the state files; once, whichever path gets here first. */
-    private void cleanUp(Path resultsDir, PrintWriter out, boolean signalled) {
-        stopping = true;
-        synchronized (cleanupLock) {
-            if (cleanedUp) {
-                return;
-            }
-            cleanedUp = true;
-            if (stack != null) {
-                stack.close();
-            }
-            if (state != null) {
-                state.remove(resultsDir);
-                deleteIfEmpty(Path.of(state.runDir()));
-            }
-            if (signalled && stack != null) {
-                out.println("run-tests.sh up: stopped; run folder kept: " + state.runDir());
-                out.flush();
-            }
-        }
-    }
-
-    /** A run folder nothing was started in is no use to anyone. */
-    private static void deleteIfEmpty(Path dir) {
-        try {
-            Files.deleteIfExists(dir);
-        } catch (IOException notEmpty) {
-            // It holds logs: kept.
-        }
     }
 }

@@ -27,9 +27,12 @@ public final class Probe {
 
     private Probe() {}
 
-    /** Every mismatch, one line each naming the host; empty when all hosts agree with this controller. */
-    public static List<String> problems(JMeter jmeter, JMeter.Remote remote, String localVersion, Path dir)
-            throws IOException, InterruptedException {
+    /**
+     * Each host's mismatches, one line each naming the host, in the order of {@code remote.hosts()};
+     * an empty list for a host that agrees with this controller.
+     */
+    public static Map<String, List<String>> problemsPerHost(JMeter jmeter, JMeter.Remote remote, String localVersion,
+            Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path plan = dir.resolve("probe.jmx");
         try (InputStream in = Probe.class.getResourceAsStream("/jmeter/probe.jmx")) {
@@ -40,15 +43,13 @@ public final class Probe {
         JMeter.Run run = jmeter.run(plan, props, dir, false, remote);
         Map<String, String> wanted = suiteProperties();
         List<Sample> samples = Files.isRegularFile(run.jtl()) ? Jtl.read(run.jtl()) : List.of();
-        List<String> problems = new ArrayList<>();
+        Map<String, List<String>> problems = new LinkedHashMap<>();
         for (String host : remote.hosts()) {
             Sample answer = samples.stream().filter(s -> s.threadName().startsWith(host + "-")).findFirst().orElse(null);
-            if (answer == null) {
-                problems.add("load host " + host + " did not run the probe plan: " + why(run.log(), host)
-                        + " (see " + run.log() + ")");
-                continue;
-            }
-            problems.addAll(compare(host, answer.responseMessage(), localVersion, wanted));
+            problems.put(host, answer == null
+                    ? List.of("load host " + host + " did not run the probe plan: " + why(run.log(), host)
+                            + " (see " + run.log() + ")")
+                    : compare(host, answer.responseMessage(), localVersion, wanted));
         }
         return problems;
     }

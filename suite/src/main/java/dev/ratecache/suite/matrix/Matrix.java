@@ -10,10 +10,6 @@ import java.util.Map;
 public final class Matrix {
     private Matrix() {}
 
-    public static final String PROTECTION = "protection";
-    public static final String CACHES = "caches";
-    public static final List<String> KINDS = List.of("default", "full", PROTECTION, CACHES);
-
     /** The protection matrix's flood rates, as multiples of the front end's per-client rate. */
     public static final List<Integer> FLOOD_MULTIPLES = List.of(2, 5, 10);
 
@@ -124,17 +120,6 @@ public final class Matrix {
                 Cell.of(plan, "app-cache").frontLimit(false).backLimit(false).appCache().build(),
                 Cell.of(plan, "both").frontLimit(false).backLimit(false).serverCache().appCache().build(),
                 Cell.of(plan, "edge+client").frontLimit(false).backLimit(false).serverCache().clientCache().build());
-    }
-
-    public static List<Cell> of(String kind, List<Plan> plans) {
-        return switch (kind) {
-            case "default" -> reference(plans);
-            case "full" -> full(plans);
-            case CACHES -> caches();
-            case PROTECTION -> throw new IllegalArgumentException("--matrix protection runs the flood plan with the"
-                    + " switches' rates; build it with protection(...)");
-            default -> throw new IllegalArgumentException("--matrix must be one of " + KINDS + " (got '" + kind + "')");
-        };
     }
 
     /**

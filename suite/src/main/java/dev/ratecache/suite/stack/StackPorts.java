@@ -119,29 +119,50 @@ public final class StackPorts implements TierPorts {
     }
 
     /**
-     * Why the stack can't start on these ports, one line each naming the flag to change; empty
-     * when it can. The origin's ports are left out when the origin is the user's own.
+     * What is wrong with these ports as flags, one line each naming the flag to change: not an
+     * address, not a port, one port given to two tiers, edge ports that do not fit --edges. Binds
+     * nothing; {@link #unavailable} says which of them this machine cannot give. The origin's
+     * ports are left out when the origin is the user's own.
      */
-    public List<String> problems(boolean ownOrigin) {
-        return problems(ownOrigin, 1);
-    }
-
-    /** As {@link #problems(boolean)}, for a stack of {@code edges} front end tiers. */
     public List<String> problems(boolean ownOrigin, int edges) {
         List<String> problems = new ArrayList<>();
         if (!listen.matches("[0-9a-fA-F:.]+")) {
             problems.add("--listen takes an IP address of this machine (got '" + listen + "')");
-            return problems;
         }
         if (!edgePorts.isEmpty() && (edges < 2 || edgePorts.size() != edges)) {
             problems.add("--edge-ports gives " + edgePorts.size() + " port(s) for --edges " + edges
                     + ": give one per edge, or leave it out");
         }
-        Map<String, Integer> wanted = new LinkedHashMap<>();
+        Map<Integer, String> seen = new LinkedHashMap<>();
+        wanted(ownOrigin).forEach((flag, port) -> {
+            String other = seen.putIfAbsent(port, flag);
+            if (other != null) {
+                problems.add(flag + " and " + other + " are both " + port + ": give each its own port");
+            } else {
+                Ports.notATcpPort(port, flag).ifPresent(problems::add);
+            }
+        });
+        return problems;
+    }
+
+    /**
+     * The ports, valid as flags ({@link #problems}), that this user cannot bind now: taken, or
+     * privileged, or on an address that is not this machine's. One line each naming the flag; each
+     * port is bound for a moment to see.
+     */
+    public List<String> unavailable(boolean ownOrigin) {
+        List<String> problems = new ArrayList<>();
         if (!Ports.LOOPBACK.equals(listen)) {
-            // The front port on --listen; checked on its own address below.
+            // The front port on --listen; checked on its own address too.
             Ports.problem(listen, front, "--front-port (on --listen " + listen + ")").ifPresent(problems::add);
         }
+        wanted(ownOrigin).forEach((flag, port) -> Ports.problem(port, flag).ifPresent(problems::add));
+        return problems;
+    }
+
+    /** Flag to port, for every port the stack would listen on. */
+    private Map<String, Integer> wanted(boolean ownOrigin) {
+        Map<String, Integer> wanted = new LinkedHashMap<>();
         wanted.put("--front-port", front);
         wanted.put("--back-port", back);
         wanted.put("--front-status-port", frontStatus);
@@ -153,15 +174,11 @@ public final class StackPorts implements TierPorts {
         for (int i = 0; i < edgePorts.size(); i++) {
             wanted.put("--edge-ports (edge " + (i + 1) + ")", edgePorts.get(i));
         }
-        Map<Integer, String> seen = new LinkedHashMap<>();
-        wanted.forEach((flag, port) -> {
-            String other = seen.putIfAbsent(port, flag);
-            if (other != null) {
-                problems.add(flag + " and " + other + " are both " + port + ": give each its own port");
-            } else {
-                Ports.problem(port, flag).ifPresent(problems::add);
-            }
-        });
-        return problems;
+        return wanted;
+    }
+
+    /** The stack's own ports, which nothing else of the run may take (the app cache's Redis). */
+    public boolean isOneOf(int port) {
+        return wanted(true).containsValue(port);
     }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -20,7 +18,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** ./run-tests.sh advise on crafted logs: one flooder among normal clients, and input it must refuse. */
 class AdviseCommandTest {
@@ -29,20 +26,13 @@ class AdviseCommandTest {
     static final String FLOODER = "203.0.113.66";
 
     private static Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     @BeforeAll
     static void folder() throws IOException {
         dir = TestDirs.fresh(AdviseCommandTest.class, "advise");
     }
 
-    private int run(String... args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
 
     static String line(String client, ZonedDateTime t, String method, String uri, int status) {
         return client + " - - [" + COMBINED.format(t) + "] \"" + method + " " + uri + " HTTP/1.1\" " + status
@@ -82,9 +72,9 @@ class AdviseCommandTest {
     void recommendsTheFrontLimitThatRejectsTheFlooderAndHurtsNoNormalClient() throws IOException {
         Path log = write("flood.txt", floodLog("GET"));
         Path results = dir.resolve("results");
-        assertThat(run("advise", log.toString(), "--origin-capacity", "100", "--max-hurt-clients", "0%",
-                "--results", results.toString())).as(err.toString()).isZero();
-        String text = out.toString();
+        assertThat(cli.run("advise", log.toString(), "--origin-capacity", "100", "--max-hurt-clients", "0%",
+                "--results", results.toString())).as(cli.err()).isZero();
+        String text = cli.out();
         Matcher folder = Pattern.compile("advice: (\\S+) \\(").matcher(text);
         assertThat(folder.find()).as(text).isTrue();
         Path advice = Path.of(folder.group(1));
@@ -112,38 +102,47 @@ class AdviseCommandTest {
     @Test
     void aLogTooShortToSayAnythingIsOneLine() throws IOException {
         Path log = write("short.txt", floodLog("GET").subList(0, 50));
-        assertThat(run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("too short to say anything");
-        assertThat(firstLine(err.toString())).contains(log.toString());
-        assertThat(out.toString()).isEmpty();
+        assertThat(cli.run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("too short to say anything");
+        assertThat(firstLine(cli.err())).contains(log.toString());
+        assertThat(cli.out()).isEmpty();
+    }
+
+    @Test
+    void aLogOfOneRequestIsTooShortForAdviceNotForAReplay() throws IOException {
+        Path log = write("one.txt", floodLog("GET").subList(0, 1));
+        assertThat(cli.run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
+        assertThat(firstLine(cli.err())).isEqualTo("run-tests.sh: " + log + ": 1 request over 0 s: too short to say"
+                + " anything (advise needs at least 100 requests over 60 s)");
+        assertThat(cli.err()).doesNotContain("replay");
     }
 
     @Test
     void capacityBelowTheMeanRateIsOneLine() throws IOException {
         Path log = write("capacity.txt", floodLog("GET"));
-        assertThat(run("advise", log.toString(), "--origin-capacity", "5", "--results", dir.resolve("r").toString()))
+        assertThat(cli.run("advise", log.toString(), "--origin-capacity", "5", "--results", dir.resolve("r").toString()))
                 .isEqualTo(2);
-        assertThat(firstLine(err.toString())).contains("--origin-capacity 5 r/s is below the log's mean rate");
+        assertThat(firstLine(cli.err())).contains("--origin-capacity 5 r/s is below the log's mean rate");
     }
 
     @Test
     void noCacheablePathIsOneLine() throws IOException {
         Path log = write("posts.txt", floodLog("POST"));
-        assertThat(run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
-        assertThat(firstLine(err.toString())).contains("no cacheable path");
+        assertThat(cli.run("advise", log.toString(), "--results", dir.resolve("r").toString())).isEqualTo(2);
+        assertThat(firstLine(cli.err())).contains("no cacheable path");
     }
 
     @Test
     void badFlagsAreOneLineEach() {
-        assertThat(run("advise", "missing.log", "--max-hurt-clients", "150%", "--origin-capacity", "lots")).isEqualTo(2);
-        assertThat(err.toString()).contains("--max-hurt-clients must be a percentage from 0 to 100",
+        assertThat(cli.run("advise", "missing.log", "--max-hurt-clients", "150%", "--origin-capacity", "lots")).isEqualTo(2);
+        assertThat(cli.err()).contains("--max-hurt-clients must be a percentage from 0 to 100",
                 "--origin-capacity must be requests per second");
     }
 
     @Test
     void aMissingLogIsOneLine() {
-        assertThat(run("advise", dir.resolve("nothing-here.log").toString())).isEqualTo(2);
-        assertThat(firstLine(err.toString())).contains("no such file");
+        assertThat(cli.run("advise", dir.resolve("nothing-here.log").toString())).isEqualTo(2);
+        assertThat(firstLine(cli.err())).contains("no such file");
     }
 
     private static String firstLine(String text) {

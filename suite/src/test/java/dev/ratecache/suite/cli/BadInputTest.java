@@ -2,36 +2,24 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.testkit.StackTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
-/** Wrong input gets one clear line before anything starts, and exit code 2. */
-@StackTest
+/**
+ * Wrong input gets one clear line before anything starts, and exit code 2. A unit test: telling
+ * input from the flags binds no port and starts no process (the lane's guard would fail it).
+ */
 class BadInputTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final CommandRun cli = new CommandRun();
 
     @Test
     void unknownFlagIsRefusedNamingIt() {
-        assertThat(run("--front-rat", "5")).isEqualTo(2);
-        assertThat(err.toString()).startsWith("run-tests.sh: Unknown option")
+        assertThat(cli.run("--front-rat", "5")).isEqualTo(2);
+        assertThat(cli.err()).startsWith("run-tests.sh: Unknown option")
                 .contains("'--front-rat'", "did you mean ").containsPattern("did you mean [^)]*--front-rate\\b");
     }
 
@@ -54,7 +42,11 @@ class BadInputTest {
                 refused("check of an unknown metric, listing the metrics", List.of("--assert", "stress/both.speed > 3"),
                         "no such metric 'speed'", "throughput, rejected_pct"),
                 refused("unknown profile", List.of("--profile", "fast"),
-                        "'fast' is not a profile: use quick, default or full"));
+                        "'fast' is not a profile: use quick, default or full"),
+                refused("unknown matrix", List.of("--matrix", "everything"),
+                        "'everything' is not a matrix: use default, full, protection or caches"),
+                refused("a port that is no TCP port", List.of("--back-status-port", "70000"),
+                        "port 70000 is not a TCP port (1-65535): change --back-status-port"));
     }
 
     private static Arguments refused(String what, List<String> args, String... said) {
@@ -64,34 +56,45 @@ class BadInputTest {
     @ParameterizedTest(name = "{0} is refused: {1}")
     @MethodSource("refusedInput")
     void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
-        assertThat(run(args.toArray(String[]::new))).isEqualTo(2);
-        assertThat(err.toString()).contains(said);
-    }
-
-    @Test
-    void portInUseIsReportedNamingTheFlagBeforeAnythingStarts() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            int port = taken.getLocalPort();
-            assertThat(run("--front-port", String.valueOf(port))).isEqualTo(2);
-            assertThat(err.toString())
-                    .contains("port " + port + " is already in use")
-                    .contains("--front-port");
-            assertThat(out.toString()).doesNotContain("run folder");
-        }
+        assertThat(cli.run(args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.err()).contains(said);
     }
 
     @Test
     void nonNumericPlanPropertyIsRefusedBeforeAnythingStarts() {
-        assertThat(run("-Jusers=abc")).isEqualTo(2);
-        assertThat(err.toString()).contains("-Jusers=abc: users must be a whole number");
-        assertThat(out.toString()).doesNotContain("run folder");
+        assertThat(cli.run("-Jusers=abc")).isEqualTo(2);
+        assertThat(cli.err()).contains("-Jusers=abc: users must be a whole number");
+        assertThat(cli.out()).doesNotContain("run folder");
     }
 
     @Test
     void helpListsEveryFlag() {
-        assertThat(run("--help")).isZero();
-        assertThat(out.toString()).contains("--front-port", "--back-port", "--origin-threads", "--no-cache",
+        assertThat(cli.run("--help")).isZero();
+        assertThat(cli.out()).contains("--front-port", "--back-port", "--origin-threads", "--no-cache",
                 "--front-rate", "--reject-status", "--origin", "-J=NAME=VALUE", "--matrix", "--only", "--plan",
                 "--profile", "--repeat", "--assert", "--assert-file");
+    }
+
+    @Test
+    void helpListsTheValuesOfEveryChoice() {
+        assertThat(cli.run("--help")).isZero();
+        assertThat(cli.out().replaceAll("\\s+", " ")).contains(
+                "--matrix=KIND default, full, protection, caches.", "--profile=PROFILE quick, default, full.",
+                "--app-cache=MODE redis, off.");
+    }
+
+    @Test
+    void aChoiceIsTakenInAnyCase() {
+        assertThat(cli.run("--profile", "QUICK", "--matrix", "Full", "--only", "stress/warp-speed")).isEqualTo(2);
+        assertThat(cli.err()).contains("--only names no such cell: stress/warp-speed")
+                .doesNotContain("profile", "matrix");
+    }
+
+    @Test
+    void aMatrixLeftEmptyByTheSwitchesNamesOnlyTheSwitchesGiven() {
+        // The caches matrix runs with rate limits off: a front limit leaves none of its cells.
+        assertThat(cli.run("--matrix", "caches", "--front-limit")).isEqualTo(2);
+        assertThat(cli.err()).contains("run-tests.sh: no cell of --matrix caches matches --front-limit:"
+                + " drop one of them or use --only");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -47,5 +48,13 @@ class HelpTest {
 
         assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(width));
         assertThat(help).contains("  ./run-tests.sh gui load --scenario load/client-cache\n");
+    }
+
+    @Test
+    void peakHelpFitsEightyColumns() {
+        String help = help(80, "peak");
+
+        assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
+        assertThat(help).contains("--duration", "--connections", "--threads", "--rounds", "--url");
     }
 }

@@ -6,12 +6,9 @@ import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * ./run-tests.sh peak is a benchmark, not a timed test: this checks that it runs and that its
@@ -19,16 +16,7 @@ import picocli.CommandLine;
  */
 @StackTest
 class PeakCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-    private CommandLine cli;
-
-    private int run(String... args) {
-        cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final CommandRun cli = new CommandRun();
 
     private static List<String> freePorts() {
         StackPorts p = StackPorts.free();
@@ -43,9 +31,9 @@ class PeakCommandTest {
         List<String> args = new ArrayList<>(List.of("peak", "--duration", "1"));
         args.addAll(freePorts());
 
-        assertThat(run(args.toArray(String[]::new))).as(err.toString()).isZero();
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
 
-        PeakRun.Outcome outcome = cli.getSubcommands().get("peak").<PeakCommand>getCommand().outcome();
+        PeakRun.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand().outcome();
         assertThat(outcome.bodyBytes()).isPositive();
         assertThat(outcome.ratio(Kind.CEILING)).isEqualTo(1.0);
         // Loose bounds: one-second runs on a shared machine. A HIT can't beat return 200 by much.
@@ -59,37 +47,9 @@ class PeakCommandTest {
         assertThat(outcome.figures().get(Kind.HIT).non2xx()).isZero();
         assertThat(outcome.figures().get(Kind.MISS).non2xx()).isZero();
         assertThat(outcome.figures().get(Kind.REJECTION).runs().get(0).non2xxShare()).isGreaterThan(0.9);
-        assertThat(out.toString()).contains("machine:", "nginx/", "edge-cache HIT", "MISS to origin",
+        assertThat(cli.out()).contains("machine:", "nginx/", "edge-cache HIT", "MISS to origin",
                 "rejection (limit)", "ceiling: return 200", "HAProxy cache HIT");
-        assertThat(err.toString()).doesNotContain("requests of the HAProxy run reached the origin");
-    }
-
-    @Test
-    void badInputGetsOneLineBeforeAnythingStarts() {
-        assertThat(run("peak", "--duration", "0", "--connections", "2", "--threads", "3")).isEqualTo(2);
-        assertThat(err.toString())
-                .contains("--duration must be a whole number from 1 to 3600 (got 0)")
-                .contains("--threads (3) must not exceed --connections (2)");
-        assertThat(out.toString()).doesNotContain("machine:");
-    }
-
-    @Test
-    void helpFitsEightyColumns() {
-        cli = RunTestsCommand.commandLine();
-        CommandLine peak = cli.getSubcommands().get("peak");
-        peak.setUsageHelpAutoWidth(false);
-        peak.setUsageHelpWidth(80);
-        cli.setOut(new PrintWriter(out, true));
-
-        assertThat(cli.execute("peak", "--help")).isZero();
-        assertThat(out.toString().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
-        assertThat(out.toString()).contains("--duration", "--connections", "--threads", "--rounds", "--url");
-    }
-
-    @Test
-    void anOriginOfYourOwnNeedsItsUrl() {
-        assertThat(run("peak", "--origin", "http://127.0.0.1:9")).isEqualTo(2);
-        assertThat(err.toString()).contains("--url: with --origin, give the path of a cacheable URL");
+        assertThat(cli.err()).doesNotContain("requests of the HAProxy run reached the origin");
     }
 
     @Test
@@ -97,10 +57,10 @@ class PeakCommandTest {
         List<String> args = new ArrayList<>(List.of("peak", "--app-path", "/items/3", "--duration", "1"));
         args.addAll(freePorts());
 
-        assertThat(run(args.toArray(String[]::new))).as(err.toString()).isZero();
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
 
         dev.ratecache.suite.peak.AppCacheComparison.Outcome outcome =
-                cli.getSubcommands().get("peak").<PeakCommand>getCommand().appOutcome();
+                cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand().appOutcome();
         assertThat(outcome.edge().requestsPerSecond()).isPositive();
         assertThat(outcome.edge().non2xx()).isZero();
         assertThat(outcome.app().requestsPerSecond()).isPositive();
@@ -108,14 +68,7 @@ class PeakCommandTest {
         // Every app request was a Redis hit: the database was not read during the app run.
         assertThat(outcome.redisHits()).isGreaterThanOrEqualTo(outcome.app().requests());
         assertThat(outcome.databaseReads()).isZero();
-        assertThat(out.toString()).contains("wrk -t2 -c10", "edge (nginx proxy cache, HIT)",
+        assertThat(cli.out()).contains("wrk -t2 -c10", "edge (nginx proxy cache, HIT)",
                 "app (origin + Redis app cache)", "428", "170", "context, not a target");
-    }
-
-    @Test
-    void appPathThatIsNotAnItemIsRefusedBeforeAnythingStarts() {
-        assertThat(run("peak", "--app-path", "/hare")).isEqualTo(2);
-        assertThat(err.toString()).contains("--app-path must be an item of the suite's origin, /items/ID (got '/hare')");
-        assertThat(out.toString()).doesNotContain("starting");
     }
 }

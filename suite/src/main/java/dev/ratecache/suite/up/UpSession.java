@@ -1,0 +1,231 @@
+package dev.ratecache.suite.up;
+
+import dev.ratecache.proc.Poll;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One {@code ./run-tests.sh up}, from claiming its results folder to leaving nothing behind: it
+ * starts the stack, writes {@link UpState} for down, gui and peak, prints the URLs and a status
+ * line every few seconds, and on Ctrl-C, down (SIGTERM), a tier that dies or a failed start stops
+ * every process it started and removes the state files. The command line has checked its input
+ * and the machine before.
+ */
+public final class UpSession {
+    /**
+     * What to start and how often to report.
+     *
+     * @param switches      the tiers' switches (a --scenario's already applied)
+     * @param originArgs    arguments for the suite's own origin (the profile's)
+     * @param everySeconds  the status line's period
+     */
+    public record Settings(NginxSwitches switches, StackPorts ports, int originThreads, List<String> originArgs,
+            int everySeconds) {}
+
+    private final Settings settings;
+    private final Path resultsDir;
+    private final Path runDir;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final Object cleanupLock = new Object();
+    private Stack stack;
+    private UpState state;
+    private boolean cleanedUp;
+    /** Set as soon as a stop begins (shutdown hook or the end of run()). */
+    private volatile boolean stopping;
+
+    /** {@code runDir}, not yet made, is this up's run folder under {@code resultsDir}, where up.json goes too. */
+    public UpSession(Settings settings, Path resultsDir, Path runDir, PrintWriter out, PrintWriter err) {
+        this.settings = settings;
+        this.resultsDir = resultsDir;
+        this.runDir = runDir;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** The one line a second up gets. */
+    public static String alreadyRunning(UpState running, Path resultsDir) {
+        return "run-tests.sh up: an up is already running (" + running.describe() + "): use it, or stop it with "
+                + downCommand(resultsDir);
+    }
+
+    /** The command that stops an up keeping its state in {@code resultsDir}. */
+    public static String downCommand(Path resultsDir) {
+        return "./run-tests.sh down" + (resultsDir.equals(UpState.defaultResults().toAbsolutePath().normalize())
+                ? "" : " --results " + resultsDir);
+    }
+
+    /**
+     * Starts the stack and keeps it up until Ctrl-C or down (exit code 130 or 0 as the JVM ends),
+     * or until a tier dies or the start fails (1); another up claiming the folder first is 1 too.
+     */
+    public int run() throws IOException, InterruptedException {
+        NginxSwitches chosen = settings.switches();
+        StackPorts ports = settings.ports();
+        boolean ownOrigin = chosen.origins().isEmpty();
+        Files.createDirectories(runDir);
+        state = UpState.self(runDir);
+        // Claimed before anything starts, so that of two ups started together only one goes on.
+        if (!state.claim(resultsDir)) {
+            err.println(UpState.running(resultsDir).map(u -> alreadyRunning(u, resultsDir))
+                    .orElse("run-tests.sh up: another up is starting (" + UpState.pointer(resultsDir) + "); try again"));
+            deleteIfEmpty(runDir);
+            return 1;
+        }
+        // Ctrl-C and down (SIGTERM) end the JVM through its shutdown hooks: this one stops the
+        // stack (ManagedProcess's own hook would too) and removes the state files.
+        Thread hook = new Thread(() -> cleanUp(true), "up-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            out.println("run-tests.sh up: starting " + (ownOrigin ? "the origin, " : "") + "the back end and the front end"
+                    + " (switches: " + chosen.describe() + ")");
+            out.flush();
+            try {
+                stack = Stack.start(chosen, ports, runDir, settings.originThreads(), settings.originArgs());
+            } catch (IOException | RuntimeException e) {
+                String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
+                err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
+                return 1;
+            }
+            List<UpState.Child> children = new ArrayList<>();
+            stack.ownOrigin().ifPresent(o -> children.add(UpState.Child.of("origin", o.pid())));
+            children.add(UpState.Child.of("back", stack.backEnd().pid()));
+            children.add(UpState.Child.of("front", stack.frontEnd().pid()));
+            Map<String, String> urls = urls(ownOrigin, chosen);
+            state = state.with(children, urls, portMap(ownOrigin));
+            state.write(resultsDir);
+            // The first reading before the URLs are out: every request sent after seeing them counts.
+            LiveStatus live = new LiveStatus(ports.frontStatus(), ports.backStatus(), ownOrigin ? ports.management() : 0,
+                    stack.frontEnd().accessLog(), chosen.rejectStatus());
+            printBanner(urls);
+            while (true) {
+                // The status line's period, not a wait for something to come up.
+                Thread.sleep(settings.everySeconds() * 1000L);
+                Optional<String> dead = deadTier(ownOrigin);
+                if (dead.isPresent()) {
+                    // A terminal's Ctrl-C reaches the whole process group: nginx may exit a moment
+                    // before our shutdown hook starts. That is a stop, not a tier dying.
+                    Poll.pause(500);
+                    if (stopping) {
+                        return 130;
+                    }
+                    err.println("run-tests.sh up: " + dead.get() + " exited on its own; stopping the rest (logs in " + runDir + ")");
+                    return 1;
+                }
+                out.println(live.next());
+                out.flush();
+            }
+        } finally {
+            cleanUp(false);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Already running: it finds the work done.
+            }
+        }
+    }
+
+    private Map<String, String> urls(boolean ownOrigin, NginxSwitches chosen) {
+        StackPorts ports = settings.ports();
+        String base = "http://" + Ports.LOOPBACK + ":";
+        Map<String, String> urls = new LinkedHashMap<>();
+        urls.put("front", base + ports.front());
+        urls.put("back", base + ports.back());
+        if (ownOrigin) {
+            urls.put("origin", base + ports.origin());
+            urls.put("management", base + ports.management() + "/actuator/origin");
+        } else {
+            urls.put("origin", String.join(", ", chosen.origins().stream().map(Object::toString).toList()));
+        }
+        urls.put("front-status", base + ports.frontStatus() + "/nginx_status");
+        urls.put("back-status", base + ports.backStatus() + "/nginx_status");
+        return urls;
+    }
+
+    private Map<String, Integer> portMap(boolean ownOrigin) {
+        StackPorts ports = settings.ports();
+        Map<String, Integer> map = new LinkedHashMap<>();
+        map.put("front", ports.front());
+        map.put("back", ports.back());
+        if (ownOrigin) {
+            map.put("origin", ports.origin());
+            map.put("management", ports.management());
+        }
+        map.put("front-status", ports.frontStatus());
+        map.put("back-status", ports.backStatus());
+        return map;
+    }
+
+    private void printBanner(Map<String, String> urls) {
+        out.println("run-tests.sh up: running (PID " + ProcessHandle.current().pid() + ")");
+        out.println("  front        " + urls.get("front") + "/hare  (/tortoise, /snail; rate limit and edge cache here)");
+        out.println("  back         " + urls.get("back") + "  (the app-wide limit)");
+        out.println("  origin       " + urls.get("origin"));
+        if (urls.containsKey("management")) {
+            out.println("  management   " + urls.get("management") + "  (counters; /actuator/health, /actuator/prometheus)");
+        }
+        out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
+        out.println("  run folder   " + runDir + "  (nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs)");
+        out.println("  state        " + UpState.pointer(resultsDir) + " (PIDs, ports, URLs)");
+        out.println("  stop         Ctrl-C here, or " + downCommand(resultsDir) + " from another terminal");
+        out.println("status every " + settings.everySeconds() + " s: requests/s at each tier, rejected/s and edge HIT % (front access log),"
+                + " requests in flight at the origin");
+        out.flush();
+    }
+
+    /** The tier that is no longer running, if one died while up watched. */
+    private Optional<String> deadTier(boolean ownOrigin) {
+        if (ownOrigin && !stack.origin().isRunning()) {
+            return Optional.of("the origin");
+        }
+        if (!stack.backEnd().isRunning()) {
+            return Optional.of("the back end");
+        }
+        if (!stack.frontEnd().isRunning()) {
+            return Optional.of("the front end");
+        }
+        return Optional.empty();
+    }
+
+    /** Stops the stack, then removes the state files; once, whichever path gets here first. */
+    private void cleanUp(boolean signalled) {
+        stopping = true;
+        synchronized (cleanupLock) {
+            if (cleanedUp) {
+                return;
+            }
+            cleanedUp = true;
+            if (stack != null) {
+                stack.close();
+            }
+            if (state != null) {
+                state.remove(resultsDir);
+                deleteIfEmpty(Path.of(state.runDir()));
+            }
+            if (signalled && stack != null) {
+                out.println("run-tests.sh up: stopped; run folder kept: " + state.runDir());
+                out.flush();
+            }
+        }
+    }
+
+    /** A run folder nothing was started in is no use to anyone. */
+    private static void deleteIfEmpty(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException notEmpty) {
+            // It holds logs: kept.
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** ./run-tests.sh peak refuses bad input in one line each, before it binds a port or starts a tool. */
+class PeakInputTest {
+    private final CommandRun cli = new CommandRun();
+
+    @Test
+    void badInputGetsOneLineBeforeAnythingStarts() {
+        assertThat(cli.run("peak", "--duration", "0", "--connections", "2", "--threads", "3")).isEqualTo(2);
+        assertThat(cli.err())
+                .contains("--duration must be a whole number from 1 to 3600 (got 0)")
+                .contains("--threads (3) must not exceed --connections (2)");
+        assertThat(cli.out()).doesNotContain("machine:");
+    }
+
+    @Test
+    void anOriginOfYourOwnNeedsItsUrl() {
+        assertThat(cli.run("peak", "--origin", "http://127.0.0.1:9")).isEqualTo(2);
+        assertThat(cli.err()).contains("--url: with --origin, give the path of a cacheable URL");
+    }
+
+    @Test
+    void appPathThatIsNotAnItemIsRefusedBeforeAnythingStarts() {
+        assertThat(cli.run("peak", "--app-path", "/hare")).isEqualTo(2);
+        assertThat(cli.err()).contains("--app-path must be an item of the suite's origin, /items/ID (got '/hare')");
+        assertThat(cli.out()).doesNotContain("starting");
+    }
+}

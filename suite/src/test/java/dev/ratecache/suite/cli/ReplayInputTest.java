@@ -1,0 +1,67 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.testkit.TestDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** ./run-tests.sh replay refuses a log or flags it cannot use in one line per problem, before anything starts. */
+class ReplayInputTest {
+    private final CommandRun cli = new CommandRun();
+    private Path dir;
+
+    @BeforeEach
+    void dir(TestInfo test) {
+        dir = TestDirs.fresh(test);
+    }
+
+
+    private Path twoRequests() throws Exception {
+        return Files.write(dir.resolve("access.log"), List.of(
+                "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"test\"",
+                "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\""));
+    }
+
+    @Test
+    void aMissingLogIsOneLineAndNothingElse() {
+        Path missing = dir.resolve("missing.log");
+
+        assertThat(cli.run("replay", missing.toString(), "--results", dir.toString())).isEqualTo(2);
+
+        assertThat(cli.err().lines()).containsExactly("run-tests.sh: " + missing + ": no such file",
+                "Try ./run-tests.sh --help for every flag and its accepted values.");
+    }
+
+    @Test
+    void aMatrixOfTheSuitesOwnPlansSaysWhatAReplayRuns() throws Exception {
+        assertThat(cli.run("replay", twoRequests().toString(), "--matrix", "caches", "--results", dir.toString()))
+                .isEqualTo(2);
+
+        assertThat(cli.err()).contains("--matrix caches runs the suite's hotset plan on /items:"
+                + " a replay runs --matrix default or full").doesNotContain("--plan");
+    }
+
+    @Test
+    void aBinaryFileGivenAsALogIsQuotedWithItsUnprintableBytesEscaped() throws Exception {
+        Path binary = Files.write(dir.resolve("a.out"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0x1b, '[', '2', 'J'});
+
+        assertThat(cli.run("replay", binary.toString(), "--results", dir.toString())).isEqualTo(2);
+
+        assertThat(cli.err()).contains("line 1: \"\\x7fELF\\x02\\x01\\x01\\x00\\x1b[2J\"")
+                .doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+    }
+
+    @Test
+    void aCheckFileLineIsQuotedWithItsUnprintableBytesEscaped() throws Exception {
+        Path checks = Files.write(dir.resolve("checks.txt"), List.of("stress/both.speed\u0007 > 3"));
+
+        assertThat(cli.run("--assert-file", checks.toString(), "--results", dir.toString())).isEqualTo(2);
+
+        assertThat(cli.err()).contains("speed\\x07").doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+    }
+}
