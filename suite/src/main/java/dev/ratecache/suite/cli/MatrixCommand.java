@@ -124,6 +124,12 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int clientRmiPort = 0;
 
+    @Option(names = "--no-dashboards",
+            description = "Skip JMeter's HTML dashboard and PNG graphs of each cell (three JVMs per cell, several"
+                    + " CPU-seconds each): a faster run when the report is all you need. The report says they were"
+                    + " skipped; each cell's JTL stays in its folder.")
+    boolean noDashboards;
+
     /** The load hosts' JMeter servers, once checked; null when JMeter runs here. */
     dev.ratecache.suite.jmeter.JMeter.Remote remote;
 
@@ -147,7 +153,8 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + (rmiPlain ? "PLAIN" : "over SSL") + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
+                switches, ports, originThreads, jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
+                !noDashboards),
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());

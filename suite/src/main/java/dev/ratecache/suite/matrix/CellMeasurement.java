@@ -1,6 +1,8 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.suite.replay.ReplayCellReport;
+import java.util.Map;
 
 /**
  * What one run of one cell measured.
@@ -14,9 +16,17 @@ import dev.ratecache.jtl.JtlSummary;
  *                       when none was
  * @param caches         what the caches behind the edge did (database, Redis, stale reads); null when
  *                       the cell had none of it to measure (another origin, or a plan without /items)
+ * @param machineCpuPct  the whole machine's busy share of all its cores over the run ({@link
+ *                       dev.ratecache.proc.MachineCpu}); null where /proc/stat could not be read
+ * @param breakdowns     the samples by load host and by replayed path and client, as the run's folder has them
  */
 public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
-        Double originPeak, JtlSummary admitted, Caches caches) {
+        Double originPeak, JtlSummary admitted, Caches caches, Double machineCpuPct, Breakdowns breakdowns) {
+
+    public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
+            Double originPeak, JtlSummary admitted, Caches caches) {
+        this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, originPeak, admitted, caches, null, Breakdowns.NONE);
+    }
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
             Double originPeak, JtlSummary admitted) {
@@ -25,6 +35,17 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds) {
         this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, null, null);
+    }
+
+    /**
+     * A run's samples broken down beyond the figures, for the report's own sections; what the run
+     * folder holds as load-hosts.json and replay.json.
+     *
+     * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
+     * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
+     */
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
+        public static final Breakdowns NONE = new Breakdowns(null, null);
     }
 
     /** CPU seconds per process; null for a process the cell did not run (no Nginx when direct). */

@@ -1,0 +1,26 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Sample;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Every request a cell's load generator recorded, read once from its JTL: the summary, the
+ * admitted requests' latency, the stale reads and the breakdowns all come from it.
+ */
+record ClientSamples(List<Sample> samples, JtlSummary summary) {
+
+    static ClientSamples read(Path jtl) throws IOException {
+        List<Sample> samples = Jtl.read(jtl);
+        return new ClientSamples(samples, JtlSummary.of(samples));
+    }
+
+    /** The summary of the samples a limit let through (answered, not rejected); null when none was. */
+    JtlSummary admitted() {
+        List<Sample> admitted = samples.stream().filter(sample -> sample.success() && !sample.rejected()).toList();
+        return admitted.isEmpty() ? null : JtlSummary.of(admitted);
+    }
+}
