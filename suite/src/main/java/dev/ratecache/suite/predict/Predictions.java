@@ -199,7 +199,7 @@ public final class Predictions {
         // Before the schedule: a generator or machine without a core to spare is why its users fall behind.
         Optional<Saturation> saturated = Saturation.of(e.jmeterCpuPct(), e.machineCpuPct());
         if (saturated.isPresent()) {
-            return saturated.get().describe() + ": the figures measure it, not the tiers";
+            return saturated.get().describe() + ": the figures measure that, not the tiers";
         }
         if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > e.maxLatenessMs()) {
             return "the generator fell behind its schedule (lateness p99 " + e.replayLateP99Ms() + " ms)";
