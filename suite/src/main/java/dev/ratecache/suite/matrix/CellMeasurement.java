@@ -16,16 +16,16 @@ import java.util.Map;
  *                       when none was
  * @param caches         what the caches behind the edge did (database, Redis, stale reads); null when
  *                       the cell had none of it to measure (another origin, or a plan without /items)
- * @param machineCpuPct  the whole machine's busy share of all its cores over the run ({@link
- *                       dev.ratecache.proc.MachineCpu}); null where /proc/stat could not be read
+ * @param windowCpu      how busy the machine and the generator were over the samples' window
  * @param breakdowns     the samples by load host and by replayed path and client, as the run's folder has them
  */
 public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
-        Double originPeak, JtlSummary admitted, Caches caches, Double machineCpuPct, Breakdowns breakdowns) {
+        Double originPeak, JtlSummary admitted, Caches caches, WindowCpu windowCpu, Breakdowns breakdowns) {
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
             Double originPeak, JtlSummary admitted, Caches caches) {
-        this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, originPeak, admitted, caches, null, Breakdowns.NONE);
+        this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, originPeak, admitted, caches, WindowCpu.UNKNOWN,
+                Breakdowns.NONE);
     }
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
@@ -46,6 +46,18 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      */
     public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
         public static final Breakdowns NONE = new Breakdowns(null, null);
+    }
+
+    /**
+     * CPU over the samples' window (first request's start to last response's end, as throughput's),
+     * where a busy generator or machine makes requests wait; the load generator's start-up is outside it.
+     *
+     * @param machinePct   the whole machine's busy share of all its cores ({@link dev.ratecache.proc.MachineCpu});
+     *                     null where /proc/stat could not be read
+     * @param generatorPct the load generator's CPU, 100 = one core; null when it could not be read
+     */
+    public record WindowCpu(Double machinePct, Double generatorPct) {
+        public static final WindowCpu UNKNOWN = new WindowCpu(null, null);
     }
 
     /** CPU seconds per process; null for a process the cell did not run (no Nginx when direct). */
@@ -82,6 +94,8 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
         return caches == null ? null : figure.apply(caches);
     }
 
+    public Double machineCpuPct() { return windowCpu.machinePct(); }
+    public Double generatorCpuPct() { return windowCpu.generatorPct(); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }
     public Double databaseQueries() { return cachesFigure(Caches::databaseQueries); }

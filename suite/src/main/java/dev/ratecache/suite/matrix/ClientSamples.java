@@ -18,6 +18,16 @@ record ClientSamples(List<Sample> samples, JtlSummary summary) {
         return new ClientSamples(samples, JtlSummary.of(samples));
     }
 
+    /** Epoch ms of the first request's start; 0 when there was none. */
+    long firstStartMs() {
+        return samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
+    }
+
+    /** Epoch ms of the last response's end; 0 when there was none. */
+    long lastEndMs() {
+        return samples.stream().mapToLong(s -> s.timeStamp() + s.elapsed()).max().orElse(0);
+    }
+
     /** The summary of the samples a limit let through (answered, not rejected); null when none was. */
     JtlSummary admitted() {
         List<Sample> admitted = samples.stream().filter(sample -> sample.success() && !sample.rejected()).toList();

@@ -180,12 +180,16 @@ public final class MatrixRunner {
                 props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
             }
             TierCpu tierCpu = TierCpu.before(origin, redis);
-            MachineLoad machine = MachineLoad.before();
-
             Path clientDir = dir.resolve(cell.generator().folder());
-            LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
-            Double machinePct = machine.busyPct();
-            ClientSamples client = ClientSamples.read(run.jtl());
+            LoadGenerator.Run run;
+            ClientSamples client;
+            CellMeasurement.WindowCpu windowCpu;
+            try (CpuDuringRun during = CpuDuringRun.start()) {
+                run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
+                during.finished();
+                client = ClientSamples.read(run.jtl());
+                windowCpu = during.over(client.firstStartMs(), client.lastEndMs());
+            }
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
@@ -210,7 +214,7 @@ public final class MatrixRunner {
             return new CellMeasurement(client.summary(),
                     counters != null ? (double) counters.total().requests() : null, edgeHits, cpu.cpu(),
                     run.wallSeconds(), originPeak, admitted,
-                    AppCacheFigures.of(cell, counters, redis, cpu.redis(), client.samples(), out), machinePct, breakdowns);
+                    AppCacheFigures.of(cell, counters, redis, cpu.redis(), client.samples(), out), windowCpu, breakdowns);
         } finally {
             if (stack != null) {
                 stack.close();

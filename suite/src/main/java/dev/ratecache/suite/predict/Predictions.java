@@ -122,22 +122,22 @@ public final class Predictions {
      *
      * @param replayLateP99Ms the replay's p99 lateness, null for a plan's cell
      * @param originCpuPct    the origin's CPU (100 = one core), null when unknown
-     * @param jmeterCpuPct    the generator's CPU, null when unknown
+     * @param generatorCpuPct the load generator's CPU over the samples' window (100 = one core), null when unknown
      * @param cores           the machine's cores
      * @param rampOffMs       how far the closed plans' users started from their ramp-up schedule, null when unknown
-     * @param machineCpuPct   the machine's busy share of all its cores, null when unknown
+     * @param machineCpuPct   the machine's busy share of all its cores over the samples' window, null when unknown
      */
-    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores, Long rampOffMs,
+    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
             long maxLatenessMs, Double machineCpuPct) {
-        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores) {
-            this(replayLateP99Ms, originCpuPct, jmeterCpuPct, cores, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS, null);
+        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores) {
+            this(replayLateP99Ms, originCpuPct, generatorCpuPct, cores, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS, null);
         }
 
         /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
         static Evidence of(CellResult r, Long rampOffMs) {
             ReplayCellReport.Breakdown b = r.firstBreakdowns().replay();
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
-                    r.median(Metric.CPU_JMETER_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
+                    r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),
                     r.median(Metric.MACHINE_CPU_PCT));
         }
@@ -197,7 +197,7 @@ public final class Predictions {
                     m.id(), measured, range.low(), range.high(), over);
         }
         // Before the schedule: a generator or machine without a core to spare is why its users fall behind.
-        Optional<Saturation> saturated = Saturation.of(e.jmeterCpuPct(), e.machineCpuPct());
+        Optional<Saturation> saturated = Saturation.of(e.generatorCpuPct(), e.machineCpuPct());
         if (saturated.isPresent()) {
             return saturated.get().describe() + ": the figures measure that, not the tiers";
         }

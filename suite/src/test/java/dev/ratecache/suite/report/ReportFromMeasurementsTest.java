@@ -32,7 +32,7 @@ class ReportFromMeasurementsTest {
 
     private static CellMeasurement measured(Double machineCpuPct, CellMeasurement.Breakdowns breakdowns) {
         return new CellMeasurement(JTL, 50.0, null, new CellMeasurement.Cpu(0.1, 0.1, 1.0, 2.0), 10, null, null, null,
-                machineCpuPct, breakdowns);
+                new CellMeasurement.WindowCpu(machineCpuPct, 40.0), breakdowns);
     }
 
     private static CellMeasurement.Breakdowns replayed(Map<String, Long> perHost) {
