@@ -168,28 +168,13 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            if (cell.direct()) {
-                URI target = ownOrigin ? origin.uri() : options.switches().origins().get(0);
-                props.put("host", target.getHost());
-                props.put("port", String.valueOf(target.getPort()));
-            } else {
-                stack = Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
-                props.put("host", stack.frontUri().getHost());
-                props.put("port", String.valueOf(options.ports().front()));
-                // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
-                props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
-            }
+            stack = cell.direct() ? null : Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
+            aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
-            LoadGenerator.Run run;
-            ClientSamples client;
-            CellMeasurement.WindowCpu windowCpu;
-            try (CpuDuringRun during = CpuDuringRun.start()) {
-                run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
-                during.finished();
-                client = ClientSamples.read(run.jtl());
-                windowCpu = during.over(client.firstStartMs(), client.lastEndMs());
-            }
+            Generated generated = generate(cell, props, clientDir);
+            LoadGenerator.Run run = generated.run();
+            ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
@@ -214,11 +199,39 @@ public final class MatrixRunner {
             return new CellMeasurement(client.summary(),
                     counters != null ? (double) counters.total().requests() : null, edgeHits, cpu.cpu(),
                     run.wallSeconds(), originPeak, admitted,
-                    AppCacheFigures.of(cell, counters, redis, cpu.redis(), client.samples(), out), windowCpu, breakdowns);
+                    AppCacheFigures.of(cell, counters, redis, cpu.redis(), client.samples(), out), generated.windowCpu(),
+                    breakdowns);
         } finally {
             if (stack != null) {
                 stack.close();
             }
+        }
+    }
+
+    /** Points the generator at the cell's front end, or for a direct cell at the origin (ours, or the user's first). */
+    private void aimAt(Cell cell, Stack stack, OriginServer origin, Map<String, String> props) {
+        if (stack == null) {
+            URI target = origin != null ? origin.uri() : options.switches().origins().get(0);
+            props.put("host", target.getHost());
+            props.put("port", String.valueOf(target.getPort()));
+            return;
+        }
+        props.put("host", stack.frontUri().getHost());
+        props.put("port", String.valueOf(options.ports().front()));
+        // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
+        props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
+    }
+
+    /** What the generator left: its run, its samples read once, and the CPU over the samples' window. */
+    private record Generated(LoadGenerator.Run run, ClientSamples client, CellMeasurement.WindowCpu windowCpu) {}
+
+    private Generated generate(Cell cell, Map<String, String> props, Path clientDir)
+            throws IOException, InterruptedException, CellFailure {
+        try (CpuDuringRun during = CpuDuringRun.start()) {
+            LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
+            during.finished();
+            ClientSamples client = ClientSamples.read(run.jtl());
+            return new Generated(run, client, during.over(client.firstStartMs(), client.lastEndMs()));
         }
     }
 
