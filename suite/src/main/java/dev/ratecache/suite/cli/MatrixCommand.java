@@ -106,6 +106,12 @@ abstract class MatrixCommand implements Callable<Integer> {
     @Mixin
     LoadHostOptions loadHosts = new LoadHostOptions();
 
+    @Option(names = "--no-dashboards",
+            description = "Skip JMeter's HTML dashboard and PNG graphs of each cell (three JVMs per cell, several"
+                    + " CPU-seconds each): a faster run when the report is all you need. The report says they were"
+                    + " skipped; each cell's JTL stays in its folder.")
+    boolean noDashboards;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -127,7 +133,8 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort),
+                switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
+                !noDashboards),
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());

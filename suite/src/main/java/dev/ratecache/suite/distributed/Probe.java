@@ -113,10 +113,10 @@ public final class Probe {
     }
 
     /** Samples per load host in a distributed run's JTL: JMeter prefixes each thread's name with its host. */
-    public static Map<String, Long> samplesPerHost(Path jtl, List<String> hosts) throws IOException {
+    public static Map<String, Long> samplesPerHost(List<Sample> samples, List<String> hosts) {
         Map<String, Long> counts = new LinkedHashMap<>();
         hosts.forEach(h -> counts.put(h, 0L));
-        for (Sample s : Jtl.read(jtl)) {
+        for (Sample s : samples) {
             for (String h : hosts) {
                 if (s.threadName().startsWith(h + "-")) {
                     counts.merge(h, 1L, Long::sum);

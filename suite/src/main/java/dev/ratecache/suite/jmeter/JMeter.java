@@ -77,6 +77,12 @@ public final class JMeter {
      */
     public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo, Remote remote)
             throws IOException, InterruptedException {
+        return run(plan, properties, outDir, echo, remote, pid -> {});
+    }
+
+    /** As {@link #run(Path, Map, Path, boolean, Remote)}, telling {@code started} JMeter's PID once it runs. */
+    public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo, Remote remote,
+            java.util.function.LongConsumer started) throws IOException, InterruptedException {
         if (!Files.isRegularFile(launcher())) {
             throw new IOException("JMeter is not assembled (" + launcher() + " is missing): run ./mvnw -B package -DskipTests");
         }
@@ -107,6 +113,7 @@ public final class JMeter {
         try (ManagedProcess jmeter = echo
                 ? ManagedProcess.startInherited("jmeter", command, outDir)
                 : ManagedProcess.start("jmeter", command, outDir, outDir.resolve("jmeter.out"))) {
+            started.accept(jmeter.pid());
             ManagedProcess.Finished done = jmeter.waitMeasured(Duration.ofHours(2));
             return new Run(jtl, log, done.exitCode(), done.wallSeconds(), done.cpuSeconds());
         }

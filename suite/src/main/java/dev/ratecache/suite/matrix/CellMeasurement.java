@@ -1,6 +1,8 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.suite.replay.ReplayCellReport;
+import java.util.Map;
 
 /**
  * What one run of one cell measured.
@@ -14,9 +16,17 @@ import dev.ratecache.jtl.JtlSummary;
  *                       when none was
  * @param caches         what the caches behind the edge did (database, Redis, stale reads); null when
  *                       the cell had none of it to measure (another origin, or a plan without /items)
+ * @param windowCpu      how busy the machine and the generator were over the samples' window
+ * @param breakdowns     the samples by load host and by replayed path and client, as the run's folder has them
  */
 public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
-        Double originPeak, JtlSummary admitted, Caches caches) {
+        Double originPeak, JtlSummary admitted, Caches caches, WindowCpu windowCpu, Breakdowns breakdowns) {
+
+    public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
+            Double originPeak, JtlSummary admitted, Caches caches) {
+        this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, originPeak, admitted, caches, WindowCpu.UNKNOWN,
+                Breakdowns.NONE);
+    }
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds,
             Double originPeak, JtlSummary admitted) {
@@ -25,6 +35,29 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
 
     public CellMeasurement(JtlSummary jtl, Double originRequests, Double edgeHitPct, Cpu cpu, double wallSeconds) {
         this(jtl, originRequests, edgeHitPct, cpu, wallSeconds, null, null);
+    }
+
+    /**
+     * A run's samples broken down beyond the figures, for the report's own sections; what the run
+     * folder holds as load-hosts.json and replay.json.
+     *
+     * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
+     * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
+     */
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
+        public static final Breakdowns NONE = new Breakdowns(null, null);
+    }
+
+    /**
+     * CPU over the samples' window (first request's start to last response's end, as throughput's),
+     * where a busy generator or machine makes requests wait; the load generator's start-up is outside it.
+     *
+     * @param machinePct   the whole machine's busy share of all its cores ({@link dev.ratecache.proc.MachineCpu});
+     *                     null where /proc/stat could not be read
+     * @param generatorPct the load generator's CPU, 100 = one core; null when it could not be read
+     */
+    public record WindowCpu(Double machinePct, Double generatorPct) {
+        public static final WindowCpu UNKNOWN = new WindowCpu(null, null);
     }
 
     /** CPU seconds per process; null for a process the cell did not run (no Nginx when direct). */
@@ -61,6 +94,8 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
         return caches == null ? null : figure.apply(caches);
     }
 
+    public Double machineCpuPct() { return windowCpu.machinePct(); }
+    public Double generatorCpuPct() { return windowCpu.generatorPct(); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }
     public Double databaseQueries() { return cachesFigure(Caches::databaseQueries); }

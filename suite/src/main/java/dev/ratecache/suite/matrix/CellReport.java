@@ -1,16 +1,21 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.replay.ReplayCellReport;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** What a kind of run adds to each cell's folder beside the usual figures, e.g. a replay's per-client table. */
 public interface CellReport {
     /**
      * Called once a cell's run is over and its tiers are stopped (their logs complete).
      *
+     * @param samples  every request the run's client recorded
      * @param frontLog the front end's access log; null for a cell straight to the origin
      * @param backLog  the back end's access log; null likewise
-     * @return one line for the terminal under the cell's figures, or null
+     * @return what it wrote, for the measurement to carry to the report
      */
-    String write(Cell cell, Path cellDir, Path jtl, Path frontLog, Path backLog) throws IOException;
+    ReplayCellReport.Breakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog)
+            throws IOException;
 }

@@ -11,8 +11,15 @@ import java.util.List;
  *
  * @param failure null when every run completed
  * @param log     the log that explains the failure, or the cell's folder
+ * @param failedRun what the run that failed had broken down before it failed (its replay.json,
+ *                load-hosts.json), {@link CellMeasurement.Breakdowns#NONE} when it did not get that far
  */
-public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, Path log, Path dir) {
+public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, Path log, Path dir,
+        CellMeasurement.Breakdowns failedRun) {
+
+    public CellResult(Cell cell, List<CellMeasurement> runs, String failure, Path log, Path dir) {
+        this(cell, runs, failure, log, dir, CellMeasurement.Breakdowns.NONE);
+    }
 
     public boolean failed() {
         return failure != null;
@@ -22,6 +29,19 @@ public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, 
     public Path firstRunDir() {
         Path first = dir.resolve("run-1");
         return java.nio.file.Files.isDirectory(first) ? first : dir;
+    }
+
+    /**
+     * The breakdowns of the run the report shows over time: the first, or, when none finished, the
+     * one that failed (as {@link #firstRunDir} is then its folder).
+     */
+    public CellMeasurement.Breakdowns firstBreakdowns() {
+        return runs.isEmpty() ? failedRun : runs.get(0).breakdowns();
+    }
+
+    /** Each finished run's breakdowns, in run order; when none finished, the failed run's. */
+    public List<CellMeasurement.Breakdowns> breakdownsPerRun() {
+        return runs.isEmpty() ? List.of(failedRun) : runs.stream().map(CellMeasurement::breakdowns).toList();
     }
 
     /** Each finished run's folder: the cell's own when it ran once, else run-1, run-2, ... inside it. */

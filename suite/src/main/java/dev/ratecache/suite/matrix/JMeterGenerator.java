@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /** JMeter as a cell's load generator: the cell's plan, headless, its live summary on our terminal. */
 final class JMeterGenerator implements LoadGenerator {
@@ -17,11 +18,12 @@ final class JMeterGenerator implements LoadGenerator {
     }
 
     @Override
-    public Run run(Cell cell, Map<String, String> properties, Path dir) throws IOException, InterruptedException, CellFailure {
+    public Run run(Cell cell, Map<String, String> properties, Path dir, LongConsumer started)
+            throws IOException, InterruptedException, CellFailure {
         // The plan's paths from the one place that knows them; the user's -J values still win.
         Map<String, String> props = new LinkedHashMap<>(cell.plan().paths());
         props.putAll(properties);
-        JMeter.Run run = jmeter.run(cell.plan().file(), props, dir, true, remote);
+        JMeter.Run run = jmeter.run(cell.plan().file(), props, dir, true, remote, started);
         if (run.exitCode() != 0) {
             throw new CellFailure("JMeter exited with code " + run.exitCode()
                     + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * The client library's load driver (client/) as a cell's load generator: the same users, loops and
@@ -26,7 +27,8 @@ public final class LibraryDriver implements LoadGenerator {
     }
 
     @Override
-    public Run run(Cell cell, Map<String, String> properties, Path dir) throws IOException, InterruptedException, CellFailure {
+    public Run run(Cell cell, Map<String, String> properties, Path dir, LongConsumer started)
+            throws IOException, InterruptedException, CellFailure {
         if (!Files.isRegularFile(jar())) {
             throw new IOException("the client library's driver is not built (" + jar() + " is missing): run ./mvnw -B package -DskipTests");
         }
@@ -47,6 +49,7 @@ public final class LibraryDriver implements LoadGenerator {
         cell.plan().paths().forEach((property, path) ->
                 command.addAll(List.of("--path", properties.getOrDefault(property, path))));
         try (ManagedProcess driver = ManagedProcess.startInherited("client-driver", command, dir)) {
+            started.accept(driver.pid());
             ManagedProcess.Finished done = driver.waitMeasured(Duration.ofHours(2));
             if (done.exitCode() != 0 || !Files.isRegularFile(jtl)) {
                 throw new CellFailure("the client library's driver exited with code " + done.exitCode(), dir);

@@ -3,6 +3,7 @@ package dev.ratecache.suite.matrix;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * Something that sends a cell's traffic and records every request in a JTL, so that every cell,
@@ -23,6 +24,8 @@ public interface LoadGenerator {
     /**
      * Sends {@code cell}'s traffic to {@code properties}' host and port, sized by its other
      * properties (users, loops, rampup, client_cache, ...); writes its files into {@code dir}.
+     * {@code started} is told the generator's PID once its process runs.
      */
-    Run run(Cell cell, Map<String, String> properties, Path dir) throws IOException, InterruptedException, CellFailure;
+    Run run(Cell cell, Map<String, String> properties, Path dir, LongConsumer started)
+            throws IOException, InterruptedException, CellFailure;
 }

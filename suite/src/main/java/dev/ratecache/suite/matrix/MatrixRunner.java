@@ -1,16 +1,12 @@
 package dev.ratecache.suite.matrix;
 
-import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.jtl.Sample;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.jtl.StaleReads;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.proc.RedisServer;
-import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -23,9 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Optional;
 
 /**
  * Runs cells one after another, each from a clean state: fresh Nginx processes with an empty
@@ -37,11 +31,19 @@ public final class MatrixRunner {
 
     /**
      * Everything a matrix run needs; each cell knows its plan. {@code originArgs} go to the suite's
-     * origin beside the profile's; {@code cellReport}, when not null, adds to each cell's folder.
+     * origin beside the profile's; {@code cellReport}, when not null, adds to each cell's folder;
+     * {@code dashboards} false skips JMeter's dashboard and graphs of each cell (--no-dashboards).
      */
     public record Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
             int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
-            CellReport cellReport, int redisPort) {
+            CellReport cellReport, int redisPort, boolean dashboards) {
+        public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+                int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
+                CellReport cellReport, int redisPort) {
+            this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, originArgs,
+                    cellReport, redisPort, true);
+        }
+
         public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
                 int originThreads, Map<String, String> jmeterProperties, Path runDir) {
             this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, List.of(), null, 0);
@@ -55,8 +57,16 @@ public final class MatrixRunner {
         }
     }
 
-    /** What the whole run did; {@code jmeterSeconds} is the time spent inside JMeter runs. */
-    public record Outcome(List<CellResult> cells, double totalSeconds, double jmeterSeconds, double reportSeconds) {
+    /**
+     * What the whole run did; {@code jmeterSeconds} is the time spent inside JMeter runs;
+     * {@code dashboards} whether JMeter's dashboard and graphs were drawn for each cell.
+     */
+    public record Outcome(List<CellResult> cells, double totalSeconds, double jmeterSeconds, double reportSeconds,
+            boolean dashboards) {
+        public Outcome(List<CellResult> cells, double totalSeconds, double jmeterSeconds, double reportSeconds) {
+            this(cells, totalSeconds, jmeterSeconds, reportSeconds, true);
+        }
+
         public double overheadPct() {
             return totalSeconds <= 0 ? 0 : 100.0 * (totalSeconds - jmeterSeconds) / totalSeconds;
         }
@@ -68,24 +78,11 @@ public final class MatrixRunner {
 
     private final Options options;
     private final PrintWriter out;
-    private final JMeter jmeter = JMeter.assembled();
     private final Map<Generator, LoadGenerator> generators;
     /** The load hosts' JMeter servers a distributed run goes through; null: JMeter runs here. */
     private final JMeter.Remote remote;
-    // Dashboards and graphs of a finished cell are drawn at low priority while the next cells run:
-    // the runs mostly wait on the origin's delays, so two drawing threads keep pace on two cores.
-    private final ExecutorService drawing = Executors.newFixedThreadPool(2);
-    private final List<Future<?>> drawn = new ArrayList<>();
-    private OriginServer origin;
-    /** Whether the running origin was started with the Redis app cache. */
-    private boolean originAppCache;
-    /**
-     * One redis-server for the whole run, started by the first cell with the app cache and emptied
-     * (FLUSHALL, CONFIG RESETSTAT) before each such cell: a cold cache with zeroed counters, as a
-     * fresh server per cell would give, without restarting the origin that holds its connection.
-     */
-    private RedisServer redis;
-    private int redisPort;
+    private final Dashboards dashboards;
+    private final OriginLifecycle lifecycle;
 
     public MatrixRunner(Options options, PrintWriter out) {
         this(options, out, null);
@@ -96,8 +93,11 @@ public final class MatrixRunner {
         this.options = options;
         this.out = out;
         this.remote = remote;
+        JMeter jmeter = JMeter.assembled();
         this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
                 new LibraryDriver());
+        this.dashboards = new Dashboards(jmeter, options.dashboards(), out);
+        this.lifecycle = new OriginLifecycle(options, out);
     }
 
     public Outcome run() throws IOException {
@@ -122,17 +122,13 @@ public final class MatrixRunner {
                 out.flush();
             }
             long drawStart = System.nanoTime();
-            awaitDrawing();
+            dashboards.awaitAll();
             double drawSeconds = (System.nanoTime() - drawStart) / 1e9;
-            return new Outcome(results, (System.nanoTime() - started) / 1e9, jmeterSeconds, drawSeconds);
+            return new Outcome(results, (System.nanoTime() - started) / 1e9, jmeterSeconds, drawSeconds,
+                    options.dashboards());
         } finally {
-            drawing.shutdownNow();
-            if (origin != null) {
-                origin.close();
-            }
-            if (redis != null) {
-                redis.close();
-            }
+            dashboards.close();
+            lifecycle.close();
         }
     }
 
@@ -144,7 +140,7 @@ public final class MatrixRunner {
             try {
                 runs.add(measure(cell, runDir));
             } catch (CellFailure e) {
-                return new CellResult(cell, runs, e.getMessage(), e.log(), cellDir);
+                return new CellResult(cell, runs, e.getMessage(), e.log(), cellDir, e.breakdowns());
             } catch (IOException | RuntimeException e) {
                 return new CellResult(cell, runs, String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()),
                         runDir, cellDir);
@@ -156,94 +152,55 @@ public final class MatrixRunner {
         return new CellResult(cell, runs, null, cellDir, cellDir);
     }
 
+    /**
+     * One run of a cell: the origin ready, the tiers started around it, the generator run, then
+     * every collector on what it left, and the completeness check.
+     */
     private CellMeasurement measure(Cell cell, Path dir) throws IOException, InterruptedException, CellFailure {
         Files.createDirectories(dir);
         boolean ownOrigin = options.switches().origins().isEmpty();
         if (ownOrigin) {
-            if (cell.appCache()) {
-                ensureRedis();
-            }
-            ensureOrigin(cell.appCache());
-            origin.reset();
-            if (cell.appCache()) {
-                redis.reset();
-            }
+            lifecycle.prepare(cell.appCache());
         }
-        Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(options.profile()));
-        props.putAll(cell.properties());
-        props.putAll(options.jmeterProperties());
-        props.put("client_cache", String.valueOf(cell.clientCache()));
+        OriginServer origin = ownOrigin ? lifecycle.origin() : null;
+        RedisServer redis = ownOrigin && cell.appCache() ? lifecycle.redis() : null;
+        Map<String, String> props = properties(cell);
 
         Stack stack = null;
         try {
-            if (cell.direct()) {
-                URI target = ownOrigin ? origin.uri() : options.switches().origins().get(0);
-                props.put("host", target.getHost());
-                props.put("port", String.valueOf(target.getPort()));
-            } else {
-                stack = Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
-                props.put("host", stack.frontUri().getHost());
-                props.put("port", String.valueOf(options.ports().front()));
-                // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
-                props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
-            }
-            double originCpuBefore = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) : 0;
-            double redisCpuBefore = ownOrigin && cell.appCache() ? redis.cpuSeconds().orElse(0) : 0;
-
+            stack = cell.direct() ? null : Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
+            aimAt(cell, stack, origin, props);
+            TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
-            LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir);
-            // Read once: the summary, the admitted requests' latency and the stale reads all come from it.
-            List<Sample> samples = Jtl.read(run.jtl());
-            JtlSummary jtl = JtlSummary.of(samples);
-
-            Double originCpu = ownOrigin ? ProcCpu.seconds(origin.pid()).orElse(0) - originCpuBefore : null;
-            // Gone (stopped during the run): its CPU went with it.
-            Double redisCpu = ownOrigin && cell.appCache() && redis.isRunning()
-                    ? redis.cpuSeconds().orElse(redisCpuBefore) - redisCpuBefore : null;
-            Double frontCpu = stack == null ? null : frontCpu(stack);
-            Double backCpu = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
-            if (stack != null) {
-                // The tiers buffer their access logs (nginx/snippets/shared/logging.conf); stopping them writes out the rest.
-                stack.close();
-            }
+            Generated generated = generate(cell, props, clientDir);
+            LoadGenerator.Run run = generated.run();
+            ClientSamples client = generated.client();
+            TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
+            TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
-            // With several edges, their logs merged in time order: the front end as a whole.
-            Path frontLog = stack == null ? null : stack.fronts().size() == 1 ? stack.frontEnd().accessLog()
-                    : EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
-            Path backLog = stack == null ? null : stack.backEnd().accessLog();
-            Timeline.of(run.jtl(), frontLog, backLog).write(dir.resolve("timeline.json"));
-            if (options.cellReport() != null) {
-                String note = options.cellReport().write(cell, dir, run.jtl(), frontLog, backLog);
-                if (note != null) {
-                    out.println("  " + note);
-                }
-            }
+            Timeline.of(run.jtl(), logs.front(), logs.back()).write(dir.resolve("timeline.json"));
+            ReplayCellReport.Breakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
-                throw new CellFailure("the origin died during the run", origin.log());
+                throw new CellFailure("the origin died during the run", origin.log(),
+                        new CellMeasurement.Breakdowns(null, replay));
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
-            Double originRequests = counters != null ? (double) counters.total().requests() : null;
-            // Distributed, each load host runs the whole plan: JMeter's own mode, so the samples add up.
-            long expected = cell.plan().expectedSamples(props) * (remote == null ? 1 : remote.hosts().size());
-            if (remote != null) {
-                Map<String, Long> perHost = dev.ratecache.suite.distributed.Probe.samplesPerHost(run.jtl(), remote.hosts());
-                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
-                        .writeValue(dir.resolve("load-hosts.json").toFile(), perHost);
-                out.println("  samples per load host: " + perHost);
+            CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
+                    LoadHostSamples.count(client.samples(), remote, dir, out), replay);
+            Optional<String> incomplete = Completeness.problem(client.summary().samples(),
+                    Completeness.expected(cell, props, remote));
+            if (incomplete.isPresent()) {
+                throw new CellFailure(incomplete.get(), run.log(), breakdowns);
             }
-            if (jtl.samples() == 0 || (expected > 0 && jtl.samples() != expected)) {
-                throw new CellFailure("incomplete: the client recorded " + jtl.samples() + " samples"
-                        + (expected > 0 ? " of " + expected : ""), run.log());
-            }
-            Double edgeHits = stack != null && cell.serverCache() ? EdgeLog.hitPct(stack.frontAccessLogs()) : null;
-            OriginWindows.Peak peak = backLog == null ? null : OriginWindows.of(backLog).peak();
-            List<Sample> admitted = samples.stream().filter(sample -> sample.success() && !sample.rejected()).toList();
-            scheduleDrawing(run.jtl(), clientDir);
-            return new CellMeasurement(jtl, originRequests, edgeHits,
-                    new CellMeasurement.Cpu(frontCpu, backCpu, originCpu, run.cpuSeconds()), run.wallSeconds(),
-                    // Boxed on both branches: a primitive one would unbox the direct cell's null and throw.
-                    peak != null ? Double.valueOf(peak.count()) : backLog == null ? null : Double.valueOf(0),
-                    admitted.isEmpty() ? null : JtlSummary.of(admitted), caches(cell, counters, redisCpu, samples));
+            Double edgeHits = EdgeHitShare.of(cell, logs);
+            Double originPeak = OriginPeak.of(logs);
+            JtlSummary admitted = client.admitted();
+            dashboards.draw(run.jtl(), clientDir);
+            return new CellMeasurement(client.summary(),
+                    counters != null ? (double) counters.total().requests() : null, edgeHits, cpu.cpu(),
+                    run.wallSeconds(), originPeak, admitted,
+                    AppCacheFigures.of(cell, counters, redis, cpu.redis(), client.samples(), out), generated.windowCpu(),
+                    breakdowns);
         } finally {
             if (stack != null) {
                 stack.close();
@@ -251,100 +208,57 @@ public final class MatrixRunner {
         }
     }
 
-    /** CPU seconds of the front end: every edge, and the balancer in front of several. */
-    private static double frontCpu(Stack stack) {
-        double sum = stack.fronts().stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
-        return sum + stack.balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
-    }
-
-    /**
-     * What the caches behind the edge did in a cell on /items (the hotset plan, or any cell with the app
-     * cache): null for other cells and for a user's origin, whose database and cache the suite can't see.
-     */
-    private CellMeasurement.Caches caches(Cell cell, OriginCounters counters, Double redisCpu, List<Sample> samples) {
-        boolean items = cell.plan().name().equals(Plan.HOTSET.name()) && cell.plan().userFile() == null;
-        if (counters == null || counters.items() == null || !(items || cell.appCache())) {
-            return null;
-        }
-        Double hits = null;
-        Double misses = null;
-        if (cell.appCache()) {
-            try {
-                RedisServer.Stats stats = redis.stats();
-                hits = (double) stats.keyspaceHits();
-                misses = (double) stats.keyspaceMisses();
-            } catch (IOException gone) {
-                // Redis stopped during the cell: its counters went with it; the origin's errors say what happened.
-                out.println("  note: redis-server did not answer INFO stats after the run (" + gone.getMessage() + ")");
-            }
-        }
-        OriginCounters.AppCache app = counters.items().appCache();
-        return new CellMeasurement.Caches(hits, misses, (double) counters.items().database().queries(),
-                cell.appCache() && app != null ? (double) app.errors() : null,
-                app != null && app.errors() > 0 ? app.lastError() : null, redisCpu,
-                items ? StaleReads.of(samples) : null);
-    }
-
-    /** Starts the run's redis-server, or starts it again (on its port, which the origin connects to) if it stopped. */
-    private void ensureRedis() throws IOException {
-        if (redis != null && redis.isRunning() && redis.answersPing()) {
+    /** Points the generator at the cell's front end, or for a direct cell at the origin (ours, or the user's first). */
+    private void aimAt(Cell cell, Stack stack, OriginServer origin, Map<String, String> props) {
+        if (stack == null) {
+            URI target = origin != null ? origin.uri() : options.switches().origins().get(0);
+            props.put("host", target.getHost());
+            props.put("port", String.valueOf(target.getPort()));
             return;
         }
-        if (redis != null) {
-            redis.close();
-            out.println("  (re)starting redis-server: it stopped during an earlier cell");
+        props.put("host", stack.frontUri().getHost());
+        props.put("port", String.valueOf(options.ports().front()));
+        // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
+        props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
+    }
+
+    /** What the generator left: its run, its samples read once, and the CPU over the samples' window. */
+    private record Generated(LoadGenerator.Run run, ClientSamples client, CellMeasurement.WindowCpu windowCpu) {}
+
+    private Generated generate(Cell cell, Map<String, String> props, Path clientDir)
+            throws IOException, InterruptedException, CellFailure {
+        try (CpuDuringRun during = CpuDuringRun.start()) {
+            LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
+            during.finished();
+            ClientSamples client = ClientSamples.read(run.jtl());
+            return new Generated(run, client, during.over(client.firstStartMs(), client.lastEndMs()));
         }
-        redis = RedisServer.start(options.runDir().resolve("redis"), redisPort != 0 ? redisPort : options.redisPort());
-        redisPort = redis.port();
+    }
+
+    /** As the cell's generator gets them: the plan's sizes, the cell's own, the user's -J values, its client cache. */
+    private Map<String, String> properties(Cell cell) {
+        Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(options.profile()));
+        props.putAll(cell.properties());
+        props.putAll(options.jmeterProperties());
+        props.put("client_cache", String.valueOf(cell.clientCache()));
+        return props;
+    }
+
+    /** What the kind of run adds to the cell's folder (a replay's breakdown), said on the terminal; null for none. */
+    private ReplayCellReport.Breakdown cellReport(Cell cell, Path dir, ClientSamples client, TierLogs logs)
+            throws IOException {
+        if (options.cellReport() == null) {
+            return null;
+        }
+        ReplayCellReport.Breakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(),
+                logs.back());
+        out.println("  " + written.terminalLine());
+        return written;
     }
 
     /** The run's redis-server, while one runs: tests stop it mid-cell to see the origin go on without it. */
     public RedisServer redis() {
-        return redis;
-    }
-
-    private void ensureOrigin(boolean appCache) throws IOException {
-        if (origin != null && origin.isRunning() && origin.healthy() && originAppCache == appCache) {
-            return;
-        }
-        if (origin != null) {
-            origin.close();
-            out.println(originAppCache != appCache ? "  restarting the origin with its app cache " + (appCache ? "on" : "off")
-                    : "  (re)starting the origin");
-        }
-        List<String> args = new ArrayList<>(options.profile().originArgs());
-        args.addAll(options.originArgs());
-        if (appCache) {
-            args.addAll(redis.originArgs());
-        }
-        originAppCache = appCache;
-        origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
-                options.runDir().resolve("origin.log"), args);
-    }
-
-    /** JMeter's dashboard and graphs of a JTL, whichever generator wrote it. */
-    private void scheduleDrawing(Path jtl, Path clientDir) {
-        drawn.add(drawing.submit(() -> {
-            try {
-                jmeter.dashboard(jtl, clientDir.resolve("dashboard"));
-                jmeter.graphs(jtl, clientDir.resolve("graphs"));
-            } catch (IOException e) {
-                out.println("  note: drawing " + clientDir + " failed: " + e.getMessage().lines().findFirst().orElse(""));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return null;
-        }));
-    }
-
-    private void awaitDrawing() {
-        for (Future<?> f : drawn) {
-            try {
-                f.get();
-            } catch (Exception e) {
-                out.println("  note: a dashboard was not drawn: " + e.getMessage());
-            }
-        }
+        return lifecycle.redis();
     }
 
     static String oneLine(CellResult r) {

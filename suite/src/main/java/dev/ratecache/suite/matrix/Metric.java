@@ -48,7 +48,15 @@ public enum Metric {
     CPU_ORIGIN_PCT("cpu_origin_pct", "%", "origin CPU as a share of one core", m -> m.cpuPct(m.cpu().origin())),
     CPU_REDIS_PCT("cpu_redis_pct", "%", "redis-server CPU as a share of one core", m -> m.cpuPct(m.redisCpu())),
     CPU_JMETER_PCT("cpu_jmeter_pct", "%", "JMeter CPU as a share of one core", m -> m.cpuPct(m.cpu().jmeter())),
-    WALL_S("wall_s", "s", "wall time of the JMeter run", m -> m.wallSeconds());
+    WALL_S("wall_s", "s", "wall time of the JMeter run", m -> m.wallSeconds()),
+    MACHINE_CPU_PCT("machine_cpu_pct", "%", "the whole machine's CPU from the first request's start to the last"
+            + " response's end, as a share of all its cores (100 = every core busy throughout), from /proc/stat; niced"
+            + " work, such as the dashboards drawn meanwhile, counts as idle. From " + (int) Saturation.MACHINE_BUSY_PCT
+            + " % the figures measure the machine, not the tiers", m -> m.machineCpuPct()),
+    GENERATOR_CPU_PCT("generator_cpu_pct", "%", "the load generator's CPU from the first request's start to the last"
+            + " response's end, as a share of one core (cpu_jmeter_pct is over its whole run, start-up included). From "
+            + (int) Saturation.GENERATOR_PCT_OF_A_CORE + " % the figures measure the generator, not the tiers",
+            m -> m.generatorCpuPct());
 
     private final String id;
     private final String unit;

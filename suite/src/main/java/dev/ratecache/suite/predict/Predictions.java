@@ -5,6 +5,7 @@ import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import java.io.IOException;
@@ -16,14 +17,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Every cell's prediction beside its measurement, with a likely cause for each figure outside
  * ±{@link #TOLERANCE}. The cause is chosen from what the run shows, in this order: the figure is
  * inside the range the model allows (its path orders, a percentile's ranks), so nothing is wrong;
- * the replay's generator fell behind its schedule; the origin's or the generator's CPU was saturated; a
- * difference in the direction of a known gap of the model (no CPU and network cost beyond one
+ * the load generator or the machine was saturated ({@link Saturation}); the generator fell behind its
+ * schedule; the origin's CPU was saturated; a difference in the direction of a known gap of the model (no CPU and network cost beyond one
  * constant round trip makes answers slower and loops slower than predicted). "Behind its
  * schedule" is a replay's p99 lateness over its --max-lateness, or for the looping plans their users'
  * first requests off the ramp-up by more than {@link #RAMP_OFF_MS}. A flag none of
@@ -37,7 +39,7 @@ public final class Predictions {
     /** A looping plan's users starting further than this off their ramp-up have bunched. */
     static final long RAMP_OFF_MS = 100;
 
-    /** CPU of a process at this share of all cores (one core is 100 %) counts as saturated. */
+    /** The origin's CPU at this share of all cores (one core is 100 %) counts as saturated. */
     static final double SATURATED = 0.90;
 
     private Predictions() {}
@@ -71,7 +73,7 @@ public final class Predictions {
             long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), r.cell().apply(run.switches()), props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch));
-            out.put(r.cell().name(), compare(r, p, Evidence.of(r, dir, rampOffMs(samples, props))));
+            out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props))));
         }
         return out;
     }
@@ -120,30 +122,24 @@ public final class Predictions {
      *
      * @param replayLateP99Ms the replay's p99 lateness, null for a plan's cell
      * @param originCpuPct    the origin's CPU (100 = one core), null when unknown
-     * @param jmeterCpuPct    the generator's CPU, null when unknown
+     * @param generatorCpuPct the load generator's CPU over the samples' window (100 = one core), null when unknown
      * @param cores           the machine's cores
      * @param rampOffMs       how far the closed plans' users started from their ramp-up schedule, null when unknown
+     * @param machineCpuPct   the machine's busy share of all its cores over the samples' window, null when unknown
      */
-    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores, Long rampOffMs,
-            long maxLatenessMs) {
-        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double jmeterCpuPct, int cores) {
-            this(replayLateP99Ms, originCpuPct, jmeterCpuPct, cores, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS);
+    public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
+            long maxLatenessMs, Double machineCpuPct) {
+        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores) {
+            this(replayLateP99Ms, originCpuPct, generatorCpuPct, cores, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS, null);
         }
 
-        static Evidence of(CellResult r, Path dir, Long rampOffMs) {
-            Long late = null;
-            long max = ReplayCellReport.DEFAULT_MAX_LATENESS_MS;
-            if (Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
-                try {
-                    ReplayCellReport.Breakdown b = ReplayCellReport.read(dir);
-                    late = b.lateness().p99Ms();
-                    max = b.maxLatenessMs();
-                } catch (IOException e) {
-                    late = null;
-                }
-            }
-            return new Evidence(late, r.median(Metric.CPU_ORIGIN_PCT), r.median(Metric.CPU_JMETER_PCT),
-                    Runtime.getRuntime().availableProcessors(), rampOffMs, max);
+        /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
+        static Evidence of(CellResult r, Long rampOffMs) {
+            ReplayCellReport.Breakdown b = r.firstBreakdowns().replay();
+            return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
+                    r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
+                    b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),
+                    r.median(Metric.MACHINE_CPU_PCT));
         }
     }
 
@@ -200,6 +196,11 @@ public final class Predictions {
             return String.format(Locale.ROOT, "%s %.1f is inside the range the model allows, %.1f–%.1f %s",
                     m.id(), measured, range.low(), range.high(), over);
         }
+        // Before the schedule: a generator or machine without a core to spare is why its users fall behind.
+        Optional<Saturation> saturated = Saturation.of(e.generatorCpuPct(), e.machineCpuPct());
+        if (saturated.isPresent()) {
+            return saturated.get().describe() + ": the figures measure that, not the tiers";
+        }
         if (e.replayLateP99Ms() != null && e.replayLateP99Ms() > e.maxLatenessMs()) {
             return "the generator fell behind its schedule (lateness p99 " + e.replayLateP99Ms() + " ms)";
         }
@@ -207,12 +208,8 @@ public final class Predictions {
             return "the generator fell behind its schedule (users started up to " + e.rampOffMs()
                     + " ms off their ramp-up)";
         }
-        double all = 100.0 * e.cores() * SATURATED;
-        if (e.originCpuPct() != null && e.originCpuPct() >= all) {
+        if (e.originCpuPct() != null && e.originCpuPct() >= 100.0 * e.cores() * SATURATED) {
             return String.format(Locale.ROOT, "the origin's CPU was saturated (%.0f %% of %d cores)", e.originCpuPct(), e.cores());
-        }
-        if (e.jmeterCpuPct() != null && e.jmeterCpuPct() >= all) {
-            return String.format(Locale.ROOT, "the generator's CPU was saturated (%.0f %% of %d cores)", e.jmeterCpuPct(), e.cores());
         }
         boolean slower = switch (m) {
             case P50_MS, P95_MS -> measured > predicted;

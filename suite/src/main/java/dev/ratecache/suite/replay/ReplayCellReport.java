@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.accesslog.ClientAddress;
-import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.EdgeLog;
@@ -58,7 +58,14 @@ public final class ReplayCellReport implements CellReport {
 
     /** What {@value #FILE} holds; {@code behindSchedule}: the lateness p99 was above {@code maxLatenessMs}. */
     public record Breakdown(Lateness lateness, long maxLatenessMs, boolean behindSchedule, List<PathRow> paths,
-            List<ClientRow> clients, long clientsInAll, long clientsRejected) {}
+            List<ClientRow> clients, long clientsInAll, long clientsRejected) {
+        /** The terminal's line under the cell's figures. */
+        public String terminalLine() {
+            return "schedule: " + lateness.describe() + (behindSchedule ? " (BEHIND: p99 over " + maxLatenessMs
+                    + " ms, the generator fell behind the log's schedule; the figures are not the log's traffic)" : "")
+                    + "; " + clientsRejected + " of " + clientsInAll + " clients had requests rejected";
+        }
+    }
 
     /**
      * How well a replay cell kept to the log's schedule: its worst run.
@@ -79,32 +86,24 @@ public final class ReplayCellReport implements CellReport {
         }
     }
 
-    /** The cell's schedule over its runs' {@value #FILE}; empty for a cell that is no replay (or not readable). */
+    /** The cell's schedule over its runs' breakdowns; empty for a cell that is no replay. */
     public static java.util.Optional<Schedule> schedule(CellResult r) {
         Schedule worst = null;
-        List<Path> dirs = r.runDirs();
-        for (int i = 0; i < dirs.size(); i++) {
-            Breakdown b;
-            try {
-                b = Files.isRegularFile(dirs.get(i).resolve(FILE)) ? read(dirs.get(i)) : null;
-            } catch (IOException e) {
-                b = null;
-            }
+        List<CellMeasurement.Breakdowns> runs = r.breakdownsPerRun();
+        for (int i = 0; i < runs.size(); i++) {
+            Breakdown b = runs.get(i).replay();
             if (b != null && b.lateness().scheduled() > 0 && (worst == null || b.lateness().p99Ms() > worst.p99Ms())) {
-                worst = new Schedule(b.lateness().p99Ms(), b.maxLatenessMs(), i + 1, dirs.size());
+                worst = new Schedule(b.lateness().p99Ms(), b.maxLatenessMs(), i + 1, runs.size());
             }
         }
         return java.util.Optional.ofNullable(worst);
     }
 
     @Override
-    public String write(Cell cell, Path cellDir, Path jtl, Path frontLog, Path backLog) throws IOException {
-        Breakdown b = breakdown(Jtl.read(jtl), frontLog, backLog);
+    public Breakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog) throws IOException {
+        Breakdown b = breakdown(samples, frontLog, backLog);
         JSON.writeValue(cellDir.resolve(FILE).toFile(), b);
-        return "schedule: " + b.lateness().describe() + (b.behindSchedule() ? " (BEHIND: p99 over " + maxLatenessMs
-                + " ms, the generator fell behind the log's schedule; the figures are not the log's traffic)" : "")
-                + "; " + b.clientsRejected()
-                + " of " + b.clientsInAll() + " clients had requests rejected";
+        return b;
     }
 
     Breakdown breakdown(List<Sample> samples, Path frontLog, Path backLog) throws IOException {

@@ -7,6 +7,7 @@ import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
@@ -33,6 +34,9 @@ final class ReportModel {
             + " (RFC 9111 section 4.2.3, as httpclient5-cache does), so a response that queued longer than its"
             + " max-age behind a rate limiter arrives already stale and its next use is a revalidation; JMeter's"
             + " cache counts freshness from receipt and so shows more hits behind the same queue.";
+
+    static final String DASHBOARDS_SKIPPED = "JMeter's dashboards and graphs were not drawn (--no-dashboards); each"
+            + " cell's JTL is in its folder, for JMeter to draw them from later (jmeter/README.md, Running)";
 
     private final Path dir;
     private final Map<String, Object> run;
@@ -175,6 +179,8 @@ final class ReportModel {
         c.put("jmeterSeconds", String.format(Locale.ROOT, "%.0f", outcome.jmeterSeconds()));
         c.put("overheadPct", String.format(Locale.ROOT, "%.1f", outcome.overheadPct()));
         c.put("complete", !outcome.anyFailed());
+        c.put("dashboardsSkipped", !outcome.dashboards());
+        c.put("dashboardsSkippedNote", DASHBOARDS_SKIPPED);
         c.put("comparable", comparable);
         c.put("tables", tables(columns));
         c.put("library", outcome.cells().stream().anyMatch(r -> r.cell().library()));
@@ -200,22 +206,15 @@ final class ReportModel {
     /** A cell of a distributed run (--load-hosts): the samples each load host sent, as JMeter merged them. */
     record LoadHostRow(String cell, String perHost, long total) {}
 
-    /** Every distributed cell's samples per load host (its load-hosts.json), in run order. */
+    /** Every distributed cell's samples per load host (its first run's, as its load-hosts.json), in run order. */
     List<LoadHostRow> loadHosts() {
         List<LoadHostRow> rows = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            Path file = r.dir().resolve("load-hosts.json");
-            if (!java.nio.file.Files.isRegularFile(file)) {
-                continue;
-            }
-            try {
-                Map<String, Long> perHost = new com.fasterxml.jackson.databind.ObjectMapper().readValue(file.toFile(),
-                        new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Long>>() {});
+            Map<String, Long> perHost = r.firstBreakdowns().samplesPerLoadHost();
+            if (perHost != null) {
                 rows.add(new LoadHostRow(r.cell().name(), String.join(", ", perHost.entrySet().stream()
                         .map(e -> e.getKey() + " " + e.getValue()).toList()),
                         perHost.values().stream().mapToLong(Long::longValue).sum()));
-            } catch (java.io.IOException e) {
-                rows.add(new LoadHostRow(r.cell().name(), "unreadable: " + e.getMessage(), 0));
             }
         }
         return rows;
@@ -229,14 +228,8 @@ final class ReportModel {
     List<ReplaySection> replays() {
         List<ReplaySection> sections = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            Path dir = r.firstRunDir();
-            if (!java.nio.file.Files.isRegularFile(dir.resolve(ReplayCellReport.FILE))) {
-                continue;
-            }
-            ReplayCellReport.Breakdown b;
-            try {
-                b = ReplayCellReport.read(dir);
-            } catch (java.io.IOException e) {
+            ReplayCellReport.Breakdown b = r.firstBreakdowns().replay();
+            if (b == null) {
                 continue;
             }
             List<Map<String, String>> paths = b.paths().stream().map(p -> Map.of("path", cellText(p.path()),
@@ -279,6 +272,7 @@ final class ReportModel {
             cacheFailure(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             distortion.ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             errors(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
+            Saturation.of(r).ifPresent(s -> warnings.add(new Note(r.cell().name(), s.warning())));
         }
         return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
                 predictionTable(plan), warnings);
@@ -334,10 +328,12 @@ final class ReportModel {
     List<Link> links(CellResult r) {
         List<Link> links = new ArrayList<>();
         Path client = clientFolder(r);
-        // Every generator's JTL gets JMeter's dashboard and graphs; the library's driver adds its statistics.
-        addIfExists(links, DASHBOARD, client.resolve("dashboard/index.html"));
-        for (String graph : JMeter.GRAPHS) {
-            addIfExists(links, graph, client.resolve("graphs/" + graph + ".png"));
+        // Every generator's JTL gets JMeter's dashboard and graphs (unless skipped); the library's driver adds its statistics.
+        if (outcome.dashboards()) {
+            addIfExists(links, DASHBOARD, client.resolve("dashboard/index.html"));
+            for (String graph : JMeter.GRAPHS) {
+                addIfExists(links, graph, client.resolve("graphs/" + graph + ".png"));
+            }
         }
         if (r.cell().library()) {
             addIfExists(links, LIBRARY_STATISTICS, client.resolve("summary.json"));

@@ -34,7 +34,7 @@ class ProtectionMatrixTest {
     private int run(String... more) {
         StackPorts p = StackPorts.free();
         List<String> args = new ArrayList<>(List.of("--matrix", "protection", "--profile", "quick",
-                "--only", "flood/2x-many", "--results", dir.toString(),
+                "--only", "flood/2x-many", "--no-dashboards", "--results", dir.toString(),
                 "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
                 "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
                 "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus())));

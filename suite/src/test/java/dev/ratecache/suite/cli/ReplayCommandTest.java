@@ -55,7 +55,8 @@ class ReplayCommandTest {
 
     private List<String> replay(Path log, String... more) {
         StackPorts p = StackPorts.free();
-        List<String> args = new ArrayList<>(List.of("replay", log.toString(), "--results", dir.resolve("results").toString(),
+        List<String> args = new ArrayList<>(List.of("replay", log.toString(), "--no-dashboards",
+                "--results", dir.resolve("results").toString(),
                 "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
                 "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
                 "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus())));

@@ -34,7 +34,7 @@ class CachesMatrixTest {
     private static MatrixRunner.Options options(List<String> cells, Map<String, String> properties, Path dir,
             StackPorts ports) {
         return new MatrixRunner.Options(Matrix.select(Matrix.caches(), cells), Profile.QUICK, 1, new NginxSwitches(),
-                ports, 10, properties, dir, List.of(), null, 0);
+                ports, 10, properties, dir, List.of(), null, 0, false);
     }
 
     @Test

@@ -26,7 +26,7 @@ class FailingCellTest {
         Path dir = TestDirs.fresh(getClass(), "run");
         List<Cell> cells = Matrix.select(Matrix.reference(List.of(Plan.STRESS)), List.of("stress/no-caching", "stress/direct"));
         MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new NginxSwitches(), ports, 10,
-                Map.of("users", "2", "loops", "2"), dir);
+                Map.of("users", "2", "loops", "2"), dir, List.of(), null, 0, false);
         StringWriter out = new StringWriter();
 
         MatrixRunner.Outcome outcome;

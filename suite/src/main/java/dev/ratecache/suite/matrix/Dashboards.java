@@ -1,0 +1,67 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.suite.jmeter.JMeter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * JMeter's HTML dashboard and PNG graphs of each cell's JTL, whichever generator wrote it: a
+ * dashboard JVM and a graph JVM per graph, several CPU-seconds per cell, or none at all
+ * (--no-dashboards) for a run that only needs the report.
+ */
+final class Dashboards implements AutoCloseable {
+    private final JMeter jmeter;
+    private final PrintWriter out;
+    // Drawn at low priority while the next cells run: the runs mostly wait on the origin's delays,
+    // so two drawing threads keep pace on two cores. Null when nothing is drawn.
+    private final ExecutorService drawing;
+    private final List<Future<?>> drawn = new ArrayList<>();
+
+    Dashboards(JMeter jmeter, boolean draw, PrintWriter out) {
+        this.jmeter = jmeter;
+        this.out = out;
+        this.drawing = draw ? Executors.newFixedThreadPool(2) : null;
+    }
+
+    /** Draws a finished cell's dashboard and graphs into {@code clientDir} in the background. */
+    void draw(Path jtl, Path clientDir) {
+        if (drawing == null) {
+            return;
+        }
+        drawn.add(drawing.submit(() -> {
+            try {
+                jmeter.dashboard(jtl, clientDir.resolve("dashboard"));
+                jmeter.graphs(jtl, clientDir.resolve("graphs"));
+            } catch (IOException e) {
+                out.println("  note: drawing " + clientDir + " failed: " + e.getMessage().lines().findFirst().orElse(""));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }));
+    }
+
+    /** Waits for every drawing: the report links what exists. */
+    void awaitAll() {
+        for (Future<?> f : drawn) {
+            try {
+                f.get();
+            } catch (Exception e) {
+                out.println("  note: a dashboard was not drawn: " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (drawing != null) {
+            drawing.shutdownNow();
+        }
+    }
+}

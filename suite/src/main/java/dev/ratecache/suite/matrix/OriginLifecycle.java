@@ -1,0 +1,96 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.origin.OriginServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The suite's own origin, and the Redis of its app cache, over a whole matrix run: one origin
+ * serves every cell and is restarted only when it died or a cell needs the other app-cache mode.
+ */
+final class OriginLifecycle implements AutoCloseable {
+    private final MatrixRunner.Options options;
+    private final PrintWriter out;
+    private OriginServer origin;
+    /** Whether the running origin was started with the Redis app cache. */
+    private boolean originAppCache;
+    /**
+     * One redis-server for the whole run, started by the first cell with the app cache and emptied
+     * (FLUSHALL, CONFIG RESETSTAT) before each such cell: a cold cache with zeroed counters, as a
+     * fresh server per cell would give, without restarting the origin that holds its connection.
+     */
+    private RedisServer redis;
+    private int redisPort;
+
+    OriginLifecycle(MatrixRunner.Options options, PrintWriter out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /** Ready for a cell: the origin running in the cell's app-cache mode, its counters reset, Redis emptied. */
+    void prepare(boolean appCache) throws IOException {
+        if (appCache) {
+            ensureRedis();
+        }
+        ensureOrigin(appCache);
+        origin.reset();
+        if (appCache) {
+            redis.reset();
+        }
+    }
+
+    /** The running origin; null before the first cell. */
+    OriginServer origin() {
+        return origin;
+    }
+
+    /** The run's redis-server, while one runs. */
+    RedisServer redis() {
+        return redis;
+    }
+
+    /** Starts the run's redis-server, or starts it again (on its port, which the origin connects to) if it stopped. */
+    private void ensureRedis() throws IOException {
+        if (redis != null && redis.isRunning() && redis.answersPing()) {
+            return;
+        }
+        if (redis != null) {
+            redis.close();
+            out.println("  (re)starting redis-server: it stopped during an earlier cell");
+        }
+        redis = RedisServer.start(options.runDir().resolve("redis"), redisPort != 0 ? redisPort : options.redisPort());
+        redisPort = redis.port();
+    }
+
+    private void ensureOrigin(boolean appCache) throws IOException {
+        if (origin != null && origin.isRunning() && origin.healthy() && originAppCache == appCache) {
+            return;
+        }
+        if (origin != null) {
+            origin.close();
+            out.println(originAppCache != appCache ? "  restarting the origin with its app cache " + (appCache ? "on" : "off")
+                    : "  (re)starting the origin");
+        }
+        List<String> args = new ArrayList<>(options.profile().originArgs());
+        args.addAll(options.originArgs());
+        if (appCache) {
+            args.addAll(redis.originArgs());
+        }
+        originAppCache = appCache;
+        origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
+                options.runDir().resolve("origin.log"), args);
+    }
+
+    @Override
+    public void close() {
+        if (origin != null) {
+            origin.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}

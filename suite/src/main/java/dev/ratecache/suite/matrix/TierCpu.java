@@ -1,0 +1,58 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.Stack;
+
+/**
+ * CPU seconds each process of a cell used over its load generator's run, from /proc: the origin
+ * and Redis from a reading before the run (they outlive the cell), nginx's tiers whole (they
+ * start with it), and the generator as it reported itself.
+ */
+final class TierCpu {
+    private final OriginServer origin;
+    private final RedisServer redis;
+    private final double originBefore;
+    private final double redisBefore;
+
+    /**
+     * @param origin the suite's origin, or null for a user's (whose CPU the suite cannot see)
+     * @param redis  the app cache's redis-server, or null for a cell without it
+     */
+    private TierCpu(OriginServer origin, RedisServer redis) {
+        this.origin = origin;
+        this.redis = redis;
+        this.originBefore = origin == null ? 0 : ProcCpu.seconds(origin.pid()).orElse(0);
+        this.redisBefore = redis == null ? 0 : redis.cpuSeconds().orElse(0);
+    }
+
+    /** Read just before the generator starts. */
+    static TierCpu before(OriginServer origin, RedisServer redis) {
+        return new TierCpu(origin, redis);
+    }
+
+    /**
+     * What each process used since {@link #before}; read while the tiers still run, since nginx's CPU
+     * goes with its processes.
+     *
+     * @param stack the tiers, or null for a cell straight to the origin
+     */
+    Used after(Stack stack, double generatorSeconds) {
+        Double originCpu = origin == null ? null : ProcCpu.seconds(origin.pid()).orElse(0) - originBefore;
+        // Gone (stopped during the run): its CPU went with it.
+        Double redisCpu = redis != null && redis.isRunning() ? redis.cpuSeconds().orElse(redisBefore) - redisBefore : null;
+        Double front = stack == null ? null : frontCpu(stack);
+        Double back = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
+        return new Used(new CellMeasurement.Cpu(front, back, originCpu, generatorSeconds), redisCpu);
+    }
+
+    /** The processes' CPU seconds; Redis's apart, as it belongs with the app cache's figures. */
+    record Used(CellMeasurement.Cpu cpu, Double redis) {}
+
+    /** CPU seconds of the front end: every edge, and the balancer in front of several. */
+    private static double frontCpu(Stack stack) {
+        double sum = stack.fronts().stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
+        return sum + stack.balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.ratecache.suite.predict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellMeasurement;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.replay.ReplayCellReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A flagged figure of a cell whose generator or machine was saturated says so, before any symptom of it. */
+class SaturationReasonTest {
+    private static final Cell CELL = Cell.of(Plan.STRESS, Cell.NO_CACHING).build();
+    // The quick profile's cells without limits: p95 about 515 ms where the model predicts none.
+    private static final Prediction P95_OF_NONE = new Prediction(Map.of(Metric.P95_MS, 0.0), null, 3);
+
+    private static CellResult measured() {
+        JtlSummary jtl = new JtlSummary(100, 0, 0, 0, 10, 50, 1, 600, 40, 300, 515, 580, 10_000);
+        CellMeasurement m = new CellMeasurement(jtl, 100.0, null, new CellMeasurement.Cpu(null, null, null, null), 10);
+        return new CellResult(CELL, List.of(m), null, Path.of("."), Path.of("."));
+    }
+
+    private static Predictions.Evidence evidence(double jmeterCpuPct, Double machineCpuPct, Long rampOffMs) {
+        return new Predictions.Evidence(null, 40.0, jmeterCpuPct, 2, rampOffMs, ReplayCellReport.DEFAULT_MAX_LATENESS_MS,
+                machineCpuPct);
+    }
+
+    @Test
+    void aGeneratorAtNinetyFivePercentOfACoreIsTheReasonNotItsLateRampUp() {
+        CellPrediction p = Predictions.compare(measured(), P95_OF_NONE, evidence(95, 70.0, 400L));
+
+        assertThat(p.reasons()).containsExactly(
+                "the load generator was saturated (95 % of one core): the figures measure that, not the tiers");
+        assertThat(p.explained()).isTrue();
+    }
+
+    @Test
+    void aSaturatedMachineIsTheReasonWhenTheGeneratorHadRoom() {
+        CellPrediction p = Predictions.compare(measured(), P95_OF_NONE, evidence(40, 97.0, null));
+
+        assertThat(p.reasons()).containsExactly(
+                "the machine was saturated (97 % of all cores busy): the figures measure that, not the tiers");
+    }
+
+    @Test
+    void withRoomOnBothTheLateRampUpIsTheReason() {
+        CellPrediction p = Predictions.compare(measured(), P95_OF_NONE, evidence(40, 60.0, 400L));
+
+        assertThat(p.reasons()).containsExactly(
+                "the generator fell behind its schedule (users started up to 400 ms off their ramp-up)");
+    }
+}

@@ -1,0 +1,67 @@
+package dev.ratecache.suite.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.jtl.Lateness;
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellMeasurement;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.testkit.TestDirs;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A replay cell's breakdown: the file users read, and the schedule the report takes from the measurements. */
+class ReplayCellReportTest {
+    private static final Cell CELL = Cell.of(Plan.replay(Path.of("schedule.csv"), 2, 1, 10), Cell.NO_CACHING).build();
+
+    @Test
+    void replayJsonHoldsTheBreakdownsFieldsAndNothingElse() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "json");
+        List<Sample> samples = List.of(
+                new Sample(1_000, 5, "/a", "200", "OK", "t-1", true, 10, 1, "", "HIT", "", 990, "alice"),
+                new Sample(1_100, 5, "/a", "429", "", "t-1", false, 10, 1, "", "", "1", 1_090, "bob"));
+
+        ReplayCellReport.Breakdown written = new ReplayCellReport(List.of(), 10, 50).write(CELL, dir, samples, null, null);
+
+        List<String> fields = new ArrayList<>();
+        new ObjectMapper().readTree(dir.resolve(ReplayCellReport.FILE).toFile()).fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("lateness", "maxLatenessMs", "behindSchedule", "paths", "clients",
+                "clientsInAll", "clientsRejected");
+        assertThat(ReplayCellReport.read(dir)).isEqualTo(written);
+    }
+
+    private static CellMeasurement run(long lateP99Ms) {
+        JtlSummary jtl = new JtlSummary(2, 0, 0, 0, 1, 5, 5, 5, 5, 5, 5, 5, 2_000);
+        ReplayCellReport.Breakdown b = new ReplayCellReport.Breakdown(new Lateness(2, 1, lateP99Ms, lateP99Ms, 0), 50,
+                lateP99Ms > 50, List.of(), List.of(), 2, 0);
+        return new CellMeasurement(jtl, 2.0, null, new CellMeasurement.Cpu(null, null, null, 1.0), 2, null, null, null,
+                CellMeasurement.WindowCpu.UNKNOWN, new CellMeasurement.Breakdowns(null, b));
+    }
+
+    @Test
+    void theScheduleIsTheWorstRunsFromTheMeasurementsAlone() {
+        // No folder holds a replay.json: what the report says comes from the measurements.
+        CellResult r = new CellResult(CELL, List.of(run(10), run(80), run(30)), null, Path.of("nowhere"),
+                Path.of("nowhere"));
+
+        assertThat(ReplayCellReport.schedule(r)).hasValueSatisfying(s -> {
+            assertThat(s.behind()).isTrue();
+            assertThat(s.describe()).isEqualTo("start lateness p99 80 ms in run 2 > 50 ms");
+        });
+    }
+
+    @Test
+    void aRunThatFailedAfterItsBreakdownStillHasItsSchedule() {
+        CellResult failed = new CellResult(CELL, List.of(), "incomplete: the client recorded 1 samples of 2",
+                Path.of("nowhere"), Path.of("nowhere"), run(120).breakdowns());
+
+        assertThat(ReplayCellReport.schedule(failed)).hasValueSatisfying(s ->
+                assertThat(s.describe()).isEqualTo("start lateness p99 120 ms > 50 ms"));
+    }
+}
