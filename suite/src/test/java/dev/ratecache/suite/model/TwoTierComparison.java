@@ -1,0 +1,247 @@
+package dev.ratecache.suite.model;
+
+import dev.ratecache.model.Arrival;
+import dev.ratecache.model.Freshness;
+import dev.ratecache.model.LimitReqSpec;
+import dev.ratecache.model.OriginSpec;
+import dev.ratecache.model.PathSpec;
+import dev.ratecache.model.RequestOutcome;
+import dev.ratecache.model.Simulation;
+import dev.ratecache.model.SimulationSpec;
+import dev.ratecache.model.Workload;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The whole simulation of two chained tiers against nginx's two logs, request by request, fed the
+ * times nginx itself saw: each request reaches the front at its logged start, and goes on to the
+ * back after the model's front delay plus its hop as nginx's logs give it (the back's start less the
+ * front's start and that delay). So a busy machine, which stretches the hops, changes nothing.
+ *
+ * <p>What the logs cannot give exactly, the comparison tolerates as {@link NginxComparison} does: a
+ * request whose decision flips when its time at a tier moves by a millisecond or two (the logs'
+ * wall-clock milliseconds are not limit_req's), including two requests of one millisecond decided
+ * in the other order (the front lets delayed requests of several clients go in one timer tick, and
+ * no log shows their order). Where such a shift gives nginx's decision the simulation keeps it, so
+ * the buckets stay in step for the requests after it.
+ */
+final class TwoTierComparison {
+
+    /** One request's decisions at both tiers ({@code null} at the back: it never got there). */
+    record Decisions(String front, String back) {
+        @Override
+        public String toString() {
+            return front + "/" + back;
+        }
+    }
+
+    /** A request the simulation decided otherwise, and whether a shift of a millisecond or two explains it. */
+    record Disagreement(String id, long atBackMs, Decisions nginx, Decisions model, boolean boundary) {
+        Disagreement explained() {
+            return new Disagreement(id, atBackMs, nginx, model, true);
+        }
+
+        @Override
+        public String toString() {
+            return id + " at the back " + atBackMs + " ms: nginx " + nginx + ", model " + model + (boundary ? " (boundary)" : "");
+        }
+    }
+
+    record Result(int compared, List<Disagreement> disagreements) {}
+
+    private final LimitReqSpec frontSpec;
+    private final LimitReqSpec backSpec;
+    private final List<Nginx.LogLine> ordered;
+    private final long t0;
+    private final long[] frontAt;
+    private final long[] hops;
+
+    private TwoTierComparison(LimitReqSpec frontSpec, LimitReqSpec backSpec, List<Nginx.LogLine> front,
+            Map<String, Long> backStart) {
+        this.frontSpec = frontSpec;
+        this.backSpec = backSpec;
+        this.ordered = NginxComparison.inProcessingOrder(front);
+        this.t0 = ordered.get(0).startMs();
+        this.frontAt = new long[ordered.size()];
+        this.hops = new long[ordered.size()];
+        for (int k = 0; k < ordered.size(); k++) {
+            frontAt[k] = ordered.get(k).startMs() - t0;
+            hops[k] = Arrival.SPEC_HOP;
+        }
+        // The hop needs the model's front delay: a first run, with the spec's hop, gives it.
+        List<Outcome> first = run(frontAt, hops);
+        for (int k = 0; k < ordered.size(); k++) {
+            Long atBack = backStart.get(ordered.get(k).id());
+            if (atBack != null && first.get(k).decisions().back() != null) {
+                hops[k] = Math.max(0, atBack - ordered.get(k).startMs() - first.get(k).frontDelayMs());
+            }
+        }
+    }
+
+    static Result compare(LimitReqSpec frontSpec, LimitReqSpec backSpec, List<Nginx.LogLine> front,
+            List<Nginx.LogLine> back) {
+        Map<String, Long> backStart = back.stream().collect(Collectors.toMap(Nginx.LogLine::id, Nginx.LogLine::startMs));
+        Map<String, String> backStatus = back.stream()
+                .collect(Collectors.toMap(Nginx.LogLine::id, Nginx.LogLine::limitReqStatus));
+        return new TwoTierComparison(frontSpec, backSpec, front, backStart).run(backStart, backStatus);
+    }
+
+    private Result run(Map<String, Long> backStart, Map<String, String> backStatus) {
+        // In the order the requests were last decided: at the back where they got there, else at the front.
+        List<Integer> order = new ArrayList<>();
+        for (int k = 0; k < ordered.size(); k++) {
+            order.add(k);
+        }
+        order.sort(Comparator.comparingLong(k -> lastDecided(k, backStart)));
+        List<Decisions> model = simulate(frontAt, hops);
+        List<Disagreement> disagreements = new ArrayList<>();
+        for (int k : order) {
+            Nginx.LogLine line = ordered.get(k);
+            Decisions nginx = nginxDecisions(k, backStatus);
+            if (nginx.equals(model.get(k))) {
+                continue;
+            }
+            Decisions unshifted = model.get(k);
+            List<Decisions> followed = followNginx(k, nginx, unshifted);
+            if (followed != null) {
+                model = followed;
+            }
+            boolean explained = followed != null || swappedWithinAMillisecondOrTwo(k, model, backStart, backStatus);
+            disagreements.add(new Disagreement(line.id(), lastDecided(k, backStart) - t0, nginx, unshifted, explained));
+        }
+        return new Result(ordered.size(), slotsTakenByTheOther(disagreements));
+    }
+
+    /**
+     * A request left unexplained at the back that the model refused a slot nginx gave it, or gave
+     * one nginx refused, paired with an earlier one displaced the other way (both decided at the front
+     * as nginx did, each pair used once): the back's bucket holds the same after both, so the one slot
+     * went to the other request, as a millisecond's difference earlier on can move it. A model with
+     * a wrong rate or burst gives the back more or fewer slots, which displaces requests one way only.
+     */
+    private static List<Disagreement> slotsTakenByTheOther(List<Disagreement> disagreements) {
+        List<Disagreement> result = new ArrayList<>(disagreements);
+        boolean[] paired = new boolean[result.size()];
+        for (int i = 0; i < result.size(); i++) {
+            if (result.get(i).boundary() || !atTheBackOnly(result.get(i))) {
+                continue;
+            }
+            for (int j = i - 1; j >= 0; j--) {
+                if (!paired[j] && atTheBackOnly(result.get(j)) && admitted(result.get(j)) != admitted(result.get(i))) {
+                    paired[i] = true;
+                    paired[j] = true;
+                    result.set(i, result.get(i).explained());
+                    break;
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Decided at the front as nginx did, otherwise at the back. */
+    private static boolean atTheBackOnly(Disagreement d) {
+        return Objects.equals(d.nginx().front(), d.model().front()) && d.nginx().back() != null && d.model().back() != null
+                && "REJECTED".equals(d.nginx().back()) != "REJECTED".equals(d.model().back());
+    }
+
+    /** Whether the model admitted what nginx rejected (true) or rejected what nginx admitted (false). */
+    private static boolean admitted(Disagreement d) {
+        return "REJECTED".equals(d.nginx().back());
+    }
+
+    private Decisions nginxDecisions(int k, Map<String, String> backStatus) {
+        return new Decisions(ordered.get(k).limitReqStatus(), backStatus.get(ordered.get(k).id()));
+    }
+
+    /**
+     * Moves this request's time at the tier that decided otherwise (its arrival at the front, or its
+     * hop to the back) by a millisecond or two until it gets nginx's decisions; keeps the first move
+     * that does and returns the simulation's decisions with it, or null when none does. A request the
+     * front decided as nginx did keeps its front time, so the front's bucket and the delays of the
+     * client's later requests stay as they were.
+     */
+    private List<Decisions> followNginx(int k, Decisions nginx, Decisions model) {
+        boolean frontAgrees = Objects.equals(nginx.front(), model.front());
+        for (int shift : new int[] {-1, 1, -2, 2}) {
+            for (boolean moveHop : frontAgrees ? new boolean[] {true} : new boolean[] {false, true}) {
+                long[] front = frontAt.clone();
+                long[] hop = hops.clone();
+                if (moveHop) {
+                    if (hop[k] == Arrival.SPEC_HOP) {
+                        continue;
+                    }
+                    hop[k] = Math.max(0, hop[k] + shift);
+                } else {
+                    front[k] = Math.max(0, front[k] + shift);
+                }
+                List<Decisions> again = simulate(front, hop);
+                if (nginx.equals(again.get(k))) {
+                    System.arraycopy(front, 0, frontAt, 0, front.length);
+                    System.arraycopy(hop, 0, hops, 0, hop.length);
+                    return again;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether another request came within 2 ms of this one to the tier that decided otherwise (the
+     * same millisecond, as a log's wall-clock milliseconds have it; at the front, from the same
+     * client) and the model gave the two nginx's decisions there the other way round: their order is
+     * all that differs, and the bucket is the same after both.
+     */
+    private boolean swappedWithinAMillisecondOrTwo(int k, List<Decisions> model, Map<String, Long> backStart,
+            Map<String, String> backStatus) {
+        Decisions mine = nginxDecisions(k, backStatus);
+        boolean atFront = !Objects.equals(model.get(k).front(), mine.front());
+        Long at = atFront ? Long.valueOf(frontAt[k]) : backStart.get(ordered.get(k).id());
+        if (at == null || (!atFront && !Objects.equals(model.get(k).front(), mine.front()))) {
+            return false;
+        }
+        for (int j = 0; j < ordered.size(); j++) {
+            Decisions theirs = nginxDecisions(j, backStatus);
+            Long other = atFront ? Long.valueOf(frontAt[j]) : backStart.get(ordered.get(j).id());
+            boolean sameKey = !atFront || ordered.get(j).remoteAddr().equals(ordered.get(k).remoteAddr());
+            if (j != k && other != null && sameKey && Math.abs(other - at) <= 2
+                    && Objects.equals(tier(model.get(j), atFront), tier(mine, atFront))
+                    && Objects.equals(tier(model.get(k), atFront), tier(theirs, atFront))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String tier(Decisions d, boolean front) {
+        return front ? d.front() : d.back();
+    }
+
+    private long lastDecided(int k, Map<String, Long> backStart) {
+        return backStart.getOrDefault(ordered.get(k).id(), ordered.get(k).startMs());
+    }
+
+    private List<Outcome> run(long[] front, long[] hop) {
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int k = 0; k < ordered.size(); k++) {
+            arrivals.add(new Arrival(front[k], ordered.get(k).remoteAddr(), "/", hop[k]));
+        }
+        SimulationSpec spec = new SimulationSpec(frontSpec, null, backSpec,
+                new OriginSpec(8, Map.of("/", new PathSpec(0, Freshness.maxAge(0)))), 0, t0);
+        Outcome[] byIndex = new Outcome[ordered.size()];
+        for (RequestOutcome o : Simulation.run(spec, new Workload.Open(arrivals)).requests()) {
+            byIndex[o.index()] = new Outcome(new Decisions(o.front() == null ? null : o.front().status().name(),
+                    o.back() == null ? null : o.back().status().name()), o.front() == null ? 0 : o.front().delayMs());
+        }
+        return List.of(byIndex);
+    }
+
+    private record Outcome(Decisions decisions, long frontDelayMs) {}
+
+    private List<Decisions> simulate(long[] front, long[] hop) {
+        return run(front, hop).stream().map(Outcome::decisions).toList();
+    }
+}
