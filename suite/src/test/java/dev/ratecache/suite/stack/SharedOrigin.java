@@ -5,7 +5,6 @@ import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -34,7 +33,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * 30 boots out of a run of the stack lane.
  */
 public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedOrigin.class);
+    /**
+     * This JVM's origin. Not in JUnit's root store: Failsafe hands a fork its classes one at a time,
+     * each in an execution of its own whose store closes when the class ends. The origin is a
+     * ManagedProcess, which stops it when the JVM exits.
+     */
+    private static OriginServer running;
 
     /**
      * Endpoints beyond the origin's three, each named for the one kind of response it shows. They
@@ -94,13 +98,13 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        origin(context).reset();
+        origin(true).reset();
     }
 
     /** A test class may stop the origin for several of its tests (the origin down): those find it so. */
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
-        OriginServer origin = origin(context, false);
+        OriginServer origin = origin(false);
         if (origin.isRunning()) {
             origin.reset();
         }
@@ -113,48 +117,27 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return origin(context);
-    }
-
-    private static OriginServer origin(ExtensionContext context) {
-        return origin(context, true);
+        return origin(true);
     }
 
     /**
-     * This JVM's origin: started on first use, stopped when the JVM's tests end; with
-     * {@code revive}, started again if a class left it stopped or it died.
+     * This JVM's origin: started on first use, stopped when the JVM exits; with {@code revive},
+     * started again if a class left it stopped or it died.
      */
-    private static OriginServer origin(ExtensionContext context, boolean revive) {
-        Running running = context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, k -> Running.start(),
-                Running.class);
+    private static synchronized OriginServer origin(boolean revive) {
         try {
-            if (revive && (!running.origin.isRunning() || !running.origin.healthy())) {
-                running.origin.close();
-                running.origin.start();
+            if (running == null) {
+                // A folder per JVM: the stack lane runs two side by side.
+                running = OriginServer.start(Ports.free(), Ports.free(), THREADS,
+                        TestDirs.fresh(SharedOrigin.class, "jvm-" + ProcessHandle.current().pid()).resolve("origin.log"),
+                        ENDPOINTS);
+            } else if (revive && (!running.isRunning() || !running.healthy())) {
+                running.close();
+                running.start();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return running.origin;
-    }
-
-    /** Closed by JUnit when the JVM's last test has run. */
-    private record Running(OriginServer origin) implements ExtensionContext.Store.CloseableResource {
-        static Running start() {
-            // A folder per JVM: the stack lane runs two side by side.
-            List<String> args = new ArrayList<>(ENDPOINTS);
-            try {
-                return new Running(OriginServer.start(Ports.free(), Ports.free(), THREADS,
-                        TestDirs.fresh(SharedOrigin.class, "jvm-" + ProcessHandle.current().pid()).resolve("origin.log"),
-                        args));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public void close() {
-            origin.close();
-        }
+        return running;
     }
 }
