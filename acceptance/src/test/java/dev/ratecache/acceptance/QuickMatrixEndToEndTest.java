@@ -37,14 +37,11 @@ class QuickMatrixEndToEndTest {
     @BeforeAll
     static void runQuickProfile() throws Exception {
         results = TestDirs.fresh(QuickMatrixEndToEndTest.class, "results");
-        StackPorts p = StackPorts.free();
-        exitCode = RunTestsAccess.execute(new PrintWriter(OUT, true),
-                "--profile", "quick", "--results", results.toString(),
-                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
-                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
-                "--front-status-port", String.valueOf(p.frontStatus()), "--back-status-port", String.valueOf(p.backStatus()),
+        List<String> args = new java.util.ArrayList<>(List.of("--profile", "quick", "--results", results.toString(),
                 "--assert", "stress/server-cache.rejected_pct == 0",
-                "--assert", "stress/no-caching.rejected_pct > 0");
+                "--assert", "stress/no-caching.rejected_pct > 0"));
+        args.addAll(StackPorts.free().flags());
+        exitCode = RunTestsAccess.execute(new PrintWriter(OUT, true), args.toArray(String[]::new));
         run = results.resolve("latest").toRealPath();
         JsonNode summary = new ObjectMapper().readTree(run.resolve("summary.json").toFile());
         summary.get("cells").forEach(c -> CELLS.put(c.get("name").asText(), c));

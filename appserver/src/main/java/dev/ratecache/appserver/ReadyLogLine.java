@@ -11,6 +11,7 @@ import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
@@ -19,9 +20,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Logs one line once the origin takes requests; the suite starts it many times, so Spring Boot's
- * own start-up chatter is turned down in application.yml and this line says what matters.
+ * own start-up chatter is turned down in application.yml and this line says what matters. Only a
+ * web application takes requests (the configuration tests start it without a server).
  */
 @Component
+@ConditionalOnWebApplication
 class ReadyLogLine {
 
     private static final Log log = LogFactory.getLog(ReadyLogLine.class);

@@ -84,6 +84,18 @@ class AppServerJarIT {
                 + "origin.endpoints.hare.delay=-5ms: must not be negative (accepted: a duration such as 100ms, 2s)");
     }
 
+    @Test
+    void otherStartFailuresAreAlsoOneLine() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+                    "--server.port=" + taken.getLocalPort());
+            assertThat(origin.awaitExit()).isNotZero();
+            assertThat(origin.stderrLines()).singleElement().asString()
+                    .startsWith("origin: failed to start: ")
+                    .contains(String.valueOf(taken.getLocalPort()));
+        }
+    }
+
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

@@ -27,12 +27,6 @@ final class OriginProcess {
         this.stderr = stderr;
     }
 
-    /** The compiled classes with the test class path, so the failure tests need no packaged jar. */
-    static List<String> fromClasspath() {
-        return List.of(ManagedProcess.javaBinary(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                AppServerApplication.class.getName());
-    }
-
     /** The repackaged jar that the suite starts. */
     static List<String> fromJar(Path jar) {
         return List.of(ManagedProcess.javaBinary(), "-XX:TieredStopAtLevel=1", "-jar", jar.toString());

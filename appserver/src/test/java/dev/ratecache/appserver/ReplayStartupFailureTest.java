@@ -2,7 +2,6 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +12,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A paths file the replay mode cannot use stops the origin with one line naming the file, what is
- * wrong and where, and what the file must hold. Each test starts the application in its own JVM.
+ * wrong and where, and what the file must hold. Each test starts the application in this JVM (FailedStart).
  */
-@StackTest
 class ReplayStartupFailureTest {
 
     static final String HEADER = "path,requests,delay_ms,body_bytes\n";

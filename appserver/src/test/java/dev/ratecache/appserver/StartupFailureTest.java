@@ -2,9 +2,6 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.testkit.StackTest;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,22 +10,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A bad configuration stops the origin with one line on stderr naming the property and the
- * accepted form, and a non-zero exit code. Each test starts the application in its own JVM.
+ * accepted form. Each test starts the application in this JVM (FailedStart); that the process then
+ * exits non-zero, and that other start failures are one line too, AppServerJarIT shows on the jar.
  */
-@StackTest
 class StartupFailureTest {
 
     private static final String DURATION = "(accepted: a duration such as 100ms, 2s)";
 
-    static OriginProcess failedStart(Map<String, String> environment, String... args) {
-        OriginProcess origin = OriginProcess.start(OriginProcess.fromClasspath(), environment, args);
-        assertThat(origin.awaitExit()).as("exit code").isNotZero();
-        assertThat(origin.stdout()).doesNotContain("APPLICATION FAILED TO START").doesNotContain("\tat ");
-        return origin;
-    }
-
     static List<String> stderrOfFailedStart(String... args) {
-        return failedStart(Map.of(), args).stderrLines();
+        return FailedStart.stderrOf(args);
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")
@@ -60,19 +50,7 @@ class StartupFailureTest {
 
     @Test
     void badValueFromTheEnvironmentIsNamedAsItsProperty() {
-        assertThat(failedStart(Map.of("ORIGIN_ENDPOINTS_TORTOISE_DELAY", "-2s")).stderrLines()).containsExactly(
+        assertThat(FailedStart.of(Map.of("ORIGIN_ENDPOINTS_TORTOISE_DELAY", "-2s")).stderr()).containsExactly(
                 "origin: invalid configuration: origin.endpoints.tortoise.delay=-2s: must not be negative " + DURATION);
-    }
-
-    @Test
-    void otherStartFailuresAreAlsoOneLine() throws IOException {
-        try (ServerSocket taken = new ServerSocket(0)) {
-            OriginProcess origin = OriginProcess.start(OriginProcess.fromClasspath(), Map.of(),
-                    "--server.port=" + taken.getLocalPort());
-            assertThat(origin.awaitExit()).isNotZero();
-            assertThat(origin.stderrLines()).singleElement().asString()
-                    .startsWith("origin: failed to start: ")
-                    .contains(String.valueOf(taken.getLocalPort()));
-        }
     }
 }

@@ -19,11 +19,7 @@ class PeakCommandTest {
     private final CommandRun cli = new CommandRun();
 
     private static List<String> freePorts() {
-        StackPorts p = StackPorts.free();
-        return List.of("--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
-                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
-                "--front-status-port", String.valueOf(p.frontStatus()),
-                "--back-status-port", String.valueOf(p.backStatus()));
+        return StackPorts.free().flags();
     }
 
     @Test

@@ -64,11 +64,8 @@ class UpDownTest {
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
-                RunTestsCommand.class.getName(), "up", "--results", results.toString(), "--every", "1",
-                "--front-port", String.valueOf(p.front()), "--back-port", String.valueOf(p.back()),
-                "--origin-port", String.valueOf(p.origin()), "--management-port", String.valueOf(p.management()),
-                "--front-status-port", String.valueOf(p.frontStatus()),
-                "--back-status-port", String.valueOf(p.backStatus())));
+                RunTestsCommand.class.getName(), "up", "--results", results.toString(), "--every", "1"));
+        command.addAll(p.flags());
         command.addAll(List.of(extra));
         Path output = results.resolve(name + ".out");
         Files.createDirectories(results);
