@@ -1,7 +1,10 @@
 package dev.ratecache.proc;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 
 /** Where a tool from Debian's packages is: an environment variable's path when set, else PATH, else Debian's place. */
 public final class Executables {
@@ -17,12 +20,20 @@ public final class Executables {
         if (configured != null && !configured.isBlank()) {
             return configured;
         }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                return Path.of(dir, name).toString();
+        return onPath(List.of(name)).map(Path::toString).orElse(debian);
+    }
+
+    /** The first of {@code names} that PATH has, trying each name through all of PATH before the next. */
+    public static Optional<Path> onPath(List<String> names) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String name : names) {
+            for (String dir : path.split(File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
+                    return Optional.of(Path.of(dir, name));
+                }
             }
         }
-        return debian;
+        return Optional.empty();
     }
 
     public static boolean runnable(String binary) {

@@ -1,7 +1,7 @@
 package dev.ratecache.suite;
 
+import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,16 +34,7 @@ public final class HeadlessChromium {
 
     /** The first Chromium on the PATH. */
     public static Optional<Path> binary() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
-        for (String name : NAMES) {
-            for (String folder : path.split(File.pathSeparator)) {
-                Path candidate = Path.of(folder, name);
-                if (Files.isExecutable(candidate)) {
-                    return Optional.of(candidate);
-                }
-            }
-        }
-        return Optional.empty();
+        return Executables.onPath(NAMES);
     }
 
     /** Chromium with its profiles and logs in {@code workDir}; fails with the install line when there is none. */

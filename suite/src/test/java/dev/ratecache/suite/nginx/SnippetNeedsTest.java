@@ -82,24 +82,22 @@ class SnippetNeedsTest {
                 .filter(e -> directives(e.getValue()).contains("proxy_cache_key")).map(Map.Entry::getKey).toList();
         assertThat(keyed).as("files that set proxy_cache_key").containsExactly("snippets/front/cache.conf");
 
-        Matcher cacheKey = Pattern.compile("^\\s*proxy_cache_key\\s+(\\S+);", Pattern.MULTILINE)
-                .matcher(directives(snippets.get("front/cache.conf")));
-        Matcher purgeKey = Pattern.compile("^\\s*proxy_cache_purge\\s+edge\\s+(\\S+);", Pattern.MULTILINE)
-                .matcher(directives(snippets.get("front/cache-purge.conf")));
-        assertThat(cacheKey.find()).isTrue();
-        assertThat(purgeKey.find()).isTrue();
-        assertThat(purgeKey.group(1)).isEqualTo(cacheKey.group(1));
+        String cacheKey = argument("proxy_cache_key\\s+(\\S+);", snippets.get("front/cache.conf"));
+        assertThat(argument("proxy_cache_purge\\s+edge\\s+(\\S+);", snippets.get("front/cache-purge.conf"))).isEqualTo(cacheKey);
 
         // The purges after a write build their key from the same definition, with the path and
         // query to purge (their arguments) in place of $request_uri, which in a subrequest is the write's.
-        Matcher keyMap = Pattern.compile("^\\s*map\\s+\\S+\\s+\\$edge_cache_key\\s*\\{\\s*default\\s+(\\S+);", Pattern.MULTILINE)
-                .matcher(directives(snippets.get("front/cache-zone.conf")));
-        Matcher invalidateKey = Pattern.compile("^\\s*proxy_cache_purge\\s+edge\\s+(\\S+);", Pattern.MULTILINE)
-                .matcher(directives(snippets.get("front/write-invalidation.conf")));
-        assertThat(keyMap.find()).isTrue();
-        assertThat(invalidateKey.find()).isTrue();
-        assertThat(keyMap.group(1)).contains("$request_uri");
-        assertThat(invalidateKey.group(1)).isEqualTo(keyMap.group(1).replace("$request_uri", "$args"));
+        String keyMap = argument("map\\s+\\S+\\s+\\$edge_cache_key\\s*\\{\\s*default\\s+(\\S+);", snippets.get("front/cache-zone.conf"));
+        assertThat(keyMap).contains("$request_uri");
+        assertThat(argument("proxy_cache_purge\\s+edge\\s+(\\S+);", snippets.get("front/write-invalidation.conf")))
+                .isEqualTo(keyMap.replace("$request_uri", "$args"));
+    }
+
+    /** The group of the first line of {@code snippet}'s directives that {@code directive} matches; fails when none does. */
+    private static String argument(String directive, String snippet) {
+        Matcher line = Pattern.compile("^\\s*" + directive, Pattern.MULTILINE).matcher(directives(snippet));
+        assertThat(line.find()).as("a line matching %s", directive).isTrue();
+        return line.group(1);
     }
 
     /** Every disagreement between the Needs lines and the directives, one line each. */
