@@ -11,13 +11,11 @@ import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** Real stacks (origin, back end, front end) for the tests, and what they show on the wire. */
 final class TestStacks {
     private TestStacks() {}
 
-    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private static Stack open;
 
     /**
@@ -48,7 +46,7 @@ final class TestStacks {
 
     /** A path no other request has used, so that no cache holds it. */
     static String fresh(String endpoint) {
-        return "/" + endpoint + "?t=" + UNIQUE.incrementAndGet();
+        return Stacks.fresh(endpoint);
     }
 
     /** The front end's access log lines for {@code uri}, once at least {@code atLeast} are there. */

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /** Test stacks: free ports, a fresh folder, and the shared origin (its endpoints: {@link SharedOrigin#ENDPOINTS}). */
@@ -68,7 +69,7 @@ public final class Stacks {
                 .until(ask, answer -> !"HIT".equals(cacheStatus.apply(answer)));
     }
 
-    private static final java.util.concurrent.atomic.AtomicInteger UNIQUE = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
 
     /** A URL of {@code endpoint} that no test has asked before, so that no cache holds it. */
     public static String fresh(String endpoint) {
