@@ -9,18 +9,25 @@ import java.util.Arrays;
  */
 public enum WithinSecond {
     /** At the second it was logged in, as written: a second's requests all at once. */
-    START("bunched at the start of their second (the times as written)"),
+    START("bunched at the start of their second (the times as written)", "bunched at the start"),
     /**
      * Spread evenly over the second, in the log's order (nginx writes a line when the response
      * ends, close to the order of arrival): of k requests logged in one second, the j-th comes at
      * the middle of the j-th of k equal slices of it.
      */
-    SPREAD("spread evenly over their second, in the log's order");
+    SPREAD("spread evenly over their second, in the log's order", "spread evenly");
 
     private final String words;
+    private final String shortWords;
 
-    WithinSecond(String words) {
+    WithinSecond(String words, String shortWords) {
         this.words = words;
+        this.shortWords = shortWords;
+    }
+
+    /** For a table's heading: "bunched at the start", "spread evenly". */
+    public String shortWords() {
+        return shortWords;
     }
 
     /** For advice and reports: what this reading takes the requests' times to be. */
