@@ -42,8 +42,8 @@ final class WithinSecondReport {
         FrontCandidate pickThere = o.front(pick.rate(), pick.burst());
         String limit = limit(pick);
         StringBuilder s = new StringBuilder("## Within a second\n\n");
-        s.append("The log's times are whole seconds (nginx's `$time_local`, as in the combined and common formats, and"
-                + " `$time_iso8601` are): a page and its assets logged in the same second read as one instant, though"
+        s.append("The log's times are whole seconds, as nginx's `$time_local` (the combined and common formats) and"
+                + " `$time_iso8601` write them: a page and its assets logged in the same second read as one instant, though"
                 + " they came apart. The advice was worked out at two readings of each second. **Assumed** for every"
                 + " figure and recommendation in this file: requests came ").append(assumed.words())
                 .append(". The other reading: ").append(assumed.other().words()).append(". The real traffic lies"
