@@ -46,8 +46,8 @@ final class WithinSecondReport {
                 + " `$time_iso8601` write them: a page and its assets logged in the same second read as one instant, though"
                 + " they came apart. The advice was worked out at two readings of each second. **Assumed** for every"
                 + " figure and recommendation in this file: requests came ").append(assumed.words())
-                .append(". The other reading: ").append(assumed.other().words()).append(". The real traffic lies"
-                        + " between the two; neither is a strict bound, since the end of one second may meet the start"
+                .append(". The other reading: ").append(assumed.other().words()).append(". The real traffic usually lies"
+                        + " between the two, though neither is a strict bound, since the end of one second may meet the start"
                         + " of the next. Run advise with `--within-second ").append(assumed.other().spelling())
                 .append("` to have the recommendation made on the other reading.\n\n");
         s.append("| | ").append(assumed.shortWords()).append(" (assumed) | ").append(assumed.other().shortWords())
