@@ -146,7 +146,7 @@ public final class AccessLog {
         }
         // Stable: requests logged in the same second (all of them, in a busy combined log) keep the log's order.
         requests.sort(Comparator.comparing(r -> r.time().toInstant()));
-        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad));
+        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad), used.resolution(requests));
     }
 
     private static LogFormat detect(String name, List<Line> sample) throws AccessLogException {

@@ -35,6 +35,13 @@ public sealed interface LogFormat
     Optional<LoggedRequest> parseLine(long line, String text);
 
     /**
+     * How finely the times of {@code requests}, read in this format, tell when each came. The NCSA
+     * formats know it from their spelling ({@code [10/Oct/2000:13:55:36 -0700]} has no fraction); a
+     * JSON log's time field may be either, so the values say.
+     */
+    TimeResolution resolution(List<LoggedRequest> requests);
+
+    /**
      * The format {@code --log-format} names.
      *
      * @throws IllegalArgumentException with one line that lists the accepted forms
@@ -78,6 +85,11 @@ public sealed interface LogFormat
         public Optional<LoggedRequest> parseLine(long line, String text) {
             throw new UnsupportedOperationException("auto picks a format from the first lines; AccessLog.read does that");
         }
+
+        @Override
+        public TimeResolution resolution(List<LoggedRequest> requests) {
+            throw new UnsupportedOperationException("auto picks a format from the first lines; AccessLog.read does that");
+        }
     }
 
     /** nginx's and Apache's {@code combined}, with or without request and upstream times appended. */
@@ -96,6 +108,11 @@ public sealed interface LogFormat
         public Optional<LoggedRequest> parseLine(long line, String text) {
             return NcsaLines.combined(line, text);
         }
+
+        @Override
+        public TimeResolution resolution(List<LoggedRequest> requests) {
+            return TimeResolution.WHOLE_SECONDS;
+        }
     }
 
     /** Apache's and NCSA's {@code common}: combined without referer and user agent. */
@@ -113,6 +130,11 @@ public sealed interface LogFormat
         @Override
         public Optional<LoggedRequest> parseLine(long line, String text) {
             return NcsaLines.common(line, text);
+        }
+
+        @Override
+        public TimeResolution resolution(List<LoggedRequest> requests) {
+            return TimeResolution.WHOLE_SECONDS;
         }
     }
 
@@ -138,6 +160,12 @@ public sealed interface LogFormat
         @Override
         public Optional<LoggedRequest> parseLine(long line, String text) {
             return JsonLines.parse(FIELDS, line, text);
+        }
+
+        /** Whole seconds as the suite logs it ({@code $time_iso8601}); the values say, should a log carry fractions. */
+        @Override
+        public TimeResolution resolution(List<LoggedRequest> requests) {
+            return TimeResolution.of(requests);
         }
     }
 
@@ -209,6 +237,11 @@ public sealed interface LogFormat
         @Override
         public Optional<LoggedRequest> parseLine(long line, String text) {
             return JsonLines.parse(fields, line, text);
+        }
+
+        @Override
+        public TimeResolution resolution(List<LoggedRequest> requests) {
+            return TimeResolution.of(requests);
         }
     }
 }

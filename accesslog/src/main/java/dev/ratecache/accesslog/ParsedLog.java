@@ -13,8 +13,11 @@ import java.util.List;
  * @param requests every request that parsed, ordered by time; requests logged in the same instant
  *     keep their order in the file
  * @param bad the lines that did not parse
+ * @param resolution whether the times are whole seconds, so that what is worked out from the spacing
+ *     of requests can say what it assumed within a second ({@link WithinSecond})
  */
-public record ParsedLog(Path source, LogFormat format, long lines, List<LoggedRequest> requests, BadLines bad) {
+public record ParsedLog(Path source, LogFormat format, long lines, List<LoggedRequest> requests, BadLines bad,
+        TimeResolution resolution) {
     public ParsedLog {
         requests = List.copyOf(requests);
     }

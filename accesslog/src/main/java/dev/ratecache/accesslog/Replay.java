@@ -96,7 +96,7 @@ public final class Replay {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
         ReplaySummary summary = new ReplaySummary(name, log.format().spelling(), log.lines(), log.requests().size(),
                 kept.size(), log.bad(), skippedByCount, outside, clients.size(), kept.get(0).time(),
-                kept.get(kept.size() - 1).time(), speed);
+                kept.get(kept.size() - 1).time(), speed, log.resolution());
         return new ReplayInput(schedule, clients, paths(kept), summary);
     }
 

@@ -23,13 +23,22 @@ import java.util.stream.Collectors;
  * @param first the first replayed request's time, in its logged offset
  * @param last the last replayed request's time, in its logged offset
  * @param speed how many times faster than logged the replay runs
+ * @param resolution whether the log's times are whole seconds, which the replay sends as written
  */
 public record ReplaySummary(String source, String format, long lines, long requestsInLog, long requestsKept,
         BadLines bad, Map<String, Long> skippedMethods, long outsideSelection, long clients, OffsetDateTime first,
-        OffsetDateTime last, double speed) {
+        OffsetDateTime last, double speed, TimeResolution resolution) {
     public ReplaySummary {
         skippedMethods = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(skippedMethods));
     }
+
+    /**
+     * Said wherever a replay's figures are shown: the replay, and so the model's prediction of it,
+     * meets each second's requests at once, a burst the real traffic may never have had.
+     */
+    public static final String WHOLE_SECONDS_NOTE = "The log's times are whole seconds: each second's requests are"
+            + " sent together at its start (the times as written), and the predictions assume the same; the real"
+            + " traffic came spread over its seconds, so it may have met fewer rejections and delays than these.";
 
     /** The logged time from the first to the last replayed request. */
     public Duration span() {
@@ -57,6 +66,9 @@ public record ReplaySummary(String source, String format, long lines, long reque
         }
         if (outsideSelection > 0) {
             s.append(String.format(Locale.ROOT, " %d requests outside --from/--to/--first.", outsideSelection));
+        }
+        if (resolution == TimeResolution.WHOLE_SECONDS) {
+            s.append(" ").append(WHOLE_SECONDS_NOTE);
         }
         return s.toString();
     }

@@ -57,6 +57,8 @@ public final class AdviceWriter {
         return "# Per-client rate limit recommended by ./run-tests.sh advise: " + p.rate() + " r/s, burst " + p.burst()
                 + ".\n# In the model it rejects " + f2(p.rejectedPct()) + " % of the log's requests and hurts "
                 + p.hurtClients() + " of " + a.normalClients() + " normal clients.\n"
+                + (a.timing().wholeSeconds() ? "# The log's times are whole seconds; its requests were taken as "
+                        + a.timing().assumed().words() + " (advice.md, Within a second).\n" : "")
                 + (dryRun ? "# Dry run: nginx decides and logs $limit_req_status (REJECTED_DRY_RUN, DELAYED_DRY_RUN)\n"
                         + "# but lets every request through at once. Include limit-req-status-log.conf too.\n" : "")
                 + "# http context:\n"
@@ -116,6 +118,9 @@ public final class AdviceWriter {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "log: %d requests from %d clients over %.0f s (mean %.1f r/s, peak %d in one second)",
                 a.requests(), a.clients(), a.seconds(), a.meanPerSec(), a.peakPerSec()));
+        if (a.timing().wholeSeconds()) {
+            out.add(WithinSecondReport.terminal(a));
+        }
         out.add("");
         out.add("outliers (far above every other client; counted apart, a limit is meant to hurt them): "
                 + (a.outliers().isEmpty() ? "none" : ""));
@@ -203,7 +208,7 @@ public final class AdviceWriter {
         s.append(String.format(Locale.ROOT, "%d requests from %d clients over %.0f s: mean %.1f r/s, peak %d in one second.%n%n",
                 a.requests(), a.clients(), a.seconds(), a.meanPerSec(), a.peakPerSec()));
         s.append("## Assumptions\n\n")
-                .append("- Each request reaches nginx at its logged time; the log's clients are the front limit's keys ($binary_remote_addr).\n")
+                .append(WithinSecondReport.assumption(a))
                 .append("- The limits are nginx 1.22's limit_req, by the suite's model (model/README.md); the front runs in ")
                 .append(a.options().nodelay() ? "nodelay" : "queue").append(" mode.\n")
                 .append("- A client is *hurt* when at least one of its requests is rejected; a delayed request is counted apart.\n")
@@ -215,6 +220,7 @@ public final class AdviceWriter {
                 .append("- Cache: GET and HEAD answered 200 are cacheable, keyed by the whole URI; a copy is fresh for its lifetime from the miss that fetched it; the lock, the origin's time and stale-while-revalidate are left out (the best case). Only requests the recommended front limit accepts reach the cache.\n")
                 .append("- The back limit sees what the front accepted and the cache (at the recommended lifetimes) did not answer; background refreshes are not counted.\n")
                 .append("- *Flood/min*: the most one client can push through the front limit in a minute, burst + 1 at once and then the rate.\n\n");
+        s.append(WithinSecondReport.markdown(a));
         s.append("## Outliers\n\n");
         if (a.outliers().isEmpty()) {
             s.append("None.\n\n");

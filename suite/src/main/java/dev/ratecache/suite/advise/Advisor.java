@@ -1,6 +1,8 @@
 package dev.ratecache.suite.advise;
 
 import dev.ratecache.accesslog.LoggedRequest;
+import dev.ratecache.accesslog.TimeResolution;
+import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.model.Decision;
 import dev.ratecache.model.LimitReq;
 import dev.ratecache.model.LimitReqSpec;
@@ -55,9 +57,32 @@ public final class Advisor {
      * @param maxStalenessSec the oldest content a client may see; null for no cap
      * @param topPaths        how many paths (by requests) get a lifetime
      * @param nodelay         front limit in nodelay mode (requests inside the burst pass at once) instead of queue
+     * @param withinSecond    for a log of whole seconds, where in its second a request is assumed to have come
+     *                        for the figures and the recommendation (the other reading is worked out beside it)
      */
     public record Options(Double originCapacity, double maxHurtPct, Integer maxStalenessSec, int topPaths,
-            boolean nodelay) {}
+            boolean nodelay, WithinSecond withinSecond) {
+        /** Whole seconds read as written: the same arrivals a replay of the log sends. */
+        public Options(Double originCapacity, double maxHurtPct, Integer maxStalenessSec, int topPaths, boolean nodelay) {
+            this(originCapacity, maxHurtPct, maxStalenessSec, topPaths, nodelay, WithinSecond.START);
+        }
+    }
+
+    /**
+     * What the figures assume about when each request came.
+     *
+     * @param assumed for a log of whole seconds, the reading the figures and the recommendation are made on;
+     *                null when they take the times as logged
+     * @param other   for a log of whole seconds, the same advice at the other reading; null otherwise
+     */
+    public record Timing(WithinSecond assumed, Advice other) {
+        static final Timing AS_LOGGED = new Timing(null, null);
+
+        /** True when the log's times are whole seconds, so two readings were worked out. */
+        public boolean wholeSeconds() {
+            return other != null;
+        }
+    }
 
     /** Bad input, one line. */
     public static final class BadLog extends Exception {
@@ -97,7 +122,17 @@ public final class Advisor {
 
     public record Advice(long requests, long clients, double seconds, double meanPerSec, long peakPerSec,
             List<ClientStat> outliers, List<ClientStat> topClients, List<FrontCandidate> front, FrontCandidate frontPick,
-            int normalClients, int allowedHurt, List<PathAdvice> paths, BackAdvice back, Options options) {}
+            int normalClients, int allowedHurt, List<PathAdvice> paths, BackAdvice back, Options options, Timing timing) {
+        /** This advice's figures for the front candidate with {@code rate} and {@code burst}. */
+        public FrontCandidate front(int rate, int burst) {
+            return front.stream().filter(f -> f.rate() == rate && f.burst() == burst).findFirst().orElseThrow();
+        }
+
+        Advice withTiming(Timing t) {
+            return new Advice(requests, clients, seconds, meanPerSec, peakPerSec, outliers, topClients, front, frontPick,
+                    normalClients, allowedHurt, paths, back, options, t);
+        }
+    }
 
     private final List<LoggedRequest> log;
     private final Options options;
@@ -105,9 +140,13 @@ public final class Advisor {
     private final long[] time;
     private final int[] client;
     private final String[] clientNames;
-    private final long start;
+    /** The logged span: the same whichever reading of a second, so the two readings' rates compare. */
+    private final double seconds;
 
-    private Advisor(List<LoggedRequest> requests, Options options) {
+    /**
+     * @param millis each request's time under the reading advised on, ascending, in the order of {@code requests}
+     */
+    private Advisor(List<LoggedRequest> requests, long[] millis, Options options) {
         this.log = requests;
         this.options = options;
         this.n = requests.size();
@@ -115,11 +154,12 @@ public final class Advisor {
         this.client = new int[n];
         Map<String, Integer> ids = new HashMap<>();
         List<String> names = new ArrayList<>();
-        long first = requests.isEmpty() ? 0 : requests.get(0).time().toInstant().toEpochMilli();
-        this.start = first;
+        long first = n == 0 ? 0 : millis[0];
+        this.seconds = n == 0 ? 0
+                : (requests.get(n - 1).time().toInstant().toEpochMilli() - requests.get(0).time().toInstant().toEpochMilli()) / 1000.0;
         for (int i = 0; i < n; i++) {
             LoggedRequest r = requests.get(i);
-            time[i] = r.time().toInstant().toEpochMilli() - first;
+            time[i] = millis[i] - first;
             client[i] = ids.computeIfAbsent(r.client(), c -> {
                 names.add(c);
                 return names.size() - 1;
@@ -128,13 +168,37 @@ public final class Advisor {
         this.clientNames = names.toArray(String[]::new);
     }
 
-    /** The advice for {@code requests} (ordered by time, as AccessLog.read gives them). */
+    /**
+     * The advice for {@code requests} (ordered by time, as AccessLog.read gives them) at their times as
+     * logged: what a replay of them sends.
+     */
     public static Advice advise(List<LoggedRequest> requests, Options options) throws BadLog {
-        return new Advisor(requests, options).run();
+        return new Advisor(requests, logged(requests), options).run().withTiming(Timing.AS_LOGGED);
+    }
+
+    /**
+     * The advice for {@code requests}, knowing how finely their times were logged. Whole seconds hide
+     * where in its second a request came, and so whether a page and its assets came together or apart:
+     * the advice is made on {@link Options#withinSecond()} and worked out again at the other reading,
+     * so that what hangs on the assumption can be told ({@link Timing#other()}).
+     */
+    public static Advice advise(List<LoggedRequest> requests, TimeResolution resolution, Options options) throws BadLog {
+        if (resolution == TimeResolution.SUB_SECOND) {
+            return advise(requests, options);
+        }
+        long[] logged = logged(requests);
+        WithinSecond assumed = options.withinSecond();
+        Advice made = new Advisor(requests, assumed.place(logged), options).run();
+        Advice other = new Advisor(requests, assumed.other().place(logged), options).run()
+                .withTiming(new Timing(assumed.other(), null));
+        return made.withTiming(new Timing(assumed, other));
+    }
+
+    private static long[] logged(List<LoggedRequest> requests) {
+        return requests.stream().mapToLong(r -> r.time().toInstant().toEpochMilli()).toArray();
     }
 
     private Advice run() throws BadLog {
-        double seconds = n == 0 ? 0 : time[n - 1] / 1000.0;
         if (n < MIN_REQUESTS || seconds < MIN_SECONDS) {
             throw new BadLog(String.format(java.util.Locale.ROOT,
                     "%d %s over %.0f s: too short to say anything (advise needs at least %d requests over %d s)",
@@ -186,7 +250,7 @@ public final class Advisor {
         List<ClientStat> top = stats.stream().sorted(Comparator.comparingLong(ClientStat::requests).reversed())
                 .limit(10).toList();
         return new Advice(n, clients, seconds, mean, peak, outliers, top, swept, pick, normal, allowed, paths, back,
-                options);
+                options, null);
     }
 
     /** GET/HEAD requests answered 200 (or with no status logged) of a path requested at least twice. */

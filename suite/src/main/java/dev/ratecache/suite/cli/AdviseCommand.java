@@ -5,6 +5,7 @@ import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
 import dev.ratecache.accesslog.ReadOptions;
+import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
 import java.io.PrintWriter;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,6 +77,12 @@ public final class AdviseCommand implements Callable<Integer> {
             description = "How the front limit treats requests inside the burst. Default: ${DEFAULT-VALUE}.")
     String frontMode = "queue";
 
+    @Option(names = "--within-second", paramLabel = "start|spread",
+            description = "For a log of whole seconds (combined, common): where in its second each request is taken to have"
+                    + " come for the figures and the recommendation, bunched at its start as written or spread evenly over"
+                    + " it; advice.md gives the other reading beside it. Default: ${DEFAULT-VALUE}.")
+    String withinSecond = "start";
+
     @Option(names = "--results", paramLabel = "DIR", description = "Where the advice folder goes. Default: results/ in the checkout.")
     Path results;
 
@@ -87,7 +95,7 @@ public final class AdviseCommand implements Callable<Integer> {
         long started = System.nanoTime();
         try {
             parsed = AccessLog.read(log, LogFormat.parse(logFormat), new ReadOptions(badLines));
-            advice = Advisor.advise(parsed.requests(), options);
+            advice = Advisor.advise(parsed.requests(), parsed.resolution(), options);
         } catch (AccessLogException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (Advisor.BadLog e) {
@@ -129,6 +137,11 @@ public final class AdviseCommand implements Callable<Integer> {
         if (!frontMode.equals("queue") && !frontMode.equals("nodelay")) {
             problems.add("--front-mode must be queue or nodelay (got '" + frontMode + "')");
         }
+        WithinSecond reading = Stream.of(WithinSecond.values())
+                .filter(w -> w.spelling().equalsIgnoreCase(withinSecond.strip())).findFirst().orElse(null);
+        if (reading == null) {
+            problems.add("--within-second must be start or spread (got '" + withinSecond + "')");
+        }
         if (!(badLines >= 0 && badLines <= 100)) {
             problems.add("--bad-lines must be a percentage from 0 to 100 (got " + badLines + ")");
         }
@@ -140,7 +153,7 @@ public final class AdviseCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
-        return new Advisor.Options(capacity, hurt, maxStaleness, top, frontMode.equals("nodelay"));
+        return new Advisor.Options(capacity, hurt, maxStaleness, top, frontMode.equals("nodelay"), reading);
     }
 
     private static Double number(String text) {

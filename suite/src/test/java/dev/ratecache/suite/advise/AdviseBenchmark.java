@@ -47,7 +47,8 @@ class AdviseBenchmark {
         long t0 = System.nanoTime();
         ParsedLog parsed = AccessLog.read(log, LogFormat.parse("auto"), ReadOptions.defaults());
         long t1 = System.nanoTime();
-        Advisor.Advice advice = Advisor.advise(parsed.requests(), new Advisor.Options(100.0, 1, null, 10, false));
+        Advisor.Advice advice = Advisor.advise(parsed.requests(), parsed.resolution(),
+                new Advisor.Options(100.0, 1, null, 10, false));
         long t2 = System.nanoTime();
         System.out.printf(Locale.ROOT, "advise benchmark: %d lines, read %.2f s, sweeps %.2f s, total %.2f s on %d cores;"
                         + " recommended front rate=%dr/s burst=%d, %d outlier(s)%n",

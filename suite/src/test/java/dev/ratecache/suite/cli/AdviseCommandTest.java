@@ -140,6 +140,24 @@ class AdviseCommandTest {
     }
 
     @Test
+    void aCombinedLogsAdviceSaysItsTimesAreWholeSecondsAndOnWhichReadingItWasMade() throws IOException {
+        Path log = write("seconds.txt", floodLog("GET"));
+        assertThat(cli.run("advise", log.toString(), "--within-second", "spread", "--results", dir.resolve("seconds").toString()))
+                .as(cli.err()).isZero();
+        assertThat(cli.out()).contains("times are whole seconds: assumed spread evenly over their second");
+        Matcher folder = Pattern.compile("advice: (\\S+) \\(").matcher(cli.out());
+        assertThat(folder.find()).isTrue();
+        assertThat(Path.of(folder.group(1)).resolve("advice.md")).content().contains("## Within a second",
+                "(`--within-second spread`)", "| | spread evenly (assumed) | bunched at the start |");
+    }
+
+    @Test
+    void aWithinSecondOtherThanStartOrSpreadIsOneLine() {
+        assertThat(cli.run("advise", "missing.log", "--within-second", "middle")).isEqualTo(2);
+        assertThat(firstLine(cli.err())).contains("--within-second must be start or spread (got 'middle')");
+    }
+
+    @Test
     void aMissingLogIsOneLine() {
         assertThat(cli.run("advise", dir.resolve("nothing-here.log").toString())).isEqualTo(2);
         assertThat(firstLine(cli.err())).contains("no such file");
