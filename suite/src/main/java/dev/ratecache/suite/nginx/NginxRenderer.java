@@ -211,6 +211,13 @@ public final class NginxRenderer {
                 + " (at most 256 bytes, no control characters)");
         c.put("challenge", "ApiKey " + s.limitKey.kind().name().toLowerCase(java.util.Locale.ROOT) + "=\"" + s.limitKey.name() + "\"");
         c.put("allow", s.allow);
+        // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
+        // config a user copies then reads as nginx's own example, with no maps in the way.
+        boolean plain = !byKey && s.allow.isEmpty() && s.limitTiers().isEmpty();
+        c.put("identity", on && !plain);
+        c.put("plain", on && plain);
+        c.put("plainPolicy", policyItem("per-address", s.frontRate, s.frontBurst));
+        c.put("plainRejection", on && plain && s.limitScope == LimitScope.ALL);
 
         List<LimitTier> tiers = new ArrayList<>(s.limitTiers());
         if (tiers.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
