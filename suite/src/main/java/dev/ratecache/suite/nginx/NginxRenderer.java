@@ -179,6 +179,94 @@ public final class NginxRenderer {
         return tier;
     }
 
+    /** A key's validity check: at most 256 bytes, no control characters (for a query argument, none percent-encoded either). */
+    static String keyPattern(LimitKey key) {
+        String plain = "[^\\x00-\\x1f\\x7f]{1,256}";
+        return key.kind() == LimitKey.Kind.ARG ? "~^(?!.*%([01][0-9A-Fa-f]|7[Ff]))" + plain + "$" : "~^" + plain + "$";
+    }
+
+    /**
+     * The per-client limit: which tier applies it (the edge, or the back end with --limit-scope misses),
+     * its key, its tiers and zones, the address ceiling, and the policy each tier announces.
+     */
+    private static Map<String, Object> clientLimit(Tier tier, NginxSwitches s) {
+        Map<String, Object> c = new HashMap<>();
+        boolean on = s.frontLimit;
+        boolean byKey = !s.limitKey.byAddress();
+        c.put("on", on);
+        c.put("atFront", on && s.limitScope == LimitScope.ALL);
+        c.put("atBack", on && s.limitScope == LimitScope.MISSES);
+        c.put("byKey", byKey);
+        c.put("passKey", on && byKey && s.limitScope == LimitScope.MISSES);
+        c.put("keyWhere", byKey ? s.limitKey + " (" + s.limitKey.where() + ")" : "the client's address");
+        // Behind the edge the key is the one the edge passed on (snippets/back/passed-limit-key.conf).
+        c.put("keySource", tier == Tier.BACK ? "$edge_limit_key" : s.limitKey.variable());
+        c.put("keyPattern", keyPattern(s.limitKey));
+        boolean reject = s.missingKey == MissingKey.REJECT;
+        c.put("missingIdentity", reject ? "\"\"" : "a$binary_remote_addr");
+        c.put("missingNote", reject ? "nothing (--missing-key reject: such a request is refused with 401 before any"
+                + " tier counts it)" : "\"a\" and its address (--missing-key addr: limited as the anonymous tier, by address)");
+        c.put("missingReject", on && byKey && reject && tier == Tier.FRONT);
+        c.put("missingBody", "401 Unauthorized: send a valid API key in " + s.limitKey.where()
+                + " (at most 256 bytes, no control characters)");
+        c.put("challenge", "ApiKey " + s.limitKey.kind().name().toLowerCase(java.util.Locale.ROOT) + "=\"" + s.limitKey.name() + "\"");
+        c.put("allow", s.allow);
+        // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
+        // config a user copies then reads as nginx's own example, with no maps in the way.
+        boolean plain = !byKey && s.allow.isEmpty() && s.limitTiers().isEmpty();
+        c.put("identity", on && !plain);
+        c.put("plain", on && plain);
+        c.put("plainPolicy", policyItem("per-address", s.frontRate, s.frontBurst));
+        c.put("plainRejection", on && plain && s.limitScope == LimitScope.ALL);
+
+        List<LimitTier> tiers = new ArrayList<>(s.limitTiers());
+        if (tiers.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
+            tiers.add(new LimitTier(LimitTier.ANONYMOUS, s.frontRate, s.frontBurst, s.frontMode, List.of()));
+        }
+        List<Map<String, Object>> tierKeys = new ArrayList<>();
+        List<Map<String, Object>> zones = new ArrayList<>();
+        int highestRate = 0;
+        int highestBurst = 0;
+        for (LimitTier t : tiers) {
+            for (String key : t.keys()) {
+                tierKeys.add(Map.of("key", key, "tier", t.name()));
+            }
+            // By address there is one tier, the address's own.
+            String policy = byKey ? t.name() : "per-address";
+            Map<String, Object> zone = new HashMap<>();
+            zone.put("id", t.id());
+            zone.put("tier", t.name());
+            zone.put("policy", policy);
+            zone.put("rate", t.rate());
+            zone.put("burstArgument", t.burst() > 0 ? " burst=" + t.burst() : "");
+            zone.put("modeArgument", t.mode().argument());
+            zone.put("modeNote", t.mode().note());
+            zone.put("policyValue", policyItem(policy, t.rate(), t.burst()));
+            zones.add(zone);
+            highestRate = Math.max(highestRate, t.rate());
+            highestBurst = Math.max(highestBurst, t.burst());
+        }
+        c.put("tierKeys", tierKeys);
+        c.put("zones", zones);
+        AddressCeiling ceiling = s.addressCeiling.resolved(highestRate, highestBurst);
+        boolean ceilingOn = byKey && ceiling.kind() != AddressCeiling.Kind.OFF;
+        c.put("ceiling", ceilingOn);
+        c.put("ceilingRate", ceiling.rate());
+        c.put("ceilingBurstArgument", ceiling.burst() > 0 ? " burst=" + ceiling.burst() : "");
+        if (ceilingOn) {
+            String item = policyItem("address-ceiling", ceiling.rate(), ceiling.burst());
+            zones.forEach(z -> z.put("policyValue", z.get("policyValue") + ", " + item));
+        }
+        // RateLimit is true only where one zone alone counts a request: nginx does not say which zone rejected.
+        c.put("rateLimitOnRejection", on && s.limitScope == LimitScope.ALL && !ceilingOn);
+        return c;
+    }
+
+    /** One policy of RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-11, section 3): the rate a second, and the burst. */
+    static String policyItem(String name, int rate, int burst) {
+        return "\"" + name + "\";q=" + rate + ";w=1;ratecache-burst=" + burst;
+    }
+
     static Map<String, Object> context(Tier tier, NginxSwitches s, TierPorts ports) {
         boolean behindBalancer = s.edges > 1;
         Map<String, Object> front = tier(ports.front(), s.frontLimit, s.frontRate, s.frontBurst, s.frontMode);
@@ -243,6 +331,7 @@ public final class NginxRenderer {
         // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));
+        context.put("clientLimit", clientLimit(tier, s));
         context.put("balancer", balancer);
         context.put("front", front);
         context.put("back", back);

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.nginx;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,38 @@ public final class NginxSwitches {
     @Option(names = "--front-mode", paramLabel = "MODE", converter = LimitModeConverter.class,
             description = "Front end burst handling: queue, nodelay or delay=N. Default: queue.")
     LimitMode frontMode = LimitMode.QUEUE;
+
+    @Option(names = "--limit-key", paramLabel = "KEY", converter = LimitKeyConverter.class,
+            description = "What the per-client limit counts by: addr (the client's address), header:NAME, cookie:NAME or"
+                    + " arg:NAME (a key the client sends). A key over 256 bytes or with control characters counts as"
+                    + " missing. Default: addr.")
+    LimitKey limitKey = LimitKey.ADDR;
+
+    @Option(names = "--missing-key", paramLabel = "ACTION", converter = MissingKeyConverter.class,
+            description = "A request without a valid key: addr (limited by its address, at the anonymous tier's rate)"
+                    + " or reject (401 with a one-line body). Default: addr.")
+    MissingKey missingKey = MissingKey.ADDR;
+
+    @Option(names = "--address-ceiling", paramLabel = "auto|off|RATE[,BURST]", converter = AddressCeilingConverter.class,
+            description = "With a key other than addr, a per-address limit kept beside the key's, so that a client"
+                    + " cannot rotate keys to escape it: auto (ten times the most generous tier's rate and burst),"
+                    + " RATE[,BURST] (burst twice the rate if left out) or off. Default: auto.")
+    AddressCeiling addressCeiling = AddressCeiling.AUTO;
+
+    @Option(names = "--tiers", paramLabel = "FILE",
+            description = "Tiers of keys, each its own limit: one a line, NAME RATE BURST MODE KEYS (KEYS comma-separated"
+                    + " or @FILE, one a line). Unknown keys get the tier named anonymous, or the --front-rate limit. Needs"
+                    + " a --limit-key other than addr.")
+    Path tiers;
+
+    @Option(names = "--allow", paramLabel = "CIDR", split = ",",
+            description = "Networks never limited per client (the back end's limit for the whole origin still applies).")
+    List<String> allow = new ArrayList<>();
+
+    @Option(names = "--limit-scope", paramLabel = "SCOPE", converter = LimitScopeConverter.class,
+            description = "Which requests cost per-client quota: all (counted at the edge, before its cache) or misses"
+                    + " (counted at the back end, so edge-cache hits are free). Default: all.")
+    LimitScope limitScope = LimitScope.ALL;
 
     @Option(names = "--back-limit", negatable = true, fallbackValue = "true",
             description = "Rate limit for the app server as a whole at the back end (--no-back-limit turns it off). Default: on.")
@@ -154,6 +187,14 @@ public final class NginxSwitches {
                 p.add("--origin must be http://host:port with no path (got '" + origin + "')");
             }
         }
+        if (!limitKey.byAddress() || tiers != null) {
+            p.addAll(identityProblems());
+        }
+        for (String cidr : allow) {
+            if (!Cidr.valid(cidr)) {
+                p.add("--allow takes networks as CIDR, e.g. 10.0.0.0/8 or 2001:db8::/32 (got '" + cidr + "')");
+            }
+        }
         range(p, "--edges", edges, 1, 32);
         range(p, "--keepalive", keepalive, 1, 10_000);
         range(p, "--read-timeout", readTimeout, 1, 3_600);
@@ -162,6 +203,34 @@ public final class NginxSwitches {
             p.add("--workers must be auto or a whole number from 1 to 999 (got '" + workers + "')");
         }
         return p;
+    }
+
+    private List<String> identityProblems() {
+        List<String> p = new ArrayList<>();
+        if (tiers != null && limitKey.byAddress()) {
+            p.add("--tiers needs a key to put in tiers: add --limit-key header:NAME, cookie:NAME or arg:NAME");
+            return p;
+        }
+        if (tiers != null) {
+            try {
+                TiersFile.read(tiers);
+            } catch (TiersFile.Malformed e) {
+                p.add("--tiers " + e.getMessage());
+            }
+        }
+        return p;
+    }
+
+    /** The tiers of {@code --tiers}, in file order; empty without it. The file was checked by {@link #problems()}. */
+    public List<LimitTier> limitTiers() {
+        if (tiers == null) {
+            return List.of();
+        }
+        try {
+            return TiersFile.read(tiers);
+        } catch (TiersFile.Malformed e) {
+            throw new IllegalStateException("--tiers " + e.getMessage(), e);
+        }
     }
 
     private static void range(List<String> p, String flag, int value, int min, int max) {
@@ -177,6 +246,12 @@ public final class NginxSwitches {
         c.frontRate = frontRate;
         c.frontBurst = frontBurst;
         c.frontMode = frontMode;
+        c.limitKey = limitKey;
+        c.missingKey = missingKey;
+        c.addressCeiling = addressCeiling;
+        c.tiers = tiers;
+        c.allow = new ArrayList<>(allow);
+        c.limitScope = limitScope;
         c.backLimit = backLimit;
         c.backRate = backRate;
         c.backBurst = backBurst;
@@ -207,6 +282,12 @@ public final class NginxSwitches {
     public NginxSwitches frontRate(int r) { frontRate = r; return this; }
     public NginxSwitches frontBurst(int n) { frontBurst = n; return this; }
     public NginxSwitches frontMode(LimitMode m) { frontMode = m; return this; }
+    public NginxSwitches limitKey(LimitKey k) { limitKey = k; return this; }
+    public NginxSwitches missingKey(MissingKey m) { missingKey = m; return this; }
+    public NginxSwitches addressCeiling(AddressCeiling c) { addressCeiling = c; return this; }
+    public NginxSwitches tiers(Path file) { tiers = file; return this; }
+    public NginxSwitches allow(List<String> cidrs) { allow = new ArrayList<>(cidrs); return this; }
+    public NginxSwitches limitScope(LimitScope s) { limitScope = s; return this; }
     public NginxSwitches backLimit(boolean on) { backLimit = on; return this; }
     public NginxSwitches backRate(int r) { backRate = r; return this; }
     public NginxSwitches backBurst(int n) { backBurst = n; return this; }
@@ -232,6 +313,11 @@ public final class NginxSwitches {
 
     public boolean frontLimit() { return frontLimit; }
     public boolean backLimit() { return backLimit; }
+    public LimitKey limitKey() { return limitKey; }
+    public MissingKey missingKey() { return missingKey; }
+    public AddressCeiling addressCeiling() { return addressCeiling; }
+    public List<String> allow() { return List.copyOf(allow); }
+    public LimitScope limitScope() { return limitScope; }
     public boolean cache() { return cache; }
     public int rejectStatus() { return rejectStatus; }
     public int retryAfter() { return retryAfter; }
@@ -254,6 +340,13 @@ public final class NginxSwitches {
     /** A one-line description of the switches that differ from the defaults, for logs and reports. */
     public String describe() {
         return "front limit " + (frontLimit ? frontRate + " r/s burst " + frontBurst + " " + frontMode : "off")
+                + (frontLimit && (!limitKey.byAddress() || !allow.isEmpty() || limitScope == LimitScope.MISSES)
+                        ? " keyed by " + (limitKey.byAddress() ? "address" : limitKey + " (missing: " + missingKey
+                                + ", address ceiling " + addressCeiling + ")")
+                                + (tiers != null ? ", tiers from " + tiers.getFileName() : "")
+                                + (allow.isEmpty() ? "" : ", not for " + String.join(" ", allow))
+                                + (limitScope == LimitScope.MISSES ? ", counting only edge-cache misses" : "")
+                        : "")
                 + ", back limit " + (backLimit ? backRate + " r/s burst " + backBurst + " " + backMode : "off")
                 + ", edge cache " + (cache ? "on (" + cacheSize + (stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
                         + (age ? "" : ", no Age") + ")" : "off")
@@ -261,6 +354,50 @@ public final class NginxSwitches {
                 + (limitConn > 0 ? ", limit_conn " + limitConn : "")
                 + (edges > 1 ? ", " + edges + " edges " + (edgeBalance == EdgeBalance.URI_HASH
                         ? "sharded by URI (hash $request_uri consistent)" : "round robin (independent caches)") : "");
+    }
+
+    public static final class LimitKeyConverter implements picocli.CommandLine.ITypeConverter<LimitKey> {
+        @Override
+        public LimitKey convert(String value) {
+            try {
+                return LimitKey.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class MissingKeyConverter implements picocli.CommandLine.ITypeConverter<MissingKey> {
+        @Override
+        public MissingKey convert(String value) {
+            try {
+                return MissingKey.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class AddressCeilingConverter implements picocli.CommandLine.ITypeConverter<AddressCeiling> {
+        @Override
+        public AddressCeiling convert(String value) {
+            try {
+                return AddressCeiling.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class LimitScopeConverter implements picocli.CommandLine.ITypeConverter<LimitScope> {
+        @Override
+        public LimitScope convert(String value) {
+            try {
+                return LimitScope.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     public static final class LimitModeConverter implements picocli.CommandLine.ITypeConverter<LimitMode> {

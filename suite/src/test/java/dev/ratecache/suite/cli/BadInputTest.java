@@ -45,6 +45,21 @@ class BadInputTest {
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
                         "'everything' is not a matrix: use default, full, protection or caches"),
+                refused("limit key of an unknown kind", List.of("--limit-key", "token:abc"),
+                        "'token:abc' is not a limit key: use addr, header:NAME, cookie:NAME or arg:NAME"),
+                refused("header key without a name", List.of("--limit-key", "header:"), "'header:' is not a limit key"),
+                refused("missing-key action other than addr or reject", List.of("--missing-key", "ignore"),
+                        "'ignore' is not a missing-key action: use addr or reject"),
+                refused("address ceiling that is no rate", List.of("--address-ceiling", "fast"),
+                        "'fast' is not an address ceiling: use auto, off or RATE[,BURST]"),
+                refused("limit scope other than all or misses", List.of("--limit-scope", "hits"),
+                        "'hits' is not a limit scope: use all or misses"),
+                refused("allow-list entry that is no network", List.of("--allow", "10.0.0.0/8,10.0.0.300/8"),
+                        "--allow takes networks as CIDR, e.g. 10.0.0.0/8 or 2001:db8::/32 (got '10.0.0.300/8')"),
+                refused("tiers without a key", List.of("--tiers", "tiers.txt"),
+                        "--tiers needs a key to put in tiers: add --limit-key header:NAME, cookie:NAME or arg:NAME"),
+                refused("tiers file that does not exist", List.of("--limit-key", "header:X-Api-Key", "--tiers", "/nonexistent/tiers.txt"),
+                        "--tiers /nonexistent/tiers.txt: the tiers file does not exist"),
                 refused("a port that is no TCP port", List.of("--back-status-port", "70000"),
                         "port 70000 is not a TCP port (1-65535): change --back-status-port"));
     }
@@ -58,6 +73,17 @@ class BadInputTest {
     void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
         assertThat(cli.run(args.toArray(String[]::new))).isEqualTo(2);
         assertThat(cli.err()).contains(said);
+    }
+
+    @Test
+    void malformedTiersFileIsRefusedInOneLineWithItsLineNumberBeforeAnythingStarts(org.junit.jupiter.api.TestInfo test)
+            throws Exception {
+        java.nio.file.Path tiers = dev.ratecache.testkit.TestDirs.fresh(test).resolve("tiers.txt");
+        java.nio.file.Files.writeString(tiers, "# plans\nfree 1 2 nodelay a,b\npro ten 20 queue c\n");
+
+        assertThat(cli.run("--limit-key", "header:X-Api-Key", "--tiers", tiers.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("--tiers " + tiers + ":3: rate 'ten' must be a whole number of requests/s >= 1");
+        assertThat(cli.out()).doesNotContain("run folder");
     }
 
     @Test

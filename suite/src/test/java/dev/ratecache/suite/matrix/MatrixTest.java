@@ -134,6 +134,16 @@ class MatrixTest {
                 f.set(changed, dev.ratecache.suite.nginx.EdgeBalance.URI_HASH);
             } else if (value instanceof dev.ratecache.suite.nginx.Balance) {
                 f.set(changed, dev.ratecache.suite.nginx.Balance.LEAST_CONN);
+            } else if (value instanceof dev.ratecache.suite.nginx.LimitKey) {
+                f.set(changed, dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
+            } else if (value instanceof dev.ratecache.suite.nginx.MissingKey) {
+                f.set(changed, dev.ratecache.suite.nginx.MissingKey.REJECT);
+            } else if (value instanceof dev.ratecache.suite.nginx.AddressCeiling) {
+                f.set(changed, dev.ratecache.suite.nginx.AddressCeiling.OFF);
+            } else if (value instanceof dev.ratecache.suite.nginx.LimitScope) {
+                f.set(changed, dev.ratecache.suite.nginx.LimitScope.MISSES);
+            } else if (value == null && f.getType() == Path.class) {
+                f.set(changed, Path.of("tiers.txt"));
             } else {
                 throw new AssertionError("no test value for field " + f.getName() + " of " + f.getType());
             }

@@ -68,6 +68,41 @@ class EveryCombinationPassesNginxTest {
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(3);
     }
 
+    /** A tiers file with inline keys, a key file, a key that is one of map's own words, and its own anonymous tier. */
+    static Path tiersFile(Path dir) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir);
+        Path file = dir.resolve("tiers.txt");
+        java.nio.file.Files.writeString(file, "free 1 2 nodelay free-1,default\npro-plus 50 100 delay=10 @pro.keys\n"
+                + "anonymous 5 10 queue\n");
+        java.nio.file.Files.writeString(dir.resolve("pro.keys"), "pro-1\nPRO/2+base64==\n");
+        return file;
+    }
+
+    @Test
+    void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
+        Path tiers = tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
+        List<NginxSwitches> all = new ArrayList<>();
+        List<LimitKey> keys = List.of(LimitKey.ADDR, LimitKey.parse("header:X-Api-Key"), LimitKey.parse("cookie:session"),
+                LimitKey.parse("arg:api_key"));
+        for (LimitKey key : keys)
+            for (MissingKey missing : MissingKey.values())
+                for (AddressCeiling ceiling : List.of(AddressCeiling.AUTO, AddressCeiling.OFF, AddressCeiling.parse("30,60")))
+                    for (Path tiersFile : new Path[] {null, tiers})
+                        for (List<String> allow : List.of(List.<String>of(), List.of("10.0.0.0/8", "2001:db8::/32", "127.0.0.77")))
+                            for (LimitScope scope : LimitScope.values()) {
+                                if (key.byAddress() && (tiersFile != null || missing != MissingKey.ADDR
+                                        || ceiling != AddressCeiling.AUTO)) {
+                                    continue; // by address these switches change nothing, and --tiers is refused
+                                }
+                                all.add(new NginxSwitches().limitKey(key).missingKey(missing).addressCeiling(ceiling)
+                                        .tiers(tiersFile).allow(allow).limitScope(scope));
+                            }
+        all.add(new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).frontLimit(false));
+        assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
+        assertThat(checkAll(Tier.BACK, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
+    }
+
     private int checkAll(Tier tier, List<NginxSwitches> all) throws Exception {
         StackPorts ports = StackPorts.free();
         int checked = 0;

@@ -32,7 +32,14 @@ class GixyLintTest {
 
     @Test
     void renderedConfigsHaveNoGixyFindings() throws Exception {
+        Path tiers = EveryCombinationPassesNginxTest.tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
         Map<String, NginxSwitches> variants = Map.of(
+                // Limits by key: tiers, an allow-list, the 401 for a missing key, the policy headers.
+                "keys", new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).missingKey(MissingKey.REJECT)
+                        .tiers(tiers).allow(List.of("10.0.0.0/8")),
+                // The same behind the edge cache: the back end trusts the edge's key.
+                "keys-misses", new NginxSwitches().limitKey(LimitKey.parse("arg:key")).tiers(tiers)
+                        .addressCeiling(AddressCeiling.OFF).limitScope(LimitScope.MISSES),
                 "defaults", new NginxSwitches(),
                 "everything-on", new NginxSwitches().limitConn(50).rejectStatus(503)
                         .frontMode(LimitMode.parse("delay=50")).backMode(LimitMode.NODELAY)

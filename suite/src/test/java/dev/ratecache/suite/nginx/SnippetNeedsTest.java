@@ -24,12 +24,14 @@ import org.junit.jupiter.api.Test;
  * The check reads the directives themselves, not the comments (other than the Needs lines).
  */
 class SnippetNeedsTest {
-    // What a snippet defines: zone names, map and set variables (with their $), log formats.
+    // What a snippet defines: zone names, map, geo and set variables (with their $), log formats.
     private static final List<Pattern> DEFINES = List.of(
             Pattern.compile("^\\s*limit_(?:req|conn)_zone\\s.*?\\bzone=([\\w-]+):", Pattern.MULTILINE),
             Pattern.compile("^\\s*proxy_cache_path\\s.*?\\bkeys_zone=([\\w-]+):", Pattern.MULTILINE),
             Pattern.compile("^\\s*map\\s+(?:\"[^\"]*\"|\\S+)\\s+(\\$\\w+)", Pattern.MULTILINE),
             Pattern.compile("^\\s*set\\s+(\\$\\w+)", Pattern.MULTILINE),
+            // geo's source address variable is optional: the defined one is the last before the brace.
+            Pattern.compile("^\\s*geo\\s+(?:\\$\\w+\\s+)?(\\$\\w+)\\s*\\{", Pattern.MULTILINE),
             Pattern.compile("^\\s*log_format\\s+([\\w-]+)", Pattern.MULTILINE));
     // Where a snippet uses a zone or log format by name; variables are found wherever they appear.
     private static final List<Pattern> USES = List.of(
@@ -49,7 +51,7 @@ class SnippetNeedsTest {
 
         assertThat(problems(snippets)).isEmpty();
         // The check has something to check: these really do use another snippet's definitions.
-        assertThat(needs(snippets.get("front/rate-limit.conf"))).containsKey("front/rate-limit-zone.conf");
+        assertThat(needs(snippets.get("shared/client-limit.conf"))).containsKey("shared/client-limit-zone.conf");
         assertThat(needs(snippets.get("front/cache.conf")).get("front/cache-zone.conf"))
                 .contains("edge", "$skip_edge_cache", "$edge_cache_key");
     }

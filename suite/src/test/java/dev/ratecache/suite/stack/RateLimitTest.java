@@ -72,6 +72,19 @@ class RateLimitTest {
     }
 
     @Test
+    void theAddressPolicyIsOnEveryAnswerAndRateLimitOnlyOnRejections() throws Exception {
+        List<Http.Raw> responses = burst(stack, "127.0.0.12", 10, "/hare");
+
+        assertThat(count(responses, 429)).isPositive();
+        assertThat(responses).allSatisfy(r -> assertThat(r.header("RateLimit-Policy"))
+                .isEqualTo("\"per-address\";q=2;w=1;ratecache-burst=3"));
+        // limit_req tells no remaining quota: only a rejection's (none, until Retry-After) is known.
+        assertThat(responses).filteredOn(r -> r.status() == 200).allSatisfy(r -> assertThat(r.header("RateLimit")).isNull());
+        assertThat(responses).filteredOn(r -> r.status() == 429)
+                .allSatisfy(r -> assertThat(r.header("RateLimit")).isEqualTo("\"per-address\";r=0;t=1"));
+    }
+
+    @Test
     void spoofedForwardedForDoesNotEscapeTheLimit() throws Exception {
         List<Http.Raw> responses = burst(stack, "127.0.0.12", 10, "/hare", "X-Forwarded-For: 203.0.113.%d");
 

@@ -1,0 +1,53 @@
+package dev.ratecache.suite.nginx;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The per-address limit kept beside a key limit ({@code --address-ceiling}). A key is something the
+ * client chooses, so a client could rotate keys to get a fresh bucket each time; the ceiling bounds
+ * what one address sends whatever keys it uses. {@code auto} (the default) is ten times the most
+ * generous tier, so ten clients behind one NAT address each get their whole quota; {@code off}
+ * turns it off.
+ */
+public record AddressCeiling(Kind kind, int rate, int burst) {
+    public enum Kind { AUTO, OFF, SET }
+
+    public static final String ACCEPTED = "auto, off or RATE[,BURST] (whole numbers, RATE >= 1)";
+    /** How many keys' worth an address may send under auto. */
+    public static final int AUTO_FACTOR = 10;
+    public static final AddressCeiling AUTO = new AddressCeiling(Kind.AUTO, 0, 0);
+    public static final AddressCeiling OFF = new AddressCeiling(Kind.OFF, 0, 0);
+    private static final Pattern SET = Pattern.compile("(\\d{1,6})(?:,(\\d{1,7}))?");
+
+    public static AddressCeiling parse(String text) {
+        String t = text.trim().toLowerCase();
+        if (t.equals("auto")) {
+            return AUTO;
+        }
+        if (t.equals("off")) {
+            return OFF;
+        }
+        Matcher m = SET.matcher(t);
+        if (m.matches() && Integer.parseInt(m.group(1)) >= 1) {
+            int rate = Integer.parseInt(m.group(1));
+            // Without a burst, the front end's default shape: twice the rate.
+            return new AddressCeiling(Kind.SET, rate, m.group(2) == null ? 2 * rate : Integer.parseInt(m.group(2)));
+        }
+        throw new IllegalArgumentException("'" + text + "' is not an address ceiling: use " + ACCEPTED);
+    }
+
+    /** The rate and burst in force, {@code auto} resolved against the most generous tier's. */
+    public AddressCeiling resolved(int highestRate, int highestBurst) {
+        return kind == Kind.AUTO ? new AddressCeiling(Kind.SET, AUTO_FACTOR * highestRate, AUTO_FACTOR * highestBurst) : this;
+    }
+
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case AUTO -> "auto";
+            case OFF -> "off";
+            case SET -> rate + "," + burst;
+        };
+    }
+}

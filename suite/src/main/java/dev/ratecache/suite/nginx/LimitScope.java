@@ -1,0 +1,31 @@
+package dev.ratecache.suite.nginx;
+
+/**
+ * Where the per-client limit counts ({@code --limit-scope}): {@code all} at the edge, before the
+ * cache, so every request costs quota; {@code misses} at the back end, behind the cache, so only
+ * what reaches the origin does (an edge HIT is free).
+ */
+public enum LimitScope {
+    ALL("all"),
+    MISSES("misses");
+
+    private final String flag;
+
+    LimitScope(String flag) {
+        this.flag = flag;
+    }
+
+    public static LimitScope parse(String text) {
+        for (LimitScope s : values()) {
+            if (s.flag.equalsIgnoreCase(text.trim())) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a limit scope: use all or misses");
+    }
+
+    @Override
+    public String toString() {
+        return flag;
+    }
+}

@@ -1,0 +1,18 @@
+package dev.ratecache.suite.nginx;
+
+import java.util.List;
+
+/** One tier of a {@code --tiers} file: its own limit_req zone, for the keys listed. */
+public record LimitTier(String name, int rate, int burst, LimitMode mode, List<String> keys) {
+    /** The tier that unknown keys (and, with {@code --missing-key addr}, keyless requests) fall into. */
+    public static final String ANONYMOUS = "anonymous";
+
+    public LimitTier {
+        keys = List.copyOf(keys);
+    }
+
+    /** The name as nginx zone and variable names take it. */
+    public String id() {
+        return name.replace('-', '_');
+    }
+}

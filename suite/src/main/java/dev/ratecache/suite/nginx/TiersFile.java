@@ -1,0 +1,152 @@
+package dev.ratecache.suite.nginx;
+
+import java.io.IOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a {@code --tiers} file: one tier a line, {@code NAME RATE BURST MODE [KEYS]}, where RATE is
+ * requests/s (a whole number, {@code r/s} optional), BURST a whole number, MODE queue, nodelay or
+ * delay=N, and KEYS either the keys comma-separated or {@code @FILE}, a file of keys one a line,
+ * relative to the tiers file. Blank lines and lines starting with {@code #} are skipped. A tier
+ * named {@code anonymous} takes the unknown keys (it lists none). Anything else is refused with
+ * the file's name and line number, before anything starts.
+ */
+public final class TiersFile {
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
+    private static final Pattern RATE = Pattern.compile("(\\d{1,6})(?:r/s)?");
+    private static final Pattern COUNT = Pattern.compile("\\d{1,7}");
+    /**
+     * What a key may hold here: the characters API keys and tokens are made of (base64 and base64url
+     * included), nothing that nginx's config syntax or a map's regex prefix (~) would read as its
+     * own. 256 bytes at most, as on the wire.
+     */
+    static final Pattern KEY = Pattern.compile("[A-Za-z0-9._+/=:@-][A-Za-z0-9._~+/=:@-]{0,255}");
+    static final String KEY_RULE = "1 to 256 of A-Z a-z 0-9 . _ ~ + / = : @ - (not starting with ~)";
+
+    /** A file that is not a tiers file: one line, {@code FILE:LINE: what is wrong}. */
+    public static final class Malformed extends Exception {
+        Malformed(Path file, int line, String message) {
+            super(file + ":" + line + ": " + message);
+        }
+
+        Malformed(Path file, String message) {
+            super(file + ": " + message);
+        }
+    }
+
+    private TiersFile() {}
+
+    public static List<LimitTier> read(Path file) throws Malformed {
+        List<String> lines = lines(file, file, 0);
+        List<LimitTier> tiers = new ArrayList<>();
+        Map<String, String> tierOfKey = new HashMap<>();
+        Map<String, Integer> lineOfTier = new LinkedHashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            int n = i + 1;
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\\s+");
+            if (f.length < 4 || f.length > 5) {
+                throw new Malformed(file, n, "expected NAME RATE BURST MODE [KEYS], e.g. 'pro 50 100 nodelay key1,key2'"
+                        + " (got " + f.length + " field" + (f.length == 1 ? "" : "s") + ")");
+            }
+            String name = f[0];
+            if (!NAME.matcher(name).matches()) {
+                throw new Malformed(file, n, "tier name '" + name + "' must be a lowercase letter, then up to 31"
+                        + " lowercase letters, digits, _ or -");
+            }
+            Integer earlier = lineOfTier.putIfAbsent(name.replace('-', '_'), n);
+            if (earlier != null) {
+                throw new Malformed(file, n, "tier '" + name + "' is already defined on line " + earlier);
+            }
+            var rate = RATE.matcher(f[1]);
+            if (!rate.matches() || Integer.parseInt(rate.group(1)) < 1) {
+                throw new Malformed(file, n, "rate '" + f[1] + "' must be a whole number of requests/s >= 1, e.g. 10 or 10r/s");
+            }
+            if (!COUNT.matcher(f[2]).matches()) {
+                throw new Malformed(file, n, "burst '" + f[2] + "' must be a whole number >= 0");
+            }
+            LimitMode mode;
+            try {
+                mode = LimitMode.parse(f[3]);
+            } catch (IllegalArgumentException e) {
+                throw new Malformed(file, n, e.getMessage());
+            }
+            List<String> keys = f.length == 5 ? keys(file, n, f[4]) : List.of();
+            if (name.equals(LimitTier.ANONYMOUS) && !keys.isEmpty()) {
+                throw new Malformed(file, n, "the anonymous tier takes every key no other tier lists: it lists none");
+            }
+            if (!name.equals(LimitTier.ANONYMOUS) && keys.isEmpty()) {
+                throw new Malformed(file, n, "tier '" + name + "' lists no keys: add them comma-separated or as @FILE");
+            }
+            for (String key : keys) {
+                String other = tierOfKey.putIfAbsent(key, name);
+                if (other != null) {
+                    throw new Malformed(file, n, "key '" + abbreviated(key) + "' is in tier '" + other
+                            + "' already: a key belongs to one tier");
+                }
+            }
+            tiers.add(new LimitTier(name, Integer.parseInt(rate.group(1)), Integer.parseInt(f[2]), mode, keys));
+        }
+        if (tiers.isEmpty()) {
+            throw new Malformed(file, "no tiers: expected lines of NAME RATE BURST MODE [KEYS]");
+        }
+        return tiers;
+    }
+
+    private static List<String> keys(Path file, int n, String field) throws Malformed {
+        if (field.startsWith("@")) {
+            Path keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())
+                    .resolve(field.substring(1));
+            List<String> keys = new ArrayList<>();
+            List<String> lines = lines(keyFile, file, n);
+            for (int i = 0; i < lines.size(); i++) {
+                String key = lines.get(i).strip();
+                if (key.isEmpty() || key.startsWith("#")) {
+                    continue;
+                }
+                if (!KEY.matcher(key).matches()) {
+                    throw new Malformed(keyFile, i + 1, "key '" + abbreviated(key) + "' must be " + KEY_RULE);
+                }
+                keys.add(key);
+            }
+            return keys;
+        }
+        List<String> keys = new ArrayList<>();
+        for (String key : field.split(",", -1)) {
+            if (!KEY.matcher(key).matches()) {
+                throw new Malformed(file, n, "key '" + abbreviated(key) + "' must be " + KEY_RULE);
+            }
+            keys.add(key);
+        }
+        return keys;
+    }
+
+    private static List<String> lines(Path path, Path tiersFile, int line) throws Malformed {
+        try {
+            return Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (MalformedInputException e) {
+            throw line == 0 ? new Malformed(path, "not UTF-8 text") : new Malformed(tiersFile, line, path + " is not UTF-8 text");
+        } catch (IOException e) {
+            String why = Files.exists(path) ? "cannot be read (" + e.getMessage() + ")" : "does not exist";
+            throw line == 0 ? new Malformed(path, "the tiers file " + why)
+                    : new Malformed(tiersFile, line, "the key file " + path + " " + why);
+        }
+    }
+
+    private static String abbreviated(String key) {
+        String printable = key.replaceAll("\\p{Cntrl}", "?");
+        return printable.length() > 40 ? printable.substring(0, 40) + "..." : printable;
+    }
+}
