@@ -144,6 +144,24 @@ public final class ManagedProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs it at the machine's normal priority from now on ({@code renice -n 0}), if this user may:
+     * raising a priority takes root (CAP_SYS_NICE), so elsewhere it stays where it was started.
+     */
+    public void toNormalPriority() {
+        try {
+            Process renice = new ProcessBuilder("renice", "-n", "0", "-p", String.valueOf(pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!renice.waitFor(10, TimeUnit.SECONDS)) {
+                renice.destroyForcibly();
+            }
+        } catch (IOException e) {
+            // No renice: it finishes at its low priority, later but whole.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The last lines of its log, for error messages. */
     public String logTail(int lines) {
         return LogTail.of(log, lines);

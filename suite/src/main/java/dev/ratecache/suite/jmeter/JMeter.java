@@ -120,17 +120,40 @@ public final class JMeter {
     }
 
     /**
-     * JMeter's own HTML dashboard of a JTL, written to {@code outDir} (which must not exist or be
-     * empty). Runs at low priority: it may overlap the next measurement.
+     * How a drawing's JVM runs. Beside a measurement it runs at nice 19, so that it cannot disturb
+     * it; once nothing is measured, at normal priority, for at nice 19 on a busy machine a drawing
+     * gets almost no CPU and a run would wait many minutes for its last graphs.
      */
+    public interface Drawing {
+        /** No measurement beside it: normal priority. */
+        Drawing ALONE = new Drawing() {
+            @Override
+            public boolean besideMeasurement() {
+                return false;
+            }
+        };
+
+        boolean besideMeasurement();
+
+        /** Told of each drawing process while it runs, e.g. to raise its priority once measuring ends. */
+        default void running(ManagedProcess process) {}
+
+        default void ended(ManagedProcess process) {}
+    }
+
+    /** JMeter's own HTML dashboard of a JTL, written to {@code outDir} (which must not exist or be empty). */
     public void dashboard(Path jtl, Path outDir) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("nice", "-n", "19",
+        dashboard(jtl, outDir, Drawing.ALONE);
+    }
+
+    public void dashboard(Path jtl, Path outDir, Drawing drawing) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
                 ManagedProcess.javaBinary(), "-Xmx512m", TOOL_JIT, TOOL_GC,
                 "-jar", launcher().toString(),
                 "-g", jtl.toAbsolutePath().toString(), "-o", outDir.toAbsolutePath().toString(),
                 "-j", outDir.toAbsolutePath().getParent().resolve("dashboard.log").toString()));
         addSuiteProperties(command);
-        runQuietly("dashboard", command, outDir.toAbsolutePath().getParent(), Duration.ofMinutes(5));
+        draw("dashboard", command, outDir.toAbsolutePath().getParent(), Duration.ofMinutes(5), drawing);
     }
 
     // Short-lived JVMs: the quick compiler and the serial collector start fastest.
@@ -142,17 +165,21 @@ public final class JMeter {
 
     /** PNG graphs of a JTL: one file per entry of {@link #GRAPHS}, named after it, in {@code outDir}. */
     public void graphs(Path jtl, Path outDir) throws IOException, InterruptedException {
+        graphs(jtl, outDir, Drawing.ALONE);
+    }
+
+    public void graphs(Path jtl, Path outDir, Drawing drawing) throws IOException, InterruptedException {
         Files.createDirectories(outDir);
         Path cmdrunner = home.resolve("lib/cmdrunner-2.3.jar");
         for (String graph : GRAPHS) {
-            runQuietly("graph " + graph, List.of("nice", "-n", "19",
+            draw("graph " + graph, List.of(
                     ManagedProcess.javaBinary(), "-Djava.awt.headless=true",
                     TOOL_JIT, TOOL_GC,
                     "-jar", cmdrunner.toString(), "--tool", "Reporter",
                     "--generate-png", outDir.resolve(graph + ".png").toAbsolutePath().toString(),
                     "--input-jtl", jtl.toAbsolutePath().toString(), "--plugin-type", graph,
                     "--width", "1000", "--height", "500", "--granulation", "1000"),
-                    outDir, Duration.ofMinutes(2));
+                    outDir, Duration.ofMinutes(2), drawing);
         }
     }
 
@@ -163,13 +190,23 @@ public final class JMeter {
         }
     }
 
-    private static void runQuietly(String what, List<String> command, Path dir, Duration limit)
+    private static void draw(String what, List<String> command, Path dir, Duration limit, Drawing drawing)
             throws IOException, InterruptedException {
+        List<String> niced = new ArrayList<>();
+        if (drawing.besideMeasurement()) {
+            niced.addAll(List.of("nice", "-n", "19"));
+        }
+        niced.addAll(command);
         Path log = dir.resolve(what.replace(' ', '-') + ".out");
-        try (ManagedProcess p = ManagedProcess.start(what, command, dir, log)) {
-            int exit = p.waitFor(limit);
-            if (exit != 0) {
-                throw new IOException(what + " failed (exit " + exit + "), see " + log + ":\n" + p.logTail(10));
+        try (ManagedProcess p = ManagedProcess.start(what, niced, dir, log)) {
+            drawing.running(p);
+            try {
+                int exit = p.waitFor(limit);
+                if (exit != 0) {
+                    throw new IOException(what + " failed (exit " + exit + "), see " + log + ":\n" + p.logTail(10));
+                }
+            } finally {
+                drawing.ended(p);
             }
         }
     }
