@@ -168,7 +168,7 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            stack = cell.direct() ? null : Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
+            stack = cell.direct() ? null : Stack.around(origin, switchesOf(cell, dir), options.ports(), dir);
             aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
@@ -206,6 +206,13 @@ public final class MatrixRunner {
                 stack.close();
             }
         }
+    }
+
+    /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */
+    private NginxSwitches switchesOf(Cell cell, Path dir) throws IOException {
+        NginxSwitches s = cell.apply(options.switches());
+        KeyedTraffic keys = cell.keys();
+        return keys == null || keys.limitKey().byAddress() ? s : s.tiers(keys.tiersFileIn(dir));
     }
 
     /** Points the generator at the cell's front end, or for a direct cell at the origin (ours, or the user's first). */
