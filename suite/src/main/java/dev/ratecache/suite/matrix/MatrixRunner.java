@@ -186,7 +186,7 @@ public final class MatrixRunner {
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
-                    LoadHostSamples.count(client.samples(), remote, dir, out), replay);
+                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client));
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
@@ -249,6 +249,18 @@ public final class MatrixRunner {
         props.putAll(options.jmeterProperties());
         props.put("client_cache", String.valueOf(cell.clientCache()));
         return props;
+    }
+
+    /** A keys cell's samples by tier and key, said on the terminal; null for other cells. */
+    private TierFigures tierFigures(Cell cell, ClientSamples client) {
+        if (cell.plan() != Plan.KEYS) {
+            return null;
+        }
+        TierFigures f = TierFigures.of(client.samples(), cell.keys() == null ? null : cell.keys().noisyKey());
+        if (f != null) {
+            out.println("  " + TierFigures.terminalLine(f));
+        }
+        return f;
     }
 
     /** What the kind of run adds to the cell's folder (a replay's breakdown), said on the terminal; null for none. */
