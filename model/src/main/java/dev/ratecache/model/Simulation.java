@@ -71,6 +71,8 @@ public final class Simulation {
     private long seq;
     private long now;
     private final LimitReq frontLimit;
+    /** The zone of each client with a front limit of its own (a tier's keys share one zone). */
+    private final Map<String, LimitReq> frontByClient = new HashMap<>();
     private final LimitReq backLimit;
     private final EdgeCache cache;
     private int busyThreads;
@@ -84,6 +86,9 @@ public final class Simulation {
     private Simulation(SimulationSpec spec) {
         this.spec = spec;
         this.frontLimit = spec.front() == null ? null : new LimitReq(spec.front());
+        Map<LimitReqSpec, LimitReq> zones = new HashMap<>();
+        spec.frontByClient().forEach((client, limit) ->
+                frontByClient.put(client, zones.computeIfAbsent(limit, LimitReq::new)));
         this.backLimit = spec.back() == null ? null : new LimitReq(spec.back());
         this.cache = spec.cache() == null ? null : new EdgeCache(spec.cache(), spec.epochMs());
     }
@@ -213,10 +218,11 @@ public final class Simulation {
 
     private void arrive(Req r) {
         r.arrivalMs = now;
-        if (frontLimit != null) {
-            r.front = frontLimit.decide(r.client, now);
+        LimitReq limit = frontByClient.getOrDefault(r.client, frontLimit);
+        if (limit != null) {
+            r.front = limit.decide(r.client, now);
             if (r.front.status() == LimitReqStatus.REJECTED) {
-                finish(r, spec.front().rejectStatus());
+                finish(r, limit.spec().rejectStatus());
                 return;
             }
             if (r.front.delayMs() > 0) {

@@ -24,6 +24,8 @@ import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
@@ -174,11 +176,17 @@ public final class Predictor {
             return "the replay's schedule is not at hand";
         }
         if (cell.keys() != null && !cell.keys().limitKey().byAddress()) {
-            // The simulation has one per-client limit_req at the front; these cells need one zone per
-            // tier, the address ceiling beside them and, with scope misses, both moved behind the cache.
-            return "the model does not include limits by API key yet: one limit_req zone per tier, the address"
-                    + " ceiling beside them" + (cell.keys().scope() == dev.ratecache.suite.nginx.LimitScope.MISSES
-                            ? ", and counting only the edge cache's misses (--limit-scope misses)" : "");
+            if (cell.keys().scope() == dev.ratecache.suite.nginx.LimitScope.MISSES) {
+                return "the model does not include --limit-scope misses: the per-key limits behind the edge cache";
+            }
+            // The model keys the front limit by key, one zone per tier; the address ceiling beside them is
+            // left out, which is exact only while one address sends less than the ceiling's rate, evenly.
+            dev.ratecache.suite.nginx.AddressCeiling ceiling = ceiling(in.switches(), cell.keys().tiers());
+            if (ceiling != null && cell.keys().offeredRate() >= ceiling.rate()) {
+                return "the model does not include the address ceiling (" + ceiling.rate() + " r/s) beside the key"
+                        + " limits, and this cell's one address sends " + Math.round(cell.keys().offeredRate())
+                        + " r/s, enough to reach it";
+            }
         }
         return null;
     }
@@ -198,7 +206,28 @@ public final class Predictor {
                 ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
                         s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis())
                 : null;
-        return new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
+        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
+        KeyedTraffic keys = in.cell().keys();
+        if (nginx && s.frontLimit() && keys != null && !keys.limitKey().byAddress()) {
+            // By key: each key its tier's limit; the workload's clients are the keys.
+            Map<String, LimitReqSpec> byKey = new LinkedHashMap<>();
+            for (LimitTier t : keys.tiers()) {
+                LimitReqSpec tier = limit(t.rate(), t.burst(), t.mode(), s.rejectStatus());
+                t.keys().forEach(k -> byKey.put(k, tier));
+            }
+            spec = spec.withFrontByClient(byKey);
+        }
+        return spec;
+    }
+
+    /** The address ceiling in force beside key limits, auto resolved against the tiers; null when off. */
+    static dev.ratecache.suite.nginx.AddressCeiling ceiling(NginxSwitches s, List<LimitTier> tiers) {
+        if (s.addressCeiling().kind() == dev.ratecache.suite.nginx.AddressCeiling.Kind.OFF) {
+            return null;
+        }
+        int rate = Math.max(s.frontRate(), tiers.stream().mapToInt(LimitTier::rate).max().orElse(0));
+        int burst = Math.max(s.frontBurst(), tiers.stream().mapToInt(LimitTier::burst).max().orElse(0));
+        return s.addressCeiling().resolved(rate, burst);
     }
 
     static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {
@@ -249,7 +278,10 @@ public final class Predictor {
             return new Workload.Open(arrivals);
         }
         if (plan.name().equals(Plan.KEYS.name())) {
-            return new Workload.Open(keys(p.get("keys"), count(p, "hold"), p.getOrDefault("path", plan.paths().get("path"))));
+            KeyedTraffic traffic = in.cell().keys();
+            boolean byKey = traffic != null && !traffic.limitKey().byAddress();
+            return new Workload.Open(keys(p.get("keys"), count(p, "hold"), p.getOrDefault("path", plan.paths().get("path")),
+                    byKey));
         }
         if (plan.name().equals(Plan.FLOOD.name())) {
             return new Workload.Open(flood(count(p, "rate"), count(p, "ramp"), count(p, "hold"),
@@ -290,22 +322,39 @@ public final class Predictor {
 
     /**
      * keys.jmx's arrivals: the keys' summed rate, rounded to whole requests/s as its schedule does,
-     * evenly spaced for {@code hold} seconds. All from one address, as the plan sends them; the
-     * model's client is that address, which is what a limit by address counts, so which key each
-     * arrival carries does not change what the model predicts.
+     * evenly spaced for {@code hold} seconds, each given to the key due first on the plan's virtual
+     * clock (each key half a period in, staggered). The model's client is what the front limit
+     * counts: the key when {@code byKey}, else the one address every key comes from.
      */
-    static List<Arrival> keys(String keys, int hold, String path) {
+    static List<Arrival> keys(String keys, int hold, String path, boolean byKey) {
         if (keys == null || keys.isBlank()) {
             throw new IllegalArgumentException("the plan sets no keys");
         }
+        String[] entries = keys.trim().split(";");
+        int n = entries.length;
+        String[] names = new String[n];
+        double[] period = new double[n];
+        double[] due = new double[n];
         double total = 0;
-        for (String entry : keys.trim().split(";")) {
-            total += Double.parseDouble(entry.trim().split(":", 3)[1]);
+        for (int i = 0; i < n; i++) {
+            String[] f = entries[i].trim().split(":", 3);
+            double rate = Double.parseDouble(f[1]);
+            names[i] = f[2];
+            total += rate;
+            period[i] = 1 / rate;
+            due[i] = (0.5 + i / (double) n) / rate;
         }
         long perSecond = Math.max(1, Math.round(total));
         List<Arrival> arrivals = new ArrayList<>();
         for (long a = 0; a < perSecond * hold; a++) {
-            arrivals.add(new Arrival(a * 1000 / perSecond, "client", path));
+            int pick = 0;
+            for (int i = 1; i < n; i++) {
+                if (due[i] < due[pick]) {
+                    pick = i;
+                }
+            }
+            due[pick] += period[pick];
+            arrivals.add(new Arrival(a * 1000 / perSecond, byKey ? names[pick] : "client", path));
         }
         return arrivals;
     }

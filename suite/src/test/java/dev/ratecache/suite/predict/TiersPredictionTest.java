@@ -36,14 +36,35 @@ class TiersPredictionTest {
     }
 
     @Test
-    void byApiKeyTheModelNamesWhatItLacks() {
-        assertThat(predict(cells.get(2)).gap()).startsWith("the model does not include limits by API key");
-        assertThat(predict(cells.get(5)).gap()).contains("--limit-scope misses");
+    void byApiKeyEachKeyIsLimitedAtItsTiersRateAndOnlyTheNoisyKeyLoses() {
+        Prediction quiet = predict(cells.get(2));
+        Prediction noisy = predict(cells.get(3));
+        assertThat(quiet.predicted()).as(quiet.gap()).isTrue();
+        assertThat(quiet.value(Metric.REJECTED_PCT)).isZero();
+        // free-noisy: 200 r/s against 20 r/s burst 20 nodelay for 4 s: 800 sent, about 100 admitted;
+        // every other key inside its tier. 1120 requests in all: about 700 / 1120 rejected.
+        assertThat(noisy.value(Metric.REJECTED_PCT)).isBetween(55.0, 70.0);
     }
 
     @Test
-    void theArrivalsAreTheKeysSummedRateForHoldSeconds() {
-        assertThat(Predictor.keys("a:2:k1;a:2.5:k2;b:10:k3", 3, "/hare")).hasSize(15 * 3)
-                .allSatisfy(a -> assertThat(a.client()).isEqualTo("client"));
+    void theModelNamesWhatItLacks() {
+        assertThat(predict(cells.get(4)).gap()).startsWith("the model does not include --limit-scope misses");
+        // The address ceiling at 10 r/s: the one address's 280 r/s reaches it, and the model has no ceiling.
+        Cell noisy = cells.get(3);
+        NginxSwitches low = new NginxSwitches().addressCeiling(dev.ratecache.suite.nginx.AddressCeiling.parse("10"));
+        Map<String, String> props = new LinkedHashMap<>(noisy.plan().sizes(Profile.QUICK));
+        props.putAll(noisy.properties());
+        assertThat(Predictor.predict(new Predictor.Input(noisy, noisy.apply(low), props, Profile.QUICK, 10, null, 0, 0))
+                .gap()).startsWith("the model does not include the address ceiling (10 r/s)");
+    }
+
+    @Test
+    void theArrivalsAreTheKeysSummedRateForHoldSecondsEachKeyAtItsOwnRate() {
+        List<dev.ratecache.model.Arrival> arrivals = Predictor.keys("a:2:k1;a:3:k2;b:10:k3", 3, "/hare", true);
+        assertThat(arrivals).hasSize(15 * 3);
+        assertThat(arrivals).filteredOn(a -> a.client().equals("k1")).hasSize(6);
+        assertThat(arrivals).filteredOn(a -> a.client().equals("k3")).hasSize(30);
+        assertThat(Predictor.keys("a:2:k1;a:3:k2", 1, "/hare", false)).allSatisfy(a -> assertThat(a.client())
+                .isEqualTo("client"));
     }
 }
