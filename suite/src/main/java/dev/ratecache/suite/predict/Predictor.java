@@ -125,7 +125,8 @@ public final class Predictor {
             return figures(in, Simulation.run(spec, workload(in, overhead, 1)), 0).prediction(overhead, 1);
         }
         // Open arrivals do not wait for answers: the overhead only adds to what the client sees.
-        return figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
+        Prediction p = figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
+        return in.cell().plan().name().equals(Plan.KEYS.name()) ? p.withTiers(tierRejectedPct(in, first)) : p;
     }
 
     /** Path orders the model tries for a plan whose users shuffle their paths each loop. */
@@ -357,6 +358,43 @@ public final class Predictor {
             arrivals.add(new Arrival(a * 1000 / perSecond, byKey ? names[pick] : "client", path));
         }
         return arrivals;
+    }
+
+    /**
+     * The rejected share per tier of a keys cell's simulated run. The arrivals are in the order
+     * {@link #keys} made them, so each outcome's index names its key, and the keys property its tier,
+     * whether the model's client was the key or the one address.
+     */
+    static Map<String, Double> tierRejectedPct(Input in, SimulationResult result) {
+        String keys = in.properties().get("keys");
+        List<String> tierOfArrival = new ArrayList<>();
+        for (Arrival a : keys(keys, count(in.properties(), "hold"), "/", true)) {
+            tierOfArrival.add(tierOfKey(keys, a.client()));
+        }
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        for (RequestOutcome o : result.requests()) {
+            if (o.index() < 0 || o.index() >= tierOfArrival.size()) {
+                continue; // not one of the plan's arrivals
+            }
+            long[] c = counts.computeIfAbsent(tierOfArrival.get(o.index()), t -> new long[2]);
+            c[0]++;
+            if (o.rejected()) {
+                c[1]++;
+            }
+        }
+        Map<String, Double> pct = new LinkedHashMap<>();
+        counts.forEach((tier, c) -> pct.put(tier, 100.0 * c[1] / c[0]));
+        return pct;
+    }
+
+    private static String tierOfKey(String keys, String key) {
+        for (String entry : keys.trim().split(";")) {
+            String[] f = entry.trim().split(":", 3);
+            if (f[2].equals(key)) {
+                return f[0];
+            }
+        }
+        throw new IllegalArgumentException("no tier lists key " + key);
     }
 
     /** A whole-number property; the plan's file declares a default for each one the model reads. */

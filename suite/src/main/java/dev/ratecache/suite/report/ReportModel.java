@@ -232,9 +232,11 @@ final class ReportModel {
                 continue;
             }
             var f = r.firstBreakdowns().tiers();
+            Map<String, Double> predicted = tierPredictions(r);
             List<Map<String, String>> rows = f.tiers().stream().map(t -> Map.of("tier", cellText(t.name()),
                     "keys", String.valueOf(t.keys()), "admittedPerSecond", fmt(t.admittedPerSecond()),
                     "rejectedPct", fmt(t.rejectedPct()),
+                    "predictedRejectedPct", predicted.containsKey(t.name()) ? fmt(predicted.get(t.name())) : "n/a",
                     "p95", t.p95AdmittedMs() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", t.p95AdmittedMs()),
                     "jain", t.jain() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", t.jain()))).toList();
             String noisy = f.noisyKey() == null
@@ -247,6 +249,12 @@ final class ReportModel {
             sections.add(new TierSection(r.cell().name(), r.cell().describe(), noisy, rows));
         }
         return sections;
+    }
+
+    /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
+    Map<String, Double> tierPredictions(CellResult r) {
+        CellPrediction p = predictions.get(r.cell().name());
+        return p == null ? Map.of() : p.prediction().tierRejectedPct();
     }
 
     /** A replay cell's breakdown, as the templates show it. */

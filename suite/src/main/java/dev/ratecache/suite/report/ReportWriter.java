@@ -140,7 +140,7 @@ public final class ReportWriter {
             }
             cell.put("metrics", values);
             if (!r.runs().isEmpty() && r.firstBreakdowns().tiers() != null) {
-                cell.put("tiers", tiersJson(r.firstBreakdowns().tiers()));
+                cell.put("tiers", tiersJson(r.firstBreakdowns().tiers(), model.tierPredictions(r)));
             }
             CellPrediction p = predictions.get(r.cell().name());
             if (p != null) {
@@ -169,7 +169,7 @@ public final class ReportWriter {
     }
 
     /** A keys cell's figures per tier and key (its first run's), and the noisy-neighbour figure. */
-    private static Map<String, Object> tiersJson(dev.ratecache.suite.matrix.TierFigures f) {
+    private static Map<String, Object> tiersJson(dev.ratecache.suite.matrix.TierFigures f, Map<String, Double> predicted) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("window_s", round(f.windowSeconds()));
         json.put("noisy_key", f.noisyKey());
@@ -185,6 +185,7 @@ public final class ReportWriter {
             tier.put("rejected", t.rejected());
             tier.put("admitted_per_s", round(t.admittedPerSecond()));
             tier.put("rejected_pct", round(t.rejectedPct()));
+            tier.put("predicted_rejected_pct", predicted.containsKey(t.name()) ? round(predicted.get(t.name())) : null);
             tier.put("p95_admitted_ms", t.p95AdmittedMs());
             tier.put("jain", t.jain() == null ? null : Math.round(t.jain() * 1000) / 1000.0);
             List<Map<String, Object>> keys = new ArrayList<>();

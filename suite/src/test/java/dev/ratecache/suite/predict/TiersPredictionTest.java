@@ -44,6 +44,16 @@ class TiersPredictionTest {
         // free-noisy: 200 r/s against 20 r/s burst 20 nodelay for 4 s: 800 sent, about 100 admitted;
         // every other key inside its tier. 1120 requests in all: about 700 / 1120 rejected.
         assertThat(noisy.value(Metric.REJECTED_PCT)).isBetween(55.0, 70.0);
+        // Per tier: the free tier holds the noisy key (800 of its 960 requests, about 700 rejected); pro loses nothing.
+        assertThat(noisy.tierRejectedPct().get("free")).isBetween(65.0, 80.0);
+        assertThat(noisy.tierRejectedPct().get("pro")).isZero();
+    }
+
+    @Test
+    void byAddressTheModelSharesTheRejectionsOutOverEveryTier() {
+        Prediction noisy = predict(cells.get(1));
+        assertThat(noisy.tierRejectedPct().keySet()).containsExactly("free", "pro");
+        assertThat(noisy.tierRejectedPct().get("pro")).isPositive();
     }
 
     @Test
