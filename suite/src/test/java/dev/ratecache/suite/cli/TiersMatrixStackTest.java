@@ -84,6 +84,9 @@ class TiersMatrixStackTest {
         assertThat(t.get("noisy_rejected_pct").asDouble()).as(OUT.toString()).isGreaterThan(60);
         assertThat(t.get("well_behaved_rejected_pct").asDouble()).as(OUT.toString()).isLessThan(10);
         assertThat(tier("keys/api-key.noisy", "pro").get("rejected_pct").asDouble()).isLessThan(10);
+        // The model keys by key too: it puts the rejections in the free tier (the noisy key's) and none in pro.
+        assertThat(tier("keys/api-key.noisy", "free").get("predicted_rejected_pct").asDouble()).isGreaterThan(50);
+        assertThat(tier("keys/api-key.noisy", "pro").get("predicted_rejected_pct").asDouble()).isLessThan(5);
     }
 
     @Test
@@ -100,6 +103,6 @@ class TiersMatrixStackTest {
     void theReportShowsATierSectionWithTheNoisyNeighbourFigure() throws Exception {
         String md = Files.readString(run.resolve("report.md"));
         assertThat(md).contains("## Tiers: keys/api-key.noisy", "Noisy neighbour: while key free-noisy flooded",
-                "| tier | keys | admitted/s | rejected % | p95 admitted (ms) | Jain's index |");
+                "| tier | keys | admitted/s | rejected % | rejected % (model) | p95 admitted (ms) | Jain's index |");
     }
 }
