@@ -218,7 +218,7 @@ public final class Simulation {
 
     private void arrive(Req r) {
         r.arrivalMs = now;
-        LimitReq limit = frontByClient.getOrDefault(r.client, frontLimit);
+        LimitReq limit = spec.perClientAtBack() ? null : frontByClient.getOrDefault(r.client, frontLimit);
         if (limit != null) {
             r.front = limit.decide(r.client, now);
             if (r.front.status() == LimitReqStatus.REJECTED) {
@@ -269,16 +269,31 @@ public final class Simulation {
     }
 
     private void atBack(Req r) {
+        long delay = 0;
+        LimitReq perClient = spec.perClientAtBack() ? frontByClient.getOrDefault(r.client, frontLimit) : null;
+        if (perClient != null) {
+            // nginx runs every limit_req of the location and rejects when any zone does, charging none
+            // then; here the per-client zone is charged before the global one decides, which differs
+            // only when the global limit rejects what the client's own let through.
+            r.front = perClient.decide(r.client, now);
+            if (r.front.status() == LimitReqStatus.REJECTED) {
+                after(spec.hopMs(), () -> responseAtFront(r, perClient.spec().rejectStatus()));
+                return;
+            }
+            delay = r.front.delayMs();
+        }
         if (backLimit != null) {
             r.back = backLimit.decide(BACK_KEY, now);
             if (r.back.status() == LimitReqStatus.REJECTED) {
                 after(spec.hopMs(), () -> responseAtFront(r, spec.back().rejectStatus()));
                 return;
             }
-            if (r.back.delayMs() > 0) {
-                at(now + r.back.delayMs() + spec.hopMs(), () -> enqueue(r));
-                return;
-            }
+            // Passed by every zone: nginx waits the longest of their delays.
+            delay = Math.max(delay, r.back.delayMs());
+        }
+        if (delay > 0) {
+            at(now + delay + spec.hopMs(), () -> enqueue(r));
+            return;
         }
         after(spec.hopMs(), () -> enqueue(r));
     }

@@ -15,9 +15,13 @@ import java.util.Objects;
  * @param frontByClient the front's limit for particular clients instead of {@code front}: a limit by
  *                      API key, where each tier is its own zone and a client is a key (empty: one
  *                      limit for every client)
+ * @param perClientAtBack the per-client limits ({@code front} and {@code frontByClient}) count at the
+ *                      back, behind the edge cache, before its global limit: only misses cost quota
+ *                      ({@code --limit-scope misses})
  */
 public record SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSpec back, OriginSpec origin,
-                             long hopMs, long epochMs, Map<String, LimitReqSpec> frontByClient) {
+                             long hopMs, long epochMs, Map<String, LimitReqSpec> frontByClient,
+                             boolean perClientAtBack) {
 
     public SimulationSpec {
         Objects.requireNonNull(origin);
@@ -29,11 +33,16 @@ public record SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSp
 
     public SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSpec back, OriginSpec origin, long hopMs,
             long epochMs) {
-        this(front, cache, back, origin, hopMs, epochMs, Map.of());
+        this(front, cache, back, origin, hopMs, epochMs, Map.of(), false);
     }
 
     /** The same tiers with these clients' front limits: each distinct spec its own zone, as nginx's tiers are. */
     public SimulationSpec withFrontByClient(Map<String, LimitReqSpec> byClient) {
-        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, byClient);
+        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, byClient, perClientAtBack);
+    }
+
+    /** The same tiers with the per-client limits counting only what the edge cache passes to the back. */
+    public SimulationSpec withPerClientAtBack(boolean atBack) {
+        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, frontByClient, atBack);
     }
 }

@@ -177,9 +177,6 @@ public final class Predictor {
             return "the replay's schedule is not at hand";
         }
         if (cell.keys() != null && !cell.keys().limitKey().byAddress()) {
-            if (cell.keys().scope() == dev.ratecache.suite.nginx.LimitScope.MISSES) {
-                return "the model does not include --limit-scope misses: the per-key limits behind the edge cache";
-            }
             // The model keys the front limit by key, one zone per tier; the address ceiling beside them is
             // left out, which is exact only while one address sends less than the ceiling's rate, evenly.
             dev.ratecache.suite.nginx.AddressCeiling ceiling = ceiling(in.switches(), cell.keys().tiers());
@@ -207,7 +204,9 @@ public final class Predictor {
                 ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
                         s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis())
                 : null;
-        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
+        // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
+        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
+                .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.nginx.LimitScope.MISSES);
         KeyedTraffic keys = in.cell().keys();
         if (nginx && s.frontLimit() && keys != null && !keys.limitKey().byAddress()) {
             // By key: each key its tier's limit; the workload's clients are the keys.
