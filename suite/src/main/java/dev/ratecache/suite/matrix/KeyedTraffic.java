@@ -90,11 +90,6 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         return sum;
     }
 
-    /** The tier a key belongs to; null for one no tier lists. */
-    public LimitTier tierOf(String key) {
-        return tiers.stream().filter(t -> t.keys().contains(key)).findFirst().orElse(null);
-    }
-
     /** The tiers file the suite writes for its own tiers (the format --tiers reads). */
     public String tiersText() {
         StringBuilder b = new StringBuilder("# Written by the suite for --matrix tiers: name rate burst mode keys\n");
