@@ -71,6 +71,8 @@ public final class Simulation {
     private long seq;
     private long now;
     private final LimitReq frontLimit;
+    /** The zone of each client with a front limit of its own (a tier's keys share one zone). */
+    private final Map<String, LimitReq> frontByClient = new HashMap<>();
     private final LimitReq backLimit;
     private final EdgeCache cache;
     private int busyThreads;
@@ -84,6 +86,9 @@ public final class Simulation {
     private Simulation(SimulationSpec spec) {
         this.spec = spec;
         this.frontLimit = spec.front() == null ? null : new LimitReq(spec.front());
+        Map<LimitReqSpec, LimitReq> zones = new HashMap<>();
+        spec.frontByClient().forEach((client, limit) ->
+                frontByClient.put(client, zones.computeIfAbsent(limit, LimitReq::new)));
         this.backLimit = spec.back() == null ? null : new LimitReq(spec.back());
         this.cache = spec.cache() == null ? null : new EdgeCache(spec.cache(), spec.epochMs());
     }
@@ -213,10 +218,11 @@ public final class Simulation {
 
     private void arrive(Req r) {
         r.arrivalMs = now;
-        if (frontLimit != null) {
-            r.front = frontLimit.decide(r.client, now);
+        LimitReq limit = spec.perClientAtBack() ? null : frontByClient.getOrDefault(r.client, frontLimit);
+        if (limit != null) {
+            r.front = limit.decide(r.client, now);
             if (r.front.status() == LimitReqStatus.REJECTED) {
-                finish(r, spec.front().rejectStatus());
+                finish(r, limit.spec().rejectStatus());
                 return;
             }
             if (r.front.delayMs() > 0) {
@@ -263,16 +269,31 @@ public final class Simulation {
     }
 
     private void atBack(Req r) {
+        long delay = 0;
+        LimitReq perClient = spec.perClientAtBack() ? frontByClient.getOrDefault(r.client, frontLimit) : null;
+        if (perClient != null) {
+            // nginx runs every limit_req of the location and rejects when any zone does, charging none
+            // then; here the per-client zone is charged before the global one decides, which differs
+            // only when the global limit rejects what the client's own let through.
+            r.front = perClient.decide(r.client, now);
+            if (r.front.status() == LimitReqStatus.REJECTED) {
+                after(spec.hopMs(), () -> responseAtFront(r, perClient.spec().rejectStatus()));
+                return;
+            }
+            delay = r.front.delayMs();
+        }
         if (backLimit != null) {
             r.back = backLimit.decide(BACK_KEY, now);
             if (r.back.status() == LimitReqStatus.REJECTED) {
                 after(spec.hopMs(), () -> responseAtFront(r, spec.back().rejectStatus()));
                 return;
             }
-            if (r.back.delayMs() > 0) {
-                at(now + r.back.delayMs() + spec.hopMs(), () -> enqueue(r));
-                return;
-            }
+            // Passed by every zone: nginx waits the longest of their delays.
+            delay = Math.max(delay, r.back.delayMs());
+        }
+        if (delay > 0) {
+            at(now + delay + spec.hopMs(), () -> enqueue(r));
+            return;
         }
         after(spec.hopMs(), () -> enqueue(r));
     }

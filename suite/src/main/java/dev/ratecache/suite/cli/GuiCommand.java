@@ -48,7 +48,7 @@ public final class GuiCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "PLAN", defaultValue = "stress",
-            description = "stress, load, flood, hotset, or the path of a .jmx file. Default: ${DEFAULT-VALUE}.")
+            description = "stress, load, flood, hotset, keys, or the path of a .jmx file. Default: ${DEFAULT-VALUE}.")
     String plan = "stress";
 
     @Option(names = "--scenario", paramLabel = "CELL",

@@ -1,10 +1,13 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.LimitKey;
+import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -60,7 +63,9 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + " flood plan at 2x, 5x and 10x the front rate, from one address and from many, with the back limit's"
                     + " promise checked; caches: the hotset plan (reads and writes of /items) with no cache, the edge"
                     + " cache, the origin's Redis app cache, both, and the edge with JMeter's client cache, rate limits"
-                    + " off. Default: ${DEFAULT-VALUE}.")
+                    + " off; tiers: the keys plan (API keys over tiers) limited by address against by key, counting"
+                    + " every request against only misses, with and without one key flooding at 10x its tier's rate."
+                    + " Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--app-cache", paramLabel = "MODE",
@@ -406,13 +411,33 @@ abstract class MatrixCommand implements Callable<Integer> {
         if (matrix == MatrixKind.CACHES && ownPlan()) {
             throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: " + notOwnPlan());
         }
+        if (matrix == MatrixKind.TIERS && ownPlan()) {
+            throw new IllegalArgumentException("--matrix tiers sends API keys with the suite's keys plan: " + notOwnPlan());
+        }
         return switch (matrix) {
             case DEFAULT -> Matrix.reference(plans);
             case FULL -> Matrix.full(plans);
             case CACHES -> Matrix.caches();
+            case TIERS -> tiersCells();
             case PROTECTION -> Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
                     spec.commandLine().getParseResult().hasMatchedOption("--cache") && switches.cache());
         };
+    }
+
+    /**
+     * The tiers matrix's cells: the user's --tiers, or the suite's own, with keys in the header of the
+     * user's --limit-key header:NAME, or X-Api-Key.
+     */
+    private List<Cell> tiersCells() {
+        LimitKey key = switches.limitKey();
+        if (!key.byAddress() && key.kind() != LimitKey.Kind.HEADER) {
+            throw new IllegalArgumentException("--matrix tiers sends each key in a header: use --limit-key header:NAME"
+                    + " (or none, for X-Api-Key), not " + key);
+        }
+        String header = key.kind() == LimitKey.Kind.HEADER ? key.name() : "X-Api-Key";
+        List<LimitTier> tiers = switches.limitTiers();
+        return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers, tiers.isEmpty() ? null
+                : switches.tiersFile(), header);
     }
 
     /** Files the cells need in the run folder, written before the first cell starts. */

@@ -29,10 +29,12 @@ import java.util.Optional;
  * @param edgeBalance with several edges (--edges N), how this cell spreads requests over them; null: as switched
  * @param appCache    the origin's own cache of /items reads in Redis (origin.app-cache=redis): the origin is
  *                    started in that mode and the suite's Redis runs beside it
+ * @param keys        a cell of --matrix tiers: how its per-client limit is keyed and scoped, and the keys it
+ *                    sends; null for every other cell (the user's switches hold)
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
         boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties,
-        EdgeBalance edgeBalance, boolean appCache) {
+        EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys) {
 
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
@@ -63,19 +65,23 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     /** The switches for this cell, on top of the ones the user gave for every cell. */
     public NginxSwitches apply(NginxSwitches base) {
         NginxSwitches s = base.copy().frontLimit(frontLimit).backLimit(backLimit).cache(serverCache);
+        if (keys != null) {
+            // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
+            s.limitKey(keys.limitKey()).limitScope(keys.scope()).tiers(null);
+        }
         return edgeBalance == null ? s : s.edgeBalance(edgeBalance);
     }
 
     /** This cell under another name, its edges balanced by {@code balance}. */
     public Cell withEdgeBalance(String newName, EdgeBalance balance) {
         return new Cell(newName, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                balance, appCache);
+                balance, appCache, keys);
     }
 
     /** The same cell with the origin's Redis app cache on or off (--app-cache for every cell of a run). */
     public Cell withAppCache(boolean on) {
         return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                edgeBalance, on);
+                edgeBalance, on, keys);
     }
 
     /** A folder name for the cell: its name with the slash replaced. */
@@ -108,7 +114,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
     /** What the cell measures, in words, for the report. */
     public String describe() {
-        return describeStack() + (appCache ? ", app cache (Redis) on" : "");
+        return describeStack() + (appCache ? ", app cache (Redis) on" : "") + (keys == null ? "" : "; " + keys.describe());
     }
 
     private String describeStack() {
@@ -141,6 +147,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private Generator generator = Generator.JMETER;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private boolean appCache;
+        private KeyedTraffic keys;
 
         private Builder(Plan plan, String name) {
             this.plan = plan;
@@ -200,9 +207,15 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** A cell of --matrix tiers: its identity switches and keys. */
+        public Builder keys(KeyedTraffic traffic) {
+            keys = traffic;
+            return this;
+        }
+
         public Cell build() {
             return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                    null, appCache);
+                    null, appCache, keys);
         }
     }
 }

@@ -43,9 +43,14 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      *
      * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
      * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
+     * @param tiers              a keys cell's figures per tier and key (--matrix tiers); null for other cells
      */
-    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
-        public static final Breakdowns NONE = new Breakdowns(null, null);
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay, TierFigures tiers) {
+        public static final Breakdowns NONE = new Breakdowns(null, null, null);
+
+        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
+            this(samplesPerLoadHost, replay, null);
+        }
     }
 
     /**

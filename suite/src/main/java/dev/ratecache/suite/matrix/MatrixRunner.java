@@ -168,7 +168,7 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            stack = cell.direct() ? null : Stack.around(origin, cell.apply(options.switches()), options.ports(), dir);
+            stack = cell.direct() ? null : Stack.around(origin, switchesOf(cell, dir), options.ports(), dir);
             aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
@@ -186,7 +186,7 @@ public final class MatrixRunner {
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
-                    LoadHostSamples.count(client.samples(), remote, dir, out), replay);
+                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client));
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
@@ -206,6 +206,13 @@ public final class MatrixRunner {
                 stack.close();
             }
         }
+    }
+
+    /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */
+    private NginxSwitches switchesOf(Cell cell, Path dir) throws IOException {
+        NginxSwitches s = cell.apply(options.switches());
+        KeyedTraffic keys = cell.keys();
+        return keys == null || keys.limitKey().byAddress() ? s : s.tiers(keys.tiersFileIn(dir));
     }
 
     /** Points the generator at the cell's front end, or for a direct cell at the origin (ours, or the user's first). */
@@ -242,6 +249,18 @@ public final class MatrixRunner {
         props.putAll(options.jmeterProperties());
         props.put("client_cache", String.valueOf(cell.clientCache()));
         return props;
+    }
+
+    /** A keys cell's samples by tier and key, said on the terminal; null for other cells. */
+    private TierFigures tierFigures(Cell cell, ClientSamples client) {
+        if (cell.plan() != Plan.KEYS) {
+            return null;
+        }
+        TierFigures f = TierFigures.of(client.samples(), cell.keys() == null ? null : cell.keys().noisyKey());
+        if (f != null) {
+            out.println("  " + TierFigures.terminalLine(f));
+        }
+        return f;
     }
 
     /** What the kind of run adds to the cell's folder (a replay's breakdown), said on the terminal; null for none. */

@@ -79,8 +79,17 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
             new Estimate(40, 20, 20, 20), Map.of(), false,
             List.of("users", "loops", "rampup", "items", "hot_ids", "hot_share", "write_share", "seed"), 0);
 
+    /**
+     * API keys over tiers, each at its own steady rate (open model), its key in a header; label
+     * TIER/KEY. No request count per loop: the arrivals follow the keys' rates for hold seconds. The
+     * keys and their rates are the {@code keys} property, which --matrix tiers writes per cell.
+     */
+    public static final Plan KEYS = new Plan("keys", "keys.jmx", null, Map.of("path", "/hare"), 0,
+            Map.of(Profile.QUICK, Map.of("hold", "4", "drain", "3"), Profile.DEFAULT, Map.of("hold", "10", "drain", "5")),
+            new Estimate(25, 25, 25, 25), Map.of(), false, List.of("hold", "drain"), 0);
+
     /** The suite's own plans, by name. */
-    public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD, HOTSET);
+    public static final List<Plan> BUILT_IN = List.of(STRESS, LOAD, FLOOD, HOTSET, KEYS);
 
     /** The plans of the reference experiment's matrix. */
     public static final List<Plan> REFERENCE = List.of(STRESS, LOAD);

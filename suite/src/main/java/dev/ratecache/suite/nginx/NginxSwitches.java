@@ -314,6 +314,7 @@ public final class NginxSwitches {
     public boolean frontLimit() { return frontLimit; }
     public boolean backLimit() { return backLimit; }
     public LimitKey limitKey() { return limitKey; }
+    public Path tiersFile() { return tiers; }
     public MissingKey missingKey() { return missingKey; }
     public AddressCeiling addressCeiling() { return addressCeiling; }
     public List<String> allow() { return List.copyOf(allow); }

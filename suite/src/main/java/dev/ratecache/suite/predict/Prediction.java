@@ -18,9 +18,11 @@ import java.util.Map;
  *                   for a percentile over the ranks a sample of the run's size may put at it; a metric
  *                   without one has only its value
  * @param orders     how many path orders the model tried; 1 when the plan's order is fixed
+ * @param tierRejectedPct for a keys cell, the rejected share the model predicts per tier (of the
+ *                   plan's labels); empty otherwise
  */
 public record Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges,
-        int orders) {
+        int orders, Map<String, Double> tierRejectedPct) {
 
     /** The lowest and highest figure the model allows for one metric. */
     public record Range(double low, double high) {
@@ -36,6 +38,16 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
     public Prediction {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         ranges = Collections.unmodifiableMap(new LinkedHashMap<>(ranges));
+        tierRejectedPct = Collections.unmodifiableMap(new LinkedHashMap<>(tierRejectedPct));
+    }
+
+    public Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges, int orders) {
+        this(values, gap, overheadMs, ranges, orders, Map.of());
+    }
+
+    /** The same prediction with a keys cell's rejected share per tier. */
+    Prediction withTiers(Map<String, Double> rejectedPctByTier) {
+        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier);
     }
 
     /** A prediction of one run: the plan sends its paths in a fixed order. */

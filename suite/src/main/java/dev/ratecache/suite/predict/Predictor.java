@@ -24,6 +24,8 @@ import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
@@ -123,7 +125,8 @@ public final class Predictor {
             return figures(in, Simulation.run(spec, workload(in, overhead, 1)), 0).prediction(overhead, 1);
         }
         // Open arrivals do not wait for answers: the overhead only adds to what the client sees.
-        return figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
+        Prediction p = figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
+        return in.cell().plan().name().equals(Plan.KEYS.name()) ? p.withTiers(tierRejectedPct(in, first)) : p;
     }
 
     /** Path orders the model tries for a plan whose users shuffle their paths each loop. */
@@ -173,6 +176,16 @@ public final class Predictor {
         if (isReplay(cell.plan()) && in.replay() == null) {
             return "the replay's schedule is not at hand";
         }
+        if (cell.keys() != null && !cell.keys().limitKey().byAddress()) {
+            // The model keys the front limit by key, one zone per tier; the address ceiling beside them is
+            // left out, which is exact only while one address sends less than the ceiling's rate, evenly.
+            dev.ratecache.suite.nginx.AddressCeiling ceiling = ceiling(in.switches(), cell.keys().tiers());
+            if (ceiling != null && cell.keys().offeredRate() >= ceiling.rate()) {
+                return "the model does not include the address ceiling (" + ceiling.rate() + " r/s) beside the key"
+                        + " limits, and this cell's one address sends " + Math.round(cell.keys().offeredRate())
+                        + " r/s, enough to reach it";
+            }
+        }
         return null;
     }
 
@@ -191,7 +204,30 @@ public final class Predictor {
                 ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
                         s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis())
                 : null;
-        return new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs());
+        // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
+        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
+                .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.nginx.LimitScope.MISSES);
+        KeyedTraffic keys = in.cell().keys();
+        if (nginx && s.frontLimit() && keys != null && !keys.limitKey().byAddress()) {
+            // By key: each key its tier's limit; the workload's clients are the keys.
+            Map<String, LimitReqSpec> byKey = new LinkedHashMap<>();
+            for (LimitTier t : keys.tiers()) {
+                LimitReqSpec tier = limit(t.rate(), t.burst(), t.mode(), s.rejectStatus());
+                t.keys().forEach(k -> byKey.put(k, tier));
+            }
+            spec = spec.withFrontByClient(byKey);
+        }
+        return spec;
+    }
+
+    /** The address ceiling in force beside key limits, auto resolved against the tiers; null when off. */
+    static dev.ratecache.suite.nginx.AddressCeiling ceiling(NginxSwitches s, List<LimitTier> tiers) {
+        if (s.addressCeiling().kind() == dev.ratecache.suite.nginx.AddressCeiling.Kind.OFF) {
+            return null;
+        }
+        int rate = Math.max(s.frontRate(), tiers.stream().mapToInt(LimitTier::rate).max().orElse(0));
+        int burst = Math.max(s.frontBurst(), tiers.stream().mapToInt(LimitTier::burst).max().orElse(0));
+        return s.addressCeiling().resolved(rate, burst);
     }
 
     static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {
@@ -241,6 +277,12 @@ public final class Predictor {
             }
             return new Workload.Open(arrivals);
         }
+        if (plan.name().equals(Plan.KEYS.name())) {
+            KeyedTraffic traffic = in.cell().keys();
+            boolean byKey = traffic != null && !traffic.limitKey().byAddress();
+            return new Workload.Open(keys(p.get("keys"), count(p, "hold"), p.getOrDefault("path", plan.paths().get("path")),
+                    byKey));
+        }
         if (plan.name().equals(Plan.FLOOD.name())) {
             return new Workload.Open(flood(count(p, "rate"), count(p, "ramp"), count(p, "hold"),
                     Math.max(1, count(p, "sources")), p.getOrDefault("path", plan.paths().get("path"))));
@@ -276,6 +318,82 @@ public final class Predictor {
             }
         }
         return arrivals;
+    }
+
+    /**
+     * keys.jmx's arrivals: the keys' summed rate, rounded to whole requests/s as its schedule does,
+     * evenly spaced for {@code hold} seconds, each given to the key due first on the plan's virtual
+     * clock (each key half a period in, staggered). The model's client is what the front limit
+     * counts: the key when {@code byKey}, else the one address every key comes from.
+     */
+    static List<Arrival> keys(String keys, int hold, String path, boolean byKey) {
+        if (keys == null || keys.isBlank()) {
+            throw new IllegalArgumentException("the plan sets no keys");
+        }
+        String[] entries = keys.trim().split(";");
+        int n = entries.length;
+        String[] names = new String[n];
+        double[] period = new double[n];
+        double[] due = new double[n];
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            String[] f = entries[i].trim().split(":", 3);
+            double rate = Double.parseDouble(f[1]);
+            names[i] = f[2];
+            total += rate;
+            period[i] = 1 / rate;
+            due[i] = (0.5 + i / (double) n) / rate;
+        }
+        long perSecond = Math.max(1, Math.round(total));
+        List<Arrival> arrivals = new ArrayList<>();
+        for (long a = 0; a < perSecond * hold; a++) {
+            int pick = 0;
+            for (int i = 1; i < n; i++) {
+                if (due[i] < due[pick]) {
+                    pick = i;
+                }
+            }
+            due[pick] += period[pick];
+            arrivals.add(new Arrival(a * 1000 / perSecond, byKey ? names[pick] : "client", path));
+        }
+        return arrivals;
+    }
+
+    /**
+     * The rejected share per tier of a keys cell's simulated run. The arrivals are in the order
+     * {@link #keys} made them, so each outcome's index names its key, and the keys property its tier,
+     * whether the model's client was the key or the one address.
+     */
+    static Map<String, Double> tierRejectedPct(Input in, SimulationResult result) {
+        String keys = in.properties().get("keys");
+        List<String> tierOfArrival = new ArrayList<>();
+        for (Arrival a : keys(keys, count(in.properties(), "hold"), "/", true)) {
+            tierOfArrival.add(tierOfKey(keys, a.client()));
+        }
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        for (RequestOutcome o : result.requests()) {
+            if (o.index() < 0 || o.index() >= tierOfArrival.size()) {
+                continue; // not one of the plan's arrivals
+            }
+            long[] c = counts.computeIfAbsent(tierOfArrival.get(o.index()), t -> new long[2]);
+            c[0]++;
+            if (o.rejected()) {
+                c[1]++;
+            }
+        }
+        Map<String, Double> pct = new LinkedHashMap<>();
+        counts.forEach((tier, c) -> pct.put(tier, 100.0 * c[1] / c[0]));
+        return pct;
+    }
+
+    private static String tierOfKey(String keys, String key) {
+        for (String entry : keys.trim().split(";")) {
+            String[] f = entry.trim().split(":", 3);
+            if (f[2].equals(key)) {
+                return f[0];
+            }
+        }
+        throw new IllegalArgumentException("no tier lists key " + key);
     }
 
     /** A whole-number property; the plan's file declares a default for each one the model reads. */

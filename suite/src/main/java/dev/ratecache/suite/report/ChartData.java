@@ -102,6 +102,29 @@ final class ChartData {
      * no text of a cell can close the element.
      */
     static String pageJson(List<BarChart> bars, Map<String, JsonNode> timelines) throws IOException {
+        return pageJson(bars, timelines, Map.of());
+    }
+
+    /**
+     * A keys cell's per-tier seconds as index.html draws them: {@code seconds} and, per tier, its
+     * admitted and rejected requests in each second. From {@link dev.ratecache.suite.matrix.TierFigures}, which
+     * the runner computed: no file is read here.
+     */
+    static Map<String, Object> tierTimeline(dev.ratecache.suite.matrix.TierFigures f) {
+        Map<String, Object> tiers = new LinkedHashMap<>();
+        int seconds = 0;
+        for (var e : f.seconds().entrySet()) {
+            tiers.put(e.getKey(), Map.of("admitted", e.getValue().admitted(), "rejected", e.getValue().rejected()));
+            seconds = Math.max(seconds, e.getValue().admitted().size());
+        }
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("seconds", seconds);
+        t.put("tiers", tiers);
+        return t;
+    }
+
+    static String pageJson(List<BarChart> bars, Map<String, JsonNode> timelines, Map<String, Object> tierTimelines)
+            throws IOException {
         Map<String, Object> data = new LinkedHashMap<>();
         Map<String, List<BarChart>> byPlan = new LinkedHashMap<>();
         for (BarChart b : bars) {
@@ -118,6 +141,7 @@ final class ChartData {
         data.put("plans", plans);
         data.put("referenceColor", REFERENCE_COLOR);
         data.put("timelines", timelines);
+        data.put("tierTimelines", tierTimelines);
         return JSON.writeValueAsString(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
     }
 }

@@ -40,9 +40,10 @@ final class HtmlPage {
      * A cell's over-time charts.
      *
      * @param caches whether any cache answered (else its caches chart is left out)
+     * @param tiers  whether it is a keys cell with figures per tier (its per-tier chart is drawn)
      */
     public record CellView(String name, String anchor, String description, boolean failed, String failure,
-            boolean hasTimeline, boolean caches, List<ReportModel.Link> links) {}
+            boolean hasTimeline, boolean caches, List<ReportModel.Link> links, boolean tiers) {}
 
     /** Writes index.html and its assets. */
     void write(List<ChartData.BarChart> bars) throws IOException {
@@ -53,6 +54,7 @@ final class HtmlPage {
     private String html(List<ChartData.BarChart> bars) throws IOException {
         Map<String, Object> context = model.context(Column.HTML);
         Map<String, JsonNode> timelines = new LinkedHashMap<>();
+        Map<String, Object> tierTimelines = new LinkedHashMap<>();
         List<Section> sections = new ArrayList<>();
         for (ReportModel.PlanCells plan : model.plans()) {
             List<Bar> canvases = bars.stream().filter(b -> b.plan().equals(plan.name()))
@@ -64,14 +66,18 @@ final class HtmlPage {
                 if (timeline != null) {
                     timelines.put(anchor, timeline);
                 }
+                var tiers = r.runs().isEmpty() ? null : r.firstBreakdowns().tiers();
+                if (tiers != null) {
+                    tierTimelines.put(anchor, ChartData.tierTimeline(tiers));
+                }
                 cells.add(new CellView(r.cell().name(), anchor, r.cell().describe(), r.failed(),
                         r.failed() ? r.failure() : "", timeline != null, timeline != null && ChartData.anyCache(timeline),
-                        model.links(r)));
+                        model.links(r), tiers != null));
             }
             sections.add(new Section(model.table(plan, Column.HTML), canvases, cells));
         }
         context.put("sections", sections);
-        context.put("data", ChartData.pageJson(bars, timelines));
+        context.put("data", ChartData.pageJson(bars, timelines, tierTimelines));
         return Templates.html("index.html").execute(context);
     }
 

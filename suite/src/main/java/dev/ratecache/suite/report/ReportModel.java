@@ -194,6 +194,7 @@ final class ReportModel {
         }
         c.put("metrics", metrics);
         c.put("replays", replays());
+        c.put("tierCells", tierSections());
         List<LoadHostRow> hosts = loadHosts();
         c.put("hasLoadHosts", !hosts.isEmpty());
         c.put("loadHosts", hosts);
@@ -218,6 +219,42 @@ final class ReportModel {
             }
         }
         return rows;
+    }
+
+    /** A keys cell's per-tier table, as the templates show it. */
+    record TierSection(String cell, String description, String noisyLine, List<Map<String, String>> tiers) {}
+
+    /** Every keys cell's figures per tier (its first run's), in run order. */
+    List<TierSection> tierSections() {
+        List<TierSection> sections = new ArrayList<>();
+        for (CellResult r : outcome.cells()) {
+            if (r.runs().isEmpty() || r.firstBreakdowns().tiers() == null) {
+                continue;
+            }
+            var f = r.firstBreakdowns().tiers();
+            Map<String, Double> predicted = tierPredictions(r);
+            List<Map<String, String>> rows = f.tiers().stream().map(t -> Map.of("tier", cellText(t.name()),
+                    "keys", String.valueOf(t.keys()), "admittedPerSecond", fmt(t.admittedPerSecond()),
+                    "rejectedPct", fmt(t.rejectedPct()),
+                    "predictedRejectedPct", predicted.containsKey(t.name()) ? fmt(predicted.get(t.name())) : "n/a",
+                    "p95", t.p95AdmittedMs() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", t.p95AdmittedMs()),
+                    "jain", t.jain() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", t.jain()))).toList();
+            String noisy = f.noisyKey() == null
+                    ? String.format(Locale.ROOT, "Every key well-behaved: %s %% of their requests rejected.",
+                            fmt(f.wellBehavedRejectedPct()))
+                    : String.format(Locale.ROOT, "Noisy neighbour: while key %s flooded (%s %% of its requests"
+                            + " rejected), the well-behaved keys had %s %% of theirs rejected.", cellText(f.noisyKey()),
+                            f.noisyRejectedPct() == null ? "n/a" : fmt(f.noisyRejectedPct()),
+                            fmt(f.wellBehavedRejectedPct()));
+            sections.add(new TierSection(r.cell().name(), r.cell().describe(), noisy, rows));
+        }
+        return sections;
+    }
+
+    /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
+    Map<String, Double> tierPredictions(CellResult r) {
+        CellPrediction p = predictions.get(r.cell().name());
+        return p == null ? Map.of() : p.prediction().tierRejectedPct();
     }
 
     /** A replay cell's breakdown, as the templates show it. */

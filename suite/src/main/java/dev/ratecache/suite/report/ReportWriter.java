@@ -139,6 +139,9 @@ public final class ReportWriter {
                 }
             }
             cell.put("metrics", values);
+            if (!r.runs().isEmpty() && r.firstBreakdowns().tiers() != null) {
+                cell.put("tiers", tiersJson(r.firstBreakdowns().tiers(), model.tierPredictions(r)));
+            }
             CellPrediction p = predictions.get(r.cell().name());
             if (p != null) {
                 cell.put("prediction", predictionJson(p));
@@ -163,6 +166,45 @@ public final class ReportWriter {
         }
         json.put("checks", checkList);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), json);
+    }
+
+    /** A keys cell's figures per tier and key (its first run's), and the noisy-neighbour figure. */
+    private static Map<String, Object> tiersJson(dev.ratecache.suite.matrix.TierFigures f, Map<String, Double> predicted) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("window_s", round(f.windowSeconds()));
+        json.put("noisy_key", f.noisyKey());
+        json.put("well_behaved_rejected_pct", round(f.wellBehavedRejectedPct()));
+        json.put("noisy_rejected_pct", f.noisyRejectedPct() == null ? null : round(f.noisyRejectedPct()));
+        List<Map<String, Object>> tiers = new ArrayList<>();
+        for (var t : f.tiers()) {
+            Map<String, Object> tier = new LinkedHashMap<>();
+            tier.put("name", t.name());
+            tier.put("keys", t.keys());
+            tier.put("sent", t.sent());
+            tier.put("admitted", t.admitted());
+            tier.put("rejected", t.rejected());
+            tier.put("admitted_per_s", round(t.admittedPerSecond()));
+            tier.put("rejected_pct", round(t.rejectedPct()));
+            tier.put("predicted_rejected_pct", predicted.containsKey(t.name()) ? round(predicted.get(t.name())) : null);
+            tier.put("p95_admitted_ms", t.p95AdmittedMs());
+            tier.put("jain", t.jain() == null ? null : Math.round(t.jain() * 1000) / 1000.0);
+            List<Map<String, Object>> keys = new ArrayList<>();
+            for (var k : t.perKey()) {
+                Map<String, Object> key = new LinkedHashMap<>();
+                key.put("key", k.key());
+                key.put("noisy", k.noisy());
+                key.put("sent", k.sent());
+                key.put("admitted", k.admitted());
+                key.put("rejected", k.rejected());
+                key.put("admitted_per_s", round(k.admittedPerSecond()));
+                key.put("rejected_pct", round(k.rejectedPct()));
+                keys.add(key);
+            }
+            tier.put("per_key", keys);
+            tiers.add(tier);
+        }
+        json.put("tiers", tiers);
+        return json;
     }
 
     /** A cell's prediction in summary.json: per metric predicted, measured, ratio and flag; the gap or the causes. */

@@ -70,7 +70,7 @@ class MatrixTest {
 
     @Test
     void eachBuiltInPlanIsAFileOfJmeterPlans() {
-        assertThat(Plan.builtInNames()).containsExactly("stress", "load", "flood", "hotset");
+        assertThat(Plan.builtInNames()).containsExactly("stress", "load", "flood", "hotset", "keys");
         assertThat(Plan.BUILT_IN).allSatisfy(p -> assertThat(p.file()).isRegularFile()
                 .hasFileName(p.name() + ".jmx"));
     }

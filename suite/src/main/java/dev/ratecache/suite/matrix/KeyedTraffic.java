@@ -1,0 +1,142 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.suite.nginx.LimitKey;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.LimitScope;
+import dev.ratecache.suite.nginx.LimitTier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a cell of {@code --matrix tiers} switches and sends: how nginx keys its per-client limit and
+ * where it counts, the tiers and their keys, and the one noisy key (or none).
+ *
+ * @param limitKey  what the cell's per-client limit counts by (addr or the header the plan sends keys in)
+ * @param scope     where it counts (all or misses)
+ * @param tiers     the tiers the keys belong to; nginx gets them only when the limit counts by key
+ * @param tiersFile the user's --tiers file; null: the suite writes {@link #tiersText()} into the cell's folder
+ * @param noisyKey  the key that floods at {@link #NOISY_MULTIPLE} times its tier's rate; null: every key is well-behaved
+ * @param perTier   how many keys of each tier send (the first ones): a user's tier may list thousands
+ */
+public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> tiers, Path tiersFile, String noisyKey,
+        int perTier) {
+
+    /** The noisy key's rate as a multiple of its tier's: well past the tier, as a runaway client would be. */
+    public static final int NOISY_MULTIPLE = 10;
+    /** A well-behaved key's rate as a share of its tier's: inside the limit with room for the machine's jitter. */
+    public static final double WELL_BEHAVED_SHARE = 0.5;
+
+    public KeyedTraffic {
+        tiers = List.copyOf(tiers);
+    }
+
+    /**
+     * The suite's own tiers when the user gives none: two plans, four free keys and two pro keys, plus
+     * one more free key that is the noisy one when a cell has it. nodelay, so that what passes a limit
+     * is answered at once and what does not is rejected: the per-tier figures are then rejections, not
+     * queueing delays. Their sum (80 r/s well-behaved) stays under the front end's default 100 r/s per
+     * address; with the noisy key (200 r/s) it is far past it, which the address-keyed cells show.
+     */
+    public static List<LimitTier> defaultTiers() {
+        return List.of(
+                new LimitTier("free", 20, 20, LimitMode.NODELAY, List.of("free-1", "free-2", "free-3", "free-4", NOISY)),
+                new LimitTier("pro", 40, 40, LimitMode.NODELAY, List.of("pro-1", "pro-2")));
+    }
+
+    /** The key of {@link #defaultTiers()} that floods in the noisy cells. */
+    public static final String NOISY = "free-noisy";
+
+    /** The key that floods in a cell with a noisy key: the suite's own, or the first key of the user's first tier. */
+    public static String noisyOf(List<LimitTier> tiers) {
+        if (tiers.stream().anyMatch(t -> t.keys().contains(NOISY))) {
+            return NOISY;
+        }
+        return tiers.stream().filter(t -> !t.keys().isEmpty()).findFirst().map(t -> t.keys().get(0))
+                .orElseThrow(() -> new IllegalArgumentException("--matrix tiers needs a tier that lists keys"));
+    }
+
+    /** The keys that send, as keys.jmx's keys property: TIER:RATE:KEY separated by ;. */
+    public String plannedKeys() {
+        List<String> entries = new ArrayList<>();
+        for (LimitTier t : tiers) {
+            if (t.name().equals(LimitTier.ANONYMOUS)) {
+                continue;
+            }
+            int sent = 0;
+            for (String key : t.keys()) {
+                boolean noisy = key.equals(noisyKey);
+                boolean quietNoisy = noisyKey == null && key.equals(NOISY);
+                if (quietNoisy || (!noisy && sent >= perTier)) {
+                    continue;
+                }
+                double rate = noisy ? NOISY_MULTIPLE * t.rate() : WELL_BEHAVED_SHARE * t.rate();
+                entries.add(t.name() + ":" + number(rate) + ":" + key);
+                sent += noisy ? 0 : 1;
+            }
+        }
+        return String.join(";", entries);
+    }
+
+    /** The well-behaved keys' summed rate plus the noisy key's, requests/s: what the plan sends. */
+    public double offeredRate() {
+        double sum = 0;
+        for (String e : plannedKeys().split(";")) {
+            sum += Double.parseDouble(e.split(":", 3)[1]);
+        }
+        return sum;
+    }
+
+    /** The tiers file the suite writes for its own tiers (the format --tiers reads). */
+    public String tiersText() {
+        StringBuilder b = new StringBuilder("# Written by the suite for --matrix tiers: name rate burst mode keys\n");
+        for (LimitTier t : tiers) {
+            b.append(t.name()).append(' ').append(t.rate()).append(' ').append(t.burst()).append(' ')
+                    .append(mode(t.mode()));
+            if (!t.keys().isEmpty()) {
+                b.append(' ').append(String.join(",", t.keys()));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    /** The tiers file nginx reads for this cell: the user's, or the suite's written into {@code dir}. */
+    public Path tiersFileIn(Path dir) throws IOException {
+        if (tiersFile != null) {
+            return tiersFile;
+        }
+        Path file = dir.resolve("tiers.txt");
+        Files.createDirectories(dir);
+        Files.writeString(file, tiersText());
+        return file;
+    }
+
+    /** In words, for the report's cell description. */
+    public String describe() {
+        return "per-client limit by " + (limitKey.byAddress() ? "address (all keys from one address)"
+                : "API key in " + limitKey.where() + ", tiers " + tierNames()) + ", counting "
+                + (scope == LimitScope.MISSES ? "edge-cache misses only" : "every request")
+                + (noisyKey == null ? ", every key well-behaved" : ", key " + noisyKey + " flooding at "
+                        + NOISY_MULTIPLE + "x its tier's rate");
+    }
+
+    private String tierNames() {
+        return String.join(", ", tiers.stream().map(t -> t.name() + " " + t.rate() + " r/s").toList());
+    }
+
+    static String mode(LimitMode m) {
+        return switch (m.kind()) {
+            case QUEUE -> "queue";
+            case NODELAY -> "nodelay";
+            case DELAY -> "delay=" + m.delay();
+        };
+    }
+
+    static String number(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+    }
+}

@@ -1,0 +1,89 @@
+package dev.ratecache.suite.predict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.KeyedTraffic;
+import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The model on --matrix tiers: by address it predicts; by API key it states what it lacks. */
+class TiersPredictionTest {
+    private final List<Cell> cells = Matrix.tiers(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
+
+    private static Prediction predict(Cell cell) {
+        Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(Profile.QUICK));
+        props.putAll(cell.properties());
+        return Predictor.predict(new Predictor.Input(cell, cell.apply(new NginxSwitches()), props, Profile.QUICK, 10,
+                null, 0, 0));
+    }
+
+    @Test
+    void byAddressEveryKeyIsOneClientOfTheFrontLimit() {
+        Prediction quiet = predict(cells.get(0));
+        Prediction noisy = predict(cells.get(1));
+        assertThat(quiet.predicted()).isTrue();
+        // 80 r/s from one address under its 100 r/s: nothing rejected, every request an edge HIT but the first few.
+        assertThat(quiet.value(Metric.REJECTED_PCT)).isZero();
+        // 280 r/s for 4 s against 100 r/s with a queue of 200: about (4 * 180 - 200) / 1120 rejected.
+        assertThat(noisy.value(Metric.REJECTED_PCT)).isBetween(30.0, 60.0);
+    }
+
+    @Test
+    void byApiKeyEachKeyIsLimitedAtItsTiersRateAndOnlyTheNoisyKeyLoses() {
+        Prediction quiet = predict(cells.get(2));
+        Prediction noisy = predict(cells.get(3));
+        assertThat(quiet.predicted()).as(quiet.gap()).isTrue();
+        assertThat(quiet.value(Metric.REJECTED_PCT)).isZero();
+        // free-noisy: 200 r/s against 20 r/s burst 20 nodelay for 4 s: 800 sent, about 100 admitted;
+        // every other key inside its tier. 1120 requests in all: about 700 / 1120 rejected.
+        assertThat(noisy.value(Metric.REJECTED_PCT)).isBetween(55.0, 70.0);
+        // Per tier: the free tier holds the noisy key (800 of its 960 requests, about 700 rejected); pro loses nothing.
+        assertThat(noisy.tierRejectedPct().get("free")).isBetween(65.0, 80.0);
+        assertThat(noisy.tierRejectedPct().get("pro")).isZero();
+    }
+
+    @Test
+    void byAddressTheModelSharesTheRejectionsOutOverEveryTier() {
+        Prediction noisy = predict(cells.get(1));
+        assertThat(noisy.tierRejectedPct().keySet()).containsExactly("free", "pro");
+        assertThat(noisy.tierRejectedPct().get("pro")).isPositive();
+    }
+
+    @Test
+    void countingOnlyMissesTheNoisyKeysEdgeHitsCostNoQuota() {
+        Prediction noisy = predict(cells.get(5));
+        assertThat(noisy.predicted()).as(noisy.gap()).isTrue();
+        // /hare is an edge HIT but for a miss per lifetime: the per-key limits, behind the cache, see
+        // a handful of requests, so even the noisy key is hardly rejected.
+        assertThat(noisy.value(Metric.REJECTED_PCT)).isLessThan(5.0);
+        assertThat(noisy.tierRejectedPct().get("free")).isLessThan(5.0);
+    }
+
+    @Test
+    void theModelNamesWhatItLacks() {
+        // The address ceiling at 10 r/s: the one address's 280 r/s reaches it, and the model has no ceiling.
+        Cell noisy = cells.get(3);
+        NginxSwitches low = new NginxSwitches().addressCeiling(dev.ratecache.suite.nginx.AddressCeiling.parse("10"));
+        Map<String, String> props = new LinkedHashMap<>(noisy.plan().sizes(Profile.QUICK));
+        props.putAll(noisy.properties());
+        assertThat(Predictor.predict(new Predictor.Input(noisy, noisy.apply(low), props, Profile.QUICK, 10, null, 0, 0))
+                .gap()).startsWith("the model does not include the address ceiling (10 r/s)");
+    }
+
+    @Test
+    void theArrivalsAreTheKeysSummedRateForHoldSecondsEachKeyAtItsOwnRate() {
+        List<dev.ratecache.model.Arrival> arrivals = Predictor.keys("a:2:k1;a:3:k2;b:10:k3", 3, "/hare", true);
+        assertThat(arrivals).hasSize(15 * 3);
+        assertThat(arrivals).filteredOn(a -> a.client().equals("k1")).hasSize(6);
+        assertThat(arrivals).filteredOn(a -> a.client().equals("k3")).hasSize(30);
+        assertThat(Predictor.keys("a:2:k1;a:3:k2", 1, "/hare", false)).allSatisfy(a -> assertThat(a.client())
+                .isEqualTo("client"));
+    }
+}
