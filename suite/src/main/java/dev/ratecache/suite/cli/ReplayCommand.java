@@ -16,6 +16,7 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.TierMembership;
 import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
@@ -302,7 +303,8 @@ public final class ReplayCommand extends MatrixCommand {
 
     @Override
     CellReport cellReport() {
-        return new ReplayCellReport(input.clients(), top, maxLateness);
+        return new ReplayCellReport(input.clients(), top, maxLateness,
+                input.keyed() ? TierMembership.of(switches.limitTiers()) : null);
     }
 
     @Override
