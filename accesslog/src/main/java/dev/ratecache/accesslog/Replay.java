@@ -103,10 +103,10 @@ public final class Replay {
             schedule.add(new ScheduledRequest(Math.round(nanos / 1e6 / speed), address.get(r.client()), r.method(),
                     r.uri(), r.client(), key));
         }
-        ReplaySummary.Keys keys = log.keyField().map(f -> new ReplaySummary.Keys(f, 0, 0, 0)).orElse(null);
-        if (keys != null) {
-            keys = new ReplaySummary.Keys(keys.field(), keyed, distinct.size(), unsent);
-        }
+        long keyedRequests = keyed;
+        long unsentKeys = unsent;
+        ReplaySummary.Keys keys = log.keyField()
+                .map(f -> new ReplaySummary.Keys(f, keyedRequests, distinct.size(), unsentKeys)).orElse(null);
 
         Map<String, Long> skippedByCount = skipped.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
