@@ -25,14 +25,21 @@ import java.util.stream.Collectors;
  * @param keyless    requests without one (counted by address in the anonymous tier)
  * @param nodelay    the mode the tiers were advised in (advise's --front-mode)
  * @param maxHurtPct the share of a tier's normal keys a recommendation may hurt
+ * @param reading    for a log of whole seconds, the reading of a second the tiers were advised on; null otherwise
  */
 public record TierAdviceReport(String keyField, String tiersFile, List<LimitTier> given, List<TierAdvice> tiers,
-        long keyed, long keyless, boolean nodelay, double maxHurtPct) {
+        long keyed, long keyless, boolean nodelay, double maxHurtPct, dev.ratecache.accesslog.WithinSecond reading) {
     public static final String FILE = "tiers.txt";
 
     public TierAdviceReport {
         given = List.copyOf(given);
         tiers = List.copyOf(tiers);
+    }
+
+    /** For a log whose times say where in its second each request came. */
+    public TierAdviceReport(String keyField, String tiersFile, List<LimitTier> given, List<TierAdvice> tiers,
+            long keyed, long keyless, boolean nodelay, double maxHurtPct) {
+        this(keyField, tiersFile, given, tiers, keyed, keyless, nodelay, maxHurtPct, null);
     }
 
     private LimitMode mode() {
@@ -92,7 +99,10 @@ public record TierAdviceReport(String keyField, String tiersFile, List<LimitTier
         s.append("For each tier, the keys are the clients of the per-client search above: the tightest rate and burst"
                 + " (least flood per minute) that hurts at most ").append(Advisor.plain(maxHurtPct))
                 .append(" % of the tier's normal keys (outlier keys apart, by the same rule as outlier clients), in ")
-                .append(mode()).append(" mode. The recommended tiers are in [").append(FILE).append("](").append(FILE)
+                .append(mode()).append(" mode")
+                .append(reading == null ? "" : ", with the log's requests taken as " + reading.words()
+                        + " as for the per-client limit (only that reading is worked out per tier)")
+                .append(". The recommended tiers are in [").append(FILE).append("](").append(FILE)
                 .append("), ready for `--tiers` (with `--limit-key header:NAME`).\n\n");
         s.append("| tier | keys | requests | normal keys | may hurt | recommended | rejected % | keys hurt | outlier keys hit | flood/min |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|\n");

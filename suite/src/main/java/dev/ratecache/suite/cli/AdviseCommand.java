@@ -163,7 +163,8 @@ public final class AdviseCommand implements Callable<Integer> {
         List<Advisor.TierAdvice> advised = Advisor.adviseTiers(parsed.requests(), parsed.resolution(), options,
                 membership.names(), membership::tierOf, LimitTier.ANONYMOUS);
         return new TierAdviceReport(keyField, tiers == null ? null : tiers.toString(), given, advised, keyed,
-                parsed.requests().size() - keyed, options.nodelay(), options.maxHurtPct());
+                parsed.requests().size() - keyed, options.nodelay(), options.maxHurtPct(),
+                parsed.resolution() == dev.ratecache.accesslog.TimeResolution.WHOLE_SECONDS ? options.withinSecond() : null);
     }
 
     /** Every flag checked before the log is read; all problems at once, one line each. */

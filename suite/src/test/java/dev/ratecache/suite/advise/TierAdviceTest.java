@@ -159,5 +159,9 @@ class TierAdviceTest {
         assertThat(read.get(0).rate()).isEqualTo(10);
         assertThat(Files.readString(file)).contains("No --tiers file was given: every key is in the anonymous tier.");
         assertThat(report.markdown()).contains("No `--tiers` file was given, so every key is in one tier, `anonymous`");
+        TierAdviceReport wholeSeconds = new TierAdviceReport("api_key", null, List.of(), advise(List.of()), 100, 20,
+                false, 1, dev.ratecache.accesslog.WithinSecond.START);
+        assertThat(wholeSeconds.markdown()).contains("with the log's requests taken as "
+                + dev.ratecache.accesslog.WithinSecond.START.words());
     }
 }
