@@ -100,6 +100,11 @@ public final class AccessLog {
             throw new AccessLogException(name + ": the log is empty");
         }
         LogFormat used = format instanceof LogFormat.Auto ? detect(name, first) : format;
+        String keyField = options.keyField().orElse(null);
+        if (keyField != null && !used.hasFields()) {
+            throw new AccessLogException(name + ": --key-field " + keyField + " needs a log with named fields"
+                    + " (suite-json or json:...); this log is read as " + used.spelling() + ", which has none");
+        }
 
         List<LoggedRequest> requests = new ArrayList<>();
         long lines = 0;
@@ -108,7 +113,7 @@ public final class AccessLog {
         String example = null;
         for (Line l : first) {
             lines++;
-            Optional<LoggedRequest> r = used.parseLine(l.number(), l.text());
+            Optional<LoggedRequest> r = used.parseLine(l.number(), l.text(), keyField);
             if (r.isPresent()) {
                 requests.add(r.get());
             } else {
@@ -124,7 +129,7 @@ public final class AccessLog {
                 continue;
             }
             lines++;
-            Optional<LoggedRequest> r = used.parseLine(number, text);
+            Optional<LoggedRequest> r = used.parseLine(number, text, keyField);
             if (r.isPresent()) {
                 requests.add(r.get());
             } else {
@@ -146,7 +151,8 @@ public final class AccessLog {
         }
         // Stable: requests logged in the same second (all of them, in a busy combined log) keep the log's order.
         requests.sort(Comparator.comparing(r -> r.time().toInstant()));
-        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad), used.resolution(requests));
+        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad), used.resolution(requests),
+                options.keyField());
     }
 
     private static LogFormat detect(String name, List<Line> sample) throws AccessLogException {

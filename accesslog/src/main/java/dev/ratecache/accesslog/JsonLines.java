@@ -19,7 +19,8 @@ final class JsonLines {
 
     private JsonLines() {}
 
-    static Optional<LoggedRequest> parse(Map<String, String> fields, long line, String text) {
+    /** @param keyField the field holding the request's key, or null to read none */
+    static Optional<LoggedRequest> parse(Map<String, String> fields, long line, String text, String keyField) {
         String t = text.strip();
         if (!t.startsWith("{")) {
             return Optional.empty();
@@ -52,8 +53,12 @@ final class JsonLines {
         // nginx logs an empty method for a connection that sent no request line; so is "-".
         String m = method.get().isEmpty() || method.get().equals("-")
                 ? LoggedRequest.NO_REQUEST : method.get().toUpperCase(java.util.Locale.ROOT);
+        // A line without the field, or with an empty one, is a request without a key, not a bad
+        // line: an API serves keyless requests too (nginx logs "-" or "" for a header not sent).
+        String key = field(object, keyField).filter(JsonNode::isValueNode).map(JsonNode::asText)
+                .filter(k -> !k.isEmpty() && !k.equals("-")).orElse(LoggedRequest.NO_KEY);
         return Optional.of(new LoggedRequest(line, time.get(), client.get(), m, uri.get(), status, bytes,
-                requestTime, upstreamTime));
+                requestTime, upstreamTime, key));
     }
 
     /** The field by its exact name, else by a dotted path into nested objects ({@code http.method}). */

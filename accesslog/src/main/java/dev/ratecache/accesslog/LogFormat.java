@@ -35,6 +35,22 @@ public sealed interface LogFormat
     Optional<LoggedRequest> parseLine(long line, String text);
 
     /**
+     * As {@link #parseLine(long, String)}, with the request's key read from field {@code keyField}
+     * (null: none). Only a format with named fields ({@link #hasFields()}) can read one.
+     */
+    default Optional<LoggedRequest> parseLine(long line, String text, String keyField) {
+        if (keyField != null) {
+            throw new UnsupportedOperationException(spelling() + " has no fields to read a key from");
+        }
+        return parseLine(line, text);
+    }
+
+    /** Whether a line's values are named, so that a key can be read from any field the user names. */
+    default boolean hasFields() {
+        return false;
+    }
+
+    /**
      * How finely the times of {@code requests}, read in this format, tell when each came. The NCSA
      * formats know it from their spelling ({@code [10/Oct/2000:13:55:36 -0700]} has no fraction); a
      * JSON log's time field may be either, so the values say.
@@ -159,7 +175,17 @@ public sealed interface LogFormat
 
         @Override
         public Optional<LoggedRequest> parseLine(long line, String text) {
-            return JsonLines.parse(FIELDS, line, text);
+            return JsonLines.parse(FIELDS, line, text, null);
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text, String keyField) {
+            return JsonLines.parse(FIELDS, line, text, keyField);
+        }
+
+        @Override
+        public boolean hasFields() {
+            return true;
         }
 
         /** Whole seconds as the suite logs it ({@code $time_iso8601}); the values say, should a log carry fractions. */
@@ -236,7 +262,17 @@ public sealed interface LogFormat
 
         @Override
         public Optional<LoggedRequest> parseLine(long line, String text) {
-            return JsonLines.parse(fields, line, text);
+            return JsonLines.parse(fields, line, text, null);
+        }
+
+        @Override
+        public Optional<LoggedRequest> parseLine(long line, String text, String keyField) {
+            return JsonLines.parse(fields, line, text, keyField);
+        }
+
+        @Override
+        public boolean hasFields() {
+            return true;
         }
 
         @Override

@@ -17,11 +17,31 @@ import java.util.OptionalLong;
  * @param bytes the response body's size, empty when the log does not say
  * @param requestSeconds nginx's {@code $request_time}, when logged
  * @param upstreamSeconds nginx's {@code $upstream_response_time}, summed over every upstream tried
+ * @param key the request's key (API key, token) from the log's key field, or {@link #NO_KEY}: no key
+ *     field was read, the line has none, or it is empty or {@code -} (what nginx logs for a header
+ *     the request did not carry)
  */
 public record LoggedRequest(long line, OffsetDateTime time, String client, String method, String uri, int status,
-        OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds) {
+        OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds, String key) {
     /** The method of a line that is well formed but records no request that could be sent again. */
     public static final String NO_REQUEST = "-";
+
+    /** {@link #key()} of a request without one. */
+    public static final String NO_KEY = "";
+
+    public LoggedRequest {
+        key = key == null ? NO_KEY : key;
+    }
+
+    /** A request of a log read without a key field. */
+    public LoggedRequest(long line, OffsetDateTime time, String client, String method, String uri, int status,
+            OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds) {
+        this(line, time, client, method, uri, status, bytes, requestSeconds, upstreamSeconds, NO_KEY);
+    }
+
+    public boolean hasKey() {
+        return !key.isEmpty();
+    }
 
     /** The uri without its query: what the origin serves a delay and a size for. */
     public String path() {

@@ -15,10 +15,16 @@ import java.util.List;
  * @param bad the lines that did not parse
  * @param resolution whether the times are whole seconds, so that what is worked out from the spacing
  *     of requests can say what it assumed within a second ({@link WithinSecond})
+ * @param keyField the field each request's key was read from ({@code --key-field}), empty when none was
  */
 public record ParsedLog(Path source, LogFormat format, long lines, List<LoggedRequest> requests, BadLines bad,
-        TimeResolution resolution) {
+        TimeResolution resolution, java.util.Optional<String> keyField) {
     public ParsedLog {
         requests = List.copyOf(requests);
+    }
+
+    public ParsedLog(Path source, LogFormat format, long lines, List<LoggedRequest> requests, BadLines bad,
+            TimeResolution resolution) {
+        this(source, format, lines, requests, bad, resolution, java.util.Optional.empty());
     }
 }

@@ -85,19 +85,58 @@ public final class Replay {
 
         Instant start = kept.get(0).time().toInstant();
         List<ScheduledRequest> schedule = new ArrayList<>(kept.size());
+        long keyed = 0;
+        long unsent = 0;
+        java.util.Set<String> distinct = new java.util.HashSet<>();
         for (LoggedRequest r : kept) {
             long nanos = Duration.between(start, r.time().toInstant()).toNanos();
+            String key = r.key();
+            if (r.hasKey()) {
+                keyed++;
+                if (sendable(key)) {
+                    distinct.add(key);
+                } else {
+                    unsent++;
+                    key = LoggedRequest.NO_KEY;
+                }
+            }
             schedule.add(new ScheduledRequest(Math.round(nanos / 1e6 / speed), address.get(r.client()), r.method(),
-                    r.uri(), r.client()));
+                    r.uri(), r.client(), key));
         }
+        long keyedRequests = keyed;
+        long unsentKeys = unsent;
+        ReplaySummary.Keys keys = log.keyField()
+                .map(f -> new ReplaySummary.Keys(f, keyedRequests, distinct.size(), unsentKeys)).orElse(null);
 
         Map<String, Long> skippedByCount = skipped.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
         ReplaySummary summary = new ReplaySummary(name, log.format().spelling(), log.lines(), log.requests().size(),
                 kept.size(), log.bad(), skippedByCount, outside, clients.size(), kept.get(0).time(),
-                kept.get(kept.size() - 1).time(), speed, log.resolution());
+                kept.get(kept.size() - 1).time(), speed, log.resolution(), keys);
         return new ReplayInput(schedule, clients, paths(kept), summary);
+    }
+
+    /** The longest key nginx's limit counts (snippets/shared/limit-key.conf); a longer one counts as missing. */
+    public static final int MAX_KEY_BYTES = 256;
+
+    /**
+     * Whether {@code key} can go in a header as it is and be counted by nginx as a key: 1 to
+     * {@value #MAX_KEY_BYTES} visible ASCII characters. nginx counts a longer key, or one with a
+     * control character, as missing, and a header cannot carry a line break (nor, through JMeter,
+     * what is not ASCII), so such a key is sent as no key at all: what nginx would make of it.
+     */
+    public static boolean sendable(String key) {
+        if (key.isEmpty() || key.length() > MAX_KEY_BYTES) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Per path, in order of first request. */

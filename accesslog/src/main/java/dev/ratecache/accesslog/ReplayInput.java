@@ -22,6 +22,12 @@ public record ReplayInput(List<ScheduledRequest> schedule, List<ClientAddress> c
 
     /** JMeter's CSV Data Set names its variables from this header; it must not change. */
     public static final List<String> SCHEDULE_HEADER = List.of("offset_ms", "address", "method", "uri", "client");
+    /**
+     * The schedule's header when any request carries a key: one column more, so that a schedule
+     * without keys stays as it was (and older schedules still replay).
+     */
+    public static final List<String> KEYED_SCHEDULE_HEADER = List.of("offset_ms", "address", "method", "uri", "client",
+            "key");
     public static final List<String> CLIENTS_HEADER = List.of("client", "address", "requests");
     public static final List<String> PATHS_HEADER = List.of("path", "requests", "delay_ms", "body_bytes");
 
@@ -34,9 +40,14 @@ public record ReplayInput(List<ScheduledRequest> schedule, List<ClientAddress> c
     /** Writes schedule.csv, clients.csv and paths.csv into {@code dir}, which is created if need be. */
     public void write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        try (CSVPrinter csv = printer(dir.resolve(SCHEDULE_CSV), SCHEDULE_HEADER)) {
+        boolean keyed = keyed();
+        try (CSVPrinter csv = printer(dir.resolve(SCHEDULE_CSV), keyed ? KEYED_SCHEDULE_HEADER : SCHEDULE_HEADER)) {
             for (ScheduledRequest r : schedule) {
-                csv.printRecord(r.offsetMs(), r.address(), r.method(), r.uri(), r.client());
+                if (keyed) {
+                    csv.printRecord(r.offsetMs(), r.address(), r.method(), r.uri(), r.client(), r.key());
+                } else {
+                    csv.printRecord(r.offsetMs(), r.address(), r.method(), r.uri(), r.client());
+                }
             }
         }
         try (CSVPrinter csv = printer(dir.resolve(CLIENTS_CSV), CLIENTS_HEADER)) {
@@ -50,6 +61,11 @@ public record ReplayInput(List<ScheduledRequest> schedule, List<ClientAddress> c
                         p.bodyBytes());
             }
         }
+    }
+
+    /** Whether any request is sent with a key: the schedule then has its key column. */
+    public boolean keyed() {
+        return schedule.stream().anyMatch(r -> !r.key().isEmpty());
     }
 
     /** Unix line ends: JMeter and the origin read these files on any platform the same way. */

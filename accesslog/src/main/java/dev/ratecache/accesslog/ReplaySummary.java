@@ -24,13 +24,25 @@ import java.util.stream.Collectors;
  * @param last the last replayed request's time, in its logged offset
  * @param speed how many times faster than logged the replay runs
  * @param resolution whether the log's times are whole seconds, which the replay sends as written
+ * @param keys what the key field gave, or null when the log was read without one
  */
 public record ReplaySummary(String source, String format, long lines, long requestsInLog, long requestsKept,
         BadLines bad, Map<String, Long> skippedMethods, long outsideSelection, long clients, OffsetDateTime first,
-        OffsetDateTime last, double speed, TimeResolution resolution) {
+        OffsetDateTime last, double speed, TimeResolution resolution, Keys keys) {
     public ReplaySummary {
         skippedMethods = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(skippedMethods));
     }
+
+    /**
+     * The replayed requests' keys.
+     *
+     * @param field the log's key field
+     * @param keyed replayed requests with a key in it
+     * @param distinct distinct keys sent
+     * @param unsent keyed requests sent without their key, which nginx would count as missing
+     *     ({@link Replay#sendable})
+     */
+    public record Keys(String field, long keyed, long distinct, long unsent) {}
 
     /**
      * Said wherever a replay's figures are shown: the replay, and so the model's prediction of it,
@@ -66,6 +78,15 @@ public record ReplaySummary(String source, String format, long lines, long reque
         }
         if (outsideSelection > 0) {
             s.append(String.format(Locale.ROOT, " %d requests outside --from/--to/--first.", outsideSelection));
+        }
+        if (keys != null) {
+            s.append(String.format(Locale.ROOT, " Keys from field %s: %d of %d requests carry one (%d distinct keys),"
+                    + " sent in the limit key's header; the others are sent without it.", keys.field(), keys.keyed(),
+                    requestsKept, keys.distinct()));
+            if (keys.unsent() > 0) {
+                s.append(String.format(Locale.ROOT, " %d keys over %d bytes or with characters other than visible ASCII"
+                        + " are sent as no key, as nginx would count them.", keys.unsent(), Replay.MAX_KEY_BYTES));
+            }
         }
         if (resolution == TimeResolution.WHOLE_SECONDS) {
             s.append(" ").append(WHOLE_SECONDS_NOTE);

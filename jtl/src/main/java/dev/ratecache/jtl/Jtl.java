@@ -21,10 +21,11 @@ import org.apache.commons.csv.CSVRecord;
 public final class Jtl {
     /**
      * The sample variables of jmeter/suite.properties ({@code sample_variables}), the last columns.
-     * scheduledAt and client are set by the replay plan only, staleMs by the hot-set plan only; other
-     * plans leave them empty.
+     * scheduledAt, client and key are set by the replay plan only, staleMs by the hot-set plan only;
+     * other plans leave them empty.
      */
-    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter", "scheduledAt", "client", "staleMs");
+    public static final List<String> VARIABLES = List.of("cacheStatus", "retryAfter", "scheduledAt", "client", "staleMs",
+            "key");
 
     /** The columns, in JMeter's order for the save-service settings of jmeter/suite.properties. */
     public static final List<String> COLUMNS = Stream.concat(Stream.of("timeStamp", "elapsed", "label",
@@ -56,7 +57,7 @@ public final class Jtl {
                         (int) parseLong(optional(r, "allThreads")), optional(r, "URL"),
                         optional(r, "cacheStatus"), optional(r, "retryAfter"),
                         scheduledAt(optional(r, "scheduledAt")), optional(r, "client"),
-                        staleMs(optional(r, "staleMs"))));
+                        staleMs(optional(r, "staleMs")), key(optional(r, "key"))));
             }
         }
         return samples;
@@ -74,7 +75,7 @@ public final class Jtl {
                         // Latency is time to first byte; a client that reads whole responses only has the total.
                         s.elapsed(), 0, 0, s.cacheStatus(), s.retryAfter(),
                         s.scheduled() ? String.valueOf(s.scheduledAt()) : "", s.client(),
-                        s.stale() ? String.valueOf(s.staleMs()) : "");
+                        s.stale() ? String.valueOf(s.staleMs()) : "", s.key());
             }
         }
     }
@@ -94,6 +95,11 @@ public final class Jtl {
     /** As {@link #scheduledAt}: empty, "null" or no column at all is not a stale read. */
     private static long staleMs(String text) {
         return text.isEmpty() || text.equals("null") ? Sample.NOT_STALE : Long.parseLong(text);
+    }
+
+    /** JMeter writes "null" for a sample variable a plan never set: no key. */
+    private static String key(String text) {
+        return text.equals("null") ? "" : text;
     }
 
     private static long parseLong(String text) {

@@ -22,10 +22,23 @@ package dev.ratecache.jtl;
  * @param staleMs         for a stale read of the hot-set plan, how long (ms) after the acknowledgement
  *                        of the first write it missed it started; {@link #NOT_STALE} for a fresh read,
  *                        any other sample, and in a JTL written before the column existed
+ * @param key             the key a replay sent in the limit key's header ({@code --key-field}), or empty
  */
 public record Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
         String threadName, boolean success, long bytes, int threads, String url, String cacheStatus, String retryAfter,
-        long scheduledAt, String client, long staleMs) {
+        long scheduledAt, String client, long staleMs, String key) {
+
+    public Sample {
+        key = key == null ? "" : key;
+    }
+
+    /** A sample sent with no key: every plan's but a keyed replay's. */
+    public Sample(long timeStamp, long elapsed, String label, String responseCode, String responseMessage,
+            String threadName, boolean success, long bytes, int threads, String url, String cacheStatus,
+            String retryAfter, long scheduledAt, String client, long staleMs) {
+        this(timeStamp, elapsed, label, responseCode, responseMessage, threadName, success, bytes, threads, url,
+                cacheStatus, retryAfter, scheduledAt, client, staleMs, "");
+    }
 
     /** {@link #scheduledAt()} of a sample that had no due time. Epoch 0 is never a replay's due time. */
     public static final long UNSCHEDULED = 0;

@@ -25,7 +25,9 @@ class JtlTest {
                 new Sample(1_040, 2, "GET /items/{id}", "200", "OK", "Users 1-2", true, 80, 2, "http://h:1/items/7",
                         "HIT", "", Sample.UNSCHEDULED, "", 0),
                 new Sample(1_050, 2, "GET /items/{id}", "200", "OK", "Users 1-2", true, 80, 2, "http://h:1/items/7",
-                        "HIT", "", Sample.UNSCHEDULED, "", 1_234));
+                        "HIT", "", Sample.UNSCHEDULED, "", 1_234),
+                new Sample(1_060, 2, "/a", "429", "Too Many Requests", "Replay 1-1", false, 80, 2, "http://h:1/a",
+                        "", "1", 1_055, "203.0.113.9", Sample.NOT_STALE, "k-pro,1"));
         Path jtl = dir.resolve("results.jtl");
 
         Jtl.write(jtl, samples);
@@ -34,9 +36,10 @@ class JtlTest {
         assertThat(Files.readAllLines(jtl).get(0)).isEqualTo(Jtl.HEADER)
                 .isEqualTo("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
                         + "failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,"
-                        + "\"cacheStatus\",\"retryAfter\",\"scheduledAt\",\"client\",\"staleMs\"");
+                        + "\"cacheStatus\",\"retryAfter\",\"scheduledAt\",\"client\",\"staleMs\",\"key\"");
         assertThat(Jtl.read(jtl)).extracting(Sample::staleMs).containsExactly(
-                Sample.NOT_STALE, Sample.NOT_STALE, Sample.NOT_STALE, Sample.NOT_STALE, 0L, 1_234L);
+                Sample.NOT_STALE, Sample.NOT_STALE, Sample.NOT_STALE, Sample.NOT_STALE, 0L, 1_234L, Sample.NOT_STALE);
+        assertThat(Jtl.read(jtl)).extracting(Sample::key).containsExactly("", "", "", "", "", "", "k-pro,1");
     }
 
     @Test
@@ -71,6 +74,8 @@ class JtlTest {
         assertThat(s.stale()).isFalse();
         assertThat(s.staleMs()).isEqualTo(Sample.NOT_STALE);
         assertThat(s.scheduledAt()).isEqualTo(990);
+        // Nor a key column: a replay without keys.
+        assertThat(s.key()).isEmpty();
         assertThat(StaleReads.of(List.of(s)).stale()).isZero();
     }
 
@@ -106,11 +111,12 @@ class JtlTest {
     @Test
     void emptyReplayColumnsOfTheOtherPlansReadAsUnscheduled() throws Exception {
         Path jtl = Files.write(dir.resolve("stress.jtl"), List.of(Jtl.HEADER,
-                "1000,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,,,",
+                "1000,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,,,,",
                 // a user's own plan that never sets the variables: JMeter writes null
-                "1001,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,null,null,null"));
+                "1001,12,/hare,200,OK,Users 1-1,text,true,,5,100,1,1,http://h:1/hare,10,0,1,HIT,,null,null,null,null"));
 
         assertThat(Jtl.read(jtl)).hasSize(2).allSatisfy(s -> assertThat(s.scheduled()).isFalse());
+        assertThat(Jtl.read(jtl)).allSatisfy(s -> assertThat(s.key()).isEmpty());
         assertThat(Jtl.read(jtl).get(0).client()).isEmpty();
         assertThat(Jtl.read(jtl)).noneSatisfy(s -> assertThat(s.stale()).isTrue());
     }

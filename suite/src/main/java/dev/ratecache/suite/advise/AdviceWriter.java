@@ -29,6 +29,20 @@ public final class AdviceWriter {
 
     /** Writes advice.md and nginx/ (with nginx/dry-run/) into {@code dir}. */
     public static void write(Path dir, String source, Advice a) throws IOException {
+        write(dir, source, a, null);
+    }
+
+    /** As above, with the advice per tier (advise --key-field): its section in advice.md and tiers.txt. */
+    public static void write(Path dir, String source, Advice a, TierAdviceReport tiers) throws IOException {
+        writeAdvice(dir, source, a);
+        if (tiers != null) {
+            Files.writeString(dir.resolve(TierAdviceReport.FILE), tiers.tiersFileText(source), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("advice.md"), tiers.markdown(), StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
+        }
+    }
+
+    private static void writeAdvice(Path dir, String source, Advice a) throws IOException {
         Path nginx = dir.resolve("nginx");
         Path dry = nginx.resolve("dry-run");
         Files.createDirectories(dry);

@@ -147,6 +147,14 @@ public final class Advisor {
      * @param millis each request's time under the reading advised on, ascending, in the order of {@code requests}
      */
     private Advisor(List<LoggedRequest> requests, long[] millis, Options options) {
+        this(requests, millis, options, LoggedRequest::client);
+    }
+
+    /**
+     * @param identity what a limit counts a request as: its client, or its key for a tier's advice
+     */
+    private Advisor(List<LoggedRequest> requests, long[] millis, Options options,
+            java.util.function.Function<LoggedRequest, String> identity) {
         this.log = requests;
         this.options = options;
         this.n = requests.size();
@@ -160,7 +168,7 @@ public final class Advisor {
         for (int i = 0; i < n; i++) {
             LoggedRequest r = requests.get(i);
             time[i] = millis[i] - first;
-            client[i] = ids.computeIfAbsent(r.client(), c -> {
+            client[i] = ids.computeIfAbsent(identity.apply(r), c -> {
                 names.add(c);
                 return names.size() - 1;
             });
@@ -219,6 +227,37 @@ public final class Advisor {
         }
 
         int clients = clientNames.length;
+        Front f = front();
+        List<ClientStat> stats = f.stats();
+        List<FrontCandidate> swept = f.swept();
+        FrontCandidate pick = f.pick();
+        int normal = f.normal();
+        int allowed = f.allowed();
+        boolean[] accepted = new boolean[n];
+        sweepFront(pick, f.byClient(), f.outlier(), accepted);
+
+        List<PathAdvice> paths = lifetimes(cacheable, accepted, seconds);
+        BackAdvice back = back(cacheable, accepted, paths);
+
+        long peak = BusiestWindow.in(time, 1000).count();
+        List<ClientStat> outliers = stats.stream().filter(ClientStat::outlier)
+                .sorted(Comparator.comparingDouble(ClientStat::peakPerSec).reversed()).toList();
+        List<ClientStat> top = stats.stream().sorted(Comparator.comparingLong(ClientStat::requests).reversed())
+                .limit(10).toList();
+        return new Advice(n, clients, seconds, mean, peak, outliers, top, swept, pick, normal, allowed, paths, back,
+                options, null);
+    }
+
+    /** The front limit's search over this advisor's identities (clients, or a tier's keys). */
+    private record Front(int[][] byClient, List<ClientStat> stats, boolean[] outlier, int normal, int allowed,
+            List<FrontCandidate> swept, FrontCandidate pick) {}
+
+    /**
+     * Every front candidate, and the tightest (least flood a minute) that hurts at most
+     * {@link Options#maxHurtPct()} of the normal identities (outliers apart); the loosest when none does.
+     */
+    private Front front() {
+        int clients = clientNames.length;
         int[][] byClient = byClient(clients);
         List<ClientStat> stats = clientStats(byClient);
         boolean[] outlier = new boolean[clients];
@@ -238,19 +277,65 @@ public final class Advisor {
         FrontCandidate pick = swept.stream().filter(f -> f.hurtClients() <= allowed)
                 .min(Comparator.comparingLong(FrontCandidate::floodPerMinute).thenComparingInt(FrontCandidate::rate))
                 .orElse(swept.get(swept.size() - 1));
-        boolean[] accepted = new boolean[n];
-        sweepFront(pick, byClient, outlier, accepted);
+        return new Front(byClient, stats, outlier, normal, allowed, swept, pick);
+    }
 
-        List<PathAdvice> paths = lifetimes(cacheable, accepted, seconds);
-        BackAdvice back = back(cacheable, accepted, paths);
+    /**
+     * One tier's advice: the front search with the tier's keys as the clients.
+     *
+     * @param tier        the tier's name
+     * @param keys        distinct identities counted in it (keys; for anonymous also the addresses of keyless requests)
+     * @param requests    its requests in the log
+     * @param normalKeys  its keys that are not outliers
+     * @param allowedHurt how many of them the recommendation may hurt
+     * @param candidates  every candidate, as for the per-client limit
+     * @param pick        the recommendation; null when the log has no request in the tier
+     * @param outliers    its outlier keys, by peak rate
+     */
+    public record TierAdvice(String tier, long keys, long requests, int normalKeys, int allowedHurt,
+            List<FrontCandidate> candidates, FrontCandidate pick, List<ClientStat> outliers) {}
 
-        long peak = BusiestWindow.in(time, 1000).count();
-        List<ClientStat> outliers = stats.stream().filter(ClientStat::outlier)
-                .sorted(Comparator.comparingDouble(ClientStat::peakPerSec).reversed()).toList();
-        List<ClientStat> top = stats.stream().sorted(Comparator.comparingLong(ClientStat::requests).reversed())
-                .limit(10).toList();
-        return new Advice(n, clients, seconds, mean, peak, outliers, top, swept, pick, normal, allowed, paths, back,
-                options, null);
+    /**
+     * Per tier, the tightest rate and burst that hurts at most {@link Options#maxHurtPct()} of the
+     * tier's normal keys, by the same search as the per-client limit with each key as a client. A
+     * request's tier is its key's ({@code tierOf}); a request without a key is counted by its address
+     * in {@code keylessTier}, as nginx does with {@code --missing-key addr}.
+     *
+     * @param requests    the log's requests, ordered by time, with their keys
+     * @param resolution  how finely their times were logged: whole seconds are read as {@link Options#withinSecond()}
+     * @param tiers       the tiers' names in the order to advise them
+     * @param tierOf      a key's tier
+     * @param keylessTier the tier of requests without a key
+     */
+    public static List<TierAdvice> adviseTiers(List<LoggedRequest> requests, TimeResolution resolution, Options options,
+            List<String> tiers, java.util.function.Function<String, String> tierOf, String keylessTier) {
+        long[] logged = logged(requests);
+        long[] millis = resolution == TimeResolution.WHOLE_SECONDS ? options.withinSecond().place(logged) : logged;
+        Map<String, List<Integer>> byTier = new java.util.LinkedHashMap<>();
+        tiers.forEach(t -> byTier.put(t, new ArrayList<>()));
+        for (int i = 0; i < requests.size(); i++) {
+            LoggedRequest r = requests.get(i);
+            String tier = r.hasKey() ? tierOf.apply(r.key()) : keylessTier;
+            byTier.computeIfAbsent(tier, t -> new ArrayList<>()).add(i);
+        }
+        List<TierAdvice> out = new ArrayList<>();
+        byTier.forEach((tier, indices) -> {
+            if (indices.isEmpty()) {
+                out.add(new TierAdvice(tier, 0, 0, 0, 0, List.of(), null, List.of()));
+                return;
+            }
+            List<LoggedRequest> in = indices.stream().map(requests::get).toList();
+            long[] times = indices.stream().mapToLong(i -> millis[i]).toArray();
+            // A keyless request is counted by its address: "a" and the address never equals "k" and a key.
+            Advisor a = new Advisor(in, times, options, r -> r.hasKey() ? "k" + r.key() : "a" + r.client());
+            Front f = a.front();
+            List<ClientStat> outliers = f.stats().stream().filter(ClientStat::outlier)
+                    .map(c -> new ClientStat(c.client().substring(1), c.requests(), c.peakPerSec(), true))
+                    .sorted(Comparator.comparingDouble(ClientStat::peakPerSec).reversed()).toList();
+            out.add(new TierAdvice(tier, a.clientNames.length, in.size(), f.normal(), f.allowed(), f.swept(), f.pick(),
+                    outliers));
+        });
+        return out;
     }
 
     /** GET/HEAD requests answered 200 (or with no status logged) of a path requested at least twice. */

@@ -8,6 +8,10 @@ import dev.ratecache.accesslog.ReadOptions;
 import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
+import dev.ratecache.suite.advise.TierAdviceReport;
+import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.nginx.TierMembership;
+import dev.ratecache.suite.nginx.TiersFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +43,7 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh advise access.log",
             "  ./run-tests.sh advise access.log.gz --origin-capacity 100 --max-staleness 60",
             "  ./run-tests.sh advise app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
+            "  ./run-tests.sh advise api.jsonl --key-field api_key --tiers tiers.txt",
             ""})
 public final class AdviseCommand implements Callable<Integer> {
     @Spec
@@ -83,6 +88,17 @@ public final class AdviseCommand implements Callable<Integer> {
                     + " it; advice.md gives the other reading beside it. Default: ${DEFAULT-VALUE}.")
     String withinSecond = "start";
 
+    @Option(names = "--key-field", paramLabel = "NAME",
+            description = "For a JSON log (suite-json or json:...): the field holding each request's key. advise then"
+                    + " recommends a rate and burst per tier (keys as the clients, within --max-hurt-clients of each"
+                    + " tier's normal keys) and writes tiers.txt, ready for --tiers.")
+    String keyField;
+
+    @Option(names = "--tiers", paramLabel = "FILE",
+            description = "With --key-field: the tiers file whose keys say which tier each key is in (its rates are"
+                    + " what is advised anew). Without it every key is in one tier, anonymous.")
+    Path tiers;
+
     @Option(names = "--results", paramLabel = "DIR", description = "Where the advice folder goes. Default: results/ in the checkout.")
     Path results;
 
@@ -90,12 +106,17 @@ public final class AdviseCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Advisor.Options options = validate();
+        List<LimitTier> given = givenTiers();
         ParsedLog parsed;
         Advisor.Advice advice;
+        TierAdviceReport perTier = null;
         long started = System.nanoTime();
         try {
-            parsed = AccessLog.read(log, LogFormat.parse(logFormat), new ReadOptions(badLines));
+            parsed = AccessLog.read(log, LogFormat.parse(logFormat), new ReadOptions(badLines).keyField(keyField));
             advice = Advisor.advise(parsed.requests(), parsed.resolution(), options);
+            if (keyField != null) {
+                perTier = perTier(parsed, options, given);
+            }
         } catch (AccessLogException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (Advisor.BadLog e) {
@@ -104,12 +125,46 @@ public final class AdviseCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - started) / 1e9;
         Path dir = RunFolders.next(RunFolders.results(results), "advise-");
         Files.createDirectories(dir);
-        AdviceWriter.write(dir, log.getFileName().toString(), advice);
+        AdviceWriter.write(dir, log.getFileName().toString(), advice, perTier);
         out.println(AdviceWriter.terminal(advice));
+        if (perTier != null) {
+            out.println(perTier.terminal());
+        }
         out.println();
         out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines%n", dir, seconds,
                 parsed.lines());
         return 0;
+    }
+
+    /** The --tiers file's tiers (checked by {@link #validate}); empty without one. */
+    private List<LimitTier> givenTiers() {
+        if (tiers == null) {
+            return List.of();
+        }
+        try {
+            return TiersFile.read(tiers);
+        } catch (TiersFile.Malformed e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--tiers " + e.getMessage());
+        }
+    }
+
+    /**
+     * Each tier advised with its keys as the clients. A log read with a key field in which no request
+     * has one is refused: the likelier story is a misspelt field name.
+     */
+    private TierAdviceReport perTier(ParsedLog parsed, Advisor.Options options, List<LimitTier> given)
+            throws Advisor.BadLog {
+        long keyed = parsed.requests().stream().filter(r -> r.hasKey()).count();
+        if (keyed == 0) {
+            throw new Advisor.BadLog("--key-field " + keyField + ": no request has a key in that field; check its name"
+                    + " (a dotted name reaches into nested objects, e.g. auth.key)");
+        }
+        TierMembership membership = TierMembership.of(given);
+        List<Advisor.TierAdvice> advised = Advisor.adviseTiers(parsed.requests(), parsed.resolution(), options,
+                membership.names(), membership::tierOf, LimitTier.ANONYMOUS);
+        return new TierAdviceReport(keyField, tiers == null ? null : tiers.toString(), given, advised, keyed,
+                parsed.requests().size() - keyed, options.nodelay(), options.maxHurtPct(),
+                parsed.resolution() == dev.ratecache.accesslog.TimeResolution.WHOLE_SECONDS ? options.withinSecond() : null);
     }
 
     /** Every flag checked before the log is read; all problems at once, one line each. */
@@ -145,10 +200,28 @@ public final class AdviseCommand implements Callable<Integer> {
         if (!(badLines >= 0 && badLines <= 100)) {
             problems.add("--bad-lines must be a percentage from 0 to 100 (got " + badLines + ")");
         }
+        LogFormat format = null;
         try {
-            LogFormat.parse(logFormat);
+            format = LogFormat.parse(logFormat);
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
+        }
+        if (keyField != null && keyField.isBlank()) {
+            problems.add("--key-field needs the name of a field of the log, e.g. --key-field api_key");
+        }
+        if (keyField != null && format != null && !(format instanceof LogFormat.Auto) && !format.hasFields()) {
+            problems.add("--key-field needs a log with named fields (suite-json or json:...); --log-format "
+                    + format.spelling() + " has none");
+        }
+        if (tiers != null && keyField == null) {
+            problems.add("--tiers says which tier each key is in: add --key-field NAME, the log's field holding the key");
+        }
+        if (tiers != null) {
+            try {
+                TiersFile.read(tiers);
+            } catch (TiersFile.Malformed e) {
+                problems.add("--tiers " + e.getMessage());
+            }
         }
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));

@@ -14,7 +14,9 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.TierMembership;
 import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
@@ -46,6 +48,7 @@ import picocli.CommandLine.Parameters;
             "  ./run-tests.sh replay access.log",
             "  ./run-tests.sh replay access.log.gz --speed 10 --only replay/server-cache",
             "  ./run-tests.sh replay app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
+            "  ./run-tests.sh replay api.jsonl --key-field api_key --limit-key header:X-Api-Key --tiers tiers.txt",
             ""})
 public final class ReplayCommand extends MatrixCommand {
     @Parameters(index = "0", paramLabel = "ACCESS_LOG",
@@ -57,6 +60,12 @@ public final class ReplayCommand extends MatrixCommand {
                     + " json:time=FIELD,client=FIELD,method=FIELD,uri=FIELD[,status=..][,bytes=..][,request_time=..][,upstream_time=..]."
                     + " Default: ${DEFAULT-VALUE}.")
     String logFormat = "auto";
+
+    @Option(names = "--key-field", paramLabel = "NAME",
+            description = "For a JSON log (suite-json or json:...): the field holding each request's key (API key, token),"
+                    + " sent in the header of --limit-key header:NAME; each client still sends from its own address."
+                    + " Requests without one are sent without the header.")
+    String keyField;
 
     @Option(names = "--bad-lines", paramLabel = "PERCENT",
             description = "The share of lines that may fail to parse before the replay refuses the log. Default: ${DEFAULT-VALUE}.")
@@ -148,11 +157,14 @@ public final class ReplayCommand extends MatrixCommand {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
+        if (keyField != null) {
+            problems.addAll(keyFieldProblems(keyField, format, switches.limitKey()));
+        }
         if (problems.size() > before || format == null) {
             return List.of();
         }
         try {
-            ParsedLog parsed = AccessLog.read(log, format, new ReadOptions(badLines));
+            ParsedLog parsed = AccessLog.read(log, format, new ReadOptions(badLines).keyField(keyField));
             input = Replay.prepare(parsed, selection, speed);
             if (useAdvice) {
                 advice = Advisor.advise(parsed.requests(), new Advisor.Options(originCapacity,
@@ -168,7 +180,29 @@ public final class ReplayCommand extends MatrixCommand {
         }
         List<ScheduledRequest> schedule = input.schedule();
         double seconds = schedule.get(schedule.size() - 1).offsetMs() / 1000.0;
-        return List.of(Plan.replay(replayDir(runDir).resolve(ReplayInput.SCHEDULE_CSV), schedule.size(), seconds, threads));
+        return List.of(Plan.replay(replayDir(runDir).resolve(ReplayInput.SCHEDULE_CSV), schedule.size(), seconds, threads,
+                input.keyed() ? switches.limitKey().name() : null));
+    }
+
+    /**
+     * What is wrong with {@code --key-field} beside these switches, each in one line: a replay sends
+     * keys only in a header (a cookie would be kept by the edge cache's rules for credentials, an
+     * argument would change every URI), and only a log with named fields has a field to read.
+     */
+    static List<String> keyFieldProblems(String keyField, LogFormat format, LimitKey limitKey) {
+        List<String> problems = new java.util.ArrayList<>();
+        if (keyField.isBlank()) {
+            problems.add("--key-field needs the name of a field of the log, e.g. --key-field api_key");
+        }
+        if (limitKey.kind() != LimitKey.Kind.HEADER) {
+            problems.add("--key-field sends each request's key in the limit key's header: add --limit-key header:NAME"
+                    + " (got --limit-key " + limitKey + ")");
+        }
+        if (format != null && !(format instanceof LogFormat.Auto) && !format.hasFields()) {
+            problems.add("--key-field needs a log with named fields (suite-json or json:...); --log-format "
+                    + format.spelling() + " has none");
+        }
+        return problems;
     }
 
     /**
@@ -269,7 +303,8 @@ public final class ReplayCommand extends MatrixCommand {
 
     @Override
     CellReport cellReport() {
-        return new ReplayCellReport(input.clients(), top, maxLateness);
+        return new ReplayCellReport(input.clients(), top, maxLateness,
+                input.keyed() ? TierMembership.of(switches.limitTiers()) : null);
     }
 
     @Override

@@ -106,8 +106,17 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
      * requests waiting or in flight at once, so that a late answer never holds back the next start.
      */
     public static Plan replay(Path schedule, long requests, double seconds, int threads) {
-        Map<String, String> props = Map.of("schedule", schedule.toAbsolutePath().toString(),
-                "threads", String.valueOf(threads));
+        return replay(schedule, requests, seconds, threads, null);
+    }
+
+    /** As above, sending each row's key (the schedule's key column) in header {@code keyHeader} (null: none). */
+    public static Plan replay(Path schedule, long requests, double seconds, int threads, String keyHeader) {
+        Map<String, String> props = new java.util.LinkedHashMap<>(Map.of("schedule", schedule.toAbsolutePath().toString(),
+                "threads", String.valueOf(threads)));
+        if (keyHeader != null) {
+            props.put("key_header", keyHeader);
+        }
+        props = Map.copyOf(props);
         // The plan starts its clock 2 s after JMeter is up (lead_ms), then follows the schedule.
         double cell = seconds + 8;
         return new Plan("replay", "replay.jmx", null, Map.of(), 0, Map.of(Profile.QUICK, props, Profile.DEFAULT, props),

@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  * file says in its opening comment which template it was rendered from, with which switches.
  */
 public final class NginxRenderer {
+    /** A map's own words: a key spelt like one needs a backslash before it (snippets/shared/limit-tier.conf). */
+    private static final java.util.Set<String> MAP_WORDS = java.util.Set.of("default", "hostnames", "include", "volatile");
+
     /** The paragraph of a top-level template's banner that a rendered file replaces with {@link #stamp}. */
     static final String TEMPLATE_NOTE = "# This file is a template";
     private static final Pattern INCLUDE = Pattern.compile("^\\s*include\\s+(snippets/[A-Za-z0-9._/-]+)\\s*;",
@@ -229,7 +232,7 @@ public final class NginxRenderer {
         int highestBurst = 0;
         for (LimitTier t : tiers) {
             for (String key : t.keys()) {
-                tierKeys.add(Map.of("key", key, "tier", t.name()));
+                tierKeys.add(Map.of("key", key, "mapKey", MAP_WORDS.contains(key) ? "\\" + key : key, "tier", t.name()));
             }
             // By address there is one tier, the address's own.
             String policy = byKey ? t.name() : "per-address";

@@ -105,6 +105,27 @@ public final class TiersFile {
         return tiers;
     }
 
+    /**
+     * {@code tiers} as a tiers file that {@link #read} takes back: a header comment, then one line a
+     * tier, its keys inline. The keys must be ones a tiers file can hold (they came from one, or
+     * were checked against {@link #KEY}).
+     *
+     * @param comment lines to open the file with, each written after {@code # }
+     */
+    public static String format(List<LimitTier> tiers, List<String> comment) {
+        StringBuilder s = new StringBuilder();
+        comment.forEach(c -> s.append("# ").append(c).append('\n'));
+        s.append("# name  rate  burst  mode  keys\n");
+        for (LimitTier t : tiers) {
+            s.append(t.name()).append(' ').append(t.rate()).append(' ').append(t.burst()).append(' ').append(t.mode());
+            if (!t.keys().isEmpty()) {
+                s.append(' ').append(String.join(",", t.keys()));
+            }
+            s.append('\n');
+        }
+        return s.toString();
+    }
+
     private static List<String> keys(Path file, int n, String field) throws Malformed {
         if (field.startsWith("@")) {
             Path keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())

@@ -186,6 +186,12 @@ public final class Predictor {
                         + " r/s, enough to reach it";
             }
         }
+        // The replay's arrivals carry only their address: a prediction by address would be of other limits.
+        if (isReplay(cell.plan()) && cell.frontLimit() && !in.switches().limitKey().byAddress()
+                && in.replay().schedule().stream().anyMatch(r -> !r.key().isEmpty())) {
+            return "the model counts a replay's requests by address; this one sends keys (--key-field), counted per"
+                    + " key and tier";
+        }
         return null;
     }
 

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.replay;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -12,6 +13,7 @@ import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.nginx.TierMembership;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,9 +36,13 @@ public final class ReplayCellReport implements CellReport {
     public static final long DEFAULT_MAX_LATENESS_MS = 50;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
+    /** The tier table's row for the requests sent without a key: the address's limit counts them, not a key's. */
+    public static final String NO_KEY = "(no key)";
+
     private final Map<String, String> clientByAddress = new LinkedHashMap<>();
     private final int top;
     private final long maxLatenessMs;
+    private final TierMembership tiers;
 
     /**
      * @param clients       the replay's mapping
@@ -44,9 +50,15 @@ public final class ReplayCellReport implements CellReport {
      * @param maxLatenessMs the p99 start lateness past which the generator is behind the log's schedule
      */
     public ReplayCellReport(List<ClientAddress> clients, int top, long maxLatenessMs) {
+        this(clients, top, maxLatenessMs, null);
+    }
+
+    /** @param tiers for a replay that sends keys, which tier each is in; null for a replay by address alone */
+    public ReplayCellReport(List<ClientAddress> clients, int top, long maxLatenessMs, TierMembership tiers) {
         clients.forEach(c -> clientByAddress.put(c.address(), c.client()));
         this.top = top;
         this.maxLatenessMs = maxLatenessMs;
+        this.tiers = tiers;
     }
 
     /** One path's figures. {@code originRequests} is null when no tier logged what reached the origin. */
@@ -56,9 +68,30 @@ public final class ReplayCellReport implements CellReport {
     /** One original client's figures; {@code delayed} counts the front end's per-client limit's delays. */
     public record ClientRow(String client, String address, long requests, long rejected, long delayed) {}
 
-    /** What {@value #FILE} holds; {@code behindSchedule}: the lateness p99 was above {@code maxLatenessMs}. */
+    /** One key's figures: {@code rejected} counts the rate limits' rejections (429 or 503). */
+    public record KeyRow(String key, String tier, long requests, long rejected, double rejectedPct) {}
+
+    /** One tier's figures over its keys; the row {@link #NO_KEY} holds the requests sent without a key. */
+    public record TierRow(String tier, long keys, long keysRejected, long requests, long rejected, double rejectedPct) {}
+
+    /**
+     * What {@value #FILE} holds; {@code behindSchedule}: the lateness p99 was above {@code maxLatenessMs}.
+     * {@code keys} (the top keys, and every key rejected up to as many again) and {@code tiers} only for a
+     * replay that sent keys; absent from the file otherwise.
+     */
     public record Breakdown(Lateness lateness, long maxLatenessMs, boolean behindSchedule, List<PathRow> paths,
-            List<ClientRow> clients, long clientsInAll, long clientsRejected) {
+            List<ClientRow> clients, long clientsInAll, long clientsRejected,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<KeyRow> keys,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long keysInAll,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long keysRejected,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<TierRow> tiers) {
+        /** A replay by address alone. */
+        public Breakdown(Lateness lateness, long maxLatenessMs, boolean behindSchedule, List<PathRow> paths,
+                List<ClientRow> clients, long clientsInAll, long clientsRejected) {
+            this(lateness, maxLatenessMs, behindSchedule, paths, clients, clientsInAll, clientsRejected, null, null,
+                    null, null);
+        }
+
         /** The terminal's line under the cell's figures. */
         public String terminalLine() {
             return "schedule: " + lateness.describe() + (behindSchedule ? " (BEHIND: p99 over " + maxLatenessMs
@@ -149,8 +182,58 @@ public final class ReplayCellReport implements CellReport {
                 listed.add(r);
             }
         }
-        return new Breakdown(lateness, maxLatenessMs, lateness.scheduled() > 0 && lateness.p99Ms() > maxLatenessMs, paths, listed,
-                all.size(), all.stream().filter(r -> r.rejected() > 0).count());
+        boolean behind = lateness.scheduled() > 0 && lateness.p99Ms() > maxLatenessMs;
+        long clientsRejected = all.stream().filter(r -> r.rejected() > 0).count();
+        if (tiers == null) {
+            return new Breakdown(lateness, maxLatenessMs, behind, paths, listed, all.size(), clientsRejected);
+        }
+        Keys k = keys(samples, tiers, top);
+        return new Breakdown(lateness, maxLatenessMs, behind, paths, listed, all.size(), clientsRejected, k.listed(),
+                k.inAll(), k.rejected(), k.tiers());
+    }
+
+    /** The per-key and per-tier tables of a keyed replay. */
+    record Keys(List<KeyRow> listed, long inAll, long rejected, List<TierRow> tiers) {}
+
+    /**
+     * Per key (sent in the limit key's header) and per tier. Listed: the top {@code top} keys by
+     * requests, then the rejected ones by rejections, up to {@code top} more: a key-rotating client
+     * could otherwise fill the report with thousands of one-request keys.
+     */
+    static Keys keys(List<Sample> samples, TierMembership tiers, int top) {
+        Map<String, long[]> byKey = new LinkedHashMap<>();
+        long[] keyless = new long[2];
+        for (Sample s : samples) {
+            long[] c = s.key().isEmpty() ? keyless : byKey.computeIfAbsent(s.key(), x -> new long[2]);
+            c[0]++;
+            if (JtlSummary.isRejection(s.responseCode())) {
+                c[1]++;
+            }
+        }
+        List<KeyRow> all = byKey.entrySet().stream()
+                .map(e -> new KeyRow(e.getKey(), tiers.tierOf(e.getKey()), e.getValue()[0], e.getValue()[1],
+                        pct(e.getValue()[1], e.getValue()[0])))
+                .sorted(Comparator.comparingLong((KeyRow r) -> -r.requests()).thenComparing(KeyRow::key))
+                .toList();
+        List<KeyRow> listed = new ArrayList<>(all.subList(0, Math.min(top, all.size())));
+        all.subList(listed.size(), all.size()).stream().filter(r -> r.rejected() > 0)
+                .sorted(Comparator.comparingLong((KeyRow r) -> -r.rejected()).thenComparing(KeyRow::key))
+                .limit(top).forEach(listed::add);
+        Map<String, long[]> byTier = new LinkedHashMap<>();
+        tiers.names().forEach(t -> byTier.put(t, new long[4]));
+        for (KeyRow r : all) {
+            long[] t = byTier.get(r.tier());
+            t[0]++;
+            t[1] += r.rejected() > 0 ? 1 : 0;
+            t[2] += r.requests();
+            t[3] += r.rejected();
+        }
+        List<TierRow> tierRows = new ArrayList<>();
+        byTier.forEach((name, t) -> tierRows.add(new TierRow(name, t[0], t[1], t[2], t[3], pct(t[3], t[2]))));
+        if (keyless[0] > 0) {
+            tierRows.add(new TierRow(NO_KEY, 0, 0, keyless[0], keyless[1], pct(keyless[1], keyless[0])));
+        }
+        return new Keys(listed, all.size(), all.stream().filter(r -> r.rejected() > 0).count(), tierRows);
     }
 
     public static Breakdown read(Path cellDir) throws IOException {

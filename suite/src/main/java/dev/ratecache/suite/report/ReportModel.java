@@ -259,7 +259,8 @@ final class ReportModel {
 
     /** A replay cell's breakdown, as the templates show it. */
     record ReplaySection(String cell, String lateness, boolean behind, List<Map<String, String>> paths,
-            List<Map<String, String>> clients, long clientsInAll, long clientsRejected) {}
+            List<Map<String, String>> clients, long clientsInAll, long clientsRejected, boolean hasKeys,
+            List<Map<String, String>> keys, long keysInAll, long keysRejected, List<Map<String, String>> tiers) {}
 
     /** Every replay cell's per-path and per-client tables, in run order (none for the plans' cells). */
     List<ReplaySection> replays() {
@@ -276,8 +277,17 @@ final class ReportModel {
             List<Map<String, String>> clients = b.clients().stream().map(cl -> Map.of("client", cellText(cl.client()),
                     "address", cl.address(), "requests", String.valueOf(cl.requests()),
                     "rejected", String.valueOf(cl.rejected()), "delayed", String.valueOf(cl.delayed()))).toList();
+            boolean hasKeys = b.keys() != null;
+            List<Map<String, String>> keys = !hasKeys ? List.of() : b.keys().stream().map(k -> Map.of(
+                    "key", cellText(k.key()), "tier", k.tier(), "requests", String.valueOf(k.requests()),
+                    "rejected", String.valueOf(k.rejected()), "rejectedPct", fmt(k.rejectedPct()))).toList();
+            List<Map<String, String>> tiers = !hasKeys ? List.of() : b.tiers().stream().map(t -> Map.of(
+                    "tier", t.tier(), "keys", String.valueOf(t.keys()), "keysRejected", String.valueOf(t.keysRejected()),
+                    "requests", String.valueOf(t.requests()), "rejected", String.valueOf(t.rejected()),
+                    "rejectedPct", fmt(t.rejectedPct()))).toList();
             sections.add(new ReplaySection(r.cell().name(), b.lateness().describe(), b.behindSchedule(), paths, clients,
-                    b.clientsInAll(), b.clientsRejected()));
+                    b.clientsInAll(), b.clientsRejected(), hasKeys, keys, hasKeys ? b.keysInAll() : 0,
+                    hasKeys ? b.keysRejected() : 0, tiers));
         }
         return sections;
     }

@@ -38,6 +38,38 @@ class ReplayInputTest {
     }
 
     @Test
+    void aKeyFieldWithoutAHeaderLimitKeyIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
+        Path log = Files.write(dir.resolve("api.jsonl"), List.of(
+                "{\"time\":\"2026-11-20T10:00:00+00:00\",\"client\":\"c1\",\"method\":\"GET\",\"uri\":\"/a\",\"k\":\"k1\"}",
+                "{\"time\":\"2026-11-20T10:00:01+00:00\",\"client\":\"c1\",\"method\":\"GET\",\"uri\":\"/b\",\"k\":\"k2\"}"));
+
+        assertThat(cli.run("replay", log.toString(), "--key-field", "k", "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("--key-field sends each request's key in the limit key's header: add"
+                + " --limit-key header:NAME (got --limit-key addr)");
+
+        assertThat(cli.run("replay", log.toString(), "--key-field", "k", "--limit-key", "cookie:sid",
+                "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("(got --limit-key cookie:sid)");
+        try (var files = Files.list(dir)) {
+            assertThat(files.filter(Files::isDirectory)).as("no run folder").isEmpty();
+        }
+    }
+
+    @Test
+    void aKeyFieldForALogWithoutFieldsIsRefusedInOneLine() throws Exception {
+        assertThat(cli.run("replay", twoRequests().toString(), "--key-field", "k", "--limit-key", "header:X-Api-Key",
+                "--log-format", "combined", "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("--key-field needs a log with named fields (suite-json or json:...);"
+                + " --log-format combined has none");
+
+        // Recognised as combined by auto: refused when it is read, still before anything starts.
+        assertThat(cli.run("replay", twoRequests().toString(), "--key-field", "k", "--limit-key", "header:X-Api-Key",
+                "--results", dir.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("--key-field k needs a log with named fields (suite-json or json:...);"
+                + " this log is read as combined, which has none");
+    }
+
+    @Test
     void aMatrixOfTheSuitesOwnPlansSaysWhatAReplayRuns() throws Exception {
         assertThat(cli.run("replay", twoRequests().toString(), "--matrix", "caches", "--results", dir.toString()))
                 .isEqualTo(2);

@@ -56,8 +56,8 @@ class ReplayPlanTest {
     /** One request of a schedule, as the replay command writes it. */
     private record Row(long offsetMs, String address, String method, String uri, String client) {}
 
-    /** A request as the server saw it. */
-    private record Arrival(String uri, String address, int port, long atMs) {}
+    /** A request as the server saw it; {@code key}: its X-Api-Key header, null when it had none. */
+    private record Arrival(String uri, String address, int port, long atMs, String key) {}
 
     private final Map<String, Arrival> arrivals = new ConcurrentHashMap<>();
     /** When each request to /warmup arrived. */
@@ -82,8 +82,9 @@ class ReplayPlanTest {
         if (uri.startsWith("/warmup")) {
             warmups.add(at);
         }
+        List<String> keys = exchange.getRequestHeaders().get("X-Api-Key");
         arrivals.put(uri, new Arrival(uri, exchange.getRemoteAddress().getAddress().getHostAddress(),
-                exchange.getRemoteAddress().getPort(), at));
+                exchange.getRemoteAddress().getPort(), at, keys == null ? null : String.join("|", keys)));
         if (uri.startsWith("/slow")) {
             try {
                 Thread.sleep(SLOW_MS);
@@ -100,6 +101,20 @@ class ReplayPlanTest {
                 out.write(body);
             }
         }
+    }
+
+    /** A keyed schedule, as the replay command writes it for a log with a key field. */
+    private Path keyedSchedule(List<Row> rows, List<String> keys) throws IOException {
+        Path file = dir.resolve("schedule.csv");
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+                CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
+            out.write(HEADER + ",key\n");
+            for (int i = 0; i < rows.size(); i++) {
+                Row r = rows.get(i);
+                csv.printRecord(r.offsetMs(), r.address(), r.method(), r.uri(), r.client(), keys.get(i));
+            }
+        }
+        return file;
     }
 
     private Path schedule(List<Row> rows) throws IOException {
@@ -176,6 +191,42 @@ class ReplayPlanTest {
         assertThat(connectionsPerAddress).containsOnly(
                 Map.entry("127.16.0.7", 1L), Map.entry("127.16.0.8", 1L), Map.entry("127.16.1.9", 1L));
         assertThat(samples).extracting(Sample::cacheStatus).containsOnly("MISS");
+    }
+
+    @Test
+    void aRowsKeyGoesInTheKeyHeaderAndARowWithoutOneSendsNoSuchHeader() throws Exception {
+        // One thread, so a row without a key follows one with a key on the same thread: the key
+        // must not stay behind from the row before.
+        List<String> keys = List.of("k-free-1", "", "k-pro,2", "", "k-free-1", "");
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            rows.add(new Row(i * 50L, "127.16.0.1", "GET", "/k" + i, "203.0.113.1"));
+        }
+        Path file = keyedSchedule(rows, keys);
+
+        JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"), Map.of("host", "127.0.0.1",
+                "port", String.valueOf(server.port()), "schedule", file.toString(), "threads", "1",
+                "key_header", "X-Api-Key"), dir.resolve("jmeter"), false);
+
+        assertThat(run.exitCode()).as(why(run)).isZero();
+        List<Sample> samples = Jtl.read(run.jtl());
+        assertEveryRowWasSentOnceAsScheduled(rows, samples);
+        for (int i = 0; i < rows.size(); i++) {
+            Arrival a = arrivals.get(rows.get(i).uri());
+            assertThat(a.key()).as("X-Api-Key of " + a.uri()).isEqualTo(keys.get(i).isEmpty() ? null : keys.get(i));
+            assertThat(a.address()).isEqualTo("127.16.0.1");
+            assertThat(byUri(samples).get(rows.get(i).uri()).key()).as("JTL key of " + a.uri()).isEqualTo(keys.get(i));
+        }
+    }
+
+    @Test
+    void aScheduleWithoutTheKeyColumnSendsNoKeyHeaderAndLeavesTheJtlKeyEmpty() throws Exception {
+        List<Row> rows = List.of(new Row(0, "127.16.0.1", "GET", "/a", "one"), new Row(50, "127.16.0.2", "GET", "/b", "two"));
+
+        JMeter.Run run = replay(rows, "key_header", "X-Api-Key");
+
+        assertThat(arrivals.values()).extracting(Arrival::key).containsOnlyNulls();
+        assertThat(Jtl.read(run.jtl())).extracting(Sample::key).containsOnly("");
     }
 
     @Test
@@ -292,7 +343,7 @@ class ReplayPlanTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(Files.readString(run.log().resolveSibling("jmeter.out")))
                 .contains("Invalid JMeter properties: schedule=" + file + " (expected a readable CSV file starting with the line "
-                        + HEADER + "). No request was sent.");
+                        + HEADER + " or " + HEADER + ",key). No request was sent.");
         assertThat(arrivals).isEmpty();
     }
 

@@ -75,6 +75,21 @@ class NginxRendererTest {
     }
 
     @Test
+    void aTierKeyIsEscapedOnlyWhenItIsSpeltLikeAMapWord() throws IOException {
+        // nginx's config parser reads "\\n", "\\t" and "\\r" as a line break, tab and carriage return:
+        // a backslash before every key made "noisy" a key no request sends.
+        Path dir = TestDirs.fresh(getClass(), "tier-keys");
+        Path tiers = Files.writeString(dir.resolve("tiers.txt"), "free 2 2 nodelay noisy,tab,rate,calm,default,include\n");
+        Path conf = dir.resolve("conf");
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT,
+                new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers), new StackPorts(), conf);
+
+        String map = files(conf).get("snippets/shared/limit-tier.conf");
+        assertThat(map).contains("\n  noisy  free;\n", "\n  tab  free;\n", "\n  rate  free;\n", "\n  calm  free;\n",
+                "\n  \\default  free;\n", "\n  \\include  free;\n");
+    }
+
+    @Test
     void noAgeLeavesTheAgeFilterOut() throws IOException {
         Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
         Path with = TestDirs.fresh(getClass(), "age-on");

@@ -184,6 +184,21 @@ class PredictorTest {
     }
 
     @Test
+    void aReplayThatSendsKeysIsAGapNotAPredictionByAddress() {
+        List<ScheduledRequest> schedule = List.of(new ScheduledRequest(0, "127.16.0.1", "GET", "/a", "10.0.0.1", "k1"),
+                new ScheduledRequest(500, "127.16.0.1", "GET", "/a", "10.0.0.1", ""));
+        Plan plan = Plan.replay(Path.of("schedule.csv"), schedule.size(), 1, 10, "X-Api-Key");
+        Predictor.ReplayTraffic traffic = new Predictor.ReplayTraffic(schedule, Map.of("/a", 20L), 10);
+        NginxSwitches keyed = new NginxSwitches().limitKey(dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
+
+        assertThat(predict(Cell.of(plan, Cell.NO_CACHING).build(), keyed, plan.sizes(Profile.DEFAULT), Profile.DEFAULT,
+                traffic, 1).gap()).startsWith("the model counts a replay's requests by address; this one sends keys");
+        // By address the keys mean nothing to nginx: predicted as before.
+        assertThat(predict(Cell.of(plan, Cell.NO_CACHING).build(), new NginxSwitches(), plan.sizes(Profile.DEFAULT),
+                Profile.DEFAULT, traffic, 1).gap()).isNull();
+    }
+
+    @Test
     void aFigureOutsideTwentyPercentIsFlaggedWithTheRunsLikelyCause() {
         Cell cell = Cell.of(Plan.STRESS, Cell.NO_CACHING).build();
         Prediction p = new Prediction(Map.of(Metric.REJECTED_PCT, 50.0, Metric.ORIGIN_REQUESTS, 100.0, Metric.P95_MS, 100.0),

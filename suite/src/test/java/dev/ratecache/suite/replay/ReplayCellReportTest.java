@@ -10,6 +10,9 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.nginx.TierMembership;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,6 +37,56 @@ class ReplayCellReportTest {
         assertThat(fields).containsExactly("lateness", "maxLatenessMs", "behindSchedule", "paths", "clients",
                 "clientsInAll", "clientsRejected");
         assertThat(ReplayCellReport.read(dir)).isEqualTo(written);
+    }
+
+    private static Sample keyed(long at, String code, String client, String key) {
+        return new Sample(at, 5, "/api", code, "", "t-1", code.equals("200"), 10, 1, "", "", "", at - 1, client,
+                Sample.NOT_STALE, key);
+    }
+
+    @Test
+    void aKeyedReplayListsTheTopKeysAndTheRejectionsPerTierWithUnknownKeysAnonymous() throws Exception {
+        TierMembership tiers = TierMembership.of(List.of(
+                new LimitTier("free", 1, 1, LimitMode.NODELAY, List.of("f1", "f2")),
+                new LimitTier("pro", 50, 100, LimitMode.NODELAY, List.of("p1"))));
+        List<Sample> samples = new ArrayList<>();
+        // One address, three keys and keyless requests: f1 floods its free tier, p1 and f2 stay inside theirs.
+        for (int i = 0; i < 10; i++) {
+            samples.add(keyed(1_000 + i, i < 2 ? "200" : "429", "10.0.0.1", "f1"));
+        }
+        for (int i = 0; i < 5; i++) {
+            samples.add(keyed(2_000 + i, "200", "10.0.0.1", "p1"));
+        }
+        samples.add(keyed(3_000, "200", "10.0.0.1", "f2"));
+        samples.add(keyed(3_001, "200", "10.0.0.2", "stranger"));
+        samples.add(keyed(3_002, "503", "10.0.0.2", "stranger"));
+        samples.add(keyed(3_003, "200", "10.0.0.2", ""));
+        samples.add(keyed(3_004, "200", "10.0.0.2", ""));
+
+        Path dir = TestDirs.fresh(getClass(), "keys");
+        ReplayCellReport.Breakdown b = new ReplayCellReport(List.of(), 2, 50, tiers).write(CELL, dir, samples, null, null);
+
+        // The top two by requests, then every other key rejected (up to two more).
+        assertThat(b.keys()).containsExactly(
+                new ReplayCellReport.KeyRow("f1", "free", 10, 8, 80.0),
+                new ReplayCellReport.KeyRow("p1", "pro", 5, 0, 0.0),
+                new ReplayCellReport.KeyRow("stranger", "anonymous", 2, 1, 50.0));
+        assertThat(b.keysInAll()).isEqualTo(4);
+        assertThat(b.keysRejected()).isEqualTo(2);
+        assertThat(b.tiers()).containsExactly(
+                new ReplayCellReport.TierRow("free", 2, 1, 11, 8, 72.7),
+                new ReplayCellReport.TierRow("pro", 1, 0, 5, 0, 0.0),
+                new ReplayCellReport.TierRow("anonymous", 1, 1, 2, 1, 50.0),
+                new ReplayCellReport.TierRow(ReplayCellReport.NO_KEY, 0, 0, 2, 0, 0.0));
+        assertThat(ReplayCellReport.read(dir)).isEqualTo(b);
+    }
+
+    @Test
+    void withoutATiersFileEveryKeyIsInTheAnonymousTier() {
+        ReplayCellReport.Keys k = ReplayCellReport.keys(List.of(keyed(1, "200", "c", "a"), keyed(2, "429", "c", "b")),
+                TierMembership.of(List.of()), 10);
+
+        assertThat(k.tiers()).containsExactly(new ReplayCellReport.TierRow("anonymous", 2, 1, 2, 1, 50.0));
     }
 
     private static CellMeasurement run(long lateP99Ms) {
