@@ -30,7 +30,7 @@ class AppServerJarIT {
                 "--server.port=" + port, "--management.server.port=" + managementPort);
         try {
             OriginHttp management = new OriginHttp(managementPort);
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
                     .until(() -> origin.isAlive() && management.get("/actuator/health").statusCode() == 200);
 
@@ -58,7 +58,7 @@ class AppServerJarIT {
                 "--origin.replay.paths-file=" + paths);
         try {
             OriginHttp management = new OriginHttp(managementPort);
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
                     .until(() -> origin.isAlive() && management.get("/actuator/health").statusCode() == 200);
 

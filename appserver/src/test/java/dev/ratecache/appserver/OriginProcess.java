@@ -59,7 +59,7 @@ final class OriginProcess {
     /** Waits for the process to stop by itself; a start that should fail must not hang. */
     int awaitExit() {
         try {
-            return process.waitFor(Duration.ofSeconds(90));
+            return process.waitFor(Duration.ofMinutes(3));
         }
         catch (IllegalStateException overran) {
             process.close();

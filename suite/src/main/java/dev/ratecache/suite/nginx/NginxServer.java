@@ -137,11 +137,11 @@ public final class NginxServer implements AutoCloseable {
     /**
      * Waits until an nginx master started with {@code pid pidFile} is up: the file names it (written
      * once every listener is bound) and {@code address:port} accepts. Throws, with the tail of its
-     * error log, when it exits or takes over 15 s; the caller stops it.
+     * error log, when it exits or takes over 30 s (a busy machine); the caller stops it.
      */
     private static void awaitStarted(ManagedProcess master, Path pidFile, String address, int port, Path errorLog,
             String what) throws IOException {
-        Instant deadline = Instant.now().plusSeconds(15);
+        Instant deadline = Instant.now().plusSeconds(30);
         while (!(pidFileNames(pidFile, master.pid()) && Ports.accepting(address, port))) {
             if (!master.isAlive() || Instant.now().isAfter(deadline)) {
                 throw new IOException(what + " did not start on port " + port + ":\n" + LogTail.of(errorLog, 10));

@@ -68,14 +68,16 @@ public final class OriginServer implements AutoCloseable {
             return;
         }
         process = ManagedProcess.start("origin", command, log.toAbsolutePath().getParent(), log);
-        Instant deadline = Instant.now().plusSeconds(60);
+        // A Spring Boot start takes 2-3 s idle and nearly a minute on a 2-core machine running two test
+        // suites: the deadline only bounds a start that hangs.
+        Instant deadline = Instant.now().plusSeconds(120);
         while (!healthy()) {
             if (!process.isAlive()) {
                 throw new IOException("the origin exited during start-up:\n" + process.logTail(15));
             }
             if (Instant.now().isAfter(deadline)) {
                 close();
-                throw new IOException("the origin was not healthy within 60 s:\n" + process.logTail(15));
+                throw new IOException("the origin was not healthy within 120 s:\n" + process.logTail(15));
             }
             Poll.pause(100);
         }

@@ -35,7 +35,7 @@ import picocli.CommandLine;
  */
 @StackTest
 class UpDownTest {
-    private static final Duration START = Duration.ofSeconds(90);
+    private static final Duration START = Duration.ofMinutes(3);
     private final List<Process> started = new ArrayList<>();
 
     /** An up process, its output (stdout and stderr together) in a file, its state in {@code results}. */

@@ -113,7 +113,7 @@ class DistributedLoadTest {
 
     /** Waits for the bare JMeter server's two ports. */
     private static void awaitAccepting(Process server, String address, Path out) {
-        org.awaitility.Awaitility.await("the bare JMeter server's ports").atMost(Duration.ofSeconds(90))
+        org.awaitility.Awaitility.await("the bare JMeter server's ports").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(200)).until(() -> {
                     if (!server.isAlive()) {
                         throw new AssertionError("the bare JMeter server did not start:\n"
@@ -130,7 +130,7 @@ class DistributedLoadTest {
 
     /** Waits for load-server's "ready" line: the JMeter server accepts on both its ports. */
     private static void awaitReady(Process server, Path out) {
-        org.awaitility.Awaitility.await("load-server's ready line").atMost(Duration.ofSeconds(90))
+        org.awaitility.Awaitility.await("load-server's ready line").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(200)).until(() -> {
                     if (!server.isAlive()) {
                         throw new AssertionError("load-server did not start:\n"

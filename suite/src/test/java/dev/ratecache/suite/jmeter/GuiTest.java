@@ -45,7 +45,7 @@ class GuiTest {
         try (Xvfb x = Xvfb.start(dir);
                 ManagedProcess jmeter = gui.launch(Map.of("DISPLAY", x.display()), dir, false)) {
             await("the JMeter window on stress.jmx, loaded (splash screen gone); see " + jmeter.log())
-                    .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                     .until(() -> {
                         if (!jmeter.isAlive()) {
                             throw new AssertionError("JMeter exited:\n" + jmeter.logTail(20));

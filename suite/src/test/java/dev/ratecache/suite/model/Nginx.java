@@ -82,7 +82,7 @@ final class Nginx implements AutoCloseable {
     /** Waits until {@code log} has {@code count} lines, then parses them. */
     List<LogLine> awaitLog(String log, int count) {
         Path file = prefix.resolve("logs").resolve(log);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
                 .until(() -> Files.exists(file) && Files.readAllLines(file).size() >= count);
         try {
             List<LogLine> lines = new ArrayList<>();
