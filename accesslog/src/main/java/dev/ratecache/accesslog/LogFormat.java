@@ -12,7 +12,7 @@ import java.util.Set;
  * to {@link Auto}; a closed set, so that every format the replay takes is one its tests read.
  */
 public sealed interface LogFormat
-        permits LogFormat.Auto, LogFormat.Combined, LogFormat.Common, LogFormat.SuiteJson, LogFormat.Json {
+        permits LogFormat.Auto, LogFormat.Combined, LogFormat.Common, LogFormat.Named {
     Auto AUTO = new Auto();
     Combined COMBINED = new Combined();
     Common COMMON = new Common();
@@ -158,10 +158,45 @@ public sealed interface LogFormat
      * The suite's own {@code log_format suite} (nginx/snippets/shared/logging.conf), so a run's log can be
      * replayed as it is.
      */
-    record SuiteJson() implements LogFormat {
+    /** A log whose lines name their values (JSON lines): read by field, a key from any field the user names. */
+    sealed interface Named extends LogFormat permits SuiteJson, Json {
+        /** Which field holds the time, the client, the method and so on (the keys of {@link Json}). */
+        Map<String, String> fields();
+
+        @Override
+        default Optional<LoggedRequest> parseLine(long line, String text) {
+            return JsonLines.parse(fields(), line, text, null);
+        }
+
+        @Override
+        default Optional<LoggedRequest> parseLine(long line, String text, String keyField) {
+            return JsonLines.parse(fields(), line, text, keyField);
+        }
+
+        @Override
+        default boolean hasFields() {
+            return true;
+        }
+
+        /**
+         * From the values, for the field may hold either: {@code $msec} has fractions, {@code $time_iso8601}
+         * (the suite's own log) whole seconds.
+         */
+        @Override
+        default TimeResolution resolution(List<LoggedRequest> requests) {
+            return TimeResolution.of(requests);
+        }
+    }
+
+    record SuiteJson() implements Named {
         static final Map<String, String> FIELDS = Map.of(Json.TIME, "time", Json.CLIENT, "client",
                 Json.METHOD, "method", Json.URI, "uri", Json.STATUS, "status", Json.BYTES, "bytes",
                 Json.REQUEST_TIME, "request_time", Json.UPSTREAM_TIME, "upstream_time");
+
+        @Override
+        public Map<String, String> fields() {
+            return FIELDS;
+        }
 
         @Override
         public String spelling() {
@@ -173,26 +208,7 @@ public sealed interface LogFormat
             return "the suite's JSON log";
         }
 
-        @Override
-        public Optional<LoggedRequest> parseLine(long line, String text) {
-            return JsonLines.parse(FIELDS, line, text, null);
-        }
 
-        @Override
-        public Optional<LoggedRequest> parseLine(long line, String text, String keyField) {
-            return JsonLines.parse(FIELDS, line, text, keyField);
-        }
-
-        @Override
-        public boolean hasFields() {
-            return true;
-        }
-
-        /** Whole seconds as the suite logs it ({@code $time_iso8601}); the values say, should a log carry fractions. */
-        @Override
-        public TimeResolution resolution(List<LoggedRequest> requests) {
-            return TimeResolution.of(requests);
-        }
     }
 
     /**
@@ -202,7 +218,7 @@ public sealed interface LogFormat
      *
      * @param fields what the replay needs ({@link #TIME}, ...) to the log's field name; ordered as given
      */
-    record Json(Map<String, String> fields) implements LogFormat {
+    record Json(Map<String, String> fields) implements Named {
         public static final String TIME = "time";
         public static final String CLIENT = "client";
         public static final String METHOD = "method";
@@ -260,24 +276,5 @@ public sealed interface LogFormat
             return "JSON with " + spelling().substring("json:".length());
         }
 
-        @Override
-        public Optional<LoggedRequest> parseLine(long line, String text) {
-            return JsonLines.parse(fields, line, text, null);
-        }
-
-        @Override
-        public Optional<LoggedRequest> parseLine(long line, String text, String keyField) {
-            return JsonLines.parse(fields, line, text, keyField);
-        }
-
-        @Override
-        public boolean hasFields() {
-            return true;
-        }
-
-        @Override
-        public TimeResolution resolution(List<LoggedRequest> requests) {
-            return TimeResolution.of(requests);
-        }
     }
 }
