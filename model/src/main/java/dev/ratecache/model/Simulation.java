@@ -216,9 +216,14 @@ public final class Simulation {
         arrive(r);
     }
 
+    /** The per-client zone that counts {@code r}: its tier's, the front's, or none for an allowed client. */
+    private LimitReq perClientLimit(Req r) {
+        return spec.unlimitedClients().contains(r.client) ? null : frontByClient.getOrDefault(r.client, frontLimit);
+    }
+
     private void arrive(Req r) {
         r.arrivalMs = now;
-        LimitReq limit = spec.perClientAtBack() ? null : frontByClient.getOrDefault(r.client, frontLimit);
+        LimitReq limit = spec.perClientAtBack() ? null : perClientLimit(r);
         if (limit != null) {
             r.front = limit.decide(r.client, now);
             if (r.front.status() == LimitReqStatus.REJECTED) {
@@ -270,7 +275,7 @@ public final class Simulation {
 
     private void atBack(Req r) {
         long delay = 0;
-        LimitReq perClient = spec.perClientAtBack() ? frontByClient.getOrDefault(r.client, frontLimit) : null;
+        LimitReq perClient = spec.perClientAtBack() ? perClientLimit(r) : null;
         if (perClient != null) {
             // nginx runs every limit_req of the location and rejects when any zone does, charging none
             // then; here the per-client zone is charged before the global one decides, which differs

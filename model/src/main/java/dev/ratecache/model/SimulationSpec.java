@@ -2,6 +2,7 @@ package dev.ratecache.model;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The two tiers and the origin.
@@ -18,10 +19,12 @@ import java.util.Objects;
  * @param perClientAtBack the per-client limits ({@code front} and {@code frontByClient}) count at the
  *                      back, behind the edge cache, before its global limit: only misses cost quota
  *                      ({@code --limit-scope misses})
+ * @param unlimitedClients clients no per-client limit counts (an {@code --allow} network's): only the
+ *                      back's global limit applies to them
  */
 public record SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSpec back, OriginSpec origin,
                              long hopMs, long epochMs, Map<String, LimitReqSpec> frontByClient,
-                             boolean perClientAtBack) {
+                             boolean perClientAtBack, Set<String> unlimitedClients) {
 
     public SimulationSpec {
         Objects.requireNonNull(origin);
@@ -29,20 +32,26 @@ public record SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSp
             throw new IllegalArgumentException("hopMs must not be negative");
         }
         frontByClient = Map.copyOf(frontByClient);
+        unlimitedClients = Set.copyOf(unlimitedClients);
     }
 
     public SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSpec back, OriginSpec origin, long hopMs,
             long epochMs) {
-        this(front, cache, back, origin, hopMs, epochMs, Map.of(), false);
+        this(front, cache, back, origin, hopMs, epochMs, Map.of(), false, Set.of());
     }
 
     /** The same tiers with these clients' front limits: each distinct spec its own zone, as nginx's tiers are. */
     public SimulationSpec withFrontByClient(Map<String, LimitReqSpec> byClient) {
-        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, byClient, perClientAtBack);
+        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, byClient, perClientAtBack, unlimitedClients);
     }
 
     /** The same tiers with the per-client limits counting only what the edge cache passes to the back. */
     public SimulationSpec withPerClientAtBack(boolean atBack) {
-        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, frontByClient, atBack);
+        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, frontByClient, atBack, unlimitedClients);
+    }
+
+    /** The same tiers with these clients counted by no per-client limit, as nginx's geo gives an --allow network. */
+    public SimulationSpec withUnlimitedClients(Set<String> clients) {
+        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, frontByClient, perClientAtBack, clients);
     }
 }

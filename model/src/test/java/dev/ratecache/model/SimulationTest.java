@@ -114,6 +114,21 @@ class SimulationTest {
     }
 
     @Test
+    void anUnlimitedClientIsCountedByNoPerClientLimit() {
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            arrivals.add(new Arrival(0, "limited", "/hare"));
+            arrivals.add(new Arrival(0, "allowed", "/hare"));
+        }
+        SimulationSpec spec = new SimulationSpec(LimitReqSpec.nodelay(Rate.perSecond(1), 1).withRejectStatus(429), null, null, ORIGIN, 0, 0)
+                .withUnlimitedClients(java.util.Set.of("allowed"));
+        SimulationResult r = Simulation.run(spec, new Workload.Open(arrivals));
+        // One at the rate and a burst of one for the limited client; all five for the allowed one.
+        assertThat(r.requests()).filteredOn(o -> o.client().equals("limited")).filteredOn(o -> o.status() == 429).hasSize(3);
+        assertThat(r.requests()).filteredOn(o -> o.client().equals("allowed")).allMatch(RequestOutcome::reachedOrigin);
+    }
+
+    @Test
     void originThreadsQueueFifo() {
         List<Arrival> arrivals = new ArrayList<>();
         for (int i = 0; i < 4; i++) {

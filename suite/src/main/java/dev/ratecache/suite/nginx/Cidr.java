@@ -7,11 +7,36 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** An IPv4 or IPv6 address or network in CIDR form, checked without any name lookup. */
-final class Cidr {
+public final class Cidr {
     private static final Pattern V4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})(?:/(\\d{1,2}))?");
     private static final Pattern V6 = Pattern.compile("([0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)(?:/(\\d{1,3}))?");
 
     private Cidr() {}
+
+    /**
+     * Whether {@code address} (a literal, never looked up) is in {@code cidr} (a valid one, see
+     * {@link #valid}), as nginx's geo matches it: an IPv4 address is never in an IPv6 network.
+     */
+    public static boolean contains(String cidr, String address) {
+        try {
+            String[] parts = cidr.split("/", 2);
+            byte[] network = InetAddress.getByName(parts[0]).getAddress();
+            byte[] candidate = InetAddress.getByName(address).getAddress();
+            if (network.length != candidate.length) {
+                return false;
+            }
+            int bits = parts.length == 2 ? Integer.parseInt(parts[1]) : network.length * 8;
+            for (int i = 0; i < bits; i++) {
+                int mask = 0x80 >> (i % 8);
+                if ((network[i / 8] & mask) != (candidate[i / 8] & mask)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnknownHostException | NumberFormatException e) {
+            return false;
+        }
+    }
 
     static boolean valid(String text) {
         Matcher v4 = V4.matcher(text);

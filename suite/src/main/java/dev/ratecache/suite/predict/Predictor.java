@@ -186,6 +186,14 @@ public final class Predictor {
                         + " r/s, enough to reach it";
             }
         }
+        if (!in.switches().allow().isEmpty() && cell.frontLimit() && !cell.direct()) {
+            List<String> sources = sourceAddresses(in);
+            long allowed = sources.stream().filter(a -> allowed(in.switches(), a)).count();
+            if (!isReplay(cell.plan()) && allowed > 0 && allowed < sources.size()) {
+                return "the model does not tell which of the flood's " + sources.size() + " source addresses --allow"
+                        + " exempts from the per-client limit";
+            }
+        }
         // The replay's arrivals carry only their address: a prediction by address would be of other limits.
         if (isReplay(cell.plan()) && cell.frontLimit() && !in.switches().limitKey().byAddress()
                 && in.replay().schedule().stream().anyMatch(r -> !r.key().isEmpty())) {
@@ -213,6 +221,16 @@ public final class Predictor {
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
         SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
                 .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.nginx.LimitScope.MISSES);
+        if (nginx && s.frontLimit() && !s.allow().isEmpty()) {
+            // nginx's geo gives an --allow network's requests an empty key in every per-client zone.
+            List<String> sources = sourceAddresses(in);
+            List<String> exempt = sources.stream().filter(a -> allowed(s, a)).toList();
+            if (!exempt.isEmpty() && exempt.size() == sources.size()) {
+                return new SimulationSpec(null, cache, back, origin(in), 0, in.epochMs());
+            }
+            // A replay's clients are its addresses: each allowed one is counted by no per-client limit.
+            spec = spec.withUnlimitedClients(java.util.Set.copyOf(exempt));
+        }
         KeyedTraffic keys = in.cell().keys();
         if (nginx && s.frontLimit() && keys != null && !keys.limitKey().byAddress()) {
             // By key: each key its tier's limit; the workload's clients are the keys.
@@ -224,6 +242,29 @@ public final class Predictor {
             spec = spec.withFrontByClient(byKey);
         }
         return spec;
+    }
+
+    /**
+     * The addresses a cell's requests come from, as nginx sees them: a replay's clients each their own,
+     * the flood's sources from 127.16.0.1 on, every other plan the machine's own loopback address.
+     */
+    static List<String> sourceAddresses(Input in) {
+        if (isReplay(in.cell().plan()) && in.replay() != null) {
+            return in.replay().schedule().stream().map(ScheduledRequest::address).distinct().toList();
+        }
+        int sources = in.cell().plan().name().equals(Plan.FLOOD.name()) ? Math.max(1, count(in.properties(), "sources")) : 1;
+        if (sources == 1) {
+            return List.of("127.0.0.1");
+        }
+        List<String> addresses = new ArrayList<>();
+        for (int i = 1; i <= sources; i++) {
+            addresses.add("127.16." + (i / 256) + "." + (i % 256));
+        }
+        return addresses;
+    }
+
+    private static boolean allowed(NginxSwitches s, String address) {
+        return s.allow().stream().anyMatch(cidr -> dev.ratecache.suite.nginx.Cidr.contains(cidr, address));
     }
 
     /** The address ceiling in force beside key limits, auto resolved against the tiers; null when off. */

@@ -18,10 +18,26 @@ class TiersPredictionTest {
     private final List<Cell> cells = Matrix.tiers(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
 
     private static Prediction predict(Cell cell) {
+        return predict(cell, new NginxSwitches());
+    }
+
+    private static Prediction predict(Cell cell, NginxSwitches switches) {
         Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(Profile.QUICK));
         props.putAll(cell.properties());
-        return Predictor.predict(new Predictor.Input(cell, cell.apply(new NginxSwitches()), props, Profile.QUICK, 10,
+        return Predictor.predict(new Predictor.Input(cell, cell.apply(switches), props, Profile.QUICK, 10,
                 null, 0, 0));
+    }
+
+    @Test
+    void anAllowedNetworkIsCountedByNoPerClientLimitAndOthersAreAsBefore() {
+        Cell noisy = cells.get(1);
+        Prediction allowed = predict(noisy, new NginxSwitches().allow(List.of("127.0.0.0/8")));
+        Prediction elsewhere = predict(noisy, new NginxSwitches().allow(List.of("10.0.0.0/8")));
+        // 280 r/s of /hare from the loopback address: allowed, nothing meets a per-client limit, and the
+        // edge cache keeps the back's limit from rejecting; another network's allow-list changes nothing.
+        assertThat(allowed.predicted()).isTrue();
+        assertThat(allowed.value(Metric.REJECTED_PCT)).isZero();
+        assertThat(elsewhere.value(Metric.REJECTED_PCT)).isEqualTo(predict(noisy).value(Metric.REJECTED_PCT));
     }
 
     @Test
