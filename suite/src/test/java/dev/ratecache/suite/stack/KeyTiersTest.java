@@ -25,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Tiers of API keys (X-Api-Key), all 1 r/s nodelay, told apart by their bursts: free 1, pro 10, and
  * the anonymous tier (--front-burst 0) for every other key. A request without a valid key is
  * refused (--missing-key reject). The address ceiling is off, so only the tiers are seen. Each
- * test sends from its own loopback address; a burst that took over a second to send may get one
- * more request through.
+ * test sends from its own loopback address and with keys of its own (a key's bucket follows it to
+ * any address); a burst that took over a second to send may get one more request through.
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
@@ -37,7 +37,7 @@ class KeyTiersTest {
     static void start(OriginServer origin) throws Exception {
         Path dir = TestDirs.fresh(KeyTiersTest.class, "tiers");
         // "default" is one of map's own words: the config must still take it as a key.
-        Files.writeString(dir.resolve("tiers.txt"), "# name rate burst mode keys\nfree 1 1 nodelay free-1,default\n"
+        Files.writeString(dir.resolve("tiers.txt"), "# name rate burst mode keys\nfree 1 1 nodelay free-1,free-2,default\n"
                 + "pro 1 10 nodelay @pro.keys\n");
         Files.writeString(dir.resolve("pro.keys"), "pro-1\npro-2\n");
         stack = Stacks.around(origin, KeyTiersTest.class, new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key"))
@@ -74,7 +74,8 @@ class KeyTiersTest {
 
     @Test
     void eachKeyOfATierHasABucketOfItsOwn() throws Exception {
-        List<Http.Raw> first = burst(stack, "127.0.5.4", 5, "/hare", "X-Api-Key: free-1");
+        // Keys of their own: a key's bucket is the same whatever the address, and another test spends free-1's.
+        List<Http.Raw> first = burst(stack, "127.0.5.4", 5, "/hare", "X-Api-Key: free-2");
         List<Http.Raw> second = burst(stack, "127.0.5.4", 5, "/hare", "X-Api-Key: default");
 
         assertThat(count(first, 200)).isBetween(2L, 3L);
