@@ -252,6 +252,30 @@
     });
   }
 
+  // A keys cell: each tier's admitted (solid) and rejected (dashed) requests per second, one colour per tier.
+  const TIER_COLORS = ['#3182ce', '#38a169', '#805ad5', '#d69e2e', '#319795', '#c53030', '#1a202c'];
+  function tiersChart(canvas, t) {
+    const datasets = [];
+    Object.keys(t.tiers).forEach(function (name, i) {
+      const color = TIER_COLORS[i % TIER_COLORS.length];
+      const lineOf = function (label, values, dashed) {
+        return { type: 'line', label: label, data: values, borderColor: color, backgroundColor: color, order: 1,
+          borderWidth: 2, pointRadius: values.length > 60 ? 0 : 2, tension: 0, borderDash: dashed ? [6, 4] : [] };
+      };
+      datasets.push(lineOf(name + ' admitted', t.tiers[name].admitted, false));
+      datasets.push(lineOf(name + ' rejected', t.tiers[name].rejected, true));
+    });
+    const options = countOptions('Per tier: admitted and rejected per second');
+    options.scales.x.stacked = false;
+    options.scales.y.stacked = false;
+    new Chart(canvas, {
+      type: 'line',
+      data: { labels: seconds(t), datasets: datasets },
+      options: options,
+      plugins: [mark]
+    });
+  }
+
   const plans = {};
   data.plans.forEach(function (p) { plans[p.name] = p; });
 
@@ -261,9 +285,10 @@
     barChart(canvas, plan.name, chart);
   });
 
-  const draw = { requests: requestsChart, caches: cachesChart, latency: latencyChart };
+  const draw = { requests: requestsChart, caches: cachesChart, latency: latencyChart, tiers: tiersChart };
   document.querySelectorAll('canvas[data-cell]').forEach(function (canvas) {
-    draw[canvas.dataset.kind](canvas, data.timelines[canvas.dataset.cell]);
+    const kind = canvas.dataset.kind;
+    draw[kind](canvas, (kind === 'tiers' ? data.tierTimelines : data.timelines)[canvas.dataset.cell]);
   });
 
   document.body.dataset.charts = String(document.querySelectorAll('canvas[data-painted]').length);
