@@ -16,9 +16,13 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
 readonly SUITE_JAR="$ROOT/suite/target/suite-all.jar"
-readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge libnginx-mod-http-js)
+readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge libnginx-mod-http-js libnginx-mod-http-lua)
 readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
 readonly NJS_MODULE=/usr/lib/nginx/modules/ngx_http_js_module.so
+readonly LUA_MODULE=/usr/lib/nginx/modules/ngx_http_lua_module.so
+# The Redis client the edges' shared limit uses (--fleet-limit shared), unpacked from Debian's
+# lua-nginx-redis: installing that package would pull in the nginx-extras flavour in place of ours.
+readonly REDIS_LUA="$ROOT/.tools/lua/nginx/redis.lua"
 # The config linter the tests run, from PyPI, in a virtualenv of the suite's own.
 readonly GIXY_VERSION=0.2.59
 readonly GIXY_HOME="$ROOT/.tools/gixy"
@@ -69,6 +73,33 @@ need_nginx() {
     else
       say "note: Age on edge-cache hits, RFC 9111 freshness and invalidation on writes are off (install libnginx-mod-http-js to turn them on)"
     fi
+  fi
+}
+
+# The edges' shared per-client limit (--fleet-limit shared) runs in Debian's nginx Lua module and
+# talks to Redis through lua-nginx-redis's one Lua file.
+need_lua() {
+  if [[ ! -f $LUA_MODULE ]]; then
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+      apt_install libnginx-mod-http-lua
+    else
+      say "note: --fleet-limit shared is off (install libnginx-mod-http-lua to turn it on)"
+      return 0
+    fi
+  fi
+  if [[ ! -f $REDIS_LUA ]]; then
+    local tmp
+    tmp=$(mktemp -d)
+    say "unpacking lua-nginx-redis (Debian's package) into .tools/lua"
+    if [[ $apt_updated == false ]] && is_root; then
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq
+      apt_updated=true
+    fi
+    (cd "$tmp" && apt-get download -qq lua-nginx-redis >/dev/null) || { rm -rf "$tmp"; die "cannot download lua-nginx-redis from Debian's packages"; }
+    dpkg-deb -x "$tmp"/lua-nginx-redis_*.deb "$tmp/x"
+    mkdir -p "$(dirname "$REDIS_LUA")"
+    cp "$tmp/x/usr/share/lua/5.1/nginx/redis.lua" "$REDIS_LUA"
+    rm -rf "$tmp"
   fi
 }
 
@@ -153,6 +184,7 @@ wants_redis() {
 install_prerequisites() {
   need_java
   need_nginx
+  need_lua
 }
 
 run_tests() {

@@ -41,6 +41,16 @@ public final class NginxRenderer {
     public static final Path NJS_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_js_module.so");
     /** Debian's libnginx-mod-http-cache-purge installs the module here. */
     public static final Path PURGE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_cache_purge_module.so");
+    /** Debian's libnginx-mod-http-lua installs the module here, and the NDK module it needs beside it. */
+    public static final Path LUA_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_lua_module.so");
+    public static final Path NDK_MODULE = Path.of("/usr/lib/nginx/modules/ndk_http_module.so");
+    /**
+     * Where run-tests.sh unpacks Debian's lua-nginx-redis (the Redis client, as nginx/redis.lua):
+     * the package itself depends on the nginx-extras flavour, which would replace the suite's nginx.
+     */
+    public static final String REDIS_LUA_LIBRARY = ".tools/lua";
+    /** The fleet's Redis when --fleet-redis names none and nothing started one (a config rendered on its own). */
+    static final String DEFAULT_FLEET_REDIS = "127.0.0.1:6379";
     /**
      * The edge cache's {@code inactive=} (snippets/front/cache-zone.conf): an entry unused this long is
      * dropped however fresh. Here, not in the snippet, because the model of the edge (Predictor) needs it too.
@@ -79,6 +89,9 @@ public final class NginxRenderer {
                 todo.add(m.group(1));
             }
             copyScripts(text, confDir);
+            if (text.contains("lua_package_path")) {
+                copyLua(confDir);
+            }
         }
         return confDir.resolve(tier.template());
     }
@@ -94,6 +107,16 @@ public final class NginxRenderer {
             Path target = confDir.resolve(m.group(1));
             Files.createDirectories(target.getParent());
             Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Copies nginx/lua/, unchanged, to {@code confDir}/lua, where the tier's lua_package_path looks. */
+    private void copyLua(Path confDir) throws IOException {
+        Path target = Files.createDirectories(confDir.resolve("lua"));
+        try (var files = Files.list(templates.resolve("lua"))) {
+            for (Path source : files.filter(f -> f.toString().endsWith(".lua")).toList()) {
+                Files.copy(source, target.resolve(source.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 
@@ -176,7 +199,7 @@ public final class NginxRenderer {
         tier.put("rate", rate);
         tier.put("burst", burst);
         // nginx refuses burst=0; no burst argument is the same limit (no request beyond the rate).
-        tier.put("burstArgument", burst > 0 ? " burst=" + burst : "");
+        tier.put("burstArgument", burstArgument(burst));
         tier.put("modeArgument", mode.argument());
         tier.put("modeNote", mode.note());
         return tier;
@@ -216,16 +239,22 @@ public final class NginxRenderer {
         c.put("allow", s.allow);
         // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
         // config a user copies then reads as nginx's own example, with no maps in the way.
-        boolean plain = !byKey && s.allow.isEmpty() && s.limitTiers().isEmpty();
+        boolean plain = byAddressAlone(s);
         c.put("identity", on && !plain);
         c.put("plain", on && plain);
         c.put("plainPolicy", policyItem("per-address", s.frontRate, s.frontBurst));
         c.put("plainRejection", on && plain && s.limitScope == LimitScope.ALL);
 
-        List<LimitTier> tiers = new ArrayList<>(s.limitTiers());
-        if (tiers.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
-            tiers.add(new LimitTier(LimitTier.ANONYMOUS, s.frontRate, s.frontBurst, s.frontMode, List.of()));
-        }
+        // Split and shared: each edge's own zones hold rate/N and burst/N (for shared, only while Redis fails).
+        int share = tier == Tier.FRONT && s.edges > 1 && s.fleetLimit.splitsZones() ? s.edges : 1;
+        boolean shared = tier == Tier.FRONT && s.edges > 1 && s.fleetLimit == FleetLimit.SHARED;
+        c.put("share", share);
+        c.put("plainRateArgument", rateArgument(s.frontRate, share));
+        c.put("plainBurstArgument", burstArgument(s.frontBurst / share));
+        // Shared: the zones count a request only when the edge fell back (snippets/front/fleet-limit.conf).
+        c.put("plainKey", shared ? "$fleet_fallback_address" : "$binary_remote_addr");
+        c.put("zoneIdentity", shared ? "$fleet_fallback_identity" : "$limit_identity");
+        List<LimitTier> tiers = limitTiers(s);
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         List<Map<String, Object>> zones = new ArrayList<>();
         int highestRate = 0;
@@ -241,7 +270,8 @@ public final class NginxRenderer {
             zone.put("tier", t.name());
             zone.put("policy", policy);
             zone.put("rate", t.rate());
-            zone.put("burstArgument", t.burst() > 0 ? " burst=" + t.burst() : "");
+            zone.put("rateArgument", rateArgument(t.rate(), share));
+            zone.put("burstArgument", burstArgument(t.burst() / share));
             zone.put("modeArgument", t.mode().argument());
             zone.put("modeNote", t.mode().note());
             zone.put("policyValue", policyItem(policy, t.rate(), t.burst()));
@@ -255,7 +285,8 @@ public final class NginxRenderer {
         boolean ceilingOn = byKey && ceiling.kind() != AddressCeiling.Kind.OFF;
         c.put("ceiling", ceilingOn);
         c.put("ceilingRate", ceiling.rate());
-        c.put("ceilingBurstArgument", ceiling.burst() > 0 ? " burst=" + ceiling.burst() : "");
+        c.put("ceilingRateArgument", rateArgument(ceiling.rate(), share));
+        c.put("ceilingBurstArgument", burstArgument(ceiling.burst() / share));
         if (ceilingOn) {
             String item = policyItem("address-ceiling", ceiling.rate(), ceiling.burst());
             zones.forEach(z -> z.put("policyValue", z.get("policyValue") + ", " + item));
@@ -263,6 +294,73 @@ public final class NginxRenderer {
         // RateLimit is true only where one zone alone counts a request: nginx does not say which zone rejected.
         c.put("rateLimitOnRejection", on && s.limitScope == LimitScope.ALL && !ceilingOn);
         return c;
+    }
+
+    /** By address alone, with no tiers and no allow-list: one zone keyed by the address, as nginx's own example. */
+    private static boolean byAddressAlone(NginxSwitches s) {
+        return s.limitKey.byAddress() && s.allow.isEmpty() && s.limitTiers().isEmpty();
+    }
+
+    /** The tiers the per-client limit counts by: --tiers' own, and anonymous (unknown keys) at --front-rate unless listed. */
+    private static List<LimitTier> limitTiers(NginxSwitches s) {
+        List<LimitTier> tiers = new ArrayList<>(s.limitTiers());
+        if (tiers.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
+            tiers.add(new LimitTier(LimitTier.ANONYMOUS, s.frontRate, s.frontBurst, s.frontMode, List.of()));
+        }
+        return tiers;
+    }
+
+    /**
+     * How the per-client limit holds across the edges (--fleet-limit): the balancer's hash of the client,
+     * and for shared, where the edges' Redis is and what each tier's bucket holds, in limit_req's units.
+     */
+    private static Map<String, Object> fleet(Tier tier, NginxSwitches s) {
+        Map<String, Object> f = new HashMap<>();
+        boolean plain = byAddressAlone(s);
+        f.put("edges", s.edges);
+        f.put("clientHash", s.edges > 1 && s.fleetLimit == FleetLimit.CLIENT_HASH);
+        f.put("clientSource", s.limitKey.byAddress() ? "$remote_addr" : s.limitKey.variable());
+        f.put("clientWhere", s.limitKey.byAddress() ? "address" : "key (" + s.limitKey.where() + ")");
+        f.put("shared", tier == Tier.FRONT && s.edges > 1 && s.frontLimit && s.fleetLimit == FleetLimit.SHARED);
+        String redis = s.fleetRedis != null ? s.fleetRedis : DEFAULT_FLEET_REDIS;
+        f.put("redisHost", redis.substring(0, redis.lastIndexOf(':')));
+        f.put("redisPort", redis.substring(redis.lastIndexOf(':') + 1));
+        f.put("timeout", s.fleetRedisTimeout);
+        f.put("luaModule", LUA_MODULE.toString());
+        f.put("ndkModule", NDK_MODULE.toString());
+        f.put("redisLibrary", dev.ratecache.suite.Repo.root().resolve(REDIS_LUA_LIBRARY).toString());
+        f.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
+        f.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
+        f.put("defaultTier", plain ? "per-address" : LimitTier.ANONYMOUS);
+        f.put("fallbackVariable", plain ? "$fleet_fallback_address" : "$fleet_fallback_identity");
+        f.put("fallbackSource", plain ? "$binary_remote_addr" : "$limit_identity");
+        List<LimitTier> tiers = plain
+                ? List.of(new LimitTier("per-address", s.frontRate, s.frontBurst, s.frontMode, List.of()))
+                : limitTiers(s);
+        List<Map<String, Object>> buckets = new ArrayList<>();
+        for (LimitTier t : tiers) {
+            int delay = switch (t.mode().kind()) {
+                case QUEUE -> 0;
+                case NODELAY -> t.burst() * 1000;
+                case DELAY -> t.mode().delay() * 1000;
+            };
+            buckets.add(Map.of("name", t.name(), "rate", t.rate() * 1000, "burst", t.burst() * 1000, "delay", delay));
+        }
+        f.put("tiers", buckets);
+        return f;
+    }
+
+    /**
+     * limit_req's {@code rate=} for {@code rate} requests/s shared by {@code share} edges: r/s when it
+     * divides evenly, else r/m rounded down, so that the edges together never admit more than the rate.
+     */
+    static String rateArgument(int rate, int share) {
+        return rate % share == 0 ? rate / share + "r/s" : Math.max(1, rate * 60 / share) + "r/m";
+    }
+
+    /** limit_req's burst argument; none for 0, which nginx refuses and which is the same limit. */
+    static String burstArgument(int burst) {
+        return burst > 0 ? " burst=" + burst : "";
     }
 
     /** One policy of RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-11, section 3): the rate a second, and the burst. */
@@ -335,6 +433,7 @@ public final class NginxRenderer {
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));
         context.put("clientLimit", clientLimit(tier, s));
+        context.put("fleet", fleet(tier, s));
         context.put("balancer", balancer);
         context.put("front", front);
         context.put("back", back);

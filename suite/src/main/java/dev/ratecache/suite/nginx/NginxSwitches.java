@@ -140,6 +140,23 @@ public final class NginxSwitches {
                     + " without it runs each edge-cache cell both ways. Default: round-robin.")
     EdgeBalance edgeBalance = EdgeBalance.ROUND_ROBIN;
 
+    @Option(names = "--fleet-limit", paramLabel = "STRATEGY", converter = FleetLimitConverter.class,
+            description = "With --edges N > 1, how the per-client limit holds across the edges: per-edge (each counts"
+                    + " alone: a client gets up to N times its limit), client-hash (the balancer sends each client to"
+                    + " one edge), split (each edge rate/N and burst/N) or shared (one bucket per client in Redis,"
+                    + " each edge falling back to its split limit when Redis fails). Default: ${DEFAULT-VALUE}.")
+    FleetLimit fleetLimit = FleetLimit.PER_EDGE;
+
+    @Option(names = "--fleet-redis", paramLabel = "HOST:PORT",
+            description = "With --fleet-limit shared, the Redis the edges share; without it the suite starts its own"
+                    + " redis-server on a free port.")
+    String fleetRedis;
+
+    @Option(names = "--fleet-redis-timeout", paramLabel = "MS",
+            description = "With --fleet-limit shared, how long an edge waits on Redis (connect, send, read) before it"
+                    + " falls back to its split limit. Default: ${DEFAULT-VALUE}.")
+    int fleetRedisTimeout = 50;
+
     @Option(names = "--keepalive", paramLabel = "N", description = "Idle kept-alive connections each tier holds to the next. Default: ${DEFAULT-VALUE}.")
     int keepalive = 32;
 
@@ -196,6 +213,7 @@ public final class NginxSwitches {
             }
         }
         range(p, "--edges", edges, 1, 32);
+        p.addAll(fleetProblems());
         range(p, "--keepalive", keepalive, 1, 10_000);
         range(p, "--read-timeout", readTimeout, 1, 3_600);
         range(p, "--client-timeout", clientTimeout, 1, 3_600);
@@ -218,6 +236,26 @@ public final class NginxSwitches {
                 p.add("--tiers " + e.getMessage());
             }
         }
+        return p;
+    }
+
+    private List<String> fleetProblems() {
+        List<String> p = new ArrayList<>();
+        if (fleetLimit != FleetLimit.PER_EDGE && edges < 2) {
+            p.add("--fleet-limit " + fleetLimit + " needs a fleet: add --edges N with N >= 2");
+        } else if (fleetLimit != FleetLimit.PER_EDGE && !frontLimit) {
+            p.add("--fleet-limit " + fleetLimit + " shares the per-client limit, which --no-front-limit turns off");
+        } else if (fleetLimit != FleetLimit.PER_EDGE && limitScope == LimitScope.MISSES) {
+            p.add("--fleet-limit " + fleetLimit + " is not needed with --limit-scope misses: the one back end"
+                    + " already counts each client for the whole fleet");
+        } else if (fleetLimit == FleetLimit.CLIENT_HASH && edgeBalance == EdgeBalance.URI_HASH) {
+            p.add("--fleet-limit client-hash and --edge-balance uri-hash both choose the edge: give one of them");
+        }
+        if (fleetRedis != null && (fleetLimit != FleetLimit.SHARED || !fleetRedis.matches("[A-Za-z0-9.-]+:\\d{1,5}"))) {
+            p.add(fleetLimit != FleetLimit.SHARED ? "--fleet-redis goes with --fleet-limit shared"
+                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '" + fleetRedis + "')");
+        }
+        range(p, "--fleet-redis-timeout", fleetRedisTimeout, 1, 10_000);
         return p;
     }
 
@@ -270,6 +308,9 @@ public final class NginxSwitches {
         c.balance = balance;
         c.edges = edges;
         c.edgeBalance = edgeBalance;
+        c.fleetLimit = fleetLimit;
+        c.fleetRedis = fleetRedis;
+        c.fleetRedisTimeout = fleetRedisTimeout;
         c.keepalive = keepalive;
         c.readTimeout = readTimeout;
         c.clientTimeout = clientTimeout;
@@ -306,6 +347,9 @@ public final class NginxSwitches {
     public NginxSwitches balance(Balance b) { balance = b; return this; }
     public NginxSwitches edges(int n) { edges = n; return this; }
     public NginxSwitches edgeBalance(EdgeBalance b) { edgeBalance = b; return this; }
+    public NginxSwitches fleetLimit(FleetLimit f) { fleetLimit = f; return this; }
+    public NginxSwitches fleetRedis(String hostPort) { fleetRedis = hostPort; return this; }
+    public NginxSwitches fleetRedisTimeout(int ms) { fleetRedisTimeout = ms; return this; }
     public NginxSwitches keepalive(int n) { keepalive = n; return this; }
     public NginxSwitches readTimeout(int s) { readTimeout = s; return this; }
     public NginxSwitches clientTimeout(int s) { clientTimeout = s; return this; }
@@ -325,6 +369,9 @@ public final class NginxSwitches {
     public List<URI> origins() { return List.copyOf(origins); }
     public int edges() { return edges; }
     public EdgeBalance edgeBalance() { return edgeBalance; }
+    public FleetLimit fleetLimit() { return fleetLimit; }
+    /** The Redis of --fleet-limit shared as HOST:PORT; null until given or started. */
+    public String fleetRedis() { return fleetRedis; }
     // What the model of the tiers (predictions, advise) and the back limit's promise need to know.
     public int frontRate() { return frontRate; }
     public int frontBurst() { return frontBurst; }
@@ -354,7 +401,9 @@ public final class NginxSwitches {
                 + ", rejections " + rejectStatus
                 + (limitConn > 0 ? ", limit_conn " + limitConn : "")
                 + (edges > 1 ? ", " + edges + " edges " + (edgeBalance == EdgeBalance.URI_HASH
-                        ? "sharded by URI (hash $request_uri consistent)" : "round robin (independent caches)") : "");
+                        ? "sharded by URI (hash $request_uri consistent)" : fleetLimit == FleetLimit.CLIENT_HASH
+                                ? "by client (hash of the client)" : "round robin (independent caches)")
+                        + ", per-client limit " + fleetLimit : "");
     }
 
     public static final class LimitKeyConverter implements picocli.CommandLine.ITypeConverter<LimitKey> {
@@ -428,6 +477,17 @@ public final class NginxSwitches {
         public EdgeBalance convert(String value) {
             try {
                 return EdgeBalance.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    public static final class FleetLimitConverter implements picocli.CommandLine.ITypeConverter<FleetLimit> {
+        @Override
+        public FleetLimit convert(String value) {
+            try {
+                return FleetLimit.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

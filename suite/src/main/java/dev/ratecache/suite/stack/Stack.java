@@ -1,6 +1,8 @@
 package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.nginx.FleetLimit;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
@@ -32,15 +34,19 @@ public final class Stack implements AutoCloseable {
     /** The balancing nginx on the front port with --edges N > 1; null with one edge. */
     private final NginxServer balancer;
 
+    /** The Redis the edges share with --fleet-limit shared, when the suite started it; null otherwise. */
+    private final RedisServer fleetRedis;
+
     private final boolean ownsOrigin;
 
     private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
-            NginxServer balancer, boolean ownsOrigin) {
+            NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin) {
         this.ports = ports;
         this.origin = origin;
         this.back = back;
         this.fronts = List.copyOf(fronts);
         this.balancer = balancer;
+        this.fleetRedis = fleetRedis;
         this.ownsOrigin = ownsOrigin;
     }
 
@@ -51,14 +57,21 @@ public final class Stack implements AutoCloseable {
      */
     public static Stack around(OriginServer origin, NginxSwitches switches, StackPorts ports, Path dir)
             throws IOException {
-        List<NginxServer> started = new ArrayList<>();
+        List<AutoCloseable> started = new ArrayList<>();
         try {
+            RedisServer fleetRedis = null;
+            if (switches.edges() > 1 && switches.frontLimit() && switches.fleetLimit() == FleetLimit.SHARED
+                    && switches.fleetRedis() == null) {
+                fleetRedis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
+                started.add(fleetRedis);
+                switches = switches.copy().fleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());
+            }
             NginxServer back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
             started.add(back);
             int edges = switches.edges();
             if (edges == 1) {
                 NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
-                return new Stack(ports, origin, back, List.of(front), null, false);
+                return new Stack(ports, origin, back, List.of(front), null, null, false);
             }
             List<NginxServer> fronts = new ArrayList<>();
             for (int i = 0; i < edges; i++) {
@@ -69,7 +82,7 @@ public final class Stack implements AutoCloseable {
             }
             NginxServer balancer = NginxServer.prepare(Tier.BALANCER, switches, ports, dir.resolve("nginx/balancer"))
                     .start();
-            return new Stack(ports, origin, back, fronts, balancer, false);
+            return new Stack(ports, origin, back, fronts, balancer, fleetRedis, false);
         } catch (IOException | RuntimeException e) {
             closeQuietly(started.toArray(AutoCloseable[]::new));
             throw e;
@@ -100,7 +113,7 @@ public final class Stack implements AutoCloseable {
         }
         try {
             Stack tiers = around(origin, switches, ports, dir);
-            return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, true);
+            return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, tiers.fleetRedis, true);
         } catch (IOException | RuntimeException e) {
             closeQuietly(origin);
             throw e;
@@ -135,6 +148,8 @@ public final class Stack implements AutoCloseable {
     /** The front end tiers' access logs, one per edge. */
     public List<Path> frontAccessLogs() { return fronts.stream().map(NginxServer::accessLog).toList(); }
     public NginxServer backEnd() { return back; }
+    /** The Redis the edges share with --fleet-limit shared, when the suite started it. */
+    public Optional<RedisServer> fleetRedis() { return Optional.ofNullable(fleetRedis); }
 
     /** The suite's origin; empty when the stack fronts a user's own origin. */
     public Optional<OriginServer> ownOrigin() { return Optional.ofNullable(origin); }
@@ -155,6 +170,9 @@ public final class Stack implements AutoCloseable {
         }
         fronts.forEach(NginxServer::close);
         back.close();
+        if (fleetRedis != null) {
+            fleetRedis.close();
+        }
         if (origin != null && ownsOrigin) {
             origin.close();
         }

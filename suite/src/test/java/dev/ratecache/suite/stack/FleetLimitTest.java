@@ -1,0 +1,249 @@
+package dev.ratecache.suite.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.nginx.FleetLimit;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxRenderer;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.RedisServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * One client's promise across three edges behind a round-robin balancer (--fleet-limit): each
+ * edge's own limit_req counts alone and lets the client through about three times; client-hash,
+ * split and shared hold it to rate plus burst, and shared falls back to split when Redis dies.
+ *
+ * <p>The client sends {@link #SENT} requests one after another at 1 request/s with a burst of
+ * {@link #BURST}, nodelay. What may pass is judged from the edges' own logs: the promise allows
+ * burst + 1 at once and one more for every whole second between the first and the last admitted
+ * request, however slowly a busy machine sent them.
+ */
+@StackTest
+@ExtendWith(SharedOrigin.class)
+class FleetLimitTest {
+    private static final int EDGES = 3;
+    private static final int BURST = 5;
+    private static final int SENT = 30;
+    private static final String CLIENT = "127.0.0.21";
+
+    private static OriginServer origin;
+
+    @BeforeAll
+    static void origin(OriginServer shared) {
+        origin = shared;
+    }
+
+    private static NginxSwitches fleet(FleetLimit strategy) {
+        // The back limit off: only the per-client limit decides.
+        return new NginxSwitches().edges(EDGES).fleetLimit(strategy).frontRate(1).frontBurst(BURST)
+                .frontMode(LimitMode.NODELAY).backLimit(false);
+    }
+
+    private static Stack start(String name, NginxSwitches switches) throws Exception {
+        return Stacks.around(origin, TestDirs.fresh(FleetLimitTest.class, name), switches);
+    }
+
+    /** {@link #SENT} requests from {@link #CLIENT}, one after another; the statuses, in order. */
+    private static List<Integer> send(Stack stack) {
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < SENT; i++) {
+            statuses.add(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?i=" + i).status());
+        }
+        return statuses;
+    }
+
+    /**
+     * Every line the edges logged for {@link #CLIENT}, by the time nginx logged them, each with the
+     * edge's number added as "edge"; read once the stack has stopped.
+     */
+    private static List<JsonNode> clientLines(Stack stack) throws Exception {
+        List<JsonNode> lines = new ArrayList<>();
+        List<Path> logs = stack.frontAccessLogs();
+        for (int edge = 0; edge < logs.size(); edge++) {
+            for (JsonNode e : EdgeLog.entries(logs.get(edge))) {
+                if (e.path("client").asText().equals(CLIENT)) {
+                    lines.add(((ObjectNode) e).put("edge", edge));
+                }
+            }
+        }
+        lines.sort(Comparator.comparingDouble(e -> e.path("msec").asDouble()));
+        return lines;
+    }
+
+    /** The most the promise lets through: burst + 1 at once, and one more a second between the first and last admitted. */
+    private static long promised(List<JsonNode> lines) {
+        List<Double> admitted = lines.stream().filter(e -> e.path("status").asInt() == 200)
+                .map(e -> e.path("msec").asDouble() - e.path("request_time").asDouble()).sorted().toList();
+        double seconds = admitted.isEmpty() ? 0 : admitted.get(admitted.size() - 1) - admitted.get(0);
+        return BURST + 1 + (long) Math.ceil(seconds);
+    }
+
+    private static long admitted(List<Integer> statuses) {
+        return statuses.stream().filter(s -> s == 200).count();
+    }
+
+    @Test
+    void perEdgeLetsAClientThroughOncePerEdge() throws Exception {
+        List<Integer> statuses;
+        List<JsonNode> lines;
+        try (Stack stack = start("per-edge", fleet(FleetLimit.PER_EDGE))) {
+            statuses = send(stack);
+            stack.close();
+            lines = clientLines(stack);
+        }
+        // Each edge admits its own burst + 1: the client gets about three times its limit.
+        assertThat(admitted(statuses)).isGreaterThanOrEqualTo((long) EDGES * (BURST + 1))
+                .isGreaterThan(promised(lines));
+        assertThat(statuses).contains(429);
+    }
+
+    @Test
+    void clientHashSendsEachClientToOneEdge() throws Exception {
+        List<Integer> statuses;
+        List<JsonNode> lines;
+        try (Stack stack = start("client-hash", fleet(FleetLimit.CLIENT_HASH))) {
+            assertThat(Files.readString(stack.balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
+                    .contains("include snippets/balancer/client-hash.conf;");
+            statuses = send(stack);
+            stack.close();
+            lines = clientLines(stack);
+        }
+        assertThat(stackEdgesSeen(lines)).isEqualTo(1);
+        assertThat(admitted(statuses)).isGreaterThanOrEqualTo(BURST + 1).isLessThanOrEqualTo(promised(lines));
+    }
+
+    @Test
+    void splitGivesEachEdgeItsShareOfRateAndBurst() throws Exception {
+        List<Integer> statuses;
+        List<JsonNode> lines;
+        try (Stack stack = start("split", fleet(FleetLimit.SPLIT))) {
+            // 1 r/s over 3 edges is 20 r/m each; a burst of 5 is 1 each, rounded down so the fleet never admits more.
+            assertThat(Files.readString(stack.frontEnd().prefix().resolve("conf/snippets/shared/address-limit-zone.conf")))
+                    .contains("rate=20r/m;");
+            assertThat(Files.readString(stack.frontEnd().prefix().resolve("conf/snippets/shared/address-limit.conf")))
+                    .contains("limit_req zone=per_client burst=1 nodelay;");
+            statuses = send(stack);
+            stack.close();
+            lines = clientLines(stack);
+        }
+        assertThat(stackEdgesSeen(lines)).isEqualTo(EDGES);
+        assertThat(admitted(statuses)).isGreaterThanOrEqualTo(EDGES).isLessThanOrEqualTo(promised(lines));
+    }
+
+    @Test
+    void sharedHoldsTheClientToOneLimitAcrossTheEdges() throws Exception {
+        needsRedisAndLua();
+        List<Integer> statuses;
+        List<JsonNode> lines;
+        List<Http.Raw> rejections = new ArrayList<>();
+        try (Stack stack = start("shared", fleet(FleetLimit.SHARED))) {
+            assertThat(stack.fleetRedis()).isPresent();
+            statuses = send(stack);
+            rejections.add(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?over"));
+            stack.close();
+            lines = clientLines(stack);
+        }
+        assertThat(stackEdgesSeen(lines)).isEqualTo(EDGES);
+        assertThat(admitted(statuses)).isGreaterThanOrEqualTo(BURST + 1).isLessThanOrEqualTo(promised(lines));
+        assertThat(lines).extracting(e -> e.path("fleet").asText()).containsOnly("PASSED", "REJECTED");
+        // The fleet's rejection reads as limit_req's: the status, when to retry, and the policy.
+        Http.Raw rejected = rejections.get(0);
+        assertThat(rejected.status()).isEqualTo(429);
+        assertThat(rejected.header("Retry-After")).isEqualTo("1");
+        assertThat(rejected.header("RateLimit-Policy")).isEqualTo("\"per-address\";q=1;w=1;ratecache-burst=" + BURST);
+    }
+
+    @Test
+    void sharedQueuesAsLimitReqDoes() throws Exception {
+        needsRedisAndLua();
+        List<Integer> statuses;
+        List<JsonNode> lines;
+        // Queue mode: what exceeds the rate within the burst waits for its turn instead of passing at once.
+        try (Stack stack = start("shared-queue", fleet(FleetLimit.SHARED).frontMode(LimitMode.QUEUE).frontRate(5)
+                .frontBurst(2))) {
+            statuses = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                statuses.add(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?q=" + i).status());
+            }
+            stack.close();
+            lines = clientLines(stack);
+        }
+        assertThat(statuses).containsOnly(200);
+        assertThat(lines).extracting(e -> e.path("fleet").asText()).contains("PASSED", "DELAYED");
+        // A delayed request waited at least most of its turn (200 ms a request at 5 r/s) at the edge.
+        assertThat(lines).filteredOn(e -> e.path("fleet").asText().equals("DELAYED"))
+                .allSatisfy(e -> assertThat(e.path("request_time").asDouble()).isGreaterThanOrEqualTo(0.1));
+    }
+
+    @Test
+    void sharedFallsBackToTheSplitLimitWhenRedisDies() throws Exception {
+        needsRedisAndLua();
+        List<Integer> statuses;
+        List<JsonNode> lines;
+        try (Stack stack = start("shared-fallback", fleet(FleetLimit.SHARED))) {
+            assertThat(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?before").status()).isEqualTo(200);
+            stack.fleetRedis().orElseThrow().close();
+            statuses = send(stack);
+            stack.close();
+            lines = clientLines(stack);
+        }
+        // Fail open with a ceiling: every request after Redis died was counted by its edge's split zone. The one
+        // request Redis counted before is not in those zones, so one more than the promise may pass.
+        assertThat(lines).extracting(e -> e.path("fleet").asText()).containsOnlyOnce("PASSED")
+                .filteredOn("FALLBACK"::equals).hasSize(SENT);
+        assertThat(admitted(statuses)).isGreaterThanOrEqualTo(EDGES).isLessThanOrEqualTo(promised(lines) + 1);
+        assertThat(statuses).contains(429);
+    }
+
+    private static void needsRedisAndLua() {
+        Required.that(RedisServer.notInstalled().isEmpty(), RedisServer.notInstalled().orElse(""));
+        Required.that(Files.isRegularFile(NginxRenderer.LUA_MODULE),
+                "nginx's Lua module is missing: apt-get install libnginx-mod-http-lua");
+    }
+
+    @Test
+    void sharedFallsBackWhenRedisIsSlowerThanItsTimeout() throws Exception {
+        needsRedisAndLua();
+        List<JsonNode> lines;
+        try (Stack stack = start("shared-slow", fleet(FleetLimit.SHARED).fleetRedisTimeout(50))) {
+            RedisServer redis = stack.fleetRedis().orElseThrow();
+            assertThat(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?before").status()).isEqualTo(200);
+            redis.pause();
+            try {
+                for (int i = 0; i < EDGES; i++) {
+                    assertThat(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?slow=" + i).status()).isEqualTo(200);
+                }
+            } finally {
+                redis.resume();
+            }
+            stack.close();
+            lines = clientLines(stack);
+        }
+        List<JsonNode> fellBack = lines.stream().filter(e -> e.path("fleet").asText().equals("FALLBACK")).toList();
+        assertThat(fellBack).hasSize(EDGES);
+        // Each waited its 50 ms on the hung Redis, not the client library's default of a minute: 2 s is
+        // the slack a busy machine may need.
+        assertThat(fellBack).allSatisfy(e -> assertThat(e.path("request_time").asDouble()).isLessThan(2.0));
+    }
+
+    /** How many edges logged the client's requests. */
+    private static long stackEdgesSeen(List<JsonNode> lines) {
+        return lines.stream().map(e -> e.path("edge").asText()).distinct().count();
+    }
+}
