@@ -253,7 +253,8 @@ public final class NginxRenderer {
         c.put("plainBurstArgument", burstArgument(s.frontBurst / share));
         // Shared: the zones count a request only when the edge fell back (snippets/front/fleet-limit.conf).
         c.put("plainKey", shared ? "$fleet_fallback_address" : "$binary_remote_addr");
-        c.put("zoneIdentity", shared ? "$fleet_fallback_identity" : "$limit_identity");
+        c.put("fallbackSource", shared ? ":$fleet_limit" : "");
+        c.put("fallbackMatch", shared ? ":FALLBACK" : "");
         List<LimitTier> tiers = limitTiers(s);
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         List<Map<String, Object>> zones = new ArrayList<>();
@@ -332,8 +333,6 @@ public final class NginxRenderer {
         f.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
         f.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
         f.put("defaultTier", plain ? "per-address" : LimitTier.ANONYMOUS);
-        f.put("fallbackVariable", plain ? "$fleet_fallback_address" : "$fleet_fallback_identity");
-        f.put("fallbackSource", plain ? "$binary_remote_addr" : "$limit_identity");
         List<LimitTier> tiers = plain
                 ? List.of(new LimitTier("per-address", s.frontRate, s.frontBurst, s.frontMode, List.of()))
                 : limitTiers(s);

@@ -130,6 +130,8 @@ class MatrixTest {
             } else if (value instanceof dev.ratecache.suite.nginx.StaleMode mode) {
                 f.set(changed, mode == dev.ratecache.suite.nginx.StaleMode.RFC
                         ? dev.ratecache.suite.nginx.StaleMode.PROTECTIVE : dev.ratecache.suite.nginx.StaleMode.RFC);
+            } else if (value instanceof dev.ratecache.suite.nginx.FleetLimit) {
+                f.set(changed, dev.ratecache.suite.nginx.FleetLimit.SHARED);
             } else if (value instanceof dev.ratecache.suite.nginx.EdgeBalance) {
                 f.set(changed, dev.ratecache.suite.nginx.EdgeBalance.URI_HASH);
             } else if (value instanceof dev.ratecache.suite.nginx.Balance) {
@@ -142,6 +144,8 @@ class MatrixTest {
                 f.set(changed, dev.ratecache.suite.nginx.AddressCeiling.OFF);
             } else if (value instanceof dev.ratecache.suite.nginx.LimitScope) {
                 f.set(changed, dev.ratecache.suite.nginx.LimitScope.MISSES);
+            } else if (value == null && f.getType() == String.class) {
+                f.set(changed, "127.0.0.1:6379");
             } else if (value == null && f.getType() == Path.class) {
                 f.set(changed, Path.of("tiers.txt"));
             } else {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.nginx.FleetLimit;
+import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -167,6 +168,30 @@ class FleetLimitTest {
         assertThat(rejected.status()).isEqualTo(429);
         assertThat(rejected.header("Retry-After")).isEqualTo("1");
         assertThat(rejected.header("RateLimit-Policy")).isEqualTo("\"per-address\";q=1;w=1;ratecache-burst=" + BURST);
+    }
+
+    @Test
+    void sharedCountsAKeyInItsTierAcrossTheEdges() throws Exception {
+        needsRedisAndLua();
+        Path tiers = TestDirs.fresh(FleetLimitTest.class, "tiers").resolve("tiers.txt");
+        Files.writeString(tiers, "pro 1 " + BURST + " nodelay fleet-pro-key\n");
+        List<Integer> statuses = new ArrayList<>();
+        List<JsonNode> lines;
+        Http.Raw last;
+        try (Stack stack = start("shared-tiers", fleet(FleetLimit.SHARED)
+                .limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers))) {
+            for (int i = 0; i < SENT; i++) {
+                statuses.add(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?k=" + i, "X-Api-Key: fleet-pro-key")
+                        .status());
+            }
+            last = Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?k=last", "X-Api-Key: fleet-pro-key");
+            stack.close();
+            lines = clientLines(stack);
+        }
+        assertThat(stackEdgesSeen(lines)).isEqualTo(EDGES);
+        assertThat(admitted(statuses)).isGreaterThanOrEqualTo(BURST + 1).isLessThanOrEqualTo(promised(lines));
+        assertThat(last.status()).isEqualTo(429);
+        assertThat(last.header("RateLimit-Policy")).startsWith("\"pro\";q=1;w=1;ratecache-burst=" + BURST);
     }
 
     @Test
