@@ -61,7 +61,8 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     private static ManagedProcess start(String name, ProcessBuilder builder, Path workDir, Path log) throws IOException {
-        builder.directory(workDir == null ? null : workDir.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.directory(workDir == null ? null : workDir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         ManagedProcess managed = new ManagedProcess(name, builder.start(), log);
         LIVE.add(managed);
         return managed;
