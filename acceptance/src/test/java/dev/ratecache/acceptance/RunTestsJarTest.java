@@ -9,14 +9,13 @@ import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,15 +34,8 @@ class RunTestsJarTest {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(ManagedProcess.javaBinary(), "-jar", JAR.toString()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(workDir.toFile()).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroy();
-            p.waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("still running after 60 s: " + command);
-        }
-        return new Exit(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-                new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList());
+        ManagedProcess.Outcome ran = ManagedProcess.run(command, workDir, Duration.ofSeconds(60));
+        return new Exit(ran.exitCode(), ran.stdout(), ran.stderr().lines().toList());
     }
 
     @Test
@@ -80,9 +72,8 @@ class RunTestsJarTest {
     }
 
     private static boolean isRoot() throws IOException, InterruptedException {
-        Process id = new ProcessBuilder("id", "-u").start();
-        return new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().equals("0")
-                && id.waitFor() == 0;
+        ManagedProcess.Outcome id = ManagedProcess.run(List.of("id", "-u"), Duration.ofSeconds(10));
+        return id.exitCode() == 0 && id.stdout().strip().equals("0");
     }
 
     // nobody needs to read the jar and pass through every folder above it.

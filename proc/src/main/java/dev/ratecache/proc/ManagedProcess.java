@@ -61,23 +61,81 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     private static ManagedProcess start(String name, ProcessBuilder builder, Path workDir, Path log) throws IOException {
-        builder.directory(workDir.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.directory(workDir == null ? null : workDir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         ManagedProcess managed = new ManagedProcess(name, builder.start(), log);
         LIVE.add(managed);
         return managed;
     }
 
+    /**
+     * How a one-shot command ended: its exit code, and its standard output and errors, each whole.
+     */
+    public record Outcome(List<String> command, int exitCode, String stdout, String stderr) {
+        /** Everything it said, its standard output first: for messages (nginx -v, for one, answers on its errors). */
+        public String text() {
+            return stdout + stderr;
+        }
+
+        /** Its standard output when it exited 0; otherwise an IOException quoting the command, its exit code and all it said. */
+        public String stdoutIfSucceeded() throws IOException {
+            if (exitCode != 0) {
+                throw new IOException(String.join(" ", command) + " exited " + exitCode + ": " + text().strip());
+            }
+            return stdout;
+        }
+    }
+
+    /** As {@link #run(List, Path, java.util.Map, Duration)}, in this JVM's working directory and environment. */
+    public static Outcome run(List<String> command, Duration timeout) throws IOException, InterruptedException {
+        return run(command, null, java.util.Map.of(), timeout);
+    }
+
+    /** As {@link #run(List, Path, java.util.Map, Duration)}, with this JVM's environment. */
+    public static Outcome run(List<String> command, Path workDir, Duration timeout)
+            throws IOException, InterruptedException {
+        return run(command, workDir, java.util.Map.of(), timeout);
+    }
+
+    /**
+     * Runs a short-lived command to its end and returns what it said: a tool's answer (nginx -v,
+     * getconf, ip, gixy), or a command line under test. It is held like every other child, so
+     * Ctrl-C stops it too; past {@code timeout} it is stopped with its descendants ({@link #close})
+     * and this throws an IOException naming it. Standard input is empty.
+     *
+     * @param workDir     where it runs; null for this JVM's working directory
+     * @param environment added to this JVM's
+     */
+    public static Outcome run(List<String> command, Path workDir, java.util.Map<String, String> environment,
+            Duration timeout) throws IOException, InterruptedException {
+        // Files, not pipes: reading them never blocks on a descendant that still holds the pipe open.
+        Path out = Files.createTempFile("one-shot", ".out");
+        Path err = Files.createTempFile("one-shot", ".err");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            builder.environment().putAll(environment);
+            try (ManagedProcess p = start(command.get(0), builder, workDir, null)) {
+                if (!p.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IOException(String.join(" ", command) + " did not finish within " + timeout.toSeconds() + " s");
+                }
+                return new Outcome(List.copyOf(command), p.process.exitValue(), text(out), text(err));
+            }
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** A tool's output as text; bytes that are not UTF-8 become U+FFFD rather than an error. */
+    private static String text(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Starts {@code command} with its output passed through to ours (for live progress). */
     public static ManagedProcess startInherited(String name, List<String> command, Path workDir)
             throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(workDir.toFile())
-                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        ManagedProcess managed = new ManagedProcess(name, builder.start(), null);
-        LIVE.add(managed);
-        return managed;
+        return start(name, new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT), workDir, null);
     }
 
     public String name() {
@@ -133,10 +191,9 @@ public final class ManagedProcess implements AutoCloseable {
      */
     public void signal(String signal) throws IOException {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid())).redirectErrorStream(true).start();
-            String said = new String(kill.getInputStream().readAllBytes()).strip();
-            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IOException("kill -" + signal + " " + pid() + " (" + name + ") failed: " + said);
+            Outcome kill = run(List.of("kill", "-" + signal, String.valueOf(pid())), Duration.ofSeconds(10));
+            if (kill.exitCode() != 0) {
+                throw new IOException("kill -" + signal + " " + pid() + " (" + name + ") failed: " + kill.text().strip());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -150,13 +207,9 @@ public final class ManagedProcess implements AutoCloseable {
      */
     public void toNormalPriority() {
         try {
-            Process renice = new ProcessBuilder("renice", "-n", "0", "-p", String.valueOf(pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!renice.waitFor(10, TimeUnit.SECONDS)) {
-                renice.destroyForcibly();
-            }
+            run(List.of("renice", "-n", "0", "-p", String.valueOf(pid())), Duration.ofSeconds(10));
         } catch (IOException e) {
-            // No renice: it finishes at its low priority, later but whole.
+            // No renice, or it hung: it finishes at its low priority, later but whole.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

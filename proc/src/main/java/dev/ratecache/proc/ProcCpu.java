@@ -3,6 +3,8 @@ package dev.ratecache.proc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.OptionalDouble;
 
 /**
@@ -33,7 +35,7 @@ public final class ProcCpu {
     /** The process and every live descendant. */
     public static double treeSeconds(long pid) {
         double total = seconds(pid).orElse(0);
-        for (ProcessHandle child : ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(java.util.List.of())) {
+        for (ProcessHandle child : ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(List.of())) {
             total += seconds(child.pid()).orElse(0);
         }
         return total;
@@ -41,10 +43,8 @@ public final class ProcCpu {
 
     private static double ticksPerSecond() {
         try {
-            Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            p.waitFor();
-            return Double.parseDouble(out);
+            return Double.parseDouble(ManagedProcess.run(List.of("getconf", "CLK_TCK"), Duration.ofSeconds(10))
+                    .stdoutIfSucceeded().trim());
         } catch (IOException | RuntimeException e) {
             return 100; // USER_HZ on every Linux architecture the suite runs on.
         } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
@@ -157,15 +158,11 @@ public final class GuiCommand implements Callable<Integer> {
 
     /** The java command line that opens the GUI (no -n). */
     public List<String> command(Launch launch, Path logDir) {
-        List<String> command = new ArrayList<>(List.of(
-                ManagedProcess.javaBinary(),
-                "-Xms256m", "-Xmx1g",
-                "-jar", Repo.jmeterHome().resolve("bin/ApacheJMeter.jar").toString(),
-                "-q", Repo.jmeterProperties().toString(),
-                "-t", launch.plan().toAbsolutePath().toString(),
-                "-j", logDir.resolve("jmeter.log").toAbsolutePath().toString()));
-        launch.properties().forEach((k, v) -> command.add("-J" + k + "=" + v));
-        return command;
+        return JMeter.assembled().command()
+                .add("-t", launch.plan().toAbsolutePath().toString(),
+                        "-j", logDir.resolve("jmeter.log").toAbsolutePath().toString())
+                .properties("-J", launch.properties())
+                .build();
     }
 
     /**
@@ -175,10 +172,7 @@ public final class GuiCommand implements Callable<Integer> {
      */
     public ManagedProcess launch(Map<String, String> environment, Path logDir, boolean echo) throws IOException {
         Launch launch = prepare();
-        Path launcher = Repo.jmeterHome().resolve("bin/ApacheJMeter.jar");
-        if (!Files.isRegularFile(launcher)) {
-            throw new IOException("JMeter is not assembled (" + launcher + " is missing): run ./mvnw -B package -DskipTests");
-        }
+        JMeter.assembled().requireAssembled();
         Files.createDirectories(logDir);
         List<String> command = new ArrayList<>();
         if (!environment.isEmpty()) {

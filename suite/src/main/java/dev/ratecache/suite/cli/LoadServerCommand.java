@@ -1,6 +1,5 @@
 package dev.ratecache.suite.cli;
 
-import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.distributed.LoadHosts;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.proc.Ports;
@@ -84,17 +83,15 @@ public final class LoadServerCommand implements Callable<Integer> {
         Path store = rmi.keystore();
         Path dir = RunFolders.results(results).resolve("load-server-" + port);
         Files.createDirectories(dir);
-        List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(), "-Xms256m", "-Xmx1g",
-                "-jar", jmeter.launcher().toString(), "-s",
-                "-j", dir.resolve("jmeter-server.log").toAbsolutePath().toString(),
-                "-Jserver_port=" + port, "-Jserver.rmi.localport=" + enginePort,
-                // The stubs this server hands out carry this address: the controller connects to it.
-                "-Djava.rmi.server.hostname=" + address));
-        if (Files.isRegularFile(Repo.jmeterProperties())) {
-            // The suite's properties: the samples made here must carry the columns the controller writes.
-            command.addAll(List.of("-q", Repo.jmeterProperties().toString()));
-        }
-        command.addAll(LoadHosts.rmiArguments(store));
+        // With the suite's properties (the command's base): the samples made here must carry the
+        // columns the controller writes.
+        List<String> command = jmeter.command()
+                .add("-s", "-j", dir.resolve("jmeter-server.log").toAbsolutePath().toString(),
+                        "-Jserver_port=" + port, "-Jserver.rmi.localport=" + enginePort,
+                        // The stubs this server hands out carry this address: the controller connects to it.
+                        "-Djava.rmi.server.hostname=" + address)
+                .add(LoadHosts.rmiArguments(store))
+                .build();
         try (ManagedProcess server = ManagedProcess.start("jmeter-server", command, dir, dir.resolve("jmeter-server.out"))) {
             Instant deadline = Instant.now().plusSeconds(60);
             while (!Ports.accepting(address, enginePort) || !Ports.accepting(address, port)) {

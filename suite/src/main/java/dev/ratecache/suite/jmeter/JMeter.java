@@ -40,6 +40,83 @@ public final class JMeter {
         return home.resolve("bin/ApacheJMeter.jar");
     }
 
+    /** Throws, saying how to build it, when this JMeter is not assembled. */
+    public void requireAssembled() throws IOException {
+        if (!Files.isRegularFile(launcher())) {
+            throw new IOException("JMeter is not assembled (" + launcher() + " is missing): run ./mvnw -B package -DskipTests");
+        }
+    }
+
+    /** A JMeter command line, from its base (see {@link #command()}) to the caller's own flags. */
+    public final class Command {
+        private final List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx1g"));
+        private boolean suiteProperties = true;
+        private final List<String> flags = new ArrayList<>();
+
+        private Command() {}
+
+        /** The JVM's heap options instead of a run's (-Xms256m -Xmx1g); none leaves the JVM's own default. */
+        public Command heap(String... options) {
+            jvm.clear();
+            jvm.addAll(List.of(options));
+            return this;
+        }
+
+        /**
+         * The quick compiler and the serial collector ({@link #TOOL_JIT}): they halve JMeter's
+         * start-up (4 s instead of 8 s here), and at the suite's rates (a few hundred requests/s)
+         * its code is far from the bottleneck.
+         */
+        public Command quickStart() {
+            jvm.addAll(List.of(TOOL_JIT, TOOL_GC));
+            return this;
+        }
+
+        /** Without -q jmeter/suite.properties: a JMeter as set up by hand, with JMeter's own defaults. */
+        public Command withoutSuiteProperties() {
+            suiteProperties = false;
+            return this;
+        }
+
+        /** The caller's own flags, after the base, in order. */
+        public Command add(String... more) {
+            return add(List.of(more));
+        }
+
+        public Command add(List<String> more) {
+            flags.addAll(more);
+            return this;
+        }
+
+        /** Each property as {@code <flag>name=value}, in order: -J for this JMeter, -G for its servers. */
+        public Command properties(String flag, Map<String, String> properties) {
+            properties.forEach((k, v) -> flags.add(flag + k + "=" + v));
+            return this;
+        }
+
+        public List<String> build() {
+            List<String> command = new ArrayList<>();
+            command.add(ManagedProcess.javaBinary());
+            command.addAll(jvm);
+            command.addAll(List.of("-jar", launcher().toString()));
+            // Every JMeter of a run (controller, servers, dashboard, GUI) writes and reads the
+            // JTL's columns alike; -q comes before the flags, so that their -J values win.
+            if (suiteProperties && Files.isRegularFile(Repo.jmeterProperties())) {
+                command.addAll(List.of("-q", Repo.jmeterProperties().toString()));
+            }
+            command.addAll(flags);
+            return command;
+        }
+    }
+
+    /**
+     * The one way a JMeter command line starts: java, a run's heap, -jar ApacheJMeter.jar and -q
+     * jmeter/suite.properties (when the checkout has it). The caller adds its own mode and flags.
+     */
+    public Command command() {
+        return new Command();
+    }
+
     /**
      * The JMeter servers a run goes through, and how this controller meets them: the address they
      * call back (java.rmi.server.hostname), its RMI port, and the RMI arguments (SSL or plain).
@@ -83,9 +160,7 @@ public final class JMeter {
     /** As {@link #run(Path, Map, Path, boolean, Remote)}, telling {@code started} JMeter's PID once it runs. */
     public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo, Remote remote,
             java.util.function.LongConsumer started) throws IOException, InterruptedException {
-        if (!Files.isRegularFile(launcher())) {
-            throw new IOException("JMeter is not assembled (" + launcher() + " is missing): run ./mvnw -B package -DskipTests");
-        }
+        requireAssembled();
         if (!Files.isRegularFile(plan)) {
             throw new IOException("no such plan: " + plan);
         }
@@ -93,26 +168,18 @@ public final class JMeter {
         Path jtl = outDir.resolve("results.jtl");
         Path log = outDir.resolve("jmeter.log");
         Files.deleteIfExists(jtl);
-        List<String> command = new ArrayList<>(List.of(
-                ManagedProcess.javaBinary(),
-                "-Xms256m", "-Xmx1g",
-                // The quick compiler halves JMeter's start-up (4 s instead of 8 s here), and at the
-                // suite's rates (a few hundred requests/s) its code is far from the bottleneck.
-                TOOL_JIT, TOOL_GC,
-                "-jar", launcher().toString(),
-                "-n", "-t", plan.toAbsolutePath().toString(),
-                "-l", jtl.toAbsolutePath().toString(),
-                "-j", log.toAbsolutePath().toString()));
-        addSuiteProperties(command);
-        properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
+        Command command = command().quickStart()
+                .add("-n", "-t", plan.toAbsolutePath().toString(),
+                        "-l", jtl.toAbsolutePath().toString(),
+                        "-j", log.toAbsolutePath().toString())
+                .properties("-J", properties);
         if (remote != null) {
-            command.addAll(remote.arguments());
             // -G: the plan runs on the servers, which read its switches from their own properties.
-            properties.forEach((k, v) -> command.add("-G" + k + "=" + v));
+            command.add(remote.arguments()).properties("-G", properties);
         }
         try (ManagedProcess jmeter = echo
-                ? ManagedProcess.startInherited("jmeter", command, outDir)
-                : ManagedProcess.start("jmeter", command, outDir, outDir.resolve("jmeter.out"))) {
+                ? ManagedProcess.startInherited("jmeter", command.build(), outDir)
+                : ManagedProcess.start("jmeter", command.build(), outDir, outDir.resolve("jmeter.out"))) {
             started.accept(jmeter.pid());
             ManagedProcess.Finished done = jmeter.waitMeasured(Duration.ofHours(2));
             return new Run(jtl, log, done.exitCode(), done.wallSeconds(), done.cpuSeconds());
@@ -147,12 +214,10 @@ public final class JMeter {
     }
 
     public void dashboard(Path jtl, Path outDir, Drawing drawing) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                ManagedProcess.javaBinary(), "-Xmx512m", TOOL_JIT, TOOL_GC,
-                "-jar", launcher().toString(),
-                "-g", jtl.toAbsolutePath().toString(), "-o", outDir.toAbsolutePath().toString(),
-                "-j", outDir.toAbsolutePath().getParent().resolve("dashboard.log").toString()));
-        addSuiteProperties(command);
+        List<String> command = command().heap("-Xmx512m").quickStart()
+                .add("-g", jtl.toAbsolutePath().toString(), "-o", outDir.toAbsolutePath().toString(),
+                        "-j", outDir.toAbsolutePath().getParent().resolve("dashboard.log").toString())
+                .build();
         draw("dashboard", command, outDir.toAbsolutePath().getParent(), Duration.ofMinutes(5), drawing);
     }
 
@@ -180,13 +245,6 @@ public final class JMeter {
                     "--input-jtl", jtl.toAbsolutePath().toString(), "--plugin-type", graph,
                     "--width", "1000", "--height", "500", "--granulation", "1000"),
                     outDir, Duration.ofMinutes(2), drawing);
-        }
-    }
-
-    /** -q jmeter/suite.properties: a run and a dashboard must read the JTL's columns alike. */
-    private static void addSuiteProperties(List<String> command) {
-        if (Files.isRegularFile(Repo.jmeterProperties())) {
-            command.addAll(List.of("-q", Repo.jmeterProperties().toString()));
         }
     }
 

@@ -58,10 +58,8 @@ public final class NginxServer implements AutoCloseable {
     /** nginx's version line (e.g. "nginx/1.22.1"), for reports. */
     public static String version() {
         try {
-            Process p = new ProcessBuilder(binary(), "-v").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            p.waitFor();
-            return out.replace("nginx version: ", "");
+            return ManagedProcess.run(List.of(binary(), "-v"), Duration.ofSeconds(30)).text().trim()
+                    .replace("nginx version: ", "");
         } catch (IOException e) {
             return "unknown";
         } catch (InterruptedException e) {

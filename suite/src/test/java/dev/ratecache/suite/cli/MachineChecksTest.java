@@ -9,11 +9,11 @@ import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -56,18 +56,14 @@ class MachineChecksTest {
         List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(), "-cp",
                 System.getProperty("java.class.path"), RunTestsCommand.class.getName(),
                 "--matrix", "caches", "--only", "hotset/app-cache", "--profile", "quick"));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put(RedisServer.BINARY_VARIABLE, "/nonexistent/redis-server");
-        Process p = builder.start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        ManagedProcess.Outcome run = ManagedProcess.run(command, null,
+                Map.of(RedisServer.BINARY_VARIABLE, "/nonexistent/redis-server"), Duration.ofSeconds(60));
 
-        assertThat(p.exitValue()).isEqualTo(2);
-        assertThat(stderr.lines().findFirst().orElse("")).isEqualTo("run-tests.sh: the app cache needs redis-server,"
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr().lines().findFirst().orElse("")).isEqualTo("run-tests.sh: the app cache needs redis-server,"
                 + " and /nonexistent/redis-server is not there: run ./run-tests.sh as root to install it,"
                 + " or: sudo apt-get install -y redis-server (or fix REDIS_SERVER_BIN)");
-        assertThat(stdout).doesNotContain("run folder");
+        assertThat(run.stdout()).doesNotContain("run folder");
     }
 
     @Test

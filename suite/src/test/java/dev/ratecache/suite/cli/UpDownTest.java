@@ -7,6 +7,7 @@ import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.up.UpState;
@@ -23,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -36,10 +36,10 @@ import picocli.CommandLine;
 @StackTest
 class UpDownTest {
     private static final Duration START = Duration.ofMinutes(3);
-    private final List<Process> started = new ArrayList<>();
+    private final List<ManagedProcess> started = new ArrayList<>();
 
     /** An up process, its output (stdout and stderr together) in a file, its state in {@code results}. */
-    record Up(Process process, Path output, Path results, StackPorts ports) {
+    record Up(ManagedProcess process, Path output, Path results, StackPorts ports) {
         String text() {
             try {
                 return Files.exists(output) ? Files.readString(output) : "";
@@ -60,19 +60,17 @@ class UpDownTest {
     private Up up(Path results, String name, Map<String, String> env, StackPorts p, String... extra) throws IOException {
         // As from a terminal: a process started in the background of a non-interactive shell (CI)
         // inherits SIGINT ignored, and a JVM that starts with it ignored never sees Ctrl-C; coreutils'
-        // env gives the up the default handling back.
-        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // env gives the up the default handling back, sets env's variables, and execs java in its
+        // place, so the PID held is the up's own.
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        env.forEach((k, v) -> command.add(k + "=" + v));
+        command.addAll(List.of(ManagedProcess.javaBinary(),
                 "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
                 RunTestsCommand.class.getName(), "up", "--results", results.toString(), "--every", "1"));
         command.addAll(p.flags());
         command.addAll(List.of(extra));
         Path output = results.resolve(name + ".out");
-        Files.createDirectories(results);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        builder.environment().putAll(env);
-        Process process = builder.start();
+        ManagedProcess process = ManagedProcess.start("up " + name, command, results, output);
         started.add(process);
         return new Up(process, output, results, p);
     }
@@ -111,15 +109,8 @@ class UpDownTest {
 
     @AfterEach
     void stopWhatIsLeft() {
-        // Only if a test failed midway: SIGTERM to the up processes this test started, by PID.
-        for (Process p : started) {
-            p.destroy();
-            try {
-                p.waitFor(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        // Only if a test failed midway: the up processes this test started, and theirs, stopped by PID.
+        started.forEach(ManagedProcess::close);
     }
 
     @Test
@@ -156,8 +147,7 @@ class UpDownTest {
                 .anyMatch(l -> l.matches(line.formatted(number, number, number, number, "[1-9][0-9]*\\.[0-9]"))));
 
         Up second = up(results, "second", Map.of());
-        assertThat(second.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(second.process().exitValue()).isEqualTo(1);
+        assertThat(second.process().waitFor(Duration.ofSeconds(60))).isEqualTo(1);
         assertThat(second.text().strip().lines()).hasSize(1).first().asString()
                 .startsWith("run-tests.sh up: an up is already running (PID " + state.pid() + ",");
         assertThat(up.process().isAlive()).isTrue();
@@ -192,7 +182,8 @@ class UpDownTest {
         assertThat(Http.get(URI.create(state.url("front").orElseThrow()), "/hare").statusCode()).isEqualTo(200);
 
         // What a terminal's Ctrl-C sends, to the up's PID alone.
-        assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(state.pid())).start().waitFor()).isZero();
+        assertThat(up.process().pid()).isEqualTo(state.pid());
+        up.process().signal("INT");
 
         assertAllGone(up, state);
         assertThat(up.text()).contains("run-tests.sh up: stopped");
@@ -204,8 +195,7 @@ class UpDownTest {
         int taken = Ports.free();
         try (ServerSocket occupier = new ServerSocket(taken, 1, InetAddress.getByName(Ports.LOOPBACK))) {
             Up up = up(results, "up", Map.of(), StackPorts.free().front(taken));
-            assertThat(up.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(up.process().exitValue()).as(up.text()).isEqualTo(2);
+            assertThat(up.process().waitFor(Duration.ofSeconds(60))).as(up.text()).isEqualTo(2);
             assertThat(up.text()).contains("port " + taken + " is already in use", "--front-port");
         }
         assertThat(UpState.pointer(results)).doesNotExist();
@@ -219,8 +209,7 @@ class UpDownTest {
         Path results = TestDirs.fresh(UpDownTest.class, "failed");
         // nginx -t fails (a binary that always exits 1): by then the origin is already running.
         Up up = up(results, "up", Map.of("NGINX_BIN", "/bin/false"));
-        assertThat(up.process().waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(up.process().exitValue()).as(up.text()).isEqualTo(1);
+        assertThat(up.process().waitFor(Duration.ofSeconds(120))).as(up.text()).isEqualTo(1);
         assertThat(up.text().lines().filter(l -> l.startsWith("run-tests.sh up: could not start: nginx -t rejects")))
                 .as(up.text()).hasSize(1);
         assertThat(Ports.accepting(up.ports().origin())).isFalse();
@@ -241,8 +230,8 @@ class UpDownTest {
         assertThat(run(out, err, "down", "--results", results.toString())).isZero();
         assertThat(out.toString()).startsWith("run-tests.sh down: no up is running (no ");
 
-        Process gone = new ProcessBuilder("true").start();
-        gone.waitFor();
+        ManagedProcess gone = ManagedProcess.start("true", List.of("true"), results, results.resolve("true.out"));
+        gone.waitFor(Duration.ofSeconds(10));
         Files.createDirectories(results.resolve("up-0"));
         new UpState(gone.pid(), 1, results.resolve("up-0").toString(), List.of(), Map.of(), Map.of()).write(results);
         StringWriter stale = new StringWriter();

@@ -10,7 +10,9 @@ import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.RunTestsAccess;
 import dev.ratecache.suite.cli.RunTestsCommand;
+import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,7 +52,7 @@ class DistributedLoadTest {
     /** a and b run load-server; c runs a bare JMeter server, without the suite's properties. */
     private static final List<String> NAMESPACES = List.of(PREFIX + "a", PREFIX + "b", PREFIX + "c");
     private static final int BARE = 2;
-    private static final List<Process> SERVERS = new ArrayList<>();
+    private static final List<ManagedProcess> SERVERS = new ArrayList<>();
     private static final List<String> MADE = new ArrayList<>();
     private static Path dir;
     private static Thread cleanupHook;
@@ -82,42 +84,42 @@ class DistributedLoadTest {
             ip("netns", "exec", ns, "ip", "link", "set", "lo", "up");
         }
         for (int i = 0; i < NAMESPACES.size(); i++) {
-            Path out = dir.resolve("load-server-" + i + ".out");
+            // ip netns exec execs the command in its place: the PID held is the server's own.
             List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NAMESPACES.get(i)));
             command.addAll(i == BARE ? bareJMeterServer(address(i))
-                    : List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    : List.of(ManagedProcess.javaBinary(),
                             "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
                             RunTestsCommand.class.getName(), "load-server", "--port", "1099", "--bind", address(i),
                             "--results", dir.resolve("servers").toString()));
-            SERVERS.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start());
+            SERVERS.add(ManagedProcess.start("load-server-" + i, command, dir, dir.resolve("load-server-" + i + ".out")));
         }
         for (int i = 0; i < SERVERS.size(); i++) {
             if (i == BARE) {
-                awaitAccepting(SERVERS.get(i), address(i), dir.resolve("load-server-" + i + ".out"));
+                awaitAccepting(SERVERS.get(i), address(i));
             } else {
-                awaitReady(SERVERS.get(i), dir.resolve("load-server-" + i + ".out"));
+                awaitReady(SERVERS.get(i));
             }
         }
     }
 
-    /** What load-server runs, less -q jmeter/suite.properties: a host set up by hand and missing the suite's properties. */
+    /**
+     * What load-server runs, with JMeter's default heap and without -q jmeter/suite.properties: a
+     * host set up by hand and missing the suite's properties.
+     */
     private static List<String> bareJMeterServer(String address) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", dev.ratecache.suite.jmeter.JMeter.assembled().launcher().toString(), "-s",
-                "-j", dir.resolve("bare-jmeter-server.log").toString(), "-Jserver_port=1099",
-                "-Jserver.rmi.localport=1100", "-Djava.rmi.server.hostname=" + address));
-        command.addAll(LoadHosts.rmiArguments(LoadHosts.ensureKeystore(LoadHosts.defaultKeystore())));
-        return command;
+        return JMeter.assembled().command().heap().withoutSuiteProperties()
+                .add("-s", "-j", dir.resolve("bare-jmeter-server.log").toString(), "-Jserver_port=1099",
+                        "-Jserver.rmi.localport=1100", "-Djava.rmi.server.hostname=" + address)
+                .add(LoadHosts.rmiArguments(LoadHosts.ensureKeystore(LoadHosts.defaultKeystore())))
+                .build();
     }
 
     /** Waits for the bare JMeter server's two ports. */
-    private static void awaitAccepting(Process server, String address, Path out) {
+    private static void awaitAccepting(ManagedProcess server, String address) {
         org.awaitility.Awaitility.await("the bare JMeter server's ports").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(200)).until(() -> {
                     if (!server.isAlive()) {
-                        throw new AssertionError("the bare JMeter server did not start:\n"
-                                + (Files.exists(out) ? Files.readString(out) : ""));
+                        throw new AssertionError("the bare JMeter server did not start:\n" + server.logTail(100));
                     }
                     return dev.ratecache.proc.Ports.accepting(address, 1099)
                             && dev.ratecache.proc.Ports.accepting(address, 1100);
@@ -129,14 +131,13 @@ class DistributedLoadTest {
     }
 
     /** Waits for load-server's "ready" line: the JMeter server accepts on both its ports. */
-    private static void awaitReady(Process server, Path out) {
+    private static void awaitReady(ManagedProcess server) {
         org.awaitility.Awaitility.await("load-server's ready line").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(200)).until(() -> {
                     if (!server.isAlive()) {
-                        throw new AssertionError("load-server did not start:\n"
-                                + (Files.exists(out) ? Files.readString(out) : ""));
+                        throw new AssertionError("load-server did not start:\n" + server.logTail(100));
                     }
-                    return Files.exists(out) && Files.readString(out).contains("ready on");
+                    return Files.exists(server.log()) && Files.readString(server.log()).contains("ready on");
                 });
     }
 
@@ -152,20 +153,12 @@ class DistributedLoadTest {
         }
     }
 
-    /** Stops the load servers by their own process (SIGTERM: their JMeter server goes with them), then removes what was made, by name. */
+    /**
+     * Stops the load servers by their PID (SIGTERM: their JMeter server goes with them; SIGKILL to
+     * what is left after the grace period), then removes what was made, by name.
+     */
     private static synchronized void removeAll() {
-        for (Process p : SERVERS) {
-            p.destroy();
-        }
-        for (Process p : SERVERS) {
-            try {
-                if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        SERVERS.forEach(ManagedProcess::close);
         SERVERS.clear();
         for (int i = MADE.size() - 1; i >= 0; i--) {
             String[] what = MADE.get(i).split(":", 2);
@@ -264,13 +257,10 @@ class DistributedLoadTest {
         }
     }
 
-    private static String run(boolean check, String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        int exit = p.waitFor();
-        if (check && exit != 0) {
-            throw new IOException(String.join(" ", command) + " failed (" + exit + "): " + out.trim());
+    private static void run(boolean check, String... command) throws IOException, InterruptedException {
+        ManagedProcess.Outcome ran = ManagedProcess.run(List.of(command), Duration.ofMinutes(1));
+        if (check) {
+            ran.stdoutIfSucceeded();
         }
-        return out;
     }
 }

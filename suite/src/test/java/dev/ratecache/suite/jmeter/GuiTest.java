@@ -9,14 +9,11 @@ import dev.ratecache.suite.cli.GuiCommand;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -138,25 +135,10 @@ class GuiTest {
         }
     }
 
-    /** A short-lived command line tool: its output, or an IOException when it fails. */
+    /** A short-lived command line tool: its output, or an IOException when it fails or takes over 30 s. */
     static final class Tool {
         static String run(List<String> command, Path dir) throws IOException, InterruptedException {
-            Path out = Files.createTempFile(dir, "tool", ".out");
-            try {
-                Process p = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile())
-                        .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-                if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                    throw new IOException(command.get(0) + " did not finish within 30 s");
-                }
-                String text = Files.readString(out, StandardCharsets.UTF_8);
-                if (p.exitValue() != 0) {
-                    throw new IOException(String.join(" ", command) + " exited " + p.exitValue() + ": " + text);
-                }
-                return text;
-            } finally {
-                Files.deleteIfExists(out);
-            }
+            return ManagedProcess.run(command, dir, Duration.ofSeconds(30)).stdoutIfSucceeded();
         }
     }
 }

@@ -2,17 +2,16 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,13 +52,13 @@ class GixyLintTest {
             for (Tier tier : Tier.values()) {
                 Path conf = new NginxRenderer(Repo.nginxTemplates()).render(tier, variant.getValue(), ports,
                         TestDirs.fresh(getClass(), variant.getKey() + "-" + tier.id()));
-                Process p = new ProcessBuilder(gixy().toString(), conf.toString()).redirectErrorStream(true).start();
-                String report = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                ManagedProcess.Outcome gixy = ManagedProcess.run(List.of(gixy().toString(), conf.toString()),
+                        Duration.ofSeconds(60));
+                String report = gixy.text();
                 assertThat(report).as(variant.getKey() + " " + tier.id() + ":\n" + report)
                         .contains("Total issues:")
                         .doesNotContain("Problem:");
-                assertThat(p.exitValue()).as(report).isZero();
+                assertThat(gixy.exitCode()).as(report).isZero();
             }
         }
     }
