@@ -34,12 +34,15 @@ public final class RedisServer implements AutoCloseable {
     private final ManagedProcess process;
     private final int port;
     private final Path dir;
+    /** The address it listens on, and where its clients reach it. */
+    private final String host;
     private boolean paused;
 
-    private RedisServer(ManagedProcess process, int port, Path dir) {
+    private RedisServer(ManagedProcess process, int port, Path dir, String host) {
         this.process = process;
         this.port = port;
         this.dir = dir;
+        this.host = host;
     }
 
     /** The binary the suite would run. */
@@ -64,11 +67,21 @@ public final class RedisServer implements AutoCloseable {
      * failed start leaves nothing running.
      */
     public static RedisServer start(Path dir, int port) throws IOException {
+        return start(dir, port, Ports.LOOPBACK);
+    }
+
+    /**
+     * As {@link #start(Path, int)}, listening on {@code bind}: for hosts of a test's own (network
+     * namespaces) that reach it on a bridge. Redis's protected mode, which refuses every address
+     * but loopback without a password, is off there.
+     */
+    public static RedisServer start(Path dir, int port, String bind) throws IOException {
         int chosen = port > 0 ? port : Ports.free();
         Files.createDirectories(dir);
         Path log = dir.resolve("redis.log");
         List<String> command = List.of(binary(),
-                "--port", String.valueOf(chosen), "--bind", Ports.LOOPBACK,
+                "--port", String.valueOf(chosen), "--bind", bind,
+                "--protected-mode", bind.equals(Ports.LOOPBACK) ? "yes" : "no",
                 "--dir", dir.toAbsolutePath().toString(),
                 "--save", "", "--appendonly", "no",
                 // In the foreground, so the PID the suite holds is the server's and stopping it stops Redis.
@@ -76,7 +89,7 @@ public final class RedisServer implements AutoCloseable {
                 // Logged to the run folder (its stdout goes to redis.log), not to syslog or /var/log.
                 "--logfile", "");
         ManagedProcess process = ManagedProcess.start("redis-server", command, dir, log);
-        RedisServer redis = new RedisServer(process, chosen, dir);
+        RedisServer redis = new RedisServer(process, chosen, dir, bind);
         Instant deadline = Instant.now().plus(READY_WITHIN);
         while (!redis.answersPing()) {
             if (!process.isAlive()) {
@@ -94,6 +107,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     public int port() { return port; }
+    public String host() { return host; }
     public long pid() { return process.pid(); }
     public Path dir() { return dir; }
     public Path log() { return process.log(); }
@@ -106,7 +120,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** The Spring Boot arguments that point the origin's app cache here. */
     public List<String> originArgs() {
-        return List.of("--origin.app-cache=redis", "--spring.data.redis.host=" + Ports.LOOPBACK,
+        return List.of("--origin.app-cache=redis", "--spring.data.redis.host=" + host,
                 "--spring.data.redis.port=" + port);
     }
 
@@ -115,7 +129,7 @@ public final class RedisServer implements AutoCloseable {
      * a paused or dead server fails the call rather than hanging it.
      */
     public Jedis client() {
-        return new Jedis(new HostAndPort(Ports.LOOPBACK, port), CLIENT);
+        return new Jedis(new HostAndPort(host, port), CLIENT);
     }
 
     public boolean answersPing() {

@@ -115,12 +115,23 @@ public final class NginxServer implements AutoCloseable {
      * It writes the pid file only once every listener is bound.
      */
     public NginxServer start() throws IOException {
-        if (Ports.accepting(address, port)) {
+        return startOn(List.of(), address);
+    }
+
+    /**
+     * Starts the master on another host, through {@code launcher} (such as {@code ip netns exec NS},
+     * which execs nginx in its place, so the PID held is the master's), and waits until it is up
+     * and accepts on {@code reachable}: its config says to listen there.
+     */
+    public NginxServer startOn(List<String> launcher, String reachable) throws IOException {
+        if (Ports.accepting(reachable, port)) {
             throw new IOException("port " + port + " is already taken; " + what() + " cannot start");
         }
-        process = ManagedProcess.start("nginx " + name, command(), prefix, prefix.resolve("logs/nginx.out"));
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(command());
+        process = ManagedProcess.start("nginx " + name, command, prefix, prefix.resolve("logs/nginx.out"));
         try {
-            awaitStarted(process, pidFile(), address, port, errorLog(), what());
+            awaitStarted(process, pidFile(), reachable, port, errorLog(), what());
         } catch (IOException e) {
             close();
             throw e;

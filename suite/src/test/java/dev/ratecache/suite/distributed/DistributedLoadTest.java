@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.RunTestsAccess;
 import dev.ratecache.suite.cli.RunTestsCommand;
@@ -45,47 +44,20 @@ class DistributedLoadTest {
     /** The stress plan with the front end's per-client limit alone: no back limit, no caches. */
     private static final String CELL = "stress/front-on.back-off.server-off.client-off";
 
-    private static final String PREFIX = "rcd" + (ProcessHandle.current().pid() % 100_000);
-    private static final String BRIDGE = PREFIX + "br";
-    // A /24 of 10.231.0.0/16 of this run's own; it exists only on the bridge and in the namespaces.
-    private static final String NET = "10.231." + (1 + ProcessHandle.current().pid() % 250);
     /** a and b run load-server; c runs a bare JMeter server, without the suite's properties. */
-    private static final List<String> NAMESPACES = List.of(PREFIX + "a", PREFIX + "b", PREFIX + "c");
+    private static final int HOSTS = 3;
     private static final int BARE = 2;
     private static final List<ManagedProcess> SERVERS = new ArrayList<>();
-    private static final List<String> MADE = new ArrayList<>();
+    private static NetnsHosts hosts;
     private static Path dir;
-    private static Thread cleanupHook;
 
     @BeforeAll
     static void hosts() throws Exception {
-        Required.that(Required.root(), "not root: network namespaces need root");
-        Required.that(runs("ip", "netns", "list"), "no ip netns here (iproute2 missing or no namespace support)");
+        hosts = NetnsHosts.make("d", 231, HOSTS);
         dir = TestDirs.fresh(DistributedLoadTest.class, "run");
-        // Removed on a crash of this JVM too, not only when JUnit gets to @AfterAll.
-        cleanupHook = new Thread(DistributedLoadTest::removeAll, "netns-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanupHook);
-        ip("link", "add", BRIDGE, "type", "bridge");
-        MADE.add("link:" + BRIDGE);
-        ip("addr", "add", NET + ".1/24", "dev", BRIDGE);
-        ip("link", "set", BRIDGE, "up");
-        for (int i = 0; i < NAMESPACES.size(); i++) {
-            String ns = NAMESPACES.get(i);
-            String veth = PREFIX + "v" + i;
-            ip("netns", "add", ns);
-            MADE.add("netns:" + ns);
-            ip("link", "add", veth, "type", "veth", "peer", "name", veth + "p");
-            MADE.add("link:" + veth);
-            ip("link", "set", veth + "p", "netns", ns);
-            ip("link", "set", veth, "master", BRIDGE);
-            ip("link", "set", veth, "up");
-            ip("netns", "exec", ns, "ip", "addr", "add", address(i) + "/24", "dev", veth + "p");
-            ip("netns", "exec", ns, "ip", "link", "set", veth + "p", "up");
-            ip("netns", "exec", ns, "ip", "link", "set", "lo", "up");
-        }
-        for (int i = 0; i < NAMESPACES.size(); i++) {
+        for (int i = 0; i < HOSTS; i++) {
             // ip netns exec execs the command in its place: the PID held is the server's own.
-            List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NAMESPACES.get(i)));
+            List<String> command = new ArrayList<>(hosts.launcher(i));
             command.addAll(i == BARE ? bareJMeterServer(address(i))
                     : List.of(ManagedProcess.javaBinary(),
                             "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
@@ -127,7 +99,7 @@ class DistributedLoadTest {
     }
 
     private static String address(int i) {
-        return NET + "." + (2 + i);
+        return hosts.address(i);
     }
 
     /** Waits for load-server's "ready" line: the JMeter server accepts on both its ports. */
@@ -141,38 +113,17 @@ class DistributedLoadTest {
                 });
     }
 
-    @AfterAll
-    static void removeHosts() {
-        removeAll();
-        if (cleanupHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanupHook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running or ran: the work is done.
-            }
-        }
-    }
-
     /**
      * Stops the load servers by their PID (SIGTERM: their JMeter server goes with them; SIGKILL to
-     * what is left after the grace period), then removes what was made, by name.
+     * what is left after the grace period), then removes the hosts.
      */
-    private static synchronized void removeAll() {
+    @AfterAll
+    static void removeHosts() {
         SERVERS.forEach(ManagedProcess::close);
         SERVERS.clear();
-        for (int i = MADE.size() - 1; i >= 0; i--) {
-            String[] what = MADE.get(i).split(":", 2);
-            try {
-                if (what[0].equals("netns")) {
-                    run(false, "ip", "netns", "delete", what[1]);
-                } else {
-                    run(false, "ip", "link", "delete", what[1]);
-                }
-            } catch (Exception e) {
-                // Gone already (a veth goes with its namespace's peer): nothing left to remove.
-            }
+        if (hosts != null) {
+            hosts.close();
         }
-        MADE.clear();
     }
 
     @Test
@@ -181,7 +132,7 @@ class DistributedLoadTest {
         Path results = dir.resolve("results");
         StringWriter text = new StringWriter();
         List<String> args = new ArrayList<>(List.of("--load-hosts",
-                address(0) + ":1099," + address(1) + ":1099", "--listen", NET + ".1", "--results", results.toString(),
+                address(0) + ":1099," + address(1) + ":1099", "--listen", hosts.bridgeAddress(), "--results", results.toString(),
                 "--matrix", "full", "--only", CELL, "--profile", "quick", "-Jusers=" + USERS, "-Jloops=" + LOOPS,
                 "-Jrampup=0", "--front-rate", String.valueOf(RATE), "--front-burst", String.valueOf(BURST),
                 "--front-mode", "nodelay", "--no-back-limit"));
@@ -228,7 +179,7 @@ class DistributedLoadTest {
         StringWriter text = new StringWriter();
         // Free ports: the refusal must be the host's, whatever else runs on this machine.
         List<String> args = new ArrayList<>(List.of("--load-hosts", address(BARE) + ":1099",
-                "--listen", NET + ".1", "--results", results.toString(), "--only", "stress/no-caching", "--profile", "quick"));
+                "--listen", hosts.bridgeAddress(), "--results", results.toString(), "--only", "stress/no-caching", "--profile", "quick"));
         args.addAll(StackPorts.free().flags());
         int exit = RunTestsAccess.execute(new PrintWriter(text, true), args.toArray(String[]::new));
 
@@ -240,27 +191,5 @@ class DistributedLoadTest {
         // Refused before anything started: no run folder.
         assertThat(results).satisfiesAnyOf(r -> assertThat(r).doesNotExist(),
                 r -> assertThat(Files.list(r).filter(d -> d.getFileName().toString().matches("\\d{8}-\\d{6}"))).isEmpty());
-    }
-
-    private static void ip(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("ip"));
-        command.addAll(List.of(args));
-        run(true, command.toArray(String[]::new));
-    }
-
-    private static boolean runs(String... command) {
-        try {
-            run(true, command);
-            return true;
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    private static void run(boolean check, String... command) throws IOException, InterruptedException {
-        ManagedProcess.Outcome ran = ManagedProcess.run(List.of(command), Duration.ofMinutes(1));
-        if (check) {
-            ran.stdoutIfSucceeded();
-        }
     }
 }

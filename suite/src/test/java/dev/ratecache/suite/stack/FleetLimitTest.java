@@ -3,23 +3,18 @@ package dev.ratecache.suite.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.nginx.FleetLimit;
 import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.proc.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,30 +64,12 @@ class FleetLimitTest {
         return statuses;
     }
 
-    /**
-     * Every line the edges logged for {@link #CLIENT}, by the time nginx logged them, each with the
-     * edge's number added as "edge"; read once the stack has stopped.
-     */
     private static List<JsonNode> clientLines(Stack stack) throws Exception {
-        List<JsonNode> lines = new ArrayList<>();
-        List<Path> logs = stack.frontAccessLogs();
-        for (int edge = 0; edge < logs.size(); edge++) {
-            for (JsonNode e : EdgeLog.entries(logs.get(edge))) {
-                if (e.path("client").asText().equals(CLIENT)) {
-                    lines.add(((ObjectNode) e).put("edge", edge));
-                }
-            }
-        }
-        lines.sort(Comparator.comparingDouble(e -> e.path("msec").asDouble()));
-        return lines;
+        return FleetLog.clientLines(stack.frontAccessLogs(), CLIENT);
     }
 
-    /** The most the promise lets through: burst + 1 at once, and one more a second between the first and last admitted. */
     private static long promised(List<JsonNode> lines) {
-        List<Double> admitted = lines.stream().filter(e -> e.path("status").asInt() == 200)
-                .map(e -> e.path("msec").asDouble() - e.path("request_time").asDouble()).sorted().toList();
-        double seconds = admitted.isEmpty() ? 0 : admitted.get(admitted.size() - 1) - admitted.get(0);
-        return BURST + 1 + (long) Math.ceil(seconds);
+        return FleetLog.promised(lines, 1, BURST);
     }
 
     private static long admitted(List<Integer> statuses) {
@@ -125,7 +102,7 @@ class FleetLimitTest {
             stack.close();
             lines = clientLines(stack);
         }
-        assertThat(stackEdgesSeen(lines)).isEqualTo(1);
+        assertThat(FleetLog.edgesSeen(lines)).isEqualTo(1);
         assertThat(admitted(statuses)).isGreaterThanOrEqualTo(BURST + 1).isLessThanOrEqualTo(promised(lines));
     }
 
@@ -143,13 +120,13 @@ class FleetLimitTest {
             stack.close();
             lines = clientLines(stack);
         }
-        assertThat(stackEdgesSeen(lines)).isEqualTo(EDGES);
+        assertThat(FleetLog.edgesSeen(lines)).isEqualTo(EDGES);
         assertThat(admitted(statuses)).isGreaterThanOrEqualTo(EDGES).isLessThanOrEqualTo(promised(lines));
     }
 
     @Test
     void sharedHoldsTheClientToOneLimitAcrossTheEdges() throws Exception {
-        needsRedisAndLua();
+        FleetLog.requireSharedLimit();
         List<Integer> statuses;
         List<JsonNode> lines;
         List<Http.Raw> rejections = new ArrayList<>();
@@ -160,9 +137,9 @@ class FleetLimitTest {
             stack.close();
             lines = clientLines(stack);
         }
-        assertThat(stackEdgesSeen(lines)).isEqualTo(EDGES);
+        assertThat(FleetLog.edgesSeen(lines)).isEqualTo(EDGES);
         assertThat(admitted(statuses)).isGreaterThanOrEqualTo(BURST + 1).isLessThanOrEqualTo(promised(lines));
-        assertThat(lines).extracting(e -> e.path("fleet").asText()).containsOnly("PASSED", "REJECTED");
+        assertThat(FleetLog.fleetOutcomes(lines)).containsOnly("PASSED", "REJECTED");
         // The fleet's rejection reads as limit_req's: the status, when to retry, and the policy.
         Http.Raw rejected = rejections.get(0);
         assertThat(rejected.status()).isEqualTo(429);
@@ -172,7 +149,7 @@ class FleetLimitTest {
 
     @Test
     void sharedCountsAKeyInItsTierAcrossTheEdges() throws Exception {
-        needsRedisAndLua();
+        FleetLog.requireSharedLimit();
         Path tiers = TestDirs.fresh(FleetLimitTest.class, "tiers").resolve("tiers.txt");
         Files.writeString(tiers, "pro 1 " + BURST + " nodelay fleet-pro-key\n");
         List<Integer> statuses = new ArrayList<>();
@@ -188,7 +165,7 @@ class FleetLimitTest {
             stack.close();
             lines = clientLines(stack);
         }
-        assertThat(stackEdgesSeen(lines)).isEqualTo(EDGES);
+        assertThat(FleetLog.edgesSeen(lines)).isEqualTo(EDGES);
         assertThat(admitted(statuses)).isGreaterThanOrEqualTo(BURST + 1).isLessThanOrEqualTo(promised(lines));
         assertThat(last.status()).isEqualTo(429);
         assertThat(last.header("RateLimit-Policy")).startsWith("\"pro\";q=1;w=1;ratecache-burst=" + BURST);
@@ -196,7 +173,7 @@ class FleetLimitTest {
 
     @Test
     void sharedQueuesAsLimitReqDoes() throws Exception {
-        needsRedisAndLua();
+        FleetLog.requireSharedLimit();
         List<Integer> statuses;
         List<JsonNode> lines;
         // Queue mode: what exceeds the rate within the burst waits for its turn instead of passing at once.
@@ -210,7 +187,7 @@ class FleetLimitTest {
             lines = clientLines(stack);
         }
         assertThat(statuses).containsOnly(200);
-        assertThat(lines).extracting(e -> e.path("fleet").asText()).contains("PASSED", "DELAYED");
+        assertThat(FleetLog.fleetOutcomes(lines)).contains("PASSED", "DELAYED");
         // A delayed request waited at least most of its turn (200 ms a request at 5 r/s) at the edge.
         assertThat(lines).filteredOn(e -> e.path("fleet").asText().equals("DELAYED"))
                 .allSatisfy(e -> assertThat(e.path("request_time").asDouble()).isGreaterThanOrEqualTo(0.1));
@@ -218,7 +195,7 @@ class FleetLimitTest {
 
     @Test
     void sharedFallsBackToTheSplitLimitWhenRedisDies() throws Exception {
-        needsRedisAndLua();
+        FleetLog.requireSharedLimit();
         List<Integer> statuses;
         List<JsonNode> lines;
         try (Stack stack = start("shared-fallback", fleet(FleetLimit.SHARED))) {
@@ -230,21 +207,15 @@ class FleetLimitTest {
         }
         // Fail open with a ceiling: every request after Redis died was counted by its edge's split zone. The one
         // request Redis counted before is not in those zones, so one more than the promise may pass.
-        assertThat(lines).extracting(e -> e.path("fleet").asText()).containsOnlyOnce("PASSED")
+        assertThat(FleetLog.fleetOutcomes(lines)).containsOnlyOnce("PASSED")
                 .filteredOn("FALLBACK"::equals).hasSize(SENT);
         assertThat(admitted(statuses)).isGreaterThanOrEqualTo(EDGES).isLessThanOrEqualTo(promised(lines) + 1);
         assertThat(statuses).contains(429);
     }
 
-    private static void needsRedisAndLua() {
-        Required.that(RedisServer.notInstalled().isEmpty(), RedisServer.notInstalled().orElse(""));
-        Required.that(Files.isRegularFile(NginxRenderer.LUA_MODULE),
-                "nginx's Lua module is missing: apt-get install libnginx-mod-http-lua");
-    }
-
     @Test
     void sharedFallsBackWhenRedisIsSlowerThanItsTimeout() throws Exception {
-        needsRedisAndLua();
+        FleetLog.requireSharedLimit();
         List<JsonNode> lines;
         try (Stack stack = start("shared-slow", fleet(FleetLimit.SHARED).fleetRedisTimeout(50))) {
             RedisServer redis = stack.fleetRedis().orElseThrow();
@@ -265,10 +236,5 @@ class FleetLimitTest {
         // Each waited its 50 ms on the hung Redis, not the client library's default of a minute: 2 s is
         // the slack a busy machine may need.
         assertThat(fellBack).allSatisfy(e -> assertThat(e.path("request_time").asDouble()).isLessThan(2.0));
-    }
-
-    /** How many edges logged the client's requests. */
-    private static long stackEdgesSeen(List<JsonNode> lines) {
-        return lines.stream().map(e -> e.path("edge").asText()).distinct().count();
     }
 }
