@@ -1,7 +1,6 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.suite.replay.ReplayCellReport;
 import java.util.Map;
 
 /**
@@ -45,10 +44,10 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
      * @param tiers              a keys cell's figures per tier and key (--matrix tiers); null for other cells
      */
-    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay, TierFigures tiers) {
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers) {
         public static final Breakdowns NONE = new Breakdowns(null, null, null);
 
-        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
+        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay) {
             this(samplesPerLoadHost, replay, null);
         }
     }

@@ -6,7 +6,6 @@ import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -179,7 +178,7 @@ public final class MatrixRunner {
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
             Timeline.of(run.jtl(), logs.front(), logs.back()).write(dir.resolve("timeline.json"));
-            ReplayCellReport.Breakdown replay = cellReport(cell, dir, client, logs);
+            ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log(),
                         new CellMeasurement.Breakdowns(null, replay));
@@ -264,12 +263,12 @@ public final class MatrixRunner {
     }
 
     /** What the kind of run adds to the cell's folder (a replay's breakdown), said on the terminal; null for none. */
-    private ReplayCellReport.Breakdown cellReport(Cell cell, Path dir, ClientSamples client, TierLogs logs)
+    private ReplayBreakdown cellReport(Cell cell, Path dir, ClientSamples client, TierLogs logs)
             throws IOException {
         if (options.cellReport() == null) {
             return null;
         }
-        ReplayCellReport.Breakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(),
+        ReplayBreakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(),
                 logs.back());
         out.println("  " + written.terminalLine());
         return written;

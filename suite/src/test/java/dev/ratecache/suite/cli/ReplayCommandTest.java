@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
@@ -98,9 +99,9 @@ class ReplayCommandTest {
 
         assertThat(code).as(err.toString()).isZero();
         Path cell = runFolder().resolve("cells/replay-no-caching");
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
-        Map<String, ReplayCellReport.ClientRow> byClient = b.clients().stream()
-                .collect(Collectors.toMap(ReplayCellReport.ClientRow::client, r -> r));
+        ReplayBreakdown b = ReplayCellReport.read(cell);
+        Map<String, ReplayBreakdown.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.ClientRow::client, r -> r));
         assertThat(byClient.get(FLOODER).rejected()).as("the flooder: 20 a second against 5").isGreaterThan(60);
         assertThat(byClient.get("198.51.100.1").rejected()).isZero();
         assertThat(byClient.get("198.51.100.2").rejected()).isZero();
@@ -125,7 +126,7 @@ class ReplayCommandTest {
 
         assertThat(code).as(err.toString()).isZero();
         Path cell = runFolder().resolve("cells/replay-server-cache");
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
+        ReplayBreakdown b = ReplayCellReport.read(cell);
         // JMeter's HTTP client is warmed up before the start (replay.jmx), so requests start within a
         // few ms here; 250 ms, for a busy 2-core machine, still tells a schedule kept from one that
         // slid (a request 100 ms apart from the next at speed 10).
@@ -163,9 +164,9 @@ class ReplayCommandTest {
         List<String> paths = Files.readAllLines(runFolder().resolve("replay/paths.csv"));
         assertThat(paths.get(0)).isEqualTo("path,requests,delay_ms,body_bytes,max_age_s");
         assertThat(paths.subList(1, paths.size())).anySatisfy(row -> assertThat(row).matches(".*,\\d+"));
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(runFolder().resolve("cells/replay-server-cache"));
-        Map<String, ReplayCellReport.ClientRow> byClient = b.clients().stream()
-                .collect(Collectors.toMap(ReplayCellReport.ClientRow::client, r -> r));
+        ReplayBreakdown b = ReplayCellReport.read(runFolder().resolve("cells/replay-server-cache"));
+        Map<String, ReplayBreakdown.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.ClientRow::client, r -> r));
         // Hurting no more than 1 % of the 11 clients (advise's default) means hurting none: the advised
         // rate is the flooder's own, 10 r/s, so the front's queue shapes its bunches and rejects nothing.
         assertThat(byClient.get(FLOODER).delayed()).as("the advised limit shapes the flooder").isPositive();

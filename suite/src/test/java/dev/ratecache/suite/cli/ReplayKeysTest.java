@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
@@ -98,9 +99,9 @@ class ReplayKeysTest {
         assertThat(Files.readAllLines(run.resolve("replay/schedule.csv")).get(0))
                 .isEqualTo("offset_ms,address,method,uri,client,key");
         Path cell = run.resolve("cells/replay-no-caching");
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
-        Map<String, ReplayCellReport.KeyRow> byKey = b.keys().stream()
-                .collect(Collectors.toMap(ReplayCellReport.KeyRow::key, k -> k));
+        ReplayBreakdown b = ReplayCellReport.read(cell);
+        Map<String, ReplayBreakdown.KeyRow> byKey = b.keys().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.KeyRow::key, k -> k));
         assertThat(byKey.get("noisy").requests()).isEqualTo(120);
         // 2 r/s and 3 at once accept about 15 of 120 over 6 s; half is a wide margin for a busy machine.
         assertThat(byKey.get("noisy").rejected()).as("noisy, 20 r/s against 2").isGreaterThan(60);
@@ -108,12 +109,12 @@ class ReplayKeysTest {
         assertThat(byKey.get("calm").tier()).isEqualTo("free");
         assertThat(byKey.get("stranger").tier()).isEqualTo("anonymous");
         assertThat(byKey.get("stranger").rejected()).isZero();
-        Map<String, ReplayCellReport.TierRow> byTier = b.tiers().stream()
-                .collect(Collectors.toMap(ReplayCellReport.TierRow::tier, t -> t));
+        Map<String, ReplayBreakdown.TierRow> byTier = b.tiers().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.TierRow::tier, t -> t));
         assertThat(byTier.get("free").keys()).isEqualTo(2);
         assertThat(byTier.get("free").keysRejected()).isEqualTo(1);
-        assertThat(byTier.get(ReplayCellReport.NO_KEY).requests()).isEqualTo(3);
-        assertThat(byTier.get(ReplayCellReport.NO_KEY).rejected()).isZero();
+        assertThat(byTier.get(ReplayBreakdown.NO_KEY).requests()).isEqualTo(3);
+        assertThat(byTier.get(ReplayBreakdown.NO_KEY).rejected()).isZero();
 
         // On the wire: every request left from the one address, and nginx's rejections fell on noisy alone.
         List<JsonNode> front = EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"));
