@@ -10,8 +10,6 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -26,7 +24,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import picocli.CommandLine;
 
 /**
  * replay --key-field through real tiers: the keys of a JSON log go out in the limit key's header, so
@@ -37,8 +34,7 @@ class ReplayKeysTest {
     private static final OffsetDateTime START = OffsetDateTime.of(2026, 11, 20, 10, 0, 0, 0, ZoneOffset.ofHours(1));
 
     private Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     @BeforeEach
     void dir(TestInfo test) {
@@ -46,10 +42,7 @@ class ReplayKeysTest {
     }
 
     private int run(List<String> args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args.toArray(String[]::new));
+        return cli.run(args.toArray(String[]::new));
     }
 
     /** A line of the suite's own JSON log, {@code ms} after START, with the key in field api_key (none when empty). */
@@ -93,8 +86,8 @@ class ReplayKeysTest {
         args.addAll(StackPorts.free().flags());
         int code = run(args);
 
-        assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("Keys from field api_key: 132 of 135 requests carry one (3 distinct keys)");
+        assertThat(code).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("Keys from field api_key: 132 of 135 requests carry one (3 distinct keys)");
         Path run = runFolder();
         assertThat(Files.readAllLines(run.resolve("replay/schedule.csv")).get(0))
                 .isEqualTo("offset_ms,address,method,uri,client,key");
