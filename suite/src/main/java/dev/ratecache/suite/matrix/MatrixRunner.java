@@ -177,15 +177,16 @@ public final class MatrixRunner {
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
-            Timeline.of(run.jtl(), logs.front(), logs.back()).write(dir.resolve("timeline.json"));
+            Timeline timeline = Timeline.of(run.jtl(), logs.front(), logs.back());
+            timeline.write(dir.resolve("timeline.json"));
             ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log(),
-                        new CellMeasurement.Breakdowns(null, replay));
+                        new CellMeasurement.Breakdowns(null, replay, null, timeline));
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
-                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client));
+                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client), timeline);
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
