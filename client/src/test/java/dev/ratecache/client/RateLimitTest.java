@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Rate-limit rejections from the real front end: 4 requests/s per client with a burst of 1,
+ * Rate-limit rejections from the real front end: 1 request/s per client with a burst of 1,
  * rejected at once with 429 and Retry-After: 1. The back end has no limit and no tier caches.
  */
 @StackTest

@@ -1,6 +1,5 @@
 package dev.ratecache.model;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -17,15 +16,6 @@ public record OriginSpec(int threads, Map<String, PathSpec> paths) {
             throw new IllegalArgumentException("threads must be at least 1");
         }
         paths = Map.copyOf(paths);
-    }
-
-    /** The suite's origin: /hare 100 ms fresh 3 s, /tortoise 2 s fresh 10 s, /snail 5 s fresh 60 s. */
-    public static OriginSpec suite(int threads) {
-        Map<String, PathSpec> paths = new LinkedHashMap<>();
-        paths.put("/hare", new PathSpec(100, Freshness.maxAge(3)));
-        paths.put("/tortoise", new PathSpec(2000, Freshness.maxAge(10)));
-        paths.put("/snail", new PathSpec(5000, Freshness.maxAge(60)));
-        return new OriginSpec(threads, paths);
     }
 
     PathSpec path(String path) {

@@ -37,7 +37,7 @@ class PerClientLimitsTest {
 
     @Test
     void countedBehindTheCacheEdgeHitsCostNoQuota() {
-        SimulationSpec atFront = new SimulationSpec(PRO, EdgeCacheSpec.suiteDefaults(), null, SimulationTest.ORIGIN, 0, 0)
+        SimulationSpec atFront = new SimulationSpec(PRO, SuiteFixture.edge(), null, SimulationTest.ORIGIN, 0, 0)
                 .withFrontByClient(Map.of("free-key", FREE));
         SimulationSpec atBack = atFront.withPerClientAtBack(true);
 

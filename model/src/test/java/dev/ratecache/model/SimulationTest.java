@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The simulation's shape on plans whose answers follow from the rates. */
 class SimulationTest {
 
-    static final OriginSpec ORIGIN = OriginSpec.suite(200);
+    static final OriginSpec ORIGIN = SuiteFixture.origin(200);
 
     @Test
     void stressPlanRejectsMostAndTheOriginSeesOnlyTheBackRate() {
@@ -134,14 +134,14 @@ class SimulationTest {
         for (int i = 0; i < 4; i++) {
             arrivals.add(new Arrival(i, "c" + i, "/tortoise"));
         }
-        SimulationSpec spec = new SimulationSpec(null, null, null, OriginSpec.suite(2), 0, 0);
+        SimulationSpec spec = new SimulationSpec(null, null, null, SuiteFixture.origin(2), 0, 0);
         SimulationResult r = Simulation.run(spec, new Workload.Open(arrivals));
         assertThat(r.requests()).extracting(RequestOutcome::endMs).containsExactly(2000L, 2001L, 4000L, 4001L);
     }
 
     @Test
     void cacheAbsorbsRepeatsAndTheLockCollapsesConcurrentMisses() {
-        SimulationSpec spec = new SimulationSpec(null, EdgeCacheSpec.suiteDefaults(), null, ORIGIN, 0, 0);
+        SimulationSpec spec = new SimulationSpec(null, SuiteFixture.edge(), null, ORIGIN, 0, 0);
         SimulationResult r = Simulation.run(spec, Workload.Closed.of(20, 5, 0, List.of("/tortoise")));
         Aggregates a = r.aggregates();
         System.out.println("cache: " + a);
@@ -158,7 +158,7 @@ class SimulationTest {
     @Test
     void sameInputSameResultAndTheSeedDecidesTheOrder() {
         SimulationSpec spec = new SimulationSpec(LimitReqSpec.queue(Rate.perSecond(20), 10),
-                EdgeCacheSpec.suiteDefaults(), LimitReqSpec.queue(Rate.perSecond(5), 5), ORIGIN, 1, 123);
+                SuiteFixture.edge(), LimitReqSpec.queue(Rate.perSecond(5), 5), ORIGIN, 1, 123);
         Workload w1 = new Workload.Closed(10, 3, 500, List.of("/hare", "/tortoise", "/snail"), true, 7, 2, true);
         Workload w2 = new Workload.Closed(10, 3, 500, List.of("/hare", "/tortoise", "/snail"), true, 8, 2, true);
         SimulationResult a = Simulation.run(spec, w1);

@@ -1,10 +1,8 @@
 package dev.ratecache.suite.cli;
 
-import dev.ratecache.accesslog.AccessLog;
 import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
-import dev.ratecache.accesslog.ReadOptions;
 import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
@@ -22,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -53,12 +52,8 @@ public final class AdviseCommand implements Callable<Integer> {
             description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is.")
     Path log;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT", description = "As for replay. Default: ${DEFAULT-VALUE}.")
-    String logFormat = "auto";
-
-    @Option(names = "--bad-lines", paramLabel = "PERCENT",
-            description = "The share of lines that may fail to parse before advise refuses the log. Default: ${DEFAULT-VALUE}.")
-    double badLines = ReadOptions.DEFAULT_BAD_LINE_PERCENT_LIMIT;
+    @Mixin
+    LogInput logInput = new LogInput();
 
     @Option(names = "--origin-capacity", paramLabel = "R/s",
             description = "Requests per second the origin can serve; sizes the back limit (none advised without it).")
@@ -112,7 +107,7 @@ public final class AdviseCommand implements Callable<Integer> {
         TierAdviceReport perTier = null;
         long started = System.nanoTime();
         try {
-            parsed = AccessLog.read(log, LogFormat.parse(logFormat), new ReadOptions(badLines).keyField(keyField));
+            parsed = logInput.read(log, logInput.format(), keyField);
             advice = Advisor.advise(parsed.requests(), parsed.resolution(), options);
             if (keyField != null) {
                 perTier = perTier(parsed, options, given);
@@ -197,21 +192,15 @@ public final class AdviseCommand implements Callable<Integer> {
         if (reading == null) {
             problems.add("--within-second must be start or spread (got '" + withinSecond + "')");
         }
-        if (!(badLines >= 0 && badLines <= 100)) {
-            problems.add("--bad-lines must be a percentage from 0 to 100 (got " + badLines + ")");
-        }
+        logInput.badLinesProblem().ifPresent(problems::add);
         LogFormat format = null;
         try {
-            format = LogFormat.parse(logFormat);
+            format = logInput.format();
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
-        if (keyField != null && keyField.isBlank()) {
-            problems.add("--key-field needs the name of a field of the log, e.g. --key-field api_key");
-        }
-        if (keyField != null && format != null && !(format instanceof LogFormat.Auto) && !format.hasFields()) {
-            problems.add("--key-field needs a log with named fields (suite-json or json:...); --log-format "
-                    + format.spelling() + " has none");
+        if (keyField != null) {
+            problems.addAll(LogInput.keyFieldProblems(keyField, format));
         }
         if (tiers != null && keyField == null) {
             problems.add("--tiers says which tier each key is in: add --key-field NAME, the log's field holding the key");

@@ -1,10 +1,8 @@
 package dev.ratecache.suite.cli;
 
-import dev.ratecache.accesslog.AccessLog;
 import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
-import dev.ratecache.accesslog.ReadOptions;
 import dev.ratecache.accesslog.Replay;
 import dev.ratecache.accesslog.ReplayInput;
 import dev.ratecache.accesslog.ScheduledRequest;
@@ -29,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -55,21 +54,14 @@ public final class ReplayCommand extends MatrixCommand {
             description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is.")
     Path log;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT",
-            description = "auto (combined, common or the suite's JSON), combined, common, suite-json, or"
-                    + " json:time=FIELD,client=FIELD,method=FIELD,uri=FIELD[,status=..][,bytes=..][,request_time=..][,upstream_time=..]."
-                    + " Default: ${DEFAULT-VALUE}.")
-    String logFormat = "auto";
+    @Mixin
+    LogInput logInput = new LogInput();
 
     @Option(names = "--key-field", paramLabel = "NAME",
             description = "For a JSON log (suite-json or json:...): the field holding each request's key (API key, token),"
                     + " sent in the header of --limit-key header:NAME; each client still sends from its own address."
                     + " Requests without one are sent without the header.")
     String keyField;
-
-    @Option(names = "--bad-lines", paramLabel = "PERCENT",
-            description = "The share of lines that may fail to parse before the replay refuses the log. Default: ${DEFAULT-VALUE}.")
-    double badLines = ReadOptions.DEFAULT_BAD_LINE_PERCENT_LIMIT;
 
     @Option(names = "--from", paramLabel = "TIME", description = "Replay from this time on, e.g. 2026-11-20T10:00:00+01:00.")
     String from;
@@ -137,13 +129,11 @@ public final class ReplayCommand extends MatrixCommand {
         if (first != null && first < 1) {
             problems.add("--first must be a whole number >= 1 (got " + first + ")");
         }
-        if (!(badLines >= 0 && badLines <= 100)) {
-            problems.add("--bad-lines must be a percentage from 0 to 100 (got " + badLines + ")");
-        }
+        logInput.badLinesProblem().ifPresent(problems::add);
         Selection selection = Selection.defaults();
         LogFormat format = null;
         try {
-            format = LogFormat.parse(logFormat);
+            format = logInput.format();
             if (from != null) {
                 selection = selection.from(Selection.parseTime(from));
             }
@@ -164,7 +154,7 @@ public final class ReplayCommand extends MatrixCommand {
             return List.of();
         }
         try {
-            ParsedLog parsed = AccessLog.read(log, format, new ReadOptions(badLines).keyField(keyField));
+            ParsedLog parsed = logInput.read(log, format, keyField);
             input = Replay.prepare(parsed, selection, speed);
             if (useAdvice) {
                 advice = Advisor.advise(parsed.requests(), new Advisor.Options(originCapacity,
@@ -185,22 +175,15 @@ public final class ReplayCommand extends MatrixCommand {
     }
 
     /**
-     * What is wrong with {@code --key-field} beside these switches, each in one line: a replay sends
-     * keys only in a header (a cookie would be kept by the edge cache's rules for credentials, an
-     * argument would change every URI), and only a log with named fields has a field to read.
+     * What is wrong with {@code --key-field} beside these switches, each in one line: beside what any
+     * command needs of it ({@link LogInput#keyFieldProblems}), a replay sends keys only in a header (a
+     * cookie would be kept by the edge cache's rules for credentials, an argument would change every URI).
      */
     static List<String> keyFieldProblems(String keyField, LogFormat format, LimitKey limitKey) {
-        List<String> problems = new java.util.ArrayList<>();
-        if (keyField.isBlank()) {
-            problems.add("--key-field needs the name of a field of the log, e.g. --key-field api_key");
-        }
+        List<String> problems = LogInput.keyFieldProblems(keyField, format);
         if (limitKey.kind() != LimitKey.Kind.HEADER) {
             problems.add("--key-field sends each request's key in the limit key's header: add --limit-key header:NAME"
                     + " (got --limit-key " + limitKey + ")");
-        }
-        if (format != null && !(format instanceof LogFormat.Auto) && !format.hasFields()) {
-            problems.add("--key-field needs a log with named fields (suite-json or json:...); --log-format "
-                    + format.spelling() + " has none");
         }
         return problems;
     }

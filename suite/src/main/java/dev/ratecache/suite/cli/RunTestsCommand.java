@@ -3,6 +3,8 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.nginx.FlagValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +47,10 @@ public final class RunTestsCommand extends MatrixCommand {
 
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new RunTestsCommand());
-        Choice.registerAll(cli);
+        // The commands' enum options, for every subcommand: spelled as --help lists them, refused in one line.
+        cli.registerConverter(Profile.class, FlagValue.oneOf(Profile.class, "a profile"));
+        cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
+        cli.registerConverter(AppCacheMode.class, FlagValue.oneOf(AppCacheMode.class, "an app cache mode"));
         cli.setParameterExceptionHandler(RunTestsCommand::badInput);
         cli.setExecutionExceptionHandler((e, c, parsed) -> {
             if (e instanceof Repo.NotFound) {

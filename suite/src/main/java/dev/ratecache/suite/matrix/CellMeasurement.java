@@ -1,7 +1,6 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.suite.replay.ReplayCellReport;
 import java.util.Map;
 
 /**
@@ -39,16 +38,23 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
 
     /**
      * A run's samples broken down beyond the figures, for the report's own sections; what the run
-     * folder holds as load-hosts.json and replay.json.
+     * folder holds as load-hosts.json, replay.json and timeline.json.
      *
      * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
      * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
      * @param tiers              a keys cell's figures per tier and key (--matrix tiers); null for other cells
+     * @param timeline           the run second by second, for the report's over-time charts; null when the
+     *                           run did not get that far
      */
-    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay, TierFigures tiers) {
-        public static final Breakdowns NONE = new Breakdowns(null, null, null);
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
+            Timeline timeline) {
+        public static final Breakdowns NONE = new Breakdowns(null, null, null, null);
 
-        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
+        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers) {
+            this(samplesPerLoadHost, replay, tiers, null);
+        }
+
+        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay) {
             this(samplesPerLoadHost, replay, null);
         }
     }

@@ -1,7 +1,6 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.replay.ReplayCellReport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +15,6 @@ public interface CellReport {
      * @param backLog  the back end's access log; null likewise
      * @return what it wrote, for the measurement to carry to the report
      */
-    ReplayCellReport.Breakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog)
+    ReplayBreakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog)
             throws IOException;
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param failure null when every run completed
  * @param log     the log that explains the failure, or the cell's folder
  * @param failedRun what the run that failed had broken down before it failed (its replay.json,
- *                load-hosts.json), {@link CellMeasurement.Breakdowns#NONE} when it did not get that far
+ *                load-hosts.json, timeline), {@link CellMeasurement.Breakdowns#NONE} when it did not get that far
  */
 public record CellResult(Cell cell, List<CellMeasurement> runs, String failure, Path log, Path dir,
         CellMeasurement.Breakdowns failedRun) {

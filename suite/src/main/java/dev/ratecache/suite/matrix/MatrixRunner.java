@@ -6,7 +6,6 @@ import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -178,15 +177,16 @@ public final class MatrixRunner {
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
-            Timeline.of(run.jtl(), logs.front(), logs.back()).write(dir.resolve("timeline.json"));
-            ReplayCellReport.Breakdown replay = cellReport(cell, dir, client, logs);
+            Timeline timeline = Timeline.of(run.jtl(), logs.front(), logs.back());
+            timeline.write(dir.resolve("timeline.json"));
+            ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log(),
-                        new CellMeasurement.Breakdowns(null, replay));
+                        new CellMeasurement.Breakdowns(null, replay, null, timeline));
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
-                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client));
+                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client), timeline);
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
@@ -264,12 +264,12 @@ public final class MatrixRunner {
     }
 
     /** What the kind of run adds to the cell's folder (a replay's breakdown), said on the terminal; null for none. */
-    private ReplayCellReport.Breakdown cellReport(Cell cell, Path dir, ClientSamples client, TierLogs logs)
+    private ReplayBreakdown cellReport(Cell cell, Path dir, ClientSamples client, TierLogs logs)
             throws IOException {
         if (options.cellReport() == null) {
             return null;
         }
-        ReplayCellReport.Breakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(),
+        ReplayBreakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(),
                 logs.back());
         out.println("  " + written.terminalLine());
         return written;

@@ -23,8 +23,6 @@ public enum Profile {
     DEFAULT(List.of(), 1, 1),
     FULL(List.of(), 3, 1);
 
-    public static final String ACCEPTED = "quick, default or full";
-
     private final List<Endpoint> ownEndpoints;
     private final int repeats;
     private final double timeScale;
@@ -33,15 +31,6 @@ public enum Profile {
         this.ownEndpoints = ownEndpoints;
         this.repeats = repeats;
         this.timeScale = timeScale;
-    }
-
-    public static Profile parse(String text) {
-        for (Profile p : values()) {
-            if (p.name().equalsIgnoreCase(text.trim())) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not a profile: use " + ACCEPTED);
     }
 
     /** Arguments for the suite's own origin: the endpoints this profile sets itself. */

@@ -52,7 +52,11 @@ public final class Timeline {
     private final long startEpochSecond;
     private final Map<String, List<Long>> series;
 
-    private Timeline(long startEpochSecond, Map<String, List<Long>> series) {
+    /**
+     * @param startEpochSecond second 0 of every series
+     * @param series           each series by its key (the constants above), a value per second
+     */
+    public Timeline(long startEpochSecond, Map<String, List<Long>> series) {
         this.startEpochSecond = startEpochSecond;
         this.series = series;
     }
@@ -149,12 +153,17 @@ public final class Timeline {
         return series.get(key);
     }
 
-    public void write(Path json) throws IOException {
+    /** What timeline.json holds, and index.html draws: {@code start_epoch_s}, {@code seconds} and {@code series}. */
+    public Map<String, Object> json() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("start_epoch_s", startEpochSecond);
         out.put("seconds", seconds());
         out.put("series", series);
-        JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), out);
+        return out;
+    }
+
+    public void write(Path json) throws IOException {
+        JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), json());
     }
 
     private static boolean exists(Path log) {

@@ -11,15 +11,6 @@ public enum Balance {
         this.flag = flag;
     }
 
-    public static Balance parse(String text) {
-        for (Balance b : values()) {
-            if (b.flag.equalsIgnoreCase(text.trim())) {
-                return b;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not a balance method: use round-robin or least-conn");
-    }
-
     @Override
     public String toString() {
         return flag;

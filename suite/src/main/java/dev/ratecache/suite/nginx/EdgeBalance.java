@@ -15,15 +15,6 @@ public enum EdgeBalance {
         this.flag = flag;
     }
 
-    public static EdgeBalance parse(String text) {
-        for (EdgeBalance b : values()) {
-            if (b.flag.equalsIgnoreCase(text.trim())) {
-                return b;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not an edge balance: use round-robin or uri-hash");
-    }
-
     @Override
     public String toString() {
         return flag;

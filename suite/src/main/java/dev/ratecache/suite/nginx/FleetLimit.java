@@ -20,15 +20,6 @@ public enum FleetLimit {
         this.flag = flag;
     }
 
-    public static FleetLimit parse(String text) {
-        for (FleetLimit f : values()) {
-            if (f.flag.equalsIgnoreCase(text.trim())) {
-                return f;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not a fleet limit: use per-edge, client-hash, split or shared");
-    }
-
     /** Whether each edge's own limit_req zones run at rate/N and burst/N (for shared, as its fallback). */
     public boolean splitsZones() {
         return this == SPLIT || this == SHARED;

@@ -15,15 +15,6 @@ public enum LimitScope {
         this.flag = flag;
     }
 
-    public static LimitScope parse(String text) {
-        for (LimitScope s : values()) {
-            if (s.flag.equalsIgnoreCase(text.trim())) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not a limit scope: use all or misses");
-    }
-
     @Override
     public String toString() {
         return flag;

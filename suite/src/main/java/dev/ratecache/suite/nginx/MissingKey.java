@@ -14,15 +14,6 @@ public enum MissingKey {
         this.flag = flag;
     }
 
-    public static MissingKey parse(String text) {
-        for (MissingKey m : values()) {
-            if (m.flag.equalsIgnoreCase(text.trim())) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not a missing-key action: use addr or reject");
-    }
-
     @Override
     public String toString() {
         return flag;

@@ -406,102 +406,41 @@ public final class NginxSwitches {
                         + ", per-client limit " + fleetLimit : "");
     }
 
-    public static final class LimitKeyConverter implements picocli.CommandLine.ITypeConverter<LimitKey> {
-        @Override
-        public LimitKey convert(String value) {
-            try {
-                return LimitKey.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    // picocli makes each converter from its class, so each flag's is a class of its own.
+
+    public static final class LimitKeyConverter extends FlagValue<LimitKey> {
+        public LimitKeyConverter() { super(LimitKey::parse); }
     }
 
-    public static final class MissingKeyConverter implements picocli.CommandLine.ITypeConverter<MissingKey> {
-        @Override
-        public MissingKey convert(String value) {
-            try {
-                return MissingKey.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class AddressCeilingConverter extends FlagValue<AddressCeiling> {
+        public AddressCeilingConverter() { super(AddressCeiling::parse); }
     }
 
-    public static final class AddressCeilingConverter implements picocli.CommandLine.ITypeConverter<AddressCeiling> {
-        @Override
-        public AddressCeiling convert(String value) {
-            try {
-                return AddressCeiling.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class LimitModeConverter extends FlagValue<LimitMode> {
+        public LimitModeConverter() { super(LimitMode::parse); }
     }
 
-    public static final class LimitScopeConverter implements picocli.CommandLine.ITypeConverter<LimitScope> {
-        @Override
-        public LimitScope convert(String value) {
-            try {
-                return LimitScope.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class MissingKeyConverter extends FlagValue<MissingKey> {
+        public MissingKeyConverter() { super(text -> choose(MissingKey.class, "a missing-key action", text)); }
     }
 
-    public static final class LimitModeConverter implements picocli.CommandLine.ITypeConverter<LimitMode> {
-        @Override
-        public LimitMode convert(String value) {
-            try {
-                return LimitMode.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class LimitScopeConverter extends FlagValue<LimitScope> {
+        public LimitScopeConverter() { super(text -> choose(LimitScope.class, "a limit scope", text)); }
     }
 
-    public static final class StaleModeConverter implements picocli.CommandLine.ITypeConverter<StaleMode> {
-        @Override
-        public StaleMode convert(String value) {
-            try {
-                return StaleMode.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class StaleModeConverter extends FlagValue<StaleMode> {
+        public StaleModeConverter() { super(text -> choose(StaleMode.class, "a stale mode", text)); }
     }
 
-    public static final class EdgeBalanceConverter implements picocli.CommandLine.ITypeConverter<EdgeBalance> {
-        @Override
-        public EdgeBalance convert(String value) {
-            try {
-                return EdgeBalance.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class EdgeBalanceConverter extends FlagValue<EdgeBalance> {
+        public EdgeBalanceConverter() { super(text -> choose(EdgeBalance.class, "an edge balance", text)); }
     }
 
-    public static final class FleetLimitConverter implements picocli.CommandLine.ITypeConverter<FleetLimit> {
-        @Override
-        public FleetLimit convert(String value) {
-            try {
-                return FleetLimit.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class FleetLimitConverter extends FlagValue<FleetLimit> {
+        public FleetLimitConverter() { super(text -> choose(FleetLimit.class, "a fleet limit", text)); }
     }
 
-    public static final class BalanceConverter implements picocli.CommandLine.ITypeConverter<Balance> {
-        @Override
-        public Balance convert(String value) {
-            try {
-                return Balance.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+    public static final class BalanceConverter extends FlagValue<Balance> {
+        public BalanceConverter() { super(text -> choose(Balance.class, "a balance method", text)); }
     }
 }

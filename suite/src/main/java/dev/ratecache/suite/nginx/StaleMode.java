@@ -17,15 +17,6 @@ public enum StaleMode {
         this.flag = flag;
     }
 
-    public static StaleMode parse(String text) {
-        for (StaleMode m : values()) {
-            if (m.flag.equalsIgnoreCase(text.trim())) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("'" + text + "' is not a stale mode: use rfc or protective");
-    }
-
     @Override
     public String toString() {
         return flag;

@@ -5,6 +5,7 @@ import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.replay.ReplayCellReport;
@@ -135,7 +136,7 @@ public final class Predictions {
 
         /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
         static Evidence of(CellResult r, Long rampOffMs) {
-            ReplayCellReport.Breakdown b = r.firstBreakdowns().replay();
+            ReplayBreakdown b = r.firstBreakdowns().replay();
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
                     r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),

@@ -1,6 +1,5 @@
 package dev.ratecache.suite.replay;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -13,6 +12,7 @@ import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.nginx.TierMembership;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,9 +36,6 @@ public final class ReplayCellReport implements CellReport {
     public static final long DEFAULT_MAX_LATENESS_MS = 50;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** The tier table's row for the requests sent without a key: the address's limit counts them, not a key's. */
-    public static final String NO_KEY = "(no key)";
-
     private final Map<String, String> clientByAddress = new LinkedHashMap<>();
     private final int top;
     private final long maxLatenessMs;
@@ -59,45 +56,6 @@ public final class ReplayCellReport implements CellReport {
         this.top = top;
         this.maxLatenessMs = maxLatenessMs;
         this.tiers = tiers;
-    }
-
-    /** One path's figures. {@code originRequests} is null when no tier logged what reached the origin. */
-    public record PathRow(String path, long requests, long rejected, double rejectedPct, double edgeHitPct,
-            Long originRequests) {}
-
-    /** One original client's figures; {@code delayed} counts the front end's per-client limit's delays. */
-    public record ClientRow(String client, String address, long requests, long rejected, long delayed) {}
-
-    /** One key's figures: {@code rejected} counts the rate limits' rejections (429 or 503). */
-    public record KeyRow(String key, String tier, long requests, long rejected, double rejectedPct) {}
-
-    /** One tier's figures over its keys; the row {@link #NO_KEY} holds the requests sent without a key. */
-    public record TierRow(String tier, long keys, long keysRejected, long requests, long rejected, double rejectedPct) {}
-
-    /**
-     * What {@value #FILE} holds; {@code behindSchedule}: the lateness p99 was above {@code maxLatenessMs}.
-     * {@code keys} (the top keys, and every key rejected up to as many again) and {@code tiers} only for a
-     * replay that sent keys; absent from the file otherwise.
-     */
-    public record Breakdown(Lateness lateness, long maxLatenessMs, boolean behindSchedule, List<PathRow> paths,
-            List<ClientRow> clients, long clientsInAll, long clientsRejected,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<KeyRow> keys,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Long keysInAll,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Long keysRejected,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<TierRow> tiers) {
-        /** A replay by address alone. */
-        public Breakdown(Lateness lateness, long maxLatenessMs, boolean behindSchedule, List<PathRow> paths,
-                List<ClientRow> clients, long clientsInAll, long clientsRejected) {
-            this(lateness, maxLatenessMs, behindSchedule, paths, clients, clientsInAll, clientsRejected, null, null,
-                    null, null);
-        }
-
-        /** The terminal's line under the cell's figures. */
-        public String terminalLine() {
-            return "schedule: " + lateness.describe() + (behindSchedule ? " (BEHIND: p99 over " + maxLatenessMs
-                    + " ms, the generator fell behind the log's schedule; the figures are not the log's traffic)" : "")
-                    + "; " + clientsRejected + " of " + clientsInAll + " clients had requests rejected";
-        }
     }
 
     /**
@@ -124,7 +82,7 @@ public final class ReplayCellReport implements CellReport {
         Schedule worst = null;
         List<CellMeasurement.Breakdowns> runs = r.breakdownsPerRun();
         for (int i = 0; i < runs.size(); i++) {
-            Breakdown b = runs.get(i).replay();
+            ReplayBreakdown b = runs.get(i).replay();
             if (b != null && b.lateness().scheduled() > 0 && (worst == null || b.lateness().p99Ms() > worst.p99Ms())) {
                 worst = new Schedule(b.lateness().p99Ms(), b.maxLatenessMs(), i + 1, runs.size());
             }
@@ -133,13 +91,13 @@ public final class ReplayCellReport implements CellReport {
     }
 
     @Override
-    public Breakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog) throws IOException {
-        Breakdown b = breakdown(samples, frontLog, backLog);
+    public ReplayBreakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog) throws IOException {
+        ReplayBreakdown b = breakdown(samples, frontLog, backLog);
         JSON.writeValue(cellDir.resolve(FILE).toFile(), b);
         return b;
     }
 
-    Breakdown breakdown(List<Sample> samples, Path frontLog, Path backLog) throws IOException {
+    ReplayBreakdown breakdown(List<Sample> samples, Path frontLog, Path backLog) throws IOException {
         Lateness lateness = Lateness.of(samples);
         Map<String, long[]> byPath = new LinkedHashMap<>();
         Map<String, long[]> byClient = new LinkedHashMap<>();
@@ -161,23 +119,23 @@ public final class ReplayCellReport implements CellReport {
         // What the back end passed to the origin is what reached it: its log names an upstream then.
         Map<String, Long> reachedOrigin = backLog == null ? null
                 : count(backLog, e -> e.path("upstream_status").asText().isEmpty() ? null : pathOf(e.path("uri").asText()));
-        List<PathRow> paths = byPath.entrySet().stream()
+        List<ReplayBreakdown.PathRow> paths = byPath.entrySet().stream()
                 .sorted(Comparator.comparingLong((Map.Entry<String, long[]> e) -> -e.getValue()[0]))
                 .limit(top)
-                .map(e -> new PathRow(e.getKey(), e.getValue()[0], e.getValue()[1], pct(e.getValue()[1], e.getValue()[0]),
+                .map(e -> new ReplayBreakdown.PathRow(e.getKey(), e.getValue()[0], e.getValue()[1], pct(e.getValue()[1], e.getValue()[0]),
                         pct(e.getValue()[2], e.getValue()[0]),
                         reachedOrigin == null ? null : reachedOrigin.getOrDefault(e.getKey(), 0L)))
                 .toList();
         Map<String, String> addressByClient = new LinkedHashMap<>();
         clientByAddress.forEach((address, client) -> addressByClient.put(client, address));
-        List<ClientRow> all = byClient.entrySet().stream()
-                .map(e -> new ClientRow(e.getKey(), addressByClient.getOrDefault(e.getKey(), ""), e.getValue()[0],
+        List<ReplayBreakdown.ClientRow> all = byClient.entrySet().stream()
+                .map(e -> new ReplayBreakdown.ClientRow(e.getKey(), addressByClient.getOrDefault(e.getKey(), ""), e.getValue()[0],
                         e.getValue()[1], delayed.getOrDefault(e.getKey(), 0L)))
-                .sorted(Comparator.comparingLong((ClientRow r) -> -r.requests()))
+                .sorted(Comparator.comparingLong((ReplayBreakdown.ClientRow r) -> -r.requests()))
                 .toList();
-        List<ClientRow> listed = new ArrayList<>();
+        List<ReplayBreakdown.ClientRow> listed = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
-            ClientRow r = all.get(i);
+            ReplayBreakdown.ClientRow r = all.get(i);
             if (i < top || r.rejected() > 0 || r.delayed() > 0) {
                 listed.add(r);
             }
@@ -185,15 +143,15 @@ public final class ReplayCellReport implements CellReport {
         boolean behind = lateness.scheduled() > 0 && lateness.p99Ms() > maxLatenessMs;
         long clientsRejected = all.stream().filter(r -> r.rejected() > 0).count();
         if (tiers == null) {
-            return new Breakdown(lateness, maxLatenessMs, behind, paths, listed, all.size(), clientsRejected);
+            return new ReplayBreakdown(lateness, maxLatenessMs, behind, paths, listed, all.size(), clientsRejected);
         }
         Keys k = keys(samples, tiers, top);
-        return new Breakdown(lateness, maxLatenessMs, behind, paths, listed, all.size(), clientsRejected, k.listed(),
+        return new ReplayBreakdown(lateness, maxLatenessMs, behind, paths, listed, all.size(), clientsRejected, k.listed(),
                 k.inAll(), k.rejected(), k.tiers());
     }
 
     /** The per-key and per-tier tables of a keyed replay. */
-    record Keys(List<KeyRow> listed, long inAll, long rejected, List<TierRow> tiers) {}
+    record Keys(List<ReplayBreakdown.KeyRow> listed, long inAll, long rejected, List<ReplayBreakdown.TierRow> tiers) {}
 
     /**
      * Per key (sent in the limit key's header) and per tier. Listed: the top {@code top} keys by
@@ -210,34 +168,34 @@ public final class ReplayCellReport implements CellReport {
                 c[1]++;
             }
         }
-        List<KeyRow> all = byKey.entrySet().stream()
-                .map(e -> new KeyRow(e.getKey(), tiers.tierOf(e.getKey()), e.getValue()[0], e.getValue()[1],
+        List<ReplayBreakdown.KeyRow> all = byKey.entrySet().stream()
+                .map(e -> new ReplayBreakdown.KeyRow(e.getKey(), tiers.tierOf(e.getKey()), e.getValue()[0], e.getValue()[1],
                         pct(e.getValue()[1], e.getValue()[0])))
-                .sorted(Comparator.comparingLong((KeyRow r) -> -r.requests()).thenComparing(KeyRow::key))
+                .sorted(Comparator.comparingLong((ReplayBreakdown.KeyRow r) -> -r.requests()).thenComparing(ReplayBreakdown.KeyRow::key))
                 .toList();
-        List<KeyRow> listed = new ArrayList<>(all.subList(0, Math.min(top, all.size())));
+        List<ReplayBreakdown.KeyRow> listed = new ArrayList<>(all.subList(0, Math.min(top, all.size())));
         all.subList(listed.size(), all.size()).stream().filter(r -> r.rejected() > 0)
-                .sorted(Comparator.comparingLong((KeyRow r) -> -r.rejected()).thenComparing(KeyRow::key))
+                .sorted(Comparator.comparingLong((ReplayBreakdown.KeyRow r) -> -r.rejected()).thenComparing(ReplayBreakdown.KeyRow::key))
                 .limit(top).forEach(listed::add);
         Map<String, long[]> byTier = new LinkedHashMap<>();
         tiers.names().forEach(t -> byTier.put(t, new long[4]));
-        for (KeyRow r : all) {
+        for (ReplayBreakdown.KeyRow r : all) {
             long[] t = byTier.get(r.tier());
             t[0]++;
             t[1] += r.rejected() > 0 ? 1 : 0;
             t[2] += r.requests();
             t[3] += r.rejected();
         }
-        List<TierRow> tierRows = new ArrayList<>();
-        byTier.forEach((name, t) -> tierRows.add(new TierRow(name, t[0], t[1], t[2], t[3], pct(t[3], t[2]))));
+        List<ReplayBreakdown.TierRow> tierRows = new ArrayList<>();
+        byTier.forEach((name, t) -> tierRows.add(new ReplayBreakdown.TierRow(name, t[0], t[1], t[2], t[3], pct(t[3], t[2]))));
         if (keyless[0] > 0) {
-            tierRows.add(new TierRow(NO_KEY, 0, 0, keyless[0], keyless[1], pct(keyless[1], keyless[0])));
+            tierRows.add(new ReplayBreakdown.TierRow(ReplayBreakdown.NO_KEY, 0, 0, keyless[0], keyless[1], pct(keyless[1], keyless[0])));
         }
         return new Keys(listed, all.size(), all.stream().filter(r -> r.rejected() > 0).count(), tierRows);
     }
 
-    public static Breakdown read(Path cellDir) throws IOException {
-        return JSON.readValue(cellDir.resolve(FILE).toFile(), Breakdown.class);
+    public static ReplayBreakdown read(Path cellDir) throws IOException {
+        return JSON.readValue(cellDir.resolve(FILE).toFile(), ReplayBreakdown.class);
     }
 
     private static Map<String, Long> count(Path log, Function<JsonNode, String> key) throws IOException {

@@ -1,14 +1,11 @@
 package dev.ratecache.suite.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
 import dev.ratecache.suite.matrix.Timeline;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,20 +74,20 @@ final class ChartData {
         };
     }
 
-    /** The cell's timeline.json as the runner wrote it, or null when there is none (a failed or library cell). */
-    static JsonNode timeline(CellResult r) throws IOException {
-        Path file = ReportModel.timelineOf(r);
-        return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
+    /**
+     * The timeline of the run the report shows (as the runner computed it: no file is read here), or
+     * null when there is none (a run that failed before its end, or a library cell).
+     */
+    static Timeline timeline(CellResult r) {
+        return r.firstBreakdowns().timeline();
     }
 
     /** Whether any cache answered in the timeline: otherwise its caches chart would be an empty frame. */
-    static boolean anyCache(JsonNode timeline) {
-        JsonNode series = timeline.path("series");
+    static boolean anyCache(Timeline timeline) {
         for (String key : List.of(Timeline.EDGE_HIT, Timeline.EDGE_MISS, Timeline.EDGE_OTHER, Timeline.CLIENT_CACHE_HITS)) {
-            for (JsonNode v : series.path(key)) {
-                if (v.asLong() > 0) {
-                    return true;
-                }
+            List<Long> series = timeline.series(key);
+            if (series != null && series.stream().anyMatch(v -> v != null && v > 0)) {
+                return true;
             }
         }
         return false;
@@ -101,7 +98,7 @@ final class ChartData {
      * is written as a \\u escape, which JSON allows in strings (the only place they can occur), so
      * no text of a cell can close the element.
      */
-    static String pageJson(List<BarChart> bars, Map<String, JsonNode> timelines) throws IOException {
+    static String pageJson(List<BarChart> bars, Map<String, ?> timelines) throws IOException {
         return pageJson(bars, timelines, Map.of());
     }
 
@@ -123,7 +120,7 @@ final class ChartData {
         return t;
     }
 
-    static String pageJson(List<BarChart> bars, Map<String, JsonNode> timelines, Map<String, Object> tierTimelines)
+    static String pageJson(List<BarChart> bars, Map<String, ?> timelines, Map<String, Object> tierTimelines)
             throws IOException {
         Map<String, Object> data = new LinkedHashMap<>();
         Map<String, List<BarChart>> byPlan = new LinkedHashMap<>();

@@ -1,7 +1,7 @@
 package dev.ratecache.suite.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Timeline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +53,7 @@ final class HtmlPage {
 
     private String html(List<ChartData.BarChart> bars) throws IOException {
         Map<String, Object> context = model.context(Column.HTML);
-        Map<String, JsonNode> timelines = new LinkedHashMap<>();
+        Map<String, Object> timelines = new LinkedHashMap<>();
         Map<String, Object> tierTimelines = new LinkedHashMap<>();
         List<Section> sections = new ArrayList<>();
         for (ReportModel.PlanCells plan : model.plans()) {
@@ -61,10 +61,10 @@ final class HtmlPage {
                     .map(b -> new Bar(b.plan(), b.metric(), b.axis())).toList();
             List<CellView> cells = new ArrayList<>();
             for (CellResult r : plan.cells()) {
-                JsonNode timeline = ChartData.timeline(r);
+                Timeline timeline = ChartData.timeline(r);
                 String anchor = ReportModel.anchor(r);
                 if (timeline != null) {
-                    timelines.put(anchor, timeline);
+                    timelines.put(anchor, timeline.json());
                 }
                 var tiers = r.runs().isEmpty() ? null : r.firstBreakdowns().tiers();
                 if (tiers != null) {

@@ -1,16 +1,17 @@
 package dev.ratecache.suite.report;
 
-import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
+import dev.ratecache.suite.replay.ReplayCellReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -266,7 +267,7 @@ final class ReportModel {
     List<ReplaySection> replays() {
         List<ReplaySection> sections = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            ReplayCellReport.Breakdown b = r.firstBreakdowns().replay();
+            ReplayBreakdown b = r.firstBreakdowns().replay();
             if (b == null) {
                 continue;
             }

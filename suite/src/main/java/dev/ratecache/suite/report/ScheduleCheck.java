@@ -24,7 +24,8 @@ public final class ScheduleCheck {
         List<Check.Outcome> outcomes = new ArrayList<>();
         for (CellResult r : cells) {
             String name = r.cell().name();
-            // The metric is none of the cells' medians: the lateness is the generator's, read from replay.json.
+            // The metric is none of the cells' medians: the lateness is the generator's, from each run's replay
+            // breakdown as the measurement carries it (no file is read).
             Check check = new Check(text(name, maxLatenessMs), name, null, "<=", maxLatenessMs);
             if (r.failed()) {
                 outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * --matrix protection through real tiers, the origin and JMeter: the back limit's promise is a
@@ -28,8 +25,7 @@ class ProtectionMatrixTest {
         dir = dev.ratecache.testkit.TestDirs.fresh(test);
     }
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     private int run(String... more) {
         List<String> args = new ArrayList<>(List.of("--matrix", "protection", "--profile", "quick",
@@ -39,10 +35,7 @@ class ProtectionMatrixTest {
                 "-Jdrain=7"));
         args.addAll(StackPorts.free().flags());
         args.addAll(List.of(more));
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args.toArray(String[]::new));
+        return cli.run(args.toArray(String[]::new));
     }
 
     private String checksXml() throws Exception {
@@ -56,9 +49,9 @@ class ProtectionMatrixTest {
     void theBackLimitKeepsEveryOneSecondWindowAtTheOriginWithinRatePlusBurst() throws Exception {
         // 200 r/s from 100 addresses: no client reaches the front's per-client limit, so only the
         // back limit (10 r/s, burst 50) stands between the flood and the origin.
-        assertThat(run()).as(out + "\n" + err).isZero();
+        assertThat(run()).as(cli.out() + "\n" + cli.err()).isZero();
 
-        assertThat(out.toString()).contains("PASS flood/2x-many.origin_peak_1s <= 60: the busiest second at the origin:");
+        assertThat(cli.out()).contains("PASS flood/2x-many.origin_peak_1s <= 60: the busiest second at the origin:");
         assertThat(checksXml()).contains("flood/2x-many.origin_peak_1s &lt;= 60").doesNotContain("<failure");
     }
 
@@ -68,9 +61,9 @@ class ProtectionMatrixTest {
         // 100 a second, well above the 60 the limit would have allowed.
         assertThat(run("--no-back-limit")).isEqualTo(1);
 
-        assertThat(out.toString()).containsPattern(
+        assertThat(cli.out()).containsPattern(
                 "FAIL flood/2x-many\\.origin_peak_1s <= 60: the busiest second at the origin: \\d+ requests from \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC");
-        assertThat(err.toString()).contains("check(s) failed");
+        assertThat(cli.err()).contains("check(s) failed");
         assertThat(checksXml()).contains("<failure");
     }
 }

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -23,7 +22,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * ./run-tests.sh replay on crafted nginx combined logs, through real tiers, the suite's origin
@@ -43,14 +41,10 @@ class ReplayCommandTest {
         dir = dev.ratecache.testkit.TestDirs.fresh(test);
     }
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     private int run(List<String> args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args.toArray(String[]::new));
+        return cli.run(args.toArray(String[]::new));
     }
 
     private List<String> replay(Path log, String... more) {
@@ -96,11 +90,11 @@ class ReplayCommandTest {
         int code = run(replay(log, "--only", "replay/no-caching", "--front-rate", "5", "--front-burst", "5",
                 "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000", "--max-lateness", "1000"));
 
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(code).as(cli.err()).isZero();
         Path cell = runFolder().resolve("cells/replay-no-caching");
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
-        Map<String, ReplayCellReport.ClientRow> byClient = b.clients().stream()
-                .collect(Collectors.toMap(ReplayCellReport.ClientRow::client, r -> r));
+        ReplayBreakdown b = ReplayCellReport.read(cell);
+        Map<String, ReplayBreakdown.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.ClientRow::client, r -> r));
         assertThat(byClient.get(FLOODER).rejected()).as("the flooder: 20 a second against 5").isGreaterThan(60);
         assertThat(byClient.get("198.51.100.1").rejected()).isZero();
         assertThat(byClient.get("198.51.100.2").rejected()).isZero();
@@ -123,9 +117,9 @@ class ReplayCommandTest {
 
         int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--max-lateness", "250"));
 
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(code).as(cli.err()).isZero();
         Path cell = runFolder().resolve("cells/replay-server-cache");
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
+        ReplayBreakdown b = ReplayCellReport.read(cell);
         // JMeter's HTTP client is warmed up before the start (replay.jmx), so requests start within a
         // few ms here; 250 ms, for a busy 2-core machine, still tells a schedule kept from one that
         // slid (a request 100 ms apart from the next at speed 10).
@@ -157,15 +151,15 @@ class ReplayCommandTest {
         int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--use-advice",
                 "--max-lateness", "1000"));
 
-        assertThat(code).as(out + "\n" + err).isZero();
-        assertThat(out.toString()).contains("advice:     applied ./run-tests.sh advise's settings: front ",
+        assertThat(code).as(cli.out() + "\n" + cli.err()).isZero();
+        assertThat(cli.out()).contains("advice:     applied ./run-tests.sh advise's settings: front ",
                 "at --speed 10.0, rates x10.0 and lifetimes /10.0");
         List<String> paths = Files.readAllLines(runFolder().resolve("replay/paths.csv"));
         assertThat(paths.get(0)).isEqualTo("path,requests,delay_ms,body_bytes,max_age_s");
         assertThat(paths.subList(1, paths.size())).anySatisfy(row -> assertThat(row).matches(".*,\\d+"));
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(runFolder().resolve("cells/replay-server-cache"));
-        Map<String, ReplayCellReport.ClientRow> byClient = b.clients().stream()
-                .collect(Collectors.toMap(ReplayCellReport.ClientRow::client, r -> r));
+        ReplayBreakdown b = ReplayCellReport.read(runFolder().resolve("cells/replay-server-cache"));
+        Map<String, ReplayBreakdown.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.ClientRow::client, r -> r));
         // Hurting no more than 1 % of the 11 clients (advise's default) means hurting none: the advised
         // rate is the flooder's own, 10 r/s, so the front's queue shapes its bunches and rejects nothing.
         assertThat(byClient.get(FLOODER).delayed()).as("the advised limit shapes the flooder").isPositive();
@@ -204,7 +198,7 @@ class ReplayCommandTest {
         // Bunches of whole seconds at speed 2: the schedule check (its own test) is left out of this one.
         int code = run(replay(log, "--speed", "2", "--max-age", "60", "--max-lateness", "1000"));
 
-        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(code).as(cli.out() + "\n" + cli.err()).isZero();
         JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runFolder().resolve("summary.json").toFile());
         assertThat(summary.get("cells")).hasSize(2).allSatisfy(cell -> {
             JsonNode m = cell.get("prediction").get("metrics");
@@ -230,8 +224,8 @@ class ReplayCommandTest {
 
         int code = run(replay(log, "--only", "replay/no-caching", "--threads", "1"));
 
-        assertThat(code).as(out.toString()).isEqualTo(1);
-        assertThat(err.toString()).contains("check(s) failed: replay/no-caching kept to the log's schedule (start"
+        assertThat(code).as(cli.out()).isEqualTo(1);
+        assertThat(cli.err()).contains("check(s) failed: replay/no-caching kept to the log's schedule (start"
                 + " lateness p99 <= 50 ms) (start lateness p99 ");
         JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runFolder().resolve("summary.json").toFile());
         assertThat(summary.get("cells").get(0).get("status").asText()).isEqualTo("distorted");
@@ -254,7 +248,7 @@ class ReplayCommandTest {
         int code = run(args);
 
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--results " + closed.resolve("results") + ": the suite runs as root, so"
+        assertThat(cli.err()).contains("--results " + closed.resolve("results") + ": the suite runs as root, so"
                 + " nginx's workers run as nobody, who cannot enter " + closed + " (rwx------)");
         assertThat(closed.resolve("results")).doesNotExist();
     }
@@ -266,7 +260,7 @@ class ReplayCommandTest {
         int code = run(replay(log, "--max-lateness", "0"));
 
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString().strip()).contains("--max-lateness must be a whole number of ms from 1 to 60000 (got 0)");
+        assertThat(cli.err().strip()).contains("--max-lateness must be a whole number of ms from 1 to 60000 (got 0)");
         assertThat(dir.resolve("results")).doesNotExist();
     }
 
@@ -276,7 +270,7 @@ class ReplayCommandTest {
 
         assertThat(run(replay(log))).isEqualTo(2);
 
-        assertThat(err.toString()).contains("empty").contains("empty.log");
+        assertThat(cli.err()).contains("empty").contains("empty.log");
         assertThat(dir.resolve("results")).doesNotExist();
     }
 
@@ -287,7 +281,7 @@ class ReplayCommandTest {
 
         assertThat(run(replay(log, "--log-format", "combined"))).isEqualTo(2);
 
-        assertThat(err.toString()).contains("combined").contains("this is not a log line");
+        assertThat(cli.err()).contains("combined").contains("this is not a log line");
         assertThat(dir.resolve("results")).doesNotExist();
     }
 
@@ -295,7 +289,7 @@ class ReplayCommandTest {
     void aMissingLogIsRefusedInOneLine() {
         assertThat(run(replay(dir.resolve("nowhere.log")))).isEqualTo(2);
 
-        assertThat(err.toString()).contains("nowhere.log");
+        assertThat(cli.err()).contains("nowhere.log");
         assertThat(dir.resolve("results")).doesNotExist();
     }
 }

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -25,7 +24,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import picocli.CommandLine;
 
 /**
  * replay --key-field through real tiers: the keys of a JSON log go out in the limit key's header, so
@@ -36,8 +34,7 @@ class ReplayKeysTest {
     private static final OffsetDateTime START = OffsetDateTime.of(2026, 11, 20, 10, 0, 0, 0, ZoneOffset.ofHours(1));
 
     private Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     @BeforeEach
     void dir(TestInfo test) {
@@ -45,10 +42,7 @@ class ReplayKeysTest {
     }
 
     private int run(List<String> args) {
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args.toArray(String[]::new));
+        return cli.run(args.toArray(String[]::new));
     }
 
     /** A line of the suite's own JSON log, {@code ms} after START, with the key in field api_key (none when empty). */
@@ -92,15 +86,15 @@ class ReplayKeysTest {
         args.addAll(StackPorts.free().flags());
         int code = run(args);
 
-        assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("Keys from field api_key: 132 of 135 requests carry one (3 distinct keys)");
+        assertThat(code).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("Keys from field api_key: 132 of 135 requests carry one (3 distinct keys)");
         Path run = runFolder();
         assertThat(Files.readAllLines(run.resolve("replay/schedule.csv")).get(0))
                 .isEqualTo("offset_ms,address,method,uri,client,key");
         Path cell = run.resolve("cells/replay-no-caching");
-        ReplayCellReport.Breakdown b = ReplayCellReport.read(cell);
-        Map<String, ReplayCellReport.KeyRow> byKey = b.keys().stream()
-                .collect(Collectors.toMap(ReplayCellReport.KeyRow::key, k -> k));
+        ReplayBreakdown b = ReplayCellReport.read(cell);
+        Map<String, ReplayBreakdown.KeyRow> byKey = b.keys().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.KeyRow::key, k -> k));
         assertThat(byKey.get("noisy").requests()).isEqualTo(120);
         // 2 r/s and 3 at once accept about 15 of 120 over 6 s; half is a wide margin for a busy machine.
         assertThat(byKey.get("noisy").rejected()).as("noisy, 20 r/s against 2").isGreaterThan(60);
@@ -108,12 +102,12 @@ class ReplayKeysTest {
         assertThat(byKey.get("calm").tier()).isEqualTo("free");
         assertThat(byKey.get("stranger").tier()).isEqualTo("anonymous");
         assertThat(byKey.get("stranger").rejected()).isZero();
-        Map<String, ReplayCellReport.TierRow> byTier = b.tiers().stream()
-                .collect(Collectors.toMap(ReplayCellReport.TierRow::tier, t -> t));
+        Map<String, ReplayBreakdown.TierRow> byTier = b.tiers().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.TierRow::tier, t -> t));
         assertThat(byTier.get("free").keys()).isEqualTo(2);
         assertThat(byTier.get("free").keysRejected()).isEqualTo(1);
-        assertThat(byTier.get(ReplayCellReport.NO_KEY).requests()).isEqualTo(3);
-        assertThat(byTier.get(ReplayCellReport.NO_KEY).rejected()).isZero();
+        assertThat(byTier.get(ReplayBreakdown.NO_KEY).requests()).isEqualTo(3);
+        assertThat(byTier.get(ReplayBreakdown.NO_KEY).rejected()).isZero();
 
         // On the wire: every request left from the one address, and nginx's rejections fell on noisy alone.
         List<JsonNode> front = EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"));

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * --matrix tiers under the quick profile, through real tiers, the origin and JMeter: its two noisy
@@ -25,8 +22,7 @@ import picocli.CommandLine;
  */
 @StackTest
 class TiersMatrixStackTest {
-    private static final StringWriter OUT = new StringWriter();
-    private static final StringWriter ERR = new StringWriter();
+    private static final CommandRun CLI = new CommandRun();
     private static int exitCode;
     private static Path run;
     private static final Map<String, JsonNode> CELLS = new HashMap<>();
@@ -37,10 +33,7 @@ class TiersMatrixStackTest {
         List<String> args = new ArrayList<>(List.of("--matrix", "tiers", "--profile", "quick",
                 "--only", "keys/addr.noisy,keys/api-key.noisy", "--no-dashboards", "--results", dir.toString()));
         args.addAll(StackPorts.free().flags());
-        CommandLine cli = RunTestsCommand.commandLine();
-        cli.setOut(new PrintWriter(OUT, true));
-        cli.setErr(new PrintWriter(ERR, true));
-        exitCode = cli.execute(args.toArray(String[]::new));
+        exitCode = CLI.run(args.toArray(String[]::new));
         run = dir.resolve("latest").toRealPath();
         new ObjectMapper().readTree(run.resolve("summary.json").toFile()).get("cells")
                 .forEach(c -> CELLS.put(c.get("name").asText(), c));
@@ -48,7 +41,7 @@ class TiersMatrixStackTest {
 
     private static JsonNode tiers(String cell) {
         JsonNode t = CELLS.get(cell).get("tiers");
-        assertThat(t).as(cell + " has tier figures\n" + OUT).isNotNull();
+        assertThat(t).as(cell + " has tier figures\n" + CLI.out()).isNotNull();
         return t;
     }
 
@@ -63,7 +56,7 @@ class TiersMatrixStackTest {
 
     @Test
     void bothCellsRunAndEveryTierHasItsFigures() {
-        assertThat(exitCode).as(OUT + "\n" + ERR).isZero();
+        assertThat(exitCode).as(CLI.out() + "\n" + CLI.err()).isZero();
         assertThat(CELLS.keySet()).containsExactlyInAnyOrder("keys/addr.noisy", "keys/api-key.noisy");
         for (String cell : CELLS.keySet()) {
             assertThat(CELLS.get(cell).get("status").asText()).isEqualTo("ok");
@@ -81,8 +74,8 @@ class TiersMatrixStackTest {
         JsonNode t = tiers("keys/api-key.noisy");
         assertThat(t.get("noisy_key").asText()).isEqualTo("free-noisy");
         // 200 r/s against its tier's 20 r/s, nodelay: about 90 % rejected; the others ask for half their tier.
-        assertThat(t.get("noisy_rejected_pct").asDouble()).as(OUT.toString()).isGreaterThan(60);
-        assertThat(t.get("well_behaved_rejected_pct").asDouble()).as(OUT.toString()).isLessThan(10);
+        assertThat(t.get("noisy_rejected_pct").asDouble()).as(CLI.out()).isGreaterThan(60);
+        assertThat(t.get("well_behaved_rejected_pct").asDouble()).as(CLI.out()).isLessThan(10);
         assertThat(tier("keys/api-key.noisy", "pro").get("rejected_pct").asDouble()).isLessThan(10);
         // The model keys by key too: it puts the rejections in the free tier (the noisy key's) and none in pro.
         assertThat(tier("keys/api-key.noisy", "free").get("predicted_rejected_pct").asDouble()).isGreaterThan(50);
@@ -95,7 +88,7 @@ class TiersMatrixStackTest {
         // keys lose with the noisy one (queued first, then rejected once the burst of 200 is full).
         JsonNode byAddress = tiers("keys/addr.noisy");
         JsonNode byKey = tiers("keys/api-key.noisy");
-        assertThat(byAddress.get("well_behaved_rejected_pct").asDouble()).as(OUT.toString())
+        assertThat(byAddress.get("well_behaved_rejected_pct").asDouble()).as(CLI.out())
                 .isGreaterThan(byKey.get("well_behaved_rejected_pct").asDouble() + 10);
     }
 

@@ -173,12 +173,6 @@ class MatrixTest {
     void fullProfileHasTheDefaultSizes() {
         assertThat(Plan.STRESS.sizes(Profile.FULL)).isEqualTo(Plan.STRESS.sizes(Profile.DEFAULT)).containsEntry("users", "100");
         assertThat(Plan.LOAD.sizes(Profile.QUICK)).containsEntry("users", "5");
-    }
-
-    @Test
-    void profileNamesAreCaseInsensitiveAndUnknownOnesRefused() {
-        assertThat(Profile.parse("Quick")).isEqualTo(Profile.QUICK);
         assertThat(Profile.FULL.repeats()).isEqualTo(3);
-        assertThatThrownBy(() -> Profile.parse("huge")).hasMessageContaining("use quick, default or full");
     }
 }

@@ -10,6 +10,7 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.TierMembership;
@@ -30,7 +31,7 @@ class ReplayCellReportTest {
                 new Sample(1_000, 5, "/a", "200", "OK", "t-1", true, 10, 1, "", "HIT", "", 990, "alice"),
                 new Sample(1_100, 5, "/a", "429", "", "t-1", false, 10, 1, "", "", "1", 1_090, "bob"));
 
-        ReplayCellReport.Breakdown written = new ReplayCellReport(List.of(), 10, 50).write(CELL, dir, samples, null, null);
+        ReplayBreakdown written = new ReplayCellReport(List.of(), 10, 50).write(CELL, dir, samples, null, null);
 
         List<String> fields = new ArrayList<>();
         new ObjectMapper().readTree(dir.resolve(ReplayCellReport.FILE).toFile()).fieldNames().forEachRemaining(fields::add);
@@ -64,20 +65,20 @@ class ReplayCellReportTest {
         samples.add(keyed(3_004, "200", "10.0.0.2", ""));
 
         Path dir = TestDirs.fresh(getClass(), "keys");
-        ReplayCellReport.Breakdown b = new ReplayCellReport(List.of(), 2, 50, tiers).write(CELL, dir, samples, null, null);
+        ReplayBreakdown b = new ReplayCellReport(List.of(), 2, 50, tiers).write(CELL, dir, samples, null, null);
 
         // The top two by requests, then every other key rejected (up to two more).
         assertThat(b.keys()).containsExactly(
-                new ReplayCellReport.KeyRow("f1", "free", 10, 8, 80.0),
-                new ReplayCellReport.KeyRow("p1", "pro", 5, 0, 0.0),
-                new ReplayCellReport.KeyRow("stranger", "anonymous", 2, 1, 50.0));
+                new ReplayBreakdown.KeyRow("f1", "free", 10, 8, 80.0),
+                new ReplayBreakdown.KeyRow("p1", "pro", 5, 0, 0.0),
+                new ReplayBreakdown.KeyRow("stranger", "anonymous", 2, 1, 50.0));
         assertThat(b.keysInAll()).isEqualTo(4);
         assertThat(b.keysRejected()).isEqualTo(2);
         assertThat(b.tiers()).containsExactly(
-                new ReplayCellReport.TierRow("free", 2, 1, 11, 8, 72.7),
-                new ReplayCellReport.TierRow("pro", 1, 0, 5, 0, 0.0),
-                new ReplayCellReport.TierRow("anonymous", 1, 1, 2, 1, 50.0),
-                new ReplayCellReport.TierRow(ReplayCellReport.NO_KEY, 0, 0, 2, 0, 0.0));
+                new ReplayBreakdown.TierRow("free", 2, 1, 11, 8, 72.7),
+                new ReplayBreakdown.TierRow("pro", 1, 0, 5, 0, 0.0),
+                new ReplayBreakdown.TierRow("anonymous", 1, 1, 2, 1, 50.0),
+                new ReplayBreakdown.TierRow(ReplayBreakdown.NO_KEY, 0, 0, 2, 0, 0.0));
         assertThat(ReplayCellReport.read(dir)).isEqualTo(b);
     }
 
@@ -86,12 +87,12 @@ class ReplayCellReportTest {
         ReplayCellReport.Keys k = ReplayCellReport.keys(List.of(keyed(1, "200", "c", "a"), keyed(2, "429", "c", "b")),
                 TierMembership.of(List.of()), 10);
 
-        assertThat(k.tiers()).containsExactly(new ReplayCellReport.TierRow("anonymous", 2, 1, 2, 1, 50.0));
+        assertThat(k.tiers()).containsExactly(new ReplayBreakdown.TierRow("anonymous", 2, 1, 2, 1, 50.0));
     }
 
     private static CellMeasurement run(long lateP99Ms) {
         JtlSummary jtl = new JtlSummary(2, 0, 0, 0, 1, 5, 5, 5, 5, 5, 5, 5, 2_000);
-        ReplayCellReport.Breakdown b = new ReplayCellReport.Breakdown(new Lateness(2, 1, lateP99Ms, lateP99Ms, 0), 50,
+        ReplayBreakdown b = new ReplayBreakdown(new Lateness(2, 1, lateP99Ms, lateP99Ms, 0), 50,
                 lateP99Ms > 50, List.of(), List.of(), 2, 0);
         return new CellMeasurement(jtl, 2.0, null, new CellMeasurement.Cpu(null, null, null, 1.0), 2, null, null, null,
                 CellMeasurement.WindowCpu.UNKNOWN, new CellMeasurement.Breakdowns(null, b));

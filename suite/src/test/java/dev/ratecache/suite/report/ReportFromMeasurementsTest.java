@@ -12,7 +12,7 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
-import dev.ratecache.suite.replay.ReplayCellReport;
+import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,9 +36,9 @@ class ReportFromMeasurementsTest {
     }
 
     private static CellMeasurement.Breakdowns replayed(Map<String, Long> perHost) {
-        ReplayCellReport.Breakdown b = new ReplayCellReport.Breakdown(new Lateness(100, 3, 400, 900, 0), 50, true,
-                List.of(new ReplayCellReport.PathRow("/search", 60, 6, 10.0, 0.0, 54L)),
-                List.of(new ReplayCellReport.ClientRow("alice", "127.16.0.1", 40, 6, 2)), 7, 1);
+        ReplayBreakdown b = new ReplayBreakdown(new Lateness(100, 3, 400, 900, 0), 50, true,
+                List.of(new ReplayBreakdown.PathRow("/search", 60, 6, 10.0, 0.0, 54L)),
+                List.of(new ReplayBreakdown.ClientRow("alice", "127.16.0.1", 40, 6, 2)), 7, 1);
         return new CellMeasurement.Breakdowns(perHost, b);
     }
 

@@ -12,6 +12,7 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.matrix.Timeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -246,13 +247,23 @@ class ReportWriterTest {
     @Test
     void eachCellWithATimelineGetsItsOverTimeChartsAndTheRestSayWhyNot() throws Exception {
         Path dir = TestDirs.fresh(getClass(), "timelines");
-        MatrixRunner.Outcome outcome = everyCell(dir);
-        CellResult withTimeline = outcome.cells().get(1);
+        List<CellResult> cells = new java.util.ArrayList<>(everyCell(dir).cells());
+        Map<String, List<Long>> series = new java.util.LinkedHashMap<>();
+        series.put(Timeline.OFFERED, List.of(3L, 4L));
+        series.put(Timeline.ORIGIN, List.of(1L, 0L));
+        series.put(Timeline.EDGE_HIT, List.of(2L, 4L));
+        series.put(Timeline.EDGE_MISS, List.of(1L, 0L));
+        series.put(Timeline.P95_MS, java.util.Arrays.asList(7L, null));
+        Timeline timeline = new Timeline(1, series);
+        // The page draws the timeline the measurement carries; the runner's file is only linked.
+        CellResult withTimeline = new CellResult(cells.get(1).cell(), List.of(new CellMeasurement(
+                new JtlSummary(1000, 100, 0, 0, 11, 100, 1, 900, 50, 80, 90, 99, 10_000), 400.0, null,
+                new CellMeasurement.Cpu(0.1, 0.1, 1.0, 5.0), 12, null, null, null, CellMeasurement.WindowCpu.UNKNOWN,
+                new CellMeasurement.Breakdowns(null, null, null, timeline))), null, dir, cells.get(1).dir());
+        cells.set(1, withTimeline);
+        MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(cells, 100, 90, 1);
         Files.createDirectories(withTimeline.dir());
-        Files.writeString(withTimeline.dir().resolve("timeline.json"), "{\"start_epoch_s\":1,\"seconds\":2,\"series\":{"
-                + "\"offered\":[3,4],\"answered_2xx\":[3,4],\"rejected\":[0,0],\"other_errors\":[0,0],"
-                + "\"client_cache_hits\":[0,0],\"origin\":[1,0],\"edge_hit\":[2,4],\"edge_miss\":[1,0],"
-                + "\"edge_other\":[0,0],\"p50_ms\":[5,6],\"p95_ms\":[7,null]}}");
+        timeline.write(withTimeline.dir().resolve("timeline.json"));
 
         new ReportWriter(dir, Map.of(), outcome, List.of(), true).write();
 
@@ -262,7 +273,10 @@ class ReportWriterTest {
             assertThat(html).containsOnlyOnce("data-kind=\"" + kind + "\" data-cell=\"" + anchor + "\"");
         }
         assertThat(html).contains("<a href=\"cells/stress-server-cache/timeline.json\">timeline</a>");
-        assertThat(pageData(html).get("timelines").get(anchor).get("series").get("edge_hit").toString()).isEqualTo("[2,4]");
+        JsonNode drawn = pageData(html).get("timelines").get(anchor);
+        assertThat(drawn.get("series").get("edge_hit").toString()).isEqualTo("[2,4]");
+        assertThat(drawn.get("series").get("p95_ms").toString()).isEqualTo("[7,null]");
+        assertThat(drawn.get("seconds").asInt()).isEqualTo(2);
         assertThat(html.split("data-kind=\"requests\"", -1)).hasSize(2);
         assertThat(html.split("class=\"missing\"", -1)).hasSize(CELLS.size());
     }
