@@ -91,6 +91,12 @@ public final class PeakCommand implements Callable<Integer> {
     /** The last run's figures, for tests. */
     private PeakRun.Outcome outcome;
 
+    @Option(names = "--fleet",
+            description = "Also measure what --fleet-limit shared's Redis round trip adds: the MISS and rejection paths"
+                    + " through the balancer and two edges, the per-client limit split between them and then shared in"
+                    + " Redis (the suite's own redis-server).")
+    boolean fleet;
+
     @Option(names = "--results", paramLabel = "DIR",
             description = "Where a running ./run-tests.sh up keeps its state (as given to up). Default: results/ in the checkout.")
     Path results;
@@ -143,7 +149,7 @@ public final class PeakCommand implements Callable<Integer> {
         out.flush();
         try {
             outcome = new PeakRun(new PeakRun.Options(switches, workers, ports, load, rounds, path, originArgs,
-                    Math.max(10, connections), dir), out).run();
+                    Math.max(10, connections), dir, fleet), out).run();
         } catch (IOException e) {
             spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage() + " (logs in " + dir + ")");
             return 1;
@@ -207,10 +213,10 @@ public final class PeakCommand implements Callable<Integer> {
         s.append(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the ceiling's in the same round"
                 + " (median, range over rounds). cpu us: the server's CPU per request (nginx's, both tiers for"
                 + " MISS; HAProxy's on its row); cpu: the ceiling's CPU per request over it.%n", outcome.bodyBytes()));
-        s.append(String.format(Locale.ROOT, "%-20s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
+        s.append(String.format(Locale.ROOT, "%-24s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
                 "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
         for (PeakRun.Figure f : outcome.figures().values()) {
-            s.append(String.format(Locale.ROOT, "%-20s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.kind().label(),
+            s.append(String.format(Locale.ROOT, "%-24s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.kind().label(),
                     f.medianRequestsPerSecond(), f.medianRatio(),
                     String.format(Locale.ROOT, "%.2f-%.2f", f.minRatio(), f.maxRatio()), f.medianCpuMicros(),
                     f.medianCpuRatio(), f.medianP50(), f.medianP99()));
@@ -255,8 +261,11 @@ public final class PeakCommand implements Callable<Integer> {
     /** What this machine must give the measurement, once the input is good: the tools, free ports, an open --work-dir. */
     void checkMachine() {
         List<String> problems = new ArrayList<>();
-        if (appPath != null) {
+        if (appPath != null || fleet) {
             RedisServer.notInstalled().ifPresent(problems::add);
+        }
+        if (fleet && !Files.isRegularFile(dev.ratecache.suite.nginx.NginxRenderer.LUA_MODULE)) {
+            problems.add("--fleet needs nginx's Lua module: sudo apt-get install -y libnginx-mod-http-lua, or run ./run-tests.sh peak");
         }
         if (!Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");

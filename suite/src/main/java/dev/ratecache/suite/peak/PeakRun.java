@@ -2,6 +2,7 @@ package dev.ratecache.suite.peak;
 
 import dev.ratecache.stats.Median;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.nginx.FleetLimit;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
@@ -36,7 +37,13 @@ public final class PeakRun {
         HIT("edge-cache HIT"),
         HAPROXY_HIT("HAProxy cache HIT"),
         MISS("MISS to origin"),
-        REJECTION("rejection (limit)");
+        REJECTION("rejection (limit)"),
+        // --fleet: the same two paths through the balancer and two edges, the per-client limit split and
+        // then shared in Redis, so that the difference is the Redis round trip alone.
+        FLEET_SPLIT_MISS("MISS, fleet split"),
+        FLEET_SHARED_MISS("MISS, fleet shared"),
+        FLEET_SPLIT_REJECTION("rejection, fleet split"),
+        FLEET_SHARED_REJECTION("rejection, fleet shared");
 
         private final String label;
 
@@ -57,7 +64,10 @@ public final class PeakRun {
      * @param path     the URL path to warm and hit
      */
     public record Options(NginxSwitches switches, String workers, StackPorts ports, Wrk.Load load, int rounds,
-            String path, List<String> origin, int originThreads, Path dir) {}
+            String path, List<String> origin, int originThreads, Path dir, boolean fleet) {}
+
+    /** The fleet --fleet measures: two edges behind the balancer, enough for the limit to be a fleet's. */
+    static final int FLEET_EDGES = 2;
 
     /**
      * A path's figures over the rounds: each round's wrk result, its ratio to that round's ceiling,
@@ -187,6 +197,11 @@ public final class PeakRun {
                 m.measure(Kind.REJECTION, url, null, round, front);
                 m.ratios(ratios, cpuRatios, Kind.REJECTION);
             }
+            stack.close();
+            stack = null;
+            if (options.fleet()) {
+                measureFleet(m, ceiling, origin, ratios, cpuRatios, warnings);
+            }
             Map<Kind, Figure> figures = new EnumMap<>(Kind.class);
             for (Kind kind : runs.keySet()) {
                 figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind), cpu.get(kind), cpuRatios.get(kind)));
@@ -204,6 +219,58 @@ public final class PeakRun {
                 }
             }
         }
+    }
+
+    /**
+     * The MISS and rejection paths through {@link #FLEET_EDGES} edges behind the balancer, first with
+     * the per-client limit split between the edges, then shared in Redis: the same hops, so the
+     * difference between the two is what asking Redis adds. Redis's own CPU counts in the shared rows.
+     */
+    private void measureFleet(Measurer m, CeilingServer ceiling, OriginServer origin, Map<Kind, List<Double>> ratios,
+            Map<Kind, List<Double>> cpuRatios, List<String> warnings) throws IOException, InterruptedException {
+        Path missScript = missScript(options.dir().resolve("fleet-miss.lua"), options.path());
+        record Path2(FleetLimit limit, Kind miss, Kind rejection) {}
+        for (Path2 p : List.of(new Path2(FleetLimit.SPLIT, Kind.FLEET_SPLIT_MISS, Kind.FLEET_SPLIT_REJECTION),
+                new Path2(FleetLimit.SHARED, Kind.FLEET_SHARED_MISS, Kind.FLEET_SHARED_REJECTION))) {
+            for (boolean rejecting : new boolean[] {false, true}) {
+                NginxSwitches s = (rejecting ? rejecting(options.switches()) : open(options.switches()))
+                        .edges(FLEET_EDGES).fleetLimit(p.limit());
+                List<Path> edgeLogs;
+                try (Stack fleet = Stack.around(origin, s, options.ports(), options.dir()
+                        .resolve("fleet-" + p.limit() + (rejecting ? "-rejecting" : "-open")))) {
+                    List<Long> masters = new ArrayList<>();
+                    fleet.balancer().ifPresent(b -> masters.add(b.pid()));
+                    fleet.fronts().forEach(f -> masters.add(f.pid()));
+                    masters.add(fleet.backEnd().pid());
+                    fleet.fleetRedis().ifPresent(r -> masters.add(r.pid()));
+                    long[] pids = masters.stream().mapToLong(Long::longValue).toArray();
+                    edgeLogs = fleet.frontAccessLogs();
+                    for (int round = 1; round <= options.rounds(); round++) {
+                        m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
+                        Kind kind = rejecting ? p.rejection() : p.miss();
+                        m.measure(kind, fleet.frontUri().resolve(options.path()), rejecting ? null : missScript, round, pids);
+                        m.ratios(ratios, cpuRatios, kind);
+                    }
+                }
+                // Read once the edges have stopped and written out their buffered logs.
+                long fellBack = fallbacks(edgeLogs);
+                if (fellBack > 0) {
+                    warnings.add((rejecting ? p.rejection() : p.miss()).label() + ": " + fellBack
+                            + " requests fell back to the split limit (Redis failed or was slow): see the edges' error logs");
+                }
+            }
+        }
+    }
+
+    /** How many requests the edges' access logs say fell back from the fleet's Redis to their own split limit. */
+    static long fallbacks(List<Path> edgeLogs) throws IOException {
+        long n = 0;
+        for (Path log : edgeLogs) {
+            try (var lines = Files.lines(log)) {
+                n += lines.filter(l -> l.contains("\"fleet\":\"FALLBACK\"")).count();
+            }
+        }
+        return n;
     }
 
     /** nginx's worker count as HAProxy's threads; null for "auto", which is HAProxy's own default. */
@@ -283,16 +350,19 @@ public final class PeakRun {
 
     /** Doubts about the figures, e.g. a HIT run that got rejections: the limits were binding after all. */
     private static void check(Map<Kind, Figure> figures, List<String> warnings) {
-        for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.HAPROXY_HIT, Kind.MISS)) {
+        for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.HAPROXY_HIT, Kind.MISS, Kind.FLEET_SPLIT_MISS,
+                Kind.FLEET_SHARED_MISS)) {
             Figure f = figures.get(kind);
             if (f != null && f.non2xx() > 0) {
                 warnings.add(kind.label() + ": " + f.non2xx() + " of " + f.requests() + " responses were not 2xx/3xx");
             }
         }
-        Figure rejected = figures.get(Kind.REJECTION);
-        if (rejected.non2xx() < rejected.requests() * 0.99) {
-            warnings.add(Kind.REJECTION.label() + ": only " + rejected.non2xx() + " of " + rejected.requests()
-                    + " responses were rejections");
+        for (Kind kind : List.of(Kind.REJECTION, Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION)) {
+            Figure rejected = figures.get(kind);
+            if (rejected != null && rejected.non2xx() < rejected.requests() * 0.99) {
+                warnings.add(kind.label() + ": only " + rejected.non2xx() + " of " + rejected.requests()
+                        + " responses were rejections");
+            }
         }
         for (Figure f : figures.values()) {
             if (f.runs().stream().anyMatch(r -> r.socketErrors() > 0)) {

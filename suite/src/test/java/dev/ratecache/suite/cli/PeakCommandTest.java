@@ -24,7 +24,7 @@ class PeakCommandTest {
 
     @Test
     void measuresEveryPathAgainstTheCeilingWithSaneRatios() {
-        List<String> args = new ArrayList<>(List.of("peak", "--duration", "1"));
+        List<String> args = new ArrayList<>(List.of("peak", "--duration", "1", "--fleet"));
         args.addAll(freePorts());
 
         assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
@@ -46,6 +46,17 @@ class PeakCommandTest {
         assertThat(cli.out()).contains("machine:", "nginx/", "edge-cache HIT", "MISS to origin",
                 "rejection (limit)", "ceiling: return 200", "HAProxy cache HIT");
         assertThat(cli.err()).doesNotContain("requests of the HAProxy run reached the origin");
+        // --fleet: the same paths through two edges, the limit split and then shared in Redis, every
+        // request of the shared rows answered by Redis (none fell back).
+        for (Kind kind : List.of(Kind.FLEET_SPLIT_MISS, Kind.FLEET_SHARED_MISS)) {
+            assertThat(outcome.ratio(kind)).as(kind.label()).isGreaterThan(0).isLessThan(1.0);
+            assertThat(outcome.figures().get(kind).non2xx()).as(kind.label()).isZero();
+        }
+        for (Kind kind : List.of(Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION)) {
+            assertThat(outcome.figures().get(kind).runs().get(0).non2xxShare()).as(kind.label()).isGreaterThan(0.9);
+        }
+        assertThat(cli.out()).contains("MISS, fleet shared", "rejection, fleet shared");
+        assertThat(cli.err()).doesNotContain("fell back to the split limit");
     }
 
     @Test
