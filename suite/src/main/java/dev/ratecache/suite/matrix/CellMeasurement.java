@@ -44,9 +44,15 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
      * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
      * @param tiers              a keys cell's figures per tier and key (--matrix tiers); null for other cells
+     * @param fleet              a fleet cell's per-client figures (--matrix fleet); null for other cells
      */
-    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay, TierFigures tiers) {
-        public static final Breakdowns NONE = new Breakdowns(null, null, null);
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay, TierFigures tiers,
+            FleetFigures fleet) {
+        public static final Breakdowns NONE = new Breakdowns(null, null, null, null);
+
+        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay, TierFigures tiers) {
+            this(samplesPerLoadHost, replay, tiers, null);
+        }
 
         public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayCellReport.Breakdown replay) {
             this(samplesPerLoadHost, replay, null);
@@ -100,6 +106,11 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
     }
 
     public Double machineCpuPct() { return windowCpu.machinePct(); }
+    public Double effectiveLimit() { return breakdowns.fleet() == null ? null : breakdowns.fleet().effectiveLimit(); }
+    public Double fleetFallbacks() {
+        return breakdowns.fleet() == null || breakdowns.fleet().fallbacks() == null ? null
+                : (double) breakdowns.fleet().fallbacks();
+    }
     public Double generatorCpuPct() { return windowCpu.generatorPct(); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }
