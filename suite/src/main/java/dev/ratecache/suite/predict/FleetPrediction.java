@@ -27,8 +27,10 @@ import java.util.Map;
  * <li>shared and client-hash: one bucket, as one limit_req (shared's script is limit_req's
  * arithmetic; client-hash sends every request of a key to one edge).</li>
  * </ul>
- * The spread: round robin hands the plan's requests (every key's, in the order keys.jmx sends them)
- * to the edges in turn; URI hash sends them all to one edge, for the plan asks one URL.
+ * The spread: round robin gives each edge 1/N of a key's requests, the key's own in turn (the
+ * balancer's turn is over every key's requests, and its worker processes each keep their own, so no
+ * key follows a pattern that lands it on one edge); URI hash sends them all to one edge, for the plan
+ * asks one URL.
  *
  * @param effectiveLimit    the heavy key's admissions in its busiest second over its rate plus burst
  * @param admittedPerSecond its admissions over the plan's hold
@@ -59,13 +61,14 @@ public record FleetPrediction(double effectiveLimit, double admittedPerSecond, i
         }
         boolean oneEdge = cell.edgeBalance() == EdgeBalance.URI_HASH;
         List<Long> admitted = new ArrayList<>();
-        for (int i = 0; i < arrivals.size(); i++) {
-            Arrival a = arrivals.get(i);
+        Map<String, Integer> turns = new HashMap<>();
+        for (Arrival a : arrivals) {
             LimitTier tier = keys.tierOf(a.client());
             if (tier == null) {
                 continue;
             }
-            int edge = oneEdge ? 0 : i % edges;
+            int turn = turns.merge(a.client(), 1, Integer::sum) - 1;
+            int edge = oneEdge ? 0 : turn % edges;
             boolean accepted = zones.get(edge).get(tier.name()).decide(a.client(), a.timeMs()).accepted();
             if (accepted && a.client().equals(keys.noisyKey())) {
                 admitted.add(a.timeMs());
