@@ -129,17 +129,18 @@ public record FleetFigures(String heavyKey, int limit, long sent, long admitted,
     }
 
     /**
-     * What the figure means for the user, in one sentence, e.g. "behind 3 edges in round robin, key
-     * free-noisy got 1.7x its limit (40 admitted in its busiest second against 20 r/s + burst 4)".
+     * What the figure means for the user, in one sentence, e.g. "Behind 3 edges in round robin
+     * (per-edge), key free-noisy got 1.7x its limit (40 admitted in its busiest second against rate +
+     * burst 24)".
      */
     public String meaning(Cell cell) {
         Cell.Fleet fleet = cell.fleet();
         String where = fleet == null ? "here" : "behind " + fleet.edges() + " edges "
                 + switch (fleet.strategy()) {
-                    case CLIENT_HASH -> "each client hashed to one";
+                    case CLIENT_HASH -> "with each client hashed to one";
                     default -> cell.edgeBalance() == dev.ratecache.suite.nginx.EdgeBalance.URI_HASH
                             ? "sharded by URI" : "in round robin";
-                } + " with the limit " + fleet.strategy();
+                } + " (" + fleet.strategy() + ")";
         double x = effectiveLimit();
         String verdict = x > 1.05 ? String.format(Locale.ROOT, "%.1fx its limit", x)
                 : x < 0.9 ? String.format(Locale.ROOT, "only %.1fx its limit: under-admitted", x)

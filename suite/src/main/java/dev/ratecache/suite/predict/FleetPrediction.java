@@ -125,8 +125,9 @@ public record FleetPrediction(double effectiveLimit, double admittedPerSecond, i
         FleetLimit strategy = cell.fleet().strategy();
         boolean roundRobin = cell.edgeBalance() != EdgeBalance.URI_HASH && strategy != FleetLimit.CLIENT_HASH;
         if (roundRobin && (strategy == FleetLimit.SPLIT || strategy == FleetLimit.PER_EDGE)) {
-            return "the model hands the plan's requests to the edges strictly in turn; the balancer's worker processes"
-                    + " each keep their own turn and the arrivals jitter, so the heavy key's share of each edge varies"
+            return "the model gives each edge exactly 1/N of the key's requests, in turn; the balancer's turn is over"
+                    + " every key's requests, its worker processes each keep their own and the arrivals jitter, so the"
+                    + " heavy key's share of each edge varies"
                     + (strategy == FleetLimit.SPLIT && !more ? ", and an edge it reaches more often rejects it first" : "");
         }
         if (strategy == FleetLimit.SHARED) {

@@ -81,7 +81,8 @@ final class ReportModel {
         List<PredictionRow> rows = new ArrayList<>();
         for (CellResult r : plan.cells()) {
             CellPrediction p = prediction(r);
-            if (p == null) {
+            // A fleet cell's prediction is its per-client figures, in the fleet's table.
+            if (p == null || p.prediction().fleet() != null) {
                 continue;
             }
             List<String> values = PREDICTED.stream().map(col -> {

@@ -90,7 +90,7 @@ class FleetMatrixStackTest {
         }
         String md = Files.readString(run.resolve("report.md"));
         assertThat(md).contains("## Fleet: one per-client limit across the edges",
-                "Behind 3 edges in round robin with the limit per-edge, key free-noisy got");
+                "Behind 3 edges in round robin (per-edge), key free-noisy got");
         assertThat(Files.readString(run.resolve("checks.xml"))).contains(FleetPromise.text("fleet/per-edge"));
     }
 }

@@ -62,7 +62,7 @@ class FleetFiguresTest {
         assertThat(f.fallbacks()).isNull();
         assertThat(f.worst().key()).isEqualTo(KeyedTraffic.NOISY);
         assertThat(f.worst().broken()).isTrue();
-        assertThat(f.meaning(cell("fleet/per-edge"))).startsWith("Behind 3 edges in round robin with the limit per-edge,"
+        assertThat(f.meaning(cell("fleet/per-edge"))).startsWith("Behind 3 edges in round robin (per-edge),"
                 + " key free-noisy got 1.7x its limit (40 admitted in its busiest second against rate + burst 24)");
     }
 
@@ -93,7 +93,7 @@ class FleetFiguresTest {
         FleetFigures f = FleetFigures.of(samples, cell("fleet/split.uri-hash").keys(), null);
 
         assertThat(f.busiest()).isEqualTo(8);
-        assertThat(f.meaning(cell("fleet/split.uri-hash"))).contains("sharded by URI with the limit split")
+        assertThat(f.meaning(cell("fleet/split.uri-hash"))).contains("sharded by URI (split), key")
                 .contains("only 0.3x its limit: under-admitted");
     }
 }

@@ -80,7 +80,7 @@ class FleetPredictionTest {
         FleetPrediction.Comparison c = p.against(cell("fleet/shared"), far);
         assertThat(c.flagged()).isTrue();
         assertThat(c.reason()).contains("Redis round trip");
-        assertThat(p.against(cell("fleet/split"), far).reason()).contains("balancer's worker processes");
+        assertThat(p.against(cell("fleet/split"), far).reason()).contains("worker processes each keep their own");
     }
 
     @Test
