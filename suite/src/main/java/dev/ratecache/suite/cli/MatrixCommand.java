@@ -20,6 +20,7 @@ import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.report.ReportWriter;
 import dev.ratecache.suite.stack.StackPorts;
@@ -64,8 +65,12 @@ abstract class MatrixCommand implements Callable<Integer> {
                     + " promise checked; caches: the hotset plan (reads and writes of /items) with no cache, the edge"
                     + " cache, the origin's Redis app cache, both, and the edge with JMeter's client cache, rate limits"
                     + " off; tiers: the keys plan (API keys over tiers) limited by address against by key, counting"
-                    + " every request against only misses, with and without one key flooding at 10x its tier's rate."
-                    + " Default: ${DEFAULT-VALUE}.")
+                    + " every request against only misses, with and without one key flooding at 10x its tier's rate;"
+                    + " fleet: one per-client limit across --edges N edges (3 unless given), each --fleet-limit strategy"
+                    + " (split also under URI hash), one API key sending at 2x its tier's rate beside a crowd under"
+                    + " theirs, the edge cache on: each cell's effective per-client limit, and the promise (no key"
+                    + " admitted more than rate + burst in any second, fleet-wide) checked: per-edge breaks it, so"
+                    + " the run's exit code is 1. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--app-cache", paramLabel = "MODE",
@@ -181,9 +186,16 @@ abstract class MatrixCommand implements Callable<Integer> {
         }
     }
 
-    /** The checks the kind of run makes by itself, beside the user's --assert: the protection matrix's promise. */
+    /**
+     * The checks the kind of run makes by itself, beside the user's --assert: the protection matrix's
+     * promise, and the fleet's per-client one (which per-edge breaks: that is what it shows).
+     */
     List<Check.Outcome> builtInChecks(List<CellResult> cells) {
-        return matrix == MatrixKind.PROTECTION ? BackLimitPromise.of(switches).check(cells) : List.of();
+        return switch (matrix) {
+            case PROTECTION -> BackLimitPromise.of(switches).check(cells);
+            case FLEET -> FleetPromise.check(cells);
+            default -> List.of();
+        };
     }
 
     /** What a run will do, once every input has been checked. */
@@ -401,7 +413,9 @@ abstract class MatrixCommand implements Callable<Integer> {
         List<Cell> cells = matrixCells(plans);
         // Several edges and no --edge-balance: independent caches beside sharded ones, on the same plan.
         boolean balanceGiven = spec.commandLine().getParseResult().hasMatchedOption("--edge-balance");
-        return switches.edges() > 1 && !balanceGiven ? Matrix.bothEdgeBalances(cells) : cells;
+        // The fleet's cells choose their own balance.
+        return switches.edges() > 1 && !balanceGiven && matrix != MatrixKind.FLEET ? Matrix.bothEdgeBalances(cells)
+                : cells;
     }
 
     private List<Cell> matrixCells(List<Plan> plans) {
@@ -411,14 +425,16 @@ abstract class MatrixCommand implements Callable<Integer> {
         if (matrix == MatrixKind.CACHES && ownPlan()) {
             throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: " + notOwnPlan());
         }
-        if (matrix == MatrixKind.TIERS && ownPlan()) {
-            throw new IllegalArgumentException("--matrix tiers sends API keys with the suite's keys plan: " + notOwnPlan());
+        if ((matrix == MatrixKind.TIERS || matrix == MatrixKind.FLEET) && ownPlan()) {
+            throw new IllegalArgumentException("--matrix " + matrix + " sends API keys with the suite's keys plan: "
+                    + notOwnPlan());
         }
         return switch (matrix) {
             case DEFAULT -> Matrix.reference(plans);
             case FULL -> Matrix.full(plans);
             case CACHES -> Matrix.caches();
             case TIERS -> tiersCells();
+            case FLEET -> fleetCells();
             case PROTECTION -> Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
                     spec.commandLine().getParseResult().hasMatchedOption("--cache") && switches.cache());
         };
@@ -429,15 +445,40 @@ abstract class MatrixCommand implements Callable<Integer> {
      * user's --limit-key header:NAME, or X-Api-Key.
      */
     private List<Cell> tiersCells() {
-        LimitKey key = switches.limitKey();
-        if (!key.byAddress() && key.kind() != LimitKey.Kind.HEADER) {
-            throw new IllegalArgumentException("--matrix tiers sends each key in a header: use --limit-key header:NAME"
-                    + " (or none, for X-Api-Key), not " + key);
-        }
-        String header = key.kind() == LimitKey.Kind.HEADER ? key.name() : "X-Api-Key";
+        String header = keyHeader();
         List<LimitTier> tiers = switches.limitTiers();
         return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers, tiers.isEmpty() ? null
                 : switches.tiersFile(), header);
+    }
+
+    /** The header the keys plan sends keys in: the user's --limit-key header:NAME, or X-Api-Key. */
+    private String keyHeader() {
+        LimitKey key = switches.limitKey();
+        if (!key.byAddress() && key.kind() != LimitKey.Kind.HEADER) {
+            throw new IllegalArgumentException("--matrix " + matrix + " sends each key in a header: use --limit-key"
+                    + " header:NAME (or none, for X-Api-Key), not " + key);
+        }
+        return key.kind() == LimitKey.Kind.HEADER ? key.name() : "X-Api-Key";
+    }
+
+    /**
+     * The fleet matrix's cells: as the tiers matrix's keys (the user's --tiers, or the suite's fleet
+     * tiers), over --edges N edges, or {@link Matrix#FLEET_EDGES}. The cells set --fleet-limit and
+     * --edge-balance themselves, so the user's are refused rather than silently overridden.
+     */
+    private List<Cell> fleetCells() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        for (String own : List.of("--fleet-limit", "--edge-balance")) {
+            if (parsed.hasMatchedOption(own)) {
+                throw new IllegalArgumentException("--matrix fleet runs each strategy and balance in a cell of its own:"
+                        + " drop " + own + " (--only picks cells)");
+            }
+        }
+        String header = keyHeader();
+        List<LimitTier> tiers = switches.limitTiers();
+        return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
+                tiers.isEmpty() ? null : switches.tiersFile(), header,
+                switches.edges() > 1 ? switches.edges() : Matrix.FLEET_EDGES);
     }
 
     /** Files the cells need in the run folder, written before the first cell starts. */

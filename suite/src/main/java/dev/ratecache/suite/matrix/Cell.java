@@ -31,10 +31,22 @@ import java.util.Optional;
  *                    started in that mode and the suite's Redis runs beside it
  * @param keys        a cell of --matrix tiers: how its per-client limit is keyed and scoped, and the keys it
  *                    sends; null for every other cell (the user's switches hold)
+ * @param fleet       a cell of --matrix fleet: its edges and how the per-client limit holds across them;
+ *                    null for every other cell
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
         boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties,
-        EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys) {
+        EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys, Fleet fleet) {
+
+    /** A cell of --matrix fleet: {@code edges} edges, the per-client limit held across them by {@code strategy}. */
+    public record Fleet(int edges, dev.ratecache.suite.nginx.FleetLimit strategy) {
+        /** In words: "3 edges, round robin, per-client limit per-edge". */
+        String describe(EdgeBalance balance) {
+            return edges + " edges, " + (strategy == dev.ratecache.suite.nginx.FleetLimit.CLIENT_HASH
+                    ? "each client hashed to one" : balance == EdgeBalance.URI_HASH ? "sharded by URI" : "round robin")
+                    + ", per-client limit " + strategy;
+        }
+    }
 
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
@@ -57,6 +69,11 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         return new Builder(plan, plan.name() + "/" + variant);
     }
 
+    /** A cell of a set named apart from its plan, e.g. {@code fleet/shared} on the keys plan. */
+    public static Builder named(Plan plan, String set, String variant) {
+        return new Builder(plan, set + "/" + variant);
+    }
+
     /** Whether the client library's driver sends the traffic instead of JMeter. */
     public boolean library() {
         return generator == Generator.LIBRARY;
@@ -69,19 +86,22 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
             s.limitKey(keys.limitKey()).limitScope(keys.scope()).tiers(null);
         }
+        if (fleet != null) {
+            s.edges(fleet.edges()).fleetLimit(fleet.strategy());
+        }
         return edgeBalance == null ? s : s.edgeBalance(edgeBalance);
     }
 
     /** This cell under another name, its edges balanced by {@code balance}. */
     public Cell withEdgeBalance(String newName, EdgeBalance balance) {
         return new Cell(newName, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                balance, appCache, keys);
+                balance, appCache, keys, fleet);
     }
 
     /** The same cell with the origin's Redis app cache on or off (--app-cache for every cell of a run). */
     public Cell withAppCache(boolean on) {
         return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                edgeBalance, on, keys);
+                edgeBalance, on, keys, fleet);
     }
 
     /** A folder name for the cell: its name with the slash replaced. */
@@ -114,7 +134,8 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
     /** What the cell measures, in words, for the report. */
     public String describe() {
-        return describeStack() + (appCache ? ", app cache (Redis) on" : "") + (keys == null ? "" : "; " + keys.describe());
+        return describeStack() + (appCache ? ", app cache (Redis) on" : "") + (keys == null ? "" : "; " + keys.describe())
+                + (fleet == null ? "" : "; " + fleet.describe(edgeBalance));
     }
 
     private String describeStack() {
@@ -127,7 +148,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
         return "front limit " + onOff(frontLimit) + ", back limit " + onOff(backLimit)
                 + ", server cache " + onOff(serverCache) + ", client cache " + onOff(clientCache)
-                + (edgeBalance == null ? "" : edgeBalance == EdgeBalance.URI_HASH
+                + (edgeBalance == null || fleet != null ? "" : edgeBalance == EdgeBalance.URI_HASH
                         ? ", edges sharded by URI" : ", edges round robin");
     }
 
@@ -148,6 +169,8 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private final Map<String, String> properties = new LinkedHashMap<>();
         private boolean appCache;
         private KeyedTraffic keys;
+        private Fleet fleet;
+        private EdgeBalance edgeBalance;
 
         private Builder(Plan plan, String name) {
             this.plan = plan;
@@ -213,9 +236,16 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** A cell of --matrix fleet: its edges, their balance and the fleet's strategy. */
+        public Builder fleet(Fleet setup, EdgeBalance balance) {
+            fleet = setup;
+            edgeBalance = balance;
+            return this;
+        }
+
         public Cell build() {
             return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                    null, appCache, keys);
+                    edgeBalance, appCache, keys, fleet);
         }
     }
 }

@@ -45,10 +45,16 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      * @param tiers              a keys cell's figures per tier and key (--matrix tiers); null for other cells
      * @param timeline           the run second by second, for the report's over-time charts; null when the
      *                           run did not get that far
+     * @param fleet              a fleet cell's per-client figures (--matrix fleet); null for other cells
      */
     public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
-            Timeline timeline) {
-        public static final Breakdowns NONE = new Breakdowns(null, null, null, null);
+            Timeline timeline, FleetFigures fleet) {
+        public static final Breakdowns NONE = new Breakdowns(null, null, null, null, null);
+
+        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
+                Timeline timeline) {
+            this(samplesPerLoadHost, replay, tiers, timeline, null);
+        }
 
         public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers) {
             this(samplesPerLoadHost, replay, tiers, null);
@@ -106,6 +112,11 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
     }
 
     public Double machineCpuPct() { return windowCpu.machinePct(); }
+    public Double effectiveLimit() { return breakdowns.fleet() == null ? null : breakdowns.fleet().effectiveLimit(); }
+    public Double fleetFallbacks() {
+        return breakdowns.fleet() == null || breakdowns.fleet().fallbacks() == null ? null
+                : (double) breakdowns.fleet().fallbacks();
+    }
     public Double generatorCpuPct() { return windowCpu.generatorPct(); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }

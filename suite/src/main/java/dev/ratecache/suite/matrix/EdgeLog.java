@@ -28,6 +28,17 @@ public final class EdgeLog {
         return entries;
     }
 
+    /** Lines of these logs whose {@code field} is {@code value} (a log that does not exist has none). */
+    public static long count(List<Path> accessLogs, String field, String value) throws IOException {
+        long n = 0;
+        for (Path log : accessLogs) {
+            if (Files.isRegularFile(log)) {
+                n += entries(log).stream().filter(e -> value.equals(e.path(field).asText())).count();
+            }
+        }
+        return n;
+    }
+
     /** Percentage of logged responses whose cache status was HIT; null for an empty log. */
     public static Double hitPct(Path accessLog) throws IOException {
         return hitPct(List.of(accessLog));

@@ -19,19 +19,34 @@ import java.util.Locale;
  * @param scope     where it counts (all or misses)
  * @param tiers     the tiers the keys belong to; nginx gets them only when the limit counts by key
  * @param tiersFile the user's --tiers file; null: the suite writes {@link #tiersText()} into the cell's folder
- * @param noisyKey  the key that floods at {@link #NOISY_MULTIPLE} times its tier's rate; null: every key is well-behaved
+ * @param noisyKey  the key that sends at {@code multiple} times its tier's rate; null: every key is well-behaved
  * @param perTier   how many keys of each tier send (the first ones): a user's tier may list thousands
+ * @param multiple  the noisy key's rate as a multiple of its tier's
  */
 public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> tiers, Path tiersFile, String noisyKey,
-        int perTier) {
+        int perTier, int multiple) {
 
-    /** The noisy key's rate as a multiple of its tier's: well past the tier, as a runaway client would be. */
+    /** The noisy key's rate as a multiple of its tier's in --matrix tiers: well past the tier, as a runaway client would be. */
     public static final int NOISY_MULTIPLE = 10;
+    /**
+     * The heavy key's multiple in --matrix fleet: past its limit, yet under it on each of the edges
+     * when round robin spreads it, so that only a limit held across the fleet rejects it.
+     */
+    public static final int FLEET_MULTIPLE = 2;
     /** A well-behaved key's rate as a share of its tier's: inside the limit with room for the machine's jitter. */
     public static final double WELL_BEHAVED_SHARE = 0.5;
 
     public KeyedTraffic {
         tiers = List.copyOf(tiers);
+        if (multiple < 1) {
+            throw new IllegalArgumentException("the noisy key's multiple must be at least 1, not " + multiple);
+        }
+    }
+
+    /** A cell of --matrix tiers: its noisy key at {@link #NOISY_MULTIPLE}. */
+    public KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> tiers, Path tiersFile, String noisyKey,
+            int perTier) {
+        this(limitKey, scope, tiers, tiersFile, noisyKey, perTier, NOISY_MULTIPLE);
     }
 
     /**
@@ -45,6 +60,23 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         return List.of(
                 new LimitTier("free", 20, 20, LimitMode.NODELAY, List.of("free-1", "free-2", "free-3", "free-4", NOISY)),
                 new LimitTier("pro", 40, 40, LimitMode.NODELAY, List.of("pro-1", "pro-2")));
+    }
+
+    /**
+     * The suite's tiers for --matrix fleet: as {@link #defaultTiers()}, with bursts a fifth of the
+     * rate. A burst as large as the rate would hide the leak: a key sending at twice its rate is
+     * admitted 2 x rate a second behind N edges, which is no more than rate + burst. With burst = rate/5
+     * it is 1.7 times the promise, and a one-second window tells the strategies apart.
+     */
+    public static List<LimitTier> fleetTiers() {
+        return List.of(
+                new LimitTier("free", 20, 4, LimitMode.NODELAY, List.of("free-1", "free-2", "free-3", "free-4", NOISY)),
+                new LimitTier("pro", 40, 8, LimitMode.NODELAY, List.of("pro-1", "pro-2")));
+    }
+
+    /** The tier of {@code key}; null when no tier lists it. */
+    public LimitTier tierOf(String key) {
+        return tiers.stream().filter(t -> t.keys().contains(key)).findFirst().orElse(null);
     }
 
     /** The key of {@link #defaultTiers()} that floods in the noisy cells. */
@@ -73,7 +105,7 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
                 if (quietNoisy || (!noisy && sent >= perTier)) {
                     continue;
                 }
-                double rate = noisy ? NOISY_MULTIPLE * t.rate() : WELL_BEHAVED_SHARE * t.rate();
+                double rate = noisy ? multiple * t.rate() : WELL_BEHAVED_SHARE * t.rate();
                 entries.add(t.name() + ":" + number(rate) + ":" + key);
                 sent += noisy ? 0 : 1;
             }
@@ -120,12 +152,12 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         return "per-client limit by " + (limitKey.byAddress() ? "address (all keys from one address)"
                 : "API key in " + limitKey.where() + ", tiers " + tierNames()) + ", counting "
                 + (scope == LimitScope.MISSES ? "edge-cache misses only" : "every request")
-                + (noisyKey == null ? ", every key well-behaved" : ", key " + noisyKey + " flooding at "
-                        + NOISY_MULTIPLE + "x its tier's rate");
+                + (noisyKey == null ? ", every key well-behaved" : ", key " + noisyKey + " sending at "
+                        + multiple + "x its tier's rate");
     }
 
     private String tierNames() {
-        return String.join(", ", tiers.stream().map(t -> t.name() + " " + t.rate() + " r/s").toList());
+        return String.join(", ", tiers.stream().map(t -> t.name() + " " + t.rate() + " r/s burst " + t.burst()).toList());
     }
 
     static String mode(LimitMode m) {

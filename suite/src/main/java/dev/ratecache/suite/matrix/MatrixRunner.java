@@ -186,7 +186,8 @@ public final class MatrixRunner {
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
-                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client), timeline);
+                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client),
+                    timeline, fleetFigures(cell, client, logs));
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
@@ -251,9 +252,23 @@ public final class MatrixRunner {
         return props;
     }
 
-    /** A keys cell's samples by tier and key, said on the terminal; null for other cells. */
+    /** A fleet cell's per-client figures, said on the terminal; null for other cells. */
+    private FleetFigures fleetFigures(Cell cell, ClientSamples client, TierLogs logs) throws IOException {
+        if (cell.fleet() == null || cell.keys() == null) {
+            return null;
+        }
+        Long fallbacks = cell.fleet().strategy() == dev.ratecache.suite.nginx.FleetLimit.SHARED
+                ? EdgeLog.count(logs.fronts(), "fleet", "FALLBACK") : null;
+        FleetFigures f = FleetFigures.of(client.samples(), cell.keys(), fallbacks);
+        if (f != null) {
+            out.println("  " + f.terminalLine());
+        }
+        return f;
+    }
+
+    /** A keys cell's samples by tier and key, said on the terminal; null for other cells (a fleet's has its own). */
     private TierFigures tierFigures(Cell cell, ClientSamples client) {
-        if (cell.plan() != Plan.KEYS) {
+        if (cell.plan() != Plan.KEYS || cell.fleet() != null) {
             return null;
         }
         TierFigures f = TierFigures.of(client.samples(), cell.keys() == null ? null : cell.keys().noisyKey());

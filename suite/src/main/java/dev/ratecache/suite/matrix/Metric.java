@@ -29,6 +29,12 @@ public enum Metric {
     ORIGIN_PEAK_1S("origin_peak_1s", "requests", "the most requests that reached the origin in any one second (a sliding"
             + " window over the back end's access log): what the back limit promises to keep at or under its rate plus burst",
             m -> m.originPeak()),
+    EFFECTIVE_LIMIT("effective_limit", "x", "--matrix fleet: what the heavy key was admitted in its busiest second"
+            + " (a sliding window over the client's start times), divided by its tier's rate plus burst: 1 is the"
+            + " per-client promise kept, N is N times the limit", m -> m.effectiveLimit()),
+    FLEET_FALLBACKS("fleet_fallbacks", "count", "--fleet-limit shared: requests an edge counted with its own split"
+            + " limit because Redis failed or passed --fleet-redis-timeout (\"fleet\":\"FALLBACK\" in the edges' logs)",
+            m -> m.fleetFallbacks()),
     EDGE_HIT_PCT("edge_hit_pct", "%", "front end responses answered from the edge cache (HIT), from its access log", m -> m.edgeHitPct()),
     CLIENT_CACHE_HITS("client_cache_hits", "count", "samples answered by the client's own cache (JMeter's or the library's)", m -> (double) m.jtl().clientCacheHits()),
     REDIS_HITS("redis_hits", "count", "app-cache lookups Redis answered (keyspace_hits of its INFO stats); n/a with the app cache off", m -> m.redisHits()),

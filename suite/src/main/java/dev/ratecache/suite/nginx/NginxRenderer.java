@@ -353,7 +353,7 @@ public final class NginxRenderer {
      * limit_req's {@code rate=} for {@code rate} requests/s shared by {@code share} edges: r/s when it
      * divides evenly, else r/m rounded down, so that the edges together never admit more than the rate.
      */
-    static String rateArgument(int rate, int share) {
+    public static String rateArgument(int rate, int share) {
         return rate % share == 0 ? rate / share + "r/s" : Math.max(1, rate * 60 / share) + "r/m";
     }
 

@@ -20,9 +20,10 @@ import java.util.Map;
  * @param orders     how many path orders the model tried; 1 when the plan's order is fixed
  * @param tierRejectedPct for a keys cell, the rejected share the model predicts per tier (of the
  *                   plan's labels); empty otherwise
+ * @param fleet      for a fleet cell, the heavy key's effective limit and admitted rate; null otherwise
  */
 public record Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges,
-        int orders, Map<String, Double> tierRejectedPct) {
+        int orders, Map<String, Double> tierRejectedPct, FleetPrediction fleet) {
 
     /** The lowest and highest figure the model allows for one metric. */
     public record Range(double low, double high) {
@@ -42,12 +43,17 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
     }
 
     public Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges, int orders) {
-        this(values, gap, overheadMs, ranges, orders, Map.of());
+        this(values, gap, overheadMs, ranges, orders, Map.of(), null);
     }
 
     /** The same prediction with a keys cell's rejected share per tier. */
     Prediction withTiers(Map<String, Double> rejectedPctByTier) {
-        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier);
+        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier, fleet);
+    }
+
+    /** The same prediction with a fleet cell's per-client figures. */
+    Prediction withFleet(FleetPrediction f) {
+        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f);
     }
 
     /** A prediction of one run: the plan sends its paths in a fixed order. */

@@ -100,6 +100,10 @@ public final class Predictor {
         } catch (IOException e) {
             return Prediction.gap("the plan's file cannot be read (" + e.getMessage() + ")");
         }
+        if (in.cell().fleet() != null) {
+            // The simulation has one edge and one cache: a fleet's limit is modelled on its own.
+            return Prediction.gap(FLEET_GAP).withFleet(FleetPrediction.of(in.cell(), in.properties()));
+        }
         String gap = gap(in);
         if (gap != null) {
             return Prediction.gap(gap);
@@ -128,6 +132,10 @@ public final class Predictor {
         Prediction p = figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
         return in.cell().plan().name().equals(Plan.KEYS.name()) ? p.withTiers(tierRejectedPct(in, first)) : p;
     }
+
+    /** What the model leaves out of a fleet cell: it predicts the fleet's per-client figures instead. */
+    public static final String FLEET_GAP = "the model has one edge and one cache: of a fleet it predicts the heavy key's"
+            + " effective limit and admitted rate (the fleet's table), not the edges' caches and latencies";
 
     /** Path orders the model tries for a plan whose users shuffle their paths each loop. */
     public static final int ORDERS = 100;
@@ -278,10 +286,14 @@ public final class Predictor {
     }
 
     static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {
+        return limit(Rate.perSecond(rate), burst, mode, status);
+    }
+
+    static LimitReqSpec limit(Rate rate, int burst, LimitMode mode, int status) {
         LimitReqSpec spec = switch (mode.kind()) {
-            case QUEUE -> LimitReqSpec.queue(Rate.perSecond(rate), burst);
-            case NODELAY -> LimitReqSpec.nodelay(Rate.perSecond(rate), burst);
-            case DELAY -> LimitReqSpec.delay(Rate.perSecond(rate), burst, mode.delay());
+            case QUEUE -> LimitReqSpec.queue(rate, burst);
+            case NODELAY -> LimitReqSpec.nodelay(rate, burst);
+            case DELAY -> LimitReqSpec.delay(rate, burst, mode.delay());
         };
         return spec.withRejectStatus(status);
     }
@@ -444,7 +456,7 @@ public final class Predictor {
     }
 
     /** A whole-number property; the plan's file declares a default for each one the model reads. */
-    private static int count(Map<String, String> p, String name) {
+    static int count(Map<String, String> p, String name) {
         String value = p.get(name);
         if (value == null) {
             throw new IllegalArgumentException("the plan sets no " + name);

@@ -25,7 +25,7 @@ import java.util.Locale;
  *              or not: with it off, the promise is what it would have kept
  */
 public record BackLimitPromise(int limit) {
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
+    static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
     public static BackLimitPromise of(NginxSwitches switches) {

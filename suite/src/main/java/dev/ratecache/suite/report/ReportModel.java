@@ -82,7 +82,8 @@ final class ReportModel {
         List<PredictionRow> rows = new ArrayList<>();
         for (CellResult r : plan.cells()) {
             CellPrediction p = prediction(r);
-            if (p == null) {
+            // A fleet cell's prediction is its per-client figures, in the fleet's table.
+            if (p == null || p.prediction().fleet() != null) {
                 continue;
             }
             List<String> values = PREDICTED.stream().map(col -> {
@@ -196,6 +197,9 @@ final class ReportModel {
         c.put("metrics", metrics);
         c.put("replays", replays());
         c.put("tierCells", tierSections());
+        List<FleetRow> fleet = fleetRows();
+        c.put("hasFleet", !fleet.isEmpty());
+        c.put("fleetRows", fleet);
         List<LoadHostRow> hosts = loadHosts();
         c.put("hasLoadHosts", !hosts.isEmpty());
         c.put("loadHosts", hosts);
@@ -250,6 +254,45 @@ final class ReportModel {
             sections.add(new TierSection(r.cell().name(), r.cell().describe(), noisy, rows));
         }
         return sections;
+    }
+
+    /**
+     * A fleet cell's row, as the templates show it: each figure formatted, the model's beside the
+     * measured ones, and the sentence that says what it means for the user.
+     */
+    record FleetRow(String cell, String effectiveLimit, String admittedPerSecond, String crowdRejectedPct,
+            String edgeHitPct, String originRequests, String admittedP95, String fallbacks, String meaning,
+            String modelNote) {}
+
+    /** Every fleet cell's row (its first run's figures, the medians for the cell's columns), in run order. */
+    List<FleetRow> fleetRows() {
+        List<FleetRow> rows = new ArrayList<>();
+        for (CellResult r : outcome.cells()) {
+            var f = r.runs().isEmpty() ? null : r.firstBreakdowns().fleet();
+            if (f == null) {
+                continue;
+            }
+            CellPrediction p = prediction(r);
+            var predicted = p == null ? null : p.prediction().fleet();
+            var compared = predicted == null ? null : predicted.against(r.cell(), f);
+            String limit = compared == null ? String.format(Locale.ROOT, "%.2f / n/a", f.effectiveLimit())
+                    : compared.limitText();
+            String rate = compared == null ? String.format(Locale.ROOT, "%.1f / n/a", f.admittedPerSecond())
+                    : compared.rateText();
+            String note = compared == null ? "no prediction" : compared.flagged() ? "outside ±"
+                    + String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE) + " % of the model: "
+                    + compared.reason() : "within ±" + String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE)
+                    + " % of the model";
+            rows.add(new FleetRow(r.cell().name(), limit, rate, fmt(f.crowdRejectedPct()), median(r, Metric.EDGE_HIT_PCT, 1),
+                    median(r, Metric.ORIGIN_REQUESTS, 0), median(r, Metric.ADMITTED_P95_MS, 0),
+                    f.fallbacks() == null ? "n/a" : String.valueOf(f.fallbacks()), f.meaning(r.cell()), note));
+        }
+        return rows;
+    }
+
+    private static String median(CellResult r, Metric m, int decimals) {
+        Double v = r.median(m);
+        return v == null ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
     /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */

@@ -143,6 +143,9 @@ public final class ReportWriter {
                 cell.put("tiers", tiersJson(r.firstBreakdowns().tiers(), model.tierPredictions(r)));
             }
             CellPrediction p = predictions.get(r.cell().name());
+            if (!r.runs().isEmpty() && r.firstBreakdowns().fleet() != null) {
+                cell.put("fleet", fleetJson(r, p));
+            }
             if (p != null) {
                 cell.put("prediction", predictionJson(p));
             }
@@ -204,6 +207,34 @@ public final class ReportWriter {
             tiers.add(tier);
         }
         json.put("tiers", tiers);
+        return json;
+    }
+
+    /** A fleet cell's per-client figures (its first run's), the model's beside them, and what they mean. */
+    private static Map<String, Object> fleetJson(CellResult r, CellPrediction p) {
+        var f = r.firstBreakdowns().fleet();
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("edges", r.cell().fleet().edges());
+        json.put("strategy", r.cell().fleet().strategy().toString());
+        json.put("balance", r.cell().edgeBalance() == null ? null : r.cell().edgeBalance().toString());
+        json.put("heavy_key", f.heavyKey());
+        json.put("limit", f.limit());
+        json.put("sent", f.sent());
+        json.put("admitted", f.admitted());
+        json.put("admitted_per_s", round(f.admittedPerSecond()));
+        json.put("busiest_second", f.busiest());
+        json.put("effective_limit", round(f.effectiveLimit()));
+        json.put("other_keys_rejected_pct", round(f.crowdRejectedPct()));
+        json.put("fallbacks", f.fallbacks());
+        var predicted = p == null ? null : p.prediction().fleet();
+        if (predicted != null) {
+            var c = predicted.against(r.cell(), f);
+            json.put("predicted_effective_limit", round(predicted.effectiveLimit()));
+            json.put("predicted_admitted_per_s", round(predicted.admittedPerSecond()));
+            json.put("flagged", c.flagged());
+            json.put("reason", c.reason());
+        }
+        json.put("meaning", f.meaning(r.cell()));
         return json;
     }
 

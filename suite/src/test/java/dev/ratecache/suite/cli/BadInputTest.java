@@ -44,7 +44,7 @@ class BadInputTest {
                 refused("unknown profile", List.of("--profile", "fast"),
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
-                        "'everything' is not a matrix: use default, full, protection, caches or tiers"),
+                        "'everything' is not a matrix: use default, full, protection, caches, tiers or fleet"),
                 refused("limit key of an unknown kind", List.of("--limit-key", "token:abc"),
                         "'token:abc' is not a limit key: use addr, header:NAME, cookie:NAME or arg:NAME"),
                 refused("header key without a name", List.of("--limit-key", "header:"), "'header:' is not a limit key"),
@@ -105,7 +105,7 @@ class BadInputTest {
     void helpListsTheValuesOfEveryChoice() {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
-                "--matrix=KIND default, full, protection, caches, tiers.", "--profile=PROFILE quick, default, full.",
+                "--matrix=KIND default, full, protection, caches, tiers, fleet.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.");
     }
 
