@@ -78,9 +78,12 @@ class EveryCombinationPassesNginxTest {
         return file;
     }
 
-    @Test
-    void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
-        Path tiers = tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
+    /**
+     * Every combination of the identity switches that changes the rendered configs: the limit key (each
+     * kind), the missing key, the address ceiling, tiers, an allow-list and the scope, and a key with the
+     * per-client limit off. By address only the allow-list and the scope apply (the others are refused).
+     */
+    static List<NginxSwitches> identityCombinations(Path tiers) {
         List<NginxSwitches> all = new ArrayList<>();
         List<LimitKey> keys = List.of(LimitKey.ADDR, LimitKey.parse("header:X-Api-Key"), LimitKey.parse("cookie:session"),
                 LimitKey.parse("arg:api_key"));
@@ -92,12 +95,18 @@ class EveryCombinationPassesNginxTest {
                             for (LimitScope scope : LimitScope.values()) {
                                 if (key.byAddress() && (tiersFile != null || missing != MissingKey.ADDR
                                         || ceiling != AddressCeiling.AUTO)) {
-                                    continue; // by address these switches change nothing, and --tiers is refused
+                                    continue;
                                 }
                                 all.add(new NginxSwitches().limitKey(key).missingKey(missing).addressCeiling(ceiling)
                                         .tiers(tiersFile).allow(allow).limitScope(scope));
                             }
         all.add(new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).frontLimit(false));
+        return all;
+    }
+
+    @Test
+    void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
+        List<NginxSwitches> all = identityCombinations(tiersFile(TestDirs.fresh(getClass(), "tiers-file")));
         assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());
         assertThat(checkAll(Tier.FRONT, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
