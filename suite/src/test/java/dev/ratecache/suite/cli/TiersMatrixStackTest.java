@@ -114,12 +114,14 @@ class TiersMatrixStackTest {
         // The noisy key floods /hare, which the edge cache answers: behind the cache its per-key limit sees a
         // handful of misses. Counting every request, the same flood is mostly rejected.
         JsonNode misses = tiers("keys/api-key.misses.noisy");
+        double noisyBehindTheCache = misses.get("noisy_rejected_pct").asDouble();
         assertThat(misses.get("noisy_key").asText()).isEqualTo("free-noisy");
-        assertThat(misses.get("noisy_rejected_pct").asDouble()).as(OUT.toString()).isLessThan(10);
-        assertThat(misses.get("well_behaved_rejected_pct").asDouble()).as(OUT.toString()).isLessThan(10);
-        assertThat(tiers("keys/api-key.noisy").get("noisy_rejected_pct").asDouble())
-                .isGreaterThan(misses.get("noisy_rejected_pct").asDouble() + 40);
-        assertThat(tiers("keys/api-key.misses").get("well_behaved_rejected_pct").asDouble()).isLessThan(10);
+        assertThat(noisyBehindTheCache).as(OUT.toString()).isLessThan(10);
+        assertThat(tiers("keys/api-key.noisy").get("noisy_rejected_pct").asDouble()).isGreaterThan(noisyBehindTheCache + 40);
+        // Nor does any well-behaved key lose, with the noisy one or without.
+        for (String cell : List.of("keys/api-key.misses", "keys/api-key.misses.noisy")) {
+            assertThat(tiers(cell).get("well_behaved_rejected_pct").asDouble()).as(cell + "\n" + OUT).isLessThan(10);
+        }
     }
 
     @Test

