@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
  * requests/s (a whole number, {@code r/s} optional), BURST a whole number, MODE queue, nodelay or
  * delay=N, and KEYS either the keys comma-separated or {@code @FILE}, a file of keys one a line,
  * relative to the tiers file. Keys are exact, case included, but two keys that differ only in case
- * are refused: nginx's map cannot tell them apart (snippets/shared/limit-tier.conf). Blank lines and lines starting with {@code #} are skipped. A tier
- * named {@code anonymous} takes the unknown keys (it lists none). Anything else is refused with
- * the file's name and line number, before anything starts.
+ * are refused: nginx's map cannot tell them apart (snippets/shared/limit-tier.conf). Blank lines
+ * and lines starting with {@code #} are skipped. A tier named {@code anonymous} takes the unknown
+ * keys (it lists none). Anything else is refused with the file's name and line number, before
+ * anything starts.
  */
 public final class TiersFile {
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
