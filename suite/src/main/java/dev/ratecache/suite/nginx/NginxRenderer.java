@@ -222,17 +222,14 @@ public final class NginxRenderer {
         c.put("plainPolicy", policyItem("per-address", s.frontRate, s.frontBurst));
         c.put("plainRejection", on && plain && s.limitScope == LimitScope.ALL);
 
-        List<LimitTier> tiers = new ArrayList<>(s.limitTiers());
-        if (tiers.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
-            tiers.add(new LimitTier(LimitTier.ANONYMOUS, s.frontRate, s.frontBurst, s.frontMode, List.of()));
-        }
+        List<LimitTier> tiers = s.tiersInForce(s.limitTiers());
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         List<Map<String, Object>> zones = new ArrayList<>();
-        int highestRate = 0;
-        int highestBurst = 0;
+        int longestKey = 0;
         for (LimitTier t : tiers) {
             for (String key : t.keys()) {
                 tierKeys.add(Map.of("key", key, "mapKey", MAP_WORDS.contains(key) ? "\\" + key : key, "tier", t.name()));
+                longestKey = Math.max(longestKey, key.length());
             }
             // By address there is one tier, the address's own.
             String policy = byKey ? t.name() : "per-address";
@@ -246,12 +243,16 @@ public final class NginxRenderer {
             zone.put("modeNote", t.mode().note());
             zone.put("policyValue", policyItem(policy, t.rate(), t.burst()));
             zones.add(zone);
-            highestRate = Math.max(highestRate, t.rate());
-            highestBurst = Math.max(highestBurst, t.burst());
         }
         c.put("tierKeys", tierKeys);
         c.put("zones", zones);
-        AddressCeiling ceiling = s.addressCeiling.resolved(highestRate, highestBurst);
+        // The tiers' keys are in limit-tier.conf wherever the per-client limit is by key: the edge, and the back with scope misses.
+        c.put("mapHash", on && !tierKeys.isEmpty() && (tier == Tier.FRONT || s.limitScope == LimitScope.MISSES));
+        c.put("longestKey", longestKey);
+        c.put("keyCount", tierKeys.size());
+        c.put("mapHashBucketSize", mapHashBucketSize(longestKey));
+        c.put("mapHashMaxSize", mapHashMaxSize(tierKeys.size()));
+        AddressCeiling ceiling = s.addressCeilingInForce(s.limitTiers());
         boolean ceilingOn = byKey && ceiling.kind() != AddressCeiling.Kind.OFF;
         c.put("ceiling", ceilingOn);
         c.put("ceilingRate", ceiling.rate());
@@ -263,6 +264,26 @@ public final class NginxRenderer {
         // RateLimit is true only where one zone alone counts a request: nginx does not say which zone rejected.
         c.put("rateLimitOnRejection", on && s.limitScope == LimitScope.ALL && !ceilingOn);
         return c;
+    }
+
+    /**
+     * map_hash_bucket_size for keys of up to {@code longestKey} bytes: room for eight of the longest
+     * (snippets/shared/map-hash.conf says why). nginx stores each key as a pointer, a 2-byte length and
+     * the key, padded to the pointer's 8 bytes (NGX_HASH_ELT_SIZE in ngx_hash.h), ends a bucket with
+     * a pointer, and rounds the size up to its cache line (64).
+     */
+    static int mapHashBucketSize(int longestKey) {
+        int element = 8 + roundUp(longestKey + 2, 8);
+        return roundUp(8 * element + 8, 64);
+    }
+
+    /** map_hash_max_size for {@code keys} keys: twice as many buckets as keys, nginx's default (2048) at least. */
+    static int mapHashMaxSize(int keys) {
+        return Math.max(2048, 2 * keys);
+    }
+
+    private static int roundUp(int n, int multiple) {
+        return (n + multiple - 1) / multiple * multiple;
     }
 
     /** One policy of RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-11, section 3): the rate a second, and the burst. */
