@@ -105,7 +105,7 @@ class SimulationTest {
         // it is stale at 2500, whose background refresh is done by 2600 at the path's own time, so
         // 2800 is a HIT; measured as 500 ms, the refresh is still out at 2800: UPDATING.
         OriginSpec origin = new OriginSpec(8, java.util.Map.of("/p", new PathSpec(100, new Freshness(1, 30))));
-        SimulationSpec spec = new SimulationSpec(null, EdgeCacheSpec.suiteDefaults(), null, origin, 0, 0);
+        SimulationSpec spec = new SimulationSpec(null, SuiteFixture.edge(), null, origin, 0, 0);
         List<Arrival> specTimes = List.of(new Arrival(0, "c", "/p"), new Arrival(2500, "c", "/p"),
                 new Arrival(2800, "c", "/p"));
         List<Arrival> measured = List.of(specTimes.get(0), specTimes.get(1).withServiceMs(500), specTimes.get(2));
