@@ -171,13 +171,8 @@ public final class Predictions {
         }
 
         /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
-<<<<<<< HEAD
-        static Evidence of(CellResult r, Long rampOffMs) {
-            ReplayBreakdown b = r.firstBreakdowns().replay();
-=======
         static Evidence of(CellResult r, Long rampOffMs, Long arrivalsOffMs) {
-            ReplayCellReport.Breakdown b = r.firstBreakdowns().replay();
->>>>>>> h-d
+            ReplayBreakdown b = r.firstBreakdowns().replay();
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
                     r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),
