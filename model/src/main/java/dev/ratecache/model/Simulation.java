@@ -49,6 +49,8 @@ public final class Simulation {
         boolean store;
         /** This request's hop from the front to the back when measured; {@link Arrival#SPEC_HOP} otherwise. */
         long hopToBackMs = Arrival.SPEC_HOP;
+        /** The origin's time for this request's fetch when measured; {@link Arrival#SPEC_SERVICE} otherwise. */
+        long serviceMs = Arrival.SPEC_SERVICE;
         int status;
         /** The Age the edge sends with an answer from its cache: whole seconds since the origin's answer was stored. */
         long ageSec;
@@ -122,6 +124,7 @@ public final class Simulation {
                 Arrival a = arrivals.get(i);
                 Req r = new Req(i, a.client(), a.path(), a.timeMs(), false);
                 r.hopToBackMs = a.hopToBackMs();
+                r.serviceMs = a.serviceMs();
                 r.onDone = () -> { };
                 at(a.timeMs(), () -> arrive(r));
             }
@@ -256,6 +259,8 @@ public final class Simulation {
                 bg.cache = CacheStatus.EXPIRED;
                 bg.updater = true;
                 bg.store = true;
+                // The refresh this request started: measured as its fetch, where it was.
+                bg.serviceMs = r.serviceMs;
                 forward(bg);
             }
             finish(r, 200);
@@ -314,7 +319,7 @@ public final class Simulation {
 
     private void serve(Req r) {
         r.reachedOrigin = true;
-        long service = spec.origin().path(r.path).serviceMs();
+        long service = r.serviceMs != Arrival.SPEC_SERVICE ? r.serviceMs : spec.origin().path(r.path).serviceMs();
         at(now + service, () -> {
             if (r.background) {
                 backgroundServed++;

@@ -100,6 +100,23 @@ class SimulationTest {
     }
 
     @Test
+    void aMeasuredServiceTimeDecidesWhenTheEdgeHasTheRefresh() {
+        // /p takes 100 ms and is fresh 1 s, then stale-while-revalidate. Stored at 100 ms (second 0),
+        // it is stale at 2500, whose background refresh is done by 2600 at the path's own time, so
+        // 2800 is a HIT; measured as 500 ms, the refresh is still out at 2800: UPDATING.
+        OriginSpec origin = new OriginSpec(8, java.util.Map.of("/p", new PathSpec(100, new Freshness(1, 30))));
+        SimulationSpec spec = new SimulationSpec(null, SuiteFixture.edge(), null, origin, 0, 0);
+        List<Arrival> specTimes = List.of(new Arrival(0, "c", "/p"), new Arrival(2500, "c", "/p"),
+                new Arrival(2800, "c", "/p"));
+        List<Arrival> measured = List.of(specTimes.get(0), specTimes.get(1).withServiceMs(500), specTimes.get(2));
+
+        assertThat(Simulation.run(spec, new Workload.Open(specTimes)).requests()).extracting(RequestOutcome::cache)
+                .containsExactly(CacheStatus.MISS, CacheStatus.STALE, CacheStatus.HIT);
+        assertThat(Simulation.run(spec, new Workload.Open(measured)).requests()).extracting(RequestOutcome::cache)
+                .containsExactly(CacheStatus.MISS, CacheStatus.STALE, CacheStatus.UPDATING);
+    }
+
+    @Test
     void queuedRequestsReachTheBackAfterTheirFrontDelay() {
         List<Arrival> arrivals = new ArrayList<>();
         for (int i = 0; i < 5; i++) {

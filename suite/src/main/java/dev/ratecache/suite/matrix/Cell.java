@@ -85,6 +85,10 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         if (keys != null) {
             // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
             s.limitKey(keys.limitKey()).limitScope(keys.scope()).tiers(null);
+            if (keys.limitKey().byAddress()) {
+                // By address there is no key to miss and no key limit for a ceiling to stand beside.
+                s.missingKey(dev.ratecache.suite.nginx.MissingKey.ADDR).addressCeiling(dev.ratecache.suite.nginx.AddressCeiling.AUTO);
+            }
         }
         if (fleet != null) {
             s.edges(fleet.edges()).fleetLimit(fleet.strategy());

@@ -37,8 +37,13 @@ public record AddressCeiling(Kind kind, int rate, int burst) {
         throw new IllegalArgumentException("'" + text + "' is not an address ceiling: use " + ACCEPTED);
     }
 
-    /** The rate and burst in force, {@code auto} resolved against the most generous tier's. */
-    public AddressCeiling resolved(int highestRate, int highestBurst) {
+    /**
+     * The rate and burst in force, {@code auto} resolved against the most generous of {@code tiers}
+     * (the tiers in force, anonymous included: {@link NginxSwitches#tiersInForce}).
+     */
+    AddressCeiling resolved(java.util.List<LimitTier> tiers) {
+        int highestRate = tiers.stream().mapToInt(LimitTier::rate).max().orElse(0);
+        int highestBurst = tiers.stream().mapToInt(LimitTier::burst).max().orElse(0);
         return kind == Kind.AUTO ? new AddressCeiling(Kind.SET, AUTO_FACTOR * highestRate, AUTO_FACTOR * highestBurst) : this;
     }
 

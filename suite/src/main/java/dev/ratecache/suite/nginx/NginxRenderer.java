@@ -255,14 +255,14 @@ public final class NginxRenderer {
         c.put("plainKey", shared ? "$fleet_fallback_address" : "$binary_remote_addr");
         c.put("fallbackSource", shared ? ":$fleet_limit" : "");
         c.put("fallbackMatch", shared ? ":FALLBACK" : "");
-        List<LimitTier> tiers = limitTiers(s);
+        List<LimitTier> tiers = s.tiersInForce(s.limitTiers());
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         List<Map<String, Object>> zones = new ArrayList<>();
-        int highestRate = 0;
-        int highestBurst = 0;
+        int longestKey = 0;
         for (LimitTier t : tiers) {
             for (String key : t.keys()) {
                 tierKeys.add(Map.of("key", key, "mapKey", MAP_WORDS.contains(key) ? "\\" + key : key, "tier", t.name()));
+                longestKey = Math.max(longestKey, key.length());
             }
             // By address there is one tier, the address's own.
             String policy = byKey ? t.name() : "per-address";
@@ -277,12 +277,16 @@ public final class NginxRenderer {
             zone.put("modeNote", t.mode().note());
             zone.put("policyValue", policyItem(policy, t.rate(), t.burst()));
             zones.add(zone);
-            highestRate = Math.max(highestRate, t.rate());
-            highestBurst = Math.max(highestBurst, t.burst());
         }
         c.put("tierKeys", tierKeys);
         c.put("zones", zones);
-        AddressCeiling ceiling = s.addressCeiling.resolved(highestRate, highestBurst);
+        // The tiers' keys are in limit-tier.conf wherever the per-client limit is by key: the edge, and the back with scope misses.
+        c.put("mapHash", on && !tierKeys.isEmpty() && (tier == Tier.FRONT || s.limitScope == LimitScope.MISSES));
+        c.put("longestKey", longestKey);
+        c.put("keyCount", tierKeys.size());
+        c.put("mapHashBucketSize", mapHashBucketSize(longestKey));
+        c.put("mapHashMaxSize", mapHashMaxSize(tierKeys.size()));
+        AddressCeiling ceiling = s.addressCeilingInForce(s.limitTiers());
         boolean ceilingOn = byKey && ceiling.kind() != AddressCeiling.Kind.OFF;
         c.put("ceiling", ceilingOn);
         c.put("ceilingRate", ceiling.rate());
@@ -300,15 +304,6 @@ public final class NginxRenderer {
     /** By address alone, with no tiers and no allow-list: one zone keyed by the address, as nginx's own example. */
     private static boolean byAddressAlone(NginxSwitches s) {
         return s.limitKey.byAddress() && s.allow.isEmpty() && s.limitTiers().isEmpty();
-    }
-
-    /** The tiers the per-client limit counts by: --tiers' own, and anonymous (unknown keys) at --front-rate unless listed. */
-    private static List<LimitTier> limitTiers(NginxSwitches s) {
-        List<LimitTier> tiers = new ArrayList<>(s.limitTiers());
-        if (tiers.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
-            tiers.add(new LimitTier(LimitTier.ANONYMOUS, s.frontRate, s.frontBurst, s.frontMode, List.of()));
-        }
-        return tiers;
     }
 
     /**
@@ -335,7 +330,7 @@ public final class NginxRenderer {
         f.put("defaultTier", plain ? "per-address" : LimitTier.ANONYMOUS);
         List<LimitTier> tiers = plain
                 ? List.of(new LimitTier("per-address", s.frontRate, s.frontBurst, s.frontMode, List.of()))
-                : limitTiers(s);
+                : s.tiersInForce(s.limitTiers());
         List<Map<String, Object>> buckets = new ArrayList<>();
         for (LimitTier t : tiers) {
             int delay = switch (t.mode().kind()) {
@@ -360,6 +355,26 @@ public final class NginxRenderer {
     /** limit_req's burst argument; none for 0, which nginx refuses and which is the same limit. */
     static String burstArgument(int burst) {
         return burst > 0 ? " burst=" + burst : "";
+    }
+
+    /**
+     * map_hash_bucket_size for keys of up to {@code longestKey} bytes: room for eight of the longest
+     * (snippets/shared/map-hash.conf says why). nginx stores each key as a pointer, a 2-byte length and
+     * the key, padded to the pointer's 8 bytes (NGX_HASH_ELT_SIZE in ngx_hash.h), ends a bucket with
+     * a pointer, and rounds the size up to its cache line (64).
+     */
+    static int mapHashBucketSize(int longestKey) {
+        int element = 8 + roundUp(longestKey + 2, 8);
+        return roundUp(8 * element + 8, 64);
+    }
+
+    /** map_hash_max_size for {@code keys} keys: twice as many buckets as keys, nginx's default (2048) at least. */
+    static int mapHashMaxSize(int keys) {
+        return Math.max(2048, 2 * keys);
+    }
+
+    private static int roundUp(int n, int multiple) {
+        return (n + multiple - 1) / multiple * multiple;
     }
 
     /** One policy of RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-11, section 3): the rate a second, and the burst. */

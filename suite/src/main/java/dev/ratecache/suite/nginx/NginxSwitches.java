@@ -204,9 +204,7 @@ public final class NginxSwitches {
                 p.add("--origin must be http://host:port with no path (got '" + origin + "')");
             }
         }
-        if (!limitKey.byAddress() || tiers != null) {
-            p.addAll(identityProblems());
-        }
+        p.addAll(identityProblems());
         for (String cidr : allow) {
             if (!Cidr.valid(cidr)) {
                 p.add("--allow takes networks as CIDR, e.g. 10.0.0.0/8 or 2001:db8::/32 (got '" + cidr + "')");
@@ -223,10 +221,21 @@ public final class NginxSwitches {
         return p;
     }
 
+    /** The switches that need a key, given without one (by address they would change nothing), and the tiers file's problem. */
     private List<String> identityProblems() {
         List<String> p = new ArrayList<>();
-        if (tiers != null && limitKey.byAddress()) {
-            p.add("--tiers needs a key to put in tiers: add --limit-key header:NAME, cookie:NAME or arg:NAME");
+        if (limitKey.byAddress()) {
+            String addKey = ": add --limit-key header:NAME, cookie:NAME or arg:NAME";
+            if (tiers != null) {
+                p.add("--tiers needs a key to put in tiers" + addKey);
+            }
+            if (missingKey != MissingKey.ADDR) {
+                p.add("--missing-key " + missingKey + " needs a key that can be missing" + addKey);
+            }
+            if (addressCeiling.kind() != AddressCeiling.Kind.AUTO) {
+                p.add("--address-ceiling " + addressCeiling + " needs a key to stand beside (by address the limit is"
+                        + " the address's own)" + addKey);
+            }
             return p;
         }
         if (tiers != null) {
@@ -269,6 +278,28 @@ public final class NginxSwitches {
         } catch (TiersFile.Malformed e) {
             throw new IllegalStateException("--tiers " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The per-client tiers in force for {@code tiers} (a tiers file's): those, then, unless they name
+     * one, the anonymous tier at --front-rate, --front-burst and --front-mode. The renderer makes a
+     * zone of each; the address ceiling's auto is resolved against them.
+     */
+    public List<LimitTier> tiersInForce(List<LimitTier> tiers) {
+        List<LimitTier> all = new ArrayList<>(tiers);
+        if (all.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
+            all.add(new LimitTier(LimitTier.ANONYMOUS, frontRate, frontBurst, frontMode, List.of()));
+        }
+        return all;
+    }
+
+    /**
+     * The address ceiling beside the key limits of {@code tiers} (a tiers file's), auto resolved
+     * against the most generous of {@link #tiersInForce}: what the renderer renders and the model
+     * assumes. Its kind is OFF when it is off.
+     */
+    public AddressCeiling addressCeilingInForce(List<LimitTier> tiers) {
+        return addressCeiling.resolved(tiersInForce(tiers));
     }
 
     private static void range(List<String> p, String flag, int value, int min, int max) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -16,9 +17,11 @@ import java.util.regex.Pattern;
  * Reads a {@code --tiers} file: one tier a line, {@code NAME RATE BURST MODE [KEYS]}, where RATE is
  * requests/s (a whole number, {@code r/s} optional), BURST a whole number, MODE queue, nodelay or
  * delay=N, and KEYS either the keys comma-separated or {@code @FILE}, a file of keys one a line,
- * relative to the tiers file. Blank lines and lines starting with {@code #} are skipped. A tier
- * named {@code anonymous} takes the unknown keys (it lists none). Anything else is refused with
- * the file's name and line number, before anything starts.
+ * relative to the tiers file. Keys are exact, case included, but two keys that differ only in case
+ * are refused: nginx's map cannot tell them apart (snippets/shared/limit-tier.conf). Blank lines
+ * and lines starting with {@code #} are skipped. A tier named {@code anonymous} takes the unknown
+ * keys (it lists none). Anything else is refused with the file's name and line number, before
+ * anything starts.
  */
 public final class TiersFile {
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
@@ -48,7 +51,8 @@ public final class TiersFile {
     public static List<LimitTier> read(Path file) throws Malformed {
         List<String> lines = lines(file, file, 0);
         List<LimitTier> tiers = new ArrayList<>();
-        Map<String, String> tierOfKey = new HashMap<>();
+        // nginx's map lowercases its keys and what it looks up: keys that differ only in case are one to it.
+        Map<String, Listed> listedByFoldedKey = new HashMap<>();
         Map<String, Integer> lineOfTier = new LinkedHashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             int n = i + 1;
@@ -83,18 +87,25 @@ public final class TiersFile {
             } catch (IllegalArgumentException e) {
                 throw new Malformed(file, n, e.getMessage());
             }
-            List<String> keys = f.length == 5 ? keys(file, n, f[4]) : List.of();
+            List<Listed> listed = f.length == 5 ? keys(file, n, name, f[4]) : List.of();
+            List<String> keys = listed.stream().map(Listed::key).toList();
             if (name.equals(LimitTier.ANONYMOUS) && !keys.isEmpty()) {
                 throw new Malformed(file, n, "the anonymous tier takes every key no other tier lists: it lists none");
             }
             if (!name.equals(LimitTier.ANONYMOUS) && keys.isEmpty()) {
                 throw new Malformed(file, n, "tier '" + name + "' lists no keys: add them comma-separated or as @FILE");
             }
-            for (String key : keys) {
-                String other = tierOfKey.putIfAbsent(key, name);
+            for (Listed key : listed) {
+                Listed other = listedByFoldedKey.putIfAbsent(key.key().toLowerCase(Locale.ROOT), key);
+                if (other != null && other.key().equals(key.key())) {
+                    throw new Malformed(file, n, "key '" + abbreviated(key.key()) + "'" + key.where() + " is in tier '"
+                            + other.tier() + "' already: a key belongs to one tier");
+                }
                 if (other != null) {
-                    throw new Malformed(file, n, "key '" + abbreviated(key) + "' is in tier '" + other
-                            + "' already: a key belongs to one tier");
+                    throw new Malformed(file, n, "key '" + abbreviated(key.key()) + "'" + key.where() + " differs from key '"
+                            + abbreviated(other.key()) + "' (line " + other.line()
+                            + (other.keyFileLine() == null ? "" : ", " + other.keyFileLine()) + ", tier '" + other.tier()
+                            + "') only in case: nginx's map matches keys ignoring case, so it cannot tell them apart");
                 }
             }
             tiers.add(new LimitTier(name, Integer.parseInt(rate.group(1)), Integer.parseInt(f[2]), mode, keys));
@@ -126,11 +137,22 @@ public final class TiersFile {
         return s.toString();
     }
 
-    private static List<String> keys(Path file, int n, String field) throws Malformed {
+    /**
+     * A key as the file lists it: its tier, its line in the tiers file and, for a key file's, that
+     * file and line ({@code FILE:LINE}; null for a key listed inline).
+     */
+    private record Listed(String key, String tier, int line, String keyFileLine) {
+        /** Where the key file lists it, as a parenthesis to put after the key; empty for an inline key. */
+        String where() {
+            return keyFileLine == null ? "" : " (" + keyFileLine + ")";
+        }
+    }
+
+    private static List<Listed> keys(Path file, int n, String tier, String field) throws Malformed {
         if (field.startsWith("@")) {
             Path keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())
                     .resolve(field.substring(1));
-            List<String> keys = new ArrayList<>();
+            List<Listed> keys = new ArrayList<>();
             List<String> lines = lines(keyFile, file, n);
             for (int i = 0; i < lines.size(); i++) {
                 String key = lines.get(i).strip();
@@ -140,16 +162,16 @@ public final class TiersFile {
                 if (!KEY.matcher(key).matches()) {
                     throw new Malformed(keyFile, i + 1, "key '" + abbreviated(key) + "' must be " + KEY_RULE);
                 }
-                keys.add(key);
+                keys.add(new Listed(key, tier, n, keyFile + ":" + (i + 1)));
             }
             return keys;
         }
-        List<String> keys = new ArrayList<>();
+        List<Listed> keys = new ArrayList<>();
         for (String key : field.split(",", -1)) {
             if (!KEY.matcher(key).matches()) {
                 throw new Malformed(file, n, "key '" + abbreviated(key) + "' must be " + KEY_RULE);
             }
-            keys.add(key);
+            keys.add(new Listed(key, tier, n, null));
         }
         return keys;
     }

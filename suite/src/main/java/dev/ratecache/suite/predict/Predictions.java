@@ -28,8 +28,9 @@ import java.util.Set;
  * the load generator or the machine was saturated ({@link Saturation}); the generator fell behind its
  * schedule; the origin's CPU was saturated; a difference in the direction of a known gap of the model (no CPU and network cost beyond one
  * constant round trip makes answers slower and loops slower than predicted). "Behind its
- * schedule" is a replay's p99 lateness over its --max-lateness, or for the looping plans their users'
- * first requests off the ramp-up by more than {@link #RAMP_OFF_MS}. A flag none of
+ * schedule" is a replay's p99 lateness over its --max-lateness, for the looping plans their users'
+ * first requests off the ramp-up by more than {@link #RAMP_OFF_MS}, and for the keys plan its
+ * requests off their even arrivals by as much. A flag none of
  * these explains says so ({@link CellPrediction#UNEXPLAINED}).
  */
 public final class Predictions {
@@ -74,7 +75,7 @@ public final class Predictions {
             long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), r.cell().apply(run.switches()), props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch));
-            out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props))));
+            out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props))));
         }
         return out;
     }
@@ -119,6 +120,35 @@ public final class Predictions {
     }
 
     /**
+     * How far the keys plan's requests started from their even arrivals: it sends its keys' summed
+     * rate (the {@code keys} property, TIER:RATE:KEY;...) evenly (keys.jmx's even_arrivals), so
+     * request i should start i / rate after the first. A generator that falls behind sends the
+     * overdue ones at once, which the model (arrivals exactly on schedule) cannot know. Null for the
+     * other plans.
+     */
+    static Long arrivalsOffMs(List<Sample> samples, Map<String, String> props) {
+        if (samples.isEmpty() || !props.containsKey("keys")) {
+            return null;
+        }
+        double total = 0;
+        try {
+            for (String entry : props.get("keys").split(";")) {
+                total += Double.parseDouble(entry.trim().split(":", 3)[1]);
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        // As keys.jmx rounds it.
+        long rate = Math.max(1, Math.round(total));
+        long[] starts = samples.stream().mapToLong(Sample::timeStamp).sorted().toArray();
+        long worst = 0;
+        for (int i = 0; i < starts.length; i++) {
+            worst = Math.max(worst, Math.abs(starts[i] - starts[0] - i * 1000L / rate));
+        }
+        return worst;
+    }
+
+    /**
      * What the run shows that could explain a flag.
      *
      * @param replayLateP99Ms the replay's p99 lateness, null for a plan's cell
@@ -127,20 +157,26 @@ public final class Predictions {
      * @param cores           the machine's cores
      * @param rampOffMs       how far the closed plans' users started from their ramp-up schedule, null when unknown
      * @param machineCpuPct   the machine's busy share of all its cores over the samples' window, null when unknown
+     * @param arrivalsOffMs   how far the keys plan's requests started from their even arrivals, null when unknown
      */
     public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
-            long maxLatenessMs, Double machineCpuPct) {
+            long maxLatenessMs, Double machineCpuPct, Long arrivalsOffMs) {
         public Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores) {
             this(replayLateP99Ms, originCpuPct, generatorCpuPct, cores, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS, null);
         }
 
+        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
+                long maxLatenessMs, Double machineCpuPct) {
+            this(replayLateP99Ms, originCpuPct, generatorCpuPct, cores, rampOffMs, maxLatenessMs, machineCpuPct, null);
+        }
+
         /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
-        static Evidence of(CellResult r, Long rampOffMs) {
+        static Evidence of(CellResult r, Long rampOffMs, Long arrivalsOffMs) {
             ReplayBreakdown b = r.firstBreakdowns().replay();
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
                     r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),
-                    r.median(Metric.MACHINE_CPU_PCT));
+                    r.median(Metric.MACHINE_CPU_PCT), arrivalsOffMs);
         }
     }
 
@@ -208,6 +244,10 @@ public final class Predictions {
         if (e.rampOffMs() != null && e.rampOffMs() > RAMP_OFF_MS) {
             return "the generator fell behind its schedule (users started up to " + e.rampOffMs()
                     + " ms off their ramp-up)";
+        }
+        if (e.arrivalsOffMs() != null && e.arrivalsOffMs() > RAMP_OFF_MS) {
+            return "the generator fell behind its schedule (requests started up to " + e.arrivalsOffMs()
+                    + " ms off their even arrivals)";
         }
         if (e.originCpuPct() != null && e.originCpuPct() >= 100.0 * e.cores() * SATURATED) {
             return String.format(Locale.ROOT, "the origin's CPU was saturated (%.0f %% of %d cores)", e.originCpuPct(), e.cores());

@@ -187,8 +187,10 @@ public final class Predictor {
         if (cell.keys() != null && !cell.keys().limitKey().byAddress()) {
             // The model keys the front limit by key, one zone per tier; the address ceiling beside them is
             // left out, which is exact only while one address sends less than the ceiling's rate, evenly.
-            dev.ratecache.suite.nginx.AddressCeiling ceiling = ceiling(in.switches(), cell.keys().tiers());
-            if (ceiling != null && cell.keys().offeredRate() >= ceiling.rate()) {
+            // The ceiling the renderer renders for these tiers: one function resolves it for both.
+            dev.ratecache.suite.nginx.AddressCeiling ceiling = in.switches().addressCeilingInForce(cell.keys().tiers());
+            if (ceiling.kind() != dev.ratecache.suite.nginx.AddressCeiling.Kind.OFF
+                    && cell.keys().offeredRate() >= ceiling.rate()) {
                 return "the model does not include the address ceiling (" + ceiling.rate() + " r/s) beside the key"
                         + " limits, and this cell's one address sends " + Math.round(cell.keys().offeredRate())
                         + " r/s, enough to reach it";
@@ -273,16 +275,6 @@ public final class Predictor {
 
     private static boolean allowed(NginxSwitches s, String address) {
         return s.allow().stream().anyMatch(cidr -> dev.ratecache.suite.nginx.Cidr.contains(cidr, address));
-    }
-
-    /** The address ceiling in force beside key limits, auto resolved against the tiers; null when off. */
-    static dev.ratecache.suite.nginx.AddressCeiling ceiling(NginxSwitches s, List<LimitTier> tiers) {
-        if (s.addressCeiling().kind() == dev.ratecache.suite.nginx.AddressCeiling.Kind.OFF) {
-            return null;
-        }
-        int rate = Math.max(s.frontRate(), tiers.stream().mapToInt(LimitTier::rate).max().orElse(0));
-        int burst = Math.max(s.frontBurst(), tiers.stream().mapToInt(LimitTier::burst).max().orElse(0));
-        return s.addressCeiling().resolved(rate, burst);
     }
 
     static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {

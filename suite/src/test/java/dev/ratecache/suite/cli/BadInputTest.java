@@ -58,6 +58,14 @@ class BadInputTest {
                         "--allow takes networks as CIDR, e.g. 10.0.0.0/8 or 2001:db8::/32 (got '10.0.0.300/8')"),
                 refused("tiers without a key", List.of("--tiers", "tiers.txt"),
                         "--tiers needs a key to put in tiers: add --limit-key header:NAME, cookie:NAME or arg:NAME"),
+                refused("missing-key reject without a key", List.of("--missing-key", "reject"),
+                        "--missing-key reject needs a key that can be missing: add --limit-key header:NAME, cookie:NAME"
+                                + " or arg:NAME"),
+                refused("address ceiling without a key", List.of("--address-ceiling", "30,60"),
+                        "--address-ceiling 30,60 needs a key to stand beside (by address the limit is the address's own):"
+                                + " add --limit-key header:NAME, cookie:NAME or arg:NAME"),
+                refused("address ceiling off without a key", List.of("--address-ceiling", "off"),
+                        "--address-ceiling off needs a key to stand beside"),
                 refused("tiers file that does not exist", List.of("--limit-key", "header:X-Api-Key", "--tiers", "/nonexistent/tiers.txt"),
                         "--tiers /nonexistent/tiers.txt: the tiers file does not exist"),
                 refused("a port that is no TCP port", List.of("--back-status-port", "70000"),

@@ -122,26 +122,29 @@ class LimitReqAgainstNginxTest {
     }
 
     /**
-     * Every mismatch must be a boundary case, and nearly all requests must match exactly. The
-     * arrivals come from nginx's wall clock while limit_req used its monotonic
-     * ngx_current_msec; the two roll over to the next millisecond at different instants, so a
-     * logged gap can be 1 ms off the gap limit_req saw. Plans that send at multiples of the rate's
-     * period hit excess == burst exactly, where that millisecond decides.
+     * Every request matches, or is a boundary case: a shift of 1-2 ms of that request's own arrival
+     * gives nginx's decision (NginxComparison). No share of exact matches is required: the arrivals
+     * are the times nginx logged, so how fast the machine ran changes what was sent, never whether
+     * the model agrees. The tolerance is for the clocks alone: the logged times are nginx's
+     * wall-clock milliseconds while limit_req used its monotonic ngx_current_msec; the two roll over
+     * to the next millisecond at different instants, so a logged gap can be 1 ms off the gap
+     * limit_req saw, and plans that send at multiples of the rate's period hit excess == burst
+     * exactly, where that millisecond decides.
      */
     static void assertMatches(List<NginxComparison.Row> rows) {
         String table = NginxComparison.describe(rows);
         assertThat(rows).as(table).allMatch(r -> r.matched() || r.tolerated());
         long exact = rows.stream().filter(NginxComparison.Row::matched).count();
         System.out.printf("exact %d of %d, boundary %d%n", exact, rows.size(), rows.size() - exact);
-        assertThat(exact).as(table).isGreaterThanOrEqualTo((long) Math.ceil(rows.size() * 0.85));
     }
 
     /**
      * What the client got: 503 exactly for the rejected, 200 for the others, and a delayed request
-     * took at least the model's delay (nginx's timer fires no earlier) and not absurdly longer.
-     * One millisecond less is allowed: the timer runs on the monotonic ngx_current_msec while
-     * $request_time is a difference of wall-clock (gettimeofday) milliseconds, and the two clocks
-     * roll over to the next millisecond at different instants.
+     * took at least the model's delay: nginx's timer fires no earlier. No upper bound: a busy
+     * machine answers later, and how much later says nothing about limit_req. One millisecond less
+     * is allowed: the timer runs on the monotonic ngx_current_msec while $request_time is a
+     * difference of wall-clock (gettimeofday) milliseconds, and the two clocks roll over to the
+     * next millisecond at different instants.
      */
     static void assertOnTheWire(List<NginxComparison.Row> rows, Map<String, Integer> wire, LimitReqSpec spec) {
         for (NginxComparison.Row r : rows) {
@@ -151,7 +154,7 @@ class LimitReqAgainstNginxTest {
                 assertThat(status).as(r.line().id())
                         .isEqualTo(r.model().status() == LimitReqStatus.REJECTED ? spec.rejectStatus() : 200);
                 assertThat(r.line().requestTimeMs()).as(r.line().id())
-                        .isBetween(r.model().delayMs() - 1, r.model().delayMs() + 1500);
+                        .isGreaterThanOrEqualTo(r.model().delayMs() - 1);
             }
         }
     }
@@ -206,8 +209,17 @@ class LimitReqAgainstNginxTest {
         Map<String, Set<LimitReqStatus>> byClient = new HashMap<>();
         rows.forEach(r -> byClient.computeIfAbsent(r.line().remoteAddr(), k -> new java.util.HashSet<>())
                 .add(r.model().status()));
-        // The fast client is limited, the slow one (2.5 r/s against 5 r/s) never is.
+        // The fast client is limited, the slow one (2.5 r/s against 5 r/s) never is: so long as its
+        // requests reached nginx more than a period (200 ms, 2 ms more for the clocks) apart, which
+        // the plan's 400 ms leaves ample slack for. Checked on the times nginx logged, not the plan.
         assertThat(byClient.get("127.16.0.5")).contains(LimitReqStatus.REJECTED);
+        List<Long> slow = rows.stream().filter(r -> r.line().remoteAddr().equals("127.16.0.7"))
+                .map(r -> r.line().startMs()).sorted().toList();
+        for (int i = 1; i < slow.size(); i++) {
+            assertThat(slow.get(i) - slow.get(i - 1)).as("the slow client's requests %d and %d reached nginx "
+                    + "a rate's period apart (%s)", i - 1, i, slow)
+                    .isGreaterThanOrEqualTo(1_000_000 / KEYS.rate().milliPerSecond() + 2);
+        }
         assertThat(byClient.get("127.16.0.7")).containsExactly(LimitReqStatus.PASSED);
     }
 
@@ -235,11 +247,13 @@ class LimitReqAgainstNginxTest {
 
         Map<String, NginxComparison.Row> frontById = frontRows.stream()
                 .collect(Collectors.toMap(r -> r.line().id(), Function.identity()));
+        // Each reaches the back no earlier than its front delay ended (1 ms for the clocks, as in
+        // assertOnTheWire); how much later is the hop, which a busy machine stretches, and which
+        // TwoTierComparison takes from these logs rather than bounding it.
         for (Nginx.LogLine b : back) {
             NginxComparison.Row f = frontById.get(b.id());
             assertThat(b.startMs()).as(b.id())
-                    .isBetween(f.line().startMs() + f.model().delayMs() - 1,
-                            f.line().startMs() + f.model().delayMs() + 500);
+                    .isGreaterThanOrEqualTo(f.line().startMs() + f.model().delayMs() - 1);
         }
 
         List<NginxComparison.Row> backRows = NginxComparison.compare(back, BACK, l -> "origin");

@@ -79,9 +79,14 @@ final class Nginx implements AutoCloseable {
         }
     }
 
+    /** The file of access log {@code log}, for a test that logs more than {@link LogLine} holds. */
+    Path logFile(String log) {
+        return prefix.resolve("logs").resolve(log);
+    }
+
     /** Waits until {@code log} has {@code count} lines, then parses them. */
     List<LogLine> awaitLog(String log, int count) {
-        Path file = prefix.resolve("logs").resolve(log);
+        Path file = logFile(log);
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
                 .until(() -> Files.exists(file) && Files.readAllLines(file).size() >= count);
         try {

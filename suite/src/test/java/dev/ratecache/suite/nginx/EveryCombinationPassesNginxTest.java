@@ -78,9 +78,12 @@ class EveryCombinationPassesNginxTest {
         return file;
     }
 
-    @Test
-    void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
-        Path tiers = tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
+    /**
+     * Every combination of the identity switches that changes the rendered configs: the limit key (each
+     * kind), the missing key, the address ceiling, tiers, an allow-list and the scope, and a key with the
+     * per-client limit off. By address only the allow-list and the scope apply (the others are refused).
+     */
+    static List<NginxSwitches> identityCombinations(Path tiers) {
         List<NginxSwitches> all = new ArrayList<>();
         List<LimitKey> keys = List.of(LimitKey.ADDR, LimitKey.parse("header:X-Api-Key"), LimitKey.parse("cookie:session"),
                 LimitKey.parse("arg:api_key"));
@@ -92,15 +95,70 @@ class EveryCombinationPassesNginxTest {
                             for (LimitScope scope : LimitScope.values()) {
                                 if (key.byAddress() && (tiersFile != null || missing != MissingKey.ADDR
                                         || ceiling != AddressCeiling.AUTO)) {
-                                    continue; // by address these switches change nothing, and --tiers is refused
+                                    continue;
                                 }
                                 all.add(new NginxSwitches().limitKey(key).missingKey(missing).addressCeiling(ceiling)
                                         .tiers(tiersFile).allow(allow).limitScope(scope));
                             }
         all.add(new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).frontLimit(false));
+        return all;
+    }
+
+    @Test
+    void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
+        List<NginxSwitches> all = identityCombinations(tiersFile(TestDirs.fresh(getClass(), "tiers-file")));
         assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());
         assertThat(checkAll(Tier.FRONT, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
+    }
+
+    @Test
+    void aKeyOf256BytesPassesNginxTOnBothTiers() throws Exception {
+        // nginx's default map bucket (a 64-byte cache line) holds no key this long: nginx -t failed with
+        // "could not build map_hash, you should increase map_hash_bucket_size".
+        Path dir = TestDirs.fresh(getClass(), "long-key");
+        Path tiers = java.nio.file.Files.writeString(dir.resolve("tiers.txt"),
+                "pro 50 100 nodelay short," + "k".repeat(256) + "\n");
+        assertThat(checkWithoutHashWarning(tiers)).isEqualTo(2);
+    }
+
+    @Test
+    void fiveThousandKeysPassNginxTOnBothTiersWithoutAHashWarning() throws Exception {
+        // nginx's default map_hash_max_size (2048) leaves it no table where 5000 keys fit: it warns
+        // "could not build optimal map_hash" and ignores the bucket size.
+        Path dir = TestDirs.fresh(getClass(), "many-keys");
+        java.util.Random random = new java.util.Random(21);
+        StringBuilder keys = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            // API-key-like: 20 to 64 characters of base64url, numbered so that no two are alike.
+            byte[] bytes = new byte[48];
+            random.nextBytes(bytes);
+            keys.append(i).append('-').append(java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes), 0,
+                    20 + random.nextInt(45)).append('\n');
+        }
+        java.nio.file.Files.writeString(dir.resolve("pro.keys"), keys);
+        Path tiers = java.nio.file.Files.writeString(dir.resolve("tiers.txt"), "pro 50 100 nodelay @pro.keys\n");
+        assertThat(checkWithoutHashWarning(tiers)).isEqualTo(2);
+    }
+
+    /** nginx -t on the front and (the keys counted there, scope misses) the back end, and no hash warning in either's log. */
+    private int checkWithoutHashWarning(Path tiers) throws Exception {
+        NginxSwitches s = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)
+                .limitScope(LimitScope.MISSES);
+        assertThat(s.problems()).isEmpty();
+        StackPorts ports = StackPorts.free();
+        int checked = 0;
+        for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
+            Path prefix = TestDirs.fresh(getClass(), "hash-" + tiers.getParent().getFileName() + "-" + tier.id());
+            NginxServer.prepare(tier, s, ports, prefix);
+            for (String log : List.of("logs/error.log", "logs/nginx-t.log")) {
+                Path file = prefix.resolve(log);
+                String text = java.nio.file.Files.exists(file) ? java.nio.file.Files.readString(file) : "";
+                assertThat(text).as(tier + " " + log).doesNotContain("map_hash");
+            }
+            checked++;
+        }
+        return checked;
     }
 
     private int checkAll(Tier tier, List<NginxSwitches> all) throws Exception {

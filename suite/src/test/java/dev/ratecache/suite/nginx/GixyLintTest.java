@@ -2,22 +2,30 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
  * gixy (gixy-ng from PyPI, installed by ./run-tests.sh test into .tools/) finds nothing in the
- * rendered configs: with the defaults, with every optional part on, with everything off, and
- * with two edges sharded behind the balancer.
+ * rendered configs: with the defaults, with every optional part on, with everything off, with two
+ * edges sharded behind the balancer, and for every identity combination that nginx -t checks
+ * (EveryCombinationPassesNginxTest). gixy takes a second or so to start: each test renders its
+ * configs into one folder tree and lints them all in one run.
  */
 @StackTest
 class GixyLintTest {
@@ -31,14 +39,7 @@ class GixyLintTest {
 
     @Test
     void renderedConfigsHaveNoGixyFindings() throws Exception {
-        Path tiers = EveryCombinationPassesNginxTest.tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
         Map<String, NginxSwitches> variants = Map.of(
-                // Limits by key: tiers, an allow-list, the 401 for a missing key, the policy headers.
-                "keys", new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).missingKey(MissingKey.REJECT)
-                        .tiers(tiers).allow(List.of("10.0.0.0/8")),
-                // The same behind the edge cache: the back end trusts the edge's key.
-                "keys-misses", new NginxSwitches().limitKey(LimitKey.parse("arg:key")).tiers(tiers)
-                        .addressCeiling(AddressCeiling.OFF).limitScope(LimitScope.MISSES),
                 "defaults", new NginxSwitches(),
                 "everything-on", new NginxSwitches().limitConn(50).rejectStatus(503)
                         .frontMode(LimitMode.parse("delay=50")).backMode(LimitMode.NODELAY)
@@ -47,19 +48,74 @@ class GixyLintTest {
                 "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
                 // Two edges behind the balancer: the edges with real-ip, the balancer with the URI hash.
                 "edges", new NginxSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH));
-        StackPorts ports = StackPorts.free();
+        Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "variants"));
         for (var variant : variants.entrySet()) {
             for (Tier tier : Tier.values()) {
-                Path conf = new NginxRenderer(Repo.nginxTemplates()).render(tier, variant.getValue(), ports,
-                        TestDirs.fresh(getClass(), variant.getKey() + "-" + tier.id()));
-                ManagedProcess.Outcome gixy = ManagedProcess.run(List.of(gixy().toString(), conf.toString()),
-                        Duration.ofSeconds(60));
-                String report = gixy.text();
-                assertThat(report).as(variant.getKey() + " " + tier.id() + ":\n" + report)
-                        .contains("Total issues:")
-                        .doesNotContain("Problem:");
-                assertThat(gixy.exitCode()).as(report).isZero();
+                rendered.add(variant.getKey() + "-" + tier.id(), tier, variant.getValue());
             }
         }
+        // The balancer's config does not change with the front and back ends' switches.
+        assertThat(rendered.distinct()).hasSizeGreaterThan(2 * variants.size());
+        lint(rendered.distinct());
+    }
+
+    @Test
+    void everyIdentityCombinationHasNoGixyFindings() throws Exception {
+        Path tiers = EveryCombinationPassesNginxTest.tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
+        List<NginxSwitches> all = EveryCombinationPassesNginxTest.identityCombinations(tiers);
+        Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "identity"));
+        for (int i = 0; i < all.size(); i++) {
+            for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
+                rendered.add(i + "-" + tier.id(), tier, all.get(i));
+            }
+        }
+        // The back end ignores the key switches unless it counts the misses: many configs are alike.
+        assertThat(rendered.distinct()).hasSizeBetween(all.size(), 2 * all.size());
+        lint(rendered.distinct());
+    }
+
+    /**
+     * Configs rendered under one folder, each tier in a folder of its own, keeping only those whose
+     * directives differ from every earlier one's (the comments, which name the switches, set aside).
+     */
+    private static final class Rendered {
+        private final Path root;
+        private final StackPorts ports = StackPorts.free();
+        private final Map<String, Path> byDirectives = new LinkedHashMap<>();
+
+        Rendered(Path root) {
+            this.root = root;
+        }
+
+        void add(String name, Tier tier, NginxSwitches switches) throws IOException {
+            Path dir = root.resolve(name);
+            Path conf = new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, dir);
+            StringBuilder directives = new StringBuilder();
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                    directives.append("== ").append(dir.relativize(f)).append('\n');
+                    Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.strip().startsWith("#"))
+                            .forEach(l -> directives.append(l).append('\n'));
+                }
+            }
+            byDirectives.putIfAbsent(directives.toString(), conf);
+        }
+
+        List<Path> distinct() {
+            return List.copyOf(byDirectives.values());
+        }
+    }
+
+    /** One gixy run over {@code confs}: no finding in any, and gixy says it looked at each. */
+    private static void lint(List<Path> confs) throws Exception {
+        List<String> command = new ArrayList<>(List.of(gixy().toString()));
+        confs.forEach(c -> command.add(c.toString()));
+        ManagedProcess.Outcome gixy = ManagedProcess.run(command, Duration.ofMinutes(10));
+        String report = gixy.text();
+        assertThat(report).as(report).contains("Total issues:").doesNotContain("Problem:");
+        for (Path conf : confs) {
+            assertThat(report).as("gixy's report names " + conf).contains("File path: " + conf + "\n");
+        }
+        assertThat(gixy.exitCode()).as(report).isZero();
     }
 }

@@ -85,8 +85,44 @@ class NginxRendererTest {
                 new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers), new StackPorts(), conf);
 
         String map = files(conf).get("snippets/shared/limit-tier.conf");
-        assertThat(map).contains("\n  noisy  free;\n", "\n  tab  free;\n", "\n  rate  free;\n", "\n  calm  free;\n",
-                "\n  \\default  free;\n", "\n  \\include  free;\n");
+        assertThat(map).contains("\n  noisy  \"free noisy\";\n", "\n  tab  \"free tab\";\n",
+                "\n  rate  \"free rate\";\n", "\n  calm  \"free calm\";\n",
+                "\n  \\default  \"free default\";\n", "\n  \\include  \"free include\";\n");
+    }
+
+    @Test
+    void theMapHashIsSizedForTheLongestKeyAndTheKeyCountOnlyWhereTiersHaveKeys() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "map-hash");
+        Path tiers = Files.writeString(dir.resolve("tiers.txt"), "free 2 2 nodelay a," + "k".repeat(256) + "\n");
+        NginxSwitches byKey = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey, new StackPorts(), dir.resolve("keys"));
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey.copy().tiers(null), new StackPorts(),
+                dir.resolve("no-tiers"));
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.BACK, byKey, new StackPorts(), dir.resolve("back-all"));
+
+        // Eight 256-byte keys: each 8 + 264 bytes, a pointer to end the bucket, rounded to 64.
+        assertThat(files(dir.resolve("keys")).get("snippets/shared/map-hash.conf"))
+                .contains("\nmap_hash_bucket_size 2240;\n", "\nmap_hash_max_size 2048;\n");
+        assertThat(files(dir.resolve("keys")).get("front-end.conf")).containsPattern("http \\{\n  include snippets/shared/map-hash.conf;");
+        assertThat(files(dir.resolve("no-tiers"))).doesNotContainKey("snippets/shared/map-hash.conf");
+        // With scope all the back end has no key maps.
+        assertThat(files(dir.resolve("back-all"))).doesNotContainKey("snippets/shared/map-hash.conf");
+        assertThat(NginxRenderer.mapHashBucketSize(6)).isEqualTo(192);
+        assertThat(NginxRenderer.mapHashMaxSize(5000)).isEqualTo(10_000);
+    }
+
+    @Test
+    void theAddressCeilingTheModelAssumesIsTheOneRendered() throws IOException {
+        // The file's own anonymous tier (5 r/s), not --front-rate (100), is the anonymous tier in force.
+        Path dir = TestDirs.fresh(getClass(), "ceiling");
+        Path tiers = Files.writeString(dir.resolve("tiers.txt"), "pro 30 40 nodelay p1\nanonymous 5 10 queue\n");
+        NginxSwitches s = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers).frontRate(100);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, s, new StackPorts(), dir.resolve("conf"));
+
+        AddressCeiling ceiling = s.addressCeilingInForce(s.limitTiers());
+        assertThat(ceiling).isEqualTo(new AddressCeiling(AddressCeiling.Kind.SET, 300, 400));
+        assertThat(files(dir.resolve("conf")).get("snippets/shared/client-limit-zone.conf"))
+                .contains("zone=per_address:10m rate=300r/s;");
     }
 
     @Test

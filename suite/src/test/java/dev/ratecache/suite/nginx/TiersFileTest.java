@@ -79,6 +79,36 @@ class TiersFileTest {
     }
 
     @Test
+    void keysThatDifferOnlyInCaseAreRefusedNamingBoth(TestInfo test) throws Exception {
+        Path file = write(test, "free 1 2 nodelay a,Pro-1\npro 5 5 queue pro-1\n");
+
+        assertThatThrownBy(() -> TiersFile.read(file)).hasMessage(file + ":2: key 'pro-1' differs from key 'Pro-1'"
+                + " (line 1, tier 'free') only in case: nginx's map matches keys ignoring case, so it cannot tell them apart");
+    }
+
+    @Test
+    void aKeyFilesKeyThatDiffersOnlyInCaseIsNamedWithThatFilesLine(TestInfo test) throws Exception {
+        Path file = write(test, "# plans\nfree 1 2 nodelay @free.txt\npro 5 5 queue @pro.txt\n");
+        Files.writeString(file.resolveSibling("free.txt"), "f1\nKEY-9\n");
+        Files.writeString(file.resolveSibling("pro.txt"), "p1\n\nkey-9\n");
+        Path free = file.resolveSibling("free.txt").toAbsolutePath();
+        Path pro = file.resolveSibling("pro.txt").toAbsolutePath();
+
+        assertThatThrownBy(() -> TiersFile.read(file)).hasMessage(file + ":3: key 'key-9' (" + pro + ":3) differs from key"
+                + " 'KEY-9' (line 2, " + free + ":2, tier 'free') only in case: nginx's map matches keys ignoring case,"
+                + " so it cannot tell them apart");
+    }
+
+    @Test
+    void keysAreExactCaseIncluded(TestInfo test) throws Exception {
+        Path file = write(test, "pro 5 5 queue Pro-1,k2\n");
+
+        assertThat(TierMembership.of(TiersFile.read(file)).tierOf("Pro-1")).isEqualTo("pro");
+        assertThat(TierMembership.of(TiersFile.read(file)).tierOf("pro-1")).isEqualTo(LimitTier.ANONYMOUS);
+        assertThat(TierMembership.of(TiersFile.read(file)).tierOf("K2")).isEqualTo(LimitTier.ANONYMOUS);
+    }
+
+    @Test
     void aKeyOver256BytesIsRefused(TestInfo test) throws Exception {
         Path file = write(test, "free 1 2 nodelay " + "k".repeat(257) + "\n");
 

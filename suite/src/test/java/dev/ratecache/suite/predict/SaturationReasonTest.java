@@ -55,4 +55,23 @@ class SaturationReasonTest {
         assertThat(p.reasons()).containsExactly(
                 "the generator fell behind its schedule (users started up to 400 ms off their ramp-up)");
     }
+
+    @Test
+    void aKeysPlanThatSentItsArrivalsInAClumpFellBehindItsSchedule() {
+        // 80 r/s in all: 20 requests due over 250 ms; the last ten sent at once, 120 ms late.
+        List<dev.ratecache.jtl.Sample> samples = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            long start = i < 10 ? i * 12 : 250;
+            samples.add(new dev.ratecache.jtl.Sample(1_000_000 + start, 5, "free/k", "200", "", "t", true, 100, 1, "/hare",
+                    "HIT", ""));
+        }
+        Long off = Predictions.arrivalsOffMs(samples, Map.of("keys", "free:40:k1;pro:40:k2", "hold", "4"));
+        CellPrediction p = Predictions.compare(measured(), P95_OF_NONE,
+                new Predictions.Evidence(null, 40.0, 40.0, 2, null, ReplayCellReport.DEFAULT_MAX_LATENESS_MS, 60.0, off));
+
+        assertThat(off).isEqualTo(250 - 10 * 1000 / 80);
+        assertThat(p.reasons()).containsExactly(
+                "the generator fell behind its schedule (requests started up to 125 ms off their even arrivals)");
+        assertThat(Predictions.arrivalsOffMs(samples, Map.of("users", "5"))).isNull();
+    }
 }

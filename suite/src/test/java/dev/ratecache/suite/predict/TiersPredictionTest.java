@@ -94,6 +94,20 @@ class TiersPredictionTest {
     }
 
     @Test
+    void theAddressCeilingIsResolvedAgainstTheFilesOwnAnonymousTierAsRendered() {
+        // auto is ten times the most generous tier in force: free's 20 r/s here, the file's anonymous tier
+        // (5 r/s) standing in for --front-rate's 100. The noisy cell's one address sends 240 r/s.
+        List<dev.ratecache.suite.nginx.LimitTier> tiers = List.of(
+                new dev.ratecache.suite.nginx.LimitTier("free", 20, 20, dev.ratecache.suite.nginx.LimitMode.NODELAY,
+                        List.of("free-1", "free-2", "free-3", "free-4", KeyedTraffic.NOISY)),
+                new dev.ratecache.suite.nginx.LimitTier("anonymous", 5, 5, dev.ratecache.suite.nginx.LimitMode.QUEUE, List.of()));
+        Cell noisy = Matrix.tiers(tiers, null, "X-Api-Key").get(3);
+        assertThat(noisy.name()).isEqualTo("keys/api-key.noisy");
+        assertThat(predict(noisy, new NginxSwitches().frontRate(100)).gap())
+                .startsWith("the model does not include the address ceiling (200 r/s)");
+    }
+
+    @Test
     void theArrivalsAreTheKeysSummedRateForHoldSecondsEachKeyAtItsOwnRate() {
         List<dev.ratecache.model.Arrival> arrivals = Predictor.keys("a:2:k1;a:3:k2;b:10:k3", 3, "/hare", true);
         assertThat(arrivals).hasSize(15 * 3);

@@ -73,6 +73,18 @@ class KeyTiersTest {
     }
 
     @Test
+    void aCaseVariantOfAKeyIsCountedInTheAnonymousTier() throws Exception {
+        // nginx's map matches keys ignoring case: PRO-2 was in pro-2's tier with a bucket of its own, so
+        // rotating the case of one pro key gave fresh pro buckets.
+        List<Http.Raw> variant = burst(stack, "127.0.5.6", 5, "/hare", "X-Api-Key: PRO-2");
+
+        assertThat(variant).allSatisfy(r -> assertThat(r.header("RateLimit-Policy"))
+                .isEqualTo("\"anonymous\";q=1;w=1;ratecache-burst=0"));
+        // The anonymous tier's burst of 0, not pro's 10.
+        assertThat(count(variant, 200)).isBetween(1L, 2L);
+    }
+
+    @Test
     void eachKeyOfATierHasABucketOfItsOwn() throws Exception {
         // Keys of their own: a key's bucket is the same whatever the address, and another test spends free-1's.
         List<Http.Raw> first = burst(stack, "127.0.5.4", 5, "/hare", "X-Api-Key: free-2");
@@ -96,5 +108,13 @@ class KeyTiersTest {
             assertThat(r.header("WWW-Authenticate")).isEqualTo("ApiKey header=\"X-Api-Key\"");
         }
         assertThat(Stacks.reached(stack, "hare")).isZero();
+    }
+
+    @Test
+    void theRefusalOfAKeylessRequestCarriesTheAnonymousTiersPolicy() throws Exception {
+        Http.Raw keyless = Http.raw("127.0.5.8", stack.ports().front(), "GET", "/hare");
+
+        assertThat(keyless.status()).isEqualTo(401);
+        assertThat(keyless.header("RateLimit-Policy")).isEqualTo("\"anonymous\";q=1;w=1;ratecache-burst=0");
     }
 }

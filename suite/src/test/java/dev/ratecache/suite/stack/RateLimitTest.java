@@ -40,10 +40,15 @@ class RateLimitTest {
 
     /** {@code count} requests at once from {@code source}, each with its own headers. */
     static List<Http.Raw> burst(Stack stack, String source, int count, String path, String... headerFormats) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(count);
+        return burstTo(stack, source, IntStream.range(0, count).mapToObj(i -> path + "?i=" + i).toList(), headerFormats);
+    }
+
+    /** One request to each of {@code paths} at once from {@code source}, the i-th with the header formats formatted with i. */
+    static List<Http.Raw> burstTo(Stack stack, String source, List<String> paths, String... headerFormats) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(paths.size());
         try {
-            List<Future<Http.Raw>> futures = IntStream.range(0, count)
-                    .mapToObj(i -> pool.submit(() -> Http.raw(source, stack.ports().front(), "GET", path + "?i=" + i,
+            List<Future<Http.Raw>> futures = IntStream.range(0, paths.size())
+                    .mapToObj(i -> pool.submit(() -> Http.raw(source, stack.ports().front(), "GET", paths.get(i),
                             java.util.Arrays.stream(headerFormats).map(f -> String.format(f, i)).toArray(String[]::new))))
                     .toList();
             List<Http.Raw> responses = new java.util.ArrayList<>();
