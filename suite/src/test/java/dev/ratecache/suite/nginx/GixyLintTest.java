@@ -47,7 +47,12 @@ class GixyLintTest {
                         .origins(List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"))),
                 "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
                 // Two edges behind the balancer: the edges with real-ip, the balancer with the URI hash.
-                "edges", new NginxSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH));
+                "edges", new NginxSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH),
+                // The fleet's limit: the balancer's client hash by key, and the edges' Lua and Redis with tiers.
+                "fleet-client-hash", new NginxSwitches().edges(3).fleetLimit(FleetLimit.CLIENT_HASH)
+                        .limitKey(LimitKey.parse("header:X-Api-Key")),
+                "fleet-shared", new NginxSwitches().edges(3).fleetLimit(FleetLimit.SHARED).frontRate(10).frontBurst(5)
+                        .limitKey(LimitKey.parse("header:X-Api-Key")).allow(List.of("10.0.0.0/8")));
         Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "variants"));
         for (var variant : variants.entrySet()) {
             for (Tier tier : Tier.values()) {
