@@ -3,13 +3,8 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,28 +18,22 @@ import org.junit.jupiter.api.Test;
  */
 @StackTest
 class TiersMatrixStackTest {
-    private static final CommandRun CLI = new CommandRun();
-    private static int exitCode;
-    private static Path run;
-    private static final Map<String, JsonNode> CELLS = new HashMap<>();
     private static final List<String> CELL_NAMES = List.of("keys/addr.noisy", "keys/api-key.noisy", "keys/api-key.misses",
             "keys/api-key.misses.noisy");
+    private static MatrixRun matrix;
+    private static Map<String, JsonNode> CELLS;
+    private static int exitCode;
 
     @BeforeAll
     static void runTheNoisyAndTheMissesCells() throws Exception {
-        Path dir = dev.ratecache.testkit.TestDirs.fresh(TiersMatrixStackTest.class, "results");
-        List<String> args = new ArrayList<>(List.of("--matrix", "tiers", "--profile", "quick",
-                "--only", String.join(",", CELL_NAMES), "--no-dashboards", "--results", dir.toString()));
-        args.addAll(StackPorts.free().flags());
-        exitCode = CLI.run(args.toArray(String[]::new));
-        run = dir.resolve("latest").toRealPath();
-        new ObjectMapper().readTree(run.resolve("summary.json").toFile()).get("cells")
-                .forEach(c -> CELLS.put(c.get("name").asText(), c));
+        matrix = MatrixRun.of(TiersMatrixStackTest.class, "tiers", CELL_NAMES);
+        CELLS = matrix.cells;
+        exitCode = matrix.exitCode;
     }
 
     private static JsonNode tiers(String cell) {
         JsonNode t = CELLS.get(cell).get("tiers");
-        assertThat(t).as(cell + " has tier figures\n" + CLI.out()).isNotNull();
+        assertThat(t).as(cell + " has tier figures\n" + matrix.output()).isNotNull();
         return t;
     }
 
@@ -59,7 +48,7 @@ class TiersMatrixStackTest {
 
     @Test
     void everyCellRunsAndEveryTierHasItsFigures() {
-        assertThat(exitCode).as(CLI.out() + "\n" + CLI.err()).isZero();
+        assertThat(exitCode).as(matrix.output()).isZero();
         assertThat(CELLS.keySet()).containsExactlyInAnyOrderElementsOf(CELL_NAMES);
         for (String cell : CELLS.keySet()) {
             assertThat(CELLS.get(cell).get("status").asText()).isEqualTo("ok");
@@ -77,8 +66,8 @@ class TiersMatrixStackTest {
         JsonNode t = tiers("keys/api-key.noisy");
         assertThat(t.get("noisy_key").asText()).isEqualTo("free-noisy");
         // 200 r/s against its tier's 20 r/s, nodelay: about 90 % rejected; the others ask for half their tier.
-        assertThat(t.get("noisy_rejected_pct").asDouble()).as(CLI.out()).isGreaterThan(60);
-        assertThat(t.get("well_behaved_rejected_pct").asDouble()).as(CLI.out()).isLessThan(10);
+        assertThat(t.get("noisy_rejected_pct").asDouble()).as(matrix.output()).isGreaterThan(60);
+        assertThat(t.get("well_behaved_rejected_pct").asDouble()).as(matrix.output()).isLessThan(10);
         assertThat(tier("keys/api-key.noisy", "pro").get("rejected_pct").asDouble()).isLessThan(10);
         // The model keys by key too: it puts the rejections in the free tier (the noisy key's) and none in pro.
         assertThat(tier("keys/api-key.noisy", "free").get("predicted_rejected_pct").asDouble()).isGreaterThan(50);
@@ -109,11 +98,11 @@ class TiersMatrixStackTest {
         JsonNode misses = tiers("keys/api-key.misses.noisy");
         double noisyBehindTheCache = misses.get("noisy_rejected_pct").asDouble();
         assertThat(misses.get("noisy_key").asText()).isEqualTo("free-noisy");
-        assertThat(noisyBehindTheCache).as(CLI.out()).isLessThan(10);
+        assertThat(noisyBehindTheCache).as(matrix.output()).isLessThan(10);
         assertThat(tiers("keys/api-key.noisy").get("noisy_rejected_pct").asDouble()).isGreaterThan(noisyBehindTheCache + 40);
         // Nor does any well-behaved key lose, with the noisy one or without.
         for (String cell : List.of("keys/api-key.misses", "keys/api-key.misses.noisy")) {
-            assertThat(tiers(cell).get("well_behaved_rejected_pct").asDouble()).as(cell + "\n" + CLI.out()).isLessThan(10);
+            assertThat(tiers(cell).get("well_behaved_rejected_pct").asDouble()).as(cell + "\n" + matrix.output()).isLessThan(10);
         }
     }
 
@@ -123,13 +112,13 @@ class TiersMatrixStackTest {
         // keys lose with the noisy one (queued first, then rejected once the burst of 200 is full).
         JsonNode byAddress = tiers("keys/addr.noisy");
         JsonNode byKey = tiers("keys/api-key.noisy");
-        assertThat(byAddress.get("well_behaved_rejected_pct").asDouble()).as(CLI.out())
+        assertThat(byAddress.get("well_behaved_rejected_pct").asDouble()).as(matrix.output())
                 .isGreaterThan(byKey.get("well_behaved_rejected_pct").asDouble() + 10);
     }
 
     @Test
     void theReportShowsATierSectionWithTheNoisyNeighbourFigure() throws Exception {
-        String md = Files.readString(run.resolve("report.md"));
+        String md = Files.readString(matrix.run.resolve("report.md"));
         assertThat(md).contains("## Tiers: keys/api-key.noisy", "## Tiers: keys/api-key.misses.noisy",
                 "Noisy neighbour: while key free-noisy flooded",
                 "| tier | keys | admitted/s | rejected % | rejected % (model) | p95 admitted (ms) | Jain's index |");
