@@ -16,8 +16,13 @@ public final class TestDirs {
         return fresh(test.getTestClass().orElseThrow(), test.getTestMethod().orElseThrow().getName());
     }
 
+    /** The folder {@link #fresh(Class, String)} makes, as it is now: for a thread that watches a running test's files. */
+    public static Path of(Class<?> owner, String name) {
+        return Path.of("target", "stacks", owner.getSimpleName(), name).toAbsolutePath();
+    }
+
     public static Path fresh(Class<?> owner, String name) {
-        Path dir = Path.of("target", "stacks", owner.getSimpleName(), name).toAbsolutePath();
+        Path dir = of(owner, name);
         try {
             if (Files.exists(dir)) {
                 try (Stream<Path> all = Files.walk(dir)) {
