@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.stack.FleetLog;
 import dev.ratecache.testkit.StackTest;
@@ -63,7 +64,8 @@ class FleetMatrixStackTest {
             throw new java.io.UncheckedIOException(e);
         }
         // JMeter's start and the plan's 1 s pause go by, then about half of the quick cell's 4 s with Redis.
-        Awaitility.await().pollDelay(Duration.ofSeconds(4)).until(() -> true);
+        // A deliberate wait: the buffered edge logs cannot show that Redis has answered yet.
+        Waits.past(Duration.ofSeconds(4));
         KILLED.set(redis.pid());
         redis.destroyForcibly();
     }
