@@ -37,15 +37,16 @@ import org.junit.jupiter.api.TestInfo;
  * <p>Timing tolerance: JMeter and the test share a 2-core machine that may be busy with other
  * work. A thread's first request pays for its HTTP client and connection (and, early in the run,
  * class loading and compilation in a JVM that has just started), measured at up to about 190 ms
- * late on this machine when 40 rows each went to a fresh thread. So a start up to {@value
- * #LATE_MS} ms after its due time is on schedule here; what the tests rule out are the seconds a
- * closed model would add, and early starts.
+ * late on this machine when 40 rows each went to a fresh thread, and 253 ms with two busy loops
+ * and two other test forks on its two cores. So a start up to {@value #LATE_MS} ms after its due
+ * time is on schedule here; what the tests rule out are the seconds a closed model would add (a
+ * row due 1.2 s into a 2 s answer would start 800 ms late behind it), and early starts.
  */
 @StackTest
 class ReplayPlanTest {
     private static final String HEADER = "offset_ms,address,method,uri,client";
     /** p99 lateness allowed, see the class comment. */
-    private static final long LATE_MS = 250;
+    private static final long LATE_MS = 600;
     /**
      * How early a sample may seem: none, as the timer sleeps until the due time on the clock JMeter
      * stamps samples with; 2 ms for that clock being nanoTime-based and re-synced to the wall clock.
