@@ -20,6 +20,12 @@ readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge libnginx-mod-
 readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
 readonly NJS_MODULE=/usr/lib/nginx/modules/ngx_http_js_module.so
 readonly LUA_MODULE=/usr/lib/nginx/modules/ngx_http_lua_module.so
+# $upstream_cache_age (nginx/modules/age), built here against Debian's own nginx from nginx-dev;
+# the suite loads it when it is there (NginxRenderer.AGE_MODULE) and counts Age in njs otherwise.
+readonly AGE_MODULE_SOURCE="$ROOT/nginx/modules/age"
+readonly AGE_MODULE="$ROOT/.tools/nginx-modules/ngx_http_upstream_cache_age_module.so"
+# nginx-dev's copy of the configure script and headers of Debian's nginx build, with its flags.
+readonly NGINX_DEV_SOURCE=/usr/share/nginx/src
 # The Redis client the edges' shared limit uses (--fleet-limit shared), unpacked from Debian's
 # lua-nginx-redis: installing that package would pull in the nginx-extras flavour in place of ours.
 readonly REDIS_LUA="$ROOT/.tools/lua/nginx/redis.lua"
@@ -103,6 +109,89 @@ need_lua() {
   fi
 }
 
+nginx_binary() {
+  command -v nginx 2>/dev/null || echo /usr/sbin/nginx
+}
+
+# Whether this nginx loads the module: nginx refuses one built for another version or build.
+age_module_loads() {
+  local dir status=0
+  dir=$(mktemp -d)
+  printf 'load_module %s;\nevents {}\n' "$AGE_MODULE" >"$dir/age.conf"
+  "$(nginx_binary)" -p "$dir/" -e /dev/null -c "$dir/age.conf" -g 'pid /dev/null;' -t -q >/dev/null 2>&1 || status=$?
+  rm -rf "$dir"
+  return "$status"
+}
+
+# Builds the module as Debian builds its own nginx modules (dh_nginx's build system): nginx's
+# configure with Debian's flags (conf_flags, --with-compat among them) and --add-dynamic-module,
+# then "make modules". In a copy of nginx-dev's tree: configure writes a Makefile where it runs.
+build_age_module() {
+  local work log cflags ldflags status=0
+  work=$(mktemp -d)
+  log="$(dirname "$AGE_MODULE")/build.log"
+  mkdir -p "$(dirname "$AGE_MODULE")"
+  cflags="$(dpkg-buildflags --get CFLAGS 2>/dev/null || echo -O2) -fPIC"
+  ldflags="$(dpkg-buildflags --get LDFLAGS 2>/dev/null) -fPIC"
+  cp -r "$NGINX_DEV_SOURCE" "$work/nginx"
+  # One chain: set -e does not hold inside a subshell whose status is tested.
+  # shellcheck disable=SC1091
+  (
+    cd "$work/nginx" \
+      && . ./conf_flags \
+      && ./configure --with-cc-opt="$cflags" --with-ld-opt="$ldflags" "${NGX_CONF_FLAGS[@]}" \
+        --add-dynamic-module="$AGE_MODULE_SOURCE" --builddir="$work/objs" \
+      && make -f "$work/objs/Makefile" modules
+  ) >"$log" 2>&1 || status=$?
+  if [[ $status -eq 0 ]]; then
+    cp "$work/objs/ngx_http_upstream_cache_age_module.so" "$AGE_MODULE.new"
+    mv "$AGE_MODULE.new" "$AGE_MODULE"
+  fi
+  rm -rf "$work"
+  return "$status"
+}
+
+# Age on the edge's cached answers: the native module when it can be built here (root and apt-get
+# for nginx-dev, gcc and make, or those already installed), else njs (nginx/njs/age.js). Rebuilt
+# only when missing, older than its source or than nginx, or refused by this nginx.
+need_age_module() {
+  local why="" missing=()
+  if [[ -f $AGE_MODULE ]] && [[ -z $(find "$AGE_MODULE_SOURCE" "$(nginx_binary)" -newer "$AGE_MODULE" -print -quit 2>/dev/null) ]] \
+    && age_module_loads; then
+    say "Age: native (\$upstream_cache_age, .tools/nginx-modules/)"
+    return
+  fi
+  [[ -f $NGINX_DEV_SOURCE/configure ]] || missing+=(nginx-dev)
+  command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+  command -v make >/dev/null 2>&1 || missing+=(make)
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+      apt_install "${missing[@]}"
+    else
+      why="it needs ${missing[*]}: sudo apt-get install -y ${missing[*]}"
+    fi
+  fi
+  if [[ -z $why ]]; then
+    say "building nginx/modules/age against Debian's nginx (nginx-dev) into .tools/nginx-modules/"
+    if ! build_age_module; then
+      why="it did not build: see .tools/nginx-modules/build.log"
+    elif ! age_module_loads; then
+      why="this nginx refuses it (nginx-dev and nginx of different versions?)"
+    fi
+  fi
+  if [[ -n $why ]]; then
+    # A module this nginx refuses would stop every front tier from starting: the suite takes njs.
+    rm -f "$AGE_MODULE"
+    if [[ -f $NJS_MODULE ]]; then
+      say "Age: njs (nginx/njs/age.js); the native module is off: $why"
+    else
+      say "Age: off (neither the native module nor njs); the native module is off: $why"
+    fi
+    return
+  fi
+  say "Age: native (\$upstream_cache_age, .tools/nginx-modules/)"
+}
+
 # wrk (Debian's package) drives ./run-tests.sh peak and its test; HAProxy's cache is measured beside the edge's.
 need_peak_tools() {
   local missing=()
@@ -184,6 +273,7 @@ wants_redis() {
 install_prerequisites() {
   need_java
   need_nginx
+  need_age_module
   need_lua
 }
 
