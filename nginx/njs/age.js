@@ -17,7 +17,13 @@
 // entry that looks older than it is to a client cache, never a fresher one.
 //
 // snippets/front/age-value.conf reads this only for an answer from the cache; a
-// MISS, EXPIRED or BYPASS passes on the Age the tier behind sent.
+// MISS, EXPIRED or BYPASS passes on the Age the tier behind sent. It is the
+// fallback for nginx/modules/age ($upstream_cache_age), which counts from the
+// time the cache stored or last revalidated the entry: nginx keeps the stored
+// Date across a 304, so here a REVALIDATED answer, and the HITs after it, count
+// from the first Date (high, as above).
+
+const AGE_MAX = 2147483648;
 
 function fromCache(r) {
     const dateValue = Date.parse(r.variables.upstream_http_date || '');
@@ -29,7 +35,8 @@ function fromCache(r) {
     const received = r.variables.upstream_http_age || '';
     const ageValue = /^[0-9]+$/.test(received) ? Number(received) : 0;
     const sinceDate = Math.max(0, Math.floor((Date.now() - dateValue) / 1000));
-    return String(ageValue + sinceDate);
+    // A cache sends 2147483648 for an age it cannot represent (RFC 9111 section 5.1).
+    return String(Math.min(ageValue + sinceDate, AGE_MAX));
 }
 
 export default { fromCache };
