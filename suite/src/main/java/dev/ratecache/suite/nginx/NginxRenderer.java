@@ -45,6 +45,11 @@ public final class NginxRenderer {
     public static final Path LUA_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_lua_module.so");
     public static final Path NDK_MODULE = Path.of("/usr/lib/nginx/modules/ndk_http_module.so");
     /**
+     * Where run-tests.sh builds nginx/modules/age ({@code $upstream_cache_age}) against Debian's nginx,
+     * under the checkout: it is built here, not installed.
+     */
+    public static final String AGE_MODULE = ".tools/nginx-modules/ngx_http_upstream_cache_age_module.so";
+    /**
      * Where run-tests.sh unpacks Debian's lua-nginx-redis (the Redis client, as nginx/redis.lua):
      * the package itself depends on the nginx-extras flavour, which would replace the suite's nginx.
      */
@@ -60,6 +65,15 @@ public final class NginxRenderer {
     // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
     private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
     private final Path templates;
+
+    /** The built Age module's absolute path; null outside a checkout, where none was built. */
+    public static Path ageModule() {
+        try {
+            return dev.ratecache.suite.Repo.root().resolve(AGE_MODULE);
+        } catch (dev.ratecache.suite.Repo.NotFound e) {
+            return null;
+        }
+    }
 
     public NginxRenderer(Path templates) {
         this.templates = templates;
@@ -400,15 +414,21 @@ public final class NginxRenderer {
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
         front.put("purgeModule", PURGE_MODULE.toString());
         front.put("purgeAllow", s.purgeAllow);
-        // Age on cache hits and invalidation on writes need njs (the latter the purge module too);
-        // without them the edge does as plain nginx does.
+        // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
+        // purge module. Without them the edge does as plain nginx does.
         boolean njs = Files.isRegularFile(NJS_MODULE);
-        boolean age = s.cache && njs && s.age;
+        boolean ageNative = s.cache && s.age && s.ageSourceInForce() == AgeSource.NATIVE;
+        boolean age = ageNative || (s.cache && s.age && njs);
         boolean invalidateOnWrite = s.cache && njs && Files.isRegularFile(PURGE_MODULE);
         front.put("age", age);
+        front.put("ageNative", ageNative);
+        Path ageModule = ageModule();
+        front.put("ageModule", ageModule != null ? ageModule.toString() : AGE_MODULE);
+        // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
+        front.put("ageFromCache", ageNative ? "$upstream_cache_age" : "$edge_age_from_cache");
         front.put("invalidateOnWrite", invalidateOnWrite);
         // The module is loaded once, where something uses it.
-        front.put("njs", age || invalidateOnWrite);
+        front.put("njs", (age && !ageNative) || invalidateOnWrite);
 
         List<String> origins = new ArrayList<>();
         if (s.origins.isEmpty()) {

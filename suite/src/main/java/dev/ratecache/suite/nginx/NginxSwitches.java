@@ -1,6 +1,7 @@
 package dev.ratecache.suite.nginx;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -102,10 +103,16 @@ public final class NginxSwitches {
     boolean backgroundUpdate = true;
 
     @Option(names = "--age", negatable = true, fallbackValue = "true",
-            description = "Send Age on every answer from the edge cache (RFC 9111 section 5.1, by njs), so that a client"
-                    + " cache behind it counts freshness right (--no-age saves the njs work on each cache hit, about"
-                    + " a quarter of the HIT path's CPU: see nginx/README.md). Default: on.")
+            description = "Send Age on every answer from the edge cache (RFC 9111 section 5.1), so that a client"
+                    + " cache behind it counts freshness right (--no-age saves the work on each cache hit: with njs"
+                    + " about a quarter of the HIT path's CPU, see nginx/README.md). Default: on.")
     boolean age = true;
+
+    @Option(names = "--age-source", paramLabel = "SOURCE", converter = AgeSourceConverter.class,
+            description = "What counts the edge's Age: native (nginx/modules/age, which ./run-tests.sh builds against"
+                    + " Debian's nginx), njs (nginx/njs/age.js) or auto (native when it is built, else njs)."
+                    + " Default: auto.")
+    AgeSource ageSource = AgeSource.AUTO;
 
     @Option(names = "--stale", paramLabel = "MODE", converter = StaleModeConverter.class,
             description = "When the edge cache serves expired entries: rfc (only as the origin's stale-while-revalidate"
@@ -182,6 +189,11 @@ public final class NginxSwitches {
         }
         range(p, "--retry-after", retryAfter, 1, 86_400);
         range(p, "--limit-conn", limitConn, 0, 1_000_000);
+        Path ageModule = NginxRenderer.ageModule();
+        if (ageSource == AgeSource.NATIVE && (ageModule == null || !Files.isRegularFile(ageModule))) {
+            p.add("--age-source native needs the module ./run-tests.sh builds (" + NginxRenderer.AGE_MODULE
+                    + "): run it once as root, or build it as nginx/modules/age/README.md says");
+        }
         if (!SIZE.matcher(cacheSize).matches()) {
             p.add("--cache-size must be a size such as 100m or 2g (got '" + cacheSize + "')");
         }
@@ -332,6 +344,7 @@ public final class NginxSwitches {
         c.cacheSize = cacheSize;
         c.backgroundUpdate = backgroundUpdate;
         c.age = age;
+        c.ageSource = ageSource;
         c.stale = stale;
         c.freshness = new LinkedHashMap<>(freshness);
         c.purgeAllow = new ArrayList<>(purgeAllow);
@@ -371,6 +384,7 @@ public final class NginxSwitches {
     public NginxSwitches cacheSize(String s) { cacheSize = s; return this; }
     public NginxSwitches backgroundUpdate(boolean on) { backgroundUpdate = on; return this; }
     public NginxSwitches age(boolean on) { age = on; return this; }
+    public NginxSwitches ageSource(AgeSource a) { ageSource = a; return this; }
     public NginxSwitches stale(StaleMode m) { stale = m; return this; }
     public NginxSwitches freshness(String path, int seconds) { freshness.put(path, seconds); return this; }
     public NginxSwitches purgeAllow(List<String> a) { purgeAllow = new ArrayList<>(a); return this; }
@@ -395,6 +409,8 @@ public final class NginxSwitches {
     public List<String> allow() { return List.copyOf(allow); }
     public LimitScope limitScope() { return limitScope; }
     public boolean cache() { return cache; }
+    /** What counts the edge's Age, auto resolved: native when run-tests.sh built the module, else njs. */
+    public AgeSource ageSourceInForce() { return ageSource.resolved(NginxRenderer.ageModule()); }
     public int rejectStatus() { return rejectStatus; }
     public int retryAfter() { return retryAfter; }
     public List<URI> origins() { return List.copyOf(origins); }
@@ -428,7 +444,7 @@ public final class NginxSwitches {
                         : "")
                 + ", back limit " + (backLimit ? backRate + " r/s burst " + backBurst + " " + backMode : "off")
                 + ", edge cache " + (cache ? "on (" + cacheSize + (stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
-                        + (age ? "" : ", no Age") + ")" : "off")
+                        + (age ? ", Age " + ageSourceInForce() : ", no Age") + ")" : "off")
                 + ", rejections " + rejectStatus
                 + (limitConn > 0 ? ", limit_conn " + limitConn : "")
                 + (edges > 1 ? ", " + edges + " edges " + (edgeBalance == EdgeBalance.URI_HASH
@@ -469,6 +485,10 @@ public final class NginxSwitches {
 
     public static final class FleetLimitConverter extends FlagValue<FleetLimit> {
         public FleetLimitConverter() { super(text -> choose(FleetLimit.class, "a fleet limit", text)); }
+    }
+
+    public static final class AgeSourceConverter extends FlagValue<AgeSource> {
+        public AgeSourceConverter() { super(text -> choose(AgeSource.class, "an Age source", text)); }
     }
 
     public static final class BalanceConverter extends FlagValue<Balance> {
