@@ -2,10 +2,12 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +57,19 @@ class EveryCombinationPassesNginxTest {
                                 all.add(s);
                             }
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(192);
+    }
+
+    @Test
+    void theFrontEndPassesNginxTWithEitherAgeSource() throws Exception {
+        Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
+        Path module = NginxRenderer.ageModule();
+        Required.that(module != null && Files.isRegularFile(module),
+                "the native Age module is not built (./run-tests.sh builds it into " + NginxRenderer.AGE_MODULE + ")");
+        List<NginxSwitches> all = new ArrayList<>();
+        for (AgeSource source : List.of(AgeSource.NATIVE, AgeSource.NJS))
+            for (StaleMode stale : StaleMode.values())
+                all.add(new NginxSwitches().ageSource(source).stale(stale));
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(4);
     }
 
     @Test

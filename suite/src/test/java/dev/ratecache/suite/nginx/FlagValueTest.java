@@ -17,12 +17,13 @@ class FlagValueTest {
     @Test
     void anEnumSwitchTakesItsHelpSpellingInAnyCase() {
         NginxSwitches s = parsed("--stale", "PROTECTIVE", "--balance", "Least-Conn", "--edge-balance", " uri-hash ",
-                "--limit-scope", "misses", "--missing-key", "Reject");
+                "--limit-scope", "misses", "--missing-key", "Reject", "--age-source", "NJS");
         assertThat(s.stale()).isEqualTo(StaleMode.PROTECTIVE);
         assertThat(s.balance).isEqualTo(Balance.LEAST_CONN);
         assertThat(s.edgeBalance()).isEqualTo(EdgeBalance.URI_HASH);
         assertThat(s.limitScope()).isEqualTo(LimitScope.MISSES);
         assertThat(s.missingKey()).isEqualTo(MissingKey.REJECT);
+        assertThat(s.ageSource).isEqualTo(AgeSource.NJS);
     }
 
     @Test
@@ -33,6 +34,8 @@ class FlagValueTest {
                 .hasMessageContaining("'random' is not a balance method: use round-robin or least-conn");
         assertThatThrownBy(() -> parsed("--edge-balance", "random"))
                 .hasMessageContaining("'random' is not an edge balance: use round-robin or uri-hash");
+        assertThatThrownBy(() -> parsed("--age-source", "lua"))
+                .hasMessageContaining("'lua' is not an Age source: use auto, native or njs");
         assertThatThrownBy(() -> parsed("--front-mode", "fast"))
                 .hasMessageContaining("'fast' is not a limit mode: use " + LimitMode.ACCEPTED);
     }

@@ -139,12 +139,51 @@ class NginxRendererTest {
     }
 
     @Test
+    void theNativeAgeLoadsTheModuleAndTheMapReadsItsVariableWithNoScript() throws IOException {
+        // Rendering reads no module: this holds whether run-tests.sh built it here or not.
+        Path conf = TestDirs.fresh(getClass(), "age-native");
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().ageSource(AgeSource.NATIVE),
+                new StackPorts(), conf);
+        Map<String, String> files = files(conf);
+
+        assertThat(files.get("front-end.conf")).contains("include snippets/front/age-module.conf;")
+                .contains("include snippets/front/age-value.conf;", "include snippets/front/age.conf;");
+        assertThat(files.get("snippets/front/age-module.conf"))
+                .contains("\nload_module " + NginxRenderer.ageModule() + ";\n");
+        assertThat(files.get("snippets/front/age-value.conf"))
+                .contains("  HIT         $upstream_cache_age;\n", "  REVALIDATED $upstream_cache_age;\n",
+                        "  default     $upstream_http_age;\n")
+                .doesNotContain("js_import", "js_set", "$edge_age_from_cache");
+        assertThat(conf.resolve("njs/age.js")).doesNotExist();
+    }
+
+    @Test
+    void theNjsAgeImportsItsScriptAndLoadsNoAgeModule() throws IOException {
+        Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
+        Path conf = TestDirs.fresh(getClass(), "age-njs");
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().ageSource(AgeSource.NJS),
+                new StackPorts(), conf);
+        Map<String, String> files = files(conf);
+
+        assertThat(files).doesNotContainKey("snippets/front/age-module.conf");
+        assertThat(files.get("front-end.conf")).contains("include snippets/shared/njs-module.conf;")
+                .doesNotContain("age-module.conf");
+        assertThat(files.get("snippets/front/age-value.conf"))
+                .contains("js_import edge_age from njs/age.js;", "js_set $edge_age_from_cache edge_age.fromCache;",
+                        "  HIT         $edge_age_from_cache;\n")
+                .doesNotContain("$upstream_cache_age");
+        assertThat(conf.resolve("njs/age.js")).hasSameBinaryContentAs(Repo.nginxTemplates().resolve("njs/age.js"));
+    }
+
+    @Test
     void theScriptsAFileImportsAreCopiedUnchanged() throws IOException {
         Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
-        // The balancer runs no script: it only spreads requests over the edges.
+        // The balancer runs no script: it only spreads requests over the edges. Age by njs, so that
+        // the front imports a script whether or not the native module is built here.
         for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
             Path conf = TestDirs.fresh(getClass(), "scripts-" + tier.id());
-            new NginxRenderer(Repo.nginxTemplates()).render(tier, new NginxSwitches(), new StackPorts(), conf);
+            new NginxRenderer(Repo.nginxTemplates()).render(tier, new NginxSwitches().ageSource(AgeSource.NJS),
+                    new StackPorts(), conf);
             java.util.regex.Matcher imports = java.util.regex.Pattern.compile("js_import \\w+ from (njs/[\\w.]+);")
                     .matcher(String.join("\n", files(conf).values()));
             List<String> scripts = new java.util.ArrayList<>();
