@@ -151,7 +151,9 @@ ngx_http_upstream_cache_age_variable(ngx_http_request_t *r,
 
     age = ngx_http_upstream_cache_age_received(r);
 
-    if (since < now) {
+    /* no time stored: nothing to count from */
+
+    if (since != 0 && since < now) {
         age += now - since;
     }
 
