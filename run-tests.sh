@@ -165,10 +165,11 @@ need_age_module() {
   command -v gcc >/dev/null 2>&1 || missing+=(gcc)
   command -v make >/dev/null 2>&1 || missing+=(make)
   if [[ ${#missing[@]} -gt 0 ]]; then
-    if is_root && command -v apt-get >/dev/null 2>&1; then
-      apt_install "${missing[@]}"
-    else
+    if ! is_root || ! command -v apt-get >/dev/null 2>&1; then
       why="it needs ${missing[*]}: sudo apt-get install -y ${missing[*]}"
+    # In a subshell: a failed install leaves the native Age off, not the whole run.
+    elif ! (apt_install "${missing[@]}"); then
+      why="installing ${missing[*]} failed"
     fi
   fi
   if [[ -z $why ]]; then
