@@ -2,9 +2,7 @@ package dev.ratecache.suite.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.jtl.Sample;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.jmeter.JMeter;
@@ -45,13 +43,11 @@ class EdgesLoadPlanTest {
                 reached.put(endpoint, Stacks.reached(stack, endpoint));
             }
             stack.close();
-            // The samples' span, first request to last response: what the lifetimes are measured
+            // The samples' span (wallMs), first request to last response: what the lifetimes are measured
             // against (JMeter's own start, 5 s and more on a loaded machine, is not part of it).
-            List<Sample> samples = Jtl.read(run.jtl());
-            double span = (samples.stream().mapToLong(Sample::end).max().orElseThrow()
-                    - samples.stream().mapToLong(Sample::timeStamp).min().orElseThrow()) / 1000.0;
-            return new Outcome(reached, EdgeLog.hitPct(stack.frontAccessLogs()), JtlSummary.read(run.jtl()).samples(),
-                    span);
+            JtlSummary summary = JtlSummary.read(run.jtl());
+            return new Outcome(reached, EdgeLog.hitPct(stack.frontAccessLogs()), summary.samples(),
+                    summary.wallMs() / 1000.0);
         }
     }
 
