@@ -2,7 +2,7 @@
 # run-tests.sh: measure what rate limiting and caching in front of an HTTP API do.
 #
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
-#   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B -T 2 verify)
+#   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B verify)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
@@ -194,8 +194,7 @@ run_tests() {
   need_peak_tools
   need_redis
   cd "$ROOT"
-  # Two modules at a time: the origin's module (its Spring tests) builds beside the suite's chain.
-  exec ./mvnw -B -T 2 verify "$@"
+  exec ./mvnw -B verify "$@"
 }
 
 main() {
