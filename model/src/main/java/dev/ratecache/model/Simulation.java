@@ -135,12 +135,15 @@ public final class Simulation {
                 int user = u;
                 Random random = new Random(closed.seed() * 1_000_003L + u);
                 List<String> plan = new ArrayList<>();
-                for (int l = 0; l < closed.loops(); l++) {
+                for (int l = 0; closed.drawn() == null && l < closed.loops(); l++) {
                     List<String> loop = new ArrayList<>(closed.paths());
                     if (closed.randomOrder()) {
                         Collections.shuffle(loop, random);
                     }
                     plan.addAll(loop);
+                }
+                if (closed.drawn() != null) {
+                    plan.addAll(closed.drawn().get(u));
                 }
                 String client = closed.clientPerUser() ? "user-" + u : "client";
                 long start = (long) u * closed.rampUpMs() / closed.users();

@@ -35,10 +35,19 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
      *                            and a fresh entry answers the user at once, without a request
      * @param library             the users are the suite's client library instead of JMeter (its own
      *                            cache and retries, see {@link Library}); null for JMeter
+     * @param drawn               each user's paths in the order a run actually drew them (all its loops, user
+     *                            {@code u} at index {@code u}), used instead of the seeded shuffle; null to shuffle
      */
     record Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
-                  long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library)
+                  long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library,
+                  List<List<String>> drawn)
             implements Workload {
+
+        public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
+                long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library) {
+            this(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser, clientCache,
+                    library, null);
+        }
 
         public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
                 long roundTripOverheadMs, boolean clientPerUser) {
@@ -56,6 +65,24 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
             if (users < 1 || loops < 1 || paths.isEmpty()) {
                 throw new IllegalArgumentException("need users, loops and paths");
             }
+            if (drawn != null) {
+                drawn = drawn.stream().map(List::copyOf).toList();
+                int each = loops * paths.size();
+                if (drawn.size() != users || drawn.stream().anyMatch(d -> d.size() != each)) {
+                    throw new IllegalArgumentException("drawn orders need each of " + users + " users' " + each
+                            + " requests");
+                }
+                List<String> known = paths;
+                drawn.stream().flatMap(List::stream).filter(p -> !known.contains(p)).findFirst().ifPresent(p -> {
+                    throw new IllegalArgumentException("drawn orders ask " + p + ", not one of " + known);
+                });
+            }
+        }
+
+        /** The same users with the orders a run drew instead of a seeded shuffle. */
+        public Closed withDrawn(List<List<String>> orders) {
+            return new Closed(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser,
+                    clientCache, library, orders);
         }
 
         /** All users from one address, paths in order, no overhead. */

@@ -186,4 +186,30 @@ class SimulationTest {
                 .isNotEqualTo(c.requests().stream().map(RequestOutcome::path).toList());
         assertThat(a.requests()).hasSize(90);
     }
+
+    @Test
+    void drawnOrdersReplaceTheSeededShuffle() {
+        SimulationSpec spec = new SimulationSpec(LimitReqSpec.queue(Rate.perSecond(20), 10),
+                SuiteFixture.edge(), LimitReqSpec.queue(Rate.perSecond(5), 5), ORIGIN, 1, 123);
+        List<String> paths = List.of("/hare", "/tortoise", "/snail");
+        List<List<String>> drawn = List.of(
+                List.of("/snail", "/hare", "/tortoise", "/tortoise", "/snail", "/hare"),
+                List.of("/hare", "/tortoise", "/snail", "/snail", "/tortoise", "/hare"));
+        Workload.Closed shuffled = new Workload.Closed(2, 2, 0, paths, true, 7, 2, true);
+        SimulationResult r = Simulation.run(spec, shuffled.withDrawn(drawn));
+        for (int u = 0; u < 2; u++) {
+            String client = "user-" + u;
+            assertThat(r.requests().stream().filter(o -> o.client().equals(client))
+                    .sorted(java.util.Comparator.comparingLong(RequestOutcome::issueMs)).map(RequestOutcome::path).toList())
+                    .as(client).isEqualTo(drawn.get(u));
+        }
+    }
+
+    @Test
+    void drawnOrdersMustHoldEveryUsersRequests() {
+        Workload.Closed shuffled = new Workload.Closed(2, 2, 0, List.of("/hare", "/snail"), true, 7, 2, true);
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> shuffled.withDrawn(List.of(List.of("/hare", "/snail", "/hare", "/snail"))))
+                .withMessageContaining("2 users' 4 requests");
+    }
 }

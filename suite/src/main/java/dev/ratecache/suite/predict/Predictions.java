@@ -74,7 +74,8 @@ public final class Predictions {
             // The model's clock starts at the first request: the cache counts whole seconds of the wall clock.
             long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), r.cell().apply(run.switches()), props,
-                    run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch));
+                    run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
+                    drawnOrders(samples)));
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props))));
         }
         return out;
@@ -89,6 +90,32 @@ public final class Predictions {
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
+    }
+
+    /**
+     * Each JMeter user's labels in the order it sent them, user {@code n-1} for the thread JMeter
+     * names "Group 1-n" (the n-th it starts, as its ramp-up spaces them): for a plan that shuffles
+     * its paths, the draws this run got. Null when a thread name does not say its number (the
+     * model then takes the median over seeded orders).
+     */
+    static List<List<String>> drawnOrders(List<Sample> samples) {
+        java.util.SortedMap<Integer, List<String>> byUser = new java.util.TreeMap<>();
+        // JMeter writes a thread's samples in the order they ended, and a thread sends one at a time.
+        for (Sample s : samples) {
+            String name = s.threadName();
+            int dash = name.lastIndexOf('-');
+            int user;
+            try {
+                user = Integer.parseInt(name.substring(dash + 1).trim()) - 1;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            byUser.computeIfAbsent(user, u -> new ArrayList<>()).add(s.label());
+        }
+        if (byUser.isEmpty() || byUser.firstKey() != 0 || byUser.lastKey() != byUser.size() - 1) {
+            return null;
+        }
+        return new ArrayList<>(byUser.values());
     }
 
     /**

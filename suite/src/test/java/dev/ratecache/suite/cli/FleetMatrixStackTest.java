@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * --matrix fleet under the quick profile, through three real edges, the origin and JMeter: per-edge
  * lets the heavy key through well past its limit and fails the promise naming the second;
  * client-hash, split and shared hold it, shared even with its Redis killed partway through the cell
- * (its edges fall back to the split limit, and the report counts the requests that did). The
- * margins are wide: the machine is shared.
+ * (its edges fall back to the split limit, and the report counts the requests that did), but for
+ * the second Redis dies in, when the split buckets take over full. The margins are wide: the
+ * machine is shared.
  */
 @StackTest
 class FleetMatrixStackTest {
@@ -134,21 +135,56 @@ class FleetMatrixStackTest {
     }
 
     @Test
-    void clientHashSplitAndSharedHoldThePromise() {
+    void clientHashSplitAndSharedHoldThePromise() throws Exception {
         for (String cell : List.of("fleet/client-hash", "fleet/split", "fleet/shared")) {
             double effective = fleet(cell).get("effective_limit").asDouble();
-            assertThat(effective).as(cell + "\n" + matrix.output()).isLessThanOrEqualTo(1.15);
-            assertThat(CHECKS.get(FleetPromise.text(cell)).get("passed").asBoolean()).as(cell + "\n" + matrix.output()).isTrue();
-            // Not under-admitted either, unless the cell was saturated: then JMeter, late, sends the
-            // cell's schedule in one clump and the busiest second holds a burst, not a second's rate
-            // (measured: shared at 0.29 with all 451 requests in 0.9 s beside two busy loops). The
-            // report flags such a cell; the promise above holds either way.
+            JsonNode check = CHECKS.get(FleetPromise.text(cell));
+            if (cell.equals("fleet/shared") && !check.get("passed").asBoolean()) {
+                assertThatTheOnlyBreakIsTheSecondRedisDied(check.get("detail").asText());
+            } else {
+                assertThat(check.get("passed").asBoolean()).as(cell + "\n" + matrix.output()).isTrue();
+            }
+            // The promise above, with its derived tolerance, holds always. The effective limit counts
+            // by when the client started each request, so it also holds near rate + burst, and is not
+            // far under it, unless the cell was saturated: then JMeter, late, sends the schedule in
+            // clumps, and the busiest second holds a burst (shared at 0.29, all 451 requests in 0.9 s)
+            // or requests that started in it and were admitted in the next (client-hash at 1.25, 20
+            // wholly inside it and 10 more ending after it, beside two busy loops). The report flags
+            // such a cell.
             if (saturated(cell)) {
                 assertThat(fleet(cell).get("admitted").asLong()).as(cell + "\n" + matrix.output()).isPositive();
             } else {
-                assertThat(effective).as(cell + "\n" + matrix.output()).isGreaterThanOrEqualTo(0.5);
+                assertThat(effective).as(cell + "\n" + matrix.output()).isBetween(0.5, 1.15);
             }
         }
+    }
+
+    /**
+     * The second Redis dies in, the edges' split buckets take over full, having counted nothing while
+     * Redis answered: each may admit its burst/N on top of what Redis admitted earlier in that second
+     * (README, "The fallback"). So a break of the shared cell's promise must be a second that holds
+     * fallen-back requests, and within rate + burst + N x floor(burst/N): free's 20 + 4 + 3 x 1.
+     */
+    private static void assertThatTheOnlyBreakIsTheSecondRedisDied(String detail) throws Exception {
+        Matcher m = Pattern.compile("(\\d+) admitted in the second from (\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d{3}) UTC")
+                .matcher(detail);
+        assertThat(m.find()).as(detail).isTrue();
+        assertThat(Integer.parseInt(m.group(1))).as(detail).isLessThanOrEqualTo(20 + 4 + 3 * (4 / 3));
+        long fromMsOfDay = ((Long.parseLong(m.group(2)) * 60 + Long.parseLong(m.group(3))) * 60
+                + Long.parseLong(m.group(4))) * 1000 + Long.parseLong(m.group(5));
+        Path log = matrix.run.resolve("cells/fleet-shared/nginx/edges-access.log");
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        long fellBackInIt = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).map(l -> {
+            try {
+                return json.readTree(l);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).filter(e -> e.path("fleet").asText().equals("FALLBACK")).filter(e -> {
+            long startMs = Math.round((e.path("msec").asDouble() - e.path("request_time").asDouble()) * 1000) % 86_400_000L;
+            return startMs >= fromMsOfDay && startMs < fromMsOfDay + 1000;
+        }).count();
+        assertThat(fellBackInIt).as("requests that fell back in the broken second: " + detail).isPositive();
     }
 
     private static boolean saturated(String cell) {

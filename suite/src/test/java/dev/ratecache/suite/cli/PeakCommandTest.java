@@ -8,6 +8,8 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,7 +59,16 @@ class PeakCommandTest {
             assertThat(outcome.figures().get(kind).runs().get(0).non2xxShare()).as(kind.label()).isGreaterThan(0.9);
         }
         assertThat(cli.out()).contains("MISS, fleet shared", "rejection, fleet shared");
-        assertThat(cli.err()).doesNotContain("fell back to the split limit");
+        // Answered by Redis, bar a few: the edges give Redis 50 ms, and beside two busy loops 3 requests
+        // of a shared MISS run once waited longer and fell back (peak warns of each such run). A Redis
+        // that does not answer sends every request of the run to the fallback.
+        Matcher fellBack = Pattern.compile("(MISS|rejection), fleet shared: (\\d+) requests fell back to the split limit")
+                .matcher(cli.err());
+        while (fellBack.find()) {
+            Kind kind = fellBack.group(1).equals("MISS") ? Kind.FLEET_SHARED_MISS : Kind.FLEET_SHARED_REJECTION;
+            assertThat(Long.parseLong(fellBack.group(2))).as(cli.err())
+                    .isLessThanOrEqualTo(outcome.figures().get(kind).requests() / 100);
+        }
     }
 
     private static double non2xxShare(PeakRun.Outcome outcome, Kind kind) {

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -87,7 +88,34 @@ final class TwoTierComparison {
         Map<String, Long> backStart = back.stream().collect(Collectors.toMap(Nginx.LogLine::id, Nginx.LogLine::startMs));
         Map<String, String> backStatus = back.stream()
                 .collect(Collectors.toMap(Nginx.LogLine::id, Nginx.LogLine::limitReqStatus));
-        return new TwoTierComparison(frontSpec, backSpec, front, backStart).run(backStart, backStatus);
+        return new TwoTierComparison(frontSpec, backSpec, front, backStart).compare(backStart, backStatus);
+    }
+
+    /**
+     * Passes over the requests until one moves no time: a pass takes them in the order they were
+     * last decided, so a request delayed at the front is reached after the ones it was delayed past,
+     * and a shift that gives it nginx's front decision comes too late for a later arrival at the
+     * front that was decided first (a front bucket one request fuller rejects it). The next pass
+     * sees both with the shift in place. The disagreements are the last pass's, and the ones an
+     * earlier pass explained by a shift.
+     */
+    private Result compare(Map<String, Long> backStart, Map<String, String> backStatus) {
+        Map<String, Disagreement> explainedBefore = new java.util.LinkedHashMap<>();
+        Result result = null;
+        for (int pass = 0; pass < 3; pass++) {
+            long[] front = frontAt.clone();
+            long[] hop = hops.clone();
+            result = run(backStart, backStatus);
+            result.disagreements().stream().filter(Disagreement::boundary)
+                    .forEach(d -> explainedBefore.putIfAbsent(d.id(), d));
+            if (java.util.Arrays.equals(front, frontAt) && java.util.Arrays.equals(hop, hops)) {
+                break;
+            }
+        }
+        List<Disagreement> all = new ArrayList<>(result.disagreements());
+        Set<String> last = all.stream().map(Disagreement::id).collect(Collectors.toSet());
+        explainedBefore.values().stream().filter(d -> !last.contains(d.id())).forEach(all::add);
+        return new Result(result.compared(), all);
     }
 
     private Result run(Map<String, Long> backStart, Map<String, String> backStatus) {

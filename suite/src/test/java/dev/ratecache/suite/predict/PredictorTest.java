@@ -99,6 +99,54 @@ class PredictorTest {
     }
 
     @Test
+    void theOrdersARunDrewArePredictedInsteadOfTheMedianOverSeededOrders() {
+        Cell cell = Cell.of(Plan.LOAD, Cell.SERVER_CACHE).serverCache().build();
+        Map<String, String> sizes = Plan.LOAD.sizes(Profile.QUICK);
+        int users = Integer.parseInt(sizes.get("users"));
+        int loops = Integer.parseInt(sizes.get("loops"));
+        // Every user asks /snail first each loop: the drawing that makes all of them wait on its lock together.
+        List<List<String>> snailFirst = new ArrayList<>();
+        List<List<String>> snailLast = new ArrayList<>();
+        for (int u = 0; u < users; u++) {
+            List<String> first = new ArrayList<>();
+            List<String> last = new ArrayList<>();
+            for (int l = 0; l < loops; l++) {
+                first.addAll(List.of("/snail", "/tortoise", "/hare"));
+                last.addAll(List.of("/hare", "/tortoise", "/snail"));
+            }
+            snailFirst.add(first);
+            snailLast.add(last);
+        }
+        NginxSwitches base = new NginxSwitches();
+        Prediction median = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
+                null, 3, 0));
+        Prediction a = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10, null, 3,
+                0, snailFirst));
+        Prediction b = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10, null, 3,
+                0, snailLast));
+
+        assertThat(a.value(Metric.THROUGHPUT)).isNotEqualTo(b.value(Metric.THROUGHPUT));
+        assertThat(a.value(Metric.P50_MS)).isNotEqualTo(median.value(Metric.P50_MS));
+        // The range still spans the seeded orders, and now the drawn one too.
+        assertThat(a.orders()).isEqualTo(Predictor.ORDERS);
+        assertThat(a.range(Metric.THROUGHPUT).contains(a.value(Metric.THROUGHPUT))).isTrue();
+        assertThat(b.range(Metric.THROUGHPUT).contains(b.value(Metric.THROUGHPUT))).isTrue();
+    }
+
+    @Test
+    void drawnOrdersThatDoNotFitThePlanFallBackToTheMedian() {
+        Cell cell = Cell.of(Plan.LOAD, Cell.SERVER_CACHE).serverCache().build();
+        Map<String, String> sizes = Plan.LOAD.sizes(Profile.QUICK);
+        NginxSwitches base = new NginxSwitches();
+        Prediction median = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
+                null, 3, 0));
+        Prediction oneUser = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
+                null, 3, 0, List.of(List.of("/hare", "/tortoise", "/snail"))));
+
+        assertThat(oneUser.values()).isEqualTo(median.values());
+    }
+
+    @Test
     void aPercentileWhereTheLatenciesJumpIsPredictedOverTheRanksTheSampleAllows() {
         // 100 fast answers then 100 slow: the p50 of 200 samples is the 100th, but a sample of 200
         // may as well put the 87th or the 114th there (±1.96·√50 ranks), so anything between is predicted.

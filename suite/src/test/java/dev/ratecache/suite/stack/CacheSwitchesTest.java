@@ -37,21 +37,19 @@ class CacheSwitchesTest {
     @Test
     void expiredEntryIsRevalidatedWithIfNoneMatchWhileTheClientWaits() throws Exception {
         stack.origin().reset();
-        String url = "/quick?revalidate";
-        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
-        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
+        String url = Stacks.store(stack, "quick").url();
+        long stored = stack.origin().counters().requests("quick");
 
         HttpResponse<String> expired = Stacks.firstAnswerNotAHit(stack, url);
 
         assertThat(cacheStatus(expired)).isEqualTo("REVALIDATED");
         assertThat(stack.origin().counters().notModified("quick")).isEqualTo(1);
-        assertThat(stack.origin().counters().requests("quick")).isEqualTo(2);
+        assertThat(stack.origin().counters().requests("quick")).isEqualTo(stored + 1);
     }
 
     @Test
     void expiredEntryWhoseContentChangedIsReplacedAndCountedExpired() throws Exception {
-        String url = "/quick?changed";
-        assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        String url = Stacks.store(stack, "quick").url();
         // The origin comes back with new content (a new ETag): revalidation gets a 200, not a 304.
         stack.origin().stop();
         StackPorts ports = stack.ports();

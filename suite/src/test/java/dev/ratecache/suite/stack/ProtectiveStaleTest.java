@@ -33,8 +33,9 @@ class ProtectiveStaleTest {
     @Test
     void responseThatForbidsStaleIsServedStaleWhileTheOriginErrors() throws Exception {
         stack.origin().reset();
-        String url = "/mustrevalidate?protective";
-        String stored = Http.get(stack.frontUri(), url).body();
+        Stacks.Stored entry = Stacks.store(stack, "mustrevalidate");
+        String url = entry.url();
+        String stored = entry.body();
         stack.origin().fail("mustrevalidate", 500);
 
         HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);

@@ -46,6 +46,28 @@ public final class Stacks {
         return r.headers().firstValue("X-Cache-Status").orElse("(none)");
     }
 
+    /** A URL the edge holds, and the body it holds for it. */
+    public record Stored(String url, String body) {}
+
+    /**
+     * Stores a fresh URL of {@code endpoint} in the edge: asks it, then checks that the next answer
+     * is a HIT, with a new URL each try. A response the origin stamped with a Date in the second
+     * before the back end read it arrives a second old (apparent age, in whole seconds: RFC 9111,
+     * 4.2.3), so one with max-age=1 is fresh for no time and the edge rightly does not store it;
+     * a request delayed at the back end's limit makes that likelier. The next try falls in one second.
+     */
+    public static Stored store(Stack stack, String endpoint) {
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            String url = fresh(endpoint);
+            Http.get(stack.frontUri(), url);
+            HttpResponse<String> again = Http.get(stack.frontUri(), url);
+            if ("HIT".equals(cacheStatus(again))) {
+                return new Stored(url, again.body());
+            }
+        }
+        throw new AssertionError("the edge stored no answer of /" + endpoint + " in 5 tries");
+    }
+
     /**
      * Asks the front end for {@code url} until its edge cache stops answering HIT, and returns
      * that first other answer: the request that found the entry expired, which is the one a test
