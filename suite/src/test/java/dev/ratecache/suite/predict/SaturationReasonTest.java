@@ -74,4 +74,22 @@ class SaturationReasonTest {
                 "the generator fell behind its schedule (requests started up to 125 ms off their even arrivals)");
         assertThat(Predictions.arrivalsOffMs(samples, Map.of("users", "5"))).isNull();
     }
+
+    @Test
+    void aUserHeldBetweenAnAnswerAndItsNextRequestIsTheGeneratorFallingBehind() {
+        // Two users; the second's next request came 233 ms after its answer (JMeter held its threads).
+        List<dev.ratecache.jtl.Sample> samples = List.of(
+                new dev.ratecache.jtl.Sample(1_000_002, 360, "/tortoise", "200", "", "Users 1-2", true, 100, 2, "/tortoise", "MISS", ""),
+                new dev.ratecache.jtl.Sample(1_000_595, 15, "/hare", "200", "", "Users 1-2", true, 100, 2, "/hare", "MISS", ""),
+                new dev.ratecache.jtl.Sample(1_000_000, 524, "/snail", "200", "", "Users 1-1", true, 100, 2, "/snail", "MISS", ""),
+                new dev.ratecache.jtl.Sample(1_000_527, 11, "/hare", "200", "", "Users 1-1", true, 100, 2, "/hare", "HIT", ""));
+        Long pause = Predictions.pauseMs(samples, Map.of("users", "2", "loops", "1", "rampup", "0"));
+        CellPrediction p = Predictions.compare(measured(), P95_OF_NONE,
+                new Predictions.Evidence(null, 40.0, 40.0, 2, 0L, ReplayCellReport.DEFAULT_MAX_LATENESS_MS, 60.0, null, pause));
+
+        assertThat(pause).isEqualTo(233);
+        assertThat(p.reasons()).containsExactly(
+                "the generator fell behind its schedule (a user waited up to 233 ms between an answer and its next request)");
+        assertThat(Predictions.pauseMs(samples, Map.of("users", "2", "think_time", "50"))).isNull();
+    }
 }
