@@ -142,6 +142,8 @@ class MatrixTest {
                 f.set(changed, dev.ratecache.suite.nginx.MissingKey.REJECT);
             } else if (value instanceof dev.ratecache.suite.nginx.AddressCeiling) {
                 f.set(changed, dev.ratecache.suite.nginx.AddressCeiling.OFF);
+            } else if (value instanceof dev.ratecache.suite.nginx.AgeSource) {
+                f.set(changed, dev.ratecache.suite.nginx.AgeSource.NJS);
             } else if (value instanceof dev.ratecache.suite.nginx.LimitScope) {
                 f.set(changed, dev.ratecache.suite.nginx.LimitScope.MISSES);
             } else if (value == null && f.getType() == String.class) {
