@@ -133,7 +133,7 @@ class DistributedLoadTest {
         StringWriter text = new StringWriter();
         List<String> args = new ArrayList<>(List.of("--load-hosts",
                 address(0) + ":1099," + address(1) + ":1099", "--listen", hosts.bridgeAddress(), "--results", results.toString(),
-                "--matrix", "full", "--only", CELL, "--profile", "quick", "-Jusers=" + USERS, "-Jloops=" + LOOPS,
+                "--matrix", "full", "--only", CELL, "--profile", "quick", "--no-dashboards", "-Jusers=" + USERS, "-Jloops=" + LOOPS,
                 "-Jrampup=0", "--front-rate", String.valueOf(RATE), "--front-burst", String.valueOf(BURST),
                 "--front-mode", "nodelay", "--no-back-limit"));
         args.addAll(p.flags());
