@@ -90,6 +90,8 @@ class EdgeCacheAgainstNginxTest {
         // classes, its first thread): spent here, outside the plan, so the scenario's margins are
         // for the machine's pace alone. The model is fed the times kept either way.
         assertThat(Nginx.get("127.0.0.1", origin.getAddress().getPort(), "/fresh", "warm-up")).isEqualTo(200);
+        // The handler records an answer after writing it, so the client can have it first.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> answers.containsKey("warm-up"));
         answers.clear();
         fetchesById.clear();
         int edgePort = Nginx.freePort();
