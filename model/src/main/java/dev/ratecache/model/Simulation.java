@@ -100,6 +100,20 @@ public final class Simulation {
         return new Simulation(spec).simulate(workload);
     }
 
+    /** User {@code u}'s requests over all its loops: the paths in order, or shuffled each loop (seeded per user). */
+    private static List<String> loops(Workload.Closed closed, int u) {
+        Random random = new Random(closed.seed() * 1_000_003L + u);
+        List<String> plan = new ArrayList<>();
+        for (int l = 0; l < closed.loops(); l++) {
+            List<String> loop = new ArrayList<>(closed.paths());
+            if (closed.randomOrder()) {
+                Collections.shuffle(loop, random);
+            }
+            plan.addAll(loop);
+        }
+        return plan;
+    }
+
     private void at(long time, Runnable action) {
         events.add(new Event(time, seq++, action));
     }
@@ -133,18 +147,7 @@ public final class Simulation {
             int[] issued = {0};
             for (int u = 0; u < closed.users(); u++) {
                 int user = u;
-                Random random = new Random(closed.seed() * 1_000_003L + u);
-                List<String> plan = new ArrayList<>();
-                for (int l = 0; closed.drawn() == null && l < closed.loops(); l++) {
-                    List<String> loop = new ArrayList<>(closed.paths());
-                    if (closed.randomOrder()) {
-                        Collections.shuffle(loop, random);
-                    }
-                    plan.addAll(loop);
-                }
-                if (closed.drawn() != null) {
-                    plan.addAll(closed.drawn().get(u));
-                }
+                List<String> plan = closed.drawn() != null ? closed.drawn().get(u) : loops(closed, u);
                 String client = closed.clientPerUser() ? "user-" + u : "client";
                 long start = (long) u * closed.rampUpMs() / closed.users();
                 // JMeter's HTTP Cache Manager is per thread: one cache per user, whatever its address.
