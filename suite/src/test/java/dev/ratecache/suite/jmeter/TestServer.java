@@ -13,15 +13,6 @@ import java.util.concurrent.Executors;
  * so that every 127.0.0.0/8 source address reaches it over the loopback interface.
  */
 final class TestServer implements AutoCloseable {
-    static {
-        // The JDK's HttpServer writes a response's headers and its body in two writes. With Nagle's
-        // algorithm on, the body waits for the ACK of the headers, which the client delays by up to
-        // 40 ms: hotset.jmx's 1000 requests averaged 44 ms against a handler that takes none. The
-        // property is read once, when the JVM first starts an HttpServer, so the failsafe JVMs set
-        // it at start (the parent pom); this covers a test started another way.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-
     private final HttpServer server;
     private final ExecutorService handlers;
 
