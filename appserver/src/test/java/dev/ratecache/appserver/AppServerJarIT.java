@@ -15,11 +15,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The repackaged appserver/target/appserver.jar, started the way the suite starts it. */
+/**
+ * The repackaged appserver/target/appserver.jar as a user starts it, and its class-data-sharing
+ * layout in target/cds/ as the suite starts it.
+ */
 @StackTest
 class AppServerJarIT {
 
     private static final Path JAR = Path.of("target", "appserver.jar");
+    private static final Path CDS = Path.of("target", "cds");
 
     @Test
     void jarServesTheApiAndManagementOnTheGivenPorts() {
@@ -53,7 +57,7 @@ class AppServerJarIT {
                 "path,requests,delay_ms,body_bytes\n\"/a,b/c\",2,,321\n");
         int port = freePort();
         int managementPort = freePort();
-        OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+        OriginProcess origin = OriginProcess.start(OriginProcess.fromArchive(CDS), Map.of(),
                 "--server.port=" + port, "--management.server.port=" + managementPort,
                 "--origin.replay.paths-file=" + paths);
         try {
@@ -76,7 +80,7 @@ class AppServerJarIT {
 
     @Test
     void jarRefusesBadConfigurationWithOneLineOnStderr() {
-        OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+        OriginProcess origin = OriginProcess.start(OriginProcess.fromArchive(CDS), Map.of(),
                 "--origin.endpoints.hare.delay=-5ms");
 
         assertThat(origin.awaitExit()).isNotZero();
@@ -87,13 +91,22 @@ class AppServerJarIT {
     @Test
     void otherStartFailuresAreAlsoOneLine() throws IOException {
         try (ServerSocket taken = new ServerSocket(0)) {
-            OriginProcess origin = OriginProcess.start(OriginProcess.fromJar(JAR), Map.of(),
+            OriginProcess origin = OriginProcess.start(OriginProcess.fromArchive(CDS), Map.of(),
                     "--server.port=" + taken.getLocalPort());
             assertThat(origin.awaitExit()).isNotZero();
             assertThat(origin.stderrLines()).singleElement().asString()
                     .startsWith("origin: failed to start: ")
                     .contains(String.valueOf(taken.getLocalPort()));
         }
+    }
+
+    @Test
+    void archiveFromTheBuildMatchesItsJars() {
+        // -Xshare:on refuses to start unless the archive maps; the context refreshes, then exits.
+        OriginProcess origin = OriginProcess.start(OriginProcess.fromArchive(CDS, "-Xshare:on",
+                "-Dspring.context.exit=onRefresh"), Map.of());
+
+        assertThat(origin.awaitExit()).as("stderr: %s", origin.stderrLines()).isZero();
     }
 
     private static int freePort() {

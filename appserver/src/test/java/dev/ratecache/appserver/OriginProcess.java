@@ -27,9 +27,22 @@ final class OriginProcess {
         this.stderr = stderr;
     }
 
-    /** The repackaged jar that the suite starts. */
+    /** The repackaged jar, as a user starts it. */
     static List<String> fromJar(Path jar) {
         return List.of(ManagedProcess.javaBinary(), "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
+    }
+
+    /**
+     * The class-data-sharing layout the build leaves in {@code cds} (the extracted jar and its
+     * archive), as the suite starts it; {@code shareOptions} e.g. -Xshare:on, to fail unless the
+     * archive is used.
+     */
+    static List<String> fromArchive(Path cds, String... shareOptions) {
+        List<String> launch = new ArrayList<>(List.of(ManagedProcess.javaBinary(), "-XX:TieredStopAtLevel=1"));
+        launch.addAll(List.of(shareOptions));
+        launch.addAll(List.of("-XX:SharedArchiveFile=" + cds.resolve("appserver.jsa"),
+                "-jar", cds.resolve("appserver.jar").toString()));
+        return launch;
     }
 
     static OriginProcess start(List<String> launch, Map<String, String> environment, String... args) {

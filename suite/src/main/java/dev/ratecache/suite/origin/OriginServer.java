@@ -48,8 +48,9 @@ public final class OriginServer implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(),
                 // A small, quickly started JVM: the origin sleeps, it doesn't compute.
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms64m", "-Xmx256m",
-                "-jar", jar.toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms64m", "-Xmx256m"));
+        command.addAll(Repo.originLaunch());
+        command.addAll(List.of(
                 "--server.address=" + Ports.LOOPBACK,
                 "--server.port=" + port,
                 "--management.server.address=" + Ports.LOOPBACK,
