@@ -149,12 +149,30 @@ function xAccelExpires(r) {
 }
 
 /**
+ * Removes the headers the upstream named in Connection: hop-by-hop, for the
+ * hop between the origin and this tier only (RFC 9110, 7.6.1). nginx keeps
+ * Connection itself from the client, not the headers it names.
+ */
+function withoutConnectionTokens(r) {
+    const named = members([r.variables.upstream_http_connection || ''])
+        .map(token => token.toLowerCase())
+        // Connection options, not headers of this response.
+        .filter(token => token !== 'close' && token !== 'keep-alive');
+    named.forEach(token => {
+        for (const name in r.headersOut) {
+            if (name.toLowerCase() === token) {
+                delete r.headersOut[name];
+            }
+        }
+    });
+}
+
+/**
  * Takes stale-while-revalidate and stale-if-error out of Cache-Control when
  * must-revalidate, proxy-revalidate or s-maxage is there: those forbid a shared
  * cache to serve the response stale (RFC 9111, 5.2.2.2, 5.2.2.8, 5.2.2.10),
  * while nginx 1.22 reads the two extensions and not the three. The client sees
  * the same Cache-Control without them.
- * Used as `js_header_filter edge_freshness.staleAsAllowed;`.
  */
 function staleAsAllowed(r) {
     const lines = fieldLines(r, 'Cache-Control');
@@ -168,4 +186,13 @@ function staleAsAllowed(r) {
         .join(', ');
 }
 
-export default { xAccelExpires, staleAsAllowed };
+/**
+ * The back tier's one header filter: the response as the edge may store it.
+ * Used as `js_header_filter edge_freshness.headersForTheEdge;`.
+ */
+function headersForTheEdge(r) {
+    withoutConnectionTokens(r);
+    staleAsAllowed(r);
+}
+
+export default { xAccelExpires, headersForTheEdge };

@@ -1,5 +1,5 @@
 // Edge invalidation on writes (RFC 9111, section 4.4): a successful unsafe
-// request (POST, PUT, PATCH, DELETE) through the front tier removes the stored
+// request (POST, PUT, PATCH, DELETE, or an extension method) through the front tier removes the stored
 // responses for its own URL and for the same-origin URL in its Location and
 // Content-Location, so the next GET reaches the origin instead of an entry the
 // write has made wrong. A failed write (4xx, 5xx) leaves the cache alone.
@@ -64,7 +64,9 @@ function relay(r, reply) {
 
 /** js_content of the write location: proxy the write, invalidate on success, then answer. */
 async function writeThenInvalidate(r) {
-    const reply = await r.subrequest('/.edge-write', { method: r.method });
+    // POST only carries the body: njs takes no method it does not know (an extension
+    // method), and the write location sends the client's own (proxy_method).
+    const reply = await r.subrequest('/.edge-write', { method: 'POST' });
     if (reply.status >= 200 && reply.status < 400) {
         const targets = [r.variables.request_uri];
         ['Location', 'Content-Location'].forEach(name => {

@@ -25,6 +25,15 @@
  *
  * Never negative (a clock stepped back counts as no time in the cache);
  * an age that does not fit is sent as 2147483648 (RFC 9111, section 5.1).
+ *
+ * $upstream_cache_stale_if_error: "1" while a request that found its entry
+ * expired goes upstream and the entry may still be served if the upstream
+ * fails (its stale-if-error, or stale-while-revalidate, which nginx counts
+ * for errors too, has not run out: r->cache->stale_error, which nginx sets
+ * when it opens the entry); "0" otherwise, a miss included.  Sent upstream
+ * (proxy_set_header), it lets a tier behind this one turn a failure into
+ * one this cache will answer from the stale entry, and pass every other
+ * failure on as it is.
  */
 
 
@@ -42,6 +51,8 @@ static int64_t ngx_http_upstream_cache_age_received(ngx_http_request_t *r);
 #endif
 static ngx_int_t ngx_http_upstream_cache_age_variable(ngx_http_request_t *r,
     ngx_http_variable_value_t *v, uintptr_t data);
+static ngx_int_t ngx_http_upstream_cache_stale_if_error_variable(
+    ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data);
 
 
 static ngx_http_module_t  ngx_http_upstream_cache_age_module_ctx = {
@@ -81,6 +92,10 @@ static ngx_http_variable_t  ngx_http_upstream_cache_age_vars[] = {
 
     { ngx_string("upstream_cache_age"), NULL,
       ngx_http_upstream_cache_age_variable, 0,
+      NGX_HTTP_VAR_NOCACHEABLE, 0 },
+
+    { ngx_string("upstream_cache_stale_if_error"), NULL,
+      ngx_http_upstream_cache_stale_if_error_variable, 0,
       NGX_HTTP_VAR_NOCACHEABLE, 0 },
 
       ngx_http_null_variable
@@ -180,6 +195,38 @@ ngx_http_upstream_cache_age_variable(ngx_http_request_t *r,
     return NGX_OK;
 
 #endif
+}
+
+
+static ngx_int_t
+ngx_http_upstream_cache_stale_if_error_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data)
+{
+    ngx_uint_t  stale;
+
+    stale = 0;
+
+#if (NGX_HTTP_CACHE)
+
+    /* EXPIRED: the entry was found stale and the request goes upstream */
+
+    if (r->upstream != NULL
+        && r->cache != NULL
+        && r->upstream->cache_status == NGX_HTTP_CACHE_EXPIRED
+        && r->cache->stale_error)
+    {
+        stale = 1;
+    }
+
+#endif
+
+    v->len = 1;
+    v->valid = 1;
+    v->no_cacheable = 1;
+    v->not_found = 0;
+    v->data = (u_char *) (stale ? "1" : "0");
+
+    return NGX_OK;
 }
 
 

@@ -17,13 +17,14 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** The per-endpoint headers that show how the tiers treat an origin's own: framing, Age, gzip. */
+/** The per-endpoint headers that show how the tiers treat an origin's own: framing, Age, gzip, hop-by-hop. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
     "management.server.port=0",
     "origin.endpoints.framed.x-frame-options=SAMEORIGIN",
     "origin.endpoints.framed.content-security-policy=frame-ancestors 'self'",
     "origin.endpoints.aged.age=7",
-    "origin.endpoints.zipped.gzip=true"
+    "origin.endpoints.zipped.gzip=true",
+    "origin.endpoints.hopping.hop-by-hop-header=X-Hop"
 })
 @StackTest
 class EndpointExtraHeadersTest {
@@ -56,6 +57,15 @@ class EndpointExtraHeadersTest {
     void ageIsSentInWholeSecondsOnlyWhereConfigured() throws Exception {
         assertThat(get("/aged").headers().allValues("Age")).containsExactly("7");
         assertThat(get("/hare").headers().firstValue("Age")).isEmpty();
+    }
+
+    @Test
+    void hopByHopHeaderIsSentAndNamedInConnectionOnlyWhereConfigured() throws Exception {
+        HttpResponse<byte[]> hopping = get("/hopping");
+
+        assertThat(hopping.headers().allValues("X-Hop")).containsExactly("hop");
+        assertThat(hopping.headers().allValues("Connection")).containsExactly("X-Hop");
+        assertThat(get("/hare").headers().firstValue("X-Hop")).isEmpty();
     }
 
     @Test

@@ -59,6 +59,11 @@ final class OriginHttp {
         return send(request(path).DELETE().build());
     }
 
+    /** Any method, e.g. an extension method such as REPORT, with a small body. */
+    HttpResponse<String> method(String method, String path) {
+        return send(request(path).method(method, HttpRequest.BodyPublishers.ofString("{}")).build());
+    }
+
     JsonNode getJson(String path) {
         HttpResponse<String> response = get(path);
         if (response.statusCode() != 200) {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
-/** PUT, POST and DELETE: refused unless an endpoint accepts writes, then counted like reads. */
+/** Unsafe methods: refused unless an endpoint accepts writes, then counted like reads. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
     "management.server.port=0",
     "origin.endpoints.board.writes=true",
@@ -29,6 +29,23 @@ class WritesTest extends RunningOrigin {
         assertThat(api.delete("/board").statusCode()).isEqualTo(204);
 
         assertThat(requests("board")).isEqualTo(3);
+    }
+
+    @Test
+    void everyUnsafeMethodIsAWriteExtensionMethodsToo() {
+        assertThat(api.method("PATCH", "/board").statusCode()).isEqualTo(204);
+        assertThat(api.method("REPORT", "/board").statusCode()).isEqualTo(204);
+        assertThat(api.method("FROBNICATE", "/board").statusCode()).isEqualTo(204);
+
+        assertThat(requests("board")).isEqualTo(3);
+    }
+
+    @Test
+    void optionsIsNoWrite() {
+        HttpResponse<String> response = api.method("OPTIONS", "/board");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(requests("board")).isZero();
     }
 
     @Test

@@ -10,9 +10,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The freshness headers an endpoint is configured to send besides Cache-Control: Age, Date,
- * Expires, Vary and CDN-Cache-Control, so that a test can put exactly these on the wire and see
- * what the caches in front make of them.
+ * The headers an endpoint is configured to send besides Cache-Control: Age, Date, Expires, Vary,
+ * CDN-Cache-Control and a hop-by-hop header named in Connection, so that a test can put exactly
+ * these on the wire and see what the caches in front make of them.
  */
 final class ConfiguredHeaders {
 
@@ -31,6 +31,10 @@ final class ConfiguredHeaders {
         config.expiresHeader().ifPresent(value -> response.header(HttpHeaders.EXPIRES, value));
         config.varyHeader().ifPresent(value -> response.header(HttpHeaders.VARY, value));
         config.cdnCacheControlHeader().ifPresent(value -> response.header(CDN_CACHE_CONTROL, value));
+        config.hopByHopHeaderName().ifPresent(name -> {
+            response.header(name, "hop");
+            response.header(HttpHeaders.CONNECTION, name);
+        });
         return response;
     }
 

@@ -19,7 +19,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
@@ -102,8 +101,12 @@ class OriginController {
      * A write to an endpoint that accepts them: the same delay, faults and counting as a read, then
      * 204, or 201 with a Location where one is configured. Nothing is stored; the point is the
      * status, which tells the caches in front that the resource has changed.
+     * <p>
+     * Any unsafe method is a write, extension methods too (Spring hands a method it does not know
+     * to a mapping that names none): GET and HEAD go to {@link #serve}, OPTIONS and TRACE to Spring's
+     * and the servlet's own answers.
      */
-    @RequestMapping(path = "/{endpoint}", method = {RequestMethod.PUT, RequestMethod.POST, RequestMethod.DELETE})
+    @RequestMapping(path = "/{endpoint}")
     ResponseEntity<Void> write(@PathVariable String endpoint) {
         EndpointProperties config = properties.endpoints().get(endpoint);
         if (config == null) {

@@ -19,6 +19,9 @@ public final class AcceptedForms {
     // An absolute path on this origin, as a Location header names it.
     static final String PATH_PATTERN = "/[A-Za-z0-9._~/?=&%-]*";
 
+    // A header field name (RFC 9110 section 5.1: a token).
+    static final String HEADER_NAME_PATTERN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+
     static final String KNOWN_PROPERTIES = "origin.content-version, origin.endpoints.<name>.delay, "
             + "origin.endpoints.<name>.max-age, origin.endpoints.<name>.cache-control, "
             + "origin.endpoints.<name>.set-cookie, origin.endpoints.<name>.x-frame-options, "
@@ -27,7 +30,8 @@ public final class AcceptedForms {
             + "origin.endpoints.<name>.date-offset, origin.endpoints.<name>.expires, "
             + "origin.endpoints.<name>.expires-after-date, origin.endpoints.<name>.vary, "
             + "origin.endpoints.<name>.cdn-cache-control, origin.endpoints.<name>.writes, "
-            + "origin.endpoints.<name>.write-location, origin.stale-while-revalidate, origin.stale-if-error, "
+            + "origin.endpoints.<name>.write-location, origin.endpoints.<name>.hop-by-hop-header, "
+            + "origin.stale-while-revalidate, origin.stale-if-error, "
             + "origin.replay.paths-file, origin.replay.default-delay, origin.replay.max-age, "
             + "origin.replay.default-body-bytes, origin.items.count, origin.items.query-cost, "
             + "origin.items.max-age, origin.app-cache, origin.app-cache-ttl";
@@ -65,6 +69,7 @@ public final class AcceptedForms {
             case "vary" -> "a Vary value such as 'Accept' or '*'";
             case "cdncachecontrol" -> "a CDN-Cache-Control value such as 'max-age=60'";
             case "writelocation" -> "a path such as /hare/7";
+            case "hopbyhopheader" -> "a header name such as X-Hop";
             case "stalewhilerevalidate", "staleiferror" -> "a duration such as 60s, 10m; 0s sends none";
             case "pathsfile" -> REPLAY_PATHS_FILE;
             case "defaultbodybytes" -> "a number of bytes such as 0, 1024";

@@ -31,8 +31,10 @@ import org.springframework.boot.convert.DurationUnit;
  * @param expiresAfterDate when set, {@code Expires} is the {@code Date} sent plus this
  * @param vary sent as {@code Vary} when set
  * @param cdnCacheControl sent as {@code CDN-Cache-Control} (RFC 9213) when set
- * @param writes whether PUT, POST and DELETE are accepted (204) rather than refused (405)
+ * @param writes whether unsafe methods (PUT, POST, DELETE, PATCH, extension methods) are accepted (204) rather than refused (405)
  * @param writeLocation when set, a write is answered 201 with this {@code Location}
+ * @param hopByHopHeader when set, every answer sends this header (value {@code hop}) and names it in
+ *     {@code Connection}: a hop-by-hop header, which no tier may store or pass on (RFC 9110 section 7.6.1)
  */
 public record EndpointProperties(
         @DefaultValue("0ms") @DurationMin(nanos = 0, message = "must not be negative")
@@ -78,7 +80,10 @@ public record EndpointProperties(
         boolean writes,
 
         @Pattern(regexp = AcceptedForms.PATH_PATTERN, message = "must be a path starting with /")
-        String writeLocation) {
+        String writeLocation,
+
+        @Pattern(regexp = AcceptedForms.HEADER_NAME_PATTERN, message = "must be a header name")
+        String hopByHopHeader) {
 
     public static final String NO_CACHE_CONTROL = "none";
 
@@ -131,5 +136,9 @@ public record EndpointProperties(
 
     public Optional<String> writeLocationHeader() {
         return Optional.ofNullable(writeLocation);
+    }
+
+    public Optional<String> hopByHopHeaderName() {
+        return Optional.ofNullable(hopByHopHeader);
     }
 }

@@ -205,6 +205,14 @@ public final class NginxRenderer {
     }
 
     /** What both tiers' templates share: where they listen and how they limit. */
+    /**
+     * Whether the back end turns an origin failure into a dropped connection for the front end's
+     * stale-if-error: only where the edge cache honours it (--stale rfc).
+     */
+    private static boolean dropOriginErrors(NginxSwitches s) {
+        return s.cache && s.stale == StaleMode.RFC;
+    }
+
     private static Map<String, Object> tier(int port, boolean limit, int rate, int burst, LimitMode mode) {
         Map<String, Object> tier = new HashMap<>();
         tier.put("address", Ports.LOOPBACK);
@@ -417,11 +425,19 @@ public final class NginxRenderer {
         // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
         // purge module. Without them the edge does as plain nginx does.
         boolean njs = Files.isRegularFile(NJS_MODULE);
-        boolean ageNative = s.cache && s.age && s.ageSourceInForce() == AgeSource.NATIVE;
+        // The native module (nginx/modules/age) serves Age and the stale-if-error signal alike.
+        boolean nativeModule = s.cache && s.ageSourceInForce() == AgeSource.NATIVE;
+        boolean ageNative = nativeModule && s.age;
         boolean age = ageNative || (s.cache && s.age && njs);
         boolean invalidateOnWrite = s.cache && njs && Files.isRegularFile(PURGE_MODULE);
+        boolean dropOriginErrors = dropOriginErrors(s);
         front.put("age", age);
         front.put("ageNative", ageNative);
+        front.put("nativeModule", nativeModule);
+        // Which expired entries the back end drops a failing origin's answer for: exactly those
+        // that may be served stale (the module), or every one held (plain nginx).
+        front.put("staleIfError", nativeModule ? "$upstream_cache_stale_if_error" : "$edge_stale_if_error");
+        front.put("staleSignalMap", dropOriginErrors && !nativeModule);
         Path ageModule = ageModule();
         front.put("ageModule", ageModule != null ? ageModule.toString() : AGE_MODULE);
         // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
@@ -450,7 +466,7 @@ public final class NginxRenderer {
         // Only the front's edge cache reads X-Accel-Expires.
         back.put("edgeFreshness", s.cache && njs);
         // Only where the edge cache honours stale-if-error and can use a dropped connection.
-        back.put("dropOriginErrors", s.cache && s.stale == StaleMode.RFC);
+        back.put("dropOriginErrors", dropOriginErrors);
         // A back end rejection with 503 must stay a rejection, not become a dropped connection.
         back.put("droppedStatuses", s.rejectStatus == 503 ? "500 502 504" : "500 502 503 504");
 

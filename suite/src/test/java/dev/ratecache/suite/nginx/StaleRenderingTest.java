@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class StaleRenderingTest {
 
     private String rendered(Tier tier, NginxSwitches switches, String file) throws IOException {
-        Path conf = TestDirs.fresh(getClass(), tier.id() + "-" + switches.stale + "-" + switches.rejectStatus);
+        Path conf = TestDirs.fresh(getClass(), tier.id() + "-" + switches.stale + "-" + switches.rejectStatus
+                + "-" + switches.ageSourceInForce());
         new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, new StackPorts(), conf);
         Path path = conf.resolve(file);
         return Files.isRegularFile(path) ? Files.readString(path) : "";
@@ -26,15 +27,42 @@ class StaleRenderingTest {
 
         assertThat(rendered(Tier.FRONT, rfc, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale off;").doesNotContain("updating http_");
-        assertThat(rendered(Tier.BACK, rfc, "back-end.conf")).contains("include snippets/back/origin-errors.conf;");
+        assertThat(rendered(Tier.BACK, rfc, "back-end.conf")).contains("include snippets/back/origin-errors.conf;",
+                "include snippets/back/dropped-connection.conf;");
         assertThat(rendered(Tier.BACK, rfc, "snippets/back/origin-errors.conf"))
-                .contains("\nerror_page 500 502 503 504 = @drop_connection;");
+                .contains("\nif ($http_x_edge_stale_if_error = \"1\") {\n  error_page 500 502 503 504 = @drop_connection;\n}\n",
+                        "\nproxy_set_header X-Edge-Stale-If-Error \"\";");
+    }
+
+    @Test
+    void theFrontEndSignalsAnEntryItMayServeStaleExactlyWithTheNativeModule() throws IOException {
+        NginxSwitches nativeModule = new NginxSwitches().ageSource(AgeSource.NATIVE);
+
+        assertThat(rendered(Tier.FRONT, nativeModule, "front-end.conf"))
+                .contains("include snippets/front/stale-if-error-signal.conf;")
+                .doesNotContain("stale-if-error-signal-value.conf");
+        assertThat(rendered(Tier.FRONT, nativeModule, "snippets/front/stale-if-error-signal.conf"))
+                .contains("\nproxy_set_header X-Edge-Stale-If-Error $upstream_cache_stale_if_error;");
+    }
+
+    @Test
+    void withoutTheModuleTheFrontEndSignalsEveryExpiredEntryItHolds() throws IOException {
+        NginxSwitches plain = new NginxSwitches().ageSource(AgeSource.NJS);
+
+        assertThat(rendered(Tier.FRONT, plain, "front-end.conf"))
+                .contains("include snippets/front/stale-if-error-signal.conf;",
+                        "include snippets/front/stale-if-error-signal-value.conf;")
+                .doesNotContain("age-module.conf");
+        assertThat(rendered(Tier.FRONT, plain, "snippets/front/stale-if-error-signal.conf"))
+                .contains("\nproxy_set_header X-Edge-Stale-If-Error $edge_stale_if_error;");
+        assertThat(rendered(Tier.FRONT, plain, "snippets/front/stale-if-error-signal-value.conf"))
+                .contains("map $upstream_cache_status $edge_stale_if_error {\n  EXPIRED  1;\n  default  0;\n}");
     }
 
     @Test
     void theBackEndsOwn503RejectionsAreNotDropped() throws IOException {
         assertThat(rendered(Tier.BACK, new NginxSwitches().rejectStatus(503), "snippets/back/origin-errors.conf"))
-                .contains("\nerror_page 500 502 504 = @drop_connection;");
+                .contains("\n  error_page 500 502 504 = @drop_connection;");
     }
 
     @Test
@@ -44,6 +72,7 @@ class StaleRenderingTest {
         assertThat(rendered(Tier.FRONT, protective, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504 http_429;");
         assertThat(rendered(Tier.BACK, protective, "back-end.conf")).doesNotContain("back/origin-errors.conf");
+        assertThat(rendered(Tier.FRONT, protective, "front-end.conf")).doesNotContain("stale-if-error-signal");
     }
 
     @Test

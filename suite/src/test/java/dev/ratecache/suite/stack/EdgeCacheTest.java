@@ -179,9 +179,10 @@ class EdgeCacheTest {
 
         assertThat(whileFailing.statusCode()).isEqualTo(200);
         assertThat(whileFailing.body()).isEqualTo(body);
-        // The background refresh got the 500 and the entry stays as it was. The back end turns the
-        // 500 into a dropped connection (snippets/back/origin-errors.conf), which the front end retries once
-        // when it came on a kept-alive connection: the origin sees the refresh once or twice.
+        // The background refresh got the 500 and the entry stays as it was. Where the entry may be
+        // served stale on error the back end turns the 500 into a dropped connection
+        // (snippets/back/origin-errors.conf), which the front end retries once when it came on a
+        // kept-alive connection: the origin sees the refresh once or twice.
         await().atMost(Duration.ofSeconds(5)).until(() -> reached("quick") >= 2);
         assertThat(Http.get(stack.frontUri(), url).body()).isEqualTo(body);
     }

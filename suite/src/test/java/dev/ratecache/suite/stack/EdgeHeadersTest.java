@@ -71,6 +71,20 @@ class EdgeHeadersTest {
         return Long.parseLong(response.header("Age"));
     }
 
+    /** RFC 9110 section 7.6.1: a header the origin names in Connection is for one hop only. */
+    @Test
+    void headerNamedInConnectionIsNeitherStoredNorForwarded() {
+        String url = fresh("hopping");
+        Http.Raw miss = get(url);
+        Http.Raw hit = get(url);
+
+        assertThat(miss.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(hit.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(miss.allValues("X-Hop")).isEmpty();
+        assertThat(hit.allValues("X-Hop")).isEmpty();
+        assertThat(hit.allValues("Connection")).doesNotContain("X-Hop");
+    }
+
     @Test
     void strongEtagOfAnUncompressedResponseIsKeptAndRevalidates() {
         String url = fresh("lasting");

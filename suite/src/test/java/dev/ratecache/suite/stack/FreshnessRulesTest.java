@@ -109,4 +109,15 @@ class FreshnessRulesTest {
         assertThat(first.headers().allValues("Cache-Control")).containsExactly("public, max-age=60");
         assertThat(first.headers().allValues("CDN-Cache-Control")).containsExactly("max-age=2");
     }
+
+    /** RFC 9213: CDN-Cache-Control forbidding storage wins over a Cache-Control that allows it. */
+    @ParameterizedTest(name = "CDN-Cache-Control of {0}")
+    @ValueSource(strings = {"cdnnostore", "cdnprivate"})
+    void cdnCacheControlThatForbidsStoringIsNeverStored(String endpoint) throws Exception {
+        String url = fresh(endpoint);
+        for (int i = 0; i < 3; i++) {
+            assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
+        }
+        assertThat(reached(endpoint)).isEqualTo(3);
+    }
 }

@@ -83,6 +83,12 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
             "--origin.endpoints.varylist.cache-control=public, max-age=60", "--origin.endpoints.varylist.vary=Accept, *",
             "--origin.endpoints.targeted.cache-control=public, max-age=60",
             "--origin.endpoints.targeted.cdn-cache-control=max-age=2",
+            "--origin.endpoints.cdnnostore.cache-control=public, max-age=60",
+            "--origin.endpoints.cdnnostore.cdn-cache-control=no-store",
+            "--origin.endpoints.cdnprivate.cache-control=public, max-age=60",
+            "--origin.endpoints.cdnprivate.cdn-cache-control=private",
+            // A hop-by-hop header named in Connection (EdgeHeadersTest).
+            "--origin.endpoints.hopping.max-age=60s", "--origin.endpoints.hopping.hop-by-hop-header=X-Hop",
             // Writes that invalidate (InvalidationTest).
             "--origin.endpoints.board.max-age=60s", "--origin.endpoints.board.writes=true",
             "--origin.endpoints.post.max-age=60s", "--origin.endpoints.post.writes=true",

@@ -1,12 +1,14 @@
 package dev.ratecache.suite.stack;
 
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Waits;
+import dev.ratecache.suite.nginx.AgeSource;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
@@ -40,11 +42,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 @StackTest
 @ExtendWith(SharedOrigin.class)
 class StaleRulesTest {
+    private static final NginxSwitches SWITCHES = new NginxSwitches().readTimeout(2);
     private static Stack stack;
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, StaleRulesTest.class, new NginxSwitches().readTimeout(2));
+        stack = Stacks.around(origin, StaleRulesTest.class, SWITCHES);
+    }
+
+    /**
+     * What a client gets when the origin answers {@code originStatus} and the expired entry may not
+     * be served stale: that status, where the front end tells the back end so (the native module's
+     * $upstream_cache_stale_if_error); the front end's 502 without the module, whose back end drops
+     * the connection for any expired entry held (snippets/back/origin-errors.conf).
+     */
+    private static int failureWithoutPermission(int originStatus) {
+        return SWITCHES.ageSourceInForce() == AgeSource.NATIVE ? originStatus : 502;
     }
 
     @AfterAll
@@ -148,9 +161,23 @@ class StaleRulesTest {
 
         HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
 
-        // The back end dropped the connection on the origin's 500; the front end says 502.
-        assertThat(whileFailing.statusCode()).isEqualTo(502);
+        assertThat(whileFailing.statusCode()).isEqualTo(failureWithoutPermission(500));
         assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
+    }
+
+    @ParameterizedTest(name = "the origin's {0}")
+    @ValueSource(ints = {500, 503, 504})
+    void withNothingStoredTheOriginsOwnErrorStatusReachesTheClient(int status) throws Exception {
+        String url = fresh("plain");
+        long before = reached("plain");
+        stack.origin().fail("plain", status);
+
+        HttpResponse<String> answer = Http.get(stack.frontUri(), url);
+
+        assertThat(answer.statusCode()).isEqualTo(status);
+        assertThat(cacheStatus(answer)).isEqualTo("MISS");
+        // Asked once: a dropped connection would have been retried.
+        assertThat(reached("plain")).isEqualTo(before + 1);
     }
 
     @ParameterizedTest(name = "{0}: never stale while the origin errors")
@@ -161,7 +188,7 @@ class StaleRulesTest {
 
         HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
 
-        assertThat(whileFailing.statusCode()).isEqualTo(502);
+        assertThat(whileFailing.statusCode()).isEqualTo(failureWithoutPermission(500));
         assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
     }
 
