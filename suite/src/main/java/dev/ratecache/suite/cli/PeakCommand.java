@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.peak.AppCacheComparison;
+import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.RunningStackPeak;
 import dev.ratecache.proc.RedisServer;
@@ -46,6 +47,7 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh peak --rounds 3 --workers 2",
             "  ./run-tests.sh peak --origin http://127.0.0.1:9000 --url /items/1",
             "  ./run-tests.sh peak --app-path /items/1      the edge cache against the app's Redis cache",
+            "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
             ""})
 public final class PeakCommand implements Callable<Integer> {
     @Spec
@@ -97,6 +99,21 @@ public final class PeakCommand implements Callable<Integer> {
                     + " Redis (the suite's own redis-server).")
     boolean fleet;
 
+    @Option(names = "--breakdown",
+            description = "Instead of the paths above: the price of each feature of the front tier on the HIT path."
+                    + " A bare proxy_cache (the production front with every feature taken out and its log off), then the"
+                    + " production front with the limits, the access log, the security headers, Age (native, and njs"
+                    + " beside it), the write-invalidation routing, PURGE and the rest added one at a time, each as"
+                    + " requests/s and nginx CPU per HIT relative to the bare cache in the same round.")
+    boolean breakdown;
+
+    /** The last breakdown's figures, for tests. */
+    private HitBreakdown.Outcome breakdownOutcome;
+
+    public HitBreakdown.Outcome breakdownOutcome() {
+        return breakdownOutcome;
+    }
+
     @Option(names = "--results", paramLabel = "DIR",
             description = "Where a running ./run-tests.sh up keeps its state (as given to up). Default: results/ in the checkout.")
     Path results;
@@ -137,6 +154,27 @@ public final class PeakCommand implements Callable<Integer> {
             out.println();
             out.print(appOutcome.table());
             out.flush();
+            deleteQuietly(dir);
+            return 0;
+        }
+        if (breakdown) {
+            out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+            out.println("load:     " + load.describe() + " per step, " + rounds + " round(s); nginx workers " + workers
+                    + "; GET " + path + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+            out.println("folder:   " + dir);
+            out.flush();
+            try {
+                breakdownOutcome = HitBreakdown.run(new HitBreakdown.Options(switches, load, rounds, path, originArgs,
+                        Math.max(10, connections), ports, dir), out);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("")
+                        + " (logs in " + dir + ")");
+                return 1;
+            }
+            out.println();
+            out.print(HitBreakdown.table(breakdownOutcome));
+            out.flush();
+            breakdownOutcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
             deleteQuietly(dir);
             return 0;
         }
@@ -239,6 +277,9 @@ public final class PeakCommand implements Callable<Integer> {
         range(problems, "--rounds", rounds, 1, 100);
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
+        }
+        if (breakdown && (appPath != null || fleet)) {
+            problems.add("--breakdown measures the front tier's HIT path alone: drop " + (appPath != null ? "--app-path" : "--fleet"));
         }
         if (appPath != null) {
             if (!appPath.matches("/items/[1-9][0-9]{0,8}")) {

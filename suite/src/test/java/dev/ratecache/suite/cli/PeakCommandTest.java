@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.stack.StackPorts;
@@ -69,6 +70,28 @@ class PeakCommandTest {
             assertThat(Long.parseLong(fellBack.group(2))).as(cli.err())
                     .isLessThanOrEqualTo(outcome.figures().get(kind).requests() / 100);
         }
+    }
+
+    @Test
+    void breakdownMeasuresEveryStepOfTheFrontAgainstTheBareCache() {
+        List<String> args = new ArrayList<>(List.of("peak", "--breakdown", "--duration", "1", "--connections", "10"));
+        args.addAll(freePorts());
+
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
+
+        HitBreakdown.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand()
+                .breakdownOutcome();
+        assertThat(outcome.rows().get(0).step().label()).isEqualTo("bare proxy_cache");
+        assertThat(outcome.rows().get(0).medianRatio()).isEqualTo(1.0);
+        assertThat(outcome.rows()).hasSizeGreaterThanOrEqualTo(7).allSatisfy(row -> {
+            // Every step answered HITs (none reached the origin) and its figures are ratios, not noise of zero:
+            // how fast each step is is the benchmark's to report, not this test's to bound.
+            assertThat(row.non2xx()).as(row.step().label()).isZero();
+            assertThat(row.medianRatio()).as(row.step().label()).isPositive().isFinite();
+            assertThat(row.medianCpuMicros()).as(row.step().label()).isPositive().isFinite();
+        });
+        assertThat(outcome.warnings()).noneMatch(w -> w.contains("reached the origin"));
+        assertThat(cli.out()).contains("bare proxy_cache", "+ access log", "+ PURGE routing", "cpu ratio");
     }
 
     private static double non2xxShare(PeakRun.Outcome outcome, Kind kind) {

@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The status codes the front end uses as jumps to a named location are named once, in
- * front-end.conf's "Jump codes" comment, and used as it says: each returned somewhere and caught
+ * The status codes the tiers use as jumps to a named location are named once, in the "Jump codes"
+ * comment of front-end.conf or back-end.conf, and used as it says: each returned somewhere and caught
  * by exactly one error_page, into the location listed beside it. nginx has no constants, so this
  * holds the numbers together.
  */
@@ -31,14 +31,16 @@ class JumpCodesTest {
     private static final Pattern RETURNED = Pattern.compile("\\breturn\\s+(\\d{3})\\s*;");
 
     @Test
-    void everyJumpCodeIsReturnedAndCaughtOnceAsFrontEndConfSays() throws IOException {
+    void everyJumpCodeIsReturnedAndCaughtOnceAsItsTierSays() throws IOException {
         Map<String, String> files = templates();
         Map<Integer, String> documented = new TreeMap<>();
-        Matcher doc = DOCUMENTED.matcher(files.get(Tier.FRONT.template()));
-        while (doc.find()) {
-            documented.put(Integer.parseInt(doc.group(1)), doc.group(2));
+        for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
+            Matcher doc = DOCUMENTED.matcher(files.get(tier.template()));
+            while (doc.find()) {
+                documented.put(Integer.parseInt(doc.group(1)), doc.group(2));
+            }
         }
-        assertThat(documented).as("jump codes named in front-end.conf").containsKeys(418, 419);
+        assertThat(documented).as("jump codes named in front-end.conf and back-end.conf").containsKeys(418, 419, 420);
 
         Map<Integer, List<String>> caught = new TreeMap<>();
         Set<Integer> returned = new TreeSet<>();

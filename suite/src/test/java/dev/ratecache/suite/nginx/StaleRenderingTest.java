@@ -28,10 +28,13 @@ class StaleRenderingTest {
         assertThat(rendered(Tier.FRONT, rfc, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale off;").doesNotContain("updating http_");
         assertThat(rendered(Tier.BACK, rfc, "back-end.conf")).contains("include snippets/back/origin-errors.conf;",
-                "include snippets/back/dropped-connection.conf;");
+                "include snippets/back/stale-if-error-route.conf;");
+        assertThat(rendered(Tier.BACK, rfc, "snippets/back/stale-if-error-route.conf"))
+                .contains("\nif ($http_x_edge_stale_if_error = \"1\") {\n  return 420;\n}\n");
         assertThat(rendered(Tier.BACK, rfc, "snippets/back/origin-errors.conf"))
-                .contains("\nif ($http_x_edge_stale_if_error = \"1\") {\n  error_page 500 502 503 504 = @drop_connection;\n}\n",
-                        "\nproxy_set_header X-Edge-Stale-If-Error \"\";");
+                .contains("\nerror_page 420 = @origin_stale_ok;", "\n  error_page 500 502 503 504 = @drop_connection;");
+        assertThat(rendered(Tier.BACK, rfc, "snippets/back/origin-proxy.conf"))
+                .contains("\nproxy_set_header X-Edge-Stale-If-Error \"\";");
     }
 
     @Test

@@ -1,0 +1,377 @@
+package dev.ratecache.suite.peak;
+
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.stats.Median;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.AgeSource;
+import dev.ratecache.suite.nginx.NginxRenderer;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.Tier;
+import dev.ratecache.suite.nginx.TierPorts;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What each feature of the front tier costs on the HIT path ({@code ./run-tests.sh peak
+ * --breakdown}): a bare {@code proxy_cache} (the production front with every feature taken out and
+ * its access log off), then the production front with the features added back one at a time, each
+ * an nginx of its own in front of the same back tier, all measured with wrk in the same rounds.
+ * Each step's config is the production config with some of its includes left out, so the last
+ * step is production itself (its status server aside, which serves no HIT).
+ */
+public final class HitBreakdown {
+
+    /** A feature of the front tier: the snippets that make it, as front-end.conf includes them. */
+    public enum Feature {
+        LIMITS("limit_req zones (not binding), rate-limit policy headers",
+                "shared/address-limit-zone.conf", "shared/address-limit.conf", "front/address-limit-policy-value.conf",
+                "front/address-limit-policy.conf", "shared/retry-after.conf", "shared/client-limit-zone.conf",
+                "shared/client-limit.conf", "front/rate-limit-policy-value.conf", "front/rate-limit-policy.conf",
+                "shared/limit-key.conf", "shared/limit-tier.conf", "shared/allow-list.conf", "shared/map-hash.conf",
+                "front/missing-key.conf", "front/pass-limit-key.conf", "front/conn-limit-zone.conf",
+                "front/conn-limit.conf", "front/fleet-limit-zone.conf", "front/fleet-limit.conf",
+                "front/lua-module.conf"),
+        LOG("access log (JSON, buffered)", "shared/logging.conf"),
+        SECURITY_HEADERS("security-header defaults, X-Cache-Status",
+                "shared/security-header-defaults.conf", "shared/security-headers.conf"),
+        AGE("Age (native module)", "front/age-module.conf", "front/age-value.conf", "front/age.conf"),
+        AGE_NJS("Age (njs) instead of native", "shared/njs-module.conf", "front/age-value.conf", "front/age.conf"),
+        INVALIDATION("write invalidation routing (njs), stale-if-error signal",
+                "shared/njs-module.conf", "front/write-route.conf", "front/write-invalidation.conf",
+                "front/stale-if-error-signal.conf", "front/stale-if-error-signal-value.conf"),
+        PURGE("PURGE routing", "front/cache-purge.conf"),
+        REST("compression, request limits, internal paths, real-ip",
+                "front/compression.conf", "shared/request-limits.conf", "shared/internal-paths.conf",
+                "shared/real-ip.conf");
+
+        private final String label;
+        private final List<String> snippets;
+
+        Feature(String label, String... snippets) {
+            this.label = label;
+            this.snippets = List.of(snippets);
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** The snippets every step has: the cache itself, the proxying, the workers. */
+    static final List<String> BARE = List.of("shared/workers.conf", "shared/basics.conf", "shared/temp-paths.conf",
+            "front/cache-zone.conf", "front/cache.conf", "shared/proxy.conf", "shared/proxy-headers.conf",
+            "shared/upstream-keepalive.conf");
+
+    /** Left out of every step: another server block, on a port of its own, that serves no HIT. */
+    static final String STATUS_SERVER = "shared/status-server.conf";
+
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^\\s*include snippets/(\\S+);\\s*$");
+    private static final Pattern PURGE_MODULE = Pattern.compile("(?m)^load_module \\S*cache_purge\\S*;\\s*$");
+    private static final Pattern LISTEN = Pattern.compile("(?m)^(\\s*listen \\S+:)(\\d+);");
+
+    /**
+     * One step: its label, the features it has, and whether its config comes from the front
+     * rendered with Age by njs rather than by the native module.
+     */
+    public record Step(String label, Set<Feature> features, boolean njsAge) {}
+
+    /** The steps in the order they are measured: each adds one feature to the one before. */
+    public static List<Step> ladder(boolean nativeAge, boolean njs) {
+        List<Step> steps = new ArrayList<>();
+        steps.add(new Step("bare proxy_cache", EnumSet.noneOf(Feature.class), !nativeAge));
+        EnumSet<Feature> so = EnumSet.noneOf(Feature.class);
+        for (Feature f : List.of(Feature.LIMITS, Feature.LOG, Feature.SECURITY_HEADERS)) {
+            so.add(f);
+            steps.add(new Step("+ " + f.label(), EnumSet.copyOf(so), !nativeAge));
+        }
+        if (njs) {
+            EnumSet<Feature> withNjs = EnumSet.copyOf(so);
+            withNjs.add(Feature.AGE_NJS);
+            steps.add(new Step("+ " + Feature.AGE_NJS.label(), withNjs, true));
+        }
+        if (nativeAge) {
+            so.add(Feature.AGE);
+            steps.add(new Step("+ " + Feature.AGE.label(), EnumSet.copyOf(so), false));
+        } else if (njs) {
+            so.add(Feature.AGE_NJS);
+        }
+        for (Feature f : List.of(Feature.INVALIDATION, Feature.PURGE, Feature.REST)) {
+            so.add(f);
+            steps.add(new Step("+ " + f.label(), EnumSet.copyOf(so), !nativeAge));
+        }
+        return steps;
+    }
+
+    /** Whether {@code snippet} (as included, e.g. "front/age.conf") stays in a step with {@code features}. */
+    static boolean kept(String snippet, Set<Feature> features) {
+        if (BARE.contains(snippet)) {
+            return true;
+        }
+        if (snippet.equals(STATUS_SERVER)) {
+            return false;
+        }
+        boolean known = false;
+        for (Feature f : Feature.values()) {
+            if (f.snippets.contains(snippet)) {
+                known = true;
+                if (features.contains(f)) {
+                    return true;
+                }
+            }
+        }
+        if (!known) {
+            // A feature the front gained since: the breakdown must name it before it can measure it.
+            throw new IllegalArgumentException("the front tier includes snippets/" + snippet
+                    + ", which no step of the breakdown names (HitBreakdown.Feature)");
+        }
+        return false;
+    }
+
+    /**
+     * The production front config with only the includes of {@code features} (and the bare
+     * cache's), listening on {@code port}; without the access log feature, with the log off.
+     */
+    static String variant(String production, Set<Feature> features, int port) {
+        Matcher includes = INCLUDE.matcher(production);
+        StringBuilder out = new StringBuilder();
+        while (includes.find()) {
+            includes.appendReplacement(out, kept(includes.group(1), features)
+                    ? Matcher.quoteReplacement(includes.group()) : "");
+        }
+        includes.appendTail(out);
+        String config = out.toString();
+        // The purge module's directive serves PURGE and the purges after a write alike.
+        if (!features.contains(Feature.PURGE) && !features.contains(Feature.INVALIDATION)) {
+            config = PURGE_MODULE.matcher(config).replaceAll("");
+        }
+        if (!features.contains(Feature.LOG)) {
+            // nginx logs every request to logs/access.log unless told not to.
+            config = config.replaceFirst("(?m)^http \\{$", "http {\n  access_log off;");
+        }
+        return LISTEN.matcher(config).replaceFirst("$1" + port + ";");
+    }
+
+    /** What a run measures and how. */
+    public record Options(NginxSwitches switches, Wrk.Load load, int rounds, String path, List<String> origin,
+            int originThreads, StackPorts ports, Path dir) {}
+
+    /** One step's figures over the rounds, with its ratios to the bare cache of the same round. */
+    public record Row(Step step, List<Wrk.Result> runs, List<Double> cpuMicros, List<Double> ratios,
+            List<Double> cpuRatios) {
+        public double medianRequestsPerSecond() { return Median.of(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
+        public double medianRatio() { return Median.of(ratios); }
+        public double medianCpuMicros() { return Median.of(cpuMicros); }
+        /** The bare cache's CPU per HIT over this step's: 1.0 costs nothing, 0.5 twice the CPU. */
+        public double medianCpuRatio() { return Median.of(cpuRatios); }
+        public long non2xx() { return runs.stream().mapToLong(Wrk.Result::non2xx).sum(); }
+    }
+
+    public record Outcome(List<Row> rows, List<String> warnings) {
+        /** The production front's row: the last. */
+        public Row production() {
+            return rows.get(rows.size() - 1);
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private HitBreakdown() {
+    }
+
+    public static Outcome run(Options options, PrintWriter progress) throws IOException, InterruptedException {
+        Files.createDirectories(options.dir());
+        List<String> warnings = new ArrayList<>();
+        boolean nativeAge = options.switches().copy().ageSource(AgeSource.AUTO).ageSourceInForce() == AgeSource.NATIVE;
+        boolean njs = Files.isRegularFile(NginxRenderer.NJS_MODULE);
+        if (!nativeAge) {
+            warnings.add("the native Age module is not built here (run ./run-tests.sh as root once): Age is by njs");
+        }
+        List<Step> steps = ladder(nativeAge, njs);
+        Wrk wrk = new Wrk(options.load());
+        OriginServer origin = null;
+        Stack stack = null;
+        List<NginxServer> fronts = new ArrayList<>();
+        try {
+            if (options.origin() != null) {
+                progress.println("starting the suite's origin");
+                progress.flush();
+                origin = OriginServer.start(options.ports().origin(), options.ports().management(),
+                        options.originThreads(), options.dir().resolve("origin.log"), options.origin());
+            }
+            // The back tier every step's front passes its misses to, and the production front to check the path with.
+            NginxSwitches open = PeakRun.open(options.switches());
+            stack = Stack.around(origin, open, options.ports(), options.dir().resolve("stack"));
+            PeakRun.warm(stack.frontUri().resolve(options.path()));
+            List<URI> urls = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                Step step = steps.get(i);
+                NginxServer front = start(step, open.copy().ageSource(step.njsAge() ? AgeSource.NJS : AgeSource.NATIVE),
+                        options.ports(), options.dir().resolve("step-" + i));
+                fronts.add(front);
+                URI url = URI.create("http://" + Ports.LOOPBACK + ":" + front.port()).resolve(options.path());
+                warm(url, origin);
+                urls.add(url);
+            }
+            List<List<Wrk.Result>> runs = new ArrayList<>();
+            List<List<Double>> cpu = new ArrayList<>();
+            List<List<Double>> ratios = new ArrayList<>();
+            List<List<Double>> cpuRatios = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                runs.add(new ArrayList<>());
+                cpu.add(new ArrayList<>());
+                ratios.add(new ArrayList<>());
+                cpuRatios.add(new ArrayList<>());
+            }
+            long originBefore = originRequests(origin);
+            for (int round = 1; round <= options.rounds(); round++) {
+                for (int i = 0; i < steps.size(); i++) {
+                    progress.printf("  round %d: %-64s %s%n", round, steps.get(i).label(), urls.get(i));
+                    progress.flush();
+                    long pid = fronts.get(i).pid();
+                    double before = ProcCpu.treeSeconds(pid);
+                    Wrk.Result result = wrk.run(urls.get(i), null, options.dir().resolve("wrk"), "step" + i + "-" + round);
+                    double seconds = ProcCpu.treeSeconds(pid) - before;
+                    runs.get(i).add(result);
+                    cpu.get(i).add(result.requests() == 0 ? Double.NaN : seconds * 1e6 / result.requests());
+                }
+                double bareRate = runs.get(0).get(round - 1).requestsPerSecond();
+                double bareCpu = cpu.get(0).get(round - 1);
+                for (int i = 0; i < steps.size(); i++) {
+                    ratios.get(i).add(bareRate > 0 ? runs.get(i).get(round - 1).requestsPerSecond() / bareRate : 0);
+                    cpuRatios.get(i).add(bareCpu / cpu.get(i).get(round - 1));
+                }
+            }
+            long reached = originRequests(origin) - originBefore;
+            if (reached > 0) {
+                warnings.add(reached + " requests of the HIT runs reached the origin: some steps measured misses");
+            }
+            List<Row> rows = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                Row row = new Row(steps.get(i), runs.get(i), cpu.get(i), ratios.get(i), cpuRatios.get(i));
+                if (row.non2xx() > 0) {
+                    warnings.add(row.step().label() + ": " + row.non2xx() + " responses were not 2xx/3xx");
+                }
+                rows.add(row);
+            }
+            return new Outcome(rows, warnings);
+        } finally {
+            for (NginxServer front : fronts) {
+                front.close();
+            }
+            if (stack != null) {
+                stack.close();
+            }
+            if (origin != null) {
+                origin.close();
+            }
+        }
+    }
+
+    /** Renders the production front for the step's Age, keeps the step's includes, checks and starts it. */
+    private static NginxServer start(Step step, NginxSwitches switches, TierPorts stackPorts, Path prefix)
+            throws IOException, InterruptedException {
+        int port = Ports.free();
+        TierPorts ports = new StepPorts(stackPorts, port, Ports.free());
+        Path file = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, switches, ports, prefix.resolve("conf"));
+        Files.writeString(file, variant(Files.readString(file), step.features(), port));
+        NginxServer front = NginxServer.of("front (" + step.label() + ")", prefix, Tier.FRONT.template(), port);
+        front.check(file);
+        return front.start();
+    }
+
+    /** A step's front: its own port (and status port, unused), the stack's back tier and origin. */
+    private record StepPorts(TierPorts stack, int front, int frontStatus) implements TierPorts {
+        @Override public String listen() { return Ports.LOOPBACK; }
+        @Override public int back() { return stack.back(); }
+        @Override public int origin() { return stack.origin(); }
+        @Override public int backStatus() { return stack.backStatus(); }
+        @Override public List<Integer> edgePorts(int n) { return stack.edgePorts(n); }
+        @Override public List<String> flags() { return List.of("--front-port", String.valueOf(front)); }
+    }
+
+    /**
+     * Asks {@code url} until a request no longer reaches the origin (the suite's own, whose counter
+     * tells), or three times for an origin of the user's.
+     */
+    private static void warm(URI url, OriginServer origin) throws IOException, InterruptedException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            long before = originRequests(origin);
+            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            if (response.statusCode() != 200) {
+                throw new IOException(url + " answered " + response.statusCode());
+            }
+            if (attempt > 0 && (origin == null ? attempt >= 2 : originRequests(origin) == before)) {
+                return;
+            }
+        }
+        throw new IOException(url + " still reaches the origin after 5 requests: give --url a cacheable path");
+    }
+
+    private static long originRequests(OriginServer origin) {
+        if (origin == null) {
+            return 0;
+        }
+        try {
+            return origin.counters().total().requests();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** The table: each step's requests/s and CPU per HIT, as ratios to the bare cache, and what the step added. */
+    public static String table(Outcome outcome) {
+        StringBuilder s = new StringBuilder();
+        s.append("ratio: requests/s over the bare cache's in the same round; cpu us: nginx's CPU per HIT;"
+                + " cpu ratio: the bare cache's CPU per HIT over the step's; step: CPU per HIT the step added,"
+                + " as a share of the bare cache's (a step above 3 % is marked *).\n");
+        s.append(String.format(Locale.ROOT, "%-66s %10s %6s %7s %9s %7s%n", "front tier, HIT path", "requests/s", "ratio",
+                "cpu us", "cpu ratio", "step"));
+        double bare = outcome.rows().get(0).medianCpuMicros();
+        double previous = bare;
+        for (Row row : outcome.rows()) {
+            double step = (row.medianCpuMicros() - previous) / bare;
+            boolean alternative = row.step().features().contains(Feature.AGE_NJS)
+                    && outcome.rows().stream().anyMatch(r -> r.step().features().contains(Feature.AGE));
+            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %6s%s%n", row.step().label(),
+                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(),
+                    row == outcome.rows().get(0) ? "" : String.format(Locale.ROOT, "%+.0f%%", step * 100),
+                    row != outcome.rows().get(0) && step > 0.03 ? " *" : ""));
+            // The njs Age is measured beside the native one, not on top of it: the next step adds to the step before it.
+            if (!alternative) {
+                previous = row.medianCpuMicros();
+            }
+        }
+        return s.toString();
+    }
+
+    /** For the README: the same figures as a Markdown table. */
+    public static String markdown(Outcome outcome) {
+        StringBuilder s = new StringBuilder("| front tier, HIT path | requests/s | ratio | nginx CPU per HIT | cpu ratio |\n"
+                + "| --- | --- | --- | --- | --- |\n");
+        for (Row row : outcome.rows()) {
+            s.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %.1f us | %.2f |%n", row.step().label(),
+                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio()));
+        }
+        return s.toString();
+    }
+}
