@@ -56,7 +56,7 @@ public final class HitBreakdown {
         AGE("Age (native module)", "front/age-module.conf", "front/age-value.conf", "front/age.conf"),
         AGE_NJS("Age (njs) instead of native", "shared/njs-module.conf", "front/age-value.conf", "front/age.conf"),
         INVALIDATION("write invalidation routing (njs), stale-if-error signal",
-                "shared/njs-module.conf", "front/write-route.conf", "front/write-invalidation.conf",
+                "shared/njs-module.conf", "front/write-route-value.conf", "front/write-route.conf", "front/write-invalidation.conf",
                 "front/stale-if-error-signal.conf", "front/stale-if-error-signal-value.conf"),
         PURGE("PURGE routing", "front/cache-purge.conf"),
         REST("compression, request limits, internal paths, real-ip",
