@@ -103,7 +103,8 @@ public final class PeakCommand implements Callable<Integer> {
             description = "Instead of the paths above: the price of each feature of the front tier on the HIT path."
                     + " A bare proxy_cache (the production front with every feature taken out and its log off), then the"
                     + " production front with the limits, the access log, the security headers, Age (native, and njs"
-                    + " beside it), the write-invalidation routing, PURGE and the rest added one at a time, each as"
+                    + " beside it), the write-invalidation routing, PURGE, the compression settings, the request limits and the"
+                    + " internal paths added one at a time, each as"
                     + " requests/s and nginx CPU per HIT relative to the bare cache in the same round.")
     boolean breakdown;
 

@@ -59,9 +59,10 @@ public final class HitBreakdown {
                 "shared/njs-module.conf", "front/write-route-value.conf", "front/write-route.conf", "front/write-invalidation.conf",
                 "front/stale-if-error-signal.conf", "front/stale-if-error-signal-value.conf"),
         PURGE("PURGE routing", "front/cache-purge.conf"),
-        REST("compression, request limits, internal paths, real-ip",
-                "front/compression.conf", "shared/request-limits.conf", "shared/internal-paths.conf",
-                "shared/real-ip.conf");
+        COMPRESSION("compression settings (gzip off)", "front/compression.conf"),
+        REQUEST_LIMITS("request timeouts and header buffers, real-ip (behind a balancer)",
+                "shared/request-limits.conf", "shared/real-ip.conf"),
+        INTERNAL_PATHS("internal paths answered 404", "shared/internal-paths.conf");
 
         private final String label;
         private final List<String> snippets;
@@ -114,7 +115,8 @@ public final class HitBreakdown {
         } else if (njs) {
             so.add(Feature.AGE_NJS);
         }
-        for (Feature f : List.of(Feature.INVALIDATION, Feature.PURGE, Feature.REST)) {
+        for (Feature f : List.of(Feature.INVALIDATION, Feature.PURGE, Feature.COMPRESSION, Feature.REQUEST_LIMITS,
+                Feature.INTERNAL_PATHS)) {
             so.add(f);
             steps.add(new Step("+ " + f.label(), EnumSet.copyOf(so), !nativeAge));
         }
@@ -243,7 +245,10 @@ public final class HitBreakdown {
             }
             long originBefore = originRequests(origin);
             for (int round = 1; round <= options.rounds(); round++) {
-                for (int i = 0; i < steps.size(); i++) {
+                // Each round starts one step later: a drift within a round (the machine, wrk) falls on
+                // every step in turn, not always on the last ones.
+                for (int k = 0; k < steps.size(); k++) {
+                    int i = (k + round - 1) % steps.size();
                     progress.printf("  round %d: %-64s %s%n", round, steps.get(i).label(), urls.get(i));
                     progress.flush();
                     long pid = fronts.get(i).pid();
