@@ -346,36 +346,55 @@ public final class HitBreakdown {
     /** The table: each step's requests/s and CPU per HIT, as ratios to the bare cache, and what the step added. */
     public static String table(Outcome outcome) {
         StringBuilder s = new StringBuilder();
-        s.append("ratio: requests/s over the bare cache's in the same round; cpu us: nginx's CPU per HIT;"
-                + " cpu ratio: the bare cache's CPU per HIT over the step's; step: CPU per HIT the step added,"
-                + " as a share of the bare cache's (a step above 3 % is marked *).\n");
+        s.append("ratio: requests/s over the bare cache's in the same round; cpu us: nginx's CPU per HIT; cpu ratio:"
+                + " the bare cache's CPU per HIT over the step's; step: the CPU per HIT the step added to the one it"
+                + " builds on, as a share of the bare cache's, round by round (median; a step above 3 % is marked *).\n");
         s.append(String.format(Locale.ROOT, "%-66s %10s %6s %7s %9s %7s%n", "front tier, HIT path", "requests/s", "ratio",
                 "cpu us", "cpu ratio", "step"));
-        double bare = outcome.rows().get(0).medianCpuMicros();
-        double previous = bare;
-        for (Row row : outcome.rows()) {
-            double step = (row.medianCpuMicros() - previous) / bare;
-            boolean alternative = row.step().features().contains(Feature.AGE_NJS)
-                    && outcome.rows().stream().anyMatch(r -> r.step().features().contains(Feature.AGE));
-            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %6s%s%n", row.step().label(),
-                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(),
-                    row == outcome.rows().get(0) ? "" : String.format(Locale.ROOT, "%+.0f%%", step * 100),
-                    row != outcome.rows().get(0) && step > 0.03 ? " *" : ""));
-            // The njs Age is measured beside the native one, not on top of it: the next step adds to the step before it.
-            if (!alternative) {
-                previous = row.medianCpuMicros();
+        List<Row> rows = outcome.rows();
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            String step = "";
+            if (i > 0) {
+                double cost = stepCost(rows, i);
+                step = String.format(Locale.ROOT, "%+.0f%%", cost * 100) + (cost > 0.03 ? " *" : "");
             }
+            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %7s%n", row.step().label(),
+                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(), step));
         }
         return s.toString();
     }
 
+    /**
+     * What step {@code i} added to the CPU per HIT of the step it builds on, over the bare cache's, as
+     * the median over rounds of each round's own difference: a round's drift cancels out, where a
+     * difference of medians keeps it. The njs Age stands beside the native one, so the step after it
+     * builds on the step before it.
+     */
+    static double stepCost(List<Row> rows, int i) {
+        int previous = i - 1;
+        if (previous > 0 && rows.get(previous).step().features().contains(Feature.AGE_NJS)
+                && !rows.get(i).step().features().contains(Feature.AGE_NJS)) {
+            previous--;
+        }
+        List<Double> costs = new ArrayList<>();
+        for (int round = 0; round < rows.get(i).cpuMicros().size(); round++) {
+            costs.add((rows.get(i).cpuMicros().get(round) - rows.get(previous).cpuMicros().get(round))
+                    / rows.get(0).cpuMicros().get(round));
+        }
+        return Median.of(costs);
+    }
+
     /** For the README: the same figures as a Markdown table. */
     public static String markdown(Outcome outcome) {
-        StringBuilder s = new StringBuilder("| front tier, HIT path | requests/s | ratio | nginx CPU per HIT | cpu ratio |\n"
-                + "| --- | --- | --- | --- | --- |\n");
-        for (Row row : outcome.rows()) {
-            s.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %.1f us | %.2f |%n", row.step().label(),
-                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio()));
+        StringBuilder s = new StringBuilder("| front tier, HIT path | requests/s | ratio | nginx CPU per HIT | cpu ratio | step |\n"
+                + "| --- | --- | --- | --- | --- | --- |\n");
+        List<Row> rows = outcome.rows();
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            s.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %.1f us | %.2f | %s |%n", row.step().label(),
+                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(),
+                    i == 0 ? "" : String.format(Locale.ROOT, "%+.0f %%", stepCost(rows, i) * 100)));
         }
         return s.toString();
     }

@@ -2,6 +2,7 @@ package dev.ratecache.suite.peak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.AgeSource;
@@ -76,6 +77,25 @@ class HitBreakdownTest {
         assertThat(steps.get(4).njsAge()).isTrue();
         assertThat(steps.get(5).features()).contains(Feature.AGE).doesNotContain(Feature.AGE_NJS);
         assertThat(steps.get(steps.size() - 1).features()).doesNotContain(Feature.AGE_NJS);
+    }
+
+    private static HitBreakdown.Row row(Step step, Double... cpuMicros) {
+        return new HitBreakdown.Row(step, List.of(), List.of(cpuMicros), List.of(), List.of());
+    }
+
+    @Test
+    void aStepsCostIsTheMedianOfEachRoundsOwnDifferenceSoADriftingRoundCancelsOut() {
+        List<Step> steps = HitBreakdown.ladder(true, true);
+        // The second round ran on a machine twice as slow: every step took twice the CPU.
+        List<HitBreakdown.Row> rows = List.of(row(steps.get(0), 10.0, 20.0, 10.0), row(steps.get(1), 11.0, 22.0, 11.0),
+                row(steps.get(2), 11.0, 22.0, 11.0), row(steps.get(3), 12.0, 24.0, 12.0),
+                row(steps.get(4), 20.0, 40.0, 20.0), row(steps.get(5), 12.5, 25.0, 12.5));
+
+        assertThat(HitBreakdown.stepCost(rows, 1)).isCloseTo(0.10, within(1e-9));
+        assertThat(HitBreakdown.stepCost(rows, 2)).isCloseTo(0.0, within(1e-9));
+        // The njs Age on top of the security headers; the native Age too, not on top of the njs one.
+        assertThat(HitBreakdown.stepCost(rows, 4)).isCloseTo(0.80, within(1e-9));
+        assertThat(HitBreakdown.stepCost(rows, 5)).isCloseTo(0.05, within(1e-9));
     }
 
     @Test
