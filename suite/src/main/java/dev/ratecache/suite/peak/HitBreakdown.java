@@ -16,12 +16,8 @@ import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -194,8 +190,6 @@ public final class HitBreakdown {
         }
     }
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
     private HitBreakdown() {
     }
 
@@ -213,12 +207,7 @@ public final class HitBreakdown {
         Stack stack = null;
         List<NginxServer> fronts = new ArrayList<>();
         try {
-            if (options.origin() != null) {
-                progress.println("starting the suite's origin");
-                progress.flush();
-                origin = OriginServer.start(options.ports().origin(), options.ports().management(),
-                        options.originThreads(), options.dir().resolve("origin.log"), options.origin());
-            }
+            origin = PeakRun.startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
             // The back tier every step's front passes its misses to, and the production front to check the path with.
             NginxSwitches open = PeakRun.open(options.switches());
             stack = Stack.around(origin, open, options.ports(), options.dir().resolve("stack"));
@@ -243,7 +232,7 @@ public final class HitBreakdown {
                 ratios.add(new ArrayList<>());
                 cpuRatios.add(new ArrayList<>());
             }
-            long originBefore = originRequests(origin);
+            long originBefore = PeakRun.originRequests(origin);
             for (int round = 1; round <= options.rounds(); round++) {
                 // Each round starts one step later: a drift within a round (the machine, wrk) falls on
                 // every step in turn, not always on the last ones.
@@ -265,7 +254,7 @@ public final class HitBreakdown {
                     cpuRatios.get(i).add(bareCpu / cpu.get(i).get(round - 1));
                 }
             }
-            long reached = originRequests(origin) - originBefore;
+            long reached = PeakRun.originRequests(origin) - originBefore;
             if (reached > 0) {
                 warnings.add(reached + " requests of the HIT runs reached the origin: some steps measured misses");
             }
@@ -313,33 +302,10 @@ public final class HitBreakdown {
         @Override public List<String> flags() { return List.of("--front-port", String.valueOf(front)); }
     }
 
-    /**
-     * Asks {@code url} until a request no longer reaches the origin (the suite's own, whose counter
-     * tells), or three times for an origin of the user's.
-     */
+    /** Asks {@code url} until the step's cache answers it without the origin. */
     private static void warm(URI url, OriginServer origin) throws IOException, InterruptedException {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            long before = originRequests(origin);
-            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.discarding());
-            if (response.statusCode() != 200) {
-                throw new IOException(url + " answered " + response.statusCode());
-            }
-            if (attempt > 0 && (origin == null ? attempt >= 2 : originRequests(origin) == before)) {
-                return;
-            }
-        }
-        throw new IOException(url + " still reaches the origin after 5 requests: give --url a cacheable path");
-    }
-
-    private static long originRequests(OriginServer origin) {
-        if (origin == null) {
-            return 0;
-        }
-        try {
-            return origin.counters().total().requests();
-        } catch (IOException e) {
-            return 0;
+        if (!PeakRun.warmedByOrigin(url, origin)) {
+            throw new IOException(url + " still reaches the origin after 5 requests: give --url a cacheable path");
         }
     }
 

@@ -140,12 +140,7 @@ public final class PeakRun {
         HaproxyCache haproxy = null;
         Stack stack = null;
         try {
-            if (options.origin() != null) {
-                progress.println("starting the suite's origin");
-                progress.flush();
-                origin = OriginServer.start(options.ports().origin(), options.ports().management(),
-                        options.originThreads(), options.dir().resolve("origin.log"), options.origin());
-            }
+            origin = startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
             stack = Stack.around(origin, open(options.switches()), options.ports(), options.dir().resolve("open"));
             URI url = stack.frontUri().resolve(options.path());
             int bodyBytes = warm(url);
@@ -273,6 +268,17 @@ public final class PeakRun {
         return n;
     }
 
+    /** The suite's own origin with {@code args} (its log in {@code dir}); null, and none started, for the user's origin. */
+    static OriginServer startOrigin(List<String> args, StackPorts ports, int threads, Path dir, PrintWriter progress)
+            throws IOException {
+        if (args == null) {
+            return null;
+        }
+        progress.println("starting the suite's origin");
+        progress.flush();
+        return OriginServer.start(ports.origin(), ports.management(), threads, dir.resolve("origin.log"), args);
+    }
+
     /** nginx's worker count as HAProxy's threads; null for "auto", which is HAProxy's own default. */
     static Integer threads(String workers) {
         return workers.matches("[0-9]+") ? Integer.valueOf(workers) : null;
@@ -283,17 +289,27 @@ public final class PeakRun {
      * cache-status header, so the origin's counter (when it is the suite's) tells a hit from a miss.
      */
     private static void warmHaproxy(URI url, OriginServer origin) throws IOException, InterruptedException {
+        warmedByOrigin(url, origin);
+    }
+
+    /**
+     * Requests {@code url} until a request no longer reaches the origin, as the suite's origin counts
+     * (or three times for an origin of the user's, which counts nothing here); false when five did not
+     * get there. For a cache that says nothing of hits and misses.
+     */
+    static boolean warmedByOrigin(URI url, OriginServer origin) throws IOException, InterruptedException {
         for (int attempt = 0; attempt < 5; attempt++) {
             long before = originRequests(origin);
             HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             if (response.statusCode() != 200) {
-                throw new IOException("HAProxy answered " + url + " with " + response.statusCode());
+                throw new IOException(url + " answered " + response.statusCode());
             }
-            if (attempt > 0 && originRequests(origin) == before) {
-                return;
+            if (attempt > 0 && (origin == null ? attempt >= 2 : originRequests(origin) == before)) {
+                return true;
             }
         }
+        return false;
     }
 
     /** Runs wrk on one path after another, keeping each result and the CPU nginx spent per request. */
@@ -408,7 +424,7 @@ public final class PeakRun {
         return file;
     }
 
-    private static long originRequests(OriginServer origin) {
+    static long originRequests(OriginServer origin) {
         if (origin == null) {
             return 0;
         }
