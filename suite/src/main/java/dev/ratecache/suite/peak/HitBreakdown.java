@@ -56,8 +56,8 @@ public final class HitBreakdown {
                 "front/stale-if-error-signal.conf", "front/stale-if-error-signal-value.conf"),
         PURGE("PURGE routing", "front/cache-purge.conf"),
         COMPRESSION("compression settings (gzip off)", "front/compression.conf"),
-        REQUEST_LIMITS("request timeouts and header buffers, real-ip (behind a balancer)",
-                "shared/request-limits.conf", "shared/real-ip.conf"),
+        REQUEST_LIMITS("request timeouts and header buffers", "shared/request-limits.conf"),
+        REAL_IP("real-ip (the client's address from the balancer's X-Forwarded-For)", "shared/real-ip.conf"),
         INTERNAL_PATHS("internal paths answered 404", "shared/internal-paths.conf");
 
         private final String label;
@@ -112,7 +112,7 @@ public final class HitBreakdown {
             so.add(Feature.AGE_NJS);
         }
         for (Feature f : List.of(Feature.INVALIDATION, Feature.PURGE, Feature.COMPRESSION, Feature.REQUEST_LIMITS,
-                Feature.INTERNAL_PATHS)) {
+                Feature.REAL_IP, Feature.INTERNAL_PATHS)) {
             so.add(f);
             steps.add(new Step("+ " + f.label(), EnumSet.copyOf(so), !nativeAge));
         }
@@ -211,11 +211,12 @@ public final class HitBreakdown {
             // The back tier every step's front passes its misses to, and the production front to check the path with.
             NginxSwitches open = PeakRun.open(options.switches());
             stack = Stack.around(origin, open, options.ports(), options.dir().resolve("stack"));
+            NginxSwitches edge = edge(options.switches());
             PeakRun.warm(stack.frontUri().resolve(options.path()));
             List<URI> urls = new ArrayList<>();
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
-                NginxServer front = start(step, open.copy().ageSource(step.njsAge() ? AgeSource.NJS : AgeSource.NATIVE),
+                NginxServer front = start(step, edge.copy().ageSource(step.njsAge() ? AgeSource.NJS : AgeSource.NATIVE),
                         options.ports(), options.dir().resolve("step-" + i));
                 fronts.add(front);
                 URI url = URI.create("http://" + Ports.LOOPBACK + ":" + front.port()).resolve(options.path());
@@ -278,6 +279,14 @@ public final class HitBreakdown {
                 origin.close();
             }
         }
+    }
+
+    /**
+     * The front every step is cut from: the production front as an edge behind the balancer
+     * (--edges 2), so that it has real-ip too; its status server, which serves no HIT, is left out.
+     */
+    static NginxSwitches edge(NginxSwitches switches) {
+        return PeakRun.open(switches).edges(2);
     }
 
     /** Renders the production front for the step's Age, keeps the step's includes, checks and starts it. */

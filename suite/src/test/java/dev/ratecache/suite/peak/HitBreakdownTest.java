@@ -28,7 +28,7 @@ class HitBreakdownTest {
 
     private static String production(AgeSource age) throws IOException {
         Path conf = TestDirs.fresh(HitBreakdownTest.class, "front-" + age);
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, PeakRun.open(new NginxSwitches().ageSource(age)),
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, HitBreakdown.edge(new NginxSwitches().ageSource(age)),
                 new StackPorts(), conf);
         return Files.readString(conf.resolve(Tier.FRONT.template()));
     }
@@ -60,6 +60,7 @@ class HitBreakdownTest {
 
             List<String> expected = new java.util.ArrayList<>(includes(production));
             expected.remove(HitBreakdown.STATUS_SERVER);
+            assertThat(expected).as("an edge behind the balancer has real-ip").contains("shared/real-ip.conf");
             assertThat(includes(last)).as(age.toString()).containsExactlyElementsOf(expected);
             assertThat(last).containsPattern("(?m)^load_module").doesNotContain("access_log off;");
         }
@@ -73,7 +74,7 @@ class HitBreakdownTest {
                 "+ " + Feature.LIMITS.label(), "+ " + Feature.LOG.label(), "+ " + Feature.SECURITY_HEADERS.label(),
                 "+ " + Feature.AGE_NJS.label(), "+ " + Feature.AGE.label(), "+ " + Feature.INVALIDATION.label(),
                 "+ " + Feature.PURGE.label(), "+ " + Feature.COMPRESSION.label(), "+ " + Feature.REQUEST_LIMITS.label(),
-                "+ " + Feature.INTERNAL_PATHS.label());
+                "+ " + Feature.REAL_IP.label(), "+ " + Feature.INTERNAL_PATHS.label());
         assertThat(steps.get(4).njsAge()).isTrue();
         assertThat(steps.get(5).features()).contains(Feature.AGE).doesNotContain(Feature.AGE_NJS);
         assertThat(steps.get(steps.size() - 1).features()).doesNotContain(Feature.AGE_NJS);
