@@ -150,7 +150,8 @@ public final class PeakRun {
                 haproxy = HaproxyCache.start(options.dir().resolve("haproxy"), threads(options.workers()), Ports.free(),
                         options.ports().back());
                 haproxyUrl = haproxy.uri().resolve(options.path());
-                warmHaproxy(haproxyUrl, origin);
+                // HAProxy adds no cache-status header: the origin's counter tells a hit from a miss.
+                warmedByOrigin(haproxyUrl, origin);
             } else {
                 warnings.add("HAProxy cache HIT: not measured, haproxy is not installed (" + HaproxyCache.binary()
                         + "; sudo apt-get install -y haproxy, or run ./run-tests.sh peak)");
@@ -282,14 +283,6 @@ public final class PeakRun {
     /** nginx's worker count as HAProxy's threads; null for "auto", which is HAProxy's own default. */
     static Integer threads(String workers) {
         return workers.matches("[0-9]+") ? Integer.valueOf(workers) : null;
-    }
-
-    /**
-     * Requests {@code url} until HAProxy answers it without asking the back tier: HAProxy adds no
-     * cache-status header, so the origin's counter (when it is the suite's) tells a hit from a miss.
-     */
-    private static void warmHaproxy(URI url, OriginServer origin) throws IOException, InterruptedException {
-        warmedByOrigin(url, origin);
     }
 
     /**
