@@ -148,9 +148,7 @@ public final class PeakCommand implements Callable<Integer> {
             try {
                 appOutcome = AppCacheComparison.run(switches, ports, appPath, Duration.ofSeconds(duration), dir, out);
             } catch (IOException e) {
-                spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("")
-                        + " (logs in " + dir + ")");
-                return 1;
+                return failed(e, dir);
             }
             out.println();
             out.print(appOutcome.table());
@@ -168,9 +166,7 @@ public final class PeakCommand implements Callable<Integer> {
                 breakdownOutcome = HitBreakdown.run(new HitBreakdown.Options(switches, load, rounds, path, originArgs,
                         Math.max(10, connections), ports, dir), out);
             } catch (IOException e) {
-                spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("")
-                        + " (logs in " + dir + ")");
-                return 1;
+                return failed(e, dir);
             }
             out.println();
             out.print(HitBreakdown.table(breakdownOutcome));
@@ -236,14 +232,20 @@ public final class PeakCommand implements Callable<Integer> {
             runningOutcome = RunningStackPeak.run(URI.create(front.get().endsWith("/") ? front.get() : front.get() + "/"),
                     frontPid, path, load, rounds, dir, out);
         } catch (IOException e) {
-            err.println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("") + " (logs in " + dir + ")");
-            return 1;
+            return failed(e, dir);
         }
         out.println();
         out.print(runningOutcome.table());
         out.flush();
         deleteQuietly(dir);
         return 0;
+    }
+
+    /** A measurement that could not finish: the first line of why, and where its logs are; exit code 1. */
+    private int failed(IOException e, Path dir) {
+        spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage().lines().findFirst().orElse("")
+                + " (logs in " + dir + ")");
+        return 1;
     }
 
     /** The figures as a table: requests/s, ratio to the ceiling (median, and range over rounds), latency. */
