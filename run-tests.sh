@@ -193,10 +193,12 @@ need_age_module() {
   say "Age: native (\$upstream_cache_age, .tools/nginx-modules/)"
 }
 
-# wrk (Debian's package) drives ./run-tests.sh peak and its test; HAProxy's cache is measured beside the edge's.
+# wrk (Debian's package) drives ./run-tests.sh peak and its test; HAProxy's cache is measured beside the edge's;
+# h2load (nghttp2-client) drives peak --tls over HTTP/2, which wrk does not speak.
 need_peak_tools() {
   local missing=()
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
   command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
   if [[ ${#missing[@]} -gt 0 ]]; then
     apt_install "${missing[@]}"

@@ -25,7 +25,26 @@ public final class Http {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
 
+    /** Clients for TLS tiers, by the authority (host:port) they serve: each trusts its stack's CA alone. */
+    private static final Map<String, HttpClient> TLS_CLIENTS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private Http() {}
+
+    /**
+     * From now on, requests to {@code base}'s host and port go over TLS trusting {@code context}
+     * (a stack's CA); the same helpers then serve cleartext and TLS tiers alike.
+     */
+    public static void trust(URI base, javax.net.ssl.SSLContext context) {
+        TLS_CLIENTS.put(base.getAuthority(), HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .sslContext(context)
+                .build());
+    }
+
+    private static HttpClient client(URI uri) {
+        return "https".equals(uri.getScheme()) ? TLS_CLIENTS.getOrDefault(uri.getAuthority(), CLIENT) : CLIENT;
+    }
 
     public static HttpResponse<String> get(URI base, String path, String... headers) {
         return send(request(base, path, headers).GET().build());
@@ -33,7 +52,7 @@ public final class Http {
 
     public static HttpResponse<String> send(HttpRequest request) {
         try {
-            return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+            return client(request.uri()).send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e, e);
         } catch (InterruptedException e) {
@@ -54,7 +73,7 @@ public final class Http {
     public static List<HttpResponse<String>> burst(URI base, List<String> paths, String... headers) {
         List<CompletableFuture<HttpResponse<String>>> futures = new ArrayList<>();
         for (String path : paths) {
-            futures.add(CLIENT.sendAsync(request(base, path, headers).GET().build(), HttpResponse.BodyHandlers.ofString()));
+            futures.add(client(base).sendAsync(request(base, path, headers).GET().build(), HttpResponse.BodyHandlers.ofString()));
         }
         return futures.stream().map(CompletableFuture::join).toList();
     }

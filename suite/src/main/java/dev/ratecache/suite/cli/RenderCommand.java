@@ -4,6 +4,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
+import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -35,6 +36,8 @@ final class RenderCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", switches.problems()));
         }
         NginxRenderer renderer = new NginxRenderer(Repo.nginxTemplates());
+        // --tls without a certificate of your own: a throwaway CA in DIR/tls, its ca.pem for curl --cacert.
+        switches = Stack.withTls(switches, ports, dir);
         int edges = switches.edges();
         spec.commandLine().getOut().println(renderer.render(Tier.BACK, switches, ports, dir.resolve("back")));
         if (edges == 1) {

@@ -62,6 +62,11 @@ public final class NginxRenderer {
      */
     public static final Duration EDGE_CACHE_INACTIVE = Duration.ofMinutes(10);
 
+    /** Where a TLS tier's certificate and key go, under its conf/ folder, and their names there. */
+    static final String TLS_DIR = "tls";
+    static final String TLS_CERTIFICATE = "server.pem";
+    static final String TLS_KEY = "server.key";
+
     // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
     private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
     private final Path templates;
@@ -107,7 +112,34 @@ public final class NginxRenderer {
                 copyLua(confDir);
             }
         }
+        if (terminatesTls(tier, switches)) {
+            copyTlsFiles(switches, confDir);
+        }
         return confDir.resolve(tier.template());
+    }
+
+    /** Whether {@code tier} holds the TLS listener: the tier clients connect to, with --tls. */
+    static boolean terminatesTls(Tier tier, NginxSwitches s) {
+        return s.tls() && (tier == Tier.BALANCER || (tier == Tier.FRONT && s.edges() == 1));
+    }
+
+    /**
+     * Copies the certificate and key in force next to the config, where tls-certificate.conf names
+     * them, so that a rendered folder is whole: the key readable by its owner alone, as nginx's
+     * master reads it before it drops privileges.
+     */
+    private static void copyTlsFiles(NginxSwitches switches, Path confDir) throws IOException {
+        TlsFiles files = switches.tlsFiles().orElseThrow(() -> new IOException(
+                "--tls has no certificate yet: make the throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+        Path dir = Files.createDirectories(confDir.resolve(TLS_DIR));
+        Files.copy(files.certificate(), dir.resolve(TLS_CERTIFICATE), StandardCopyOption.REPLACE_EXISTING);
+        Path key = dir.resolve(TLS_KEY);
+        Files.copy(files.key(), key, StandardCopyOption.REPLACE_EXISTING);
+        try {
+            Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: the folder's own permissions are all there is.
+        }
     }
 
     /** Copies the njs scripts that {@code text} imports, unchanged, to the same place under {@code confDir}. */
@@ -478,7 +510,19 @@ public final class NginxRenderer {
         balancer.put("edges", tier != Tier.BALANCER ? List.of()
                 : ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
 
+        Map<String, Object> tls = new HashMap<>();
+        tls.put("on", terminatesTls(tier, s));
+        tls.put("http2", s.http2());
+        tls.put("hsts", s.hsts());
+        tls.put("certificate", TLS_DIR + "/" + TLS_CERTIFICATE);
+        tls.put("key", TLS_DIR + "/" + TLS_KEY);
+        tls.put("redirect", terminatesTls(tier, s) && s.httpPort() != 0);
+        tls.put("address", ports.listen());
+        tls.put("httpPort", s.httpPort());
+        tls.put("portSuffix", ports.front() == 443 ? "" : ":" + ports.front());
+
         Map<String, Object> context = new HashMap<>();
+        context.put("tls", tls);
         // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));

@@ -164,6 +164,38 @@ public final class NginxSwitches {
                     + " falls back to its split limit. Default: ${DEFAULT-VALUE}.")
     int fleetRedisTimeout = 50;
 
+    @Option(names = "--tls", negatable = true, fallbackValue = "true",
+            description = "Terminate TLS (1.2 and 1.3) where clients connect: the front end, or the balancer with --edges"
+                    + " N > 1. Without --tls-cert and --tls-key the suite makes a throwaway CA and a certificate for"
+                    + " 127.0.0.1 and localhost in the run folder (tls/ca.pem is the CA to trust). Default: off.")
+    boolean tls = false;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+            description = "With --tls, your own certificate (PEM, the server's first, then any intermediates).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE",
+            description = "With --tls, the private key of --tls-cert (PEM, unencrypted).")
+    Path tlsKey;
+
+    @Option(names = "--http2", negatable = true, fallbackValue = "true",
+            description = "With --tls, HTTP/2 beside HTTP/1.1 on the TLS port, chosen by ALPN (--no-http2 keeps only"
+                    + " HTTP/1.1). Default: on.")
+    boolean http2 = true;
+
+    @Option(names = "--hsts", negatable = true, fallbackValue = "true",
+            description = "With --tls, send Strict-Transport-Security (a year). Off by default: a browser that saw it"
+                    + " refuses the host over http, and with a throwaway certificate, at all, for that year.")
+    boolean hsts = false;
+
+    @Option(names = "--http-port", paramLabel = "PORT",
+            description = "With --tls, a cleartext port that answers every request with a redirect (301) to https on"
+                    + " the front port; 0 is none. Default: 0.")
+    int httpPort = 0;
+
+    /** The throwaway CA's files, once the suite made them for --tls without --tls-cert; not a flag. */
+    TlsFiles throwawayTls;
+
     @Option(names = "--keepalive", paramLabel = "N", description = "Idle kept-alive connections each tier holds to the next. Default: ${DEFAULT-VALUE}.")
     int keepalive = 32;
 
@@ -224,6 +256,7 @@ public final class NginxSwitches {
         }
         range(p, "--edges", edges, 1, 32);
         p.addAll(fleetProblems());
+        p.addAll(tlsProblems());
         range(p, "--keepalive", keepalive, 1, 10_000);
         range(p, "--read-timeout", readTimeout, 1, 3_600);
         range(p, "--client-timeout", clientTimeout, 1, 3_600);
@@ -256,6 +289,30 @@ public final class NginxSwitches {
             } catch (TiersFile.Malformed e) {
                 p.add("--tiers " + e.getMessage());
             }
+        }
+        return p;
+    }
+
+    /** TLS's flags without --tls, one of the certificate and key without the other, and the files themselves. */
+    private List<String> tlsProblems() {
+        List<String> p = new ArrayList<>();
+        if (!tls) {
+            for (String flag : List.of(tlsCert != null ? "--tls-cert" : "", tlsKey != null ? "--tls-key" : "",
+                    hsts ? "--hsts" : "", !http2 ? "--no-http2" : "", httpPort != 0 ? "--http-port" : "")) {
+                if (!flag.isEmpty()) {
+                    p.add(flag + " goes with --tls: add --tls");
+                }
+            }
+            return p;
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            p.add(tlsCert == null ? "--tls-key needs its certificate: add --tls-cert FILE"
+                    : "--tls-cert needs its private key: add --tls-key FILE");
+        } else if (tlsCert != null) {
+            TlsFileCheck.problem(tlsCert, tlsKey).ifPresent(p::add);
+        }
+        if (httpPort != 0) {
+            range(p, "--http-port", httpPort, 1, 65_535);
         }
         return p;
     }
@@ -355,6 +412,13 @@ public final class NginxSwitches {
         c.fleetLimit = fleetLimit;
         c.fleetRedis = fleetRedis;
         c.fleetRedisTimeout = fleetRedisTimeout;
+        c.tls = tls;
+        c.tlsCert = tlsCert;
+        c.tlsKey = tlsKey;
+        c.http2 = http2;
+        c.hsts = hsts;
+        c.httpPort = httpPort;
+        c.throwawayTls = throwawayTls;
         c.keepalive = keepalive;
         c.readTimeout = readTimeout;
         c.clientTimeout = clientTimeout;
@@ -395,6 +459,13 @@ public final class NginxSwitches {
     public NginxSwitches fleetLimit(FleetLimit f) { fleetLimit = f; return this; }
     public NginxSwitches fleetRedis(String hostPort) { fleetRedis = hostPort; return this; }
     public NginxSwitches fleetRedisTimeout(int ms) { fleetRedisTimeout = ms; return this; }
+    public NginxSwitches tls(boolean on) { tls = on; return this; }
+    public NginxSwitches tlsFiles(Path certificate, Path key) { tlsCert = certificate; tlsKey = key; return this; }
+    public NginxSwitches http2(boolean on) { http2 = on; return this; }
+    public NginxSwitches hsts(boolean on) { hsts = on; return this; }
+    public NginxSwitches httpPort(int port) { httpPort = port; return this; }
+    /** The throwaway CA's files the suite made for this run (--tls without --tls-cert). */
+    public NginxSwitches throwawayTls(TlsFiles files) { throwawayTls = files; return this; }
     public NginxSwitches keepalive(int n) { keepalive = n; return this; }
     public NginxSwitches readTimeout(int s) { readTimeout = s; return this; }
     public NginxSwitches clientTimeout(int s) { clientTimeout = s; return this; }
@@ -415,6 +486,22 @@ public final class NginxSwitches {
     public int retryAfter() { return retryAfter; }
     public List<URI> origins() { return List.copyOf(origins); }
     public int edges() { return edges; }
+    public boolean tls() { return tls; }
+    public boolean http2() { return tls && http2; }
+    public boolean hsts() { return tls && hsts; }
+    public int httpPort() { return tls ? httpPort : 0; }
+    /**
+     * The certificate, key and trust in force with --tls: the user's own, or the throwaway CA's once
+     * made; empty without --tls, or before the throwaway is made ({@link #needsThrowawayTls()}).
+     */
+    public java.util.Optional<TlsFiles> tlsFiles() {
+        if (!tls) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.ofNullable(tlsCert != null ? TlsFiles.own(tlsCert, tlsKey) : throwawayTls);
+    }
+    /** Whether --tls still waits for its throwaway CA: given without --tls-cert, and none made yet. */
+    public boolean needsThrowawayTls() { return tls && tlsCert == null && throwawayTls == null; }
     public EdgeBalance edgeBalance() { return edgeBalance; }
     public FleetLimit fleetLimit() { return fleetLimit; }
     /** The Redis of --fleet-limit shared as HOST:PORT; null until given or started. */
@@ -447,6 +534,9 @@ public final class NginxSwitches {
                         + (age ? ", Age " + ageSourceInForce() : ", no Age") + ")" : "off")
                 + ", rejections " + rejectStatus
                 + (limitConn > 0 ? ", limit_conn " + limitConn : "")
+                + (tls ? ", TLS " + (http2 ? "with HTTP/2" : "HTTP/1.1 only") + (tlsCert != null ? " (own certificate)"
+                        : " (throwaway CA)") + (hsts ? ", HSTS" : "") + (httpPort != 0 ? ", http on " + httpPort
+                                + " redirects" : "") : "")
                 + (edges > 1 ? ", " + edges + " edges " + (edgeBalance == EdgeBalance.URI_HASH
                         ? "sharded by URI (hash $request_uri consistent)" : fleetLimit == FleetLimit.CLIENT_HASH
                                 ? "by client (hash of the client)" : "round robin (independent caches)")

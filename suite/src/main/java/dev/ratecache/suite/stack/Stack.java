@@ -7,6 +7,8 @@ import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.nginx.ThrowawayCa;
+import dev.ratecache.suite.nginx.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -39,8 +41,12 @@ public final class Stack implements AutoCloseable {
 
     private final boolean ownsOrigin;
 
+    /** The certificate, key and trust of --tls; null without it. */
+    private final TlsFiles tls;
+
     private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
-            NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin) {
+            NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin, TlsFiles tls) {
+        this.tls = tls;
         this.ports = ports;
         this.origin = origin;
         this.back = back;
@@ -66,12 +72,14 @@ public final class Stack implements AutoCloseable {
                 started.add(fleetRedis);
                 switches = switches.copy().fleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());
             }
+            switches = withTls(switches, ports, dir);
+            TlsFiles tls = switches.tlsFiles().orElse(null);
             NginxServer back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
             started.add(back);
             int edges = switches.edges();
             if (edges == 1) {
                 NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
-                return new Stack(ports, origin, back, List.of(front), null, null, false);
+                return new Stack(ports, origin, back, List.of(front), null, null, false, tls);
             }
             List<NginxServer> fronts = new ArrayList<>();
             for (int i = 0; i < edges; i++) {
@@ -82,7 +90,7 @@ public final class Stack implements AutoCloseable {
             }
             NginxServer balancer = NginxServer.prepare(Tier.BALANCER, switches, ports, dir.resolve("nginx/balancer"))
                     .start();
-            return new Stack(ports, origin, back, fronts, balancer, fleetRedis, false);
+            return new Stack(ports, origin, back, fronts, balancer, fleetRedis, false, tls);
         } catch (IOException | RuntimeException e) {
             closeQuietly(started.toArray(AutoCloseable[]::new));
             throw e;
@@ -113,11 +121,22 @@ public final class Stack implements AutoCloseable {
         }
         try {
             Stack tiers = around(origin, switches, ports, dir);
-            return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, tiers.fleetRedis, true);
+            return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, tiers.fleetRedis, true, tiers.tls);
         } catch (IOException | RuntimeException e) {
             closeQuietly(origin);
             throw e;
         }
+    }
+
+    /**
+     * {@code switches} with their TLS files: as given, or with a throwaway CA made in {@code dir}/tls
+     * for --tls without --tls-cert, for the addresses clients reach the edge on.
+     */
+    public static NginxSwitches withTls(NginxSwitches switches, StackPorts ports, Path dir) throws IOException {
+        if (!switches.needsThrowawayTls()) {
+            return switches;
+        }
+        return switches.copy().throwawayTls(ThrowawayCa.write(dir.resolve("tls"), List.of(ports.listen())));
     }
 
     private static void closeQuietly(AutoCloseable... started) {
@@ -135,8 +154,11 @@ public final class Stack implements AutoCloseable {
     public URI frontUri() {
         // 0.0.0.0 listens everywhere; a client on this machine reaches it on loopback.
         String host = ports.listen().equals("0.0.0.0") ? Ports.LOOPBACK : ports.listen();
-        return URI.create("http://" + host + ":" + ports.front());
+        return URI.create((tls != null ? "https://" : "http://") + host + ":" + ports.front());
     }
+
+    /** The certificate, key and trust of --tls (tls/ca.pem in the run folder for the throwaway CA); empty without it. */
+    public Optional<TlsFiles> tls() { return Optional.ofNullable(tls); }
     public URI backUri() { return uri(ports.back()); }
     public StackPorts ports() { return ports; }
     /** The front end tier; with several edges, the first of them (see {@link #fronts()}). */

@@ -73,6 +73,22 @@ class EveryCombinationPassesNginxTest {
     }
 
     @Test
+    void everyTlsCombinationPassesNginxTAloneAndAtTheBalancer() throws Exception {
+        TlsFiles tls = ThrowawayCa.write(TestDirs.fresh(getClass(), "tls"), List.of());
+        List<NginxSwitches> alone = new ArrayList<>();
+        List<NginxSwitches> balanced = new ArrayList<>();
+        for (boolean http2 : List.of(true, false))
+            for (boolean hsts : List.of(true, false))
+                for (int httpPort : List.of(0, 18080)) {
+                    alone.add(new NginxSwitches().tls(true).http2(http2).hsts(hsts).httpPort(httpPort).throwawayTls(tls));
+                    balanced.add(new NginxSwitches().tls(true).http2(http2).hsts(hsts).httpPort(httpPort).edges(2)
+                            .throwawayTls(tls));
+                }
+        assertThat(checkAll(Tier.FRONT, alone)).isEqualTo(8);
+        assertThat(checkAll(Tier.BALANCER, balanced)).isEqualTo(8);
+    }
+
+    @Test
     void aZeroBurstPassesNginxTInEveryModeOnBothTiers() throws Exception {
         // nginx refuses burst=0, so a zero burst renders no burst argument at all.
         List<NginxSwitches> all = new ArrayList<>();

@@ -30,7 +30,13 @@ public final class Stacks {
     /** As above, in {@code dir}: for a test that starts tiers of its own. */
     public static Stack around(OriginServer origin, Path dir, NginxSwitches switches) throws IOException {
         StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
-        return Stack.around(origin, switches, ports, dir);
+        return trusted(Stack.around(origin, switches, ports, dir));
+    }
+
+    /** {@code stack}, with {@link Http} trusting its CA when it speaks TLS. */
+    static Stack trusted(Stack stack) {
+        stack.tls().ifPresent(tls -> Http.trust(stack.frontUri(), tls.sslContext()));
+        return stack;
     }
 
     /**
@@ -38,7 +44,7 @@ public final class Stacks {
      * whose origin settings differ from the shared one's (delays, the items' lifetime).
      */
     public static Stack withOwnOrigin(Class<?> owner, NginxSwitches switches, String... originArgs) throws IOException {
-        return Stack.start(switches, StackPorts.free(), TestDirs.fresh(owner, "stack"), 10, List.of(originArgs));
+        return trusted(Stack.start(switches, StackPorts.free(), TestDirs.fresh(owner, "stack"), 10, List.of(originArgs)));
     }
 
     /** The edge cache's verdict on a response: X-Cache-Status, or "(none)" where the tier sent none. */

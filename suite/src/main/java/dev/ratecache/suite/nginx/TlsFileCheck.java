@@ -1,0 +1,131 @@
+package dev.ratecache.suite.nginx;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMEncryptedKeyPair;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
+
+/**
+ * Checks a user's --tls-cert and --tls-key before anything starts, as nginx would read them: a PEM
+ * certificate (the leaf first), an unencrypted PEM key in any of the forms nginx reads (PKCS#8,
+ * PKCS#1 RSA, SEC1 EC), and the key the certificate's own (a signature the one makes, the other
+ * verifies). Each problem is one line naming the flag and the fix.
+ */
+public final class TlsFileCheck {
+    private TlsFileCheck() {}
+
+    /** The one problem with the pair, if any. */
+    public static Optional<String> problem(Path certificate, Path key) {
+        if (!Files.isReadable(certificate)) {
+            return Optional.of("--tls-cert " + certificate + " is not a readable file");
+        }
+        if (!Files.isReadable(key)) {
+            return Optional.of("--tls-key " + key + " is not a readable file");
+        }
+        X509Certificate leaf;
+        try {
+            leaf = leaf(certificate);
+        } catch (IOException | CertificateException e) {
+            leaf = null;
+        }
+        if (leaf == null) {
+            return Optional.of("--tls-cert " + certificate + " holds no PEM certificate (a block that begins"
+                    + " -----BEGIN CERTIFICATE-----, the server's own first)");
+        }
+        if (leaf.getNotAfter().toInstant().isBefore(Instant.now())) {
+            return Optional.of("--tls-cert " + certificate + " expired on " + leaf.getNotAfter().toInstant()
+                    + ": renew it, or leave out --tls-cert and --tls-key for a throwaway one");
+        }
+        PrivateKey privateKey;
+        try {
+            privateKey = privateKey(key);
+        } catch (Encrypted e) {
+            return Optional.of("--tls-key " + key + " is encrypted: give it without a passphrase"
+                    + " (openssl pkey -in KEY -out PLAIN.key)");
+        } catch (IOException | RuntimeException e) {
+            privateKey = null;
+        }
+        if (privateKey == null) {
+            return Optional.of("--tls-key " + key + " holds no PEM private key (-----BEGIN PRIVATE KEY-----,"
+                    + " or the RSA or EC forms)");
+        }
+        if (!matches(privateKey, leaf)) {
+            return Optional.of("--tls-key " + key + " does not match the certificate in --tls-cert " + certificate
+                    + " (its public key is another's)");
+        }
+        return Optional.empty();
+    }
+
+    private static X509Certificate leaf(Path certificate) throws IOException, CertificateException {
+        try (InputStream in = Files.newInputStream(certificate)) {
+            List<?> all = List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
+            return all.isEmpty() ? null : (X509Certificate) all.get(0);
+        }
+    }
+
+    private static final class Encrypted extends Exception {
+        private static final long serialVersionUID = 1L;
+    }
+
+    private static PrivateKey privateKey(Path key) throws IOException, Encrypted {
+        try (Reader in = Files.newBufferedReader(key, StandardCharsets.US_ASCII); PEMParser parser = new PEMParser(in)) {
+            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                if (o instanceof PEMEncryptedKeyPair || o instanceof PKCS8EncryptedPrivateKeyInfo) {
+                    throw new Encrypted();
+                }
+                if (o instanceof PEMKeyPair pair) {
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
+                }
+                if (o instanceof PrivateKeyInfo info) {
+                    return converter.getPrivateKey(info);
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Whether {@code key} signs what the certificate's public key verifies: true for a matching pair of any algorithm. */
+    static boolean matches(PrivateKey key, X509Certificate certificate) {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC", "ECDSA" -> "SHA256withECDSA";
+            case "Ed25519", "EdDSA" -> "Ed25519";
+            case "Ed448" -> "Ed448";
+            default -> null;
+        };
+        if (algorithm == null) {
+            return false;
+        }
+        try {
+            byte[] data = "ratecache: does this key match its certificate?".getBytes(StandardCharsets.US_ASCII);
+            Signature sign = Signature.getInstance(algorithm);
+            sign.initSign(key);
+            sign.update(data);
+            byte[] signature = sign.sign();
+            Signature verify = Signature.getInstance(algorithm);
+            verify.initVerify(certificate.getPublicKey());
+            verify.update(data);
+            return verify.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+}
