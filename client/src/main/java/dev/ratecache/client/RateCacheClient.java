@@ -29,6 +29,7 @@ import org.apache.hc.client5.http.impl.cache.HeapResourceFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
@@ -116,7 +117,11 @@ public final class RateCacheClient implements Closeable {
                 }
             };
         }
-        builder.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+        PoolingHttpClientConnectionManagerBuilder connections = PoolingHttpClientConnectionManagerBuilder.create();
+        if (b.sslContext != null) {
+            connections.setTlsSocketStrategy(ClientTlsStrategyBuilder.create().setSslContext(b.sslContext).buildClassic());
+        }
+        builder.setConnectionManager(connections
                         .setMaxConnTotal(b.maxConnections)
                         .setMaxConnPerRoute(b.maxConnections)
                         .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -309,6 +314,7 @@ public final class RateCacheClient implements Closeable {
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration responseTimeout = Duration.ofSeconds(30);
         private int maxConnections = 64;
+        private javax.net.ssl.SSLContext sslContext;
         private String userAgent = "ratecache-client";
         private Consumer<HttpClientBuilder> customizer;
 
@@ -409,6 +415,40 @@ public final class RateCacheClient implements Closeable {
         /** Connections kept, per host and in all. Default 64. */
         public Builder maxConnections(int n) {
             this.maxConnections = (int) positive(n, "max connections");
+            return this;
+        }
+
+        /**
+         * Trusts the certificates in {@code pem} (PEM, one or more: a private CA, or a server's own
+         * self-signed certificate) instead of the JDK's CAs: for an API behind a private CA, such
+         * as the suite's throwaway one ({@code ./run-tests.sh up --tls} prints its path).
+         */
+        public Builder trustCertificates(Path pem) {
+            Objects.requireNonNull(pem, "pem");
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(pem)) {
+                java.security.KeyStore store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+                store.load(null, null);
+                int i = 0;
+                for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificates(in)) {
+                    store.setCertificateEntry("trusted-" + i++, c);
+                }
+                if (i == 0) {
+                    throw new IllegalArgumentException(pem + " holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
+                }
+                return sslContext(org.apache.hc.core5.ssl.SSLContexts.custom().loadTrustMaterial(store, null).build());
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read the certificates in " + pem + ": " + e.getMessage(), e);
+            } catch (java.security.cert.CertificateException e) {
+                throw new IllegalArgumentException(pem + " holds no PEM certificate (-----BEGIN CERTIFICATE-----)", e);
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalArgumentException("cannot trust the certificates in " + pem + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** The TLS context of every https connection: its trust, and any client certificate. Default: the JDK's. */
+        public Builder sslContext(javax.net.ssl.SSLContext context) {
+            this.sslContext = Objects.requireNonNull(context, "context");
             return this;
         }
 

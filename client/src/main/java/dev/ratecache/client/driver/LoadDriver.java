@@ -102,6 +102,11 @@ public final class LoadDriver implements Callable<Integer> {
             description = "Response timeout per exchange. Default: 60s.")
     Duration timeout = Duration.ofSeconds(60);
 
+    @Option(names = "--ca", paramLabel = "FILE",
+            description = "For an https URL, trust the certificates in FILE (PEM: a private CA, such as ./run-tests.sh"
+                    + " up --tls's) instead of the JDK's.")
+    Path ca;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the summary as JSON to FILE.")
     Path json;
 
@@ -142,6 +147,9 @@ public final class LoadDriver implements Callable<Integer> {
         for (int u = 0; u < users; u++) {
             RateCacheClient.Builder b = RateCacheClient.builder().retryPolicy(policy).throttle(shared)
                     .responseTimeout(timeout).sharedCache(sharedCache).maxConnections(4);
+            if (ca != null) {
+                b.trustCertificates(ca);
+            }
             clients.add((cache ? b : b.noCache()).build());
         }
         int perUser = loops * paths.size();

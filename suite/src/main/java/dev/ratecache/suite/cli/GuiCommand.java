@@ -142,8 +142,9 @@ public final class GuiCommand implements Callable<Integer> {
                 && spec.commandLine().getParseResult().hasMatchedOption(flag);
         if (upPort.isPresent() && !given) {
             port = upPort.get();
-            notes.add("pointing at the " + what + " of the running up (PID " + up.get().pid() + "): http://"
-                    + Ports.LOOPBACK + ":" + port + " (" + flag + " points elsewhere)");
+            notes.add("pointing at the " + what + " of the running up (PID " + up.get().pid() + "): "
+                    + (direct ? "http://" + Ports.LOOPBACK + ":" + port : up.get().url("front").orElse("http://"
+                            + Ports.LOOPBACK + ":" + port)) + " (" + flag + " points elsewhere)");
         } else if (Ports.accepting(port)) {
             notes.add("pointing at the running " + what + ": http://" + Ports.LOOPBACK + ":" + port);
         } else {
@@ -152,6 +153,12 @@ public final class GuiCommand implements Callable<Integer> {
         }
         properties.put("host", Ports.LOOPBACK);
         properties.put("port", String.valueOf(port));
+        // The front end of an up --tls speaks https (JMeter accepts its throwaway certificate, as any).
+        boolean tls = !direct && upPort.isPresent() && !given
+                && up.flatMap(u -> u.url("front")).filter(u -> u.startsWith("https:")).isPresent();
+        if (tls) {
+            properties.put("protocol", "https");
+        }
         properties.putAll(jmeterProperties);
         return new Launch(planFile, properties, notes);
     }

@@ -371,6 +371,11 @@ abstract class MatrixCommand implements Callable<Integer> {
         run.put("profile", chosen.profile.toString());
         run.put("repeats", chosen.repeats);
         run.put("switches", switches.describe());
+        if (switches.tls()) {
+            run.put("tls", "clients reach the edge over https; JMeter speaks HTTP/1.1 with keep-alive over it (its HTTP"
+                    + " client has no HTTP/2), so the figures are comparable with a cleartext run's, plus TLS's"
+                    + " record cost; ./run-tests.sh peak --tls measures HTTP/2 and new handshakes");
+        }
         if (chosen.cells.stream().anyMatch(Cell::appCache)) {
             run.put("app cache", "Redis (" + RedisServer.binary() + ", no persistence, flushed and its counters zeroed"
                     + " before each cell) in the cells marked app cache");

@@ -22,6 +22,9 @@ public final class LibraryDriver implements LoadGenerator {
     /** How long a request of a library row may take with its retries. */
     public static final Duration BUDGET = Duration.ofSeconds(20);
 
+    /** The cell's property naming the CA (PEM) a TLS edge's certificate is trusted through. */
+    static final String TRUST_PROPERTY = "tls_ca";
+
     static Path jar() {
         return Repo.root().resolve("client/target/client-driver.jar");
     }
@@ -37,7 +40,8 @@ public final class LibraryDriver implements LoadGenerator {
         Path json = dir.resolve("summary.json");
         List<String> command = new ArrayList<>(List.of(ManagedProcess.javaBinary(),
                 "-XX:+UseSerialGC", "-jar", jar().toString(),
-                "--url", "http://" + properties.get("host") + ":" + properties.get("port"),
+                "--url", properties.getOrDefault("protocol", "http") + "://" + properties.get("host") + ":"
+                        + properties.get("port"),
                 "--users", properties.getOrDefault("users", "1"),
                 "--loops", properties.getOrDefault("loops", "1"),
                 "--ramp-up", properties.getOrDefault("rampup", "0") + "s",
@@ -45,6 +49,9 @@ public final class LibraryDriver implements LoadGenerator {
                 "--budget", BUDGET.toSeconds() + "s",
                 "--json", json.toString(),
                 "--jtl", jtl.toString()));
+        if (properties.containsKey(TRUST_PROPERTY)) {
+            command.addAll(List.of("--ca", properties.get(TRUST_PROPERTY)));
+        }
         // The plan's paths in the order a user requests them (the driver asks them in order each loop).
         cell.plan().paths().forEach((property, path) ->
                 command.addAll(List.of("--path", properties.getOrDefault(property, path))));

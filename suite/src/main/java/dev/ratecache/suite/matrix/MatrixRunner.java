@@ -226,6 +226,9 @@ public final class MatrixRunner {
         }
         props.put("host", stack.frontUri().getHost());
         props.put("port", String.valueOf(options.ports().front()));
+        // With --tls: https (JMeter speaks HTTP/1.1 over it, and accepts any certificate, as it always does).
+        props.put("protocol", stack.frontUri().getScheme());
+        stack.tls().ifPresent(tls -> props.put(LibraryDriver.TRUST_PROPERTY, tls.trust().toAbsolutePath().toString()));
         // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
         props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
     }

@@ -103,6 +103,11 @@ public final class UpSession {
             children.add(UpState.Child.of("back", stack.backEnd().pid()));
             children.add(UpState.Child.of("front", stack.frontEnd().pid()));
             Map<String, String> urls = urls(ownOrigin, chosen);
+            urls.put("front", stack.frontUri().toString());
+            stack.tls().ifPresent(tls -> urls.put("front-ca", tls.trust().toAbsolutePath().toString()));
+            if (chosen.httpPort() != 0) {
+                urls.put("front-http", "http://" + Ports.LOOPBACK + ":" + chosen.httpPort());
+            }
             state = state.with(children, urls, portMap(ownOrigin));
             state.write(resultsDir);
             // The first reading before the URLs are out: every request sent after seeing them counts.
@@ -170,6 +175,13 @@ public final class UpSession {
     private void printBanner(Map<String, String> urls) {
         out.println("run-tests.sh up: running (PID " + ProcessHandle.current().pid() + ")");
         out.println("  front        " + urls.get("front") + "/hare  (/tortoise, /snail; rate limit and edge cache here)");
+        if (urls.containsKey("front-ca")) {
+            out.println("  try          curl --cacert " + urls.get("front-ca") + " " + urls.get("front") + "/hare"
+                    + "  (the CA that signed the edge's certificate)");
+        }
+        if (urls.containsKey("front-http")) {
+            out.println("  cleartext    " + urls.get("front-http") + "  (redirects to https)");
+        }
         out.println("  back         " + urls.get("back") + "  (the app-wide limit)");
         out.println("  origin       " + urls.get("origin"));
         if (urls.containsKey("management")) {
