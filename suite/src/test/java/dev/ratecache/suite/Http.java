@@ -32,11 +32,12 @@ public final class Http {
 
     /**
      * From now on, requests to {@code base}'s host and port go over TLS trusting {@code context}
-     * (a stack's CA); the same helpers then serve cleartext and TLS tiers alike.
+     * (a stack's CA), in HTTP/2 where the tier offers it (ALPN): the same helpers then serve
+     * cleartext and TLS tiers alike, and behaviour tests run over HTTP/2 unchanged.
      */
     public static void trust(URI base, javax.net.ssl.SSLContext context) {
         TLS_CLIENTS.put(base.getAuthority(), HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
+                .version(HttpClient.Version.HTTP_2)
                 .connectTimeout(Duration.ofSeconds(5))
                 .sslContext(context)
                 .build());

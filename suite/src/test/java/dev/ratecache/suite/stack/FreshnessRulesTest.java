@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @StackTest
 @ExtendWith(SharedOrigin.class)
 class FreshnessRulesTest {
-    private static Stack stack;
+    /** Package-private: {@link FreshnessRulesOverTlsTest} starts it over TLS instead. */
+    static Stack stack;
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @StackTest
 @ExtendWith(SharedOrigin.class)
 class InvalidationTest {
-    private static Stack stack;
+    /** Package-private: {@link InvalidationOverTlsTest} starts it over TLS instead. */
+    static Stack stack;
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
