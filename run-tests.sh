@@ -199,6 +199,8 @@ need_peak_tools() {
   local missing=()
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
   command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
+  # up --tls prints a curl line with --cacert, and its test runs it as printed.
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
   if [[ ${#missing[@]} -gt 0 ]]; then
     apt_install "${missing[@]}"

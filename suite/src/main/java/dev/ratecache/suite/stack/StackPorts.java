@@ -44,6 +44,8 @@ public final class StackPorts implements TierPorts {
     int backStatus = 9180;
 
     /** Every port chosen free now: for tests, which must never collide with anything. */
+    private int httpPort;
+
     public static StackPorts free() {
         StackPorts p = new StackPorts();
         p.front = Ports.free();
@@ -115,6 +117,7 @@ public final class StackPorts implements TierPorts {
         p.management = management;
         p.frontStatus = frontStatus;
         p.backStatus = backStatus;
+        p.httpPort = httpPort;
         return p;
     }
 
@@ -160,10 +163,19 @@ public final class StackPorts implements TierPorts {
         return problems;
     }
 
+    /**
+     * The cleartext port that redirects to https (--http-port, a switch of the TLS edge, 0 for none):
+     * checked with the stack's own ports, for clashes and for being free.
+     */
+    public StackPorts httpPort(int port) { httpPort = port; return this; }
+
     /** Flag to port, for every port the stack would listen on. */
     private Map<String, Integer> wanted(boolean ownOrigin) {
         Map<String, Integer> wanted = new LinkedHashMap<>();
         wanted.put("--front-port", front);
+        if (httpPort != 0) {
+            wanted.put("--http-port", httpPort);
+        }
         wanted.put("--back-port", back);
         wanted.put("--front-status-port", frontStatus);
         wanted.put("--back-status-port", backStatus);

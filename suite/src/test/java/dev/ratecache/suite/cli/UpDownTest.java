@@ -190,6 +190,27 @@ class UpDownTest {
     }
 
     @Test
+    void withTlsItPrintsTheHttpsUrlAndACurlLineWithTheRunsCa() throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, "tls");
+        int httpPort = Ports.free();
+        Up up = up(results, "up", Map.of(), "--tls", "--http-port", String.valueOf(httpPort));
+        UpState state = awaitRunning(up);
+        String front = state.url("front").orElseThrow();
+        Path ca = Path.of(state.runDir(), "tls/ca.pem");
+
+        assertThat(front).startsWith("https://" + Ports.LOOPBACK + ":");
+        assertThat(up.text()).contains("curl --cacert " + ca + " " + front + "/hare",
+                "http://" + Ports.LOOPBACK + ":" + httpPort + "  (redirects to https)");
+        // The curl line as printed, from a shell.
+        ManagedProcess.Outcome curl = ManagedProcess.run(List.of("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}",
+                "--cacert", ca.toString(), front + "/hare"), Duration.ofSeconds(30));
+        assertThat(curl.stdout()).as(curl.text()).isEqualTo("200");
+
+        up.process().signal("INT");
+        assertAllGone(up, state);
+    }
+
+    @Test
     void aTakenPortIsRefusedBeforeAnythingStarts() throws Exception {
         Path results = TestDirs.fresh(UpDownTest.class, "port");
         int taken = Ports.free();
