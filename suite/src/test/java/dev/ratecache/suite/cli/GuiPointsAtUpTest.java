@@ -21,6 +21,20 @@ class GuiPointsAtUpTest {
     }
 
     @Test
+    void opensThePlanOverHttpsWhenTheUpRunsWithTls() {
+        UpState tls = new UpState(4242, 1, "/tmp/up-x", List.of(), Map.of("front", "https://127.0.0.1:18001"),
+                Map.of("front", 18001, "origin", 18003));
+
+        GuiCommand.Launch launch = GuiCommand.parse("stress").prepare(Optional.of(tls));
+
+        assertThat(launch.properties()).containsEntry("protocol", "https").containsEntry("port", "18001");
+        assertThat(launch.notes()).anyMatch(n -> n.contains("https://127.0.0.1:18001"));
+        assertThat(GuiCommand.parse("stress").prepare(Optional.of(UP)).properties()).doesNotContainKey("protocol");
+        assertThat(GuiCommand.parse("stress", "--scenario", "stress/direct").prepare(Optional.of(tls)).properties())
+                .doesNotContainKey("protocol");
+    }
+
+    @Test
     void aDirectScenarioTakesItsOriginPort() {
         GuiCommand.Launch launch = GuiCommand.parse("stress", "--scenario", "stress/direct").prepare(Optional.of(UP));
         assertThat(launch.properties()).containsEntry("port", "18003");
