@@ -523,6 +523,8 @@ public final class NginxRenderer {
 
         Map<String, Object> context = new HashMap<>();
         context.put("tls", tls);
+        // An edge behind the balancer hears the client's scheme from it; elsewhere the tier's own is the client's.
+        context.put("forwardedProto", tier == Tier.FRONT && behindBalancer ? "$http_x_forwarded_proto" : "$scheme");
         // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));

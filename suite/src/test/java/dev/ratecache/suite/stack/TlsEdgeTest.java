@@ -167,6 +167,29 @@ class TlsEdgeTest {
         }
     }
 
+    @Test
+    void theOriginHearsTheClientsSchemeThroughTheBalancerAndTheEdges() throws Exception {
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer origin = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", dev.ratecache.proc.Ports.free()), 0);
+        origin.createContext("/", exchange -> {
+            heard.add(String.valueOf(exchange.getRequestHeaders().getFirst("X-Forwarded-Proto")));
+            exchange.getResponseHeaders().add("Cache-Control", "no-store");
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        origin.start();
+        try (Stack through = Stacks.trusted(Stack.around(null, new NginxSwitches().tls(true).edges(2)
+                .origins(List.of(URI.create("http://127.0.0.1:" + origin.getAddress().getPort()))),
+                StackPorts.free(), TestDirs.fresh(TlsEdgeTest.class, "scheme")))) {
+            assertThat(Http.get(through.frontUri(), "/scheme").statusCode()).isEqualTo(200);
+        } finally {
+            origin.stop(0);
+        }
+
+        assertThat(heard).containsExactly("https");
+    }
+
     private static HttpClient.Version version(Stack stack) throws Exception {
         HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
                 .sslContext(stack.tls().orElseThrow().sslContext()).connectTimeout(Duration.ofSeconds(5)).build();
