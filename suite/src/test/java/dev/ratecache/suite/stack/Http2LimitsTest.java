@@ -55,23 +55,17 @@ class Http2LimitsTest {
 
     @AfterAll
     static void stop() {
-        for (Stack s : new Stack[] {conn, rateOneConnection, rateManyConnections}) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        Stacks.closeAll(conn, rateOneConnection, rateManyConnections);
     }
 
     @Test
     void limitConnCountsStreamsOfOneHttp2ConnectionNotTheConnection() throws Exception {
         // /slow takes 1.5 s: all six streams are in flight together, so the count is exact.
-        String path = Stacks.fresh("slow");
-        H2load run = H2load.run(conn, path, 6, 1, 6, false);
-        List<JsonNode> lines = AccessLog.linesFor(conn.frontEnd().accessLog(), path, 6);
+        H2load run = H2load.run(conn, "slow", 6, 1, 6, false);
 
         assertThat(run.protocol()).isEqualTo("h2");
-        assertThat(count(lines, 200)).isEqualTo(2);
-        assertThat(lines).filteredOn(l -> status(l) == 429).hasSize(4)
+        assertThat(run.logged(200)).hasSize(2);
+        assertThat(run.logged(429)).hasSize(4)
                 .allSatisfy(l -> assertThat(l.path("limit_conn").asText()).isEqualTo("REJECTED"));
         assertThat(run.success()).hasValue(2);
         assertThat(run.clientErrors()).isEqualTo(4);
@@ -81,78 +75,64 @@ class Http2LimitsTest {
     void limitConnNeverTripsOnOneHttp11ConnectionEvenWithPipelining() throws Exception {
         // The same client sends three at once on one HTTP/1.1 connection; nginx answers a
         // connection's requests one after another, so no more than one is ever counted.
-        String path = Stacks.fresh("slow");
-        H2load run = H2load.run(conn, path, 3, 1, 3, true);
-        List<JsonNode> lines = AccessLog.linesFor(conn.frontEnd().accessLog(), path, 3);
+        H2load run = H2load.run(conn, "slow", 3, 1, 3, true);
 
         assertThat(run.protocol()).isEqualTo("http/1.1");
-        assertThat(count(lines, 200)).isEqualTo(3);
-        assertThat(lines).allSatisfy(l -> assertThat(l.path("limit_conn").asText()).isEqualTo("PASSED"));
+        assertThat(run.logged(200)).hasSize(3)
+                .allSatisfy(l -> assertThat(l.path("limit_conn").asText()).isEqualTo("PASSED"));
         assertThat(run.clientErrors()).isZero();
     }
 
     @Test
     void limitReqCountsEachStreamOfOneHttp2ConnectionAsARequest() throws Exception {
-        String path = Stacks.fresh("hare");
-        H2load run = H2load.run(rateOneConnection, path, 10, 1, 10, false);
+        H2load run = H2load.run(rateOneConnection, "hare", 10, 1, 10, false);
 
         assertThat(run.protocol()).isEqualTo("h2");
-        assertLimitReqAdmittedTheBucketAndRejectedTheRest(rateOneConnection, path, run);
+        assertLimitReqAdmittedTheBucketAndRejectedTheRest(run);
     }
 
     @Test
     void limitReqCountsRequestsOverSeparateConnectionsTheSame() throws Exception {
-        String path = Stacks.fresh("hare");
-        H2load run = H2load.run(rateManyConnections, path, 10, 10, 1, true);
+        H2load run = H2load.run(rateManyConnections, "hare", 10, 10, 1, true);
 
         assertThat(run.protocol()).isEqualTo("http/1.1");
-        assertLimitReqAdmittedTheBucketAndRejectedTheRest(rateManyConnections, path, run);
+        assertLimitReqAdmittedTheBucketAndRejectedTheRest(run);
     }
 
     /**
      * A full bucket admits 1 + burst at once; a refill of {@link #RATE} a second may admit one
      * more for each second the run took, so the upper bound grows with the measured time.
      */
-    private static void assertLimitReqAdmittedTheBucketAndRejectedTheRest(Stack stack, String path, H2load run) {
-        List<JsonNode> lines = AccessLog.linesFor(stack.frontEnd().accessLog(), path, run.requests());
-        long admitted = count(lines, 200);
+    private static void assertLimitReqAdmittedTheBucketAndRejectedTheRest(H2load run) {
+        long admitted = run.logged(200).size();
         long ceiling = 1 + BURST + RATE * (long) Math.ceil(run.elapsed().toMillis() / 1000.0);
 
-        assertThat(lines).hasSize(run.requests());
         assertThat(admitted).isBetween(1L + BURST, ceiling);
-        assertThat(lines).filteredOn(l -> status(l) != 200).hasSize(run.requests() - (int) admitted).isNotEmpty()
-                .allSatisfy(l -> {
-                    assertThat(status(l)).isEqualTo(429);
-                    assertThat(l.path("limit_req").asText()).isEqualTo("REJECTED");
-                });
+        assertThat(run.logged(429)).hasSize(run.requests() - (int) admitted).isNotEmpty()
+                .allSatisfy(l -> assertThat(l.path("limit_req").asText()).isEqualTo("REJECTED"));
         assertThat(run.clientErrors()).isEqualTo(run.requests() - admitted);
         run.success().ifPresent(success -> assertThat(success).isEqualTo(admitted));
     }
 
-    private static int status(JsonNode line) {
-        return line.path("status").asInt();
-    }
-
-    private static long count(List<JsonNode> lines, int status) {
-        return lines.stream().filter(l -> status(l) == status).count();
-    }
-
     /**
-     * One h2load run: the protocol ALPN chose, its own tally of the answers, and the wall time of
-     * the whole run (an upper bound on the time between the first and last request).
+     * One h2load run to a URL of its own: the protocol ALPN chose, its own tally of the answers,
+     * the wall time of the whole run (an upper bound on the time between the first and last
+     * request), and the front end's access-log line for each request, which tells every status.
      *
      * @param success answers in 2xx; unknown over HTTP/1.1, where h2load 1.52 counts no status
      *     from a status line without a reason phrase ("HTTP/1.1 200 ", which the origin sends and
      *     nginx passes on), so the access log alone tells those
      * @param clientErrors answers in 4xx, which nginx's own 429 always carries a reason for
      */
-    record H2load(String protocol, int requests, OptionalLong success, long clientErrors, Duration elapsed) {
+    record H2load(String protocol, int requests, OptionalLong success, long clientErrors, Duration elapsed,
+            List<JsonNode> lines) {
         private static final Pattern DONE = Pattern.compile("requests: (\\d+) total, \\d+ started, (\\d+) done");
         private static final Pattern CLASSES = Pattern.compile("status codes: (\\d+) 2xx, \\d+ 3xx, (\\d+) 4xx, \\d+ 5xx");
         private static final Pattern PROTOCOL = Pattern.compile("Application protocol: (\\S+)");
 
-        static H2load run(Stack stack, String path, int requests, int connections, int streams, boolean http11)
+        static H2load run(Stack stack, String endpoint, int requests, int connections, int streams, boolean http11)
                 throws Exception {
+            String path = Stacks.fresh(endpoint);
             List<String> command = new ArrayList<>(List.of("h2load", "-n", String.valueOf(requests),
                     "-c", String.valueOf(connections), "-m", String.valueOf(streams)));
             if (http11) {
@@ -170,7 +150,13 @@ class Http2LimitsTest {
             Matcher classes = find(CLASSES, out);
             return new H2load(protocol, requests,
                     http11 ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(classes.group(1))),
-                    Long.parseLong(classes.group(2)), elapsed);
+                    Long.parseLong(classes.group(2)), elapsed,
+                    AccessLog.linesFor(stack.frontEnd().accessLog(), path, requests));
+        }
+
+        /** The logged requests answered with {@code status}. */
+        List<JsonNode> logged(int status) {
+            return lines.stream().filter(l -> l.path("status").asInt() == status).toList();
         }
 
         private static Matcher find(Pattern pattern, ManagedProcess.Outcome out) {
