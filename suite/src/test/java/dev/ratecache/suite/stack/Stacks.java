@@ -33,6 +33,15 @@ public final class Stacks {
         return trusted(Stack.around(origin, switches, ports, dir));
     }
 
+    /** Closes each of {@code stacks} that started: for a class whose @BeforeAll may fail part way. */
+    public static void closeAll(Stack... stacks) {
+        for (Stack s : stacks) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
     /** {@code stack}, with {@link Http} trusting its CA when it speaks TLS. */
     static Stack trusted(Stack stack) {
         stack.tls().ifPresent(tls -> Http.trust(stack.frontUri(), tls.sslContext()));

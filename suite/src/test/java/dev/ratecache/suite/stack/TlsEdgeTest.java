@@ -56,11 +56,7 @@ class TlsEdgeTest {
 
     @AfterAll
     static void stop() {
-        for (Stack s : new Stack[] {edge, ownCertificate, fleet}) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        Stacks.closeAll(edge, ownCertificate, fleet);
     }
 
     @Test
