@@ -24,6 +24,8 @@ public final class H2load {
     private static final Pattern FINISHED = Pattern.compile("(?m)^finished in ([0-9.]+)(us|ms|s|m|h), ([0-9.]+) req/s");
     private static final Pattern REQUESTS = Pattern.compile("(?m)^requests: (\\d+) total, (\\d+) started, (\\d+) done,"
             + " (\\d+) succeeded, (\\d+) failed, (\\d+) errored, (\\d+) timeout");
+    private static final Pattern TLS = Pattern.compile("(?m)^TLS Protocol: (\\S+)\\s*\\RCipher: (\\S+)");
+    private static final Pattern APPLICATION = Pattern.compile("(?m)^Application protocol: (\\S+)");
     private static final Pattern STATUS = Pattern.compile("(?m)^status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
 
     /**
@@ -42,15 +44,18 @@ public final class H2load {
      * @param requests  requests it meant to send
      * @param succeeded responses with a 2xx or 3xx status
      * @param failed    requests that failed (errored or timed out among them), and 4xx and 5xx responses
+     * @param tls         the TLS version and cipher h2load negotiated, e.g. "TLSv1.2 ECDHE-ECDSA-AES128-GCM-SHA256"
+     * @param application what ALPN chose: "h2", or the HTTP/1.1 a server without HTTP/2 falls back to
      */
-    public record Result(double seconds, long requests, long succeeded, long failed) {
+    public record Result(double seconds, long requests, long succeeded, long failed, String tls, String application) {
         public double requestsPerSecond() {
             return seconds > 0 ? succeeded / seconds : Double.NaN;
         }
 
         Result plus(Result other) {
             return new Result(seconds + other.seconds, requests + other.requests, succeeded + other.succeeded,
-                    failed + other.failed);
+                    failed + other.failed, tls.isEmpty() ? other.tls : tls,
+                    application.isEmpty() ? other.application : application);
         }
     }
 
@@ -88,7 +93,7 @@ public final class H2load {
     public Result run(URI url, Duration duration, Path dir, String name) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         long until = System.nanoTime() + duration.toNanos();
-        Result total = new Result(0, 0, 0, 0);
+        Result total = new Result(0, 0, 0, 0, "", "");
         for (int i = 1; i == 1 || System.nanoTime() < until; i++) {
             total = total.plus(once(url, dir, name + "-" + i));
         }
@@ -123,7 +128,10 @@ public final class H2load {
         long refused = Long.parseLong(status.group(3)) + Long.parseLong(status.group(4));
         // "failed" counts the errored and timed-out requests too.
         long failed = Long.parseLong(requests.group(5));
+        Matcher tls = TLS.matcher(output);
+        Matcher application = APPLICATION.matcher(output);
         return new Result(Wrk.millis(finished.group(1), finished.group(2)) / 1000, Long.parseLong(requests.group(1)),
-                ok, failed + refused);
+                ok, failed + refused, tls.find() ? tls.group(1) + " " + tls.group(2) : "",
+                application.find() ? application.group(1) : "");
     }
 }

@@ -152,6 +152,8 @@ public final class TlsPeak {
             clients.put(Kind.HTTP2, h2load.describe());
             Map<Kind, List<Sample>> fronts = new EnumMap<>(Kind.class);
             Map<Kind, List<Sample>> ceilings = new EnumMap<>(Kind.class);
+            // What h2load negotiated, by ALPN's choice: "h2" alone, unless a server fell back to HTTP/1.1.
+            Map<String, String> h2 = new java.util.TreeMap<>();
             Kind[] kinds = Kind.values();
             for (int round = 1; round <= options.rounds(); round++) {
                 // Each round starts one row later: a drift within a round falls on every row in turn.
@@ -166,10 +168,10 @@ public final class TlsPeak {
                             frontUrl);
                     progress.flush();
                     ceilings.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, ceiling.uri().resolve(
-                            options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name));
+                            options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name, h2));
                     long before = PeakRun.originRequests(origin);
                     fronts.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, frontUrl,
-                            stack.frontEnd().pid(), wrk, h2load, options.load().duration(), out, "front-" + name));
+                            stack.frontEnd().pid(), wrk, h2load, options.load().duration(), out, "front-" + name, h2));
                     long reached = PeakRun.originRequests(origin) - before;
                     if (reached > 0) {
                         warnings.add("round " + round + ": " + reached + " requests of the " + kind.label()
@@ -185,6 +187,11 @@ public final class TlsPeak {
                             + " (see " + out + ")");
                 }
                 rows.add(row);
+            }
+            h2.keySet().stream().filter(a -> !a.equals("h2")).forEach(a -> warnings.add(
+                    "HTTP/2 HIT: h2load was answered over " + (a.isEmpty() ? "no ALPN protocol" : a) + ", not h2"));
+            if (h2.containsKey("h2")) {
+                handshake += "; h2load: " + h2.get("h2");
             }
             return new Outcome(bodyBytes, handshake, rows, warnings);
         } finally {
@@ -202,7 +209,7 @@ public final class TlsPeak {
 
     /** One client run of {@code kind} against {@code url}, with the CPU of the nginx whose master is {@code pid}. */
     private static Sample measure(Kind kind, URI url, long pid, Wrk wrk, H2load h2load, Duration duration, Path dir,
-            String name) throws IOException, InterruptedException {
+            String name, Map<String, String> seen) throws IOException, InterruptedException {
         double before = ProcCpu.treeSeconds(pid);
         Sample s = switch (kind) {
             case CLEARTEXT, TLS_KEEPALIVE -> {
@@ -218,6 +225,7 @@ public final class TlsPeak {
             }
             case HTTP2 -> {
                 H2load.Result r = h2load.run(url, duration, dir, name);
+                seen.put(r.application(), r.tls());
                 yield new Sample(r.requestsPerSecond(), r.succeeded(), r.failed(), 0);
             }
         };
