@@ -171,11 +171,7 @@ public final class PeakCommand implements Callable<Integer> {
             } catch (IOException e) {
                 return failed(e, dir);
             }
-            out.println();
-            out.print(appOutcome.table());
-            out.flush();
-            deleteQuietly(dir);
-            return 0;
+            return printed(appOutcome.table(), List.of(), dir);
         }
         if (switches.tls()) {
             return measureTls(out, load, workers, path, ownOrigin, originArgs, dir);
@@ -192,12 +188,7 @@ public final class PeakCommand implements Callable<Integer> {
             } catch (IOException e) {
                 return failed(e, dir);
             }
-            out.println();
-            out.print(HitBreakdown.table(breakdownOutcome));
-            out.flush();
-            breakdownOutcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
-            deleteQuietly(dir);
-            return 0;
+            return printed(HitBreakdown.table(breakdownOutcome), breakdownOutcome.warnings(), dir);
         }
         out.println("machine:  " + Machine.oneLine(NginxServer.version()));
         out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); nginx workers " + workers
@@ -213,12 +204,7 @@ public final class PeakCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage() + " (logs in " + dir + ")");
             return 1;
         }
-        out.println();
-        out.print(table(outcome));
-        out.flush();
-        outcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
-        deleteQuietly(dir);
-        return 0;
+        return printed(table(outcome), outcome.warnings(), dir);
     }
 
     /** --tls: the HIT path over TLS, each way a client may come, against the ceiling over the same TLS. */
@@ -237,10 +223,16 @@ public final class PeakCommand implements Callable<Integer> {
         } catch (IOException e) {
             return failed(e, dir);
         }
+        return printed(TlsPeak.table(tlsOutcome), tlsOutcome.warnings(), dir);
+    }
+
+    /** A measurement that finished: its table, a line for each doubt about it, its folder gone; exit code 0. */
+    private int printed(String table, List<String> warnings, Path dir) {
+        PrintWriter out = spec.commandLine().getOut();
         out.println();
-        out.print(TlsPeak.table(tlsOutcome));
+        out.print(table);
         out.flush();
-        tlsOutcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
+        warnings.forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
         deleteQuietly(dir);
         return 0;
     }
@@ -282,11 +274,7 @@ public final class PeakCommand implements Callable<Integer> {
         } catch (IOException e) {
             return failed(e, dir);
         }
-        out.println();
-        out.print(runningOutcome.table());
-        out.flush();
-        deleteQuietly(dir);
-        return 0;
+        return printed(runningOutcome.table(), List.of(), dir);
     }
 
     /** A measurement that could not finish: the first line of why, and where its logs are; exit code 1. */

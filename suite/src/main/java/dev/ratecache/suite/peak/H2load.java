@@ -1,11 +1,8 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Executables;
-import dev.ratecache.proc.LogTail;
-import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * h2load (Debian's nghttp2-client) as a {@link ManagedProcess}: HTTP/2 over TLS, {@code streams}
+ * h2load (Debian's nghttp2-client) as a managed process: HTTP/2 over TLS, {@code streams}
  * requests in flight on each of {@code connections} connections, and its text output read back.
  *
  * <pre>{@code
@@ -91,7 +88,6 @@ public final class H2load {
      * has passed; {@code dir} keeps each run's {@code name}-N.out and .log.
      */
     public Result run(URI url, Duration duration, Path dir, String name) throws IOException, InterruptedException {
-        Files.createDirectories(dir);
         long until = System.nanoTime() + duration.toNanos();
         Result total = new Result(0, 0, 0, 0, "", "");
         for (int i = 1; i == 1 || System.nanoTime() < until; i++) {
@@ -103,16 +99,7 @@ public final class H2load {
     private Result once(URI url, Path dir, String name) throws IOException, InterruptedException {
         List<String> command = List.of(binary(), "-c", String.valueOf(connections), "-m", String.valueOf(streams),
                 "-n", String.valueOf((long) connections * REQUESTS_PER_CONNECTION), url.toString());
-        Path out = dir.resolve(name + ".out");
-        Path log = dir.resolve(name + ".log");
-        try (ManagedProcess h2load = ManagedProcess.start("h2load " + name, command, dir, out, log)) {
-            int exit = h2load.waitFor(Duration.ofSeconds(120));
-            String text = Files.readString(out);
-            if (exit != 0) {
-                throw new IOException("h2load exited with " + exit + " on " + url + ": " + LogTail.of(log, 5) + text);
-            }
-            return parse(text);
-        }
+        return parse(ClientProcess.run("h2load", name, command, dir, Duration.ofSeconds(120), url).output());
     }
 
     /** Reads h2load's text output; throws when it has no "finished in" or requests line. */

@@ -1,10 +1,7 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Executables;
-import dev.ratecache.proc.LogTail;
-import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * OpenSSL's {@code s_time} as a {@link ManagedProcess}: one connection after another, each with
+ * OpenSSL's {@code s_time} as a managed process: one connection after another, each with
  * its own TLS handshake (full with {@code -new}, resumed from the server's session cache with
  * {@code -reuse}) and one HTTP/1.0 request, read back into numbers.
  *
@@ -88,18 +85,9 @@ public final class STime {
             String name) throws IOException, InterruptedException {
         List<String> command = List.of(binary(), "s_time", "-connect", host + ":" + port, handshake.flag(),
                 "-time", String.valueOf(time.toSeconds()), "-www", path);
-        Files.createDirectories(dir);
-        Path out = dir.resolve(name + ".out");
-        Path log = dir.resolve(name + ".log");
-        try (ManagedProcess sTime = ManagedProcess.start("s_time " + name, command, dir, out, log)) {
-            ManagedProcess.Finished finished = sTime.waitMeasured(time.plusSeconds(30));
-            String text = Files.readString(out);
-            if (finished.exitCode() != 0) {
-                throw new IOException("openssl s_time exited with " + finished.exitCode() + " on " + host + ":" + port
-                        + ": " + LogTail.of(log, 5) + text);
-            }
-            return parse(text).timed(finished.wallSeconds());
-        }
+        ClientProcess.Ran ran = ClientProcess.run("openssl s_time", name, command, dir, time.plusSeconds(30),
+                host + ":" + port);
+        return parse(ran.output()).timed(ran.wallSeconds());
     }
 
     /** Reads s_time's output (one of -new and -reuse); throws when it has no count of connections. */
