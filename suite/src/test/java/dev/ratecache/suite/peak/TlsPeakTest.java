@@ -28,6 +28,8 @@ class TlsPeakTest {
         assertThat(row.maxRatio()).isEqualTo(1.0);
         // The ratio of medians would be 300 / 500 = 0.6: a round's drift falls on its own ceiling.
         assertThat(row.medianFront() / row.medianCeiling()).isEqualTo(0.6, within(1e-9));
+        assertThat(new Row(Kind.HTTP2, "h2load", List.of(new Sample(1, 1, 0, 20), new Sample(1, 1, 0, 10)),
+                List.of(new Sample(1, 1, 0, 5), new Sample(1, 1, 0, 8))).cpuRatios()).containsExactly(0.25, 0.8);
     }
 
     @Test
@@ -55,7 +57,8 @@ class TlsPeakTest {
         assertThat(table).contains("body 78 bytes", "ECDSA P-256", "cleartext keep-alive HIT",
                 "TLS keep-alive HIT (HTTP/1.1)", "TLS resumed handshake per request", "TLS full handshake per request",
                 "HTTP/2 HIT, multiplexed", "client-4");
-        assertThat(table.lines().filter(l -> l.contains(" 0.50 ") && l.contains("20.0") && l.contains("8.0")))
+        assertThat(table.lines().filter(l -> l.contains(" 0.50 ") && l.contains("20.0") && l.contains("8.0")
+                && l.endsWith(" 0.40")))
                 .hasSize(Kind.values().length);
     }
 
