@@ -3,9 +3,12 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.peak.AppCacheComparison;
+import dev.ratecache.suite.peak.H2load;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.RunningStackPeak;
+import dev.ratecache.suite.peak.STime;
+import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
@@ -48,6 +51,7 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh peak --origin http://127.0.0.1:9000 --url /items/1",
             "  ./run-tests.sh peak --app-path /items/1      the edge cache against the app's Redis cache",
             "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
+            "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
             ""})
 public final class PeakCommand implements Callable<Integer> {
     @Spec
@@ -108,6 +112,19 @@ public final class PeakCommand implements Callable<Integer> {
                     + " requests/s and nginx CPU per HIT relative to the bare cache in the same round.")
     boolean breakdown;
 
+    @Option(names = "--streams", paramLabel = "M",
+            description = "With --tls: h2load's requests in flight on each HTTP/2 connection (-m); its connections (-c)"
+                    + " are --connections over M, so as many requests are in flight as wrk's. Default: ${DEFAULT-VALUE}.")
+    int streams = 10;
+
+    /** The last --tls run's figures, for tests. */
+    private TlsPeak.Outcome tlsOutcome;
+
+    /** The figures of the last --tls run; null before one. */
+    public TlsPeak.Outcome tlsOutcome() {
+        return tlsOutcome;
+    }
+
     /** The last breakdown's figures, for tests. */
     private HitBreakdown.Outcome breakdownOutcome;
 
@@ -124,6 +141,10 @@ public final class PeakCommand implements Callable<Integer> {
         // With a stack that up keeps running, peak points at it: that stack as configured, against
         // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
         Optional<UpState> up = UpState.running(RunFolders.results(results));
+        if (up.isPresent() && switches.tls()) {
+            Refuse.ifAny(spec, List.of("--tls starts its own tiers, which would compete with the running up ("
+                    + up.get().describe() + ") for the cores: stop it with ./run-tests.sh down"));
+        }
         if (up.isPresent()) {
             return measureRunning(up.get());
         }
@@ -150,11 +171,10 @@ public final class PeakCommand implements Callable<Integer> {
             } catch (IOException e) {
                 return failed(e, dir);
             }
-            out.println();
-            out.print(appOutcome.table());
-            out.flush();
-            deleteQuietly(dir);
-            return 0;
+            return printed(appOutcome.table(), List.of(), dir);
+        }
+        if (switches.tls()) {
+            return measureTls(out, load, workers, path, ownOrigin, originArgs, dir);
         }
         if (breakdown) {
             out.println("machine:  " + Machine.oneLine(NginxServer.version()));
@@ -168,12 +188,7 @@ public final class PeakCommand implements Callable<Integer> {
             } catch (IOException e) {
                 return failed(e, dir);
             }
-            out.println();
-            out.print(HitBreakdown.table(breakdownOutcome));
-            out.flush();
-            breakdownOutcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
-            deleteQuietly(dir);
-            return 0;
+            return printed(HitBreakdown.table(breakdownOutcome), breakdownOutcome.warnings(), dir);
         }
         out.println("machine:  " + Machine.oneLine(NginxServer.version()));
         out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); nginx workers " + workers
@@ -189,10 +204,35 @@ public final class PeakCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage() + " (logs in " + dir + ")");
             return 1;
         }
-        out.println();
-        out.print(table(outcome));
+        return printed(table(outcome), outcome.warnings(), dir);
+    }
+
+    /** --tls: the HIT path over TLS, each way a client may come, against the ceiling over the same TLS. */
+    private int measureTls(PrintWriter out, Wrk.Load load, String workers, String path, boolean ownOrigin,
+            List<String> originArgs, Path dir) throws InterruptedException {
+        out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+        out.println("load:     " + load.describe() + " per row and " + load.duration().toSeconds() + " s of s_time and"
+                + " h2load, " + rounds + " round(s); nginx workers " + workers + "; GET " + path
+                + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+        out.println("switches: " + switches.describe() + " (limits at " + 100_000 + " r/s, not binding)");
+        out.println("folder:   " + dir);
         out.flush();
-        outcome.warnings().forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
+        try {
+            tlsOutcome = TlsPeak.run(new TlsPeak.Options(switches, workers, ports, load, streams, rounds, path,
+                    originArgs, Math.max(10, connections), dir), out);
+        } catch (IOException e) {
+            return failed(e, dir);
+        }
+        return printed(TlsPeak.table(tlsOutcome), tlsOutcome.warnings(), dir);
+    }
+
+    /** A measurement that finished: its table, a line for each doubt about it, its folder gone; exit code 0. */
+    private int printed(String table, List<String> warnings, Path dir) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println();
+        out.print(table);
+        out.flush();
+        warnings.forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
         deleteQuietly(dir);
         return 0;
     }
@@ -234,11 +274,7 @@ public final class PeakCommand implements Callable<Integer> {
         } catch (IOException e) {
             return failed(e, dir);
         }
-        out.println();
-        out.print(runningOutcome.table());
-        out.flush();
-        deleteQuietly(dir);
-        return 0;
+        return printed(runningOutcome.table(), List.of(), dir);
     }
 
     /** A measurement that could not finish: the first line of why, and where its logs are; exit code 1. */
@@ -281,6 +317,9 @@ public final class PeakCommand implements Callable<Integer> {
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
         }
+        if (switches.tls()) {
+            tlsProblems(problems);
+        }
         if (breakdown && (appPath != null || fleet)) {
             problems.add("--breakdown measures the front tier's HIT path alone: drop " + (appPath != null ? "--app-path" : "--fleet"));
         }
@@ -302,6 +341,23 @@ public final class PeakCommand implements Callable<Integer> {
         Refuse.ifAny(spec, problems);
     }
 
+    /** What --tls measures and what makes no sense with it, one line each. */
+    private void tlsProblems(List<String> problems) {
+        for (String[] other : new String[][] {{breakdown ? "--breakdown" : null, "the production front's features one by one"},
+                {appPath != null ? "--app-path" : null, "the app's Redis cache"}, {fleet ? "--fleet" : null, "the fleet's Redis"}}) {
+            if (other[0] != null) {
+                problems.add("--tls measures the HIT path over TLS, " + other[0] + " " + other[1] + ": run them apart");
+            }
+        }
+        if (!switches.http2()) {
+            problems.add("--no-http2: peak --tls measures HTTP/2 too; drop --no-http2");
+        }
+        if (switches.httpPort() != 0) {
+            problems.add("--http-port: peak --tls measures the TLS port alone; drop --http-port");
+        }
+        range(problems, "--streams", streams, 1, 1000);
+    }
+
     /** What this machine must give the measurement, once the input is good: the tools, free ports, an open --work-dir. */
     void checkMachine() {
         List<String> problems = new ArrayList<>();
@@ -313,6 +369,13 @@ public final class PeakCommand implements Callable<Integer> {
         }
         if (!Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
+        }
+        if (switches.tls() && !H2load.installed()) {
+            problems.add("--tls: h2load is not installed (" + H2load.binary()
+                    + "): sudo apt-get install -y nghttp2-client, or run ./run-tests.sh peak");
+        }
+        if (switches.tls() && !STime.installed()) {
+            problems.add("--tls: openssl is not installed (" + STime.binary() + "): sudo apt-get install -y openssl");
         }
         problems.addAll(ports.unavailable(switches.origins().isEmpty()));
         if (workDir != null) {

@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The ceiling a tier is compared with: an nginx that answers every request with {@code return 200}
@@ -14,13 +17,39 @@ import java.nio.file.Path;
  */
 public final class CeilingServer implements AutoCloseable {
     private final NginxServer nginx;
+    private final String scheme;
 
-    private CeilingServer(NginxServer nginx) {
+    private CeilingServer(NginxServer nginx, String scheme) {
         this.nginx = nginx;
+        this.scheme = scheme;
     }
 
     /** The config: {@code workers} as the tiers' worker_processes, a body of {@code bodyBytes} bytes. */
     static String config(String workers, int port, int bodyBytes) {
+        return config(workers, port, bodyBytes, "", "");
+    }
+
+    /**
+     * The TLS snippets of the front tier, as its own rendered config includes them (copied from its
+     * conf/ folder with the certificate and key they name), so the ceiling's handshakes, ciphers and
+     * session cache are the front's.
+     */
+    static final List<String> TLS_SNIPPETS = List.of("snippets/shared/tls-certificate.conf",
+            "snippets/shared/tls-policy.conf", "snippets/shared/tls-session.conf");
+
+    /** The certificate and key's folder under a rendered conf/ (NginxRenderer's TLS_DIR). */
+    private static final String TLS_FILES = "tls";
+
+    /** The config over TLS: the front's TLS snippets, and HTTP/2 beside HTTP/1.1 when {@code http2}. */
+    static String tlsConfig(String workers, int port, int bodyBytes, boolean http2) {
+        StringBuilder includes = new StringBuilder();
+        for (String snippet : TLS_SNIPPETS) {
+            includes.append("    include ").append(snippet).append(";\n");
+        }
+        return config(workers, port, bodyBytes, http2 ? " ssl http2" : " ssl", includes.toString());
+    }
+
+    private static String config(String workers, int port, int bodyBytes, String listenParameters, String includes) {
         return """
                 # The ceiling for ./run-tests.sh peak: nginx's fastest answer, a fixed body
                 # from memory. Worker and keep-alive settings as the tiers' (snippets/shared/
@@ -36,25 +65,52 @@ public final class CeilingServer implements AutoCloseable {
                   keepalive_requests 10000;
                   access_log off;
                   server {
-                    listen %s:%d;
-                    location / {
+                    listen %s:%d%s;
+                %s    location / {
                       default_type application/json;
                       return 200 '%s';
                     }
                   }
                 }
-                """.formatted(workers, Ports.LOOPBACK, port, "x".repeat(bodyBytes));
+                """.formatted(workers, Ports.LOOPBACK, port, listenParameters, includes, "x".repeat(bodyBytes));
     }
 
     /** Writes the config into {@code prefix}/conf, starts nginx and waits until it answers. */
     public static CeilingServer start(Path prefix, String workers, int port, int bodyBytes) throws IOException {
         Files.createDirectories(prefix.resolve("conf"));
         Files.writeString(prefix.resolve("conf/ceiling.conf"), config(workers, port, bodyBytes));
-        return new CeilingServer(NginxServer.of("ceiling", prefix, "ceiling.conf", port).start());
+        return new CeilingServer(NginxServer.of("ceiling", prefix, "ceiling.conf", port).start(), "http");
+    }
+
+    /**
+     * Like {@link #start}, over TLS: the front's TLS snippets and certificate copied from
+     * {@code frontConf}, the front tier's rendered conf/ folder.
+     */
+    public static CeilingServer startTls(Path prefix, String workers, int port, int bodyBytes, Path frontConf,
+            boolean http2) throws IOException {
+        Path conf = Files.createDirectories(prefix.resolve("conf"));
+        for (String snippet : TLS_SNIPPETS) {
+            Files.createDirectories(conf.resolve(snippet).getParent());
+            Files.copy(frontConf.resolve(snippet), conf.resolve(snippet), StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.createDirectories(conf.resolve(TLS_FILES));
+        try (Stream<Path> files = Files.list(frontConf.resolve(TLS_FILES))) {
+            for (Path file : files.toList()) {
+                // COPY_ATTRIBUTES keeps the key readable by its owner alone.
+                Files.copy(file, conf.resolve(TLS_FILES).resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        Files.writeString(conf.resolve("ceiling.conf"), tlsConfig(workers, port, bodyBytes, http2));
+        return new CeilingServer(NginxServer.of("ceiling (TLS)", prefix, "ceiling.conf", port).start(), "https");
     }
 
     public URI uri() {
-        return URI.create("http://" + Ports.LOOPBACK + ":" + nginx.port() + "/");
+        return URI.create(scheme + "://" + Ports.LOOPBACK + ":" + nginx.port() + "/");
+    }
+
+    public int port() {
+        return nginx.port();
     }
 
     /** The master's PID; its workers are its children. */

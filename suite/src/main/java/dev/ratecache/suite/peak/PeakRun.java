@@ -385,9 +385,14 @@ public final class PeakRun {
      * when the edge does not cache it (a URL that is not cacheable, or the cache switched off).
      */
     public static int warm(URI url) throws IOException, InterruptedException {
+        return warm(url, HTTP);
+    }
+
+    /** {@link #warm(URI)} with {@code client}, e.g. one that trusts the run's throwaway CA. */
+    public static int warm(URI url, HttpClient client) throws IOException, InterruptedException {
         String status = "";
         for (int attempt = 0; attempt < 5; attempt++) {
-            HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             status = response.statusCode() + ", X-Cache-Status " + response.headers().firstValue("X-Cache-Status").orElse("none");
             if (response.statusCode() == 200 && response.headers().firstValue("X-Cache-Status").orElse("").equals("HIT")) {

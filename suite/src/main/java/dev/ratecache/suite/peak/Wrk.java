@@ -1,11 +1,9 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Executables;
-import dev.ratecache.proc.LogTail;
 import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,17 +87,7 @@ public final class Wrk {
             command.addAll(List.of("-s", script.toAbsolutePath().toString()));
         }
         command.add(url.toString());
-        Files.createDirectories(dir);
-        Path out = dir.resolve(name + ".out");
-        Path log = dir.resolve(name + ".log");
-        try (ManagedProcess wrk = ManagedProcess.start("wrk " + name, command, dir, out, log)) {
-            int exit = wrk.waitFor(load.duration().plusSeconds(30));
-            String text = Files.readString(out);
-            if (exit != 0) {
-                throw new IOException("wrk exited with " + exit + " on " + url + ": " + LogTail.of(log, 5) + text);
-            }
-            return parse(text);
-        }
+        return parse(ClientProcess.run("wrk", name, command, dir, load.duration().plusSeconds(30), url).output());
     }
 
     /** Reads wrk's text output (as printed with --latency); throws when it holds no Requests/sec. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
+import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import java.util.ArrayList;
@@ -93,6 +94,34 @@ class PeakCommandTest {
         });
         assertThat(outcome.warnings()).noneMatch(w -> w.contains("reached the origin"));
         assertThat(cli.out()).contains("bare proxy_cache", "+ access log", "+ PURGE routing", "cpu ratio");
+    }
+
+    @Test
+    void tlsMeasuresEveryWayOverTlsAgainstTheCeilingOverTheSameTls() {
+        List<String> args = new ArrayList<>(List.of("peak", "--tls", "--duration", "1", "--connections", "20"));
+        args.addAll(freePorts());
+
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
+
+        TlsPeak.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand().tlsOutcome();
+        assertThat(outcome.rows()).extracting(TlsPeak.Row::kind).containsExactly(TlsPeak.Kind.values());
+        assertThat(outcome.rows()).allSatisfy(row -> {
+            // How fast each way is, is the benchmark's to report; that it ran, against its own ceiling, is this test's.
+            assertThat(row.medianRatio()).as(row.kind().label()).isPositive().isFinite();
+            assertThat(row.medianFrontCpu()).as(row.kind().label()).isPositive().isFinite();
+            assertThat(row.medianCeilingCpu()).as(row.kind().label()).isPositive().isFinite();
+        });
+        // Every request answered 2xx from the cache (none reached the origin), and -reuse resumed its sessions.
+        for (TlsPeak.Kind kind : List.of(TlsPeak.Kind.CLEARTEXT, TlsPeak.Kind.TLS_KEEPALIVE, TlsPeak.Kind.TLS_FULL,
+                TlsPeak.Kind.HTTP2)) {
+            assertThat(outcome.row(kind).failures()).as(kind.label()).isZero();
+        }
+        assertThat(outcome.row(TlsPeak.Kind.TLS_RESUMED).failures())
+                .isLessThan(outcome.row(TlsPeak.Kind.TLS_RESUMED).front().get(0).count() / 100 + 1);
+        assertThat(outcome.warnings()).noneMatch(w -> w.contains("reached the origin") || w.contains("not h2"));
+        assertThat(outcome.handshake()).contains("TLSv1.3", "ECDSA P-256", "h2load: TLSv1.");
+        assertThat(cli.out()).contains("TLS full handshake per request", "openssl s_time -new", "h2load -c2 -m10",
+                "wrk -t1 -c20");
     }
 
     private static double non2xxShare(PeakRun.Outcome outcome, Kind kind) {

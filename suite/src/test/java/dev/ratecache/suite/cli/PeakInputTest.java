@@ -29,4 +29,19 @@ class PeakInputTest {
         assertThat(cli.err()).contains("--app-path must be an item of the suite's origin, /items/ID (got '/hare')");
         assertThat(cli.out()).doesNotContain("starting");
     }
+
+    @Test
+    void tlsRefusesWhatMakesNoSenseWithItOneLineEach() {
+        assertThat(cli.run("peak", "--tls", "--breakdown", "--no-http2", "--http-port", "8081", "--streams", "0"))
+                .isEqualTo(2);
+        assertThat(cli.err())
+                .contains("--tls measures the HIT path over TLS, --breakdown the production front's features one by one:"
+                        + " run them apart")
+                .contains("--no-http2: peak --tls measures HTTP/2 too; drop --no-http2")
+                .contains("--http-port: peak --tls measures the TLS port alone; drop --http-port")
+                .contains("--streams must be a whole number from 1 to 1000 (got 0)");
+        assertThat(cli.out()).doesNotContain("machine:");
+        assertThat(cli.run("peak", "--tls", "--fleet")).isEqualTo(2);
+        assertThat(cli.err()).contains("--tls measures the HIT path over TLS, --fleet the fleet's Redis: run them apart");
+    }
 }

@@ -1,0 +1,314 @@
+package dev.ratecache.suite.peak;
+
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.stats.Median;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.TlsFiles;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * The edge cache's HIT path over TLS ({@code ./run-tests.sh peak --tls}): with keep-alive, with a
+ * new handshake per request (resumed from nginx's session cache, and full), and over HTTP/2, each
+ * as a ratio to nginx's {@code return 200} over the same TLS setup ({@link CeilingServer#startTls}:
+ * the front's own TLS snippets and certificate), measured right before it in the same round; and
+ * the cleartext HIT path against the cleartext ceiling, for reference.
+ */
+public final class TlsPeak {
+    /** What one row measures: the front's path, and the client that pushes it and its ceiling. */
+    public enum Kind {
+        CLEARTEXT("cleartext keep-alive HIT"),
+        TLS_KEEPALIVE("TLS keep-alive HIT (HTTP/1.1)"),
+        TLS_RESUMED("TLS resumed handshake per request"),
+        TLS_FULL("TLS full handshake per request"),
+        HTTP2("HTTP/2 HIT, multiplexed");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * @param switches the tiers' switches, --tls among them; the limits are made non-binding
+     * @param workers  the switches' worker setting, which the ceilings copy
+     * @param streams  h2load's requests in flight per connection (-m); its -c makes wrk's -c in flight
+     * @param origin   the suite's own origin's extra arguments, or null for the switches' --origin
+     */
+    public record Options(NginxSwitches switches, String workers, StackPorts ports, Wrk.Load load, int streams,
+            int rounds, String path, List<String> origin, int originThreads, Path dir) {}
+
+    /**
+     * One run of a client against one server.
+     *
+     * @param perSecond requests/s, or connections/s with one handshake and one request per connection
+     * @param count     requests (or connections) answered
+     * @param failures  errors, and answers that were not 2xx or 3xx
+     * @param cpuMicros the server's nginx CPU (master and workers) per request, in microseconds
+     */
+    public record Sample(double perSecond, long count, long failures, double cpuMicros) {}
+
+    /** A row's runs over the rounds: the front's and, in the same round right before it, the ceiling's. */
+    public record Row(Kind kind, String client, List<Sample> front, List<Sample> ceiling) {
+        /** Each round's front rate over its ceiling's. */
+        public List<Double> ratios() {
+            List<Double> r = new ArrayList<>();
+            for (int i = 0; i < front.size(); i++) {
+                double top = ceiling.get(i).perSecond();
+                r.add(top > 0 ? front.get(i).perSecond() / top : 0);
+            }
+            return r;
+        }
+
+        /** Each round's ceiling CPU per request over the front's: the ratio if nginx's CPU were all that limits. */
+        public List<Double> cpuRatios() {
+            List<Double> r = new ArrayList<>();
+            for (int i = 0; i < front.size(); i++) {
+                r.add(ceiling.get(i).cpuMicros() / front.get(i).cpuMicros());
+            }
+            return r;
+        }
+
+        public double medianCpuRatio() { return Median.of(cpuRatios()); }
+        public double medianRatio() { return Median.of(ratios()); }
+        public double minRatio() { return ratios().stream().min(Comparator.naturalOrder()).orElse(Double.NaN); }
+        public double maxRatio() { return ratios().stream().max(Comparator.naturalOrder()).orElse(Double.NaN); }
+        public double medianFront() { return Median.of(front.stream().map(Sample::perSecond).toList()); }
+        public double medianCeiling() { return Median.of(ceiling.stream().map(Sample::perSecond).toList()); }
+        public double medianFrontCpu() { return Median.of(front.stream().map(Sample::cpuMicros).toList()); }
+        public double medianCeilingCpu() { return Median.of(ceiling.stream().map(Sample::cpuMicros).toList()); }
+        public long failures() {
+            return front.stream().mapToLong(Sample::failures).sum() + ceiling.stream().mapToLong(Sample::failures).sum();
+        }
+    }
+
+    /** Every row, the body size, what the handshake was, and anything that makes a figure doubtful. */
+    public record Outcome(int bodyBytes, String handshake, List<Row> rows, List<String> warnings) {
+        public Row row(Kind kind) {
+            return rows.stream().filter(r -> r.kind() == kind).findFirst().orElseThrow();
+        }
+    }
+
+    private TlsPeak() {
+    }
+
+    public static Outcome run(Options options, PrintWriter progress) throws IOException, InterruptedException {
+        Files.createDirectories(options.dir());
+        List<String> warnings = new ArrayList<>();
+        NginxSwitches open = PeakRun.open(options.switches());
+        Wrk wrk = new Wrk(options.load());
+        H2load h2load = new H2load(H2load.connectionsFor(options.load().connections(), options.streams()),
+                options.streams());
+        Path out = options.dir().resolve("clients");
+        OriginServer origin = null;
+        Stack tls = null;
+        Stack cleartext = null;
+        CeilingServer plainCeiling = null;
+        CeilingServer tlsCeiling = null;
+        try {
+            origin = PeakRun.startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(),
+                    progress);
+            tls = Stack.around(origin, open, options.ports(), options.dir().resolve("tls"));
+            // The reference beside it: the same tiers in cleartext on ports of their own, before the same origin.
+            cleartext = Stack.around(origin, open.copy().tls(false),
+                    StackPorts.free().origin(options.ports().origin(), options.ports().management()),
+                    options.dir().resolve("cleartext"));
+            TlsFiles trust = tls.tls().orElseThrow(() -> new IOException("the front tier has no TLS (--tls)"));
+            URI clearUrl = cleartext.frontUri().resolve(options.path());
+            URI tlsUrl = tls.frontUri().resolve(options.path());
+            int bodyBytes = PeakRun.warm(clearUrl);
+            PeakRun.warm(tlsUrl, HttpClient.newBuilder().sslContext(trust.sslContext())
+                    .connectTimeout(Duration.ofSeconds(2)).build());
+            // s_time asks HTTP/1.0 without a Host header: $host is the server's name, another cache key.
+            String handshake = warmHostless(tlsUrl, options.path(), trust.sslContext());
+            plainCeiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(),
+                    bodyBytes);
+            tlsCeiling = CeilingServer.startTls(options.dir().resolve("ceiling-tls"), options.workers(), Ports.free(),
+                    bodyBytes, tls.frontEnd().prefix().resolve("conf"), options.switches().http2());
+
+            Map<Kind, String> clients = new EnumMap<>(Kind.class);
+            clients.put(Kind.CLEARTEXT, options.load().describe());
+            clients.put(Kind.TLS_KEEPALIVE, options.load().describe());
+            clients.put(Kind.TLS_RESUMED, STime.describe(STime.Handshake.RESUMED));
+            clients.put(Kind.TLS_FULL, STime.describe(STime.Handshake.FULL));
+            clients.put(Kind.HTTP2, h2load.describe());
+            Map<Kind, List<Sample>> fronts = new EnumMap<>(Kind.class);
+            Map<Kind, List<Sample>> ceilings = new EnumMap<>(Kind.class);
+            // What h2load negotiated, by ALPN's choice: "h2" alone, unless a server fell back to HTTP/1.1.
+            Map<String, String> h2 = new java.util.TreeMap<>();
+            Kind[] kinds = Kind.values();
+            for (int round = 1; round <= options.rounds(); round++) {
+                // Each round starts one row later: a drift within a round falls on every row in turn.
+                for (int k = 0; k < kinds.length; k++) {
+                    Kind kind = kinds[(k + round - 1) % kinds.length];
+                    boolean clear = kind == Kind.CLEARTEXT;
+                    CeilingServer ceiling = clear ? plainCeiling : tlsCeiling;
+                    Stack stack = clear ? cleartext : tls;
+                    URI frontUrl = clear ? clearUrl : tlsUrl;
+                    String name = kind.name().toLowerCase(Locale.ROOT) + "-" + round;
+                    progress.printf("  round %d: %-34s %-22s ceiling, then %s%n", round, kind.label(), clients.get(kind),
+                            frontUrl);
+                    progress.flush();
+                    ceilings.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, ceiling.uri().resolve(
+                            options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name, h2));
+                    long before = PeakRun.originRequests(origin);
+                    fronts.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, frontUrl,
+                            stack.frontEnd().pid(), wrk, h2load, options.load().duration(), out, "front-" + name, h2));
+                    long reached = PeakRun.originRequests(origin) - before;
+                    if (reached > 0) {
+                        warnings.add("round " + round + ": " + reached + " requests of the " + kind.label()
+                                + " run reached the origin");
+                    }
+                }
+            }
+            List<Row> rows = new ArrayList<>();
+            for (Kind kind : kinds) {
+                Row row = new Row(kind, clients.get(kind), fronts.get(kind), ceilings.get(kind));
+                if (row.failures() > 0) {
+                    warnings.add(kind.label() + ": " + row.failures() + " requests failed or were not 2xx/3xx"
+                            + " (see " + out + ")");
+                }
+                rows.add(row);
+            }
+            h2.keySet().stream().filter(a -> !a.equals("h2")).forEach(a -> warnings.add(
+                    "HTTP/2 HIT: h2load was answered over " + (a.isEmpty() ? "no ALPN protocol" : a) + ", not h2"));
+            if (h2.containsKey("h2")) {
+                handshake += "; h2load: " + h2.get("h2");
+            }
+            return new Outcome(bodyBytes, handshake, rows, warnings);
+        } finally {
+            for (AutoCloseable c : new AutoCloseable[] {tlsCeiling, plainCeiling, cleartext, tls, origin}) {
+                if (c != null) {
+                    try {
+                        c.close();
+                    } catch (Exception ignored) {
+                        // Stopping the rest matters more than this one's error.
+                    }
+                }
+            }
+        }
+    }
+
+    /** One client run of {@code kind} against {@code url}, with the CPU of the nginx whose master is {@code pid}. */
+    private static Sample measure(Kind kind, URI url, long pid, Wrk wrk, H2load h2load, Duration duration, Path dir,
+            String name, Map<String, String> seen) throws IOException, InterruptedException {
+        double before = ProcCpu.treeSeconds(pid);
+        Sample s = switch (kind) {
+            case CLEARTEXT, TLS_KEEPALIVE -> {
+                Wrk.Result r = wrk.run(url, null, dir, name);
+                yield new Sample(r.requestsPerSecond(), r.requests(), r.non2xx() + r.socketErrors(), 0);
+            }
+            case TLS_RESUMED, TLS_FULL -> {
+                STime.Handshake handshake = kind == Kind.TLS_FULL ? STime.Handshake.FULL : STime.Handshake.RESUMED;
+                STime.Result r = STime.run(url.getHost(), url.getPort(), url.getRawPath(), handshake, duration, dir, name);
+                // A resumed row whose sessions were not resumed measured full handshakes.
+                long notResumed = handshake == STime.Handshake.RESUMED ? r.connections() - r.resumed() : 0;
+                yield new Sample(r.connectionsPerSecond(), r.connections(), notResumed, 0);
+            }
+            case HTTP2 -> {
+                H2load.Result r = h2load.run(url, duration, dir, name);
+                seen.put(r.application(), r.tls());
+                yield new Sample(r.requestsPerSecond(), r.succeeded(), r.failed(), 0);
+            }
+        };
+        double seconds = ProcCpu.treeSeconds(pid) - before;
+        return new Sample(s.perSecond(), s.count(), s.failures(), s.count() == 0 ? Double.NaN : seconds * 1e6 / s.count());
+    }
+
+    /**
+     * Asks {@code path} as s_time does (HTTP/1.0, no Host) until the front answers it from its cache;
+     * returns the handshake it made: protocol, cipher suite and the certificate's key.
+     */
+    static String warmHostless(URI url, String path, SSLContext context) throws IOException {
+        String status = "";
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(url.getHost(), url.getPort())) {
+                socket.setSoTimeout(30_000);
+                socket.getOutputStream().write(("GET " + path + " HTTP/1.0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                String head = head(socket.getInputStream());
+                status = head.lines().findFirst().orElse("");
+                if (status.contains(" 200 ") && head.lines().anyMatch(l -> l.equalsIgnoreCase("X-Cache-Status: HIT"))) {
+                    var session = socket.getSession();
+                    return session.getProtocol() + " " + session.getCipherSuite() + ", certificate "
+                            + key(session.getPeerCertificates()[0].getPublicKey());
+                }
+            }
+        }
+        throw new IOException(url + " does not answer s_time's request (GET " + path + " HTTP/1.0, no Host) from its"
+                + " cache (last answer: " + status + ")");
+    }
+
+    /** The response's status line and headers. */
+    private static String head(InputStream in) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.read()) != -1) {
+            bytes.write(c);
+            String s = bytes.toString(StandardCharsets.ISO_8859_1);
+            if (s.endsWith("\r\n\r\n")) {
+                break;
+            }
+        }
+        return bytes.toString(StandardCharsets.ISO_8859_1).replace("\r\n", "\n");
+    }
+
+    /** A certificate's key as its handshake signs: "ECDSA P-256" and the like, "RSA 2048". */
+    static String key(PublicKey key) {
+        if (key instanceof ECPublicKey ec) {
+            return "ECDSA P-" + ec.getParams().getCurve().getField().getFieldSize();
+        }
+        if (key instanceof RSAPublicKey rsa) {
+            return "RSA " + rsa.getModulus().bitLength();
+        }
+        return key.getAlgorithm();
+    }
+
+    /** The figures as a table: each row's rate beside its ceiling's, the ratio (median, range) and the CPU. */
+    public static String table(Outcome outcome) {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "body %d bytes; TLS: %s. ratio: the front's rate over the ceiling's"
+                + " (nginx's return 200 over the same TLS setup; cleartext for the first row) in the same round, median"
+                + " and range over rounds. per s: requests/s, or connections/s where each connection makes its own"
+                + " handshake for one request (s_time, one connection at a time: its own handshake work is in the"
+                + " figure too). cpu us: nginx's CPU per request (the front's, the ceiling's); cpu: the ceiling's over the"
+                + " front's, round by round, which a busy machine disturbs far less than the rates.%n", outcome.bodyBytes(), outcome.handshake()));
+        s.append(String.format(Locale.ROOT, "%-34s %-22s %10s %10s %6s %10s %8s %8s %6s%n", "path", "client", "front/s",
+                "ceiling/s", "ratio", "range", "cpu us", "ceil us", "cpu"));
+        for (Row r : outcome.rows()) {
+            s.append(String.format(Locale.ROOT, "%-34s %-22s %10.0f %10.0f %6.2f %10s %8.1f %8.1f %6.2f%n",
+                    r.kind().label(), r.client(), r.medianFront(), r.medianCeiling(), r.medianRatio(),
+                    String.format(Locale.ROOT, "%.2f-%.2f", r.minRatio(), r.maxRatio()), r.medianFrontCpu(),
+                    r.medianCeilingCpu(), r.medianCpuRatio()));
+        }
+        return s.toString();
+    }
+}
