@@ -57,15 +57,17 @@ final class NetworkExec implements ExecChainHandler {
     @Override
     public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
             throws IOException, HttpException {
-        Exchange exchange;
         if (scope.clientContext instanceof RateCacheContext c) {
-            exchange = c.exchange;
-        } else {
-            // httpclient5-cache forks a revalidation with a context of its own, on its own thread.
-            exchange = new Exchange(System.nanoTime());
-            stats.backgroundRevalidations.increment();
-            background.accept(request);
+            return send(request, scope, chain, c.exchange);
         }
+        // httpclient5-cache forks a revalidation with a context of its own, on its own thread.
+        stats.backgroundRevalidations.increment();
+        background.accept(request);
+        return send(request, scope, chain, new Exchange(System.nanoTime()));
+    }
+
+    private ClassicHttpResponse send(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain,
+            Exchange exchange) throws IOException, HttpException {
         exchange.attempted = true;
         String host = pacer == null ? null : scope.route.getTargetHost().toURI();
         boolean mayRetry = policy.maxRetries() > 0 && RetryPolicy.isIdempotent(request.getMethod())

@@ -28,7 +28,6 @@ import org.apache.hc.client5.http.impl.cache.FileResourceFactory;
 import org.apache.hc.client5.http.impl.cache.HeapResourceFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
@@ -66,6 +65,7 @@ public final class RateCacheClient implements Closeable {
     private final RetryPolicy retryPolicy;
     private final Throttle throttle;
     private final boolean pacing;
+    private final OpenSockets sockets = new OpenSockets();
     final StatsRecorder stats = new StatsRecorder();
 
     private RateCacheClient(Builder b) {
@@ -125,7 +125,7 @@ public final class RateCacheClient implements Closeable {
                 }
             };
         }
-        builder.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+        builder.setConnectionManager(sockets.connectionManager()
                         .setMaxConnTotal(b.maxConnections)
                         .setMaxConnPerRoute(b.maxConnections)
                         .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -294,6 +294,7 @@ public final class RateCacheClient implements Closeable {
     public void close() throws IOException {
         try {
             http.close(CloseMode.IMMEDIATE);
+            sockets.closeAll();
         } finally {
             evictAll();
         }

@@ -367,12 +367,14 @@ public final class Predictor {
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
         if (in.cell().library()) {
-            // The driver asks the paths in order each loop; its retries wait Retry-After plus a jitter of
-            // up to a tenth (the mean, 5 %, here), as LibraryDriver configures it.
+            // The driver draws the paths' order each loop as JMeter does; its retries wait Retry-After plus
+            // a jitter of up to a tenth (the mean, 5 %, here), and each user revalidates in the background
+            // on its threads, as LibraryDriver configures it.
             Workload.Library library = new Workload.Library(LibraryDriver.RETRIES,
-                    Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis());
+                    Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis(),
+                    LibraryDriver.REVALIDATION_THREADS);
             return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
-                    paths, false, 1, overheadMs, false, false, library);
+                    paths, LibraryDriver.shuffles(plan), seed, overheadMs, false, false, library);
         }
         return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L, paths,
                 plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());
