@@ -39,6 +39,7 @@ final class NetworkExec implements ExecChainHandler {
     private final PolicyPacer pacer;
     private final StatsRecorder stats;
     private final Consumer<ClassicHttpRequest> background;
+    private volatile boolean closed;
 
     /**
      * @param pacer      paces to the server's RateLimit-Policy; null for none
@@ -61,9 +62,18 @@ final class NetworkExec implements ExecChainHandler {
             return send(request, scope, chain, c.exchange);
         }
         // httpclient5-cache forks a revalidation with a context of its own, on its own thread.
+        if (closed) {
+            // The client closed while this thread was starting: a closed client sends nothing more.
+            throw new InterruptedIOException("the client is closed");
+        }
         stats.backgroundRevalidations.increment();
         background.accept(request);
         return send(request, scope, chain, new Exchange(System.nanoTime()));
+    }
+
+    /** From now on, a background revalidation that has not reached the wire is not sent. */
+    void close() {
+        closed = true;
     }
 
     private ClassicHttpResponse send(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain,

@@ -66,6 +66,7 @@ public final class RateCacheClient implements Closeable {
     private final Throttle throttle;
     private final boolean pacing;
     private final OpenSockets sockets = new OpenSockets();
+    private final NetworkExec network;
     final StatsRecorder stats = new StatsRecorder();
 
     private RateCacheClient(Builder b) {
@@ -76,7 +77,7 @@ public final class RateCacheClient implements Closeable {
         boolean scoped = b.cache && !b.sharedCache;
         // A background revalidation runs on httpclient5-cache's own thread: it takes the credentials
         // scope of the request it revalidates (which carries them), so its answer is stored there.
-        NetworkExec network = new NetworkExec(b.retryPolicy, b.throttle, b.paceToPolicy ? new PolicyPacer() : null,
+        this.network = new NetworkExec(b.retryPolicy, b.throttle, b.paceToPolicy ? new PolicyPacer() : null,
                 stats, scoped ? request -> BoundedCacheStorage.scope(principal(request)) : request -> { });
         if (b.cache) {
             this.storage = new BoundedCacheStorage(b.maxCacheBytes, b.maxEntries);
@@ -292,6 +293,7 @@ public final class RateCacheClient implements Closeable {
      */
     @Override
     public void close() throws IOException {
+        network.close();
         try {
             http.close(CloseMode.IMMEDIATE);
             sockets.closeAll();

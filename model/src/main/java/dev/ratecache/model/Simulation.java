@@ -252,16 +252,28 @@ public final class Simulation {
     /**
      * A background revalidation of the user's {@code entry}, on one of its threads: a request
      * through the tiers like any other (a 304 at the origin, which costs what a 200 does here),
-     * retried like any other, and no sample. Its answer refreshes the entry.
+     * retried like any other, and no sample. Its answer refreshes the entry. A thread has to start
+     * before it is on the wire: unless {@link Workload.Library#revalidationsSent()}, a millisecond at
+     * least, by when a user whose work ended with this answer has closed its client, and the
+     * revalidation is never sent.
      */
     private void revalidate(String client, String path, LibraryUser library, LibraryUser.Entry entry, int attempt,
             long issuedAt) {
+        if (library.settings.revalidationsSent()) {
+            sendRevalidation(client, path, library, entry, attempt, issuedAt);
+        } else {
+            at(now + Math.max(1, clientOverheadMs), () -> sendRevalidation(client, path, library, entry, attempt, issuedAt));
+        }
+    }
+
+    private void sendRevalidation(String client, String path, LibraryUser library, LibraryUser.Entry entry,
+            int attempt, long issuedAt) {
         if (library.closed) {
             return;
         }
         Req r = new Req(-1, client, path, issuedAt, false);
         r.revalidationOf = library;
-        r.retry = retry(library, attempt, issuedAt, () -> revalidate(client, path, library, entry, attempt + 1, issuedAt));
+        r.retry = retry(library, attempt, issuedAt, () -> sendRevalidation(client, path, library, entry, attempt + 1, issuedAt));
         r.onDone = () -> {
             if (r.status == 200) {
                 library.stored(path, issuedAt, r.ageSec);
@@ -349,7 +361,15 @@ public final class Simulation {
         lookup(r);
     }
 
+    /** Whether {@code r} is a background revalidation whose client was closed: the tiers drop it where it is. */
+    private static boolean givenUp(Req r) {
+        return r.revalidationOf != null && r.revalidationOf.closed;
+    }
+
     private void lookup(Req r) {
+        if (givenUp(r)) {
+            return;
+        }
         if (cache == null) {
             forward(r);
             return;
@@ -386,6 +406,9 @@ public final class Simulation {
     }
 
     private void atBack(Req r) {
+        if (givenUp(r)) {
+            return;
+        }
         long delay = 0;
         LimitReq perClient = spec.perClientAtBack() ? perClientLimit(r) : null;
         if (perClient != null) {
@@ -416,8 +439,9 @@ public final class Simulation {
     }
 
     private void enqueue(Req r) {
-        if (r.revalidationOf != null && r.revalidationOf.closed) {
-            // Its client was closed on the way: the tiers drop a request whose client went away.
+        if (givenUp(r)) {
+            // Its client was closed on the way: the tiers drop a request whose client went away
+            // (after the limits that counted it so far).
             return;
         }
         if (busyThreads < spec.origin().threads()) {

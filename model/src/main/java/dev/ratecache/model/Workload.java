@@ -105,11 +105,19 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
      *
      * @param retryAfterMs        the wait before a retry: the tiers' Retry-After plus the library's mean jitter
      * @param revalidationThreads each user's background revalidation threads; 0 revalidates before answering
+     * @param revalidationsSent   a background revalidation reaches the wire in the millisecond it starts;
+     *                            otherwise a millisecond later, after a user whose work ended then has
+     *                            closed its client (a race of threads: the two bound what a run may see)
      */
-    record Library(int maxRetries, long retryAfterMs, long budgetMs, int revalidationThreads) {
+    record Library(int maxRetries, long retryAfterMs, long budgetMs, int revalidationThreads,
+                   boolean revalidationsSent) {
         /** Without background revalidation: every stale entry is revalidated before it answers. */
         public Library(int maxRetries, long retryAfterMs, long budgetMs) {
-            this(maxRetries, retryAfterMs, budgetMs, 0);
+            this(maxRetries, retryAfterMs, budgetMs, 0, false);
+        }
+
+        public Library(int maxRetries, long retryAfterMs, long budgetMs, int revalidationThreads) {
+            this(maxRetries, retryAfterMs, budgetMs, revalidationThreads, false);
         }
     }
 }

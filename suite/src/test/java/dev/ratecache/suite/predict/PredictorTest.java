@@ -198,6 +198,20 @@ class PredictorTest {
     }
 
     @Test
+    void aLibraryCellsRangesSpanTheRaceOfItsRevalidationsWithTheClose() {
+        // Quick stress: a user whose first answer came stale after its retries starts a revalidation
+        // with its last sample; whether it reaches the back's queue before the client closes decides
+        // how many later retries that queue rejects.
+        Prediction library = predict(Cell.of(Plan.STRESS, "library").clientCache().generator(Generator.LIBRARY).build(),
+                new NginxSwitches().cache(false), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
+
+        assertThat(library.revalidationRace()).isTrue();
+        Prediction.Range rejected = library.range(Metric.REJECTED_PCT);
+        assertThat(rejected.contains(library.value(Metric.REJECTED_PCT))).isTrue();
+        assertThat(rejected.high()).isGreaterThan(rejected.low());
+    }
+
+    @Test
     void cellsTheModelCannotTakeSayWhy() {
         NginxSwitches s = new NginxSwitches();
         assertThat(predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), new NginxSwitches().limitConn(5),
