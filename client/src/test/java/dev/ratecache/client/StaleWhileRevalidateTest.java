@@ -107,10 +107,35 @@ class StaleWhileRevalidateTest {
 
     @Test
     void staleResponsePastTheWindowIsRevalidatedBeforeItIsAnswered() throws Exception {
-        String path = "/past-window";
         // 40 s stale, the window 30 s.
+        String path = "/past-window";
         origin.serve(path, "max-age=10, stale-while-revalidate=30", 50, 50);
-        try (RateCacheClient client = RateCacheClient.create()) {
+        assertRevalidatedBeforeAnswering(path, RateCacheClient.create());
+    }
+
+    @Test
+    void mustRevalidateResponseIsNeverServedWhileRevalidating() throws Exception {
+        String path = "/must-revalidate";
+        origin.serve(path, "max-age=10, must-revalidate, stale-while-revalidate=30", 20, 20);
+        assertRevalidatedBeforeAnswering(path, RateCacheClient.create());
+    }
+
+    @Test
+    void noCacheResponseIsNeverServedWhileRevalidating() throws Exception {
+        // Fresh by max-age, stale by Age, within the window: no-cache still sends every use to the origin.
+        String path = "/no-cache";
+        origin.serve(path, "no-cache, max-age=10, stale-while-revalidate=30", 20, 20);
+        assertRevalidatedBeforeAnswering(path, RateCacheClient.create());
+    }
+
+    @Test
+    void withoutRevalidationThreadsAStaleResponseIsRevalidatedBeforeItIsAnswered() throws Exception {
+        assertRevalidatedBeforeAnswering(staleInWindow(), RateCacheClient.builder().revalidationThreads(0).build());
+    }
+
+    /** The second request for {@code path} waits for its own 304 (then closes {@code client}). */
+    private static void assertRevalidatedBeforeAnswering(String path, RateCacheClient client) throws Exception {
+        try (client) {
             client.get(origin.url(path));
 
             RateCacheResponse second = client.get(origin.url(path));
@@ -120,53 +145,6 @@ class StaleWhileRevalidateTest {
             assertThat(origin.revalidations(path)).isEqualTo(1);
             assertThat(client.stats().staleCount()).isZero();
             assertThat(client.stats().backgroundRevalidationCount()).isZero();
-        }
-    }
-
-    @Test
-    void mustRevalidateResponseIsNeverServedWhileRevalidating() throws Exception {
-        String path = "/must-revalidate";
-        origin.serve(path, "max-age=10, must-revalidate, stale-while-revalidate=30", 20, 20);
-        try (RateCacheClient client = RateCacheClient.create()) {
-            client.get(origin.url(path));
-
-            RateCacheResponse second = client.get(origin.url(path));
-
-            assertThat(second.source()).isEqualTo(ResponseSource.VALIDATED);
-            assertThat(second.networkRequests()).isEqualTo(1);
-            assertThat(origin.revalidations(path)).isEqualTo(1);
-            assertThat(client.stats().staleCount()).isZero();
-        }
-    }
-
-    @Test
-    void noCacheResponseIsNeverServedWhileRevalidating() throws Exception {
-        String path = "/no-cache";
-        // Fresh by max-age, stale by Age, within the window: no-cache still sends every use to the origin.
-        origin.serve(path, "no-cache, max-age=10, stale-while-revalidate=30", 20, 20);
-        try (RateCacheClient client = RateCacheClient.create()) {
-            client.get(origin.url(path));
-
-            RateCacheResponse second = client.get(origin.url(path));
-
-            assertThat(second.source()).isEqualTo(ResponseSource.VALIDATED);
-            assertThat(second.networkRequests()).isEqualTo(1);
-            assertThat(origin.revalidations(path)).isEqualTo(1);
-            assertThat(client.stats().staleCount()).isZero();
-        }
-    }
-
-    @Test
-    void withoutRevalidationThreadsAStaleResponseIsRevalidatedBeforeItIsAnswered() throws Exception {
-        String path = staleInWindow();
-        try (RateCacheClient client = RateCacheClient.builder().revalidationThreads(0).build()) {
-            client.get(origin.url(path));
-
-            RateCacheResponse second = client.get(origin.url(path));
-
-            assertThat(second.source()).isEqualTo(ResponseSource.VALIDATED);
-            assertThat(second.networkRequests()).isEqualTo(1);
-            assertThat(origin.revalidations(path)).isEqualTo(1);
         }
     }
 
