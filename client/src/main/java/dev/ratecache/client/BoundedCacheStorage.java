@@ -21,8 +21,9 @@ import org.apache.hc.core5.http.Header;
  * <p>In a private cache the keys are scoped to the caller's credentials: {@link #scope(String)}
  * names the principal of the request running on this thread, and every key it touches is
  * prefixed with it. Credentials never share an entry, and an anonymous request never sees an
- * authenticated one's. The cache runs entirely on the caller's thread (background
- * revalidation is off in a private cache), so a thread-local is enough.
+ * authenticated one's. The cache runs on the caller's thread, so a thread-local is enough; a
+ * background revalidation, on a thread of its own, sets the scope of the request it revalidates
+ * before it touches the cache (see {@link NetworkExec}).
  *
  * <p>A body is disposed of (its file deleted, for a file-backed cache) when the last entry
  * holding it goes: a 304 update and a variant keep the same body under a new entry.

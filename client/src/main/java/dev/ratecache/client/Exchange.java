@@ -1,11 +1,12 @@
 package dev.ratecache.client;
 
 import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.protocol.HttpContext;
 
 /** What happened on the wire for one call of {@link RateCacheClient#execute}, kept in its context. */
 final class Exchange {
     final long startNanos;
+    /** Whether the request reached the network element: a stale answer after it is stale-if-error. */
+    boolean attempted;
     int networkRequests;
     int lastNetworkStatus;
     int retries;
@@ -17,10 +18,5 @@ final class Exchange {
 
     Exchange(long startNanos) {
         this.startNanos = startNanos;
-    }
-
-    /** The exchange of this context; a detached one for requests the client didn't start (background revalidation). */
-    static Exchange of(HttpContext context) {
-        return context instanceof RateCacheContext c ? c.exchange : new Exchange(System.nanoTime());
     }
 }

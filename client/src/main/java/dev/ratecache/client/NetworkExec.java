@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.core5.http.ClassicHttpRequest;
@@ -18,8 +19,9 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
 
 /**
- * The chain element between the cache and the wire: it takes the throttle's token, counts the
- * exchange, and retries rate-limit rejections.
+ * The chain element between the cache and the wire: it takes the throttle's token, waits for
+ * the slot the server's policy allows (when pacing), counts the exchange, and retries rate-limit
+ * rejections. Background revalidations pass here too, on their own thread.
  *
  * <p>Sitting inside the caching element is what makes the guarantees hold by construction: it
  * only ever sees responses from the network, so nothing the cache answered is retried, a
@@ -34,18 +36,50 @@ final class NetworkExec implements ExecChainHandler {
 
     private final RetryPolicy policy;
     private final Throttle throttle;
+    private final PolicyPacer pacer;
     private final StatsRecorder stats;
+    private final Consumer<ClassicHttpRequest> background;
+    private volatile boolean closed;
 
-    NetworkExec(RetryPolicy policy, Throttle throttle, StatsRecorder stats) {
+    /**
+     * @param pacer      paces to the server's RateLimit-Policy; null for none
+     * @param background called on the thread of a background revalidation before it touches the
+     *                   cache, with the request it sends (the one whose answer was served stale)
+     */
+    NetworkExec(RetryPolicy policy, Throttle throttle, PolicyPacer pacer, StatsRecorder stats,
+            Consumer<ClassicHttpRequest> background) {
         this.policy = policy;
         this.throttle = throttle;
+        this.pacer = pacer;
         this.stats = stats;
+        this.background = background;
     }
 
     @Override
     public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
             throws IOException, HttpException {
-        Exchange exchange = Exchange.of(scope.clientContext);
+        if (scope.clientContext instanceof RateCacheContext c) {
+            return send(request, scope, chain, c.exchange);
+        }
+        // httpclient5-cache forks a revalidation with a context of its own, on its own thread.
+        if (closed) {
+            // The client closed while this thread was starting: a closed client sends nothing more.
+            throw new InterruptedIOException("the client is closed");
+        }
+        stats.backgroundRevalidations.increment();
+        background.accept(request);
+        return send(request, scope, chain, new Exchange(System.nanoTime()));
+    }
+
+    /** From now on, a background revalidation that has not reached the wire is not sent. */
+    void close() {
+        closed = true;
+    }
+
+    private ClassicHttpResponse send(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain,
+            Exchange exchange) throws IOException, HttpException {
+        exchange.attempted = true;
+        String host = pacer == null ? null : scope.route.getTargetHost().toURI();
         boolean mayRetry = policy.maxRetries() > 0 && RetryPolicy.isIdempotent(request.getMethod())
                 && repeatable(request.getEntity());
         // The protocol interceptors below add headers to the request they send (Content-Length,
@@ -58,11 +92,20 @@ final class NetworkExec implements ExecChainHandler {
                 exchange.throttleWaitNanos += waited;
                 stats.throttleWaitNanos.add(waited);
             }
+            if (pacer != null) {
+                long waited = pacer.acquire(host);
+                exchange.throttleWaitNanos += waited;
+                stats.throttleWaitNanos.add(waited);
+            }
             exchange.networkRequests++;
             stats.network.increment();
             ClassicHttpResponse response = chain.proceed(attempt, scope);
             int status = response.getCode();
             exchange.lastNetworkStatus = status;
+            if (pacer != null) {
+                Header policyHeader = response.getFirstHeader(PolicyPacer.HEADER);
+                pacer.learn(host, policyHeader == null ? null : policyHeader.getValue());
+            }
             if (!policy.isRejection(status)) {
                 return response;
             }

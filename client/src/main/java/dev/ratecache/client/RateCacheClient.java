@@ -40,13 +40,15 @@ import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.config.NamedElementChain;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
 
 /**
  * An HTTP client for API consumers that caches what the server lets it cache and copes with
  * rate limiting: Apache HttpClient 5's caching client, set up with sensible defaults, plus
- * Retry-After-aware retries, an optional client-side throttle, per-response provenance and
- * running statistics.
+ * Retry-After-aware retries, stale-while-revalidate in the background, an optional client-side
+ * throttle or pacing to the server's RateLimit-Policy, per-response provenance and running
+ * statistics.
  *
  * <pre>{@code
  * RateCacheClient client = RateCacheClient.create();      // private 10 MiB memory cache, retries on 429/503
@@ -64,16 +66,24 @@ public final class RateCacheClient implements Closeable {
     private final RequestCacheControl requestCacheControl;
     private final RetryPolicy retryPolicy;
     private final Throttle throttle;
+    private final boolean pacing;
+    private final OpenSockets sockets = new OpenSockets();
+    private final NetworkExec network;
     final StatsRecorder stats = new StatsRecorder();
 
     private RateCacheClient(Builder b) {
         this.retryPolicy = b.retryPolicy;
         this.throttle = b.throttle;
-        NetworkExec network = new NetworkExec(b.retryPolicy, b.throttle, stats);
+        this.pacing = b.paceToPolicy;
         HttpClientBuilder builder;
+        boolean scoped = b.cache && !b.sharedCache;
+        // A background revalidation runs on httpclient5-cache's own thread: it takes the credentials
+        // scope of the request it revalidates (which carries them), so its answer is stored there.
+        this.network = new NetworkExec(b.retryPolicy, b.throttle, b.paceToPolicy ? new PolicyPacer() : null,
+                stats, scoped ? request -> BoundedCacheStorage.scope(principal(request)) : request -> { });
         if (b.cache) {
             this.storage = new BoundedCacheStorage(b.maxCacheBytes, b.maxEntries);
-            this.privateCache = !b.sharedCache;
+            this.privateCache = scoped;
             this.requestCacheControl = b.staleIfError == null ? null
                     : RequestCacheControl.builder().setStaleIfError(b.staleIfError.toSeconds()).build();
             CachingHttpClientBuilder caching = new CachingHttpClientBuilder() {
@@ -89,9 +99,10 @@ public final class RateCacheClient implements Closeable {
                     .setMaxObjectSize(b.maxObjectSize)
                     .setMaxCacheEntries(b.maxEntries)
                     .setSharedCache(b.sharedCache)
-                    // Background revalidation would run the cache on another thread, outside the
-                    // credentials scope of the request that started it.
-                    .setAsynchronousWorkers(b.sharedCache ? 1 : 0)
+                    // stale-while-revalidate: httpclient5-cache serves the stale entry and revalidates
+                    // it on a pool of this many threads, one revalidation per entry at a time, shut
+                    // down with the client. None: revalidated before answering.
+                    .setAsynchronousWorkers(b.revalidationThreads)
                     .setHeuristicCachingEnabled(false)
                     .build());
             caching.setHttpCacheStorage(storage);
@@ -117,7 +128,7 @@ public final class RateCacheClient implements Closeable {
                 }
             };
         }
-        PoolingHttpClientConnectionManagerBuilder connections = PoolingHttpClientConnectionManagerBuilder.create();
+        PoolingHttpClientConnectionManagerBuilder connections = sockets.connectionManager();
         if (b.sslContext != null) {
             connections.setTlsSocketStrategy(ClientTlsStrategyBuilder.create().setSslContext(b.sslContext).buildClassic());
         }
@@ -213,7 +224,11 @@ public final class RateCacheClient implements Closeable {
         CacheResponseStatus status = cacheContext.getCacheResponseStatus();
         return switch (status) {
             case VALIDATED -> exchange.lastNetworkStatus == 304 ? ResponseSource.VALIDATED : ResponseSource.NETWORK;
-            case CACHE_MODULE_RESPONSE -> cacheContext.getCacheEntry() != null ? ResponseSource.STALE : ResponseSource.GENERATED;
+            // httpclient5-cache labels both stale answers alike: one after this request tried the
+            // network is stale-if-error; one without trying was served while a revalidation runs
+            // on its own context and thread.
+            case CACHE_MODULE_RESPONSE -> cacheContext.getCacheEntry() == null ? ResponseSource.GENERATED
+                    : exchange.attempted ? ResponseSource.STALE_IF_ERROR : ResponseSource.STALE_WHILE_REVALIDATING;
             // A revalidation that was answered with anything but 200/304 (a 429, say) keeps the
             // CACHE_HIT label although the response came from the wire.
             case CACHE_HIT -> exchange.networkRequests == 0 ? ResponseSource.CACHE : ResponseSource.NETWORK;
@@ -262,6 +277,8 @@ public final class RateCacheClient implements Closeable {
     public RetryPolicy retryPolicy() { return retryPolicy; }
     /** The client-side throttle, or null when there is none. */
     public Throttle throttle() { return throttle; }
+    /** Whether requests are paced to the server's RateLimit-Policy. */
+    public boolean pacesToPolicy() { return pacing; }
     /** Whether responses are cached at all. */
     public boolean cacheEnabled() { return storage != null; }
     /** Entries in the cache (0 without one). */
@@ -276,11 +293,16 @@ public final class RateCacheClient implements Closeable {
         }
     }
 
-    /** Closes the connections and empties the cache (deleting a file-backed cache's bodies). */
+    /**
+     * Stops the background revalidations, closes the connections (cutting a revalidation still on
+     * the wire) and empties the cache (deleting a file-backed cache's bodies).
+     */
     @Override
     public void close() throws IOException {
+        network.close();
         try {
-            http.close();
+            http.close(CloseMode.IMMEDIATE);
+            sockets.closeAll();
         } finally {
             evictAll();
         }
@@ -298,8 +320,8 @@ public final class RateCacheClient implements Closeable {
 
     /**
      * Settings for a {@link RateCacheClient}. Defaults: caching on, a private cache of 10 MiB in
-     * memory, responses up to 1 MiB stored, {@link RetryPolicy#defaults()}, no throttle, connect
-     * timeout 10 s, response timeout 30 s, 64 connections.
+     * memory, responses up to 1 MiB stored, one background revalidation thread, {@link RetryPolicy#defaults()},
+     * no throttle, no pacing, connect timeout 10 s, response timeout 30 s, 64 connections.
      */
     public static final class Builder {
         private boolean cache = true;
@@ -309,6 +331,8 @@ public final class RateCacheClient implements Closeable {
         private long maxObjectSize = 1024 * 1024;
         private boolean sharedCache;
         private Duration staleIfError;
+        private int revalidationThreads = 1;
+        private boolean paceToPolicy;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private Throttle throttle;
         private Duration connectTimeout = Duration.ofSeconds(10);
@@ -380,6 +404,36 @@ public final class RateCacheClient implements Closeable {
                 throw new IllegalArgumentException("staleIfError must be at least 1 s (got " + maxStale + ")");
             }
             this.staleIfError = maxStale;
+            return this;
+        }
+
+        /**
+         * Threads that revalidate in the background. A stale response whose
+         * {@code stale-while-revalidate} window is still open is answered at once
+         * ({@link ResponseSource#STALE_WHILE_REVALIDATING}) while one of these revalidates it, one
+         * revalidation per entry at a time; more stale entries than threads wait their turn. The
+         * threads are stopped by {@link RateCacheClient#close()}. {@code 0}: every stale response
+         * is revalidated before it is answered. Default 1. Never serves stale past the window, nor
+         * for {@code must-revalidate} or {@code no-cache}.
+         */
+        public Builder revalidationThreads(int threads) {
+            if (threads < 0 || threads > 64) {
+                throw new IllegalArgumentException("revalidationThreads must be from 0 to 64 (got " + threads + ")");
+            }
+            this.revalidationThreads = threads;
+            return this;
+        }
+
+        /**
+         * {@code true}: paces the requests to each host to the {@code RateLimit-Policy} its
+         * responses announce ({@code "name";q=QUOTA;w=WINDOW}, plus the suite's edge's
+         * {@code ratecache-burst}), waiting before a request instead of being rejected. Before the
+         * first policy arrives, and from hosts that send none, nothing is paced. All of this
+         * client's requests to a host are paced together, as one identity. Off by default;
+         * retries of 429 and 503 stay as the {@link RetryPolicy} says either way.
+         */
+        public Builder paceToPolicy(boolean pace) {
+            this.paceToPolicy = pace;
             return this;
         }
 

@@ -42,10 +42,12 @@ public final class RateCacheMetrics implements MeterBinder {
         StatsRecorder s = client.stats;
         requests(registry, "hit", s.hits);
         requests(registry, "validated", s.validations);
-        requests(registry, "stale", s.stale);
+        requests(registry, "stale_while_revalidating", s.staleWhileRevalidating);
+        requests(registry, "stale_if_error", s.staleIfError);
         requests(registry, "miss", s.misses);
         requests(registry, "failure", s.failures);
         counter(registry, "ratecache.client.network.requests", "Exchanges on the wire, retries and revalidations included", s.network, Tags.empty());
+        counter(registry, "ratecache.client.background.revalidations", "Revalidations started in the background for stale-while-revalidate", s.backgroundRevalidations, Tags.empty());
         counter(registry, "ratecache.client.rejected", "Requests whose final answer was a rate-limit rejection", s.rejected, Tags.empty());
         for (int status : client.retryPolicy().statuses()) {
             FunctionCounter.builder("ratecache.client.retries", s, r -> r.retries(status))
@@ -56,7 +58,7 @@ public final class RateCacheMetrics implements MeterBinder {
         FunctionCounter.builder("ratecache.client.retry.wait", s.retryWaitNanos, a -> a.sum() / 1e9)
                 .description("Time spent waiting before retries").baseUnit("seconds").tags(tags).register(registry);
         FunctionCounter.builder("ratecache.client.throttle.wait", s.throttleWaitNanos, a -> a.sum() / 1e9)
-                .description("Time spent waiting for the client-side throttle").baseUnit("seconds").tags(tags).register(registry);
+                .description("Time spent waiting for the client-side throttle and the server's policy").baseUnit("seconds").tags(tags).register(registry);
         Gauge.builder("ratecache.client.cache.size", client, RateCacheClient::cacheSize)
                 .description("Bytes held by the cache, roughly").baseUnit("bytes").tags(tags).register(registry);
         Gauge.builder("ratecache.client.cache.entries", client, RateCacheClient::cacheEntryCount)

@@ -84,7 +84,11 @@ public final class RateCacheResponse {
     public ResponseSource source() { return source; }
     /** Whether the body came from the cache (a fresh hit, a 304-validated or a stale entry). */
     public boolean fromCache() {
-        return source == ResponseSource.CACHE || source == ResponseSource.VALIDATED || source == ResponseSource.STALE;
+        return source != ResponseSource.NETWORK && source != ResponseSource.GENERATED;
+    }
+    /** Whether the response was stale when served, for either reason. */
+    public boolean isStale() {
+        return source == ResponseSource.STALE_WHILE_REVALIDATING || source == ResponseSource.STALE_IF_ERROR;
     }
     /** Exchanges this request made on the wire (0 for a fresh hit; retries and revalidations count). */
     public int networkRequests() { return networkRequests; }

@@ -12,10 +12,16 @@ public enum ResponseSource {
     /** Answered from the cache after the server confirmed the stored response with a 304 Not Modified. */
     VALIDATED,
     /**
-     * Answered from the cache with a stale response because the server could not be reached or
-     * answered with an error, and {@code stale-if-error} (the server's or the client's) allowed it.
+     * Answered at once from the cache with a stale response that the server's
+     * {@code stale-while-revalidate} still allowed, while a background revalidation refreshes it
+     * (one per entry at a time). This request itself sent nothing.
      */
-    STALE,
+    STALE_WHILE_REVALIDATING,
+    /**
+     * Answered from the cache with a stale response because the server could not be reached or
+     * answered 500, 502, 503 or 504, and {@code stale-if-error} (the server's or the client's) allowed it.
+     */
+    STALE_IF_ERROR,
     /**
      * Made up by the cache: a 504 Gateway Timeout when {@code only-if-cached} found nothing usable,
      * or when an entry that must be revalidated could not be.

@@ -12,7 +12,9 @@ final class StatsRecorder {
     final LongAdder network = new LongAdder();
     final LongAdder hits = new LongAdder();
     final LongAdder validations = new LongAdder();
-    final LongAdder stale = new LongAdder();
+    final LongAdder staleWhileRevalidating = new LongAdder();
+    final LongAdder staleIfError = new LongAdder();
+    final LongAdder backgroundRevalidations = new LongAdder();
     final LongAdder misses = new LongAdder();
     final LongAdder failures = new LongAdder();
     final LongAdder rejected = new LongAdder();
@@ -25,7 +27,8 @@ final class StatsRecorder {
         switch (source) {
             case CACHE -> hits.increment();
             case VALIDATED -> validations.increment();
-            case STALE -> stale.increment();
+            case STALE_WHILE_REVALIDATING -> staleWhileRevalidating.increment();
+            case STALE_IF_ERROR -> staleIfError.increment();
             case NETWORK -> misses.increment();
             case GENERATED -> failures.increment();
         }
@@ -52,8 +55,8 @@ final class StatsRecorder {
     ClientStats snapshot() {
         Map<Integer, Long> byStatus = new TreeMap<>();
         retries.forEach((k, v) -> byStatus.put(k, v.sum()));
-        return new ClientStats(requests.sum(), network.sum(), hits.sum(), validations.sum(), stale.sum(),
-                misses.sum(), failures.sum(), rejected.sum(), byStatus,
-                Duration.ofNanos(retryWaitNanos.sum()), Duration.ofNanos(throttleWaitNanos.sum()));
+        return new ClientStats(requests.sum(), network.sum(), hits.sum(), validations.sum(),
+                staleWhileRevalidating.sum(), staleIfError.sum(), misses.sum(), failures.sum(), rejected.sum(), byStatus,
+                backgroundRevalidations.sum(), Duration.ofNanos(retryWaitNanos.sum()), Duration.ofNanos(throttleWaitNanos.sum()));
     }
 }

@@ -1,34 +1,35 @@
 package dev.ratecache.client;
 
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.BandwidthBuilder;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.local.LocalBucketBuilder;
 import java.io.InterruptedIOException;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.List;
 
 /**
  * A token bucket that keeps a client under a known server limit instead of being rejected by
  * it: {@code rate} requests per second on average, up to {@code burst} at once after a quiet
  * spell. Only requests that go to the network take a token; cache hits are free. Waiters are
- * served in arrival order. One instance may be shared by several clients to keep them under
- * one limit together.
+ * served in arrival order (each reserves its token, then waits out its turn). One instance may
+ * be shared by several clients to keep them under one limit together. A Bucket4j bucket.
  */
 public final class Throttle {
     private final double rate;
     private final int burst;
-    private final double nanosPerToken;
-    private double tokens;
-    private long last;
+    private final Bucket bucket;
 
     private Throttle(double rate, int burst) {
-        if (!(rate > 0) || Double.isInfinite(rate)) {
-            throw new IllegalArgumentException("throttle rate must be a positive number of requests per second (got " + rate + ")");
+        if (!(rate > 0) || Double.isInfinite(rate) || rate > 1e9) {
+            throw new IllegalArgumentException("throttle rate must be a positive number of requests per second, at most 1e9 (got " + rate + ")");
         }
         if (burst < 1) {
             throw new IllegalArgumentException("throttle burst must be >= 1 (got " + burst + ")");
         }
         this.rate = rate;
         this.burst = burst;
-        this.nanosPerToken = 1e9 / rate;
-        this.tokens = burst;
-        this.last = System.nanoTime();
+        this.bucket = Buckets.of(List.of(Buckets.limit(burst, rate, burst)));
     }
 
     /** {@code requestsPerSecond} on average, at most {@code burst} back to back. */
@@ -47,29 +48,48 @@ public final class Throttle {
      * @throws InterruptedIOException when interrupted while waiting (the interrupt flag is kept)
      */
     public long acquire() throws InterruptedIOException {
-        long wait = reserve();
-        if (wait > 0) {
-            try {
-                TimeUnit.NANOSECONDS.sleep(wait);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for the client-side throttle");
-            }
-        }
-        return wait;
-    }
-
-    /** Takes a token now, possibly going into debt; the debt is how long this caller must wait. */
-    private synchronized long reserve() {
-        long now = System.nanoTime();
-        tokens = Math.min(burst, tokens + (now - last) / nanosPerToken);
-        last = now;
-        tokens -= 1;
-        return tokens >= 0 ? 0 : (long) (-tokens * nanosPerToken);
+        return Buckets.take(bucket, "the client-side throttle");
     }
 
     @Override
     public String toString() {
         return rate + " r/s, burst " + burst;
+    }
+
+    /** The two limiters' shared use of Bucket4j. */
+    static final class Buckets {
+        private Buckets() {}
+
+        /**
+         * A limit of {@code capacity} tokens refilled continuously at {@code perSecond}, starting
+         * with {@code initial}. Bucket4j refills whole tokens per period: a fractional rate is one
+         * token per its period in nanoseconds.
+         */
+        static Bandwidth limit(long capacity, double perSecond, long initial) {
+            Duration perToken = Duration.ofNanos(Math.max(1, Math.round(1e9 / perSecond)));
+            return BandwidthBuilder.builder().capacity(capacity).refillGreedy(1, perToken).initialTokens(initial).build();
+        }
+
+        /** A bucket that every one of {@code limits} must admit. */
+        static Bucket of(List<Bandwidth> limits) {
+            LocalBucketBuilder builder = Bucket.builder().withNanosecondPrecision();
+            limits.forEach(builder::addLimit);
+            return builder.build();
+        }
+
+        /** Takes one token, waiting for it; returns the nanoseconds waited. */
+        static long take(Bucket bucket, String what) throws InterruptedIOException {
+            if (bucket.tryConsume(1)) {
+                return 0;
+            }
+            long start = System.nanoTime();
+            try {
+                bucket.asBlocking().consume(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for " + what);
+            }
+            return System.nanoTime() - start;
+        }
     }
 }

@@ -171,7 +171,7 @@ class CachingTest {
                 RateCacheResponse whileDown = client.get(url(path));
 
                 assertThat(whileDown.code()).isEqualTo(200);
-                assertThat(whileDown.source()).isEqualTo(ResponseSource.STALE);
+                assertThat(whileDown.source()).isEqualTo(ResponseSource.STALE_IF_ERROR);
                 assertThat(whileDown.bodyString()).isEqualTo(body);
                 // It did try: the back end answered 502 for the stopped origin.
                 assertThat(whileDown.networkRequests()).isEqualTo(1);
@@ -195,7 +195,7 @@ class CachingTest {
                 RateCacheResponse whileDown = client.get(url(path));
 
                 assertThat(whileDown.code()).isEqualTo(200);
-                assertThat(whileDown.source()).isEqualTo(ResponseSource.STALE);
+                assertThat(whileDown.source()).isEqualTo(ResponseSource.STALE_IF_ERROR);
                 assertThat(whileDown.bodyString()).isEqualTo(first.bodyString());
             } finally {
                 stack.origin().start();

@@ -61,7 +61,7 @@ class LoadDriverTest {
         assertThat(s.path("p50Ms").asDouble()).isLessThanOrEqualTo(s.path("p99Ms").asDouble());
         JsonNode lib = s.path("library");
         assertThat(lib.path("requests").asLong()).isEqualTo(24);
-        assertThat(lib.path("hits").asLong() + lib.path("validations").asLong() + lib.path("staleServed").asLong()
+        assertThat(lib.path("hits").asLong() + lib.path("validations").asLong() + lib.path("staleWhileRevalidating").asLong() + lib.path("staleIfError").asLong()
                 + lib.path("misses").asLong() + lib.path("failures").asLong()).isEqualTo(24);
         // Each user's private cache: the origin saw what the library sent to the network, no more.
         assertThat(stack.origin().counters().total().requests()).isEqualTo(lib.path("networkRequests").asLong());

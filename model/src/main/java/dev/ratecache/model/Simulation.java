@@ -54,6 +54,8 @@ public final class Simulation {
         int status;
         /** The Age the edge sends with an answer from its cache: whole seconds since the origin's answer was stored. */
         long ageSec;
+        /** The library user whose background revalidation this is (no sample); null for a user's own request. */
+        LibraryUser revalidationOf;
         /** When not null, decides after an answer whether a retry follows (and schedules it); the answer is then no sample. */
         java.util.function.IntPredicate retry;
         Runnable onDone;
@@ -151,8 +153,9 @@ public final class Simulation {
                 String client = closed.clientPerUser() ? "user-" + u : "client";
                 long start = (long) u * closed.rampUpMs() / closed.users();
                 // JMeter's HTTP Cache Manager is per thread: one cache per user, whatever its address.
-                Map<String, Long> userCache = closed.clientCache() || closed.library() != null ? new HashMap<>() : null;
-                at(start, () -> issue(closed, client, plan, 0, issued, userCache));
+                Map<String, Long> userCache = closed.clientCache() && closed.library() == null ? new HashMap<>() : null;
+                LibraryUser library = closed.library() == null ? null : new LibraryUser(closed.library());
+                at(start, () -> issue(closed, client, plan, 0, issued, userCache, library));
             }
         }
         while (!events.isEmpty()) {
@@ -173,56 +176,166 @@ public final class Simulation {
     private final Map<String, Long> storedAt = new HashMap<>();
 
     private void issue(Workload.Closed closed, String client, List<String> plan, int next, int[] issued,
-            Map<String, Long> userCache) {
+            Map<String, Long> userCache, LibraryUser library) {
         String path = plan.get(next);
         Runnable following = () -> {
             if (next + 1 < plan.size()) {
-                at(now + clientOverheadMs, () -> issue(closed, client, plan, next + 1, issued, userCache));
+                at(now + clientOverheadMs, () -> issue(closed, client, plan, next + 1, issued, userCache, library));
+            } else if (library != null) {
+                // The user's work is done when its last answer reaches it: the driver closes its client.
+                at(now + clientOverheadMs, library::close);
             }
         };
-        Long freshUntil = userCache == null ? null : userCache.get(path);
-        if (freshUntil != null && now < freshUntil) {
-            outcomes.add(new RequestOutcome(issued[0]++, client, path, now, now, null, null, null, false, now, now, 200,
-                    true));
-            following.run();
-            return;
+        if (library != null) {
+            LibraryUser.Entry entry = library.cache.get(path);
+            boolean fresh = entry != null && now < entry.freshUntil;
+            boolean staleWhileRevalidating = entry != null && !fresh && library.settings.revalidationThreads() > 0
+                    && now < entry.staleUntil;
+            if (fresh || staleWhileRevalidating) {
+                outcomes.add(new RequestOutcome(issued[0]++, client, path, now, now, null, null, null, false, now, now,
+                        200, true));
+                if (staleWhileRevalidating && !entry.revalidating) {
+                    entry.revalidating = true;
+                    library.submit(() -> revalidate(client, path, library, entry, 0, now));
+                }
+                following.run();
+                return;
+            }
+        } else {
+            Long freshUntil = userCache == null ? null : userCache.get(path);
+            if (freshUntil != null && now < freshUntil) {
+                outcomes.add(new RequestOutcome(issued[0]++, client, path, now, now, null, null, null, false, now, now,
+                        200, true));
+                following.run();
+                return;
+            }
         }
         int index = issued[0]++;
         long issuedAt = now;
-        send(closed, client, path, index, issuedAt, 0, userCache, following);
+        send(closed, client, path, index, issuedAt, 0, userCache, library, following);
     }
 
     /** One send of a user's request: the first, or a library's retry of a rejection. */
     private void send(Workload.Closed closed, String client, String path, int index, long issuedAt, int attempt,
-            Map<String, Long> userCache, Runnable following) {
+            Map<String, Long> userCache, LibraryUser library, Runnable following) {
         Req r = new Req(index, client, path, issuedAt, false);
-        Workload.Library library = closed.library();
         if (library != null) {
-            r.retry = status -> {
-                boolean rejection = status == 429 || status == 503;
-                if (!rejection || attempt >= library.maxRetries()
-                        || now + library.retryAfterMs() - issuedAt > library.budgetMs()) {
-                    return false;
-                }
-                at(now + clientOverheadMs + library.retryAfterMs(),
-                        () -> send(closed, client, path, index, issuedAt, attempt + 1, userCache, following));
-                return true;
-            };
+            r.retry = retry(library, attempt, issuedAt,
+                    () -> send(closed, client, path, index, issuedAt, attempt + 1, userCache, library, following));
         }
         r.onDone = () -> {
-            if (userCache != null && r.status == 200) {
+            if (r.status == 200 && library != null) {
+                library.stored(path, issuedAt, r.ageSec);
+            } else if (r.status == 200 && userCache != null) {
+                // JMeter: fresh for max-age from receipt, Age unread.
                 long maxAgeMs = spec.origin().path(path).freshness().maxAgeSec() * 1000;
-                if (library != null) {
-                    // RFC 9111 in the library: fresh for max-age less the Age the edge sent, from the send.
-                    userCache.put(path, issuedAt + maxAgeMs - r.ageSec * 1000L);
-                } else {
-                    // JMeter: fresh for max-age from receipt, Age unread.
-                    userCache.put(path, now + clientOverheadMs + maxAgeMs);
-                }
+                userCache.put(path, now + clientOverheadMs + maxAgeMs);
             }
             following.run();
         };
         arrive(r);
+    }
+
+    /** Whether the library retries a rejection of attempt {@code attempt} (scheduling {@code resend} if so). */
+    private java.util.function.IntPredicate retry(LibraryUser library, int attempt, long issuedAt, Runnable resend) {
+        Workload.Library settings = library.settings;
+        return status -> {
+            boolean rejection = status == 429 || status == 503;
+            if (!rejection || attempt >= settings.maxRetries() || now + settings.retryAfterMs() - issuedAt > settings.budgetMs()) {
+                return false;
+            }
+            at(now + clientOverheadMs + settings.retryAfterMs(), resend);
+            return true;
+        };
+    }
+
+    /**
+     * A background revalidation of the user's {@code entry}, on one of its threads: a request
+     * through the tiers like any other (a 304 at the origin, which costs what a 200 does here),
+     * retried like any other, and no sample. Its answer refreshes the entry. A thread has to start
+     * before it is on the wire: unless {@link Workload.Library#revalidationsSent()}, a millisecond at
+     * least, by when a user whose work ended with this answer has closed its client, and the
+     * revalidation is never sent.
+     */
+    private void revalidate(String client, String path, LibraryUser library, LibraryUser.Entry entry, int attempt,
+            long issuedAt) {
+        if (library.settings.revalidationsSent()) {
+            sendRevalidation(client, path, library, entry, attempt, issuedAt);
+        } else {
+            at(now + Math.max(1, clientOverheadMs), () -> sendRevalidation(client, path, library, entry, attempt, issuedAt));
+        }
+    }
+
+    private void sendRevalidation(String client, String path, LibraryUser library, LibraryUser.Entry entry,
+            int attempt, long issuedAt) {
+        if (library.closed) {
+            return;
+        }
+        Req r = new Req(-1, client, path, issuedAt, false);
+        r.revalidationOf = library;
+        r.retry = retry(library, attempt, issuedAt, () -> sendRevalidation(client, path, library, entry, attempt + 1, issuedAt));
+        r.onDone = () -> {
+            if (r.status == 200) {
+                library.stored(path, issuedAt, r.ageSec);
+            }
+            entry.revalidating = false;
+            library.release();
+        };
+        arrive(r);
+    }
+
+    /**
+     * A library user's client: its private cache and its background revalidation threads. RFC
+     * 9111 in the library: a response is fresh for max-age less the Age the edge sent, counted from
+     * the send, and servable stale for the path's stale-while-revalidate after that.
+     */
+    private final class LibraryUser {
+        final class Entry {
+            long freshUntil;
+            long staleUntil;
+            boolean revalidating;
+        }
+
+        final Workload.Library settings;
+        final Map<String, Entry> cache = new HashMap<>();
+        private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+        private int busy;
+        boolean closed;
+
+        LibraryUser(Workload.Library settings) {
+            this.settings = settings;
+        }
+
+        void stored(String path, long sentAt, long ageSec) {
+            Freshness f = spec.origin().path(path).freshness();
+            Entry e = cache.computeIfAbsent(path, p -> new Entry());
+            e.freshUntil = sentAt + f.maxAgeSec() * 1000 - ageSec * 1000L;
+            e.staleUntil = e.freshUntil + f.staleWhileRevalidateSec() * 1000;
+        }
+
+        /** Runs {@code task} on a free thread, or when one frees up. */
+        void submit(Runnable task) {
+            if (busy < settings.revalidationThreads()) {
+                busy++;
+                task.run();
+            } else {
+                waiting.add(task);
+            }
+        }
+
+        void release() {
+            Runnable next = closed ? null : waiting.poll();
+            if (next != null) {
+                next.run();
+            } else {
+                busy--;
+            }
+        }
+
+        void close() {
+            closed = true;
+            waiting.clear();
+        }
     }
 
     /** The per-client zone that counts {@code r}: its tier's, the front's, or none for an allowed client. */
@@ -248,7 +361,15 @@ public final class Simulation {
         lookup(r);
     }
 
+    /** Whether {@code r} is a background revalidation whose client was closed: the tiers drop it where it is. */
+    private static boolean givenUp(Req r) {
+        return r.revalidationOf != null && r.revalidationOf.closed;
+    }
+
     private void lookup(Req r) {
+        if (givenUp(r)) {
+            return;
+        }
         if (cache == null) {
             forward(r);
             return;
@@ -285,6 +406,9 @@ public final class Simulation {
     }
 
     private void atBack(Req r) {
+        if (givenUp(r)) {
+            return;
+        }
         long delay = 0;
         LimitReq perClient = spec.perClientAtBack() ? perClientLimit(r) : null;
         if (perClient != null) {
@@ -315,6 +439,11 @@ public final class Simulation {
     }
 
     private void enqueue(Req r) {
+        if (givenUp(r)) {
+            // Its client was closed on the way: the tiers drop a request whose client went away
+            // (after the limits that counted it so far).
+            return;
+        }
         if (busyThreads < spec.origin().threads()) {
             busyThreads++;
             serve(r);
@@ -360,6 +489,10 @@ public final class Simulation {
         r.status = status;
         if (r.retry != null && r.retry.test(status)) {
             // The library retries: the client records one sample, for the last answer.
+            return;
+        }
+        if (r.revalidationOf != null) {
+            r.onDone.run();
             return;
         }
         long clientEnd = now + clientOverheadMs;

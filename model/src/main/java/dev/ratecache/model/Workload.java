@@ -95,9 +95,29 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
      * The suite's client library (client/) as each user: a private HTTP cache per user (RFC 9111:
      * a response is fresh for its max-age less its Age, counted from when the request was sent),
      * and a rejection (429 or 503) retried after Retry-After, up to {@code maxRetries} times and
-     * within {@code budgetMs} of the first send; the retries are one sample.
+     * within {@code budgetMs} of the first send; the retries are one sample. With revalidation
+     * threads, a stale entry inside its path's stale-while-revalidate answers at once and is
+     * revalidated in the background (one revalidation per entry at a time, at most
+     * {@code revalidationThreads} of the user's at once, the others waiting their turn); a
+     * background revalidation goes through the tiers as any request and is retried the same way,
+     * but is no sample. The user's client is closed when its last answer reaches it, and a
+     * background revalidation that has not reached the origin by then is given up.
      *
-     * @param retryAfterMs the wait before a retry: the tiers' Retry-After plus the library's mean jitter
+     * @param retryAfterMs        the wait before a retry: the tiers' Retry-After plus the library's mean jitter
+     * @param revalidationThreads each user's background revalidation threads; 0 revalidates before answering
+     * @param revalidationsSent   a background revalidation reaches the wire in the millisecond it starts;
+     *                            otherwise a millisecond later, after a user whose work ended then has
+     *                            closed its client (a race of threads: the two bound what a run may see)
      */
-    record Library(int maxRetries, long retryAfterMs, long budgetMs) {}
+    record Library(int maxRetries, long retryAfterMs, long budgetMs, int revalidationThreads,
+                   boolean revalidationsSent) {
+        /** Without background revalidation: every stale entry is revalidated before it answers. */
+        public Library(int maxRetries, long retryAfterMs, long budgetMs) {
+            this(maxRetries, retryAfterMs, budgetMs, 0, false);
+        }
+
+        public Library(int maxRetries, long retryAfterMs, long budgetMs, int revalidationThreads) {
+            this(maxRetries, retryAfterMs, budgetMs, revalidationThreads, false);
+        }
+    }
 }

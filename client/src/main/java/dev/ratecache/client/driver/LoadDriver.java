@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +93,23 @@ public final class LoadDriver implements Callable<Integer> {
             description = "Time a request may take with its retries. Default: 20s.")
     Duration budget = Duration.ofSeconds(20);
 
+    @Option(names = "--shuffle",
+            description = "Ask the paths in a random order each loop, drawn per user (as JMeter's Random Order Controller)."
+                    + " Default: in the order given.")
+    boolean shuffle;
+
+    @Option(names = "--seed", paramLabel = "N",
+            description = "Seed of the --shuffle draws, to repeat a run's orders. Default: a new one each run (in --json).")
+    Long seed;
+
+    @Option(names = "--revalidation-threads", paramLabel = "N",
+            description = "Each user's background revalidation threads (stale-while-revalidate); 0 revalidates before"
+                    + " answering. Default: ${DEFAULT-VALUE}.")
+    int revalidationThreads = 1;
+
+    @Option(names = "--pace", description = "Pace each user's requests to the server's RateLimit-Policy.")
+    boolean pace;
+
     @Option(names = "--throttle", paramLabel = "R",
             description = "Client-side limit for all users together, requests/s to the network. Default: none.")
     Double throttle;
@@ -146,11 +165,16 @@ public final class LoadDriver implements Callable<Integer> {
         List<RateCacheClient> clients = new ArrayList<>();
         for (int u = 0; u < users; u++) {
             RateCacheClient.Builder b = RateCacheClient.builder().retryPolicy(policy).throttle(shared)
-                    .responseTimeout(timeout).sharedCache(sharedCache).maxConnections(4);
+                    .responseTimeout(timeout).sharedCache(sharedCache).maxConnections(4)
+                    .revalidationThreads(revalidationThreads).paceToPolicy(pace);
             if (ca != null) {
                 b.trustCertificates(ca);
             }
             clients.add((cache ? b : b.noCache()).build());
+        }
+        if (shuffle && seed == null) {
+            // Kept in the JSON summary, so the run's orders can be drawn again.
+            seed = new Random().nextLong();
         }
         int perUser = loops * paths.size();
         List<List<Sample>> samples = new ArrayList<>();
@@ -162,7 +186,8 @@ public final class LoadDriver implements Callable<Integer> {
             List<Sample> mine = new ArrayList<>(perUser);
             samples.add(mine);
             long startDelay = users > 1 ? rampUp.toNanos() * u / users : 0;
-            Thread t = new Thread(() -> runUser(clients.get(user), base, startDelay, go, active, mine),
+            Random order = shuffle ? new Random(seed * 1_000_003L + u) : null;
+            Thread t = new Thread(() -> runUser(clients.get(user), base, startDelay, go, active, mine, order),
                     "user-" + (u + 1));
             threads.add(t);
             t.start();
@@ -175,7 +200,6 @@ public final class LoadDriver implements Callable<Integer> {
         ClientStats stats = ClientStats.empty();
         for (RateCacheClient c : clients) {
             stats = stats.plus(c.stats());
-            c.close();
         }
         // In completion order, as JMeter writes them.
         List<Sample> all = samples.stream().flatMap(List::stream).sorted(Comparator.comparingLong(Sample::end)).toList();
@@ -200,16 +224,24 @@ public final class LoadDriver implements Callable<Integer> {
         return file;
     }
 
+    /**
+     * One user's loops. Its client is closed as soon as they are done, as a program closes its
+     * client when its work ends: a background revalidation still on its way is given up then.
+     */
     private void runUser(RateCacheClient client, String base, long startDelayNanos, CountDownLatch go,
-            AtomicInteger active, List<Sample> samples) {
+            AtomicInteger active, List<Sample> samples, Random order) {
         String user = Thread.currentThread().getName();
-        try {
+        try (client) {
             go.await();
             TimeUnit.NANOSECONDS.sleep(startDelayNanos);
             active.incrementAndGet();
             try {
-                for (int loop = 0; loop < loops; loop++) {
-                    for (String path : paths) {
+                List<String> loop = new ArrayList<>(paths);
+                for (int n = 0; n < loops; n++) {
+                    if (order != null) {
+                        Collections.shuffle(loop, order);
+                    }
+                    for (String path : loop) {
                         samples.add(request(client, base, path, user, active));
                         if (!think.isZero()) {
                             TimeUnit.NANOSECONDS.sleep(think.toNanos());
@@ -221,6 +253,8 @@ public final class LoadDriver implements Callable<Integer> {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("client-driver: " + user + "'s client did not close: " + e.getMessage());
         }
     }
 
@@ -232,8 +266,10 @@ public final class LoadDriver implements Callable<Integer> {
         try {
             RateCacheResponse r = client.get(url);
             long elapsed = (System.nanoTime() - t0) / 1_000_000;
-            // A fresh hit never reached the network: labelled as JMeter labels its cache manager's hits.
-            String message = r.source() == ResponseSource.CACHE ? JtlSummary.CLIENT_CACHE_HIT
+            // Answered by the cache without the network (fresh, or stale while it is revalidated in the
+            // background): labelled as JMeter labels its cache manager's hits.
+            boolean fromCacheAlone = r.source() == ResponseSource.CACHE || r.source() == ResponseSource.STALE_WHILE_REVALIDATING;
+            String message = fromCacheAlone ? JtlSummary.CLIENT_CACHE_HIT
                     : r.reason() == null ? "" : r.reason();
             return new Sample(startMillis, elapsed, path, String.valueOf(r.code()), message, user, r.code() < 400,
                     r.body().length, active.get(), url, orEmpty(r.header("X-Cache-Status")), orEmpty(r.header("Retry-After")));
@@ -262,6 +298,7 @@ public final class LoadDriver implements Callable<Integer> {
         range(problems, "--users", users, 1, 10_000);
         range(problems, "--loops", loops, 1, 10_000_000);
         range(problems, "--retries", retries, 0, 100);
+        range(problems, "--revalidation-threads", revalidationThreads, 0, 64);
         range(problems, "--throttle-burst", throttleBurst, 1, 1_000_000);
         if (throttle != null && !(throttle > 0 && throttle <= 1_000_000)) {
             problems.add("--throttle must be a rate from above 0 to 1000000 requests/s (got " + throttle + ")");
@@ -288,17 +325,21 @@ public final class LoadDriver implements Callable<Integer> {
                 + (think.isZero() ? "" : ", think " + think.toMillis() + " ms")
                 + ", cache " + (cache ? (sharedCache ? "shared" : "private") : "off")
                 + ", " + (retries == 0 ? "no retries" : "up to " + retries + " retries")
+                + (shuffle ? ", paths shuffled each loop" : "")
+                + (revalidationThreads == 0 ? ", no background revalidation" : "")
+                + (pace ? ", paced to the server's policy" : "")
                 + (throttle == null ? "" : ", throttle " + throttle + " r/s burst " + throttleBurst);
     }
 
     /** The run's settings, as written into the JSON summary beside its figures. */
     record Config(String url, List<String> paths, int users, int loops, long thinkMs, long rampUpMs, String cache,
-            int retries, long maxWaitMs, long budgetMs, Double throttlePerSec, int throttleBurst) {}
+            int retries, long maxWaitMs, long budgetMs, Double throttlePerSec, int throttleBurst, boolean shuffle,
+            Long seed, int revalidationThreads, boolean pace) {}
 
     private Config config() {
         return new Config(url.toString(), List.copyOf(paths), users, loops, think.toMillis(), rampUp.toMillis(),
                 cache ? (sharedCache ? "shared" : "private") : "off", retries, maxWait.toMillis(), budget.toMillis(),
-                throttle, throttleBurst);
+                throttle, throttleBurst, shuffle, seed, revalidationThreads, pace);
     }
 
     /** 250ms, 2s, 1m, or a bare number of milliseconds. */

@@ -147,7 +147,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return "straight to the app server: no Nginx, no rate limiting" + (clientCache ? ", client cache" : "");
         }
         if (library()) {
-            return "the client library (its cache on, 429/503 retried after Retry-After) instead of JMeter; front limit "
+            return "the client library (its cache on, stale-while-revalidate in the background, 429/503 retried after Retry-After) instead of JMeter; front limit "
                     + onOff(frontLimit) + ", back limit " + onOff(backLimit) + ", server cache " + onOff(serverCache);
         }
         return "front limit " + onOff(frontLimit) + ", back limit " + onOff(backLimit)

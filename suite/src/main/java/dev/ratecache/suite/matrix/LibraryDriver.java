@@ -13,7 +13,7 @@ import java.util.function.LongConsumer;
 
 /**
  * The client library's load driver (client/) as a cell's load generator: the same users, loops and
- * paths as the JMeter plan it stands beside. It writes a JTL like JMeter's, and its own JSON
+ * paths as the JMeter plan it stands beside, in a random order each loop where JMeter draws one. It writes a JTL like JMeter's, and its own JSON
  * summary with the library's statistics beside it.
  */
 public final class LibraryDriver implements LoadGenerator {
@@ -21,6 +21,13 @@ public final class LibraryDriver implements LoadGenerator {
     public static final int RETRIES = 3;
     /** How long a request of a library row may take with its retries. */
     public static final Duration BUDGET = Duration.ofSeconds(20);
+    /** Each user's background revalidation threads (stale-while-revalidate): the library's default. */
+    public static final int REVALIDATION_THREADS = 1;
+
+    /** Whether the driver shuffles the plan's paths each loop, as JMeter's Random Order Controller does for it. */
+    public static boolean shuffles(Plan plan) {
+        return plan.paths().size() > 1;
+    }
 
     /** The cell's property naming the CA (PEM) a TLS edge's certificate is trusted through. */
     static final String TRUST_PROPERTY = "tls_ca";
@@ -47,14 +54,18 @@ public final class LibraryDriver implements LoadGenerator {
                 "--ramp-up", properties.getOrDefault("rampup", "0") + "s",
                 "--retries", String.valueOf(RETRIES),
                 "--budget", BUDGET.toSeconds() + "s",
+                "--revalidation-threads", String.valueOf(REVALIDATION_THREADS),
                 "--json", json.toString(),
                 "--jtl", jtl.toString()));
         if (properties.containsKey(TRUST_PROPERTY)) {
             command.addAll(List.of("--ca", properties.get(TRUST_PROPERTY)));
         }
-        // The plan's paths in the order a user requests them (the driver asks them in order each loop).
+        // The plan's paths; a plan of several has JMeter draw their order each loop, and so does the driver.
         cell.plan().paths().forEach((property, path) ->
                 command.addAll(List.of("--path", properties.getOrDefault(property, path))));
+        if (shuffles(cell.plan())) {
+            command.add("--shuffle");
+        }
         try (ManagedProcess driver = ManagedProcess.startInherited("client-driver", command, dir)) {
             started.accept(driver.pid());
             ManagedProcess.Finished done = driver.waitMeasured(Duration.ofHours(2));

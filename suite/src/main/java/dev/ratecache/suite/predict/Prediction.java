@@ -21,9 +21,12 @@ import java.util.Map;
  * @param tierRejectedPct for a keys cell, the rejected share the model predicts per tier (of the
  *                   plan's labels); empty otherwise
  * @param fleet      for a fleet cell, the heavy key's effective limit and admitted rate; null otherwise
+ * @param revalidationRace for a library cell, whether the ranges also span the race the model cannot
+ *                   know: a background revalidation started as its user's work ends may reach the
+ *                   wire before the user's client closes, or not (the value is for "not")
  */
 public record Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges,
-        int orders, Map<String, Double> tierRejectedPct, FleetPrediction fleet) {
+        int orders, Map<String, Double> tierRejectedPct, FleetPrediction fleet, boolean revalidationRace) {
 
     /** The lowest and highest figure the model allows for one metric. */
     public record Range(double low, double high) {
@@ -43,17 +46,29 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
     }
 
     public Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges, int orders) {
-        this(values, gap, overheadMs, ranges, orders, Map.of(), null);
+        this(values, gap, overheadMs, ranges, orders, Map.of(), null, false);
     }
 
     /** The same prediction with a keys cell's rejected share per tier. */
     Prediction withTiers(Map<String, Double> rejectedPctByTier) {
-        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier, fleet);
+        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier, fleet, revalidationRace);
     }
 
     /** The same prediction with a fleet cell's per-client figures. */
     Prediction withFleet(FleetPrediction f) {
-        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f);
+        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f, revalidationRace);
+    }
+
+    /** The same prediction with each range widened to take in {@code other}'s figures: the revalidation race's other side. */
+    Prediction withRaceOf(Prediction other) {
+        Map<Metric, Range> wider = new LinkedHashMap<>();
+        values.forEach((m, v) -> {
+            Range mine = ranges.containsKey(m) ? ranges.get(m) : new Range(v, v);
+            Double o = other.value(m);
+            Range theirs = other.range(m) != null ? other.range(m) : o == null ? mine : new Range(o, o);
+            wider.put(m, mine.union(theirs));
+        });
+        return new Prediction(values, gap, overheadMs, wider, orders, tierRejectedPct, fleet, true);
     }
 
     /** A prediction of one run: the plan sends its paths in a fixed order. */

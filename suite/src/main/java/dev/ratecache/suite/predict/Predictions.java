@@ -290,7 +290,11 @@ public final class Predictions {
             boolean percentile = m == Metric.P50_MS || m == Metric.P95_MS;
             String over = p.orders() > 1
                     ? "over its " + p.orders() + " path orders" + (percentile ? " and the percentile's ranks" : "")
-                    : "over the ranks a sample of this size may put at the percentile";
+                    : percentile ? "over the ranks a sample of this size may put at the percentile" : "";
+            if (p.revalidationRace()) {
+                over += (over.isEmpty() ? "" : ", ") + "whether or not the background revalidations a user starts as"
+                        + " its work ends reach the wire before its client closes";
+            }
             return String.format(Locale.ROOT, "%s %.1f is inside the range the model allows, %.1f–%.1f %s",
                     m.id(), measured, range.low(), range.high(), over);
         }

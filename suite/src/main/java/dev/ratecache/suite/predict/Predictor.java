@@ -115,10 +115,21 @@ public final class Predictor {
         if (gap != null) {
             return Prediction.gap(gap);
         }
+        Prediction p = predict(in, false);
+        if (in.cell().library() && p.predicted()) {
+            // Whether a background revalidation started as a user's work ends reaches the wire before
+            // the user closes its client is a race of threads the model cannot know: the ranges take
+            // in both sides; the values are for "it does not".
+            p = p.withRaceOf(predict(in, true));
+        }
+        return p;
+    }
+
+    private static Prediction predict(Input in, boolean revalidationsSent) {
         SimulationSpec spec = spec(in);
         Workload workload;
         try {
-            workload = workload(in, 0, 1);
+            workload = workload(in, 0, 1, revalidationsSent);
         } catch (IllegalArgumentException e) {
             return Prediction.gap("the model cannot take this plan's sizes (" + e.getMessage() + ")");
         }
@@ -129,11 +140,11 @@ public final class Predictor {
         long modelMin = first.requests().stream().mapToLong(RequestOutcome::latencyMs).min().orElse(0);
         long overhead = in.measuredMinMs() < 0 ? 0 : Math.max(0, in.measuredMinMs() - modelMin);
         if (workload instanceof Workload.Closed closed && closed.randomOrder()) {
-            return overOrders(in, spec, overhead);
+            return overOrders(in, spec, overhead, revalidationsSent);
         }
         if (workload instanceof Workload.Closed && overhead > 0) {
             // The overhead changes when each user sends its next request, so the run is a different one.
-            return figures(in, Simulation.run(spec, workload(in, overhead, 1)), 0).prediction(overhead, 1);
+            return figures(in, Simulation.run(spec, workload(in, overhead, 1, revalidationsSent)), 0).prediction(overhead, 1);
         }
         // Open arrivals do not wait for answers: the overhead only adds to what the client sees.
         Prediction p = figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
@@ -155,11 +166,11 @@ public final class Predictor {
      * included). The prediction is the run's own draws when its JTL shows them, so a comparison with
      * the measured figures is not one of luck; before a run, the median over the seeded orders.
      */
-    static Prediction overOrders(Input in, SimulationSpec spec, long overhead) {
+    static Prediction overOrders(Input in, SimulationSpec spec, long overhead, boolean revalidationsSent) {
         Map<Metric, List<Double>> byMetric = new LinkedHashMap<>();
         Map<Metric, Prediction.Range> range = new LinkedHashMap<>();
         for (int seed = 1; seed <= ORDERS; seed++) {
-            Figures f = figures(in, Simulation.run(spec, workload(in, overhead, seed)), 0);
+            Figures f = figures(in, Simulation.run(spec, workload(in, overhead, seed, revalidationsSent)), 0);
             f.values().forEach((m, v) -> {
                 byMetric.computeIfAbsent(m, k -> new ArrayList<>()).add(v);
                 range.merge(m, f.range(m), Prediction.Range::union);
@@ -167,7 +178,7 @@ public final class Predictor {
         }
         Map<Metric, Double> values = new LinkedHashMap<>();
         byMetric.forEach((m, all) -> values.put(m, Median.of(all)));
-        Workload drawn = drawnWorkload(in, overhead);
+        Workload drawn = drawnWorkload(in, overhead, revalidationsSent);
         if (drawn != null) {
             Figures f = figures(in, Simulation.run(spec, drawn), 0);
             values.putAll(f.values());
@@ -177,8 +188,8 @@ public final class Predictor {
     }
 
     /** The closed workload with the run's own draws, or null when they are unknown or do not fit the plan. */
-    private static Workload drawnWorkload(Input in, long overhead) {
-        if (in.drawn() == null || !(workload(in, overhead, 1) instanceof Workload.Closed closed)) {
+    private static Workload drawnWorkload(Input in, long overhead, boolean revalidationsSent) {
+        if (in.drawn() == null || !(workload(in, overhead, 1, revalidationsSent) instanceof Workload.Closed closed)) {
             return null;
         }
         try {
@@ -345,6 +356,14 @@ public final class Predictor {
 
     /** The plan's traffic: a closed model for the looping plans, open arrivals for flood and replay. */
     static Workload workload(Input in, long overheadMs, long seed) {
+        return workload(in, overheadMs, seed, false);
+    }
+
+    /**
+     * @param revalidationsSent for a library cell: a background revalidation reaches the wire in the
+     *                          millisecond it starts, before a user whose work ends then closes its client
+     */
+    static Workload workload(Input in, long overheadMs, long seed, boolean revalidationsSent) {
         Plan plan = in.cell().plan();
         Map<String, String> p = in.properties();
         if (isReplay(plan)) {
@@ -367,12 +386,14 @@ public final class Predictor {
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
         if (in.cell().library()) {
-            // The driver asks the paths in order each loop; its retries wait Retry-After plus a jitter of
-            // up to a tenth (the mean, 5 %, here), as LibraryDriver configures it.
+            // The driver draws the paths' order each loop as JMeter does; its retries wait Retry-After plus
+            // a jitter of up to a tenth (the mean, 5 %, here), and each user revalidates in the background
+            // on its threads, as LibraryDriver configures it.
             Workload.Library library = new Workload.Library(LibraryDriver.RETRIES,
-                    Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis());
+                    Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis(),
+                    LibraryDriver.REVALIDATION_THREADS, revalidationsSent);
             return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
-                    paths, false, 1, overheadMs, false, false, library);
+                    paths, LibraryDriver.shuffles(plan), seed, overheadMs, false, false, library);
         }
         return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L, paths,
                 plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());

@@ -27,14 +27,16 @@ import java.util.Optional;
  */
 final class ReportModel {
     static final String LIBRARY_NOTE = "The library rows send the same traffic through the same stack as the client-cache"
-            + " rows, with the suite's client library (client/) instead of JMeter: its private cache answers repeats"
-            + " while they are fresh, and a 429 or 503 is retried after its Retry-After (at most "
-            + LibraryDriver.RETRIES + " times within " + LibraryDriver.BUDGET.toSeconds() + " s)."
-            + " Fewer requests end rejected; the retries that get through are load the origin"
-            + " would otherwise not have seen. The library also ages a response by the time its request waited"
-            + " (RFC 9111 section 4.2.3, as httpclient5-cache does), so a response that queued longer than its"
-            + " max-age behind a rate limiter arrives already stale and its next use is a revalidation; JMeter's"
-            + " cache counts freshness from receipt and so shows more hits behind the same queue.";
+            + " rows, with the suite's client library (client/) instead of JMeter (the paths in a random order each"
+            + " loop where JMeter draws one): its private cache answers repeats while they are fresh, and a 429 or"
+            + " 503 is retried after its Retry-After (at most " + LibraryDriver.RETRIES + " times within "
+            + LibraryDriver.BUDGET.toSeconds() + " s). Fewer requests end rejected; the retries that get through are"
+            + " load the origin would otherwise not have seen. The library ages a response by the time its request"
+            + " waited (RFC 9111 section 4.2.3, as httpclient5-cache does), so a response that queued longer than its"
+            + " max-age behind a rate limiter arrives already stale; within the origin's stale-while-revalidate it"
+            + " answers at once all the same while one background revalidation per entry refreshes it ("
+            + LibraryDriver.REVALIDATION_THREADS + " thread per user), and a revalidation still queued when its"
+            + " user's work ends is given up with the client.";
 
     static final String DASHBOARDS_SKIPPED = "JMeter's dashboards and graphs were not drawn (--no-dashboards); each"
             + " cell's JTL is in its folder, for JMeter to draw them from later (jmeter/README.md, Running)";

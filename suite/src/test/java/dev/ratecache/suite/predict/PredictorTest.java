@@ -180,11 +180,12 @@ class PredictorTest {
     }
 
     @Test
-    void theLibrarysRetriesEndFewerRequestsRejectedAndReachTheOriginLater() {
+    void theLibrarysRetriesEndFewerRequestsRejectedAndItsStaleAnswersSpareTheOrigin() {
         // The stress plan through both limits, sent by the library: a 429 is retried after
-        // Retry-After, so fewer requests end rejected than JMeter's, and the retries, coming back
-        // once the back's queue has drained, take more requests to the origin over a longer run
-        // (measured on the quick matrix: 24 % rejected and 141 origin requests, against 46 % and 109).
+        // Retry-After, so fewer requests end rejected than JMeter's. Its responses queued past their
+        // max-age arrive stale, but inside the origin's stale-while-revalidate they answer the next
+        // loop at once; their background revalidations, queued behind the back's limit, are given
+        // up as each user ends (the model gives 18 % rejected and 92 origin requests, JMeter 45.5 % and 109).
         NginxSwitches s = new NginxSwitches().cache(false);
         Prediction library = predict(Cell.of(Plan.STRESS, "library").clientCache().generator(Generator.LIBRARY).build(),
                 s, Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
@@ -193,7 +194,21 @@ class PredictorTest {
 
         assertThat(library.gap()).isNull();
         assertThat(library.value(Metric.REJECTED_PCT)).isLessThan(jmeter.value(Metric.REJECTED_PCT));
-        assertThat(library.value(Metric.ORIGIN_REQUESTS)).isGreaterThan(jmeter.value(Metric.ORIGIN_REQUESTS));
+        assertThat(library.value(Metric.ORIGIN_REQUESTS)).isLessThan(jmeter.value(Metric.ORIGIN_REQUESTS));
+    }
+
+    @Test
+    void aLibraryCellsRangesSpanTheRaceOfItsRevalidationsWithTheClose() {
+        // Quick stress: a user whose first answer came stale after its retries starts a revalidation
+        // with its last sample; whether it reaches the back's queue before the client closes decides
+        // how many later retries that queue rejects.
+        Prediction library = predict(Cell.of(Plan.STRESS, "library").clientCache().generator(Generator.LIBRARY).build(),
+                new NginxSwitches().cache(false), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
+
+        assertThat(library.revalidationRace()).isTrue();
+        Prediction.Range rejected = library.range(Metric.REJECTED_PCT);
+        assertThat(rejected.contains(library.value(Metric.REJECTED_PCT))).isTrue();
+        assertThat(rejected.high()).isGreaterThan(rejected.low());
     }
 
     @Test

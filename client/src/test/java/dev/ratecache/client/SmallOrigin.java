@@ -1,0 +1,127 @@
+package dev.ratecache.client;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.ratecache.proc.Ports;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An origin of the tests' own (the JDK's HttpServer on loopback) that sends exactly the headers a
+ * test gives a path: the suite's origin adds its own stale permissions to every response. Each
+ * path answers 200 with ETag "v1", a 304 to a request that has it, or a status the test sets; a
+ * request can be held until the test lets it go. It counts what reached it.
+ */
+final class SmallOrigin implements AutoCloseable {
+    /** How one path answers: its Cache-Control, the Age it claims (null: none), and on a 304 too. */
+    record Path(String cacheControl, Integer age, Integer ageOn304) {}
+
+    /** One request as the origin saw it. */
+    record Seen(String path, boolean conditional, String authorization) {}
+
+    private final HttpServer server;
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final Map<String, Path> paths = new ConcurrentHashMap<>();
+    private final Map<String, Integer> failing = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> holding = new ConcurrentHashMap<>();
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+
+    SmallOrigin() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(Ports.LOOPBACK, 0), 0);
+        server.setExecutor(threads);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    String url(String path) {
+        return "http://" + Ports.LOOPBACK + ":" + server.getAddress().getPort() + path;
+    }
+
+    /** {@code path} answers with {@code cacheControl} and, when not null, {@code Age: age} (on a 304 {@code ageOn304}). */
+    SmallOrigin serve(String path, String cacheControl, Integer age, Integer ageOn304) {
+        paths.put(path, new Path(cacheControl, age, ageOn304));
+        return this;
+    }
+
+    /** From now on {@code path} answers {@code status} with no cache headers. */
+    void fail(String path, int status) {
+        failing.put(path, status);
+    }
+
+    /** Conditional requests to {@code path} wait until the returned latch is counted down. */
+    CountDownLatch holdRevalidations(String path) {
+        CountDownLatch latch = new CountDownLatch(1);
+        holding.put(path, latch);
+        return latch;
+    }
+
+    List<Seen> seen(String path) {
+        return seen.stream().filter(s -> s.path().equals(path)).toList();
+    }
+
+    long requests(String path) {
+        return seen(path).size();
+    }
+
+    long revalidations(String path) {
+        return seen(path).stream().filter(Seen::conditional).count();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String etag = exchange.getRequestHeaders().getFirst("If-None-Match");
+            boolean conditional = "\"v1\"".equals(etag);
+            seen.add(new Seen(path, conditional, exchange.getRequestHeaders().getFirst("Authorization")));
+            CountDownLatch hold = holding.get(path);
+            if (conditional && hold != null && !hold.await(30, TimeUnit.SECONDS)) {
+                throw new IOException("held for 30 s: the test never let the revalidation go");
+            }
+            Integer failure = failing.get(path);
+            Path p = paths.get(path);
+            if (failure != null || p == null) {
+                exchange.sendResponseHeaders(failure != null ? failure : 404, -1);
+                return;
+            }
+            exchange.getResponseHeaders().add("Cache-Control", p.cacheControl());
+            exchange.getResponseHeaders().add("ETag", "\"v1\"");
+            Integer age = conditional ? p.ageOn304() : p.age();
+            if (age != null) {
+                exchange.getResponseHeaders().add("Age", age.toString());
+            }
+            if (conditional) {
+                exchange.sendResponseHeaders(304, -1);
+                return;
+            }
+            byte[] body = ("{\"path\":\"" + path + "\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops answering: connections are refused from now on. */
+    void stop() {
+        server.stop(0);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}
