@@ -150,6 +150,8 @@ class MatrixTest {
                 f.set(changed, "127.0.0.1:6379");
             } else if (value == null && f.getType() == Path.class) {
                 f.set(changed, Path.of("tiers.txt"));
+            } else if (value == null && f.getType() == dev.ratecache.suite.nginx.TlsFiles.class) {
+                f.set(changed, new dev.ratecache.suite.nginx.TlsFiles(Path.of("s.pem"), Path.of("s.key"), Path.of("ca.pem")));
             } else {
                 throw new AssertionError("no test value for field " + f.getName() + " of " + f.getType());
             }
