@@ -63,7 +63,7 @@ public final class NginxRenderer {
     public static final Duration EDGE_CACHE_INACTIVE = Duration.ofMinutes(10);
 
     /** Where a TLS tier's certificate and key go, under its conf/ folder, and their names there. */
-    static final String TLS_DIR = "tls";
+    public static final String TLS_DIR = "tls";
     static final String TLS_CERTIFICATE = "server.pem";
     static final String TLS_KEY = "server.key";
 
@@ -135,11 +135,7 @@ public final class NginxRenderer {
         Files.copy(files.certificate(), dir.resolve(TLS_CERTIFICATE), StandardCopyOption.REPLACE_EXISTING);
         Path key = dir.resolve(TLS_KEY);
         Files.copy(files.key(), key, StandardCopyOption.REPLACE_EXISTING);
-        try {
-            Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system: the folder's own permissions are all there is.
-        }
+        ThrowawayCa.ownerOnly(key);
     }
 
     /** Copies the njs scripts that {@code text} imports, unchanged, to the same place under {@code confDir}. */

@@ -139,7 +139,8 @@ public final class ThrowawayCa {
         return out.toString();
     }
 
-    private static void ownerOnly(Path key) throws IOException {
+    /** {@code key} readable and writable by its owner alone, as a private key file should be. */
+    static void ownerOnly(Path key) throws IOException {
         try {
             Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
         } catch (UnsupportedOperationException e) {

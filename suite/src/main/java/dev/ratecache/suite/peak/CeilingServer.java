@@ -1,6 +1,7 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxServer;
 import java.io.IOException;
 import java.net.URI;
@@ -36,9 +37,6 @@ public final class CeilingServer implements AutoCloseable {
      */
     static final List<String> TLS_SNIPPETS = List.of("snippets/shared/tls-certificate.conf",
             "snippets/shared/tls-policy.conf", "snippets/shared/tls-session.conf");
-
-    /** The certificate and key's folder under a rendered conf/ (NginxRenderer's TLS_DIR). */
-    private static final String TLS_FILES = "tls";
 
     /** The config over TLS: the front's TLS snippets, and HTTP/2 beside HTTP/1.1 when {@code http2}. */
     static String tlsConfig(String workers, int port, int bodyBytes, boolean http2) {
@@ -93,11 +91,11 @@ public final class CeilingServer implements AutoCloseable {
             Files.createDirectories(conf.resolve(snippet).getParent());
             Files.copy(frontConf.resolve(snippet), conf.resolve(snippet), StandardCopyOption.REPLACE_EXISTING);
         }
-        Files.createDirectories(conf.resolve(TLS_FILES));
-        try (Stream<Path> files = Files.list(frontConf.resolve(TLS_FILES))) {
+        Files.createDirectories(conf.resolve(NginxRenderer.TLS_DIR));
+        try (Stream<Path> files = Files.list(frontConf.resolve(NginxRenderer.TLS_DIR))) {
             for (Path file : files.toList()) {
                 // COPY_ATTRIBUTES keeps the key readable by its owner alone.
-                Files.copy(file, conf.resolve(TLS_FILES).resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING,
+                Files.copy(file, conf.resolve(NginxRenderer.TLS_DIR).resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.COPY_ATTRIBUTES);
             }
         }
