@@ -28,8 +28,11 @@ import java.util.function.Function;
  * boundary. The log's times are wall-clock (ngx_timeofday) milliseconds while limit_req used the
  * monotonic ngx_current_msec of the same ngx_time_update; the two roll over to the next
  * millisecond at different instants, so a gap between two logged starts can be 1 ms off the gap
- * limit_req saw. A mismatch is tolerated only there, and the replay then follows nginx (keeps
- * the shifted time) so the state stays in step.
+ * limit_req saw. That gap may be the one before the request's predecessor of the same key, which
+ * set the bucket the request met: so the predecessor moves too, with every request of its key
+ * logged in its millisecond (the request among them when it shares it), as long as each keeps
+ * nginx's decision. A mismatch is tolerated only there, and the replay then follows nginx (keeps
+ * the shifted times) so the state stays in step.
  */
 final class NginxComparison {
 
@@ -69,21 +72,59 @@ final class NginxComparison {
                 rows.add(new Row(lines.get(i), d, true, false));
                 continue;
             }
-            boolean tolerated = false;
-            for (int shift : new int[] {-1, 1, -2, 2}) {
-                long original = times[i];
-                times[i] = original + shift;
-                Decision shifted = replay(lines, times, i, spec, key);
-                if (shifted.status().name().equals(expected)) {
-                    tolerated = true;
-                    d = shifted;
-                    break;
-                }
-                times[i] = original;
+            Decision shifted = shifted(lines, times, i, spec, key, List.of(i));
+            if (shifted == null) {
+                shifted = shifted(lines, times, i, spec, key, predecessorsMillisecond(lines, times, i, key));
             }
-            rows.add(new Row(lines.get(i), d, false, tolerated));
+            rows.add(new Row(lines.get(i), shifted == null ? d : shifted, false, shifted != null));
         }
         return rows;
+    }
+
+    /**
+     * Moves the requests {@code moved} together by 1 or 2 ms either way until request {@code i}
+     * gets nginx's decision and each other moved request keeps it; keeps the first such move in
+     * {@code times} and returns request {@code i}'s decision, or returns null and leaves the times.
+     */
+    private static Decision shifted(List<Nginx.LogLine> lines, long[] times, int i, LimitReqSpec spec,
+                                    Function<Nginx.LogLine, String> key, List<Integer> moved) {
+        if (moved.isEmpty()) {
+            return null;
+        }
+        long[] original = times.clone();
+        for (int shift : new int[] {-1, 1, -2, 2}) {
+            for (int j : moved) {
+                times[j] = original[j] + shift;
+            }
+            Decision d = replay(lines, times, i, spec, key);
+            boolean othersKept = moved.stream().filter(j -> j != i).allMatch(j ->
+                    replay(lines, times, j, spec, key).status().name().equals(lines.get(j).limitReqStatus()));
+            if (othersKept && d.status().name().equals(lines.get(i).limitReqStatus())) {
+                return d;
+            }
+            System.arraycopy(original, 0, times, 0, times.length);
+        }
+        return null;
+    }
+
+    /**
+     * Request {@code i}'s last predecessor of the same key and every request of that key logged in
+     * the predecessor's millisecond up to {@code i}; empty when the request is the key's first.
+     */
+    private static List<Integer> predecessorsMillisecond(List<Nginx.LogLine> lines, long[] times, int i,
+                                                         Function<Nginx.LogLine, String> key) {
+        String k = key.apply(lines.get(i));
+        int p = i - 1;
+        while (p >= 0 && !key.apply(lines.get(p)).equals(k)) {
+            p--;
+        }
+        List<Integer> moved = new ArrayList<>();
+        for (int j = 0; p >= 0 && j <= i; j++) {
+            if (times[j] == times[p] && key.apply(lines.get(j)).equals(k)) {
+                moved.add(j);
+            }
+        }
+        return moved;
     }
 
     /** The model's decision for request {@code upTo}, replaying requests 0..upTo from a fresh zone. */
@@ -100,9 +141,11 @@ final class NginxComparison {
     static String describe(List<Row> rows) {
         StringBuilder b = new StringBuilder();
         long t0 = rows.isEmpty() ? 0 : rows.get(0).line().startMs();
+        // The absolute start too, so that a failure's tables can be replayed in a unit test.
+        b.append("ms after ").append(t0).append(System.lineSeparator());
         for (Row r : rows) {
-            b.append(String.format("%6d %-14s nginx=%-8s model=%-8s delay=%5d rt=%5d %s%n",
-                    r.line().startMs() - t0, r.line().remoteAddr(), r.line().limitReqStatus(),
+            b.append(String.format("%6d %-6s %-14s nginx=%-8s model=%-8s delay=%5d rt=%5d %s%n",
+                    r.line().startMs() - t0, r.line().id(), r.line().remoteAddr(), r.line().limitReqStatus(),
                     r.model().status(), r.model().delayMs(), r.line().requestTimeMs(),
                     r.matched() ? "" : r.tolerated() ? "(boundary)" : "MISMATCH"));
         }

@@ -134,7 +134,7 @@ final class TwoTierComparison {
                 continue;
             }
             Decisions unshifted = model.get(k);
-            List<Decisions> followed = followNginx(k, nginx, unshifted);
+            List<Decisions> followed = followNginx(k, nginx, unshifted, backStart, backStatus);
             if (followed != null) {
                 model = followed;
             }
@@ -190,10 +190,18 @@ final class TwoTierComparison {
      * hop to the back) by a millisecond or two until it gets nginx's decisions; keeps the first move
      * that does and returns the simulation's decisions with it, or null when none does. A request the
      * front decided as nginx did keeps its front time, so the front's bucket and the delays of the
-     * client's later requests stay as they were.
+     * client's later requests stay as they were. When the request's own time cannot, the millisecond
+     * of its predecessor at that tier moves instead, as in {@link NginxComparison}: the gap before
+     * the predecessor set the bucket the request met.
      */
-    private List<Decisions> followNginx(int k, Decisions nginx, Decisions model) {
+    private List<Decisions> followNginx(int k, Decisions nginx, Decisions model, Map<String, Long> backStart,
+            Map<String, String> backStatus) {
         boolean frontAgrees = Objects.equals(nginx.front(), model.front());
+        List<Decisions> own = followNginxOwnTime(k, nginx, frontAgrees);
+        return own != null ? own : followNginxWithPredecessor(k, nginx, frontAgrees, backStart, backStatus);
+    }
+
+    private List<Decisions> followNginxOwnTime(int k, Decisions nginx, boolean frontAgrees) {
         for (int shift : new int[] {-1, 1, -2, 2}) {
             for (boolean moveHop : frontAgrees ? new boolean[] {true} : new boolean[] {false, true}) {
                 long[] front = frontAt.clone();
@@ -212,6 +220,58 @@ final class TwoTierComparison {
                     System.arraycopy(hop, 0, hops, 0, hop.length);
                     return again;
                 }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Moves together, by a millisecond or two, every request nginx logged at this tier in the
+     * millisecond of the request's predecessor there (the back's one bucket, or at the front the
+     * client's), the request too when it shares that millisecond; keeps the first move that gives
+     * the request nginx's decisions while every moved request keeps its own, or returns null.
+     */
+    private List<Decisions> followNginxWithPredecessor(int k, Decisions nginx, boolean frontAgrees,
+            Map<String, Long> backStart, Map<String, String> backStatus) {
+        java.util.function.IntFunction<Long> at = frontAgrees
+                ? j -> backStart.get(ordered.get(j).id())
+                : j -> ordered.get(j).remoteAddr().equals(ordered.get(k).remoteAddr()) ? Long.valueOf(frontAt[j]) : null;
+        Long mine = at.apply(k);
+        if (mine == null) {
+            return null;
+        }
+        long predecessor = Long.MIN_VALUE;
+        for (int j = 0; j < ordered.size(); j++) {
+            Long t = at.apply(j);
+            if (j != k && t != null && t <= mine) {
+                predecessor = Math.max(predecessor, t);
+            }
+        }
+        List<Integer> moved = new ArrayList<>();
+        for (int j = 0; j < ordered.size(); j++) {
+            Long t = at.apply(j);
+            if (t != null && t == predecessor) {
+                moved.add(j);
+            }
+        }
+        if (predecessor == Long.MIN_VALUE || (frontAgrees && moved.stream().anyMatch(j -> hops[j] == Arrival.SPEC_HOP))) {
+            return null;
+        }
+        for (int shift : new int[] {-1, 1, -2, 2}) {
+            long[] front = frontAt.clone();
+            long[] hop = hops.clone();
+            for (int j : moved) {
+                if (frontAgrees) {
+                    hop[j] = Math.max(0, hop[j] + shift);
+                } else {
+                    front[j] = Math.max(0, front[j] + shift);
+                }
+            }
+            List<Decisions> again = simulate(front, hop);
+            if (nginx.equals(again.get(k)) && moved.stream().allMatch(j -> nginxDecisions(j, backStatus).equals(again.get(j)))) {
+                System.arraycopy(front, 0, frontAt, 0, front.length);
+                System.arraycopy(hop, 0, hops, 0, hop.length);
+                return again;
             }
         }
         return null;
