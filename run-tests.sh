@@ -289,7 +289,7 @@ run_tests() {
   need_peak_tools
   need_redis
   cd "$ROOT"
-  exec ./mvnw -B verify "$@"
+  exec ./mvnw -B -T 2 verify "$@"
 }
 
 main() {
