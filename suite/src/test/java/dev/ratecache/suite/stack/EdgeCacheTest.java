@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The edge cache, observed on the wire and at the origin's own counters. Its stale behaviours use
  * quick, which sends the origin's default stale-while-revalidate and stale-if-error: with the
  * default {@code --stale rfc} the edge serves stale only because the origin allows it (see
- * {@link StaleRulesTest} for responses that don't).
+ * {@link EdgeStaleRulesTest} for responses that don't).
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)

@@ -61,7 +61,7 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
             "--origin.endpoints.framed.max-age=60s", "--origin.endpoints.framed.x-frame-options=SAMEORIGIN",
             "--origin.endpoints.framed.content-security-policy=frame-ancestors 'self'",
             "--origin.endpoints.aged.max-age=60s", "--origin.endpoints.aged.age=7",
-            // Stale only with the response's permission (StaleRulesTest, ProtectiveStaleTest, the client's tests).
+            // Stale only with the response's permission (EdgeStaleRulesTest, ProtectiveStaleTest, the client's tests).
             "--origin.endpoints.plain.cache-control=public, max-age=1",
             "--origin.endpoints.swr.cache-control=public, max-age=1, stale-while-revalidate=60",
             "--origin.endpoints.swrbrief.cache-control=public, max-age=1, stale-while-revalidate=1",

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The edge's stale-if-error signal where the native module is not loaded (plain nginx, Age by njs):
  * the edge says "1" for any expired entry it holds (snippets/front/stale-if-error-signal-value.conf).
- * StaleRulesTest holds the exact signal of the module.
+ * EdgeStaleRulesTest holds the exact signal of the module.
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)

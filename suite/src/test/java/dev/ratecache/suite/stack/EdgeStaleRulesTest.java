@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -41,13 +42,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
-class StaleRulesTest {
+class EdgeStaleRulesTest {
     private static final NginxSwitches SWITCHES = new NginxSwitches().readTimeout(2);
     private static Stack stack;
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, StaleRulesTest.class, SWITCHES);
+        stack = Stacks.around(origin, EdgeStaleRulesTest.class, SWITCHES);
     }
 
     /**
@@ -180,16 +181,37 @@ class StaleRulesTest {
         assertThat(reached("plain")).isEqualTo(before + 1);
     }
 
-    @ParameterizedTest(name = "{0}: never stale while the origin errors")
-    @ValueSource(strings = {"mustrevalidate", "proxyrevalidate", "smaxage", "mrsie", "prsie", "smsie"})
-    void responseThatForbidsStaleIsNeverServedStaleWhileTheOriginErrors(String endpoint) throws Exception {
-        String url = Stacks.store(stack, endpoint).url();
-        stack.origin().fail(endpoint, 500);
+    /**
+     * The responses that forbid serving them stale, each stored before the first case: their
+     * lifetimes run out together, not one case after another. Each case makes its own endpoint
+     * fail (faults are cleared before each test) and then asks.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class WhileTheOriginErrors {
+        private static final List<String> ENDPOINTS =
+                List.of("mustrevalidate", "proxyrevalidate", "smaxage", "mrsie", "prsie", "smsie");
+        private final Map<String, String> urls = new HashMap<>();
 
-        HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, url);
+        @BeforeAll
+        void storeEach() {
+            ENDPOINTS.forEach(endpoint -> urls.put(endpoint, Stacks.store(stack, endpoint).url()));
+        }
 
-        assertThat(whileFailing.statusCode()).isEqualTo(failureWithoutPermission(500));
-        assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
+        List<String> endpoints() {
+            return ENDPOINTS;
+        }
+
+        @ParameterizedTest(name = "{0}: never stale while the origin errors")
+        @MethodSource("endpoints")
+        void responseThatForbidsStaleIsNeverServedStale(String endpoint) throws Exception {
+            stack.origin().fail(endpoint, 500);
+
+            HttpResponse<String> whileFailing = Stacks.firstAnswerNotAHit(stack, urls.get(endpoint));
+
+            assertThat(whileFailing.statusCode()).isEqualTo(failureWithoutPermission(500));
+            assertThat(cacheStatus(whileFailing)).isEqualTo("EXPIRED");
+        }
     }
 
     /**
