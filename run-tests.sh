@@ -2,7 +2,7 @@
 # run-tests.sh: measure what rate limiting and caching in front of an HTTP API do.
 #
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
-#   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B verify)
+#   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B -T 2 verify)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
@@ -289,6 +289,8 @@ run_tests() {
   need_peak_tools
   need_redis
   cd "$ROOT"
+  # Two modules at a time: the origin's module and its stack tests (about a minute) run beside the
+  # suite's and the client's builds instead of before them; acceptance/ waits for both.
   exec ./mvnw -B -T 2 verify "$@"
 }
 
