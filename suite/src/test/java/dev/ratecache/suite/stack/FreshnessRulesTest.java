@@ -14,6 +14,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,22 +27,28 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
+// One instance for the class, so that a subclass (FreshnessRulesOverTlsTest) changes the switches by
+// overriding switches(): JUnit runs a superclass's static @BeforeAll even where a subclass hides it.
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FreshnessRulesTest {
-    /** Package-private: {@link FreshnessRulesOverTlsTest} starts it over TLS instead. */
-    static Stack stack;
+    private Stack stack;
+
+    /** The back end would give /badexpires a minute of its own, were the origin silent. */
+    NginxSwitches switches() {
+        return new NginxSwitches().freshness("/badexpires", 60);
+    }
 
     @BeforeAll
-    static void start(OriginServer origin) throws Exception {
-        // The back end would give /badexpires a minute of its own, were the origin silent.
-        stack = Stacks.around(origin, FreshnessRulesTest.class, new NginxSwitches().freshness("/badexpires", 60));
+    void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, getClass(), switches());
     }
 
     @AfterAll
-    static void stop() {
-        stack.close();
+    void stop() {
+        Stacks.closeAll(stack);
     }
 
-    private static long reached(String endpoint) throws Exception {
+    private long reached(String endpoint) throws Exception {
         return Stacks.reached(stack, endpoint);
     }
 
@@ -49,7 +56,7 @@ class FreshnessRulesTest {
      * Stored (a HIT right after the MISS), then no longer answered from the cache within 10 s;
      * returns the first answer.
      */
-    private static HttpResponse<String> storedThenExpiresWithinSeconds(String endpoint) throws Exception {
+    private HttpResponse<String> storedThenExpiresWithinSeconds(String endpoint) throws Exception {
         String url = fresh(endpoint);
         HttpResponse<String> first = Http.get(stack.frontUri(), url);
         assertThat(cacheStatus(first)).isEqualTo("MISS");

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,33 +24,37 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
+// One instance for the class, so that a subclass (InvalidationOverTlsTest) changes the switches by
+// overriding switches(): JUnit runs a superclass's static @BeforeAll even where a subclass hides it.
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InvalidationTest {
-    /** Package-private: {@link InvalidationOverTlsTest} starts it over TLS instead. */
-    static Stack stack;
+    private Stack stack;
+
+    NginxSwitches switches() {
+        return new NginxSwitches();
+    }
 
     @BeforeAll
-    static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, InvalidationTest.class, new NginxSwitches());
+    void start(OriginServer origin) throws Exception {
+        stack = Stacks.around(origin, getClass(), switches());
     }
 
     @AfterAll
-    static void stop() {
-        stack.close();
+    void stop() {
+        Stacks.closeAll(stack);
     }
 
-
-
-    private static long reached(String endpoint) throws Exception {
+    private long reached(String endpoint) throws Exception {
         return Stacks.reached(stack, endpoint);
     }
 
-    private static HttpResponse<String> write(String method, String url) {
+    private HttpResponse<String> write(String method, String url) {
         return Http.send(Http.request(stack.frontUri(), url, "Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString("{\"item\":1}")).build());
     }
 
     /** GETs url until it is stored: a HIT. */
-    private static void stored(String url) {
+    private void stored(String url) {
         Http.get(stack.frontUri(), url);
         assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("HIT");
     }
