@@ -36,6 +36,15 @@ import java.util.function.Function;
  */
 final class NginxComparison {
 
+    /**
+     * How far a wall-clock and a monotonic reading of one instant can put it apart, in ms: the
+     * logs' times may be off limit_req's by this much, and no more.
+     */
+    static final int CLOCKS_MS = 2;
+
+    /** The moves tried for a time the clocks may have put off, nearest first. */
+    static final int[] SHIFTS_MS = {-1, 1, -2, 2};
+
     /** One compared request. */
     record Row(Nginx.LogLine line, Decision model, boolean matched, boolean tolerated) {
     }
@@ -92,7 +101,7 @@ final class NginxComparison {
             return null;
         }
         long[] original = times.clone();
-        for (int shift : new int[] {-1, 1, -2, 2}) {
+        for (int shift : SHIFTS_MS) {
             for (int j : moved) {
                 times[j] = original[j] + shift;
             }

@@ -82,13 +82,10 @@ final class TwoTierComparison {
         for (int k = 0; k < ordered.size(); k++) {
             Long atBack = backStart.get(ordered.get(k).id());
             if (atBack != null && first.get(k).decisions().back() != null) {
-                hops[k] = Math.max(0, atBack + CLOCKS_MS - ordered.get(k).startMs() - first.get(k).frontDelayMs());
+                hops[k] = Math.max(0, atBack + NginxComparison.CLOCKS_MS - ordered.get(k).startMs() - first.get(k).frontDelayMs());
             }
         }
     }
-
-    /** How far apart a wall-clock and a monotonic reading of one instant can put it, in ms. */
-    private static final long CLOCKS_MS = 2;
 
     static Result compare(LimitReqSpec frontSpec, LimitReqSpec backSpec, List<Nginx.LogLine> front,
             List<Nginx.LogLine> back) {
@@ -209,7 +206,7 @@ final class TwoTierComparison {
     }
 
     private List<Decisions> followNginxOwnTime(int k, Decisions nginx, boolean frontAgrees) {
-        for (int shift : new int[] {-1, 1, -2, 2}) {
+        for (int shift : NginxComparison.SHIFTS_MS) {
             for (boolean moveHop : frontAgrees ? new boolean[] {true} : new boolean[] {false, true}) {
                 long[] front = frontAt.clone();
                 long[] hop = hops.clone();
@@ -264,7 +261,7 @@ final class TwoTierComparison {
         if (predecessor == Long.MIN_VALUE || (frontAgrees && moved.stream().anyMatch(j -> hops[j] == Arrival.SPEC_HOP))) {
             return null;
         }
-        for (int shift : new int[] {-1, 1, -2, 2}) {
+        for (int shift : NginxComparison.SHIFTS_MS) {
             long[] front = frontAt.clone();
             long[] hop = hops.clone();
             for (int j : moved) {
