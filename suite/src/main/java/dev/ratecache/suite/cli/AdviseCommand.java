@@ -41,7 +41,9 @@ import picocli.CommandLine.Spec;
             "",
             "  ./run-tests.sh advise access.log",
             "  ./run-tests.sh advise access.log.gz --origin-capacity 100 --max-staleness 60",
-            "  ./run-tests.sh advise app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
+            // A command longer than the narrowest help goes on with a backslash, so that it copies whole.
+            "  ./run-tests.sh advise app.jsonl \\",
+            "      --log-format json:time=ts,client=ip,method=verb,uri=path",
             "  ./run-tests.sh advise api.jsonl --key-field api_key --tiers tiers.txt",
             ""})
 public final class AdviseCommand implements Callable<Integer> {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
  * step of their own once the input is known good ({@link #check}).
  */
 final class LoadHostOptions {
-    @Option(names = "--load-hosts", paramLabel = "HOST[:PORT][,HOST[:PORT]]", split = ",",
+    @Option(names = "--load-hosts", paramLabel = "HOST[:PORT]", split = ",",
             description = "Run each plan through the JMeter servers on these hosts (./run-tests.sh load-server there),"
                     + " JMeter's own distributed mode: each host runs the whole plan, JMeter merges the results here."
                     + " Needs --listen with an address the hosts reach. PORT defaults to 1099.")

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 final class LogInput {
     @Option(names = "--log-format", paramLabel = "FORMAT",
             description = "auto (combined, common or the suite's JSON), combined, common, suite-json, or"
-                    + " json:time=FIELD,client=FIELD,method=FIELD,uri=FIELD[,status=..][,bytes=..][,request_time=..][,upstream_time=..]."
+                    + " json:MAPPING, where MAPPING names the log's own fields (F): time=F,client=F,method=F,uri=F"
+                    + " and any of ,status=F ,bytes=F ,request_time=F ,upstream_time=F."
                     + " Default: ${DEFAULT-VALUE}.")
     String logFormat = "auto";
 

@@ -46,8 +46,11 @@ import picocli.CommandLine.Parameters;
             "",
             "  ./run-tests.sh replay access.log",
             "  ./run-tests.sh replay access.log.gz --speed 10 --only replay/server-cache",
-            "  ./run-tests.sh replay app.jsonl --log-format json:time=ts,client=ip,method=verb,uri=path",
-            "  ./run-tests.sh replay api.jsonl --key-field api_key --limit-key header:X-Api-Key --tiers tiers.txt",
+            // A command longer than the narrowest help goes on with a backslash, so that it copies whole.
+            "  ./run-tests.sh replay app.jsonl \\",
+            "      --log-format json:time=ts,client=ip,method=verb,uri=path",
+            "  ./run-tests.sh replay api.jsonl --key-field api_key \\",
+            "      --limit-key header:X-Api-Key --tiers tiers.txt",
             ""})
 public final class ReplayCommand extends MatrixCommand {
     @Parameters(index = "0", paramLabel = "ACCESS_LOG",

@@ -29,9 +29,9 @@ import picocli.CommandLine.Option;
             "  ./run-tests.sh peak             each path's peak req/s against nginx's own",
             "  ./run-tests.sh replay LOG       your access log through the same matrix",
             "  ./run-tests.sh advise LOG       limits and cache lifetimes for your log",
-            "  ./run-tests.sh up [switches]    start the stack and keep it up (Ctrl-C stops it)",
-            "  ./run-tests.sh down             stop the stack up started, from another terminal",
-            "  ./run-tests.sh load-server      a JMeter server on a load host (for --load-hosts)",
+            "  ./run-tests.sh up [switches]    keep the stack up (Ctrl-C stops it)",
+            "  ./run-tests.sh down             stop what up started, from another terminal",
+            "  ./run-tests.sh load-server      a JMeter server on a load host (--load-hosts)",
             ""},
         subcommands = {ReplayCommand.class, AdviseCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
             DownCommand.class, LoadServerCommand.class},
@@ -52,6 +52,7 @@ public final class RunTestsCommand extends MatrixCommand {
         cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
         cli.registerConverter(AppCacheMode.class, FlagValue.oneOf(AppCacheMode.class, "an app cache mode"));
         cli.setParameterExceptionHandler(RunTestsCommand::badInput);
+        WordWrappedHelp.install(cli);
         cli.setExecutionExceptionHandler((e, c, parsed) -> {
             if (e instanceof Repo.NotFound) {
                 c.getErr().println("run-tests.sh: " + e.getMessage());

@@ -19,7 +19,7 @@ public final class StackPorts implements TierPorts {
                     + " hosts reach, e.g. with --load-hosts. The other tiers stay on 127.0.0.1. Default: ${DEFAULT-VALUE}.")
     String listen = Ports.LOOPBACK;
 
-    @Option(names = "--edge-ports", paramLabel = "PORT[,PORT]", split = ",",
+    @Option(names = "--edge-ports", paramLabel = "PORT", split = ",",
             description = "With --edges N > 1: the N front end tiers' ports on 127.0.0.1, behind the balancer on the front"
                     + " port. Default: free ports chosen at start.")
     List<Integer> edgePorts = new ArrayList<>();

@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
-/** --help reads as written: picocli wraps paragraphs between words, and no line runs past the width. */
+/** --help reads as written: lines break between words only, and no line runs past the width. */
 class HelpTest {
+    private static final int UNWRAPPED = 10_000;
 
     private static String help(int width, String... command) {
         CommandLine cli = RunTestsCommand.commandLine();
@@ -39,6 +45,42 @@ class HelpTest {
                 "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR\n");
         // A wrapped paragraph breaks only between words: its first sentence reads whole once lines are joined.
         assertThat(help.replaceAll("\\s+", " ")).contains("runs a JMeter plan through them, and measures.");
+    }
+
+    /** Every command's help, at each width: what a user copies from it must be what was written. */
+    static Stream<Arguments> commandsAndWidths() {
+        List<String> commands = new ArrayList<>(List.of(""));
+        commands.addAll(RunTestsCommand.commandLine().getSubcommands().keySet());
+        return commands.stream().flatMap(c -> Stream.of(80, 100, 133).map(w -> Arguments.of(c, w)));
+    }
+
+    @ParameterizedTest(name = "{0} --help at {1} columns")
+    @MethodSource("commandsAndWidths")
+    void helpBreaksLinesBetweenWordsOnlyAndFitsTheWidth(String command, int width) {
+        String[] args = command.isEmpty() ? new String[0] : new String[] {command};
+        String wrapped = help(width, args);
+
+        assertThat(wrapped.lines()).allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(width));
+        // The same words in the same order as with no wrapping at all: no word, flag, path or
+        // argument was cut in two (picocli's own wrapping cut "./run-tests.sh" after the dot).
+        assertThat(wrapped.split("\\s+")).containsExactly(help(UNWRAPPED, args).split("\\s+"));
+    }
+
+    @Test
+    void aCommandTooLongForEightyColumnsGoesOnWithABackslashAndCopiesWhole() {
+        String help = help(80, "advise");
+
+        assertThat(help).contains("  ./run-tests.sh advise app.jsonl \\\n"
+                + "      --log-format json:time=ts,client=ip,method=verb,uri=path\n");
+    }
+
+    @Test
+    void aWrappedOptionGoesOnUnderItsDescription() {
+        String help = help(80);
+
+        assertThat(help).contains("  ./run-tests.sh up [switches]    keep the stack up (Ctrl-C stops it)\n",
+                "      --front-mode=MODE      Front end burst handling: queue, nodelay or\n"
+                        + "                               delay=N. Default: queue.\n");
     }
 
     @ParameterizedTest(name = "{0} columns")
