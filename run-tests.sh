@@ -156,9 +156,9 @@ build_age_module() {
 # only when missing, older than its source or than nginx, or refused by this nginx.
 need_age_module() {
   local why="" missing=()
+  # Built and loading: the usual case, said nothing of, so that every command starts quietly.
   if [[ -f $AGE_MODULE ]] && [[ -z $(find "$AGE_MODULE_SOURCE" "$(nginx_binary)" -newer "$AGE_MODULE" -print -quit 2>/dev/null) ]] \
     && age_module_loads; then
-    say "Age: native (\$upstream_cache_age, .tools/nginx-modules/)"
     return
   fi
   [[ -f $NGINX_DEV_SOURCE/configure ]] || missing+=(nginx-dev)
@@ -294,7 +294,33 @@ run_tests() {
   exec ./mvnw -B -T 2 verify "$@"
 }
 
+# Whether the arguments ask only for help or the version, which must install and build nothing.
+wants_help() {
+  for arg in "$@"; do
+    [[ $arg == -- ]] && return 1
+    if [[ $arg == --help || $arg == -h || $arg == --version || $arg == -V ]]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
+# The help from the built command line; before the first build, this script's own summary and how
+# to get the rest: a help that installed packages or ran Maven first would be no help.
+show_help() {
+  if [[ -f $SUITE_JAR ]] && command -v java >/dev/null 2>&1; then
+    exec java -Dratecache.home="$ROOT" -jar "$SUITE_JAR" "$@"
+  fi
+  sed -n '2,/^$/{/^#   /s/^# //p}' "$ROOT/run-tests.sh"
+  printf '\nEvery flag of every command is listed once the suite is built: ./run-tests.sh builds it on its\n'
+  printf 'first run (installing what is missing), or build it alone with ./mvnw -B -q package -DskipTests.\n'
+  exit 0
+}
+
 main() {
+  if [[ ${1:-} != test ]] && wants_help "$@"; then
+    show_help "$@"
+  fi
   if [[ ${1:-} == test ]]; then
     shift
     run_tests "$@"

@@ -39,7 +39,13 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh up --scenario stress/server-cache",
             "  ./run-tests.sh up --no-front-limit --origin http://127.0.0.1:9000",
             "  ./run-tests.sh down                   stop it from another terminal",
-            ""})
+            ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:stopped by ./run-tests.sh down",
+            "1:the start failed, a tier exited on its own (the rest is then stopped) or another up was running",
+            "2:bad input, refused before anything started",
+            "130:stopped by Ctrl-C"})
 public final class UpCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;

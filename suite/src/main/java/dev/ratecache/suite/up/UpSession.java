@@ -67,7 +67,8 @@ public final class UpSession {
     }
 
     /**
-     * Starts the stack and keeps it up until Ctrl-C or down (exit code 130 or 0 as the JVM ends),
+     * Starts the stack and keeps it up until Ctrl-C or down (exit code 130 or 0 as the JVM ends, {@link
+     * dev.ratecache.suite.cli.UpCommand}'s exit codes),
      * or until a tier dies or the start fails (1); another up claiming the folder first is 1 too.
      */
     public int run() throws IOException, InterruptedException {
@@ -87,6 +88,9 @@ public final class UpSession {
         // stack (ManagedProcess's own hook would too) and removes the state files.
         Thread hook = new Thread(() -> cleanUp(true), "up-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
+        // down's SIGTERM is a stop asked for: exit 0 once the hook has stopped everything, not the
+        // JVM's 143 for a signal. Ctrl-C keeps the shell's 130.
+        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> System.exit(0));
         try {
             out.println("run-tests.sh up: starting " + (ownOrigin ? "the origin, " : "") + "the back end and the front end"
                     + " (switches: " + chosen.describe() + ")");

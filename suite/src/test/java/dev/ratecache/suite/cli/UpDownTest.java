@@ -168,6 +168,7 @@ class UpDownTest {
                 .startsWith("run-tests.sh down: stopped the up (PID " + state.pid());
         assertAllGone(up, state);
         assertThat(up.text()).contains("run-tests.sh up: stopped");
+        assertThat(up.process().waitFor(Duration.ofSeconds(10))).as("a stop asked for by down is a clean exit").isZero();
 
         StringWriter again = new StringWriter();
         assertThat(run(again, err, "down", "--results", results.toString())).isZero();
@@ -187,6 +188,7 @@ class UpDownTest {
 
         assertAllGone(up, state);
         assertThat(up.text()).contains("run-tests.sh up: stopped");
+        assertThat(up.process().waitFor(Duration.ofSeconds(10))).as("the shell's code for Ctrl-C").isEqualTo(130);
     }
 
     @Test
