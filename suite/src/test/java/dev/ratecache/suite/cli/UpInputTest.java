@@ -37,7 +37,11 @@ class UpInputTest {
                 refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
                         "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
                 refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
-                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"));
+                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
+                refused("results folder that is a file", List.of("--results", "pom.xml"),
+                        "--results pom.xml is a file, not a folder"),
+                refused("results folder below a file", List.of("--results", "pom.xml/results"),
+                        "--results pom.xml/results: ", "pom.xml is a file, not a folder"));
     }
 
     private static Arguments refused(String what, List<String> args, String... said) {
