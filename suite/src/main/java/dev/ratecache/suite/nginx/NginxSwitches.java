@@ -329,7 +329,10 @@ public final class NginxSwitches {
         }
         if (fleetRedis != null && (fleetLimit != FleetLimit.SHARED || !fleetRedis.matches("[A-Za-z0-9.-]+:\\d{1,5}"))) {
             p.add(fleetLimit != FleetLimit.SHARED ? "--fleet-redis goes with --fleet-limit shared"
-                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '" + fleetRedis + "')");
+                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '"
+                            // A password before an @ (Redis's AUTH) is refused unseen, as --origin's is.
+                            + (fleetRedis.contains("@") ? "***" + fleetRedis.substring(fleetRedis.lastIndexOf('@'))
+                                    : fleetRedis) + "')");
         }
         range(p, "--fleet-redis-timeout", fleetRedisTimeout, 1, 10_000);
         return p;

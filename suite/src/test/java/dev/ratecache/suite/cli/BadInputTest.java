@@ -41,6 +41,9 @@ class BadInputTest {
                         "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
                 refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
                         "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
+                refused("fleet Redis with a password, masked", List.of("--edges", "2", "--fleet-limit", "shared",
+                        "--fleet-redis", "secret@127.0.0.1:6379"),
+                        "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '***@127.0.0.1:6379')"),
                 refused("results folder that is a file", List.of("--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder"),
                 refused("edge ports fewer than the edges", List.of("--edges", "3", "--edge-ports", "18101,18102"),
@@ -103,6 +106,16 @@ class BadInputTest {
         assertThat(cli.run("--origin", "http://user:secret@127.0.0.1:9000;}")).isEqualTo(2);
         assertThat(cli.run("advise", "access.log", "--origin", "http://secret@127.0.0.1:9000")).isEqualTo(2);
         assertThat(cli.err()).contains("'http://***@127.0.0.1:9000'");
+        assertThat(cli.err() + cli.out()).doesNotContain("secret");
+    }
+
+    @Test
+    void aPasswordForTheFleetsRedisNeverReachesTheTerminal() {
+        assertThat(cli.run("--edges", "2", "--fleet-limit", "shared", "--fleet-redis", ":secret@127.0.0.1:6379"))
+                .isEqualTo(2);
+        assertThat(cli.run("--edges", "2", "--fleet-limit", "shared", "--fleet-redis", "redis://:secret@127.0.0.1:6379"))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("(got '***@127.0.0.1:6379')");
         assertThat(cli.err() + cli.out()).doesNotContain("secret");
     }
 
