@@ -214,6 +214,7 @@ public final class AdviseCommand implements Callable<Integer> {
                 problems.add("--tiers " + e.getMessage());
             }
         }
+        RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }

@@ -220,8 +220,8 @@ abstract class MatrixCommand implements Callable<Integer> {
             problems.add("--redis-port " + redisPort + " is one of the stack's ports: give Redis its own");
         }
         jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
-        ports.httpPort(switches.httpPort());
-        problems.addAll(ports.problems(switches.origins().isEmpty(), switches.edges()));
+        problems.addAll(ports.problems(switches));
+        RunFolders.notAFolder(runDir.getParent(), "--results").ifPresent(problems::add);
         if (loadHosts.given()) {
             problems.addAll(loadHosts.problems(ports.listen()));
         }

@@ -6,8 +6,17 @@ import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,6 +27,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "render", mixinStandardHelpOptions = true,
         description = "Write the Nginx configs of both tiers, rendered with these switches, to DIR/front and DIR/back.")
 final class RenderCommand implements Callable<Integer> {
+    /**
+     * The folders of DIR render writes, and so owns: a render into a used DIR leaves none of the
+     * last one's files behind (a tier, an edge or a throwaway key it no longer makes). Everything
+     * else in DIR is the user's.
+     */
+    private static final Pattern OWNED = Pattern.compile("front|front-\\d+|back|balancer|tls");
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -27,14 +43,18 @@ final class RenderCommand implements Callable<Integer> {
     @Mixin
     NginxSwitches switches = new NginxSwitches();
 
-    @Parameters(paramLabel = "DIR", description = "Output folder.")
+    @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/ and tls/ are"
+            + " replaced; nothing else in it is touched.")
     Path dir;
 
     @Override
     public Integer call() throws Exception {
-        if (!switches.problems().isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", switches.problems()));
-        }
+        List<String> problems = new ArrayList<>(switches.problems());
+        problems.addAll(ports.problems(switches));
+        RunFolders.notAFolder(dir, "DIR").ifPresent(problems::add);
+        problems.addAll(inFoldersItClears());
+        Refuse.ifAny(spec, problems);
+        clearOwnFolders();
         NginxRenderer renderer = new NginxRenderer(Repo.nginxTemplates());
         // --tls without a certificate of your own: a throwaway CA in DIR/tls, its ca.pem for curl --cacert.
         switches = Stack.withTls(switches, ports, dir);
@@ -52,5 +72,50 @@ final class RenderCommand implements Callable<Integer> {
                     dir.resolve("balancer")));
         }
         return 0;
+    }
+
+    private static boolean owned(Path child) {
+        return OWNED.matcher(child.getFileName().toString()).matches();
+    }
+
+    /** The files given to render that lie in a folder it clears first: it would delete them before reading them. */
+    private List<String> inFoldersItClears() {
+        Map<String, Path> given = new LinkedHashMap<>();
+        switches.tlsFiles().ifPresent(tls -> {
+            given.put("--tls-cert", tls.certificate());
+            given.put("--tls-key", tls.key());
+        });
+        if (switches.tiersFile() != null) {
+            given.put("--tiers", switches.tiersFile());
+        }
+        Path out = dir.toAbsolutePath().normalize();
+        List<String> problems = new ArrayList<>();
+        given.forEach((flag, file) -> {
+            Path absolute = file.toAbsolutePath().normalize();
+            Path within = out.relativize(absolute);
+            if (absolute.startsWith(out) && within.getNameCount() > 1 && owned(within.getName(0))) {
+                problems.add(flag + " " + file + " is in " + within.getName(0) + "/ of DIR, which render clears"
+                        + " before it writes: copy the file out of DIR first");
+            }
+        });
+        return problems;
+    }
+
+    private void clearOwnFolders() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<Path> owned;
+        try (Stream<Path> children = Files.list(dir)) {
+            owned = children.filter(RenderCommand::owned).toList();
+        }
+        for (Path folder : owned) {
+            // Files.walk follows no links: a link in DIR is removed, never what it points to.
+            try (Stream<Path> all = Files.walk(folder)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 }

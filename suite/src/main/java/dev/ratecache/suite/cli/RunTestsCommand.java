@@ -5,6 +5,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.FlagValue;
+import dev.ratecache.suite.nginx.OriginUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,8 +74,10 @@ public final class RunTestsCommand extends MatrixCommand {
             hint = " (did you mean one of " + String.join(", ", unmatched.getSuggestions()) + "?)";
         }
         // Problems quote what they were given (flags, lines of a log or of --assert-file): each stays
-        // one line, and nothing from a binary file reaches the terminal as a control character.
-        String lines = String.join("\n", String.valueOf(e.getMessage()).lines().map(Printable::escape).toList());
+        // one line, and nothing from a binary file reaches the terminal as a control character. Nor
+        // does a password in a URL, which picocli quotes too when its flag is unknown to the command.
+        String lines = String.join("\n", String.valueOf(e.getMessage()).lines()
+                .map(line -> Printable.escape(OriginUrl.masked(line))).toList());
         cli.getErr().println("run-tests.sh: " + lines + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;

@@ -123,8 +123,8 @@ public final class UpCommand implements Callable<Integer> {
         if (every < 1 || every > 3600) {
             problems.add("--every must be a whole number of seconds from 1 to 3600 (got " + every + ")");
         }
-        ports.httpPort(chosen.httpPort());
-        problems.addAll(ports.problems(chosen.origins().isEmpty(), 1));
+        problems.addAll(ports.problems(chosen));
+        RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
         Refuse.ifAny(spec, problems);
         return chosen;
     }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.nginx;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.LogTail;
 import dev.ratecache.proc.ManagedProcess;
@@ -95,17 +96,34 @@ public final class NginxServer implements AutoCloseable {
         return command;
     }
 
-    /** {@code nginx -t}: throws with nginx's own words when the config is wrong. */
+    /**
+     * {@code nginx -t}: throws with nginx's own words when the config is wrong, its reason on the
+     * first line, which is all a one-line error (up's, a failed cell's) shows.
+     */
     public void check(Path conf) throws IOException, InterruptedException {
         Path log = prefix.resolve("logs/nginx-t.log");
         Files.deleteIfExists(log);
         try (ManagedProcess test = ManagedProcess.start("nginx -t " + name, command("-t", "-q"), prefix, log)) {
             int exit = test.waitFor(Duration.ofSeconds(30));
             if (exit != 0) {
-                throw new IOException("nginx -t rejects the " + name + " config " + conf + ":\n"
-                        + LogTail.of(log, 20));
+                String tail = LogTail.of(log, 20);
+                throw new IOException("nginx -t rejects the " + name + " config " + conf + ": " + reason(tail)
+                        + "\n" + tail);
             }
         }
+    }
+
+    /**
+     * nginx's reason in the output of {@code nginx -t}: its first [emerg] (or other) line, without
+     * the "nginx: [emerg] " before it and with the rendered folder's path left out of the file it
+     * names. It quotes the config, and so the user's flags: escaped to stay one printable line.
+     */
+    private String reason(String output) {
+        String conf = prefix.toAbsolutePath().resolve("conf") + "/";
+        return output.lines().filter(line -> line.contains("] ")).findFirst()
+                .or(() -> output.lines().filter(line -> !line.isBlank()).findFirst())
+                .map(line -> Printable.escape(line.substring(line.indexOf("] ") + 1).strip().replace(conf, ""), 300))
+                .orElse("nginx said nothing");
     }
 
     /**

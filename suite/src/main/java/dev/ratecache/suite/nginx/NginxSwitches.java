@@ -128,7 +128,7 @@ public final class NginxSwitches {
             description = "Addresses allowed to PURGE a URL from the edge cache. Default: 127.0.0.1.")
     List<String> purgeAllow = new ArrayList<>(List.of("127.0.0.1"));
 
-    @Option(names = "--origin", paramLabel = "URL",
+    @Option(names = "--origin", paramLabel = "URL", converter = OriginConverter.class,
             description = "Proxy to this HTTP origin (http://host:port) instead of starting the suite's own; repeatable for several origins.")
     List<URI> origins = new ArrayList<>();
 
@@ -242,11 +242,9 @@ public final class NginxSwitches {
                 p.add("--purge-allow takes IP addresses or CIDR ranges (got '" + address + "')");
             }
         }
+        // The command line's converter refused these already; origins set in code are checked here.
         for (URI origin : origins) {
-            if (!"http".equals(origin.getScheme()) || origin.getHost() == null || origin.getPort() < 1
-                    || (origin.getPath() != null && !origin.getPath().isEmpty() && !origin.getPath().equals("/"))) {
-                p.add("--origin must be http://host:port with no path (got '" + origin + "')");
-            }
+            OriginUrl.problem(origin).ifPresent(why -> p.add("--origin " + why));
         }
         p.addAll(identityProblems());
         for (String cidr : allow) {
@@ -331,7 +329,10 @@ public final class NginxSwitches {
         }
         if (fleetRedis != null && (fleetLimit != FleetLimit.SHARED || !fleetRedis.matches("[A-Za-z0-9.-]+:\\d{1,5}"))) {
             p.add(fleetLimit != FleetLimit.SHARED ? "--fleet-redis goes with --fleet-limit shared"
-                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '" + fleetRedis + "')");
+                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '"
+                            // A password before an @ (Redis's AUTH) is refused unseen, as --origin's is.
+                            + (fleetRedis.contains("@") ? "***" + fleetRedis.substring(fleetRedis.lastIndexOf('@'))
+                                    : fleetRedis) + "')");
         }
         range(p, "--fleet-redis-timeout", fleetRedisTimeout, 1, 10_000);
         return p;
@@ -579,6 +580,10 @@ public final class NginxSwitches {
 
     public static final class AgeSourceConverter extends FlagValue<AgeSource> {
         public AgeSourceConverter() { super(text -> choose(AgeSource.class, "an Age source", text)); }
+    }
+
+    public static final class OriginConverter extends FlagValue<URI> {
+        public OriginConverter() { super(OriginUrl::parse); }
     }
 
     public static final class BalanceConverter extends FlagValue<Balance> {

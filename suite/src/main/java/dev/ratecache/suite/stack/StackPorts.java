@@ -2,6 +2,7 @@ package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.Flags;
+import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.TierPorts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -146,6 +147,16 @@ public final class StackPorts implements TierPorts {
             }
         });
         return problems;
+    }
+
+    /**
+     * {@link #problems(boolean, int)} of the stack {@code switches} make: their origin (the suite's
+     * own or not), their edges and their --http-port, which is kept to be checked with the rest.
+     * The one check of render, up and a run.
+     */
+    public List<String> problems(NginxSwitches switches) {
+        httpPort(switches.httpPort());
+        return problems(switches.origins().isEmpty(), switches.edges());
     }
 
     /**

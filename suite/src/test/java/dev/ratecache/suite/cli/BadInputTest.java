@@ -33,7 +33,21 @@ class BadInputTest {
                 refused("two tiers on one port", List.of("--front-port", "18080", "--back-port", "18080"),
                         "--back-port and --front-port are both 18080"),
                 refused("origin that is not an http URL with a port", List.of("--origin", "ftp://example"),
-                        "--origin must be http://host:port"),
+                        "Invalid value for option '--origin' (URL): 'ftp://example' is not an http URL with a host and"
+                                + " a port: give http://host:port, e.g. http://127.0.0.1:9000"),
+                refused("origin with a user and password, masked", List.of("--origin", "http://user:secret@127.0.0.1:9000"),
+                        "'http://user:***@127.0.0.1:9000' holds a user or password, which the tiers would not send"),
+                refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
+                        "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
+                refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
+                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
+                refused("fleet Redis with a password, masked", List.of("--edges", "2", "--fleet-limit", "shared",
+                        "--fleet-redis", "secret@127.0.0.1:6379"),
+                        "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '***@127.0.0.1:6379')"),
+                refused("results folder that is a file", List.of("--results", "pom.xml"),
+                        "--results pom.xml is a file, not a folder"),
+                refused("edge ports fewer than the edges", List.of("--edges", "3", "--edge-ports", "18101,18102"),
+                        "--edge-ports gives 2 port(s) for --edges 3: give one per edge, or leave it out"),
                 refused("unknown cell, listing the valid ones", List.of("--only", "stress/warp-speed"),
                         "--only names no such cell: stress/warp-speed",
                         "valid cells: stress/no-caching, stress/server-cache"),
@@ -80,7 +94,29 @@ class BadInputTest {
     @MethodSource("refusedInput")
     void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
         assertThat(cli.run(args.toArray(String[]::new))).isEqualTo(2);
-        assertThat(cli.err()).contains(said);
+        assertThat(cli.err()).contains(said).doesNotContain("Exception");
+    }
+
+    @Test
+    void aPasswordInTheOriginNeverReachesTheTerminal() {
+        assertThat(cli.run("--origin", "http://user:secret@127.0.0.1:9000")).isEqualTo(2);
+        assertThat(cli.err()).contains("http://user:***@127.0.0.1:9000");
+        assertThat(cli.err() + cli.out()).doesNotContain("secret");
+        // Nor through a URL that is no URL, nor a command that has no --origin, which picocli quotes whole.
+        assertThat(cli.run("--origin", "http://user:secret@127.0.0.1:9000;}")).isEqualTo(2);
+        assertThat(cli.run("advise", "access.log", "--origin", "http://secret@127.0.0.1:9000")).isEqualTo(2);
+        assertThat(cli.err()).contains("'http://***@127.0.0.1:9000'");
+        assertThat(cli.err() + cli.out()).doesNotContain("secret");
+    }
+
+    @Test
+    void aPasswordForTheFleetsRedisNeverReachesTheTerminal() {
+        assertThat(cli.run("--edges", "2", "--fleet-limit", "shared", "--fleet-redis", ":secret@127.0.0.1:6379"))
+                .isEqualTo(2);
+        assertThat(cli.run("--edges", "2", "--fleet-limit", "shared", "--fleet-redis", "redis://:secret@127.0.0.1:6379"))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("(got '***@127.0.0.1:6379')");
+        assertThat(cli.err() + cli.out()).doesNotContain("secret");
     }
 
     @Test

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** ./run-tests.sh up refuses bad input in one line each, before it binds a port or claims its results folder. */
 class UpInputTest {
@@ -21,6 +26,47 @@ class UpInputTest {
         assertThat(cli.err()).contains("--every must be a whole number of seconds from 1 to 3600 (got 0)",
                 "--profile full repeats matrix cells; up has none: use quick or default",
                 "--scenario stress/direct sends traffic straight to the origin");
+        assertThat(results).isEmptyDirectory();
+    }
+
+    /** Each case: what is wrong, the arguments to up that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        return Stream.of(
+                refused("origin with a user and password, masked", List.of("--origin", "http://user:secret@127.0.0.1:9000"),
+                        "'http://user:***@127.0.0.1:9000' holds a user or password, which the tiers would not send"),
+                refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
+                        "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
+                refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
+                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
+                refused("results folder that is a file", List.of("--results", "pom.xml"),
+                        "--results pom.xml is a file, not a folder"),
+                refused("results folder below a file", List.of("--results", "pom.xml/results"),
+                        "--results pom.xml/results: ", "pom.xml is a file, not a folder"));
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @MethodSource("refusedInput")
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
+        List<String> up = new java.util.ArrayList<>(List.of("up"));
+        up.addAll(args);
+        assertThat(cli.run(up.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.err()).contains(said).doesNotContain("Exception");
+        assertThat(cli.out()).doesNotContain("starting");
+    }
+
+    @Test
+    void aPasswordInTheOriginNeverReachesTheTerminal(TestInfo test) {
+        Path results = TestDirs.fresh(test);
+
+        assertThat(cli.run("up", "--origin", "http://user:secret@127.0.0.1:9000", "--results", results.toString()))
+                .isEqualTo(2);
+
+        assertThat(cli.err()).contains("http://user:***@127.0.0.1:9000");
+        assertThat(cli.err() + cli.out()).doesNotContain("secret");
         assertThat(results).isEmptyDirectory();
     }
 }

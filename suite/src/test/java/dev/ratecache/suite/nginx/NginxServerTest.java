@@ -10,7 +10,9 @@ import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Starting one tier: up means every listener bound, not just the first one accepting. */
@@ -29,5 +31,19 @@ class NginxServerTest {
                     .hasMessageContaining("Address already in use");
             assertThat(Ports.accepting(ports.front())).as("nothing left listening").isFalse();
         }
+    }
+
+    /** A one-line error (up's, a failed cell's) shows the first line only: nginx's reason must be on it. */
+    @Test
+    void aConfigNginxRejectsFailsWithNginxsReasonOnTheFirstLine() {
+        // An origin the command line refuses, set in code: nginx -t is what refuses it here.
+        NginxSwitches switches = new NginxSwitches().origins(List.of(URI.create("http://127.0.0.1:70000")));
+        Path prefix = TestDirs.fresh(NginxServerTest.class, "rejected");
+
+        assertThatThrownBy(() -> NginxServer.prepare(Tier.BACK, switches, StackPorts.free(), prefix))
+                .isInstanceOf(IOException.class)
+                .satisfies(e -> assertThat(e.getMessage().lines().findFirst().orElseThrow())
+                        .startsWith("nginx -t rejects the back config ")
+                        .containsPattern(": invalid port in upstream \"127\\.0\\.0\\.1:70000\" in back-end\\.conf:\\d+$"));
     }
 }

@@ -1,0 +1,128 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * ./run-tests.sh render refuses bad input in one line each, with the same checks as a run, before
+ * it writes anything; and it owns only the folders it writes in DIR. A unit test: render starts no
+ * process and, given its edges' ports, binds none.
+ */
+class RenderInputTest {
+    private final CommandRun cli = new CommandRun();
+
+    /** Each case: what is wrong, the arguments to render after DIR, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        return Stream.of(
+                refused("front port above 65535", List.of("--front-port", "70000"),
+                        "port 70000 is not a TCP port (1-65535): change --front-port"),
+                refused("front port 0", List.of("--front-port", "0"),
+                        "port 0 is not a TCP port (1-65535): change --front-port"),
+                refused("front and back on one port", List.of("--front-port", "18080", "--back-port", "18080"),
+                        "--back-port and --front-port are both 18080: give each its own port"),
+                refused("one port for two edges", List.of("--edges", "2", "--edge-ports", "18101,18101"),
+                        "--edge-ports (edge 2) and --edge-ports (edge 1) are both 18101"),
+                refused("an edge on the front port", List.of("--edges", "2", "--front-port", "18100", "--edge-ports",
+                        "18100,18101"), "--edge-ports (edge 1) and --front-port are both 18100"),
+                refused("edge ports fewer than the edges", List.of("--edges", "3", "--edge-ports", "18101,18102"),
+                        "--edge-ports gives 2 port(s) for --edges 3: give one per edge, or leave it out"),
+                refused("origin with a user and password, masked", List.of("--origin", "http://user:secret@127.0.0.1:9000"),
+                        "'http://user:***@127.0.0.1:9000' holds a user or password, which the tiers would not send"),
+                refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
+                        "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
+                refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
+                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"));
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @MethodSource("refusedInput")
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said, TestInfo test) {
+        Path dir = TestDirs.fresh(test).resolve("out");
+        List<String> render = new ArrayList<>(List.of("render", dir.toString()));
+        render.addAll(args);
+
+        assertThat(cli.run(render.toArray(String[]::new))).isEqualTo(2);
+
+        assertThat(cli.err()).contains(said).doesNotContain("Exception");
+        assertThat(dir).doesNotExist();
+    }
+
+    @Test
+    void aFileForDirIsRefusedInOneLine(TestInfo test) throws IOException {
+        Path file = Files.writeString(TestDirs.fresh(test).resolve("notes.txt"), "mine\n");
+
+        assertThat(cli.run("render", file.toString())).isEqualTo(2);
+
+        assertThat(cli.err()).contains("DIR " + file + " is a file, not a folder").doesNotContain("Exception");
+        assertThat(file).hasContent("mine");
+    }
+
+    @Test
+    void aPasswordInTheOriginReachesNeitherTheTerminalNorAFile(TestInfo test) throws IOException {
+        Path dir = TestDirs.fresh(test);
+
+        assertThat(cli.run("render", dir.toString(), "--origin", "http://user:secret@127.0.0.1:9000")).isEqualTo(2);
+
+        assertThat(cli.err()).contains("http://user:***@127.0.0.1:9000");
+        assertThat(cli.err() + cli.out()).doesNotContain("secret");
+        try (Stream<Path> files = Files.walk(dir)) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+
+    @Test
+    void aSecondRenderLeavesNoneOfTheFirstsFilesAndNothingOfTheUsersIsTouched(TestInfo test) throws IOException {
+        Path dir = TestDirs.fresh(test);
+        Path notes = Files.writeString(dir.resolve("notes.txt"), "mine\n");
+        Path frontsMine = Files.createDirectories(dir.resolve("frontier")).resolve("keep.conf");
+        Files.writeString(frontsMine, "mine\n");
+        assertThat(cli.run("render", dir.toString(), "--tls", "--edges", "2", "--edge-ports", "18101,18102"))
+                .as(cli.err()).isZero();
+        assertThat(dir.resolve("tls/server.key")).exists();
+        assertThat(dir.resolve("front-2")).isDirectory();
+        Path stale = Files.writeString(dir.resolve("back/stale.conf"), "old\n");
+
+        assertThat(cli.run("render", dir.toString())).as(cli.err()).isZero();
+
+        assertThat(dir.resolve("tls")).as("the first render's throwaway key").doesNotExist();
+        assertThat(dir.resolve("front-1")).doesNotExist();
+        assertThat(dir.resolve("balancer")).doesNotExist();
+        assertThat(stale).doesNotExist();
+        assertThat(dir.resolve("front")).isDirectory();
+        assertThat(dir.resolve("back")).isDirectory();
+        assertThat(notes).hasContent("mine");
+        assertThat(frontsMine).hasContent("mine");
+    }
+
+    @Test
+    void aCertificateInAFolderRenderClearsIsRefusedAndKept(TestInfo test) throws IOException {
+        Path dir = TestDirs.fresh(test);
+        assertThat(cli.run("render", dir.toString(), "--tls")).as(cli.err()).isZero();
+        Path cert = dir.resolve("tls/server.pem");
+        Path key = dir.resolve("tls/server.key");
+
+        assertThat(cli.run("render", dir.toString(), "--tls", "--tls-cert", cert.toString(), "--tls-key",
+                key.toString())).isEqualTo(2);
+
+        assertThat(cli.err()).contains("--tls-cert " + cert + " is in tls/ of DIR, which render clears before it"
+                + " writes: copy the file out of DIR first", "--tls-key " + key + " is in tls/ of DIR");
+        assertThat(cert).exists();
+        assertThat(key).exists();
+    }
+}
