@@ -115,16 +115,18 @@ class ReplayCommandTest {
         }
         Path log = Files.write(dir.resolve("access.log"), lines);
 
-        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--max-lateness", "250"));
+        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--max-lateness", "1000"));
 
         assertThat(code).as(cli.err()).isZero();
         Path cell = runFolder().resolve("cells/replay-server-cache");
         ReplayBreakdown b = ReplayCellReport.read(cell);
         // JMeter's HTTP client is warmed up before the start (replay.jmx), so requests start within a
-        // few ms here; 250 ms, for a busy 2-core machine, still tells a schedule kept from one that
-        // slid (a request 100 ms apart from the next at speed 10).
+        // few ms here. A schedule that slid (requests are 100 ms apart at speed 10) makes the typical
+        // request late, which the median shows; one request held up on a busy 2-core machine (298 ms,
+        // seen beside three builds) moves only the tail, which gets a wide bound.
         assertThat(b.lateness().scheduled()).isEqualTo(40);
-        assertThat(b.lateness().p99Ms()).isLessThan(250);
+        assertThat(b.lateness().p50Ms()).isLessThan(100);
+        assertThat(b.lateness().p99Ms()).isLessThan(1000);
         assertThat(b.lateness().earliestMs()).isGreaterThanOrEqualTo(-2);
         // The schedule itself: offsets are the log's over ten.
         List<String> schedule = Files.readAllLines(runFolder().resolve("replay/schedule.csv"));
