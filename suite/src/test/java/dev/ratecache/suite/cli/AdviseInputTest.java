@@ -1,0 +1,73 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.accesslog.AccessLog;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * ./run-tests.sh advise refuses a log it cannot use in one line, exit 2, before it writes a thing;
+ * what it quotes from the log has what is not printable escaped.
+ */
+class AdviseInputTest {
+    private static final Path DIR = TestDirs.fresh(AdviseInputTest.class, "logs");
+
+    private final CommandRun cli = new CommandRun();
+
+    /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        Path pastLimit = log("past-limit.log", pastLimitLine(), pastLimitLine());
+        return Stream.of(
+                refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
+                        pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
+                                + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
+                        "\\x1b[2J"),
+                refused("a combined log of lines past the longest line read",
+                        List.of(pastLimit.toString(), "--log-format", "combined"),
+                        pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
+                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "));
+    }
+
+    /** A combined line with a user agent past {@link AccessLog#MAX_LINE_CHARS}, which starts by clearing the screen. */
+    static String pastLimitLine() {
+        return "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"\u001b[2J"
+                + "x".repeat(AccessLog.MAX_LINE_CHARS) + "\"";
+    }
+
+    static Path log(String name, String... lines) {
+        try {
+            return Files.write(DIR.resolve(name), List.of(lines));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused")
+    @MethodSource("refusedInput")
+    void badInputIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
+        Path results = DIR.resolve("results");
+        List<String> all = new ArrayList<>(List.of("advise"));
+        all.addAll(args);
+        all.addAll(List.of("--results", results.toString()));
+
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
+
+        assertThat(cli.err()).contains(said).doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+        assertThat(cli.err().lines().findFirst().orElse("")).startsWith("run-tests.sh: ").contains(said.get(0));
+        assertThat(results).doesNotExist();
+    }
+}
