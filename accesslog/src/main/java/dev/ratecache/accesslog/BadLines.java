@@ -27,7 +27,7 @@ public record BadLines(long count, List<Long> firstLines, long tooLong) {
         if (count == 0) {
             return "no bad lines";
         }
-        return count + " bad lines (first at line" + (firstLines.size() > 1 ? "s " : " ")
+        return count + (count == 1 ? " bad line (at line" : " bad lines (first at line") + (firstLines.size() > 1 ? "s " : " ")
                 + firstLines.stream().map(String::valueOf).collect(Collectors.joining(", "))
                 + (tooLong == 0 ? "" : "; " + tooLong + " longer than " + AccessLog.MAX_LINE + ", the most a line may have")
                 + ")";

@@ -279,7 +279,7 @@ class ReplayTest {
         assertThat(s.first()).isEqualTo(T0);
         assertThat(s.last()).isEqualTo(T0.plusHours(2));
         assertThat(s.span()).isEqualTo(Duration.ofHours(2));
-        assertThat(s.text()).contains(file.toString(), "combined", "4 lines", "3 requests", "1 bad lines (first at line 2)",
+        assertThat(s.text()).contains(file.toString(), "combined", "4 lines", "3 requests", "1 bad line (at line 2)",
                 "2 requests from 2 clients", LogTimes.ISO.format(T0), LogTimes.ISO.format(T0.plusHours(2)), "speed 4", "1 POST")
                 .doesNotContain("\n");
     }
@@ -315,7 +315,7 @@ class ReplayTest {
 
         String text = Replay.prepare(parsed, Selection.defaults(), 1).summary().text();
 
-        assertThat(text).contains("1 \\x1b]0;OWNED\\x07", "1 bad lines (first at line 3; 1 longer than 1 MiB (1048576"
+        assertThat(text).contains("1 \\x1b]0;OWNED\\x07", "1 bad line (at line 3; 1 longer than 1 MiB (1048576"
                 + " characters), the most a line may have)").doesNotContainPattern("\\p{Cntrl}");
     }
 

@@ -128,8 +128,8 @@ public final class AdviseCommand implements Callable<Integer> {
             out.println(perTier.terminal());
         }
         out.println();
-        out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines%n", dir, seconds,
-                parsed.lines());
+        out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines, %s%n", dir, seconds,
+                parsed.lines(), parsed.bad().text());
         return 0;
     }
 
