@@ -182,9 +182,10 @@ public final class AccessLog {
         LogFormat best = null;
         long bestCount = 0;
         if (sample.stream().allMatch(Line::tooLong)) {
-            throw new AccessLogException(String.format(Locale.ROOT, "%s: the first %d lines are each longer than %s, the"
-                    + " most a line may have; line %d: \"%s\"", name, sample.size(), MAX_LINE, sample.get(0).number(),
-                    example(sample.get(0).text())));
+            throw new AccessLogException(sample.size() == 1 ? name + ": " + sample.get(0).quoted()
+                    : String.format(Locale.ROOT, "%s: the first %d lines are each longer than %s, the most a line may have;"
+                            + " line %d: \"%s\"", name, sample.size(), MAX_LINE, sample.get(0).number(),
+                            example(sample.get(0).text())));
         }
         for (LogFormat candidate : LogFormat.RECOGNISED) {
             long count = sample.stream().filter(l -> l.parse(candidate, null).isPresent()).count();

@@ -87,6 +87,20 @@ class LongLinesTest {
     }
 
     @Test
+    void aJsonLineNestedDeeperThanAnyLogIsABadLine() throws Exception {
+        String deep = "[".repeat(200_000) + "]".repeat(200_000);
+        Path log = Logs.write(dir.resolve("deep.jsonl"), List.of(
+                "{\"time\":\"2026-11-20T10:00:00+01:00\",\"client\":\"c\",\"method\":\"GET\",\"uri\":\"/a\"}",
+                "{\"time\":\"2026-11-20T10:00:01+01:00\",\"client\":\"c\",\"method\":\"GET\",\"uri\":\"/b\",\"x\":" + deep + "}",
+                "{\"time\":\"2026-11-20T10:00:02+01:00\",\"client\":\"c\",\"method\":\"GET\",\"uri\":\"/c\"}"));
+
+        ParsedLog parsed = AccessLog.read(log, LogFormat.SUITE_JSON, new ReadOptions(50));
+
+        assertThat(parsed.bad().firstLines()).containsExactly(2L);
+        assertThat(parsed.requests()).extracting(LoggedRequest::uri).containsExactly("/a", "/c");
+    }
+
+    @Test
     void aLineAtTheLimitIsReadAndOnePastItIsABadLineCountedWithItsNumber() throws Exception {
         String head = combined(0, "/at-limit", "-", "", "");
         String atLimit = combined(0, "/at-limit", "-", "x".repeat(AccessLog.MAX_LINE_CHARS - head.length()), "");
@@ -122,6 +136,10 @@ class LongLinesTest {
                         + " most a line may have; line 1" + quoted)
                 .hasMessageNotContaining("\n").hasMessageNotContaining("\u001b")
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+        Path one = Logs.write(dir.resolve("one.log"), List.of(pastLimit));
+        assertThatThrownBy(() -> Logs.read(one, LogFormat.AUTO)).isInstanceOf(AccessLogException.class)
+                .hasMessageStartingWith(one + ": line 1 is longer than 1 MiB (1048576 characters), the most a line may"
+                        + " have" + quoted);
     }
 
     @Test
