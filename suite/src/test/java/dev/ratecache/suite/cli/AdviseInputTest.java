@@ -27,7 +27,12 @@ class AdviseInputTest {
     /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() {
         Path pastLimit = log("past-limit.log", pastLimitLine(), pastLimitLine());
+        Path hugeBodies = log("huge-bodies.log", HUGE_BODY, HUGE_BODY);
         return Stream.of(
+                refused("a log whose body sizes are too large for a number", List.of(hugeBodies.toString()),
+                        hugeBodies + ": the first 2 lines are in none of the formats auto knows (suite-json, combined,"
+                                + " common); line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200"
+                                + " 99999999999999999999 "),
                 refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
                         pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
                                 + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
@@ -37,6 +42,10 @@ class AdviseInputTest {
                         pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
                                 + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "));
     }
+
+    /** A combined line whose body size no long holds. */
+    static final String HUGE_BODY = "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 99999999999999999999"
+            + " \"-\" \"curl/8\"";
 
     /** A combined line with a user agent past {@link AccessLog#MAX_LINE_CHARS}, which starts by clearing the screen. */
     static String pastLimitLine() {

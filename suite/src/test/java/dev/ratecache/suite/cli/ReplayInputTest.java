@@ -35,9 +35,15 @@ class ReplayInputTest {
 
     /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() throws IOException {
-        Path pastLimit = Files.write(TestDirs.fresh(ReplayInputTest.class, "logs").resolve("past-limit.log"),
+        Path logs = TestDirs.fresh(ReplayInputTest.class, "logs");
+        Path pastLimit = Files.write(logs.resolve("past-limit.log"),
                 List.of(AdviseInputTest.pastLimitLine(), AdviseInputTest.pastLimitLine()));
+        Path hugeBodies = Files.write(logs.resolve("huge-bodies.log"), List.of(AdviseInputTest.HUGE_BODY,
+                AdviseInputTest.HUGE_BODY));
         return Stream.of(
+                refused("a combined log whose body sizes are too large for a number",
+                        List.of(hugeBodies.toString(), "--log-format", "combined"),
+                        hugeBodies + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1: \"198.51.100.1"),
                 refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
                         pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
                                 + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
