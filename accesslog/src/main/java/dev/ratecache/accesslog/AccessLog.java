@@ -1,7 +1,6 @@
 package dev.ratecache.accesslog;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -13,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,6 +37,18 @@ public final class AccessLog {
     /** How much of a bad line a message quotes: enough to recognise it, short enough for one line. */
     static final int EXAMPLE_CHARS = 120;
 
+    /**
+     * The longest line read, in characters (1 MiB); a longer one is a bad line, of which only this
+     * much is held. nginx's large_client_header_buffers caps the request line and each header at
+     * one buffer (8 KiB unless raised; 64 KiB is a generous setting), and its log escapes every byte
+     * outside printable ASCII as four characters ({@code \xHH}): a combined line's request, referer
+     * and user agent at 64 KiB each, all escaped, come to 768 KiB.
+     */
+    public static final int MAX_LINE_CHARS = 1 << 20;
+
+    /** {@link #MAX_LINE_CHARS} in words, for messages and help. */
+    public static final String MAX_LINE = "1 MiB (" + MAX_LINE_CHARS + " characters)";
+
     private static final int GZIP_MAGIC_1 = 0x1f;
     private static final int GZIP_MAGIC_2 = 0x8b;
 
@@ -55,7 +67,7 @@ public final class AccessLog {
         if (Files.isDirectory(file)) {
             throw new AccessLogException(name + ": is a directory, not an access log");
         }
-        try (BufferedReader in = open(file)) {
+        try (LineReader in = open(file)) {
             return read(name, file, in, format, options);
         } catch (NoSuchFileException e) {
             throw new AccessLogException(name + ": no such file", e);
@@ -67,7 +79,7 @@ public final class AccessLog {
     }
 
     /** Gzip is told by its magic bytes, since rotated logs are not always named .gz (access.log.1 may be either). */
-    private static BufferedReader open(Path file) throws IOException {
+    private static LineReader open(Path file) throws IOException {
         InputStream raw = new BufferedInputStream(Files.newInputStream(file));
         try {
             raw.mark(2);
@@ -76,24 +88,36 @@ public final class AccessLog {
             raw.reset();
             InputStream in = b1 == GZIP_MAGIC_1 && b2 == GZIP_MAGIC_2 ? new GZIPInputStream(raw, 1 << 16) : raw;
             // A decoder that replaces what is not UTF-8, rather than failing: logs quote whatever clients sent.
-            return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+            return new LineReader(new InputStreamReader(in, StandardCharsets.UTF_8), MAX_LINE_CHARS);
         } catch (IOException e) {
             raw.close();
             throw e;
         }
     }
 
-    private record Line(long number, String text) {}
+    /** A non-blank line; when {@code tooLong}, {@code text} is its first {@link #MAX_LINE_CHARS} characters. */
+    private record Line(long number, String text, boolean tooLong) {
+        /** Parsed in {@code format}; empty when it is not in it, or too long to have been read whole. */
+        Optional<LoggedRequest> parse(LogFormat format, String keyField) {
+            return tooLong ? Optional.empty() : format.parseLine(number, text, keyField);
+        }
 
-    private static ParsedLog read(String name, Path file, BufferedReader in, LogFormat format, ReadOptions options)
+        /** The line fit for a one-line message, with its number. */
+        String quoted() {
+            return "line " + number + (tooLong ? " is longer than " + MAX_LINE + ", the most a line may have" : "")
+                    + ": \"" + example(text) + "\"";
+        }
+    }
+
+    private static ParsedLog read(String name, Path file, LineReader in, LogFormat format, ReadOptions options)
             throws IOException, AccessLogException {
         List<Line> first = new ArrayList<>();
         long number = 0;
-        String text;
-        while (first.size() < DETECTION_LINES && (text = in.readLine()) != null) {
+        LineReader.Line read;
+        while (first.size() < DETECTION_LINES && (read = in.next()) != null) {
             number++;
-            if (!text.isBlank()) {
-                first.add(new Line(number, text));
+            if (read.tooLong() || !read.text().isBlank()) {
+                first.add(new Line(number, read.text(), read.tooLong()));
             }
         }
         if (first.isEmpty()) {
@@ -109,57 +133,62 @@ public final class AccessLog {
         List<LoggedRequest> requests = new ArrayList<>();
         long lines = 0;
         long bad = 0;
+        long tooLong = 0;
         List<Long> firstBad = new ArrayList<>();
-        String example = null;
-        for (Line l : first) {
+        Line example = null;
+        Iterator<Line> sample = first.iterator();
+        while (true) {
+            Line l;
+            if (sample.hasNext()) {
+                l = sample.next();
+            } else if ((read = in.next()) != null) {
+                number++;
+                if (!read.tooLong() && read.text().isBlank()) {
+                    continue;
+                }
+                l = new Line(number, read.text(), read.tooLong());
+            } else {
+                break;
+            }
             lines++;
-            Optional<LoggedRequest> r = used.parseLine(l.number(), l.text(), keyField);
+            Optional<LoggedRequest> r = l.parse(used, keyField);
             if (r.isPresent()) {
                 requests.add(r.get());
             } else {
                 if (bad++ < BadLines.REPORTED) {
                     firstBad.add(l.number());
                 }
-                example = example == null ? l.text() : example;
-            }
-        }
-        while ((text = in.readLine()) != null) {
-            number++;
-            if (text.isBlank()) {
-                continue;
-            }
-            lines++;
-            Optional<LoggedRequest> r = used.parseLine(number, text, keyField);
-            if (r.isPresent()) {
-                requests.add(r.get());
-            } else {
-                if (bad++ < BadLines.REPORTED) {
-                    firstBad.add(number);
-                }
-                example = example == null ? text : example;
+                tooLong += l.tooLong() ? 1 : 0;
+                // Only the first is quoted: the others need not be held.
+                example = example == null ? l : example;
             }
         }
 
         double percent = 100.0 * bad / lines;
         if (percent > options.badLinePercentLimit()) {
-            throw new AccessLogException(String.format(Locale.ROOT, "%s: %d of %d lines (%.1f %%) are not %s (limit %s %%); line %d: \"%s\"",
-                    name, bad, lines, percent, used.description(), plain(options.badLinePercentLimit()), firstBad.get(0),
-                    example(example)));
+            throw new AccessLogException(String.format(Locale.ROOT, "%s: %d of %d lines (%.1f %%) are not %s (limit %s %%); %s",
+                    name, bad, lines, percent, used.description(), plain(options.badLinePercentLimit()), example.quoted()));
         }
         if (requests.isEmpty()) {
             throw new AccessLogException(name + ": no requests in the log");
         }
         // Stable: requests logged in the same second (all of them, in a busy combined log) keep the log's order.
         requests.sort(Comparator.comparing(r -> r.time().toInstant()));
-        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad), used.resolution(requests),
+        return new ParsedLog(file, used, lines, requests, new BadLines(bad, firstBad, tooLong), used.resolution(requests),
                 options.keyField());
     }
 
     private static LogFormat detect(String name, List<Line> sample) throws AccessLogException {
         LogFormat best = null;
         long bestCount = 0;
+        if (sample.stream().allMatch(Line::tooLong)) {
+            throw new AccessLogException(sample.size() == 1 ? name + ": " + sample.get(0).quoted()
+                    : String.format(Locale.ROOT, "%s: the first %d lines are each longer than %s, the most a line may have;"
+                            + " line %d: \"%s\"", name, sample.size(), MAX_LINE, sample.get(0).number(),
+                            example(sample.get(0).text())));
+        }
         for (LogFormat candidate : LogFormat.RECOGNISED) {
-            long count = sample.stream().filter(l -> candidate.parseLine(l.number(), l.text()).isPresent()).count();
+            long count = sample.stream().filter(l -> l.parse(candidate, null).isPresent()).count();
             if (count > bestCount) {
                 best = candidate;
                 bestCount = count;
@@ -167,10 +196,10 @@ public final class AccessLog {
         }
         if (best == null) {
             throw new AccessLogException(String.format(Locale.ROOT,
-                    "%s: the first %d lines are in none of the formats auto knows (%s); line %d: \"%s\"; name the format with --log-format, "
+                    "%s: the first %d lines are in none of the formats auto knows (%s); %s; name the format with --log-format, "
                             + "e.g. json:time=ts,client=ip,method=verb,uri=path",
-                    name, sample.size(), String.join(", ", LogFormat.RECOGNISED.stream().map(LogFormat::spelling).toList()), sample.get(0).number(),
-                    example(sample.get(0).text())));
+                    name, sample.size(), String.join(", ", LogFormat.RECOGNISED.stream().map(LogFormat::spelling).toList()),
+                    sample.get(0).quoted()));
         }
         return best;
     }

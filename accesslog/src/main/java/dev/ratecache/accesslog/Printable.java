@@ -19,6 +19,11 @@ public final class Printable {
         return out.toString();
     }
 
+    /** Whether {@link #escape(String)} leaves {@code text} as it is: every character of it printable. */
+    public static boolean isPrintable(String text) {
+        return text.codePoints().allMatch(Printable::printable);
+    }
+
     /**
      * As {@link #escape(String)}, cut to at most {@code maxChars} characters with "..." when longer;
      * an escape is never cut in two.

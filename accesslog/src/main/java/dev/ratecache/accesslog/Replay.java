@@ -1,6 +1,7 @@
 package dev.ratecache.accesslog;
 
 import dev.ratecache.stats.Median;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,6 +45,7 @@ public final class Replay {
         List<LoggedRequest> kept = new ArrayList<>();
         Map<String, Long> skipped = new TreeMap<>();
         long outside = 0;
+        long longLines = 0;
         Instant from = selection.from().map(t -> t.toInstant()).orElse(null);
         Instant to = selection.to().map(t -> t.toInstant()).orElse(null);
         for (LoggedRequest r : log.requests()) {
@@ -52,6 +54,9 @@ public final class Replay {
                 outside++;
             } else if (!selection.methods().contains(r.method())) {
                 skipped.merge(r.method(), 1L, Long::sum);
+            } else if (r.method().length() + r.uri().getBytes(StandardCharsets.UTF_8).length + REQUEST_LINE_FRAME
+                    > MAX_REQUEST_LINE_BYTES) {
+                longLines++;
             } else if (selection.first().isPresent() && kept.size() >= selection.first().getAsInt()) {
                 outside++;
             } else {
@@ -113,9 +118,21 @@ public final class Replay {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
         ReplaySummary summary = new ReplaySummary(name, log.format().spelling(), log.lines(), log.requests().size(),
                 kept.size(), log.bad(), skippedByCount, outside, clients.size(), kept.get(0).time(),
-                kept.get(kept.size() - 1).time(), speed, log.resolution(), keys);
+                kept.get(kept.size() - 1).time(), speed, log.resolution(), keys, longLines);
         return new ReplayInput(schedule, clients, paths(kept), summary);
     }
+
+    /**
+     * The longest request line, with its CRLF, the suite's front takes: one of its
+     * large_client_header_buffers (nginx/snippets/shared/request-limits.conf). nginx answers a
+     * longer one 414 while it reads the request, before any limit or cache sees it, so a replay
+     * leaves such requests out (and says how many) rather than measure the suite's buffer: the
+     * user's nginx, which logged them, takes longer lines.
+     */
+    public static final int MAX_REQUEST_LINE_BYTES = 8192;
+
+    /** What the sender puts around the target: the method's space, and " HTTP/1.1" with the CRLF. */
+    private static final int REQUEST_LINE_FRAME = " HTTP/1.1\r\n".length() + 1;
 
     /** The longest key nginx's limit counts (snippets/shared/limit-key.conf); a longer one counts as missing. */
     public static final int MAX_KEY_BYTES = 256;

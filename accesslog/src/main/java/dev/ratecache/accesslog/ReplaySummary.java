@@ -25,10 +25,12 @@ import java.util.stream.Collectors;
  * @param speed how many times faster than logged the replay runs
  * @param resolution whether the log's times are whole seconds, which the replay sends as written
  * @param keys what the key field gave, or null when the log was read without one
+ * @param longRequestLines requests left out because their request line is longer than the suite's
+ *     front takes ({@link Replay#MAX_REQUEST_LINE_BYTES})
  */
 public record ReplaySummary(String source, String format, long lines, long requestsInLog, long requestsKept,
         BadLines bad, Map<String, Long> skippedMethods, long outsideSelection, long clients, OffsetDateTime first,
-        OffsetDateTime last, double speed, TimeResolution resolution, Keys keys) {
+        OffsetDateTime last, double speed, TimeResolution resolution, Keys keys, long longRequestLines) {
     public ReplaySummary {
         skippedMethods = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(skippedMethods));
     }
@@ -61,20 +63,23 @@ public record ReplaySummary(String source, String format, long lines, long reque
     public String text() {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "%s read as %s: %d lines, %d requests", source, format, lines, requestsInLog));
-        if (bad.count() > 0) {
-            s.append(String.format(Locale.ROOT, ", %d bad lines (first at line%s %s)", bad.count(),
-                    bad.firstLines().size() > 1 ? "s" : "",
-                    bad.firstLines().stream().map(String::valueOf).collect(Collectors.joining(", "))));
-        } else {
-            s.append(", no bad lines");
-        }
+        s.append(", ").append(bad.text());
         s.append(String.format(Locale.ROOT, ". Replaying %d requests from %d clients, logged from %s to %s (%s), at speed %s (%s).",
                 requestsKept, clients, LogTimes.ISO.format(first), LogTimes.ISO.format(last), human(span()), AccessLog.plain(speed),
                 human(Duration.ofNanos(Math.round(span().toNanos() / speed)))));
         if (!skippedMethods.isEmpty()) {
             s.append(" Skipped for their method: ").append(skippedMethods.entrySet().stream()
-                    .map(e -> e.getValue() + " " + (e.getKey().equals(LoggedRequest.NO_REQUEST) ? "without a request line" : e.getKey()))
+                    .map(e -> e.getValue() + " " + (e.getKey().equals(LoggedRequest.NO_REQUEST) ? "without a request line"
+                            : Printable.escape(e.getKey())))
                     .collect(Collectors.joining(", "))).append('.');
+        }
+        if (longRequestLines > 0) {
+            s.append(String.format(Locale.ROOT, " %s left out: %s over the %d KiB the suite's front takes"
+                    + " (large_client_header_buffers 4 8k), which would answer %s 414 before any limit or cache saw %s.",
+                    longRequestLines == 1 ? "1 request" : longRequestLines + " requests",
+                    longRequestLines == 1 ? "its request line is" : "their request lines are",
+                    Replay.MAX_REQUEST_LINE_BYTES / 1024, longRequestLines == 1 ? "it" : "them",
+                    longRequestLines == 1 ? "it" : "them"));
         }
         if (outsideSelection > 0) {
             s.append(String.format(Locale.ROOT, " %d requests outside --from/--to/--first.", outsideSelection));

@@ -279,9 +279,44 @@ class ReplayTest {
         assertThat(s.first()).isEqualTo(T0);
         assertThat(s.last()).isEqualTo(T0.plusHours(2));
         assertThat(s.span()).isEqualTo(Duration.ofHours(2));
-        assertThat(s.text()).contains(file.toString(), "combined", "4 lines", "3 requests", "1 bad lines (first at line 2)",
+        assertThat(s.text()).contains(file.toString(), "combined", "4 lines", "3 requests", "1 bad line (at line 2)",
                 "2 requests from 2 clients", LogTimes.ISO.format(T0), LogTimes.ISO.format(T0.plusHours(2)), "speed 4", "1 POST")
                 .doesNotContain("\n");
+    }
+
+    @Test
+    void aRequestLineLongerThanTheFrontTakesIsLeftOutAndCountedSayingWhy() throws Exception {
+        // nginx answers 414 when the request line and its CRLF pass the front's 8 KiB buffer.
+        String fits = "/q?" + "a".repeat(Replay.MAX_REQUEST_LINE_BYTES - "GET /q? HTTP/1.1\r\n".length());
+        String over = fits + "a";
+        ParsedLog parsed = log(List.of(Logs.combined("192.0.2.1", T0, "GET", "/a"),
+                Logs.combined("192.0.2.1", T0.plusSeconds(1), "GET", fits),
+                Logs.combined("192.0.2.2", T0.plusSeconds(2), "GET", over),
+                Logs.combined("192.0.2.1", T0.plusSeconds(3), "GET", "/b")));
+
+        ReplayInput input = Replay.prepare(parsed, Selection.defaults().first(3), 1);
+
+        assertThat(input.schedule()).extracting(ScheduledRequest::uri).containsExactly("/a", fits, "/b");
+        assertThat(input.summary().longRequestLines()).isEqualTo(1);
+        assertThat(input.summary().text()).contains("1 request left out: its request line is over the 8 KiB the"
+                + " suite's front takes (large_client_header_buffers 4 8k), which would answer it 414 before any limit"
+                + " or cache saw it.");
+    }
+
+    @Test
+    void theSummaryEscapesWhatIsNotPrintableInAMethodAndSaysWhichBadLinesWereTooLong() throws Exception {
+        Path file = Logs.write(dir.resolve("app.jsonl"), List.of(
+                "{\"time\":\"2026-11-20T10:00:00+01:00\",\"client\":\"c\",\"method\":\"GET\",\"uri\":\"/a\"}",
+                "{\"time\":\"2026-11-20T10:00:01+01:00\",\"client\":\"c\",\"method\":\"\\u001b]0;owned\\u0007\",\"uri\":\"/a\"}",
+                "{\"time\":\"2026-11-20T10:00:02+01:00\",\"client\":\"c\",\"method\":\"GET\",\"uri\":\"/"
+                        + "b".repeat(AccessLog.MAX_LINE_CHARS) + "\"}",
+                "{\"time\":\"2026-11-20T10:00:03+01:00\",\"client\":\"c\",\"method\":\"GET\",\"uri\":\"/c\"}"));
+        ParsedLog parsed = AccessLog.read(file, LogFormat.AUTO, new ReadOptions(50));
+
+        String text = Replay.prepare(parsed, Selection.defaults(), 1).summary().text();
+
+        assertThat(text).contains("1 \\x1b]0;OWNED\\x07", "1 bad line (at line 3; 1 longer than 1 MiB (1048576"
+                + " characters), the most a line may have)").doesNotContainPattern("\\p{Cntrl}");
     }
 
     @Test

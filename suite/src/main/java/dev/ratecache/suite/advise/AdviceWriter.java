@@ -1,5 +1,6 @@
 package dev.ratecache.suite.advise;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.advise.Advisor.Advice;
 import dev.ratecache.suite.advise.Advisor.BackCandidate;
 import dev.ratecache.suite.advise.Advisor.ClientStat;
@@ -57,6 +58,17 @@ public final class AdviceWriter {
         Files.writeString(dir.resolve("advice.md"), markdown(source, a), StandardCharsets.UTF_8);
     }
 
+    /** The most of a logged path or client a terminal table shows: advice.md has it whole. */
+    public static final int TERMINAL_CELL_CHARS = 60;
+
+    /**
+     * A logged value (a path, a client, a key) in a Markdown table cell: what is not printable
+     * escaped, as everywhere a logged value is shown, and a bar, which would end the cell.
+     */
+    static String cell(String logged) {
+        return Printable.escape(logged).replace("|", "\\|");
+    }
+
     static String f1(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
     }
@@ -97,12 +109,22 @@ public final class AdviceWriter {
                 + (dryRun ? "limit_req_dry_run on;\n" : "");
     }
 
-    /** One location per top path, with its lifetime for 200 answers; the origin's own Cache-Control is overridden. */
+    /**
+     * One location per top path, with its lifetime for 200 answers; the origin's own Cache-Control is
+     * overridden. A path with characters that are not printable is left out, said in a comment with
+     * them escaped: a config spells most control characters only raw, and raw they would reach the
+     * terminal of whoever reads the file.
+     */
     static String lifetimes(Advice a) {
         StringBuilder s = new StringBuilder("# Edge-cache lifetimes recommended by ./run-tests.sh advise (server context,\n"
                 + "# beside proxy_cache and proxy_pass as in nginx/snippets/front/cache.conf). proxy_ignore_headers makes\n"
                 + "# nginx use these lifetimes rather than the origin's Cache-Control: drop it if the origin sends the same.\n");
         for (PathAdvice p : a.paths()) {
+            if (!Printable.isPrintable(p.path())) {
+                s.append("# Left out: \"").append(Printable.escape(p.path())).append("\" (").append(p.recommended())
+                        .append(" s): its characters that are not printable, escaped here, cannot be written as they are.\n");
+                continue;
+            }
             s.append("location = ").append(quoted(p.path())).append(" {\n")
                     .append("  proxy_cache_valid 200 ").append(p.recommended()).append("s;\n")
                     .append("  proxy_ignore_headers Cache-Control Expires;\n")
@@ -112,6 +134,7 @@ public final class AdviceWriter {
         return s.toString();
     }
 
+    /** As nginx reads it: bare when plain, else in quotes, in which only a quote and a backslash need escaping. */
     private static String quoted(String path) {
         return path.matches("[A-Za-z0-9._~/-]+") ? path : "\"" + path.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
@@ -139,7 +162,8 @@ public final class AdviceWriter {
         out.add("outliers (far above every other client; counted apart, a limit is meant to hurt them): "
                 + (a.outliers().isEmpty() ? "none" : ""));
         for (ClientStat c : a.outliers().stream().limit(10).toList()) {
-            out.add(String.format(Locale.ROOT, "  %s  %d requests, peak %.1f r/s", c.client(), c.requests(), c.peakPerSec()));
+            out.add(String.format(Locale.ROOT, "  %s  %d requests, peak %.1f r/s", Printable.escape(c.client(), TERMINAL_CELL_CHARS),
+                    c.requests(), c.peakPerSec()));
         }
         if (a.outliers().size() > 10) {
             out.add("  ... and " + (a.outliers().size() - 10) + " more (advice.md lists them all)");
@@ -163,8 +187,9 @@ public final class AdviceWriter {
         rows.add(List.of("path", "requests", "lifetime s", "hit %", "origin r/s", "oldest s", "why"));
         for (PathAdvice pa : a.paths()) {
             LifetimeCandidate c = pa.candidates().stream().filter(x -> x.seconds() == pa.recommended()).findFirst().orElseThrow();
-            rows.add(List.of(pa.path(), String.valueOf(pa.requests()), String.valueOf(pa.recommended()), f1(c.hitPct()),
-                    f2(c.originPerSec()), String.valueOf(c.oldestSeconds()), pa.why()));
+            rows.add(List.of(Printable.escape(pa.path(), TERMINAL_CELL_CHARS), String.valueOf(pa.requests()),
+                    String.valueOf(pa.recommended()), f1(c.hitPct()), f2(c.originPerSec()), String.valueOf(c.oldestSeconds()),
+                    pa.why()));
         }
         align(rows).forEach(l -> out.add("  " + l));
         out.add("");
@@ -240,7 +265,7 @@ public final class AdviceWriter {
             s.append("None.\n\n");
         } else {
             s.append("| client | requests | peak r/s |\n|---|---|---|\n");
-            a.outliers().forEach(c -> s.append("| ").append(c.client()).append(" | ").append(c.requests()).append(" | ")
+            a.outliers().forEach(c -> s.append("| ").append(cell(c.client())).append(" | ").append(c.requests()).append(" | ")
                     .append(f1(c.peakPerSec())).append(" |\n"));
             s.append("\n").append(a.outliers().size()).append(" outlier(s), ")
                     .append(a.outliers().stream().mapToLong(ClientStat::requests).sum()).append(" requests.\n\n");
@@ -260,7 +285,7 @@ public final class AdviceWriter {
                 .append(a.options().maxStalenessSec() == null ? "" : ", capped by --max-staleness " + a.options().maxStalenessSec() + " s")
                 .append(". *Oldest* is the oldest content a client could be answered with.\n");
         for (PathAdvice pa : a.paths()) {
-            s.append("\n### ").append(pa.path()).append(" (").append(pa.requests()).append(" requests): ")
+            s.append("\n### ").append(Printable.escape(pa.path())).append(" (").append(pa.requests()).append(" requests): ")
                     .append(pa.recommended()).append(" s, ").append(pa.why()).append("\n\n| lifetime s | hit % | origin r/s | oldest s |\n|---|---|---|---|\n");
             for (LifetimeCandidate c : pa.candidates()) {
                 s.append("| ").append(c.seconds()).append(" | ").append(f1(c.hitPct())).append(" | ").append(f2(c.originPerSec()))

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.advise;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.advise.Advisor.FrontCandidate;
 import dev.ratecache.suite.advise.Advisor.TierAdvice;
 import dev.ratecache.suite.nginx.LimitMode;
@@ -121,7 +122,7 @@ public record TierAdviceReport(String keyField, String tiersFile, List<LimitTier
         for (TierAdvice t : tiers) {
             if (!t.outliers().isEmpty()) {
                 s.append("\nOutlier keys in ").append(t.tier()).append(": ").append(t.outliers().stream()
-                        .limit(10).map(c -> c.client() + " (" + c.requests() + " requests, peak "
+                        .limit(10).map(c -> Printable.escape(c.client()) + " (" + c.requests() + " requests, peak "
                                 + AdviceWriter.f1(c.peakPerSec()) + " r/s)").collect(Collectors.joining(", ")))
                         .append(t.outliers().size() > 10 ? " and " + (t.outliers().size() - 10) + " more" : "").append(".\n");
             }

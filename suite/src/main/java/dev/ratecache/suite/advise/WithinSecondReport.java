@@ -1,5 +1,6 @@
 package dev.ratecache.suite.advise;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.suite.advise.Advisor.Advice;
 import dev.ratecache.suite.advise.Advisor.BackCandidate;
@@ -103,7 +104,7 @@ final class WithinSecondReport {
         Map<String, Integer> theirLifetimes = o.paths().stream().collect(Collectors.toMap(PathAdvice::path, PathAdvice::recommended));
         List<String> lifetimes = a.paths().stream()
                 .filter(p -> theirLifetimes.containsKey(p.path()) && theirLifetimes.get(p.path()) != p.recommended())
-                .map(p -> p.path() + " " + theirLifetimes.get(p.path()) + " s rather than " + p.recommended() + " s").toList();
+                .map(p -> Printable.escape(p.path()) + " " + theirLifetimes.get(p.path()) + " s rather than " + p.recommended() + " s").toList();
         out.add(lifetimes.isEmpty() ? "The edge-cache lifetimes would be the same."
                 : "The edge-cache lifetimes would differ: " + String.join(", ", lifetimes) + ".");
         if (a.back().recommended() != null) {

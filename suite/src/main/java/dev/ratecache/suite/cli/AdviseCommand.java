@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.accesslog.AccessLog;
 import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
@@ -51,7 +52,8 @@ public final class AdviseCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "ACCESS_LOG",
-            description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is.")
+            description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is;"
+                    + " a line longer than " + AccessLog.MAX_LINE + " is a bad line (see --bad-lines).")
     Path log;
 
     @Mixin
@@ -128,8 +130,8 @@ public final class AdviseCommand implements Callable<Integer> {
             out.println(perTier.terminal());
         }
         out.println();
-        out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines%n", dir, seconds,
-                parsed.lines());
+        out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines, %s%n", dir, seconds,
+                parsed.lines(), parsed.bad().text());
         return 0;
     }
 

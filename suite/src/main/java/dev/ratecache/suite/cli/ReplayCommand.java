@@ -1,12 +1,15 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.accesslog.AccessLog;
 import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.accesslog.Replay;
 import dev.ratecache.accesslog.ReplayInput;
 import dev.ratecache.accesslog.ScheduledRequest;
 import dev.ratecache.accesslog.Selection;
+import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
@@ -54,7 +57,8 @@ import picocli.CommandLine.Parameters;
             ""})
 public final class ReplayCommand extends MatrixCommand {
     @Parameters(index = "0", paramLabel = "ACCESS_LOG",
-            description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is.")
+            description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is;"
+                    + " a line longer than " + AccessLog.MAX_LINE + " is a bad line (see --bad-lines).")
     Path log;
 
     @Mixin
@@ -276,7 +280,8 @@ public final class ReplayCommand extends MatrixCommand {
                 : "back limit as switched (give --origin-capacity to have one advised)";
         return "applied ./run-tests.sh advise's settings: front " + front.rate() + " r/s burst " + front.burst()
                 + " per client, " + back + ", lifetimes for " + advice.paths().size() + " paths ("
-                + String.join(", ", advice.paths().stream().map(p -> p.path() + " " + p.recommended() + " s").toList())
+                + String.join(", ", advice.paths().stream()
+                        .map(p -> Printable.escape(p.path(), AdviceWriter.TERMINAL_CELL_CHARS) + " " + p.recommended() + " s").toList())
                 + ")" + (speed == 1 ? "" : String.format(java.util.Locale.ROOT,
                         "; at --speed %s, rates x%s and lifetimes /%s", speed, speed, speed));
     }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.report;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.LibraryDriver;
@@ -338,9 +339,13 @@ final class ReportModel {
         return sections;
     }
 
-    /** A logged value inside a Markdown table cell: a bar would end the cell. */
+    /**
+     * A logged value (a path, a client, a key) in a table cell, with what is not printable escaped.
+     * A bar is the Markdown template's to escape (Templates): escaped here too, it came out as a
+     * backslash that let the bar end the cell after all.
+     */
     private static String cellText(String text) {
-        return text.replace("|", "\\|");
+        return Printable.escape(text);
     }
 
     private static String fmt(double value) {

@@ -99,6 +99,81 @@ class AdviseCommandTest {
         assertThat(md).contains("## Assumptions", "REJECTED_DRY_RUN");
     }
 
+    /** Paths a JSON log may hold: what a terminal obeys, what breaks a line, and what nginx's config reads as syntax. */
+    static final List<String> HOSTILE_PATHS = List.of("/clear\u001b[2J", "/title\u001b]0;owned\u0007", "/bell\u0007",
+            "/line\nbreak", "/semi;colon{brace}\"quote'$var #x", "/plain");
+    /** A client that sets the terminal's title, and floods, with a key that turns the terminal red. */
+    static final String HOSTILE_CLIENT = "\u001b]0;client\u0007";
+    static final String HOSTILE_KEY = "\u001b[31mkey";
+
+    /**
+     * Two minutes of the suite's JSON log: 40 clients at 1 r/s over {@link #HOSTILE_PATHS}, and
+     * {@link #HOSTILE_CLIENT} at 20 r/s on /plain; the requests' keys (api_key) are the clients'.
+     */
+    static List<String> hostileLog() throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 120; s++) {
+            String time = DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(START.plusSeconds(s));
+            for (int c = 1; c <= 40; c++) {
+                lines.add(json.writeValueAsString(java.util.Map.of("time", time, "client", "198.51.100." + c,
+                        "method", "GET", "uri", HOSTILE_PATHS.get((s + c) % HOSTILE_PATHS.size()), "status", 200, "bytes", 5,
+                        "api_key", "k" + c)));
+            }
+            for (int k = 0; k < 20; k++) {
+                lines.add(json.writeValueAsString(java.util.Map.of("time", time, "client", HOSTILE_CLIENT, "method", "GET",
+                        "uri", "/plain", "status", 200, "bytes", 5, "api_key", HOSTILE_KEY)));
+            }
+        }
+        return lines;
+    }
+
+    /** The folder advise wrote its advice to, from its last line. */
+    static Path adviceFolder(String out) {
+        Matcher folder = Pattern.compile("advice: (\\S+) \\(").matcher(out);
+        assertThat(folder.find()).as(out).isTrue();
+        return Path.of(folder.group(1));
+    }
+
+    @Test
+    void whatALoggedValueHoldsThatIsNotPrintableIsEscapedOnTheTerminalAndInEveryFile() throws IOException {
+        Path log = write("hostile.jsonl", hostileLog());
+        assertThat(cli.run("advise", log.toString(), "--key-field", "api_key", "--results", dir.resolve("hostile").toString()))
+                .as(cli.err()).isZero();
+
+        String out = cli.out();
+        assertThat(out).doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]")
+                .contains("  \\x1b]0;client\\x07  2400 requests", "  /clear\\x1b[2J ", "  /title\\x1b]0;owned\\x07 ",
+                        "  /bell\\x07 ");
+        // Each path's row is one line of the table, a line break in the path included.
+        assertThat(out.lines()).anySatisfy(l -> assertThat(l).matches("  /line\\\\x0abreak +\\d+ +\\d+ +[0-9.]+ +[0-9.]+ +\\d+  .+"));
+        Path advice = adviceFolder(out);
+        assertThat(advice.resolve("advice.md")).content().doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]")
+                .contains("| \\x1b]0;client\\x07 | 2400 |", "\n### /line\\x0abreak (", "\n### /clear\\x1b[2J (",
+                        "Outlier keys in anonymous: \\x1b[31mkey (2400 requests");
+        String lifetimes = Files.readString(advice.resolve("nginx/edge-lifetimes.conf"));
+        assertThat(lifetimes).doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]")
+                .contains("location = /plain {", "location = \"/semi;colon{brace}\\\"quote'$var #x\" {")
+                .contains("# Left out: \"/line\\x0abreak\"", "# Left out: \"/clear\\x1b[2J\"", "# Left out: \"/bell\\x07\"")
+                .doesNotContain("location = \"/line", "location = \"/clear", "location = \"/bell", "location = \"/title");
+    }
+
+    @Test
+    void aLogWithLinesOf64KiBIsAdvisedAndALinePastTheLimitIsABadLine() throws IOException {
+        List<String> lines = new ArrayList<>(floodLog("GET"));
+        String kib64 = "a".repeat(64 * 1024);
+        lines.add(100, "198.51.100.1 - - [" + COMBINED.format(START.plusSeconds(1)) + "] \"GET /news?q=" + kib64
+                + " HTTP/1.1\" 200 512 \"https://example.com/?" + kib64 + "\" \"" + kib64 + "\"");
+        lines.add(200, "198.51.100.2 - - [" + COMBINED.format(START.plusSeconds(2)) + "] \"GET /news HTTP/1.1\" 200 512"
+                + " \"-\" \"" + "b".repeat(dev.ratecache.accesslog.AccessLog.MAX_LINE_CHARS) + "\"");
+        Path log = write("long-lines.txt", lines);
+
+        assertThat(cli.run("advise", log.toString(), "--results", dir.resolve("long").toString())).as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains("for " + lines.size() + " lines, 1 bad line (at line 201; 1 longer than"
+                + " 1 MiB (1048576 characters), the most a line may have)");
+    }
+
     @Test
     void aLogTooShortToSayAnythingIsOneLine() throws IOException {
         Path log = write("short.txt", floodLog("GET").subList(0, 50));

@@ -2,6 +2,12 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.accesslog.AccessLog;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -9,32 +15,75 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** ./run-tests.sh advise refuses bad input in one line each, before it reads the log or makes a folder. */
+/**
+ * ./run-tests.sh advise refuses a log it cannot use, and flags it cannot take, in one line, exit 2,
+ * before it writes a thing; what it quotes from the log has what is not printable escaped.
+ */
 class AdviseInputTest {
+    private static final Path DIR = TestDirs.fresh(AdviseInputTest.class, "logs");
+
     private final CommandRun cli = new CommandRun();
 
-    /** Each case: what is wrong, the arguments to advise after LOG, and what the one line must say. */
+    /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() {
+        Path pastLimit = log("past-limit.log", pastLimitLine(), pastLimitLine());
+        Path hugeBodies = log("huge-bodies.log", HUGE_BODY, HUGE_BODY);
         return Stream.of(
-                refused("results folder that is a file", List.of("--results", "pom.xml"),
+                refused("a log whose body sizes are too large for a number", List.of(hugeBodies.toString()),
+                        hugeBodies + ": the first 2 lines are in none of the formats auto knows (suite-json, combined,"
+                                + " common); line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200"
+                                + " 99999999999999999999 "),
+                refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
+                        pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
+                                + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
+                        "\\x1b[2J"),
+                refused("a combined log of lines past the longest line read",
+                        List.of(pastLimit.toString(), "--log-format", "combined"),
+                        pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
+                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "),
+                // A log that does not exist: the flags are checked before it is read.
+                refused("results folder that is a file", List.of("no-such-access.log", "--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder: give a folder, or a path where one can be made"),
-                refused("results folder below a file", List.of("--results", "pom.xml/advice"),
+                refused("results folder below a file", List.of("no-such-access.log", "--results", "pom.xml/advice"),
                         "--results pom.xml/advice: ", "pom.xml is a file, not a folder"));
+    }
+
+    /** A combined line whose body size no long holds. */
+    static final String HUGE_BODY = "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 99999999999999999999"
+            + " \"-\" \"curl/8\"";
+
+    /** A combined line with a user agent past {@link AccessLog#MAX_LINE_CHARS}, which starts by clearing the screen. */
+    static String pastLimitLine() {
+        return "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"\u001b[2J"
+                + "x".repeat(AccessLog.MAX_LINE_CHARS) + "\"";
+    }
+
+    static Path log(String name, String... lines) {
+        try {
+            return Files.write(DIR.resolve(name), List.of(lines));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Arguments refused(String what, List<String> args, String... said) {
         return Arguments.of(what, args, List.of(said));
     }
 
-    @ParameterizedTest(name = "{0} is refused: {1}")
+    @ParameterizedTest(name = "{0} is refused")
     @MethodSource("refusedInput")
-    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
-        // A log that does not exist: the flags are checked before it is read.
-        List<String> advise = new ArrayList<>(List.of("advise", "no-such-access.log"));
-        advise.addAll(args);
+    void badInputIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
+        Path results = DIR.resolve("results");
+        List<String> all = new ArrayList<>(List.of("advise"));
+        all.addAll(args);
+        if (!args.contains("--results")) {
+            all.addAll(List.of("--results", results.toString()));
+        }
 
-        assertThat(cli.run(advise.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
 
-        assertThat(cli.err()).contains(said).doesNotContain("Exception");
+        assertThat(cli.err()).contains(said).doesNotContain("Exception").doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+        assertThat(cli.err().lines().findFirst().orElse("")).startsWith("run-tests.sh: ").contains(said.get(0));
+        assertThat(results).doesNotExist();
     }
 }

@@ -92,6 +92,14 @@ class HelpTest {
         assertThat(help).contains("  ./run-tests.sh gui load --scenario load/client-cache\n");
     }
 
+    @ParameterizedTest(name = "{0} --help")
+    @ValueSource(strings = {"advise", "replay"})
+    void theLogsHelpStatesTheLongestLineRead(String command) {
+        String help = help(80, command).replaceAll("\\s+", " ");
+
+        assertThat(help).contains("a line longer than 1 MiB (1048576 characters) is a bad line");
+    }
+
     @Test
     void peakHelpFitsEightyColumns() {
         String help = help(80, "peak");

@@ -3,12 +3,18 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** ./run-tests.sh replay refuses a log or flags it cannot use in one line per problem, before anything starts. */
 class ReplayInputTest {
@@ -25,6 +31,44 @@ class ReplayInputTest {
         return Files.write(dir.resolve("access.log"), List.of(
                 "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"test\"",
                 "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\""));
+    }
+
+    /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() throws IOException {
+        Path logs = TestDirs.fresh(ReplayInputTest.class, "logs");
+        Path pastLimit = Files.write(logs.resolve("past-limit.log"),
+                List.of(AdviseInputTest.pastLimitLine(), AdviseInputTest.pastLimitLine()));
+        Path hugeBodies = Files.write(logs.resolve("huge-bodies.log"), List.of(AdviseInputTest.HUGE_BODY,
+                AdviseInputTest.HUGE_BODY));
+        return Stream.of(
+                refused("a combined log whose body sizes are too large for a number",
+                        List.of(hugeBodies.toString(), "--log-format", "combined"),
+                        hugeBodies + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1: \"198.51.100.1"),
+                refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
+                        pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
+                                + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
+                        "\\x1b[2J"),
+                refused("a combined log of lines past the longest line read",
+                        List.of(pastLimit.toString(), "--log-format", "combined"),
+                        pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
+                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "));
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused")
+    @MethodSource("refusedInput")
+    void badInputIsRefusedSayingWhyBeforeAnythingStarts(String what, List<String> args, List<String> said) {
+        List<String> all = new ArrayList<>(List.of("replay"));
+        all.addAll(args);
+        all.addAll(List.of("--results", dir.toString()));
+
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
+
+        assertThat(cli.err()).contains(said).doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+        assertThat(dir).isEmptyDirectory();
     }
 
     @Test

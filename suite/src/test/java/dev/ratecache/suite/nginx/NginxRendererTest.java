@@ -208,6 +208,15 @@ class NginxRendererTest {
     }
 
     @Test
+    void theReplayLeavesOutTheRequestLinesTheFrontsBufferRefuses() throws IOException {
+        // A replay counts a request line over Replay.MAX_REQUEST_LINE_BYTES as one the front answers 414.
+        assertThat(Files.readString(Repo.nginxTemplates().resolve("front-end.conf")))
+                .contains("include snippets/shared/request-limits.conf;");
+        assertThat(Files.readString(Repo.nginxTemplates().resolve("snippets/shared/request-limits.conf")))
+                .contains("\nlarge_client_header_buffers 4 " + dev.ratecache.accesslog.Replay.MAX_REQUEST_LINE_BYTES / 1024 + "k;\n");
+    }
+
+    @Test
     void theRenderAgainLineRendersTheSameFiles() throws IOException {
         StackPorts ports = new StackPorts();
         Path first = TestDirs.fresh(getClass(), "first");

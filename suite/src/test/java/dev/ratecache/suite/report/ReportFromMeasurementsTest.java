@@ -72,6 +72,23 @@ class ReportFromMeasurementsTest {
     }
 
     @Test
+    void aLoggedPathOrClientIsShownWithWhatIsNotPrintableEscaped() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "escaped");
+        ReplayBreakdown b = new ReplayBreakdown(new Lateness(100, 3, 4, 9, 0), 50, false,
+                List.of(new ReplayBreakdown.PathRow("/clear\u001b[2J|\nnext", 60, 6, 10.0, 0.0, 54L)),
+                List.of(new ReplayBreakdown.ClientRow("\u001b]0;title\u0007", "127.16.0.1", 40, 6, 2)), 7, 1);
+        CellResult r = new CellResult(REPLAY, List.of(measured(50.0, new CellMeasurement.Breakdowns(Map.of(), b))), null,
+                dir, dir.resolve("cells").resolve(REPLAY.folder()));
+
+        String md = reportMd(dir, new MatrixRunner.Outcome(List.of(r), 20, 10, 1));
+
+        assertThat(md).contains("| /clear\\x1b[2J\\|\\x0anext | 60 |", "| \\x1b]0;title\\x07 | 127.16.0.1 | 40 |")
+                .doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+        assertThat(dir.resolve("index.html")).content().contains("\\x1b]0;title\\x07")
+                .doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
+    }
+
+    @Test
     void aRunThatFailedAfterBreakingItsSamplesDownStillShowsThem() throws Exception {
         Path dir = TestDirs.fresh(getClass(), "failed");
         CellResult failed = new CellResult(REPLAY, List.of(), "incomplete: the client recorded 90 samples of 100",
