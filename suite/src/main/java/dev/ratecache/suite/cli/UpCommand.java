@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
@@ -40,7 +41,9 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh up --no-front-limit --origin http://127.0.0.1:9000",
             "  ./run-tests.sh down                   stop it from another terminal",
             ""})
-public final class UpCommand implements Callable<Integer> {
+public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
+    private static final WholeNumber EVERY = WholeNumber.of("--every", 1, 3600, "seconds");
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -114,9 +117,7 @@ public final class UpCommand implements Callable<Integer> {
             // Its live line reads one front end's log and counters; several edges are measured by a matrix run.
             problems.add("--edges " + switches.edges() + ": up runs one front end; run several edges with ./run-tests.sh --edges N");
         }
-        if (every < 1 || every > 3600) {
-            problems.add("--every must be a whole number of seconds from 1 to 3600 (got " + every + ")");
-        }
+        EVERY.check(problems, every);
         ports.httpPort(chosen.httpPort());
         problems.addAll(ports.problems(chosen.origins().isEmpty(), 1));
         Refuse.ifAny(spec, problems);
@@ -149,5 +150,10 @@ public final class UpCommand implements Callable<Integer> {
 
     private static List<String> cellNames() {
         return cells().values().stream().filter(c -> !c.direct()).map(Cell::name).toList();
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WholeNumber.byFlag(EVERY);
     }
 }

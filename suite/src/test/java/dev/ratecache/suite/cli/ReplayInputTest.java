@@ -6,9 +6,13 @@ import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** ./run-tests.sh replay refuses a log or flags it cannot use in one line per problem, before anything starts. */
 class ReplayInputTest {
@@ -25,6 +29,31 @@ class ReplayInputTest {
         return Files.write(dir.resolve("access.log"), List.of(
                 "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"test\"",
                 "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\""));
+    }
+
+    /** Each case: what is wrong, the flags of replay (after its log) that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        return Stream.of(
+                refused("number past an int, naming replay's range", List.of("--threads", "99999999999"),
+                        "run-tests.sh: --threads must be a whole number from 1 to 5000 (got 99999999999)\n"),
+                refused("number past an int for a flag replay shares", List.of("--repeat", "99999999999"),
+                        "run-tests.sh: --repeat must be a whole number from 1 to 100 (got 99999999999)\n"),
+                refused("number past an int for a flag with no range of its own", List.of("--top", "99999999999"),
+                        "run-tests.sh: --top must be a whole number no more than 2147483647 (got 99999999999)\n"));
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @MethodSource("refusedInput")
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) throws Exception {
+        List<String> all = new java.util.ArrayList<>(List.of("replay", twoRequests().toString(), "--results", dir.toString()));
+        all.addAll(args);
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.err()).contains(said);
+        assertThat(cli.out()).doesNotContain("run folder");
     }
 
     @Test

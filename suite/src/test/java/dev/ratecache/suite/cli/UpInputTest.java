@@ -4,12 +4,42 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** ./run-tests.sh up refuses bad input in one line each, before it binds a port or claims its results folder. */
 class UpInputTest {
     private final CommandRun cli = new CommandRun();
+
+    /** Each case: what is wrong, the arguments of up that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        return Stream.of(
+                refused("number past an int, naming up's range", List.of("--every", "99999999999"),
+                        "run-tests.sh: --every must be a whole number of seconds from 1 to 3600 (got 99999999999)\n"),
+                refused("limit scope with the per-client limit off", List.of("--limit-scope", "misses", "--no-front-limit"),
+                        "--limit-scope misses chooses which requests cost per-client quota, which --no-front-limit"
+                                + " turns off: drop one of them"));
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @MethodSource("refusedInput")
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said, TestInfo test) {
+        Path results = TestDirs.fresh(test);
+        List<String> all = new java.util.ArrayList<>(List.of("up", "--results", results.toString()));
+        all.addAll(args);
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.err()).contains(said);
+        assertThat(results).isEmptyDirectory();
+    }
 
     @Test
     void badValuesAreOneLineEachAndNothingIsClaimed(TestInfo test) {
