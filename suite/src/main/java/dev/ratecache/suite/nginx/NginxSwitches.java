@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 public final class NginxSwitches implements WholeNumber.Flags {
     private static final Pattern SIZE = Pattern.compile("\\d{1,9}[kmg]?");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9._~/-]*");
+    private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.-]+:(\\d{1,5})");
     private static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
             WholeNumber.of("--front-rate", 1, LimitTier.MAX_RATE),
             WholeNumber.of("--front-burst", 0, LimitTier.MAX_BURST),
@@ -351,9 +352,15 @@ public final class NginxSwitches implements WholeNumber.Flags {
         } else if (fleetLimit == FleetLimit.CLIENT_HASH && edgeBalance == EdgeBalance.URI_HASH) {
             p.add("--fleet-limit client-hash and --edge-balance uri-hash both choose the edge: give one of them");
         }
-        if (fleetRedis != null && (fleetLimit != FleetLimit.SHARED || !fleetRedis.matches("[A-Za-z0-9.-]+:\\d{1,5}"))) {
-            p.add(fleetLimit != FleetLimit.SHARED ? "--fleet-redis goes with --fleet-limit shared"
-                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '" + fleetRedis + "')");
+        if (fleetRedis != null && fleetLimit != FleetLimit.SHARED) {
+            p.add("--fleet-redis goes with --fleet-limit shared");
+        } else if (fleetRedis != null) {
+            var hostPort = HOST_PORT.matcher(fleetRedis);
+            int port = hostPort.matches() ? Integer.parseInt(hostPort.group(1)) : 0;
+            if (port < 1 || port > 65_535) {
+                p.add("--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379 (got '"
+                        + fleetRedis + "')");
+            }
         }
         range(p, "--fleet-redis-timeout", fleetRedisTimeout);
         return p;
@@ -529,6 +536,8 @@ public final class NginxSwitches implements WholeNumber.Flags {
     public boolean needsThrowawayTls() { return tls && tlsCert == null && throwawayTls == null; }
     public EdgeBalance edgeBalance() { return edgeBalance; }
     public FleetLimit fleetLimit() { return fleetLimit; }
+    /** Whether the edges share each client's bucket in Redis: --fleet-limit shared over a fleet, with the limit on. */
+    public boolean fleetShared() { return edges > 1 && frontLimit && fleetLimit == FleetLimit.SHARED; }
     /** The Redis of --fleet-limit shared as HOST:PORT; null until given or started. */
     public String fleetRedis() { return fleetRedis; }
     // What the model of the tiers (predictions, advise) and the back limit's promise need to know.

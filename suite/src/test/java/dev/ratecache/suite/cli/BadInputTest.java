@@ -93,7 +93,13 @@ class BadInputTest {
                         "--allow 10.1.2.3/8 has bits set past its /8 prefix, which nginx ignores: did you mean"
                                 + " 10.0.0.0/8 (or 10.1.2.3/32 for the one address)?"),
                 refused("allow-list IPv6 network with host bits set", List.of("--allow", "2001:db8::1/32"),
-                        "did you mean 2001:db8::/32 (or 2001:db8::1/128 for the one address)?"));
+                        "did you mean 2001:db8::/32 (or 2001:db8::1/128 for the one address)?"),
+                refused("fleet Redis port past 65535", List.of("--edges", "3", "--fleet-limit", "shared",
+                        "--fleet-redis", "127.0.0.1:99999"),
+                        "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379"
+                                + " (got '127.0.0.1:99999')"),
+                refused("fleet Redis port 0", List.of("--edges", "3", "--fleet-limit", "shared",
+                        "--fleet-redis", "127.0.0.1:0"), "(got '127.0.0.1:0')"));
     }
 
     private static Arguments refused(String what, List<String> args, String... said) {

@@ -18,6 +18,10 @@ class RenderInputTest {
     /** Each case: what is wrong, the arguments of render (before DIR) that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() {
         return Stream.of(
+                refused("fleet Redis port past 65535", List.of("--edges", "3", "--fleet-limit", "shared",
+                        "--fleet-redis", "127.0.0.1:99999"),
+                        "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379"
+                                + " (got '127.0.0.1:99999')"),
                 refused("number past an int", List.of("--front-rate", "99999999999"),
                         "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"),
                 refused("allow-list network with host bits set", List.of("--allow", "10.1.2.3/8"),
