@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.up.UpState;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +37,9 @@ import picocli.CommandLine.Spec;
             "0:stopped, or nothing was running",
             "1:the up or a child did not stop within --timeout (then killed)",
             "2:bad input"})
-public final class DownCommand implements Callable<Integer> {
+public final class DownCommand implements Callable<Integer>, WholeNumber.Flags {
+    private static final WholeNumber TIMEOUT = WholeNumber.of("--timeout", 1, 3600, "seconds");
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -50,9 +54,9 @@ public final class DownCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (timeout < 1 || timeout > 3600) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--timeout must be a whole number of seconds from 1 to 3600 (got " + timeout + ")");
+        Optional<String> badTimeout = TIMEOUT.problem(timeout);
+        if (badTimeout.isPresent()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), badTimeout.get());
         }
         Path resultsDir = RunFolders.results(results).toAbsolutePath().normalize();
         Optional<UpState> found = UpState.read(UpState.pointer(resultsDir));
@@ -112,5 +116,10 @@ public final class DownCommand implements Callable<Integer> {
             }
         }
         return processes.stream().filter(ProcessHandle::isAlive).toList();
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WholeNumber.byFlag(TIMEOUT);
     }
 }

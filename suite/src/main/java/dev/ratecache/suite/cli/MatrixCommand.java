@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
@@ -45,7 +46,9 @@ import picocli.CommandLine.Spec;
  * (run-tests.sh itself) or a replayed access log (run-tests.sh replay). The options every such run
  * takes are here; each command says which plans its cells run and what they need.
  */
-abstract class MatrixCommand implements Callable<Integer> {
+abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
+    static final WholeNumber REPEAT = WholeNumber.of("--repeat", 1, 100);
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -211,9 +214,7 @@ abstract class MatrixCommand implements Callable<Integer> {
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
         int repeats = repeat != null ? repeat : profile.repeats();
-        if (repeats < 1 || repeats > 100) {
-            problems.add("--repeat must be a whole number from 1 to 100 (got " + repeats + ")");
-        }
+        REPEAT.check(problems, repeats);
         if (redisPort < 0 || redisPort > 65535) {
             problems.add("--redis-port must be a port from 1 to 65535 (got " + redisPort + ")");
         } else if (redisPort != 0 && ports.isOneOf(redisPort)) {
@@ -269,6 +270,13 @@ abstract class MatrixCommand implements Callable<Integer> {
             return cells;
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
+            return List.of();
+        } catch (IllegalStateException e) {
+            // The tiers and fleet matrices are made of the --tiers file, which the switches' check
+            // already refused in its one line: nothing is left to say about their cells.
+            if (problems.isEmpty()) {
+                throw e;
+            }
             return List.of();
         }
     }
@@ -508,5 +516,10 @@ abstract class MatrixCommand implements Callable<Integer> {
     /** Lines for the report's header about this command's input. */
     Map<String, Object> describeInput() {
         return Map.of();
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WholeNumber.byFlag(REPEAT);
     }
 }

@@ -1,11 +1,15 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.origin.OriginDefaults;
+import dev.ratecache.suite.nginx.WholeNumber;
+import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** --origin-threads, for every command that starts the suite's origin. */
-final class OriginThreads {
+final class OriginThreads implements WholeNumber.Flags {
+    private static final WholeNumber THREADS = WholeNumber.of("--origin-threads", 1, 1000);
+
     @Option(names = "--origin-threads", paramLabel = "N",
             description = "Request threads of the suite's origin (its capacity on /hare is about N x 10 responses/s)."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -16,8 +20,11 @@ final class OriginThreads {
     }
 
     Optional<String> problem() {
-        return threads < 1 || threads > 1000
-                ? Optional.of("--origin-threads must be a whole number from 1 to 1000 (got " + threads + ")")
-                : Optional.empty();
+        return THREADS.problem(threads);
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WholeNumber.byFlag(THREADS);
     }
 }

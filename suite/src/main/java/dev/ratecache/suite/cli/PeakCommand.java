@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.peak.AppCacheComparison;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -53,7 +55,11 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
             "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
             ""})
-public final class PeakCommand implements Callable<Integer> {
+public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
+    private static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
+            WholeNumber.of("--duration", 1, 3600), WholeNumber.of("--connections", 1, 10_000),
+            WholeNumber.of("--threads", 1, 64), WholeNumber.of("--rounds", 1, 100), WholeNumber.of("--streams", 1, 1000));
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -307,13 +313,13 @@ public final class PeakCommand implements Callable<Integer> {
         if (switches.edges() > 1) {
             problems.add("--edges " + switches.edges() + ": peak measures one front end's paths; run several edges with ./run-tests.sh --edges N");
         }
-        range(problems, "--duration", duration, 1, 3600);
-        range(problems, "--connections", connections, 1, 10_000);
-        range(problems, "--threads", threads, 1, 64);
+        range(problems, "--duration", duration);
+        range(problems, "--connections", connections);
+        range(problems, "--threads", threads);
         if (threads > connections) {
             problems.add("--threads (" + threads + ") must not exceed --connections (" + connections + ")");
         }
-        range(problems, "--rounds", rounds, 1, 100);
+        range(problems, "--rounds", rounds);
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
         }
@@ -355,7 +361,7 @@ public final class PeakCommand implements Callable<Integer> {
         if (switches.httpPort() != 0) {
             problems.add("--http-port: peak --tls measures the TLS port alone; drop --http-port");
         }
-        range(problems, "--streams", streams, 1, 1000);
+        range(problems, "--streams", streams);
     }
 
     /** What this machine must give the measurement, once the input is good: the tools, free ports, an open --work-dir. */
@@ -384,10 +390,13 @@ public final class PeakCommand implements Callable<Integer> {
         Refuse.ifAny(spec, problems);
     }
 
-    private static void range(List<String> problems, String flag, int value, int min, int max) {
-        if (value < min || value > max) {
-            problems.add(flag + " must be a whole number from " + min + " to " + max + " (got " + value + ")");
-        }
+    private static void range(List<String> problems, String flag, int value) {
+        WHOLE_NUMBERS.get(flag).check(problems, value);
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WHOLE_NUMBERS;
     }
 
     /** The figures of the last --app-path comparison; null before one. */

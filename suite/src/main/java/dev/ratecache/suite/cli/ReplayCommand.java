@@ -1,6 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.accesslog.AccessLog;
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
@@ -56,6 +57,8 @@ import picocli.CommandLine.Parameters;
             "      --limit-key header:X-Api-Key --tiers tiers.txt",
             ""})
 public final class ReplayCommand extends MatrixCommand {
+    private static final WholeNumber THREADS = WholeNumber.of("--threads", 1, 5000);
+
     @Parameters(index = "0", paramLabel = "ACCESS_LOG",
             description = "The log: nginx or Apache combined, common, the suite's JSON log, or JSON lines (see --log-format); gzip is read as it is;"
                     + " a line longer than " + AccessLog.MAX_LINE + " is a bad line (see --bad-lines).")
@@ -124,9 +127,7 @@ public final class ReplayCommand extends MatrixCommand {
         if (maxAge < 0) {
             problems.add("--max-age must be a whole number of seconds >= 0 (got " + maxAge + ")");
         }
-        if (threads < 1 || threads > 5000) {
-            problems.add("--threads must be a whole number from 1 to 5000 (got " + threads + ")");
-        }
+        THREADS.check(problems, threads);
         if (maxLateness < 1 || maxLateness > 60_000) {
             problems.add("--max-lateness must be a whole number of ms from 1 to 60000 (got " + maxLateness + ")");
         }
@@ -324,5 +325,10 @@ public final class ReplayCommand extends MatrixCommand {
 
     private static Path replayDir(Path runDir) {
         return runDir.resolve("replay");
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WholeNumber.byFlag(REPEAT, THREADS);
     }
 }

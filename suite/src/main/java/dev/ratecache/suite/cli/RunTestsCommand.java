@@ -6,6 +6,7 @@ import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.FlagValue;
 import dev.ratecache.suite.nginx.OriginUrl;
+import dev.ratecache.suite.nginx.WholeNumber;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,6 +53,9 @@ public final class RunTestsCommand extends MatrixCommand {
         cli.registerConverter(Profile.class, FlagValue.oneOf(Profile.class, "a profile"));
         cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
         cli.registerConverter(AppCacheMode.class, FlagValue.oneOf(AppCacheMode.class, "an app cache mode"));
+        // A number past an int is refused naming the flag's range, as one in an int but out of range is.
+        cli.registerConverter(Integer.class, new WholeNumber.Converter());
+        cli.registerConverter(int.class, new WholeNumber.Converter());
         cli.setParameterExceptionHandler(RunTestsCommand::badInput);
         WordWrappedHelp.install(cli);
         cli.setExecutionExceptionHandler((e, c, parsed) -> {
@@ -76,8 +80,8 @@ public final class RunTestsCommand extends MatrixCommand {
         // Problems quote what they were given (flags, lines of a log or of --assert-file): each stays
         // one line, and nothing from a binary file reaches the terminal as a control character. Nor
         // does a password in a URL, which picocli quotes too when its flag is unknown to the command.
-        String lines = String.join("\n", String.valueOf(e.getMessage()).lines()
-                .map(line -> Printable.escape(OriginUrl.masked(line))).toList());
+        String message = WholeNumber.refusal(e).orElse(String.valueOf(e.getMessage()));
+        String lines = String.join("\n", message.lines().map(line -> Printable.escape(OriginUrl.masked(line))).toList());
         cli.getErr().println("run-tests.sh: " + lines + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;

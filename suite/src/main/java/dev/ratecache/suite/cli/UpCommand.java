@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
@@ -46,7 +47,9 @@ import picocli.CommandLine.Spec;
             "1:the start failed, a tier exited on its own (the rest is then stopped) or another up was running",
             "2:bad input, refused before anything started",
             "130:stopped by Ctrl-C"})
-public final class UpCommand implements Callable<Integer> {
+public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
+    private static final WholeNumber EVERY = WholeNumber.of("--every", 1, 3600, "seconds");
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -120,9 +123,7 @@ public final class UpCommand implements Callable<Integer> {
             // Its live line reads one front end's log and counters; several edges are measured by a matrix run.
             problems.add("--edges " + switches.edges() + ": up runs one front end; run several edges with ./run-tests.sh --edges N");
         }
-        if (every < 1 || every > 3600) {
-            problems.add("--every must be a whole number of seconds from 1 to 3600 (got " + every + ")");
-        }
+        EVERY.check(problems, every);
         problems.addAll(ports.problems(chosen));
         RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
         Refuse.ifAny(spec, problems);
@@ -155,5 +156,10 @@ public final class UpCommand implements Callable<Integer> {
 
     private static List<String> cellNames() {
         return cells().values().stream().filter(c -> !c.direct()).map(Cell::name).toList();
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WholeNumber.byFlag(EVERY);
     }
 }

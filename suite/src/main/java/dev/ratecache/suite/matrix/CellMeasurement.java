@@ -46,14 +46,16 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      * @param timeline           the run second by second, for the report's over-time charts; null when the
      *                           run did not get that far
      * @param fleet              a fleet cell's per-client figures (--matrix fleet); null for other cells
+     * @param fleetFallbacks     what the fleet's Redis said to the edges, for any cell with --fleet-limit shared;
+     *                           null for other cells
      */
     public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
-            Timeline timeline, FleetFigures fleet) {
-        public static final Breakdowns NONE = new Breakdowns(null, null, null, null, null);
+            Timeline timeline, FleetFigures fleet, FleetFallbacks fleetFallbacks) {
+        public static final Breakdowns NONE = new Breakdowns(null, null, null, null, null, null);
 
         public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
                 Timeline timeline) {
-            this(samplesPerLoadHost, replay, tiers, timeline, null);
+            this(samplesPerLoadHost, replay, tiers, timeline, null, null);
         }
 
         public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers) {
@@ -114,8 +116,7 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
     public Double machineCpuPct() { return windowCpu.machinePct(); }
     public Double effectiveLimit() { return breakdowns.fleet() == null ? null : breakdowns.fleet().effectiveLimit(); }
     public Double fleetFallbacks() {
-        return breakdowns.fleet() == null || breakdowns.fleet().fallbacks() == null ? null
-                : (double) breakdowns.fleet().fallbacks();
+        return breakdowns.fleetFallbacks() == null ? null : (double) breakdowns.fleetFallbacks().fallbacks();
     }
     public Double generatorCpuPct() { return windowCpu.generatorPct(); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -167,7 +168,8 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            stack = cell.direct() ? null : Stack.around(origin, switchesOf(cell, dir), options.ports(), dir);
+            NginxSwitches switches = switchesOf(cell, dir);
+            stack = cell.direct() ? null : Stack.around(origin, switches, options.ports(), dir);
             aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
@@ -185,9 +187,10 @@ public final class MatrixRunner {
                         new CellMeasurement.Breakdowns(null, replay, null, timeline));
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
+            FleetFallbacks fallbacks = fleetFallbacks(cell, switches, stack, logs);
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
                     LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client),
-                    timeline, fleetFigures(cell, client, logs));
+                    timeline, fleetFigures(cell, client, fallbacks), fallbacks);
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
@@ -255,14 +258,29 @@ public final class MatrixRunner {
         return props;
     }
 
+    /**
+     * What the fleet's Redis said to the edges of a cell with --fleet-limit shared, of any matrix;
+     * said on the terminal when most requests fell back. Null for other cells.
+     */
+    private FleetFallbacks fleetFallbacks(Cell cell, NginxSwitches switches, Stack stack, TierLogs logs)
+            throws IOException {
+        if (stack == null) {
+            return null;
+        }
+        FleetFallbacks f = FleetFallbacks.of(switches,
+                stack.fleetRedis().map(r -> Ports.LOOPBACK + ":" + r.port()).orElse(null), logs.fronts());
+        if (f != null && f.mostFellBack()) {
+            out.println("  warning " + cell.name() + ": " + f.warning());
+        }
+        return f;
+    }
+
     /** A fleet cell's per-client figures, said on the terminal; null for other cells. */
-    private FleetFigures fleetFigures(Cell cell, ClientSamples client, TierLogs logs) throws IOException {
+    private FleetFigures fleetFigures(Cell cell, ClientSamples client, FleetFallbacks fallbacks) {
         if (cell.fleet() == null || cell.keys() == null) {
             return null;
         }
-        Long fallbacks = cell.fleet().strategy() == dev.ratecache.suite.nginx.FleetLimit.SHARED
-                ? EdgeLog.count(logs.fronts(), "fleet", "FALLBACK") : null;
-        FleetFigures f = FleetFigures.of(client.samples(), cell.keys(), fallbacks);
+        FleetFigures f = FleetFigures.of(client.samples(), cell.keys(), fallbacks == null ? null : fallbacks.fallbacks());
         if (f != null) {
             out.println("  " + f.terminalLine());
         }

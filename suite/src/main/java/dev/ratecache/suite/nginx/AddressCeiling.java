@@ -13,12 +13,16 @@ import java.util.regex.Pattern;
 public record AddressCeiling(Kind kind, int rate, int burst) {
     public enum Kind { AUTO, OFF, SET }
 
-    public static final String ACCEPTED = "auto, off or RATE[,BURST] (whole numbers, RATE >= 1)";
     /** How many keys' worth an address may send under auto. */
     public static final int AUTO_FACTOR = 10;
+    /** The largest ceiling: what auto makes of the most generous tier there can be. */
+    static final int MAX_RATE = AUTO_FACTOR * LimitTier.MAX_RATE;
+    static final int MAX_BURST = AUTO_FACTOR * LimitTier.MAX_BURST;
+    public static final String ACCEPTED = "auto, off or RATE[,BURST] (RATE a whole number from 1 to " + MAX_RATE
+            + ", BURST from 0 to " + MAX_BURST + ")";
     public static final AddressCeiling AUTO = new AddressCeiling(Kind.AUTO, 0, 0);
     public static final AddressCeiling OFF = new AddressCeiling(Kind.OFF, 0, 0);
-    private static final Pattern SET = Pattern.compile("(\\d{1,6})(?:,(\\d{1,7}))?");
+    private static final Pattern SET = Pattern.compile("(\\d{1,9})(?:,(\\d{1,9}))?");
 
     public static AddressCeiling parse(String text) {
         String t = text.trim().toLowerCase();
@@ -29,7 +33,8 @@ public record AddressCeiling(Kind kind, int rate, int burst) {
             return OFF;
         }
         Matcher m = SET.matcher(t);
-        if (m.matches() && Integer.parseInt(m.group(1)) >= 1) {
+        if (m.matches() && Integer.parseInt(m.group(1)) >= 1 && Integer.parseInt(m.group(1)) <= MAX_RATE
+                && (m.group(2) == null || Integer.parseInt(m.group(2)) <= MAX_BURST)) {
             int rate = Integer.parseInt(m.group(1));
             // Without a burst, the front end's default shape: twice the rate.
             return new AddressCeiling(Kind.SET, rate, m.group(2) == null ? 2 * rate : Integer.parseInt(m.group(2)));

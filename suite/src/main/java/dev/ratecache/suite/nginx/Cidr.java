@@ -3,6 +3,7 @@ package dev.ratecache.suite.nginx;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +37,53 @@ public final class Cidr {
         } catch (UnknownHostException | NumberFormatException e) {
             return false;
         }
+    }
+
+    /**
+     * The network of {@code cidr} (a valid one) when its address has bits set past its prefix, which
+     * nginx ignores with a warning: 10.0.0.0/8 for 10.1.2.3/8. Empty when none are, or without a prefix.
+     */
+    static Optional<String> network(String cidr) {
+        String[] parts = cidr.split("/", 2);
+        if (parts.length < 2) {
+            return Optional.empty();
+        }
+        try {
+            byte[] address = InetAddress.getByName(parts[0]).getAddress();
+            byte[] network = address.clone();
+            int bits = Integer.parseInt(parts[1]);
+            for (int i = bits; i < network.length * 8; i++) {
+                network[i / 8] &= (byte) ~(0x80 >> (i % 8));
+            }
+            return java.util.Arrays.equals(address, network) ? Optional.empty()
+                    : Optional.of(literal(InetAddress.getByAddress(network)) + "/" + bits);
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** {@code cidr}'s address as a network of itself alone: 10.1.2.3/32, 2001:db8::1/128. */
+    static String host(String cidr) {
+        String address = cidr.split("/", 2)[0];
+        return address + (address.contains(":") ? "/128" : "/32");
+    }
+
+    /** An address as written: IPv6 with its longest run of zero groups as :: (RFC 5952), which Java's own form keeps. */
+    private static String literal(InetAddress address) {
+        String full = address.getHostAddress();
+        if (!(address instanceof Inet6Address)) {
+            return full;
+        }
+        Matcher zeros = Pattern.compile("(?:^|:)0(?::0)+(?::|$)").matcher(full);
+        int start = -1;
+        int end = -1;
+        while (zeros.find()) {
+            if (zeros.end() - zeros.start() > end - start) {
+                start = zeros.start();
+                end = zeros.end();
+            }
+        }
+        return start < 0 ? full : full.substring(0, start) + "::" + full.substring(end);
     }
 
     static boolean valid(String text) {

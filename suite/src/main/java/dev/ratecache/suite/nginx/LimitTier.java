@@ -6,6 +6,10 @@ import java.util.List;
 public record LimitTier(String name, int rate, int burst, LimitMode mode, List<String> keys) {
     /** The tier that unknown keys (and, with {@code --missing-key addr}, keyless requests) fall into. */
     public static final String ANONYMOUS = "anonymous";
+    /** The most requests/s a tier may allow: as --front-rate, which is the anonymous tier's. */
+    public static final int MAX_RATE = 100_000;
+    /** The largest burst a tier may have: as --front-burst. */
+    public static final int MAX_BURST = 1_000_000;
 
     public LimitTier {
         keys = List.copyOf(keys);

@@ -15,9 +15,23 @@ import picocli.CommandLine.Option;
  * mixin) and the renderer's input, so a flag and a template variable can't drift apart. The
  * defaults are the reference experiment's setup, with 429 instead of nginx's default 503.
  */
-public final class NginxSwitches {
+public final class NginxSwitches implements WholeNumber.Flags {
     private static final Pattern SIZE = Pattern.compile("\\d{1,9}[kmg]?");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9._~/-]*");
+    private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.-]+:(\\d{1,5})");
+    private static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
+            WholeNumber.of("--front-rate", 1, LimitTier.MAX_RATE),
+            WholeNumber.of("--front-burst", 0, LimitTier.MAX_BURST),
+            WholeNumber.of("--back-rate", 1, 100_000),
+            WholeNumber.of("--back-burst", 0, 1_000_000),
+            WholeNumber.of("--retry-after", 1, 86_400),
+            WholeNumber.of("--limit-conn", 0, 1_000_000),
+            WholeNumber.of("--edges", 1, 32),
+            WholeNumber.of("--fleet-redis-timeout", 1, 10_000),
+            WholeNumber.of("--http-port", 1, 65_535),
+            WholeNumber.of("--keepalive", 1, 10_000),
+            WholeNumber.of("--read-timeout", 1, 3_600),
+            WholeNumber.of("--client-timeout", 1, 3_600));
 
     @Option(names = "--front-limit", negatable = true, fallbackValue = "true",
             description = "Per-client rate limit at the front end (--no-front-limit turns it off). Default: on.")
@@ -212,15 +226,15 @@ public final class NginxSwitches {
     /** Problems with the values, each one line naming the flag and the accepted form; empty when all is well. */
     public List<String> problems() {
         List<String> p = new ArrayList<>();
-        range(p, "--front-rate", frontRate, 1, 100_000);
-        range(p, "--front-burst", frontBurst, 0, 1_000_000);
-        range(p, "--back-rate", backRate, 1, 100_000);
-        range(p, "--back-burst", backBurst, 0, 1_000_000);
+        range(p, "--front-rate", frontRate);
+        range(p, "--front-burst", frontBurst);
+        range(p, "--back-rate", backRate);
+        range(p, "--back-burst", backBurst);
         if (rejectStatus != 429 && rejectStatus != 503) {
             p.add("--reject-status must be 429 or 503 (got " + rejectStatus + ")");
         }
-        range(p, "--retry-after", retryAfter, 1, 86_400);
-        range(p, "--limit-conn", limitConn, 0, 1_000_000);
+        range(p, "--retry-after", retryAfter);
+        range(p, "--limit-conn", limitConn);
         Path ageModule = NginxRenderer.ageModule();
         if (ageSource == AgeSource.NATIVE && (ageModule == null || !Files.isRegularFile(ageModule))) {
             p.add("--age-source native needs the module ./run-tests.sh builds (" + NginxRenderer.AGE_MODULE
@@ -250,14 +264,23 @@ public final class NginxSwitches {
         for (String cidr : allow) {
             if (!Cidr.valid(cidr)) {
                 p.add("--allow takes networks as CIDR, e.g. 10.0.0.0/8 or 2001:db8::/32 (got '" + cidr + "')");
+            } else {
+                // nginx's geo would warn that these bits are meaningless and allow the whole network.
+                Cidr.network(cidr).ifPresent(network -> p.add("--allow " + cidr + " has bits set past its /"
+                        + cidr.substring(cidr.indexOf('/') + 1) + " prefix, which nginx ignores: did you mean " + network
+                        + " (or " + Cidr.host(cidr) + " for the one address)?"));
             }
         }
-        range(p, "--edges", edges, 1, 32);
+        if (limitScope == LimitScope.MISSES && !frontLimit) {
+            p.add("--limit-scope misses chooses which requests cost per-client quota, which --no-front-limit turns off:"
+                    + " drop one of them");
+        }
+        range(p, "--edges", edges);
         p.addAll(fleetProblems());
         p.addAll(tlsProblems());
-        range(p, "--keepalive", keepalive, 1, 10_000);
-        range(p, "--read-timeout", readTimeout, 1, 3_600);
-        range(p, "--client-timeout", clientTimeout, 1, 3_600);
+        range(p, "--keepalive", keepalive);
+        range(p, "--read-timeout", readTimeout);
+        range(p, "--client-timeout", clientTimeout);
         if (!workers.equals("auto") && !workers.matches("[1-9]\\d{0,2}")) {
             p.add("--workers must be auto or a whole number from 1 to 999 (got '" + workers + "')");
         }
@@ -310,7 +333,7 @@ public final class NginxSwitches {
             TlsFileCheck.problem(tlsCert, tlsKey).ifPresent(p::add);
         }
         if (httpPort != 0) {
-            range(p, "--http-port", httpPort, 1, 65_535);
+            range(p, "--http-port", httpPort);
         }
         return p;
     }
@@ -327,14 +350,19 @@ public final class NginxSwitches {
         } else if (fleetLimit == FleetLimit.CLIENT_HASH && edgeBalance == EdgeBalance.URI_HASH) {
             p.add("--fleet-limit client-hash and --edge-balance uri-hash both choose the edge: give one of them");
         }
-        if (fleetRedis != null && (fleetLimit != FleetLimit.SHARED || !fleetRedis.matches("[A-Za-z0-9.-]+:\\d{1,5}"))) {
-            p.add(fleetLimit != FleetLimit.SHARED ? "--fleet-redis goes with --fleet-limit shared"
-                    : "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '"
-                            // A password before an @ (Redis's AUTH) is refused unseen, as --origin's is.
-                            + (fleetRedis.contains("@") ? "***" + fleetRedis.substring(fleetRedis.lastIndexOf('@'))
-                                    : fleetRedis) + "')");
+        if (fleetRedis != null && fleetLimit != FleetLimit.SHARED) {
+            p.add("--fleet-redis goes with --fleet-limit shared");
+        } else if (fleetRedis != null) {
+            var hostPort = HOST_PORT.matcher(fleetRedis);
+            int port = hostPort.matches() ? Integer.parseInt(hostPort.group(1)) : 0;
+            if (port < 1 || port > 65_535) {
+                p.add("--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379 (got '"
+                        // A password before an @ (Redis's AUTH) is refused unseen, as --origin's is.
+                        + (fleetRedis.contains("@") ? "***" + fleetRedis.substring(fleetRedis.lastIndexOf('@'))
+                                : fleetRedis) + "')");
+            }
         }
-        range(p, "--fleet-redis-timeout", fleetRedisTimeout, 1, 10_000);
+        range(p, "--fleet-redis-timeout", fleetRedisTimeout);
         return p;
     }
 
@@ -372,10 +400,13 @@ public final class NginxSwitches {
         return addressCeiling.resolved(tiersInForce(tiers));
     }
 
-    private static void range(List<String> p, String flag, int value, int min, int max) {
-        if (value < min || value > max) {
-            p.add(flag + " must be a whole number from " + min + " to " + max + " (got " + value + ")");
-        }
+    private static void range(List<String> p, String flag, int value) {
+        WHOLE_NUMBERS.get(flag).check(p, value);
+    }
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return WHOLE_NUMBERS;
     }
 
     /** An independent copy: a matrix changes a few switches per cell on top of the user's. */
@@ -505,6 +536,8 @@ public final class NginxSwitches {
     public boolean needsThrowawayTls() { return tls && tlsCert == null && throwawayTls == null; }
     public EdgeBalance edgeBalance() { return edgeBalance; }
     public FleetLimit fleetLimit() { return fleetLimit; }
+    /** Whether the edges share each client's bucket in Redis: --fleet-limit shared over a fleet, with the limit on. */
+    public boolean fleetShared() { return edges > 1 && frontLimit && fleetLimit == FleetLimit.SHARED; }
     /** The Redis of --fleet-limit shared as HOST:PORT; null until given or started. */
     public String fleetRedis() { return fleetRedis; }
     // What the model of the tiers (predictions, advise) and the back limit's promise need to know.

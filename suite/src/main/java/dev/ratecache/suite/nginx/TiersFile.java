@@ -25,8 +25,7 @@ import java.util.regex.Pattern;
  */
 public final class TiersFile {
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
-    private static final Pattern RATE = Pattern.compile("(\\d{1,6})(?:r/s)?");
-    private static final Pattern COUNT = Pattern.compile("\\d{1,7}");
+    private static final Pattern RATE = Pattern.compile("(\\d+)(?:r/s)?");
     /**
      * What a key may hold here: the characters API keys and tokens are made of (base64 and base64url
      * included), nothing that nginx's config syntax or a map's regex prefix (~) would read as its
@@ -75,11 +74,12 @@ public final class TiersFile {
                 throw new Malformed(file, n, "tier '" + name + "' is already defined on line " + earlier);
             }
             var rate = RATE.matcher(f[1]);
-            if (!rate.matches() || Integer.parseInt(rate.group(1)) < 1) {
-                throw new Malformed(file, n, "rate '" + f[1] + "' must be a whole number of requests/s >= 1, e.g. 10 or 10r/s");
+            if (!rate.matches() || !within(rate.group(1), 1, LimitTier.MAX_RATE)) {
+                throw new Malformed(file, n, "rate '" + f[1] + "' must be a whole number of requests/s from 1 to "
+                        + LimitTier.MAX_RATE + ", e.g. 10 or 10r/s");
             }
-            if (!COUNT.matcher(f[2]).matches()) {
-                throw new Malformed(file, n, "burst '" + f[2] + "' must be a whole number >= 0");
+            if (!within(f[2], 0, LimitTier.MAX_BURST)) {
+                throw new Malformed(file, n, "burst '" + f[2] + "' must be a whole number from 0 to " + LimitTier.MAX_BURST);
             }
             LimitMode mode;
             try {
@@ -186,6 +186,15 @@ public final class TiersFile {
             throw line == 0 ? new Malformed(path, "the tiers file " + why)
                     : new Malformed(tiersFile, line, "the key file " + path + " " + why);
         }
+    }
+
+    /** Whether {@code text} is a whole number from min to max, however many digits it has. */
+    private static boolean within(String text, int min, int max) {
+        if (!text.matches("\\d{1,10}")) {
+            return false;
+        }
+        long n = Long.parseLong(text);
+        return n >= min && n <= max;
     }
 
     private static String abbreviated(String key) {

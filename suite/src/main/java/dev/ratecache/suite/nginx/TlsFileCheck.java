@@ -1,7 +1,7 @@
 package dev.ratecache.suite.nginx;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,23 +16,34 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.openssl.X509TrustedCertificateBlock;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
+import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.util.io.pem.PemReader;
 
 /**
  * Checks a user's --tls-cert and --tls-key before anything starts, as nginx would read them: a PEM
  * certificate (the leaf first), an unencrypted PEM key in any of the forms nginx reads (PKCS#8,
  * PKCS#1 RSA, SEC1 EC), and the key the certificate's own (a signature the one makes, the other
- * verifies). Each problem is one line naming the flag and the fix.
+ * verifies). As OpenSSL does, each reads the blocks of its kind and skips the others, so one file
+ * may hold both. Each problem is one line naming the flag and the fix.
  */
 public final class TlsFileCheck {
     private TlsFileCheck() {}
 
     /** The one problem with the pair, if any. */
     public static Optional<String> problem(Path certificate, Path key) {
+        for (Path file : List.of(certificate, key)) {
+            if (Files.isDirectory(file)) {
+                return Optional.of((file == certificate ? "--tls-cert " : "--tls-key ") + file + " is a directory, not a file");
+            }
+        }
         if (!Files.isReadable(certificate)) {
             return Optional.of("--tls-cert " + certificate + " is not a readable file");
         }
@@ -44,6 +55,11 @@ public final class TlsFileCheck {
             leaf = leaf(certificate);
         } catch (IOException | CertificateException e) {
             leaf = null;
+        }
+        if (leaf == null && isDer(certificate)) {
+            // nginx would fail only at nginx -t, with PEM_read_bio_X509_AUX() failed in a log.
+            return Optional.of("--tls-cert " + certificate + " is a DER certificate, and nginx reads PEM: convert it"
+                    + " (openssl x509 -inform der -in " + certificate + " -out " + certificate + ".pem) and give that");
         }
         if (leaf == null) {
             return Optional.of("--tls-cert " + certificate + " holds no PEM certificate (a block that begins"
@@ -73,10 +89,39 @@ public final class TlsFileCheck {
         return Optional.empty();
     }
 
+    /**
+     * The first PEM certificate of the file, as nginx's PEM_read_bio_X509_AUX finds it, past blocks of
+     * any other type (a key, parameters); null for none.
+     */
     private static X509Certificate leaf(Path certificate) throws IOException, CertificateException {
-        try (InputStream in = Files.newInputStream(certificate)) {
-            List<?> all = List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
-            return all.isEmpty() ? null : (X509Certificate) all.get(0);
+        try (Reader in = Files.newBufferedReader(certificate, StandardCharsets.ISO_8859_1);
+                PemReader pem = new PemReader(in)) {
+            for (PemObject block = pem.readPemObject(); block != null; block = pem.readPemObject()) {
+                X509CertificateHolder holder = switch (block.getType()) {
+                    case "CERTIFICATE", "X509 CERTIFICATE" -> new X509CertificateHolder(block.getContent());
+                    case "TRUSTED CERTIFICATE" -> new X509TrustedCertificateBlock(block.getContent()).getCertificateHolder();
+                    default -> null;
+                };
+                if (holder != null) {
+                    return new JcaX509CertificateConverter().getCertificate(holder);
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Whether the file is a certificate in DER, the binary form PEM wraps in base64. */
+    private static boolean isDer(Path certificate) {
+        try {
+            byte[] bytes = Files.readAllBytes(certificate);
+            // DER begins with an ASN.1 SEQUENCE; Java's factory would read PEM text too.
+            if (bytes.length == 0 || bytes[0] != 0x30) {
+                return false;
+            }
+            CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(bytes));
+            return true;
+        } catch (IOException | CertificateException e) {
+            return false;
         }
     }
 

@@ -371,6 +371,7 @@ final class ReportModel {
             distortion.ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             errors(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             Saturation.of(r).ifPresent(s -> warnings.add(new Note(r.cell().name(), s.warning())));
+            sharedLimitNotRun(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
         }
         return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
                 predictionTable(plan), warnings);
@@ -381,6 +382,13 @@ final class ReportModel {
         return r.runs().stream().map(dev.ratecache.suite.matrix.CellMeasurement::caches)
                 .filter(c -> c != null && c.cacheFailed()).findFirst()
                 .map(dev.ratecache.suite.matrix.CellMeasurement.Caches::describeFailure);
+    }
+
+    /** What a cell with --fleet-limit shared says when most of its requests fell back: the limit it names did not run. */
+    static Optional<String> sharedLimitNotRun(CellResult r) {
+        return r.runs().stream().map(m -> m.breakdowns().fleetFallbacks())
+                .filter(f -> f != null && f.mostFellBack()).findFirst()
+                .map(dev.ratecache.suite.matrix.FleetFallbacks::warning);
     }
 
     /** What a replay cell whose generator fell behind the log's schedule says: its figures are not the log's traffic. */

@@ -2,7 +2,6 @@ package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
-import dev.ratecache.suite.nginx.FleetLimit;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
@@ -66,8 +65,7 @@ public final class Stack implements AutoCloseable {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             RedisServer fleetRedis = null;
-            if (switches.edges() > 1 && switches.frontLimit() && switches.fleetLimit() == FleetLimit.SHARED
-                    && switches.fleetRedis() == null) {
+            if (switches.fleetShared() && switches.fleetRedis() == null) {
                 fleetRedis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
                 started.add(fleetRedis);
                 switches = switches.copy().fleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());

@@ -43,7 +43,7 @@ class BadInputTest {
                         "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
                 refused("fleet Redis with a password, masked", List.of("--edges", "2", "--fleet-limit", "shared",
                         "--fleet-redis", "secret@127.0.0.1:6379"),
-                        "--fleet-redis must be HOST:PORT, e.g. 127.0.0.1:6379 (got '***@127.0.0.1:6379')"),
+                        "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379 (got '***@127.0.0.1:6379')"),
                 refused("results folder that is a file", List.of("--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder"),
                 refused("edge ports fewer than the edges", List.of("--edges", "3", "--edge-ports", "18101,18102"),
@@ -83,7 +83,37 @@ class BadInputTest {
                 refused("tiers file that does not exist", List.of("--limit-key", "header:X-Api-Key", "--tiers", "/nonexistent/tiers.txt"),
                         "--tiers /nonexistent/tiers.txt: the tiers file does not exist"),
                 refused("a port that is no TCP port", List.of("--back-status-port", "70000"),
-                        "port 70000 is not a TCP port (1-65535): change --back-status-port"));
+                        "port 70000 is not a TCP port (1-65535): change --back-status-port"),
+                refused("number past an int, naming the flag's range", List.of("--front-rate", "99999999999"),
+                        "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"),
+                refused("negative number past an int", List.of("--back-burst", "-99999999999"),
+                        "run-tests.sh: --back-burst must be a whole number from 0 to 1000000 (got -99999999999)\n"),
+                refused("number past an int for a flag of another class", List.of("--origin-threads", "99999999999"),
+                        "run-tests.sh: --origin-threads must be a whole number from 1 to 1000 (got 99999999999)\n"),
+                refused("number past an int for a flag the command checks", List.of("--repeat", "99999999999"),
+                        "run-tests.sh: --repeat must be a whole number from 1 to 100 (got 99999999999)\n"),
+                refused("number past an int for a flag with no range of its own", List.of("--freshness", "/hare=99999999999"),
+                        "run-tests.sh: --freshness must be a whole number no more than 2147483647 (got 99999999999)\n"),
+                refused("number that is no number", List.of("--keepalive", "lots"),
+                        "'lots' is not a whole number"),
+                refused("address ceiling past its largest", List.of("--limit-key", "header:X-Api-Key",
+                        "--address-ceiling", "99999999999"),
+                        "'99999999999' is not an address ceiling: use auto, off or RATE[,BURST] (RATE a whole number"
+                                + " from 1 to 1000000, BURST from 0 to 10000000)"),
+                refused("limit scope with the per-client limit off", List.of("--limit-scope", "misses", "--no-front-limit"),
+                        "--limit-scope misses chooses which requests cost per-client quota, which --no-front-limit turns"
+                                + " off: drop one of them"),
+                refused("allow-list network with host bits set", List.of("--allow", "10.1.2.3/8"),
+                        "--allow 10.1.2.3/8 has bits set past its /8 prefix, which nginx ignores: did you mean"
+                                + " 10.0.0.0/8 (or 10.1.2.3/32 for the one address)?"),
+                refused("allow-list IPv6 network with host bits set", List.of("--allow", "2001:db8::1/32"),
+                        "did you mean 2001:db8::/32 (or 2001:db8::1/128 for the one address)?"),
+                refused("fleet Redis port past 65535", List.of("--edges", "3", "--fleet-limit", "shared",
+                        "--fleet-redis", "127.0.0.1:99999"),
+                        "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379"
+                                + " (got '127.0.0.1:99999')"),
+                refused("fleet Redis port 0", List.of("--edges", "3", "--fleet-limit", "shared",
+                        "--fleet-redis", "127.0.0.1:0"), "(got '127.0.0.1:0')"));
     }
 
     private static Arguments refused(String what, List<String> args, String... said) {
@@ -126,7 +156,7 @@ class BadInputTest {
         java.nio.file.Files.writeString(tiers, "# plans\nfree 1 2 nodelay a,b\npro ten 20 queue c\n");
 
         assertThat(cli.run("--limit-key", "header:X-Api-Key", "--tiers", tiers.toString())).isEqualTo(2);
-        assertThat(cli.err()).contains("--tiers " + tiers + ":3: rate 'ten' must be a whole number of requests/s >= 1");
+        assertThat(cli.err()).contains("--tiers " + tiers + ":3: rate 'ten' must be a whole number of requests/s from 1 to 100000");
         assertThat(cli.out()).doesNotContain("run folder");
     }
 

@@ -2,7 +2,12 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** ./run-tests.sh peak refuses bad input in one line each, before it binds a port or starts a tool. */
 class PeakInputTest {
@@ -14,6 +19,29 @@ class PeakInputTest {
         assertThat(cli.err())
                 .contains("--duration must be a whole number from 1 to 3600 (got 0)")
                 .contains("--threads (3) must not exceed --connections (2)");
+        assertThat(cli.out()).doesNotContain("machine:");
+    }
+
+    /** Each case: what is wrong, the arguments of peak that say it, and what the one line must say. */
+    static Stream<Arguments> refusedInput() {
+        return Stream.of(
+                refused("number past an int, naming peak's range", List.of("--threads", "99999999999"),
+                        "run-tests.sh: --threads must be a whole number from 1 to 64 (got 99999999999)\n"),
+                refused("number past an int of the tiers' switches", List.of("--front-rate", "99999999999"),
+                        "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"));
+    }
+
+    private static Arguments refused(String what, List<String> args, String... said) {
+        return Arguments.of(what, args, List.of(said));
+    }
+
+    @ParameterizedTest(name = "{0} is refused: {1}")
+    @MethodSource("refusedInput")
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
+        List<String> all = new java.util.ArrayList<>(List.of("peak"));
+        all.addAll(args);
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
+        assertThat(cli.err()).contains(said);
         assertThat(cli.out()).doesNotContain("machine:");
     }
 

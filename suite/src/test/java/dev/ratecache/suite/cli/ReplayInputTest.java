@@ -33,13 +33,16 @@ class ReplayInputTest {
                 "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\""));
     }
 
-    /** Each case: what is wrong, the arguments that say it, and what the one line must say. */
+    /** Each case: what is wrong, the arguments after replay that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() throws IOException {
         Path logs = TestDirs.fresh(ReplayInputTest.class, "logs");
         Path pastLimit = Files.write(logs.resolve("past-limit.log"),
                 List.of(AdviseInputTest.pastLimitLine(), AdviseInputTest.pastLimitLine()));
         Path hugeBodies = Files.write(logs.resolve("huge-bodies.log"), List.of(AdviseInputTest.HUGE_BODY,
                 AdviseInputTest.HUGE_BODY));
+        String good = Files.write(logs.resolve("access.log"), List.of(
+                "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"test\"",
+                "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\"")).toString();
         return Stream.of(
                 refused("a combined log whose body sizes are too large for a number",
                         List.of(hugeBodies.toString(), "--log-format", "combined"),
@@ -51,7 +54,13 @@ class ReplayInputTest {
                 refused("a combined log of lines past the longest line read",
                         List.of(pastLimit.toString(), "--log-format", "combined"),
                         pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
-                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "));
+                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "),
+                refused("number past an int, naming replay's range", List.of(good, "--threads", "99999999999"),
+                        "run-tests.sh: --threads must be a whole number from 1 to 5000 (got 99999999999)\n"),
+                refused("number past an int for a flag replay shares", List.of(good, "--repeat", "99999999999"),
+                        "run-tests.sh: --repeat must be a whole number from 1 to 100 (got 99999999999)\n"),
+                refused("number past an int for a flag with no range of its own", List.of(good, "--top", "99999999999"),
+                        "run-tests.sh: --top must be a whole number no more than 2147483647 (got 99999999999)\n"));
     }
 
     private static Arguments refused(String what, List<String> args, String... said) {
@@ -69,6 +78,7 @@ class ReplayInputTest {
 
         assertThat(cli.err()).contains(said).doesNotContainPattern("[\\p{Cntrl}&&[^\\n]]");
         assertThat(dir).isEmptyDirectory();
+        assertThat(cli.out()).doesNotContain("run folder");
     }
 
     @Test

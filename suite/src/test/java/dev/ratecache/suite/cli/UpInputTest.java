@@ -16,22 +16,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class UpInputTest {
     private final CommandRun cli = new CommandRun();
 
-    @Test
-    void badValuesAreOneLineEachAndNothingIsClaimed(TestInfo test) {
-        Path results = TestDirs.fresh(test);
-
-        assertThat(cli.run("up", "--every", "0", "--profile", "full", "--scenario", "stress/direct", "--results",
-                results.toString())).isEqualTo(2);
-
-        assertThat(cli.err()).contains("--every must be a whole number of seconds from 1 to 3600 (got 0)",
-                "--profile full repeats matrix cells; up has none: use quick or default",
-                "--scenario stress/direct sends traffic straight to the origin");
-        assertThat(results).isEmptyDirectory();
-    }
-
-    /** Each case: what is wrong, the arguments to up that say it, and what the one line must say. */
+    /** Each case: what is wrong, the arguments of up that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() {
         return Stream.of(
+                refused("number past an int, naming up's range", List.of("--every", "99999999999"),
+                        "run-tests.sh: --every must be a whole number of seconds from 1 to 3600 (got 99999999999)\n"),
+                refused("limit scope with the per-client limit off", List.of("--limit-scope", "misses", "--no-front-limit"),
+                        "--limit-scope misses chooses which requests cost per-client quota, which --no-front-limit"
+                                + " turns off: drop one of them"),
                 refused("origin with a user and password, masked", List.of("--origin", "http://user:secret@127.0.0.1:9000"),
                         "'http://user:***@127.0.0.1:9000' holds a user or password, which the tiers would not send"),
                 refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
@@ -50,12 +42,30 @@ class UpInputTest {
 
     @ParameterizedTest(name = "{0} is refused: {1}")
     @MethodSource("refusedInput")
-    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said) {
-        List<String> up = new java.util.ArrayList<>(List.of("up"));
-        up.addAll(args);
-        assertThat(cli.run(up.toArray(String[]::new))).isEqualTo(2);
+    void badValueIsRefusedSayingWhy(String what, List<String> args, List<String> said, TestInfo test) {
+        Path results = TestDirs.fresh(test);
+        List<String> all = new java.util.ArrayList<>(List.of("up"));
+        all.addAll(args);
+        if (!args.contains("--results")) {
+            all.addAll(List.of("--results", results.toString()));
+        }
+        assertThat(cli.run(all.toArray(String[]::new))).isEqualTo(2);
         assertThat(cli.err()).contains(said).doesNotContain("Exception");
         assertThat(cli.out()).doesNotContain("starting");
+        assertThat(results).isEmptyDirectory();
+    }
+
+    @Test
+    void badValuesAreOneLineEachAndNothingIsClaimed(TestInfo test) {
+        Path results = TestDirs.fresh(test);
+
+        assertThat(cli.run("up", "--every", "0", "--profile", "full", "--scenario", "stress/direct", "--results",
+                results.toString())).isEqualTo(2);
+
+        assertThat(cli.err()).contains("--every must be a whole number of seconds from 1 to 3600 (got 0)",
+                "--profile full repeats matrix cells; up has none: use quick or default",
+                "--scenario stress/direct sends traffic straight to the origin");
+        assertThat(results).isEmptyDirectory();
     }
 
     @Test

@@ -109,6 +109,41 @@ class TlsSwitchesTest {
     }
 
     @Test
+    void aDerCertificateIsRefusedWithTheWayToConvertIt() throws Exception {
+        TlsFiles ok = ThrowawayCa.write(dir.resolve("der"), List.of());
+        Path der = Files.write(dir.resolve("der/server.der"), read(ok.certificate()).getEncoded());
+
+        assertThat(problems(der, ok.key())).containsExactly("--tls-cert " + der + " is a DER certificate, and nginx"
+                + " reads PEM: convert it (openssl x509 -inform der -in " + der + " -out " + der + ".pem) and give that");
+    }
+
+    @Test
+    void aCertificateAndItsKeyInOneFileAreAcceptedInEitherOrderAsNginxAcceptsThem() throws Exception {
+        TlsFiles ok = ThrowawayCa.write(dir.resolve("one"), List.of());
+        Path certFirst = Files.writeString(dir.resolve("one/cert-first.pem"),
+                Files.readString(ok.certificate()) + Files.readString(ok.key()));
+        Path keyFirst = Files.writeString(dir.resolve("one/key-first.pem"),
+                Files.readString(ok.key()) + Files.readString(ok.certificate()));
+
+        // A block of a type the check has no use for comes first, as openssl's parameters do: skipped, as OpenSSL does.
+        Path otherBlockFirst = Files.writeString(dir.resolve("one/other-first.pem"),
+                "-----BEGIN DH PARAMETERS-----\nMAA=\n-----END DH PARAMETERS-----\n" + Files.readString(keyFirst));
+
+        assertThat(problems(certFirst, certFirst)).isEmpty();
+        assertThat(problems(keyFirst, keyFirst)).isEmpty();
+        assertThat(problems(otherBlockFirst, ok.key())).isEmpty();
+    }
+
+    @Test
+    void aDirectoryIsRefusedAsNoFile() throws Exception {
+        TlsFiles ok = ThrowawayCa.write(dir.resolve("d"), List.of());
+        Path folder = dir.resolve("d");
+
+        assertThat(problems(folder, ok.key())).containsExactly("--tls-cert " + folder + " is a directory, not a file");
+        assertThat(problems(ok.certificate(), folder)).containsExactly("--tls-key " + folder + " is a directory, not a file");
+    }
+
+    @Test
     void throwawayCertificateIsSignedByItsCaForLoopbackLocalhostAndTheListenAddress() throws Exception {
         TlsFiles files = ThrowawayCa.write(dir.resolve("t"), List.of("10.1.2.3", "0.0.0.0"));
         X509Certificate server = read(files.certificate());

@@ -177,6 +177,28 @@ class ReportWriterTest {
     }
 
     @Test
+    void aCellWhoseSharedLimitMostlyFellBackSaysSoAndFillsItsFallbacksColumn() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "fallbacks");
+        JtlSummary jtl = new JtlSummary(200, 0, 0, 0, 50, 2, 0, 10, 1, 3, 4, 8, 4_000);
+        CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(null, null, null, null, null,
+                new dev.ratecache.suite.matrix.FleetFallbacks("127.0.0.1:6390", 200, 200));
+        CellResult fellBack = new CellResult(NO_CACHING, List.of(new CellMeasurement(jtl, 200.0, null,
+                new CellMeasurement.Cpu(0.1, 0.1, 0.1, 1.0), 4, null, null, null, CellMeasurement.WindowCpu.UNKNOWN,
+                breakdowns)), null, dir, dir);
+        MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(List.of(fellBack), 10, 8, 1);
+        new ReportWriter(dir, Map.of(), outcome, List.of(), false).write();
+
+        String said = "SHARED LIMIT NOT RUN: 200 of 200 requests (100 %) fell back to each edge's own split limit"
+                + " because the fleet's Redis at 127.0.0.1:6390 was unreachable";
+        assertThat(Files.readString(dir.resolve("report.md"))).contains("Read with care:")
+                .contains("- **stress/no-caching**: " + said);
+        assertThat(ReportWriter.terminal(dir, outcome, List.of(), false)).contains("  warning stress/no-caching: " + said);
+        List<String> csv = Files.readAllLines(dir.resolve("summary.csv"));
+        int column = List.of(csv.get(0).split(",")).indexOf("fleet_fallbacks [count]");
+        assertThat(csv.get(1).split(",")[column]).isEqualTo("200.0");
+    }
+
+    @Test
     void terminalTableLinesUpItsColumns() {
         Path dir = TestDirs.fresh(getClass(), "terminal");
         String terminal = ReportWriter.terminal(dir, everyCell(dir), List.of(), false);

@@ -1,0 +1,68 @@
+package dev.ratecache.suite.matrix;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What the fleet's Redis said to a cell's edges under --fleet-limit shared, from their access logs
+ * ({@code "fleet"}, nginx/snippets/shared/logging.conf): how many requests asked it, and how many
+ * of those fell back to the edge's own split limit because it failed or passed --fleet-redis-timeout.
+ * Any cell with the shared limit has these, whichever matrix it is of.
+ *
+ * @param redis     the Redis the edges asked, HOST:PORT
+ * @param asked     requests the edges counted with the shared limit, or tried to
+ * @param fallbacks of those, the ones counted by the edge's own split limit instead
+ */
+public record FleetFallbacks(String redis, long asked, long fallbacks) {
+    /** The fleet values of a request that asked Redis (EXEMPT and NONE never do). */
+    private static final Set<String> ASKED = Set.of("PASSED", "DELAYED", "REJECTED", "FALLBACK");
+
+    /**
+     * The figures of a cell's edges' logs when its switches share the limit, whichever matrix the
+     * cell is of; null when they do not. A log that does not exist has no requests.
+     *
+     * @param startedRedis HOST:PORT of the Redis the suite started for the cell, when --fleet-redis names none
+     */
+    public static FleetFallbacks of(NginxSwitches cell, String startedRedis, List<Path> edgeAccessLogs)
+            throws IOException {
+        if (!cell.fleetShared()) {
+            return null;
+        }
+        String redis = cell.fleetRedis() != null ? cell.fleetRedis() : startedRedis;
+        long asked = 0;
+        long fallbacks = 0;
+        for (Path log : edgeAccessLogs) {
+            if (!Files.isRegularFile(log)) {
+                continue;
+            }
+            for (JsonNode entry : EdgeLog.entries(log)) {
+                String fleet = entry.path("fleet").asText();
+                asked += ASKED.contains(fleet) ? 1 : 0;
+                fallbacks += fleet.equals("FALLBACK") ? 1 : 0;
+            }
+        }
+        return new FleetFallbacks(redis, asked, fallbacks);
+    }
+
+    /**
+     * Whether most requests (more than half) fell back: then the promise the user chose did not run,
+     * and the cell measured the split limit under the shared one's name.
+     */
+    public boolean mostFellBack() {
+        return fallbacks * 2 > asked;
+    }
+
+    /** What the report says under the plan's table (Read with care) and the terminal after the cell. */
+    public String warning() {
+        return String.format(Locale.ROOT, "SHARED LIMIT NOT RUN: %d of %d requests (%.0f %%) fell back to each edge's"
+                + " own split limit because the fleet's Redis at %s was unreachable or slower than"
+                + " --fleet-redis-timeout, so these figures are --fleet-limit split's; check that Redis answers there"
+                + " (--fleet-redis), or raise --fleet-redis-timeout", fallbacks, asked, 100.0 * fallbacks / asked, redis);
+    }
+}
