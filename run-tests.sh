@@ -49,7 +49,8 @@ apt_install() {
     apt_updated=true
   fi
   say "installing $* from Debian's packages"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  # DEBCONF_NOWARNINGS: no "delaying package configuration" per package on a machine without apt-utils.
+  DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 need_java() {
@@ -101,7 +102,8 @@ need_lua() {
       DEBIAN_FRONTEND=noninteractive apt-get update -qq
       apt_updated=true
     fi
-    (cd "$tmp" && apt-get download -qq lua-nginx-redis >/dev/null) || { rm -rf "$tmp"; die "cannot download lua-nginx-redis from Debian's packages"; }
+    # As root, apt fetches as its _apt user, which cannot write mktemp's folder: it warns, then fetches as root.
+    (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root lua-nginx-redis >/dev/null) || { rm -rf "$tmp"; die "cannot download lua-nginx-redis from Debian's packages"; }
     dpkg-deb -x "$tmp"/lua-nginx-redis_*.deb "$tmp/x"
     mkdir -p "$(dirname "$REDIS_LUA")"
     cp "$tmp/x/usr/share/lua/5.1/nginx/redis.lua" "$REDIS_LUA"
