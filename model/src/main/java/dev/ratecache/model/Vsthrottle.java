@@ -21,7 +21,7 @@ import java.util.Map;
  * per second, not 10. The refill is a double product of differences of a monotonic clock
  * (VTIM_mono), so a gap worth exactly one token may compute as 0.99999… and earn none. This is the
  * behaviour behind varnish-modules#237 (is_denied triggering with fewer requests per second than
- * configured).
+ * configured), which #243 later fixed by carrying the fraction over; 0.20 has no such fix.
  *
  * <p>Block (block > 0): a call that finds no token sets {@code block = now + block}; until then
  * every call is denied and moves {@code last_used} to now, so the time blocked earns nothing
@@ -30,10 +30,11 @@ import java.util.Map;
  * the block.
  *
  * <p>Keys: the bucket is found by a SHA-256 of key, limit, period and block, so one instance here
- * is one call site's parameters. The garbage collection (run_gc, every 1000 calls per partition)
- * removes only buckets idle longer than a period and not blocked, which a refill would have filled
- * anyway: it changes no decision and is not modelled. return_token and remaining are not
- * modelled (the suite calls neither).
+ * is one call site's parameters. Not modelled: return_token and remaining (the suite calls
+ * neither), and the garbage collection (run_gc, every 1000 calls per partition of the buckets).
+ * It removes buckets idle longer than a period, which a refill would have filled anyway, but in
+ * 0.20 it does not look at the block: a blocked key that stays away longer than a period comes
+ * back unblocked if the collection ran meanwhile (varnish-modules#206, fixed after 0.20 by #208).
  */
 public final class Vsthrottle implements Limiter {
 
