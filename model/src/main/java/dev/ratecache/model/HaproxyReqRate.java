@@ -13,9 +13,9 @@ import java.util.Map;
  * http-request deny deny_status 429 if { sc_http_req_rate(0) gt LIMIT }
  * </pre>
  *
- * <p>Counting: the track-sc0 action (http_action_track_sc / the ACT_ACTION_TRK_SC case of
- * http_req_get_intercept_rule) calls {@code update_freq_ctr_period(..., 1)} when it starts tracking,
- * before the deny rule reads the rate. So the rate a request is judged by includes itself, the
+ * <p>Counting: the track-sc0 action (the ACT_ACTION_TRK_SC0..SCMAX case of
+ * http_req_get_intercept_rule, src/http_ana.c) calls {@code update_freq_ctr_period(..., 1)} when
+ * it starts tracking, before the deny rule reads the rate. So the rate a request is judged by includes itself, the
  * (LIMIT+1)th request of a window is the first denied, and a denied request still counts: a
  * client that keeps sending while refused keeps its own rate up and stays refused.
  *
