@@ -34,9 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * taken just before vcl_recv) in microseconds, and varnishncsa writes it with the status. The
  * vmod reads its own monotonic clock inside is_denied, microseconds later, so the two differ by
  * the VCL run up to the call (and by a worker preempted there, on a busy machine). The lines are
- * put back in processing order by that time, except that in a cluster of requests less than a
- * millisecond apart Varnish's worker threads may have taken the bucket's lock in another order:
- * the passed ones then come first, as they did under the lock (earlier calls take the tokens).
+ * put back in processing order by that time, except that of requests less than 2 ms apart (the
+ * tolerance below) Varnish's worker threads may have taken the bucket's lock in another order:
+ * the passed ones then come first, as they did under the lock (earlier calls take the tokens, and
+ * 2 ms refill a hundredth of a token at the rates here).
  *
  * <p>Tolerance: a request whose decision flips when its time, or its predecessor's (which set the
  * bucket it met), moves by up to 2 ms is at a boundary: the refill is continuous, so some request
@@ -89,8 +90,10 @@ class VsthrottleAgainstVarnishTest {
                 """.formatted(EPOCH_SECONDS, BLOCK.limit(), (long) BLOCK.periodSeconds(),
                 (long) BLOCK.blockSeconds(), STREAM.limit(), (long) STREAM.periodSeconds()));
         Path workDir = dir.resolve("varnish");
+        // -T none: no management port; the test needs only the listener it was given.
         varnishd = ManagedProcess.start("varnishd", List.of(Executables.find("varnishd", "VARNISHD_BIN",
-                        "/usr/sbin/varnishd"), "-F", "-n", workDir.toString(), "-a", Ports.LOOPBACK + ":" + port,
+                        "/usr/sbin/varnishd"), "-F", "-T", "none", "-n", workDir.toString(),
+                        "-a", Ports.LOOPBACK + ":" + port,
                         "-f", vcl.toString(), "-s", "malloc,16m"),
                 dir, dir.resolve("varnishd.log"));
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
@@ -140,7 +143,7 @@ class VsthrottleAgainstVarnishTest {
     /** The moves tried for a time, in µs, nearest first. */
     static final long[] SHIFTS_US = {-100, 100, -500, 500, -1000, 1000, -2000, 2000};
 
-    /** Processing order: by time, and in a sub-millisecond cluster the passed first. */
+    /** Processing order: by time, and of requests under 2 ms apart the passed first. */
     static List<Line> inProcessingOrder(List<Line> log) {
         List<Line> lines = new ArrayList<>(log);
         lines.sort(Comparator.comparingLong(Line::micros));
@@ -149,7 +152,7 @@ class VsthrottleAgainstVarnishTest {
             for (int i = 1; i < lines.size(); i++) {
                 Line a = lines.get(i - 1);
                 Line b = lines.get(i);
-                if (!a.passed() && b.passed() && b.micros() - a.micros() < 1000) {
+                if (!a.passed() && b.passed() && b.micros() - a.micros() < 2000) {
                     lines.set(i - 1, b);
                     lines.set(i, a);
                     swapped = true;
