@@ -98,6 +98,18 @@ class HaproxyReqRateTest {
     }
 
     @Test
+    void anOddPeriodStartsEachNextPeriodAMillisecondEarlier() {
+        // Periods of 11 ms from 1000: the rotation at 1011 starts the next at 1011 & ~1 = 1010, so
+        // at 1015 the previous eleven weigh 6/11 (6), plus the one at 1011: 7, not 7/11 + 1 = 8.
+        HaproxyReqRate limit = new HaproxyReqRate(11, 100, 10_000);
+        for (int i = 0; i < 11; i++) {
+            limit.decide("a", 1000);
+        }
+        limit.decide("a", 1011);
+        assertThat(limit.rate("a", 1015)).isEqualTo(7);
+    }
+
+    @Test
     void periodsStayAlignedOnTheFirstOneInsteadOfFollowingEachRequest() {
         // Periods of 1000 from 0: a request at 1999 rotates into [1000, 2000) and one at 2000 into
         // [2000, 3000), where the previous period (the one at 1999) weighs whole: 1 + 1 = 2.
