@@ -204,6 +204,9 @@ need_peak_tools() {
   # up --tls prints a curl line with --cacert, and its test runs it as printed.
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v haproxy >/dev/null 2>&1 || [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
+  # Varnish 7.1 and its vsthrottle vmod: the stack test that compares the vsthrottle model with them.
+  command -v varnishd >/dev/null 2>&1 || [[ -x /usr/sbin/varnishd ]] || missing+=(varnish)
+  compgen -G '/usr/lib/*/varnish/vmods/libvmod_vsthrottle.so' >/dev/null || missing+=(varnish-modules)
   if [[ ${#missing[@]} -gt 0 ]]; then
     apt_install "${missing[@]}"
   fi

@@ -1,7 +1,8 @@
 package dev.ratecache.model;
 
 /**
- * What limit_req decided for one request.
+ * What limit_req decided for one request. The other {@link Limiter}s answer PASSED or REJECTED
+ * only, with no delay, excess or index (0 each).
  *
  * @param status       the {@code $limit_req_status} nginx would log
  * @param delayMs      how long the request waits before the next phase (0 unless DELAYED)

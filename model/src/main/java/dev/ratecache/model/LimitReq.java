@@ -27,7 +27,7 @@ import java.util.Objects;
  *
  * <p>Not thread safe: the simulation is single-threaded, as an nginx worker is.
  */
-public final class LimitReq {
+public final class LimitReq implements Limiter {
 
     /** Per key: {@code ngx_http_limit_req_node_t} without the rbtree. */
     private static final class Node {
@@ -64,6 +64,7 @@ public final class LimitReq {
      * @param key   the zone key's value for the request (e.g. the client address)
      * @param nowMs nginx's cached millisecond clock when the request reached the preaccess phase
      */
+    @Override
     public Decision decide(String key, long nowMs) {
         return decideAll(List.of(new Keyed(this, key)), nowMs);
     }
