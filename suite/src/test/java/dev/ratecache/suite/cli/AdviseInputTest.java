@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.accesslog.AccessLog;
@@ -64,10 +65,6 @@ class AdviseInputTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static Arguments refused(String what, List<String> args, String... said) {
-        return Arguments.of(what, args, List.of(said));
     }
 
     @ParameterizedTest(name = "{0} is refused")

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -29,10 +30,6 @@ class PeakInputTest {
                         "run-tests.sh: --threads must be a whole number from 1 to 64 (got 99999999999)\n"),
                 refused("number past an int of the tiers' switches", List.of("--front-rate", "99999999999"),
                         "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"));
-    }
-
-    private static Arguments refused(String what, List<String> args, String... said) {
-        return Arguments.of(what, args, List.of(said));
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.nginx.ThrowawayCa;
@@ -37,7 +38,7 @@ class RenderInputTest {
             der = Files.write(files.resolve("server.der"),
                     CertificateFactory.getInstance("X.509").generateCertificate(pem).getEncoded());
         }
-        return Stream.of(
+        return Stream.concat(Stream.of(
                 refused("front port above 65535", List.of("--front-port", "70000"),
                         "port 70000 is not a TCP port (1-65535): change --front-port"),
                 refused("front port 0", List.of("--front-port", "0"),
@@ -50,12 +51,6 @@ class RenderInputTest {
                         "18100,18101"), "--edge-ports (edge 1) and --front-port are both 18100"),
                 refused("edge ports fewer than the edges", List.of("--edges", "3", "--edge-ports", "18101,18102"),
                         "--edge-ports gives 2 port(s) for --edges 3: give one per edge, or leave it out"),
-                refused("origin with a user and password, masked", List.of("--origin", "http://user:secret@127.0.0.1:9000"),
-                        "'http://user:***@127.0.0.1:9000' holds a user or password, which the tiers would not send"),
-                refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
-                        "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
-                refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
-                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
                 refused("fleet Redis port past 65535", List.of("--edges", "3", "--fleet-limit", "shared",
                         "--fleet-redis", "127.0.0.1:99999"),
                         "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379"
@@ -68,11 +63,7 @@ class RenderInputTest {
                         "--tls-cert " + der + " is a DER certificate, and nginx reads PEM: convert it (openssl x509"
                                 + " -inform der -in " + der + " -out " + der + ".pem) and give that"),
                 refused("directory as the certificate", List.of("--tls", "--tls-cert", files.toString(), "--tls-key",
-                        tls.key().toString()), "--tls-cert " + files + " is a directory, not a file"));
-    }
-
-    private static Arguments refused(String what, List<String> args, String... said) {
-        return Arguments.of(what, args, List.of(said));
+                        tls.key().toString()), "--tls-cert " + files + " is a directory, not a file")), RefusedRows.origins());
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

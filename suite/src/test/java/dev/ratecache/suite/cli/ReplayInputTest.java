@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
@@ -61,10 +62,6 @@ class ReplayInputTest {
                         "run-tests.sh: --repeat must be a whole number from 1 to 100 (got 99999999999)\n"),
                 refused("number past an int for a flag with no range of its own", List.of(good, "--top", "99999999999"),
                         "run-tests.sh: --top must be a whole number no more than 2147483647 (got 99999999999)\n"));
-    }
-
-    private static Arguments refused(String what, List<String> args, String... said) {
-        return Arguments.of(what, args, List.of(said));
     }
 
     @ParameterizedTest(name = "{0} is refused")

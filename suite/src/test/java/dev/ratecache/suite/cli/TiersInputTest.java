@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
@@ -35,10 +36,6 @@ class TiersInputTest {
                                 + " 100000, e.g. 10 or 10r/s"),
                 refused("tier burst past the most", List.of("--tiers", pastTheMost.toString()),
                         "--tiers " + pastTheMost + ":2: burst '2000000' must be a whole number from 0 to 1000000"));
-    }
-
-    private static Arguments refused(String what, List<String> args, String... said) {
-        return Arguments.of(what, args, List.of(said));
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

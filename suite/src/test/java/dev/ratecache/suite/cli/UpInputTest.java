@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.TestDirs;
@@ -18,26 +19,16 @@ class UpInputTest {
 
     /** Each case: what is wrong, the arguments of up that say it, and what the one line must say. */
     static Stream<Arguments> refusedInput() {
-        return Stream.of(
+        return Stream.concat(Stream.of(
                 refused("number past an int, naming up's range", List.of("--every", "99999999999"),
                         "run-tests.sh: --every must be a whole number of seconds from 1 to 3600 (got 99999999999)\n"),
                 refused("limit scope with the per-client limit off", List.of("--limit-scope", "misses", "--no-front-limit"),
                         "--limit-scope misses chooses which requests cost per-client quota, which --no-front-limit"
                                 + " turns off: drop one of them"),
-                refused("origin with a user and password, masked", List.of("--origin", "http://user:secret@127.0.0.1:9000"),
-                        "'http://user:***@127.0.0.1:9000' holds a user or password, which the tiers would not send"),
-                refused("origin on a port above 65535", List.of("--origin", "http://127.0.0.1:70000"),
-                        "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
-                refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
-                        "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"),
                 refused("results folder that is a file", List.of("--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder"),
                 refused("results folder below a file", List.of("--results", "pom.xml/results"),
-                        "--results pom.xml/results: ", "pom.xml is a file, not a folder"));
-    }
-
-    private static Arguments refused(String what, List<String> args, String... said) {
-        return Arguments.of(what, args, List.of(said));
+                        "--results pom.xml/results: ", "pom.xml is a file, not a folder")), RefusedRows.origins());
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")
