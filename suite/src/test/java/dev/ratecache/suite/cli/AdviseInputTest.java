@@ -29,24 +29,16 @@ class AdviseInputTest {
     static Stream<Arguments> refusedInput() {
         Path pastLimit = log("past-limit.log", pastLimitLine(), pastLimitLine());
         Path hugeBodies = log("huge-bodies.log", HUGE_BODY, HUGE_BODY);
-        return Stream.of(
+        return Stream.concat(Stream.of(
                 refused("a log whose body sizes are too large for a number", List.of(hugeBodies.toString()),
                         hugeBodies + ": the first 2 lines are in none of the formats auto knows (suite-json, combined,"
                                 + " common); line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200"
                                 + " 99999999999999999999 "),
-                refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
-                        pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
-                                + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
-                        "\\x1b[2J"),
-                refused("a combined log of lines past the longest line read",
-                        List.of(pastLimit.toString(), "--log-format", "combined"),
-                        pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
-                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "),
                 // A log that does not exist: the flags are checked before it is read.
                 refused("results folder that is a file", List.of("no-such-access.log", "--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder: give a folder, or a path where one can be made"),
                 refused("results folder below a file", List.of("no-such-access.log", "--results", "pom.xml/advice"),
-                        "--results pom.xml/advice: ", "pom.xml is a file, not a folder"));
+                        "--results pom.xml/advice: ", "pom.xml is a file, not a folder")), RefusedRows.linesPastTheLimit(pastLimit));
     }
 
     /** A combined line whose body size no long holds. */

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -25,5 +26,18 @@ final class RefusedRows {
                         "'http://127.0.0.1:70000' has port 70000, not a TCP port (1-65535)"),
                 refused("origin that is no URL at all", List.of("--origin", "http://127.0.0.1:9000;}"),
                         "'http://127.0.0.1:9000;}' is not a URL: give http://host:port"));
+    }
+
+    /** A log of lines each past the longest line read ({@code pastLimit}): refused alike by every command that reads logs. */
+    static Stream<Arguments> linesPastTheLimit(Path pastLimit) {
+        return Stream.of(
+                refused("a log whose first lines are each past the longest line read", List.of(pastLimit.toString()),
+                        pastLimit + ": the first 2 lines are each longer than 1 MiB (1048576 characters), the most a"
+                                + " line may have; line 1: \"198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a",
+                        "\\x1b[2J"),
+                refused("a combined log of lines past the longest line read",
+                        List.of(pastLimit.toString(), "--log-format", "combined"),
+                        pastLimit + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1 is longer than"
+                                + " 1 MiB (1048576 characters), the most a line may have: \"198.51.100.1 - - "));
     }
 }
