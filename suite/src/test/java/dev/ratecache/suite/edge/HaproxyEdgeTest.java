@@ -108,6 +108,20 @@ class HaproxyEdgeTest {
     }
 
     @Test
+    void aRequestWithACookieIsNeverAHit() throws Exception {
+        String url = Stacks.fresh("hare");
+
+        Http.Raw first = get("127.0.1.4", url, "Cookie: session=one");
+        Http.Raw again = get("127.0.1.4", url, "Cookie: session=one");
+        Http.Raw anonymous = get("127.0.1.4", url);
+
+        assertThat(List.of(first.header("X-Cache-Status"), again.header("X-Cache-Status")))
+                .containsExactly("BYPASS", "BYPASS");
+        assertThat(anonymous.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(reached("hare")).isEqualTo(3);
+    }
+
+    @Test
     void aBurstOverTheThresholdFromOneClientIsRejectedWith429AndRetryAfter() throws Exception {
         List<Http.Raw> answers = burst("127.0.1.3",
                 IntStream.range(0, 2 * FRONT_THRESHOLD).mapToObj(i -> Stacks.fresh("hare")).toList());
