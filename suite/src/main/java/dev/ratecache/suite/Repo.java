@@ -39,6 +39,10 @@ public final class Repo {
         return root().resolve("nginx");
     }
 
+    public static Path haproxyTemplates() {
+        return root().resolve("haproxy");
+    }
+
     public static Path originJar() {
         return root().resolve("appserver/target/appserver.jar");
     }

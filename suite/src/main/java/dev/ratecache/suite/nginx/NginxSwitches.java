@@ -512,6 +512,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
     public List<String> allow() { return List.copyOf(allow); }
     public LimitScope limitScope() { return limitScope; }
     public boolean cache() { return cache; }
+    public String cacheSize() { return cacheSize; }
     /** What counts the edge's Age, auto resolved: native when run-tests.sh built the module, else njs. */
     public AgeSource ageSourceInForce() { return ageSource.resolved(NginxRenderer.ageModule()); }
     public int rejectStatus() { return rejectStatus; }

@@ -1,0 +1,47 @@
+package dev.ratecache.suite.edge;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An edge product (nginx, HAProxy, Varnish) as the suite drives it: the stack's two tiers, from
+ * a product-neutral {@link StackSpec}. The suite asks {@link #refusal} first, so that a user
+ * hears in one line what the product cannot do before anything is rendered or started.
+ */
+public interface Edge {
+    /** The product's name as a user would give it, e.g. {@code haproxy}. */
+    String name();
+
+    Set<Capability> capabilities();
+
+    /**
+     * The one line that says what this edge cannot do for {@code spec}, why, and what to give
+     * instead; empty when it can run the spec as asked.
+     */
+    Optional<String> refusal(StackSpec spec);
+
+    /** Renders {@code spec} into plain config files in {@code dir}, one per tier; returns them, front first. */
+    List<Path> render(StackSpec spec, Path dir) throws IOException;
+
+    /**
+     * Renders {@code spec} into {@code dir}, starts both tiers and returns once each accepts
+     * connections. The origin(s) must already run. Throws with the product's own last words when
+     * a tier does not come up.
+     */
+    Running start(StackSpec spec, Path dir) throws IOException;
+
+    /** Started tiers; closing stops each by its PID. */
+    interface Running extends AutoCloseable {
+        URI frontUri();
+
+        /** The tiers' PIDs, front first: for CPU per tier. */
+        List<Long> pids();
+
+        @Override
+        void close();
+    }
+}

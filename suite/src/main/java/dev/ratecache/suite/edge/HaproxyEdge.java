@@ -1,0 +1,206 @@
+package dev.ratecache.suite.edge;
+
+import com.samskivert.mustache.Mustache;
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.Poll;
+import dev.ratecache.proc.Ports;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+/**
+ * Both tiers in HAProxy (Debian's 2.6), from the templates in haproxy/: a front with the
+ * per-client limit and the cache, a back with the origin's limit, each its own process.
+ */
+public final class HaproxyEdge implements Edge {
+    /** HAProxy's cache counts its size in megabytes, in 12 bits. */
+    static final long MAX_CACHE_MB = 4095;
+    private static final long MB = 1 << 20;
+    /** The banner's paragraph that says the file is a template, which its rendered copy is not. */
+    private static final Pattern TEMPLATE_NOTE = Pattern.compile("(?m)^#\\R# This file is a template.*\\R(?:# (?!-).*\\R)*");
+    private static final Duration READY = Duration.ofSeconds(20);
+
+    private final Path templates;
+
+    /** {@code templates}: the haproxy/ folder of the checkout. */
+    public HaproxyEdge(Path templates) {
+        this.templates = templates;
+    }
+
+    /** HAPROXY_BIN when set, else haproxy on PATH, else Debian's. */
+    public static String binary() {
+        return Executables.find("haproxy", "HAPROXY_BIN", "/usr/sbin/haproxy");
+    }
+
+    @Override
+    public String name() {
+        return "haproxy";
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        // HAProxy's stick tables can be keyed by anything a request carries; the spec asks only the address yet.
+        return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
+    }
+
+    @Override
+    public Optional<String> refusal(StackSpec spec) {
+        if (spec.queues()) {
+            String flags = queueingFlags(spec);
+            return Optional.of("HAProxy's rate limit rejects and never queues or delays (" + flags + "): give "
+                    + flags.replaceAll("(queue|delay=\\d+)", "nodelay") + ", or use --edge nginx");
+        }
+        if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
+            return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale, or use --edge"
+                    + " nginx or varnish");
+        }
+        if (spec.edges() > 1) {
+            return Optional.of("HAProxy cannot hold one per-client limit across --edges " + spec.edges()
+                    + ": its peers replicate stick-table values, they do not sum them; give --edges 1, or use --edge nginx");
+        }
+        if (spec.cache().on() && megabytes(spec) > MAX_CACHE_MB) {
+            return Optional.of("HAProxy's cache holds at most " + MAX_CACHE_MB + " MB (total-max-size): give"
+                    + " --cache-size " + MAX_CACHE_MB + "m or less");
+        }
+        return Optional.empty();
+    }
+
+    private static String queueingFlags(StackSpec spec) {
+        List<String> flags = new ArrayList<>();
+        spec.front().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--front-mode " + mode(l)));
+        spec.back().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--back-mode " + mode(l)));
+        return String.join(" ", flags);
+    }
+
+    private static String mode(StackSpec.Limit l) {
+        return l.mode() == StackSpec.Mode.DELAY ? "delay=" + l.delay() : "queue";
+    }
+
+    private static long megabytes(StackSpec spec) {
+        return Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
+    }
+
+    /**
+     * nginx's rate R and burst B as HAProxy's sliding window: a threshold of B+1 requests (what
+     * nginx passes at once from an idle bucket) over (B+1)/R seconds, whose sliding out frees R a
+     * second, nginx's refill; in whole milliseconds, HAProxy's ticks. The entry is kept two
+     * periods, after which the window is empty anyway (see model's HaproxyReqRate).
+     */
+    record Window(int rate, int burst, long threshold, long periodMs, long expireMs) {
+        static Window of(StackSpec.Limit limit) {
+            long threshold = limit.burst() + 1L;
+            long period = Math.max(1, Math.round(threshold * 1000.0 / limit.rate()));
+            return new Window(limit.rate(), limit.burst(), threshold, period, 2 * period);
+        }
+    }
+
+    @Override
+    public List<Path> render(StackSpec spec, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Object> context = context(spec);
+        List<Path> files = new ArrayList<>();
+        for (String tier : List.of("front.cfg", "back.cfg")) {
+            Path target = dir.resolve(tier);
+            String text = "# Rendered from the template haproxy/" + tier + " by the suite.\n"
+                    + TEMPLATE_NOTE.matcher(render(tier, context)).replaceFirst("");
+            Files.writeString(target, text, StandardCharsets.UTF_8);
+            files.add(target);
+        }
+        return files;
+    }
+
+    private String render(String name, Map<String, Object> context) throws IOException {
+        // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
+        Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true)
+                .withLoader(partial -> new StringReader(read(partial)));
+        try {
+            return compiler.compile(read(name)).execute(context);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } catch (RuntimeException e) {
+            throw new IOException("cannot render haproxy/" + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private String read(String name) {
+        try {
+            return Files.readString(templates.resolve(name), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(new IOException("template " + name + " is missing from " + templates, e));
+        }
+    }
+
+    private static Map<String, Object> context(StackSpec spec) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("listen", spec.ports().listen());
+        c.put("frontPort", spec.ports().front());
+        c.put("backPort", spec.ports().back());
+        c.put("readTimeout", spec.readTimeout());
+        c.put("rejectStatus", spec.rejectStatus());
+        c.put("retryAfter", spec.retryAfter());
+        c.put("frontLimit", spec.front().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("backLimit", spec.back().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("cache", spec.cache().on() ? List.of(Map.of("megabytes", megabytes(spec))) : List.of());
+        List<URI> origins = spec.origins();
+        c.put("origins", IntStream.range(0, origins.size())
+                .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + port(origins.get(i))))
+                .toList());
+        return c;
+    }
+
+    private static int port(URI origin) {
+        return origin.getPort() != -1 ? origin.getPort() : 80;
+    }
+
+    /** Starts the back tier, then the front, each once it is rendered; the back first, so the front never answers 503. */
+    @Override
+    public Running start(StackSpec spec, Path dir) throws IOException {
+        List<Path> files = render(spec, dir);
+        List<ManagedProcess> started = new ArrayList<>();
+        try {
+            started.add(tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()));
+            started.add(0, tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()));
+        } catch (IOException | RuntimeException e) {
+            started.forEach(ManagedProcess::close);
+            throw e;
+        }
+        URI front = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+        return new Running() {
+            @Override public URI frontUri() { return front; }
+            @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
+            @Override public void close() { started.forEach(ManagedProcess::close); }
+        };
+    }
+
+    private static ManagedProcess tier(String name, Path config, Path dir, String address, int port) throws IOException {
+        // -db: stay in the foreground, so the PID the suite holds is HAProxy's own.
+        ManagedProcess process = ManagedProcess.start("haproxy-" + name,
+                List.of(binary(), "-db", "-f", config.toString()), dir, dir.resolve(name + ".log"));
+        Instant deadline = Instant.now().plus(READY);
+        while (!Ports.accepting(address, port)) {
+            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+                process.close();
+                throw new IOException("haproxy's " + name + " tier did not start on port " + port + ": "
+                        + process.logTail(5));
+            }
+            Poll.pause(50);
+        }
+        return process;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.ratecache.suite.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code haproxy -c -dW} accepts both tiers' configs, without a warning, whatever shapes them: each
+ * tier's limit on or off, the cache on or off, the rejection status and Retry-After, one origin or two.
+ */
+@StackTest
+class HaproxyConfigCheckTest {
+
+    @Test
+    void everyRenderedConfigPassesHaproxyC() throws Exception {
+        // Each switch alone away from the default: each shapes its own lines, so their products add nothing
+        // but seconds (a check costs about 0.2 s of CPU).
+        List<URI> twoOrigins = List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"));
+        List<NginxSwitches> all = List.of(HaproxyRenderTest.nodelay(),
+                HaproxyRenderTest.nodelay().frontLimit(false),
+                HaproxyRenderTest.nodelay().backLimit(false),
+                HaproxyRenderTest.nodelay().cache(false),
+                HaproxyRenderTest.nodelay().frontLimit(false).backLimit(false).cache(false),
+                HaproxyRenderTest.nodelay().rejectStatus(503).retryAfter(30),
+                HaproxyRenderTest.nodelay().origins(twoOrigins));
+        HaproxyEdge edge = new HaproxyEdge(Repo.haproxyTemplates());
+        List<String> failures = new ArrayList<>();
+        int checked = 0;
+        for (int i = 0; i < all.size(); i++) {
+            Path dir = TestDirs.fresh(getClass(), "combination-" + i);
+            for (Path file : edge.render(StackSpec.from(all.get(i), HaproxyRenderTest.ports()), dir)) {
+                // -dW: a warning fails too; HAProxy only warns on, for one, "process-vary maybe" and ignores the line.
+                ManagedProcess.Outcome check = ManagedProcess.run(
+                        List.of(HaproxyEdge.binary(), "-c", "-dW", "-f", file.toString()), Duration.ofSeconds(30));
+                if (check.exitCode() != 0) {
+                    failures.add(file + ": " + check.text().strip());
+                }
+                checked++;
+            }
+        }
+        assertThat(failures).isEmpty();
+        assertThat(checked).isEqualTo(14);
+    }
+}

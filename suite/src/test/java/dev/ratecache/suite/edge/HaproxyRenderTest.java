@@ -1,0 +1,123 @@
+package dev.ratecache.suite.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The two HAProxy tiers as rendered from a spec: plain files, the spec's numbers in HAProxy's terms. */
+class HaproxyRenderTest {
+    /** Given, not chosen free: rendering binds no port. */
+    static StackPorts ports() {
+        return new StackPorts().front(10_080).origin(10_081, 10_082);
+    }
+
+    static NginxSwitches nodelay() {
+        return new NginxSwitches().frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
+    }
+
+    private String front(NginxSwitches switches) throws IOException {
+        return Files.readString(render(switches).get(0));
+    }
+
+    private String back(NginxSwitches switches) throws IOException {
+        return Files.readString(render(switches).get(1));
+    }
+
+    private List<Path> render(NginxSwitches switches) throws IOException {
+        return new HaproxyEdge(Repo.haproxyTemplates())
+                .render(StackSpec.from(switches, ports()), TestDirs.fresh(getClass(), "render"));
+    }
+
+    @Test
+    void rendersOnePlainFilePerTierNamingItsTemplate() throws IOException {
+        List<Path> files = render(nodelay());
+
+        assertThat(files).extracting(f -> f.getFileName().toString()).containsExactly("front.cfg", "back.cfg");
+        for (Path f : files) {
+            String text = Files.readString(f);
+            assertThat(text).startsWith("# Rendered from the template haproxy/" + f.getFileName())
+                    .doesNotContain("This file is a template")
+                    .doesNotContain("{{").doesNotContain("}}");
+        }
+    }
+
+    @Test
+    void frontLimitIsBurstPlusOneOverTheTimeTheRateTakesToRefillIt() throws IOException {
+        // 100 r/s, burst 200: 201 requests over 2.01 s.
+        String front = front(nodelay().frontRate(100).frontBurst(200));
+
+        assertThat(front).contains("stick-table type ip size 1m expire 4020ms store http_req_rate(2010ms)")
+                .contains("http-request track-sc0 src")
+                .contains("if { sc_http_req_rate(0) gt 201 }");
+    }
+
+    @Test
+    void rejectionCarriesTheRejectStatusAndRetryAfter() throws IOException {
+        String front = front(nodelay().rejectStatus(503).retryAfter(7));
+
+        assertThat(front).contains("http-request deny deny_status 503 hdr Retry-After 7 if");
+    }
+
+    @Test
+    void limitComesBeforeTheCacheSoHitsCountToo() throws IOException {
+        String front = front(nodelay());
+
+        assertThat(front.indexOf("http-request deny")).isPositive().isLessThan(front.indexOf("http-request cache-use"));
+    }
+
+    @Test
+    void cacheVariesAndSizesInMegabytesAndSkipsAuthorizationAndCookies() throws IOException {
+        String front = front(nodelay().cacheSize("2g"));
+
+        assertThat(front).contains("cache edge").contains("total-max-size 2048").contains("process-vary on")
+                .contains("max-age 86400")
+                .contains("if { req.hdr(authorization) -m found } || { req.hdr(cookie) -m found }")
+                .contains("http-request cache-use edge unless { var(txn.private) -m bool }")
+                .contains("http-response cache-store edge unless { var(txn.private) -m bool }")
+                .contains("set-header X-Cache-Status HIT if { res.cache_hit }");
+    }
+
+    @Test
+    void withoutCacheOrLimitTheFrontOnlyPasses() throws IOException {
+        String front = front(nodelay().cache(false).frontLimit(false));
+
+        assertThat(front).doesNotContain("cache edge").doesNotContain("cache-use").doesNotContain("stick-table")
+                .doesNotContain("X-Cache-Status")
+                .contains("server back 127.0.0.1:9080");
+    }
+
+    @Test
+    void backLimitsEveryRequestOnOneConstantKey() throws IOException {
+        // 10 r/s, burst 50: 51 requests over 5.1 s, for all clients together.
+        String back = back(nodelay().backRate(10).backBurst(50));
+
+        assertThat(back).contains("stick-table type string len 8 size 1 expire 10200ms store http_req_rate(5100ms)")
+                .contains("http-request track-sc0 str(origin)")
+                .contains("if { sc_http_req_rate(0) gt 51 }")
+                .doesNotContain("track-sc0 src");
+    }
+
+    @Test
+    void backSpreadsOverEveryOrigin() throws IOException {
+        String back = back(nodelay().origins(List.of(URI.create("http://127.0.0.1:18081"),
+                URI.create("http://10.0.0.2:18082"))));
+
+        assertThat(back).contains("balance roundrobin").contains("server origin1 127.0.0.1:18081")
+                .contains("server origin2 10.0.0.2:18082");
+    }
+
+    @Test
+    void withoutOriginsTheBackProxiesTheSuitesOwn() throws IOException {
+        assertThat(back(nodelay())).contains("server origin1 127.0.0.1:10081").contains("bind 127.0.0.1:9080");
+    }
+}

@@ -1,0 +1,68 @@
+package dev.ratecache.suite.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratecache.suite.nginx.LimitKey;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.stack.StackPorts;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The spec says in no product's words what today's flags ask of the stack. */
+class StackSpecTest {
+    private static final StackPorts PORTS = new StackPorts().front(10_080).origin(10_081, 10_082);
+
+    @Test
+    void defaultsAreTheReferenceSetup() {
+        StackSpec spec = StackSpec.from(new NginxSwitches(), PORTS);
+
+        assertThat(spec.front()).contains(new StackSpec.Limit(100, 200, StackSpec.Mode.QUEUE, 0));
+        assertThat(spec.back()).contains(new StackSpec.Limit(10, 50, StackSpec.Mode.QUEUE, 0));
+        assertThat(spec.key()).isEqualTo(StackSpec.Key.ADDR);
+        assertThat(spec.rejectStatus()).isEqualTo(429);
+        assertThat(spec.retryAfter()).isEqualTo(1);
+        assertThat(spec.cache()).isEqualTo(new StackSpec.Cache(true, 100L << 20, StackSpec.Stale.RFC));
+        assertThat(spec.origins()).containsExactly(URI.create("http://127.0.0.1:10081"));
+        assertThat(spec.ports()).isEqualTo(new StackSpec.Listen("127.0.0.1", 10_080, 9080));
+        assertThat(spec.edges()).isEqualTo(1);
+        assertThat(spec.queues()).isTrue();
+    }
+
+    @Test
+    void everySwitchItKnowsIsCarriedOver() {
+        StackSpec spec = StackSpec.from(new NginxSwitches().frontLimit(false).backRate(3).backBurst(4)
+                .backMode(LimitMode.parse("delay=2")).rejectStatus(503).retryAfter(9).cacheSize("512k")
+                .stale(StaleMode.PROTECTIVE).origins(List.of(URI.create("http://10.0.0.2:8000"))).edges(2)
+                .readTimeout(5), PORTS);
+
+        assertThat(spec.front()).isEmpty();
+        assertThat(spec.back()).contains(new StackSpec.Limit(3, 4, StackSpec.Mode.DELAY, 2));
+        assertThat(spec.rejectStatus()).isEqualTo(503);
+        assertThat(spec.retryAfter()).isEqualTo(9);
+        assertThat(spec.cache()).isEqualTo(new StackSpec.Cache(true, 512L << 10, StackSpec.Stale.PROTECTIVE));
+        assertThat(spec.origins()).containsExactly(URI.create("http://10.0.0.2:8000"));
+        assertThat(spec.edges()).isEqualTo(2);
+        assertThat(spec.readTimeout()).isEqualTo(5);
+    }
+
+    @Test
+    void nodelayLimitsDoNotQueue() {
+        StackSpec spec = StackSpec.from(new NginxSwitches().frontMode(LimitMode.NODELAY).backLimit(false), PORTS);
+
+        assertThat(spec.queues()).isFalse();
+        assertThat(spec.back()).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void aKeyOtherThanTheAddressIsRefusedInOneLineNamingTheFlag() {
+        assertThatThrownBy(() -> StackSpec.from(new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")), PORTS))
+                .isInstanceOf(StackSpec.Unsupported.class)
+                .hasMessage("--limit-key header:X-Api-Key is not in the edge stack spec yet: it counts clients by"
+                        + " address only, so give --limit-key addr");
+    }
+}
