@@ -7,9 +7,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.AgeSource;
+import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -107,6 +110,8 @@ class EdgeHeadersTest {
      */
     @Test
     void ifNoneMatchTakesPrecedenceOverIfModifiedSince() throws Exception {
+        Required.that(Files.isRegularFile(NginxRenderer.HEADERS_MORE_MODULE),
+                "headers-more not installed (libnginx-mod-http-headers-more-filter)");
         String url = fresh("validated");
         Http.Raw miss = get(url);
         Http.Raw etagMatchesDateDoesNot = get(url, "If-None-Match: \"validated-v1\"",
