@@ -16,9 +16,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
 readonly SUITE_JAR="$ROOT/suite/target/suite-all.jar"
-readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge libnginx-mod-http-js libnginx-mod-http-lua)
+readonly NGINX_PACKAGES=(nginx-light libnginx-mod-http-cache-purge libnginx-mod-http-js libnginx-mod-http-lua
+  libnginx-mod-http-headers-more-filter)
 readonly PURGE_MODULE=/usr/lib/nginx/modules/ngx_http_cache_purge_module.so
 readonly NJS_MODULE=/usr/lib/nginx/modules/ngx_http_js_module.so
+readonly HEADERS_MORE_MODULE=/usr/lib/nginx/modules/ngx_http_headers_more_filter_module.so
 readonly LUA_MODULE=/usr/lib/nginx/modules/ngx_http_lua_module.so
 # $upstream_cache_age (nginx/modules/age), built here against Debian's own nginx from nginx-dev;
 # the suite loads it when it is there (NginxRenderer.AGE_MODULE) and counts Age in njs otherwise.
@@ -79,6 +81,13 @@ need_nginx() {
       apt_install libnginx-mod-http-js
     else
       say "note: Age on edge-cache hits, RFC 9111 freshness and invalidation on writes are off (install libnginx-mod-http-js to turn them on)"
+    fi
+  fi
+  if [[ ! -f $HEADERS_MORE_MODULE ]]; then
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+      apt_install libnginx-mod-http-headers-more-filter
+    else
+      say "note: the edge cache lets If-Modified-Since decide beside If-None-Match (install libnginx-mod-http-headers-more-filter to follow RFC 9110)"
     fi
   fi
 }

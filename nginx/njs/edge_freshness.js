@@ -11,10 +11,11 @@
 // right), "0" (never store) or a whole number of seconds still fresh.
 //
 // X-Accel-Expires overrides Cache-Control in nginx, and in 1.22 a Cache-Control
-// after it is not read at all; so a positive value is only ever given for a
-// response a shared cache may store, and the header is added after the
-// origin's Cache-Control so that no-store, private and the stale-* extensions
-// still reach the front.
+// after it is not read at all, while one before it that refuses storing
+// (no-store, private, no-cache, max-age=0) wins. So the header is added after
+// the origin's Cache-Control, which leaves no-store, private and the stale-*
+// extensions to the front; only where a CDN-Cache-Control lets the edge store
+// what Cache-Control refuses does the header filter put it first.
 // https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_ignore_headers
 
 const MONTHS = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5,
@@ -93,22 +94,32 @@ function forbidsStoring(rules) {
 }
 
 /**
- * The X-Accel-Expires value for the response being sent: "", "0" or seconds.
- * Used as `js_set $edge_expires edge_freshness.xAccelExpires;`.
+ * Whether nginx 1.22 at the front refuses to store the response by its
+ * Cache-Control alone, whatever an X-Accel-Expires after it says.
  */
-function xAccelExpires(r) {
-    // The front stores neither of these by itself; X-Accel-Expires must not
-    // be what makes it change its mind.
+function refusedByCacheControl(r) {
+    const rules = directives(fieldLines(r, 'Cache-Control'));
+    const lifetime = 's-maxage' in rules ? rules['s-maxage'] : rules['max-age'];
+    return forbidsStoring(rules) || deltaSeconds(lifetime) === 0;
+}
+
+/** How long the edge may keep the response being sent: "", "0" or seconds. */
+function edgeLifetime(r) {
+    // The front never stores a response that sets a cookie (nginx refuses it
+    // by itself); X-Accel-Expires must not be what makes it change its mind.
+    if (fieldLines(r, 'Set-Cookie').length > 0) {
+        return '';
+    }
+    // A CDN-Cache-Control present replaces Cache-Control for this cache (RFC 9213, 2.1).
+    const targeted = fieldLines(r, 'CDN-Cache-Control');
     const cacheControl = directives(fieldLines(r, 'Cache-Control'));
-    if (fieldLines(r, 'Set-Cookie').length > 0 || forbidsStoring(cacheControl)) {
+    if (targeted.length === 0 && forbidsStoring(cacheControl)) {
         return '';
     }
     // "*" anywhere in Vary: no stored response can ever match (RFC 9111, 4.1).
     if (members(fieldLines(r, 'Vary')).includes('*')) {
         return '0';
     }
-    // A CDN-Cache-Control present replaces Cache-Control for this cache (RFC 9213, 2.1).
-    const targeted = fieldLines(r, 'CDN-Cache-Control');
     const rules = targeted.length > 0 ? directives(targeted) : cacheControl;
     if (forbidsStoring(rules)) {
         return '0';
@@ -146,6 +157,21 @@ function xAccelExpires(r) {
     const ageValue = deltaSeconds(members(fieldLines(r, 'Age'))[0]) || 0;
     const remaining = lifetime - Math.max(apparentAge, ageValue);
     return remaining > 0 ? String(remaining) : '0';
+}
+
+/** A lifetime the edge must keep although Cache-Control refuses it: seconds, or "". */
+function storedDespiteCacheControl(r) {
+    const seconds = edgeLifetime(r);
+    return /^[1-9][0-9]*$/.test(seconds) && refusedByCacheControl(r) ? seconds : '';
+}
+
+/**
+ * The X-Accel-Expires value for the response being sent: "", "0" or seconds.
+ * Used as `js_set $edge_expires edge_freshness.xAccelExpires;`.
+ */
+function xAccelExpires(r) {
+    // The header filter has sent it already, ahead of Cache-Control (cdnCacheControlFirst).
+    return storedDespiteCacheControl(r) ? '' : edgeLifetime(r);
 }
 
 /**
@@ -187,12 +213,31 @@ function staleAsAllowed(r) {
 }
 
 /**
+ * A CDN-Cache-Control that lets the edge store what Cache-Control refuses
+ * (RFC 9213, 2.1): X-Accel-Expires goes ahead of Cache-Control, which nginx
+ * 1.22 then leaves unread, and Cache-Control, set again, follows it unchanged
+ * for the client. add_header would only append it after Cache-Control, since
+ * the headers filter runs after this one.
+ */
+function cdnCacheControlFirst(r) {
+    const seconds = storedDespiteCacheControl(r);
+    if (seconds === '') {
+        return;
+    }
+    const cacheControl = fieldLines(r, 'Cache-Control').join(', ');
+    r.headersOut['X-Accel-Expires'] = seconds;
+    // Setting a header removes its lines and appends the new one at the end.
+    r.headersOut['Cache-Control'] = cacheControl;
+}
+
+/**
  * The back tier's one header filter: the response as the edge may store it.
  * Used as `js_header_filter edge_freshness.headersForTheEdge;`.
  */
 function headersForTheEdge(r) {
     withoutConnectionTokens(r);
     staleAsAllowed(r);
+    cdnCacheControlFirst(r);
 }
 
 export default { xAccelExpires, headersForTheEdge };

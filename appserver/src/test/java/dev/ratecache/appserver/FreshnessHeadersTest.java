@@ -24,7 +24,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "origin.endpoints.badexpires.cache-control=none",
     "origin.endpoints.badexpires.expires=not a date",
     "origin.endpoints.varied.vary=Accept, *",
-    "origin.endpoints.targeted.cdn-cache-control=max-age=2"
+    "origin.endpoints.targeted.cdn-cache-control=max-age=2",
+    "origin.endpoints.validated.last-modified=Mon, 02 Jan 2023 00:00:00 GMT"
 })
 @StackTest
 class FreshnessHeadersTest {
@@ -88,11 +89,20 @@ class FreshnessHeadersTest {
     }
 
     @Test
+    void lastModifiedIsSentVerbatimBesideTheEtag() {
+        HttpResponse<String> validated = api.get("/validated");
+
+        assertThat(validated.headers().allValues("Last-Modified")).containsExactly("Mon, 02 Jan 2023 00:00:00 GMT");
+        assertThat(validated.headers().allValues("ETag")).containsExactly("\"validated-v1\"");
+    }
+
+    @Test
     void endpointsWithoutTheseSettingsSendNoneOfThem() {
         HttpResponse<String> response = api.get("/hare");
 
         assertThat(response.headers().map().keySet())
                 .noneMatch(name -> name.equalsIgnoreCase("Age") || name.equalsIgnoreCase("Expires")
-                        || name.equalsIgnoreCase("Vary") || name.equalsIgnoreCase("CDN-Cache-Control"));
+                        || name.equalsIgnoreCase("Vary") || name.equalsIgnoreCase("CDN-Cache-Control")
+                        || name.equalsIgnoreCase("Last-Modified"));
     }
 }

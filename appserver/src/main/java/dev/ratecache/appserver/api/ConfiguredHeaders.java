@@ -11,7 +11,7 @@ import org.springframework.http.ResponseEntity;
 
 /**
  * The headers an endpoint is configured to send besides Cache-Control: Age, Date, Expires, Vary,
- * CDN-Cache-Control and a hop-by-hop header named in Connection, so that a test can put exactly
+ * CDN-Cache-Control, Last-Modified and a hop-by-hop header named in Connection, so that a test can put exactly
  * these on the wire and see what the caches in front make of them.
  */
 final class ConfiguredHeaders {
@@ -31,6 +31,7 @@ final class ConfiguredHeaders {
         config.expiresHeader().ifPresent(value -> response.header(HttpHeaders.EXPIRES, value));
         config.varyHeader().ifPresent(value -> response.header(HttpHeaders.VARY, value));
         config.cdnCacheControlHeader().ifPresent(value -> response.header(CDN_CACHE_CONTROL, value));
+        config.lastModifiedHeader().ifPresent(value -> response.header(HttpHeaders.LAST_MODIFIED, value));
         config.hopByHopHeaderName().ifPresent(name -> {
             response.header(name, "hop");
             response.header(HttpHeaders.CONNECTION, name);

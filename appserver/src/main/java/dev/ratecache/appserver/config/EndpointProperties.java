@@ -31,6 +31,8 @@ import org.springframework.boot.convert.DurationUnit;
  * @param expiresAfterDate when set, {@code Expires} is the {@code Date} sent plus this
  * @param vary sent as {@code Vary} when set
  * @param cdnCacheControl sent as {@code CDN-Cache-Control} (RFC 9213) when set
+ * @param lastModified sent as {@code Last-Modified} verbatim when set, beside the ETag, for
+ *     requests that send both validators
  * @param writes whether unsafe methods (PUT, POST, DELETE, PATCH, extension methods) are accepted (204) rather than refused (405)
  * @param writeLocation when set, a write is answered 201 with this {@code Location}
  * @param hopByHopHeader when set, every answer sends this header (value {@code hop}) and names it in
@@ -75,6 +77,9 @@ public record EndpointProperties(
 
         @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
         String cdnCacheControl,
+
+        @Pattern(regexp = AcceptedForms.SINGLE_LINE_PATTERN, message = "must be a single non-blank line")
+        String lastModified,
 
         @DefaultValue("false")
         boolean writes,
@@ -132,6 +137,10 @@ public record EndpointProperties(
 
     public Optional<String> cdnCacheControlHeader() {
         return Optional.ofNullable(cdnCacheControl).map(String::strip);
+    }
+
+    public Optional<String> lastModifiedHeader() {
+        return Optional.ofNullable(lastModified).map(String::strip);
     }
 
     public Optional<String> writeLocationHeader() {

@@ -41,6 +41,8 @@ public final class NginxRenderer {
     public static final Path NJS_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_js_module.so");
     /** Debian's libnginx-mod-http-cache-purge installs the module here. */
     public static final Path PURGE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_cache_purge_module.so");
+    /** Debian's libnginx-mod-http-headers-more-filter installs the module here. */
+    public static final Path HEADERS_MORE_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_headers_more_filter_module.so");
     /** Debian's libnginx-mod-http-lua installs the module here, and the NDK module it needs beside it. */
     public static final Path LUA_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_lua_module.so");
     public static final Path NDK_MODULE = Path.of("/usr/lib/nginx/modules/ndk_http_module.so");
@@ -450,6 +452,9 @@ public final class NginxRenderer {
         front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
         front.put("purgeModule", PURGE_MODULE.toString());
         front.put("purgeAllow", s.purgeAllow);
+        // If-None-Match over If-Modified-Since matters only where nginx answers from its cache.
+        front.put("validatorPrecedence", s.cache && Files.isRegularFile(HEADERS_MORE_MODULE));
+        front.put("headersMoreModule", HEADERS_MORE_MODULE.toString());
         // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
         // purge module. Without them the edge does as plain nginx does.
         boolean njs = Files.isRegularFile(NJS_MODULE);

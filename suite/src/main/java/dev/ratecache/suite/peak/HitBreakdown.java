@@ -55,6 +55,8 @@ public final class HitBreakdown {
                 "shared/njs-module.conf", "front/write-route-value.conf", "front/write-route.conf", "front/write-invalidation.conf",
                 "front/stale-if-error-signal.conf", "front/stale-if-error-signal-value.conf"),
         PURGE("PURGE routing", "front/cache-purge.conf"),
+        VALIDATOR_PRECEDENCE("If-None-Match over If-Modified-Since (headers-more)", "front/headers-more-module.conf",
+                "front/validator-precedence-value.conf", "front/validator-precedence.conf"),
         COMPRESSION("compression settings (gzip off)", "front/compression.conf"),
         REQUEST_LIMITS("request timeouts and header buffers", "shared/request-limits.conf"),
         REAL_IP("real-ip (the client's address from the balancer's X-Forwarded-For)", "shared/real-ip.conf"),
@@ -111,8 +113,8 @@ public final class HitBreakdown {
         } else if (njs) {
             so.add(Feature.AGE_NJS);
         }
-        for (Feature f : List.of(Feature.INVALIDATION, Feature.PURGE, Feature.COMPRESSION, Feature.REQUEST_LIMITS,
-                Feature.REAL_IP, Feature.INTERNAL_PATHS)) {
+        for (Feature f : List.of(Feature.INVALIDATION, Feature.PURGE, Feature.VALIDATOR_PRECEDENCE, Feature.COMPRESSION,
+                Feature.REQUEST_LIMITS, Feature.REAL_IP, Feature.INTERNAL_PATHS)) {
             so.add(f);
             steps.add(new Step("+ " + f.label(), EnumSet.copyOf(so), !nativeAge));
         }

@@ -73,7 +73,8 @@ class HitBreakdownTest {
         assertThat(steps).extracting(Step::label).containsExactly("bare proxy_cache",
                 "+ " + Feature.LIMITS.label(), "+ " + Feature.LOG.label(), "+ " + Feature.SECURITY_HEADERS.label(),
                 "+ " + Feature.AGE_NJS.label(), "+ " + Feature.AGE.label(), "+ " + Feature.INVALIDATION.label(),
-                "+ " + Feature.PURGE.label(), "+ " + Feature.COMPRESSION.label(), "+ " + Feature.REQUEST_LIMITS.label(),
+                "+ " + Feature.PURGE.label(), "+ " + Feature.VALIDATOR_PRECEDENCE.label(),
+                "+ " + Feature.COMPRESSION.label(), "+ " + Feature.REQUEST_LIMITS.label(),
                 "+ " + Feature.REAL_IP.label(), "+ " + Feature.INTERNAL_PATHS.label());
         assertThat(steps.get(4).njsAge()).isTrue();
         assertThat(steps.get(5).features()).contains(Feature.AGE).doesNotContain(Feature.AGE_NJS);

@@ -7,9 +7,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.AgeSource;
+import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -99,6 +102,34 @@ class EdgeHeadersTest {
         assertThat(hit.header("ETag")).isEqualTo("\"lasting-v1\"");
         assertThat(conditional.status()).isEqualTo(304);
         assertThat(conditional.header("ETag")).isEqualTo("\"lasting-v1\"");
+    }
+
+    /**
+     * RFC 9110 section 13.2.2: with If-None-Match present, If-Modified-Since is ignored. The entry
+     * was last modified on 2 January 2023; the ETag alone decides either way.
+     */
+    @Test
+    void ifNoneMatchTakesPrecedenceOverIfModifiedSince() throws Exception {
+        Required.that(Files.isRegularFile(NginxRenderer.HEADERS_MORE_MODULE),
+                "headers-more not installed (libnginx-mod-http-headers-more-filter)");
+        String url = fresh("validated");
+        Http.Raw miss = get(url);
+        Http.Raw etagMatchesDateDoesNot = get(url, "If-None-Match: \"validated-v1\"",
+                "If-Modified-Since: Sun, 01 Jan 2023 00:00:00 GMT");
+        Http.Raw dateMatchesEtagDoesNot = get(url, "If-None-Match: \"validated-v0\"",
+                "If-Modified-Since: Mon, 02 Jan 2023 00:00:00 GMT");
+        Http.Raw dateAlone = get(url, "If-Modified-Since: Mon, 02 Jan 2023 00:00:00 GMT");
+
+        assertThat(miss.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(miss.header("Last-Modified")).isEqualTo("Mon, 02 Jan 2023 00:00:00 GMT");
+        assertThat(etagMatchesDateDoesNot.status()).isEqualTo(304);
+        assertThat(etagMatchesDateDoesNot.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(dateMatchesEtagDoesNot.status()).isEqualTo(200);
+        assertThat(dateMatchesEtagDoesNot.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(dateMatchesEtagDoesNot.body()).contains("\"endpoint\":\"validated\"");
+        // Without If-None-Match the date still decides.
+        assertThat(dateAlone.status()).isEqualTo(304);
+        assertThat(Stacks.reached(stack, "validated")).isEqualTo(1);
     }
 
     @Test

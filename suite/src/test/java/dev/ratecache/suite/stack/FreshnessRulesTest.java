@@ -11,12 +11,14 @@ import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -127,5 +129,27 @@ class FreshnessRulesTest {
             assertThat(cacheStatus(Http.get(stack.frontUri(), url))).isEqualTo("MISS");
         }
         assertThat(reached(endpoint)).isEqualTo(3);
+    }
+
+    /**
+     * RFC 9213: a CDN-Cache-Control with a max-age replaces, at this shared cache, a Cache-Control
+     * that refuses storing; the client, whose cache obeys Cache-Control, still gets it as sent.
+     */
+    @ParameterizedTest(name = "Cache-Control: {1}")
+    @CsvSource({"cdnovernostore, no-store", "cdnoverprivate, private", "cdnovermaxage0, 'public, max-age=0'"})
+    void cdnCacheControlWithAMaxAgeIsStoredWhateverCacheControlRefuses(String endpoint, String cacheControl)
+            throws Exception {
+        String url = fresh(endpoint);
+        HttpResponse<String> miss = Http.get(stack.frontUri(), url);
+        HttpResponse<String> hit = Http.get(stack.frontUri(), url);
+
+        assertThat(cacheStatus(miss)).isEqualTo("MISS");
+        assertThat(cacheStatus(hit)).isEqualTo("HIT");
+        assertThat(reached(endpoint)).isEqualTo(1);
+        for (HttpResponse<String> answer : List.of(miss, hit)) {
+            assertThat(answer.headers().allValues("Cache-Control")).containsExactly(cacheControl);
+            assertThat(answer.headers().allValues("CDN-Cache-Control")).containsExactly("max-age=60");
+            assertThat(answer.headers().firstValue("X-Accel-Expires")).as("stays between the tiers").isEmpty();
+        }
     }
 }

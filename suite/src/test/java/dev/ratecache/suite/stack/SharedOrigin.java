@@ -61,6 +61,9 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
             "--origin.endpoints.framed.max-age=60s", "--origin.endpoints.framed.x-frame-options=SAMEORIGIN",
             "--origin.endpoints.framed.content-security-policy=frame-ancestors 'self'",
             "--origin.endpoints.aged.max-age=60s", "--origin.endpoints.aged.age=7",
+            // Both validators, for requests that send both conditions (EdgeHeadersTest).
+            "--origin.endpoints.validated.max-age=60s",
+            "--origin.endpoints.validated.last-modified=Mon, 02 Jan 2023 00:00:00 GMT",
             // Stale only with the response's permission (EdgeStaleRulesTest, ProtectiveStaleTest, the client's tests).
             "--origin.endpoints.plain.cache-control=public, max-age=1",
             "--origin.endpoints.swr.cache-control=public, max-age=1, stale-while-revalidate=60",
@@ -87,6 +90,13 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
             "--origin.endpoints.cdnnostore.cdn-cache-control=no-store",
             "--origin.endpoints.cdnprivate.cache-control=public, max-age=60",
             "--origin.endpoints.cdnprivate.cdn-cache-control=private",
+            // And CDN-Cache-Control allowing a minute what Cache-Control refuses (FreshnessRulesTest).
+            "--origin.endpoints.cdnovernostore.cache-control=no-store",
+            "--origin.endpoints.cdnovernostore.cdn-cache-control=max-age=60",
+            "--origin.endpoints.cdnoverprivate.cache-control=private",
+            "--origin.endpoints.cdnoverprivate.cdn-cache-control=max-age=60",
+            "--origin.endpoints.cdnovermaxage0.cache-control=public, max-age=0",
+            "--origin.endpoints.cdnovermaxage0.cdn-cache-control=max-age=60",
             // A hop-by-hop header named in Connection (EdgeHeadersTest).
             "--origin.endpoints.hopping.max-age=60s", "--origin.endpoints.hopping.hop-by-hop-header=X-Hop",
             // Writes that invalidate (InvalidationTest).
