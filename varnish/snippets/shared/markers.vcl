@@ -16,10 +16,16 @@ sub vcl_backend_fetch {
 }
 
 # --reject-status carries --retry-after; only a rejection by this tier's limit
-# is marked, not a PURGE refused or a synthetic answer of Varnish's own.
-# https://varnish-cache.org/docs/7.1/users-guide/vcl-built-in-subs.html#vcl-synth
+# is marked, not a PURGE refused or answered. The answer ends here: Varnish's
+# built-in vcl_synth would put Retry-After: 5 on every synthetic answer, ours
+# included, and an HTML page around it.
+# https://varnish-cache.org/docs/7.1/users-guide/vcl-built-in-code.html
 sub vcl_synth {
   if (req.http.X-Ratecache-Limited) {
     set resp.http.Retry-After = "{{retryAfter}}";
   }
+  set resp.http.Content-Type = "text/plain; charset=utf-8";
+  set resp.body = resp.reason + {"
+"};
+  return (deliver);
 }
