@@ -1,6 +1,7 @@
 package dev.ratecache.suite.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
@@ -12,12 +13,14 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class VarnishEdgeTest {
     private static final int FRONT_LIMIT = 5;
     private static final int BACK_LIMIT = 10;
+    private static final AtomicInteger POLLERS = new AtomicInteger();
     private static Edge.Running stack;
     private static StackPorts ports;
     private static OriginServer origin;
@@ -64,6 +68,17 @@ class VarnishEdgeTest {
 
     private static long reached(String endpoint) throws Exception {
         return origin.counters().requests(endpoint);
+    }
+
+    /**
+     * Asks for {@code url} until the cache stops answering HIT, each time from an address of its
+     * own: polling one client's bucket of 5 would meet the limit before the entry expires.
+     */
+    private static Http.Raw firstAnswerNotAHit(String url) {
+        return Stacks.firstAnswerNotAHit(() -> {
+            int n = POLLERS.incrementAndGet();
+            return get("127.5." + n / 250 + "." + (n % 250 + 1), url);
+        }, r -> r.header("X-Cache-Status"));
     }
 
     /** Every request at once, each on a thread of its own. */
@@ -179,5 +194,38 @@ class VarnishEdgeTest {
                     .allSatisfy(r -> assertThat(r.header("Retry-After")).isEqualTo("1"));
             assertThat(reached("hare")).isEqualTo(BACK_LIMIT);
         }
+    }
+
+    /** Varnish reads stale-while-revalidate into grace itself: the expired entry is served, and refreshed behind. */
+    @Test
+    void anEntryTheOriginLetsBeServedStaleWhileRevalidatingIsAnsweredStale() throws Exception {
+        String url = Stacks.fresh("swr");
+        Http.Raw stored = get("127.0.3.6", url);
+
+        Http.Raw expired = firstAnswerNotAHit(url);
+
+        assertThat(stored.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(expired.header("X-Cache-Status")).isEqualTo("STALE");
+        assertThat(expired.body()).isEqualTo(stored.body());
+        await().atMost(Duration.ofSeconds(5)).until(() -> reached("swr") == 2);
+    }
+
+    /** Varnish does not read stale-if-error; the front keeps the entry in grace for as long. */
+    @Test
+    void anEntryTheOriginLetsBeServedStaleOnErrorIsKeptInGrace() throws Exception {
+        String url = Stacks.fresh("sie");
+        get("127.0.3.7", url);
+
+        assertThat(firstAnswerNotAHit(url).header("X-Cache-Status")).isEqualTo("STALE");
+    }
+
+    /** Without the origin's permission, not Varnish's default grace of 10 s: an expired entry is a miss. */
+    @Test
+    void anEntryWithoutPermissionToBeStaleIsAMissOnceExpired() throws Exception {
+        String url = Stacks.fresh("plain");
+        get("127.0.3.8", url);
+
+        assertThat(firstAnswerNotAHit(url).header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(reached("plain")).isEqualTo(2);
     }
 }
