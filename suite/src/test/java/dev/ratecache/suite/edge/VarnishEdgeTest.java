@@ -228,4 +228,18 @@ class VarnishEdgeTest {
         assertThat(firstAnswerNotAHit(url).header("X-Cache-Status")).isEqualTo("MISS");
         assertThat(reached("plain")).isEqualTo(2);
     }
+
+    /** Misses of one object while it is being fetched wait for that fetch (coalescing): one origin request. */
+    @Test
+    void missesOfOneObjectAtOnceReachTheOriginOnce() throws Exception {
+        String url = Stacks.fresh("slow");
+
+        List<Http.Raw> answers = atOnce(IntStream.range(0, 3)
+                .mapToObj(i -> (Callable<Http.Raw>) () -> get("127.0.3." + (10 + i), url)).toList());
+
+        assertThat(answers).allSatisfy(a -> assertThat(a.status()).isEqualTo(200));
+        assertThat(answers.stream().map(a -> a.header("X-Cache-Status")))
+                .containsExactlyInAnyOrder("MISS", "HIT", "HIT");
+        assertThat(reached("slow")).isEqualTo(1);
+    }
 }
