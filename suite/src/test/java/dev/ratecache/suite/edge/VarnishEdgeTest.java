@@ -219,6 +219,23 @@ class VarnishEdgeTest {
         assertThat(firstAnswerNotAHit(url).header("X-Cache-Status")).isEqualTo("STALE");
     }
 
+    /** A background refresh that meets the origin's error is dropped: the stale entry stays and is served. */
+    @Test
+    void aRefreshThatFailsLeavesTheStaleEntryServed() throws Exception {
+        String url = Stacks.fresh("sie");
+        Http.Raw stored = get("127.0.3.9", url);
+        origin.fail("sie", 500);
+
+        Http.Raw expired = firstAnswerNotAHit(url);
+        await().atMost(Duration.ofSeconds(5)).until(() -> reached("sie") == 2);
+        Http.Raw afterTheFailedRefresh = firstAnswerNotAHit(url);
+
+        assertThat(expired.header("X-Cache-Status")).isEqualTo("STALE");
+        assertThat(afterTheFailedRefresh.status()).isEqualTo(200);
+        assertThat(afterTheFailedRefresh.header("X-Cache-Status")).isEqualTo("STALE");
+        assertThat(afterTheFailedRefresh.body()).isEqualTo(stored.body());
+    }
+
     /** Without the origin's permission, not Varnish's default grace of 10 s: an expired entry is a miss. */
     @Test
     void anEntryWithoutPermissionToBeStaleIsAMissOnceExpired() throws Exception {
