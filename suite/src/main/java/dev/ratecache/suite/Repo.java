@@ -43,6 +43,10 @@ public final class Repo {
         return root().resolve("haproxy");
     }
 
+    public static Path varnishTemplates() {
+        return root().resolve("varnish");
+    }
+
     public static Path originJar() {
         return root().resolve("appserver/target/appserver.jar");
     }

@@ -1,19 +1,12 @@
 package dev.ratecache.suite.edge;
 
-import com.samskivert.mustache.Mustache;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
-import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
 import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -21,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -32,15 +24,12 @@ public final class HaproxyEdge implements Edge {
     /** HAProxy's cache counts its size in megabytes, in 12 bits. */
     static final long MAX_CACHE_MB = 4095;
     private static final long MB = 1 << 20;
-    /** The banner's paragraph that says the file is a template, which its rendered copy is not. */
-    private static final Pattern TEMPLATE_NOTE = Pattern.compile("(?m)^#\\R# This file is a template.*\\R(?:# (?!-).*\\R)*");
-    private static final Duration READY = Duration.ofSeconds(20);
 
-    private final Path templates;
+    private final Templates templates;
 
     /** {@code templates}: the haproxy/ folder of the checkout. */
     public HaproxyEdge(Path templates) {
-        this.templates = templates;
+        this.templates = new Templates(templates);
     }
 
     /** HAPROXY_BIN when set, else haproxy on PATH, else Debian's. */
@@ -116,34 +105,9 @@ public final class HaproxyEdge implements Edge {
         Map<String, Object> context = context(spec);
         List<Path> files = new ArrayList<>();
         for (String tier : List.of("front.cfg", "back.cfg")) {
-            Path target = dir.resolve(tier);
-            String text = "# Rendered from the template haproxy/" + tier + " by the suite.\n"
-                    + TEMPLATE_NOTE.matcher(render(tier, context)).replaceFirst("");
-            Files.writeString(target, text, StandardCharsets.UTF_8);
-            files.add(target);
+            files.add(templates.write(tier, context, dir));
         }
         return files;
-    }
-
-    private String render(String name, Map<String, Object> context) throws IOException {
-        // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
-        Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true)
-                .withLoader(partial -> new StringReader(read(partial)));
-        try {
-            return compiler.compile(read(name)).execute(context);
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        } catch (RuntimeException e) {
-            throw new IOException("cannot render haproxy/" + name + ": " + e.getMessage(), e);
-        }
-    }
-
-    private String read(String name) {
-        try {
-            return Files.readString(templates.resolve(name), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(new IOException("template " + name + " is missing from " + templates, e));
-        }
     }
 
     private static Map<String, Object> context(StackSpec spec) {
@@ -190,17 +154,7 @@ public final class HaproxyEdge implements Edge {
 
     private static ManagedProcess tier(String name, Path config, Path dir, String address, int port) throws IOException {
         // -db: stay in the foreground, so the PID the suite holds is HAProxy's own.
-        ManagedProcess process = ManagedProcess.start("haproxy-" + name,
-                List.of(binary(), "-db", "-f", config.toString()), dir, dir.resolve(name + ".log"));
-        Instant deadline = Instant.now().plus(READY);
-        while (!Ports.accepting(address, port)) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                process.close();
-                throw new IOException("haproxy's " + name + " tier did not start on port " + port + ": "
-                        + process.logTail(5));
-            }
-            Poll.pause(50);
-        }
-        return process;
+        return Templates.startTier("haproxy", name, List.of(binary(), "-db", "-f", config.toString()), dir, address,
+                port);
     }
 }

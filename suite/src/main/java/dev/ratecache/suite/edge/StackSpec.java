@@ -19,14 +19,16 @@ import java.util.stream.Stream;
  * @param back        the limit for the whole origin at the back tier; empty when off
  * @param key         what the per-client limit counts by
  * @param retryAfter  seconds, sent with every rejection
+ * @param purgeAllow  addresses and CIDR ranges allowed to PURGE a URL from the edge cache
  * @param origins     the origins the back tier spreads requests over, at least one
  * @param edges       front tiers behind a balancer; 1 is no fleet
  * @param readTimeout seconds a tier waits for the next one's response
  */
 public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, int rejectStatus, int retryAfter,
-        Cache cache, List<URI> origins, Listen ports, int edges, int readTimeout) {
+        Cache cache, List<String> purgeAllow, List<URI> origins, Listen ports, int edges, int readTimeout) {
 
     public StackSpec {
+        purgeAllow = List.copyOf(purgeAllow);
         origins = List.copyOf(origins);
         if (origins.isEmpty()) {
             throw new IllegalArgumentException("a stack needs at least one origin");
@@ -100,7 +102,7 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, in
                 Key.ADDR, switches.rejectStatus(), switches.retryAfter(),
                 new Cache(switches.cache(), bytes(switches.cacheSize()),
                         switches.stale() == StaleMode.PROTECTIVE ? Stale.PROTECTIVE : Stale.RFC),
-                origins, new Listen(ports.listen(), ports.front(), ports.back()), switches.edges(),
+                switches.purgeAllow(), origins, new Listen(ports.listen(), ports.front(), ports.back()), switches.edges(),
                 switches.readTimeout());
     }
 

@@ -518,6 +518,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
     public int rejectStatus() { return rejectStatus; }
     public int retryAfter() { return retryAfter; }
     public List<URI> origins() { return List.copyOf(origins); }
+    public List<String> purgeAllow() { return List.copyOf(purgeAllow); }
     public int edges() { return edges; }
     public boolean tls() { return tls; }
     public boolean http2() { return tls && http2; }

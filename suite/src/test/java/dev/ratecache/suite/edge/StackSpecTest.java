@@ -27,6 +27,7 @@ class StackSpecTest {
         assertThat(spec.rejectStatus()).isEqualTo(429);
         assertThat(spec.retryAfter()).isEqualTo(1);
         assertThat(spec.cache()).isEqualTo(new StackSpec.Cache(true, 100L << 20, StackSpec.Stale.RFC));
+        assertThat(spec.purgeAllow()).containsExactly("127.0.0.1");
         assertThat(spec.origins()).containsExactly(URI.create("http://127.0.0.1:10081"));
         assertThat(spec.ports()).isEqualTo(new StackSpec.Listen("127.0.0.1", 10_080, 9080));
         assertThat(spec.edges()).isEqualTo(1);
@@ -37,7 +38,7 @@ class StackSpecTest {
     void everySwitchItKnowsIsCarriedOver() {
         StackSpec spec = StackSpec.from(new NginxSwitches().frontLimit(false).backRate(3).backBurst(4)
                 .backMode(LimitMode.parse("delay=2")).rejectStatus(503).retryAfter(9).cacheSize("512k")
-                .stale(StaleMode.PROTECTIVE).origins(List.of(URI.create("http://10.0.0.2:8000"))).edges(2)
+                .stale(StaleMode.PROTECTIVE).purgeAllow(List.of("10.0.0.0/8", "::1")).origins(List.of(URI.create("http://10.0.0.2:8000"))).edges(2)
                 .readTimeout(5), PORTS);
 
         assertThat(spec.front()).isEmpty();
@@ -45,6 +46,7 @@ class StackSpecTest {
         assertThat(spec.rejectStatus()).isEqualTo(503);
         assertThat(spec.retryAfter()).isEqualTo(9);
         assertThat(spec.cache()).isEqualTo(new StackSpec.Cache(true, 512L << 10, StackSpec.Stale.PROTECTIVE));
+        assertThat(spec.purgeAllow()).containsExactly("10.0.0.0/8", "::1");
         assertThat(spec.origins()).containsExactly(URI.create("http://10.0.0.2:8000"));
         assertThat(spec.edges()).isEqualTo(2);
         assertThat(spec.readTimeout()).isEqualTo(5);

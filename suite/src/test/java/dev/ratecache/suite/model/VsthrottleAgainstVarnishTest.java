@@ -8,6 +8,7 @@ import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.edge.VarnishEdge;
 import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,9 +92,8 @@ class VsthrottleAgainstVarnishTest {
                 (long) BLOCK.blockSeconds(), STREAM.limit(), (long) STREAM.periodSeconds()));
         Path workDir = dir.resolve("varnish");
         // -T none: no management port; the test needs only the listener it was given.
-        varnishd = ManagedProcess.start("varnishd", List.of(Executables.find("varnishd", "VARNISHD_BIN",
-                        "/usr/sbin/varnishd"), "-F", "-T", "none", "-n", workDir.toString(),
-                        "-a", Ports.LOOPBACK + ":" + port,
+        varnishd = ManagedProcess.start("varnishd", List.of(VarnishEdge.binary(), "-F", "-T", "none",
+                        "-n", workDir.toString(), "-a", Ports.LOOPBACK + ":" + port,
                         "-f", vcl.toString(), "-s", "malloc,16m"),
                 dir, dir.resolve("varnishd.log"));
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));

@@ -1,0 +1,83 @@
+package dev.ratecache.suite.edge;
+
+import com.samskivert.mustache.Mustache;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.Poll;
+import dev.ratecache.proc.Ports;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * One product's folder of templates (haproxy/, varnish/): Mustache with the snippets as partials,
+ * rendered into one plain file per tier; and the start of a tier, which the suite holds by its PID.
+ */
+final class Templates {
+    /** The banner's paragraph that says the file is a template, which its rendered copy is not. */
+    private static final Pattern TEMPLATE_NOTE = Pattern.compile("(?m)^#\\R# This file is a template.*\\R(?:# (?!-).*\\R)*");
+    private static final Duration READY = Duration.ofSeconds(20);
+
+    private final Path folder;
+
+    Templates(Path folder) {
+        this.folder = folder;
+    }
+
+    /** Renders template {@code name} into {@code dir}, under the same name, with a first line naming it. */
+    Path write(String name, Map<String, Object> context, Path dir) throws IOException {
+        Path target = dir.resolve(name);
+        String text = "# Rendered from the template " + folder.getFileName() + "/" + name + " by the suite.\n"
+                + TEMPLATE_NOTE.matcher(render(name, context)).replaceFirst("");
+        Files.writeString(target, text, StandardCharsets.UTF_8);
+        return target;
+    }
+
+    private String render(String name, Map<String, Object> context) throws IOException {
+        // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
+        Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true)
+                .withLoader(partial -> new StringReader(read(partial)));
+        try {
+            return compiler.compile(read(name)).execute(context);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } catch (RuntimeException e) {
+            throw new IOException("cannot render " + folder.getFileName() + "/" + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private String read(String name) {
+        try {
+            return Files.readString(folder.resolve(name), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(new IOException("template " + name + " is missing from " + folder, e));
+        }
+    }
+
+    /**
+     * Starts {@code command} as tier {@code name} of {@code product}, logging to {@code dir}, and
+     * returns once it accepts connections on {@code address:port}; stops it and throws with its
+     * last words when it exits or is not up in time.
+     */
+    static ManagedProcess startTier(String product, String name, List<String> command, Path dir, String address,
+            int port) throws IOException {
+        ManagedProcess process = ManagedProcess.start(product + "-" + name, command, dir, dir.resolve(name + ".log"));
+        Instant deadline = Instant.now().plus(READY);
+        while (!Ports.accepting(address, port)) {
+            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+                process.close();
+                throw new IOException(product + "'s " + name + " tier did not start on port " + port + ": "
+                        + process.logTail(5));
+            }
+            Poll.pause(50);
+        }
+        return process;
+    }
+}

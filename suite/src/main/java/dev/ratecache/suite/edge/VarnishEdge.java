@@ -1,0 +1,166 @@
+package dev.ratecache.suite.edge;
+
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.proc.Ports;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * Both tiers in Varnish (Debian's 7.1, with varnish-modules 0.20 for vsthrottle), from the
+ * templates in varnish/: a front with the per-client limit, the cache, grace and purge, a back
+ * with the origin's limit, each its own varnishd.
+ */
+public final class VarnishEdge implements Edge {
+    private static final long MB = 1 << 20;
+
+    private final Templates templates;
+
+    /** {@code templates}: the varnish/ folder of the checkout. */
+    public VarnishEdge(Path templates) {
+        this.templates = new Templates(templates);
+    }
+
+    /** VARNISHD_BIN when set, else varnishd on PATH, else Debian's. */
+    public static String binary() {
+        return Executables.find("varnishd", "VARNISHD_BIN", "/usr/sbin/varnishd");
+    }
+
+    @Override
+    public String name() {
+        return "varnish";
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        // STALE_IF_ERROR through grace, with the difference varnish/snippets/front/grace.vcl names;
+        // PER_KEY_LIMITS: vsthrottle takes any string as its key, though the spec asks only the address yet.
+        return EnumSet.of(Capability.NODELAY, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
+                Capability.CACHE_LOCK, Capability.PURGE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
+    }
+
+    @Override
+    public Optional<String> refusal(StackSpec spec) {
+        if (spec.queues()) {
+            String flags = queueingFlags(spec);
+            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays (" + flags + "): give "
+                    + flags.replaceAll("(queue|delay=\\d+)", "nodelay") + ", or use --edge nginx");
+        }
+        if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
+            return Optional.of("The Varnish edge serves stale content only in the grace the origin's"
+                    + " stale-while-revalidate and stale-if-error allow: drop --stale protective, or use --edge nginx");
+        }
+        if (spec.edges() > 1) {
+            return Optional.of("Varnish cannot hold one per-client limit across --edges " + spec.edges()
+                    + ": each varnishd keeps its own vsthrottle buckets, in its own memory; give --edges 1, or use"
+                    + " --edge nginx");
+        }
+        return Optional.empty();
+    }
+
+    private static String queueingFlags(StackSpec spec) {
+        List<String> flags = new ArrayList<>();
+        spec.front().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--front-mode " + mode(l)));
+        spec.back().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--back-mode " + mode(l)));
+        return String.join(" ", flags);
+    }
+
+    private static String mode(StackSpec.Limit l) {
+        return l.mode() == StackSpec.Mode.DELAY ? "delay=" + l.delay() : "queue";
+    }
+
+    /**
+     * nginx's rate R and burst B as vsthrottle's token bucket: a limit of B+1 tokens (what nginx
+     * passes at once from an idle bucket) refilled over (B+1)/R seconds, R a second, nginx's
+     * refill; in whole milliseconds, so that the period is exact for any rate up to 1000 r/s.
+     */
+    record Bucket(int rate, int burst, long limit, long periodMs) {
+        static Bucket of(StackSpec.Limit limit) {
+            long tokens = limit.burst() + 1L;
+            return new Bucket(limit.rate(), limit.burst(), tokens, Math.max(1, Math.round(tokens * 1000.0 / limit.rate())));
+        }
+    }
+
+    @Override
+    public List<Path> render(StackSpec spec, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Object> front = context(spec);
+        front.put("directors", false);
+        front.put("throttled", spec.front().isPresent());
+        Map<String, Object> back = context(spec);
+        back.put("directors", true);
+        back.put("throttled", spec.back().isPresent());
+        return List.of(templates.write("front.vcl", front, dir), templates.write("back.vcl", back, dir));
+    }
+
+    private static Map<String, Object> context(StackSpec spec) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("backPort", spec.ports().back());
+        c.put("readTimeout", spec.readTimeout());
+        c.put("rejectStatus", spec.rejectStatus());
+        c.put("retryAfter", spec.retryAfter());
+        c.put("frontLimit", spec.front().map(Bucket::of).map(List::of).orElse(List.of()));
+        c.put("backLimit", spec.back().map(Bucket::of).map(List::of).orElse(List.of()));
+        c.put("cache", spec.cache().on() ? List.of(Map.of()) : List.of());
+        c.put("purgeAllow", spec.purgeAllow().stream().map(a -> Map.of("acl", acl(a))).toList());
+        List<URI> origins = spec.origins();
+        c.put("origins", IntStream.range(0, origins.size())
+                .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", port(origins.get(i))))
+                .toList());
+        return c;
+    }
+
+    /** An address or CIDR range as a VCL ACL entry: {@code "10.0.0.0"/8}. */
+    static String acl(String address) {
+        int slash = address.indexOf('/');
+        return slash < 0 ? "\"" + address + "\"" : "\"" + address.substring(0, slash) + "\"" + address.substring(slash);
+    }
+
+    private static int port(URI origin) {
+        return origin.getPort() != -1 ? origin.getPort() : 80;
+    }
+
+    /** Starts the back tier, then the front, each once it is rendered; the back first, so the front never answers 503. */
+    @Override
+    public Running start(StackSpec spec, Path dir) throws IOException {
+        List<Path> files = render(spec, dir);
+        // As root varnishd drops privileges to its own users, which must reach its working directories.
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
+        List<ManagedProcess> started = new ArrayList<>();
+        try {
+            started.add(tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back(), 1));
+            started.add(0, tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb));
+        } catch (IOException | RuntimeException e) {
+            started.forEach(ManagedProcess::close);
+            throw e;
+        }
+        URI front = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+        return new Running() {
+            @Override public URI frontUri() { return front; }
+            @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
+            @Override public void close() { started.forEach(ManagedProcess::close); }
+        };
+    }
+
+    private static ManagedProcess tier(String name, Path vcl, Path dir, String address, int port, long cacheMb)
+            throws IOException {
+        // -F: stay in the foreground, so the PID the suite holds is varnishd's own (its manager, whose
+        // end ends the child); -T none: no management port, which the suite never uses; -s: the
+        // cache's memory, --cache-size at the front (the back stores nothing).
+        return Templates.startTier("varnish", name, List.of(binary(), "-F", "-T", "none",
+                "-n", dir.resolve("varnishd-" + name).toString(), "-a", address + ":" + port,
+                "-f", vcl.toString(), "-s", "malloc," + cacheMb + "m"), dir, address, port);
+    }
+}

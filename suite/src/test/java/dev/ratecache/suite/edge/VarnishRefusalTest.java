@@ -1,0 +1,61 @@
+package dev.ratecache.suite.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.StaleMode;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What Varnish cannot do for a spec, said in one line with the reason and what to give instead. */
+class VarnishRefusalTest {
+    private static Optional<String> refusal(NginxSwitches switches) {
+        return new VarnishEdge(Repo.varnishTemplates()).refusal(StackSpec.from(switches, HaproxyRenderTest.ports()));
+    }
+
+    @Test
+    void nodelayLimitsAndACacheAreRunAsAsked() {
+        assertThat(refusal(HaproxyRenderTest.nodelay())).isEmpty();
+    }
+
+    @Test
+    void queueingIsRefusedNamingEachQueueingFlag() {
+        assertThat(refusal(new NginxSwitches().backMode(LimitMode.parse("delay=5")))).contains(
+                "Varnish's vsthrottle only rejects and never queues or delays (--front-mode queue --back-mode delay=5):"
+                        + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx");
+    }
+
+    @Test
+    void queueingOfATierWhoseLimitIsOffIsNoConcern() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().backLimit(false).backMode(LimitMode.QUEUE))).isEmpty();
+    }
+
+    @Test
+    void protectiveStaleIsRefusedNamingWhatGraceComesFrom() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().stale(StaleMode.PROTECTIVE))).contains(
+                "The Varnish edge serves stale content only in the grace the origin's stale-while-revalidate and"
+                        + " stale-if-error allow: drop --stale protective, or use --edge nginx");
+    }
+
+    @Test
+    void staleWithTheCacheOffIsNoConcern() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().stale(StaleMode.PROTECTIVE).cache(false))).isEmpty();
+    }
+
+    @Test
+    void aFleetIsRefusedBecauseEachVarnishdCountsAlone() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().edges(2))).contains("Varnish cannot hold one per-client limit"
+                + " across --edges 2: each varnishd keeps its own vsthrottle buckets, in its own memory; give --edges 1,"
+                + " or use --edge nginx");
+    }
+
+    @Test
+    void varnishDeclaresGraceCoalescingAndPurgeButNeitherQueueingNorFleet() {
+        assertThat(new VarnishEdge(Repo.varnishTemplates()).capabilities())
+                .contains(Capability.NODELAY, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
+                        Capability.CACHE_LOCK, Capability.PURGE, Capability.RETRY_AFTER)
+                .doesNotContain(Capability.QUEUE_DELAY, Capability.RATELIMIT_HEADERS, Capability.FLEET);
+    }
+}

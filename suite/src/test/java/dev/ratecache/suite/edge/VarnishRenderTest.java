@@ -1,0 +1,150 @@
+package dev.ratecache.suite.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The two Varnish tiers as rendered from a spec: plain VCL files, the spec's numbers in Varnish's terms. */
+class VarnishRenderTest {
+
+    private String front(NginxSwitches switches) throws IOException {
+        return Files.readString(render(switches).get(0));
+    }
+
+    private String back(NginxSwitches switches) throws IOException {
+        return Files.readString(render(switches).get(1));
+    }
+
+    private List<Path> render(NginxSwitches switches) throws IOException {
+        return new VarnishEdge(Repo.varnishTemplates())
+                .render(StackSpec.from(switches, HaproxyRenderTest.ports()), TestDirs.fresh(getClass(), "render"));
+    }
+
+    @Test
+    void rendersOnePlainFilePerTierNamingItsTemplate() throws IOException {
+        List<Path> files = render(HaproxyRenderTest.nodelay());
+
+        assertThat(files).extracting(f -> f.getFileName().toString()).containsExactly("front.vcl", "back.vcl");
+        for (Path f : files) {
+            String text = Files.readString(f);
+            assertThat(text).startsWith("# Rendered from the template varnish/" + f.getFileName())
+                    .contains("\nvcl 4.1;\n")
+                    .doesNotContain("This file is a template")
+                    .doesNotContain("{{").doesNotContain("}}");
+        }
+    }
+
+    @Test
+    void frontLimitIsBurstPlusOneTokensRefilledAtTheRate() throws IOException {
+        // 100 r/s, burst 200: 201 tokens over 2.01 s.
+        String front = front(HaproxyRenderTest.nodelay().frontRate(100).frontBurst(200));
+
+        assertThat(front).contains("import vsthrottle;")
+                .contains("if (vsthrottle.is_denied(client.ip, 201, 2010ms)) {")
+                .contains("return (synth(429));");
+    }
+
+    @Test
+    void rejectionCarriesTheRejectStatusAndRetryAfterOnlyWhenMarkedByTheLimit() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay().rejectStatus(503).retryAfter(7));
+
+        assertThat(front).contains("return (synth(503));")
+                .contains("if (req.http.X-Ratecache-Limited) {\n    set resp.http.Retry-After = \"7\";");
+        // Varnish's built-in vcl_synth would overwrite it with 5, and add it to every synthetic answer.
+        String synth = front.substring(front.indexOf("sub vcl_synth {"));
+        assertThat(synth.substring(0, synth.indexOf("\n}\n"))).endsWith("return (deliver);");
+        // A client cannot mark its own request.
+        assertThat(front.indexOf("unset req.http.X-Ratecache-Limited;")).isPositive()
+                .isLessThan(front.indexOf("set req.http.X-Ratecache-Limited = \"1\";"));
+    }
+
+    @Test
+    void limitComesBeforeTheCacheSoHitsCountToo() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay());
+
+        assertThat(front.indexOf("vsthrottle.is_denied")).isPositive()
+                .isLessThan(front.indexOf("req.method == \"PURGE\""))
+                .isLessThan(front.indexOf("req.http.Authorization || req.http.Cookie"));
+    }
+
+    @Test
+    void cachePassesAuthorizationAndCookiesAndNamesEachOutcome() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay());
+
+        assertThat(front).contains("if (req.http.Authorization || req.http.Cookie) {\n"
+                        + "    set req.http.X-Ratecache-Pass = \"1\";\n    return (pass);")
+                .contains("set resp.http.X-Cache-Status = \"BYPASS\";")
+                .contains("} else if (obj.hits > 0 && obj.ttl <= 0s) {\n    set resp.http.X-Cache-Status = \"STALE\";")
+                .contains("set resp.http.X-Cache-Status = \"HIT\";")
+                .contains("set resp.http.X-Cache-Status = \"MISS\";");
+    }
+
+    @Test
+    void graceIsOnlyWhatTheOriginAllowed() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay());
+
+        assertThat(front).contains("if (beresp.http.Cache-Control !~ \"stale-while-revalidate=\") {\n"
+                        + "    set beresp.grace = 0s;")
+                .contains("stale-if-error=([0-9]+)")
+                .contains("if (beresp.status >= 500 && bereq.is_bgfetch) {\n    return (abandon);");
+    }
+
+    @Test
+    void purgeIsAllowedFromEachAddressAndRangeOfTheSpec() throws IOException {
+        assertThat(front(HaproxyRenderTest.nodelay())).contains("acl purge {\n  \"127.0.0.1\";\n}");
+        assertThat(front(HaproxyRenderTest.nodelay().purgeAllow(List.of("10.0.0.0/8", "::1"))))
+                .contains("acl purge {\n  \"10.0.0.0\"/8;\n  \"::1\";\n}")
+                .contains("if (client.ip !~ purge) {\n      return (synth(403));");
+    }
+
+    @Test
+    void withoutCacheOrLimitTheFrontOnlyPasses() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay().cache(false).frontLimit(false));
+
+        assertThat(front).doesNotContain("import vsthrottle").doesNotContain("is_denied").doesNotContain("X-Cache-Status").doesNotContain("acl purge")
+                .doesNotContain("beresp.grace")
+                .contains("sub vcl_recv {\n  return (pass);\n}")
+                .contains(".port = \"9080\";");
+    }
+
+    @Test
+    void backLimitsEveryRequestOnOneConstantKeyAndStoresNothing() throws IOException {
+        // 10 r/s, burst 50: 51 tokens over 5.1 s, for all clients together.
+        String back = back(HaproxyRenderTest.nodelay().backRate(10).backBurst(50));
+
+        assertThat(back).contains("if (vsthrottle.is_denied(\"origin\", 51, 5100ms)) {")
+                .doesNotContain("client.ip")
+                .contains("return (pass);");
+    }
+
+    @Test
+    void backWithoutALimitImportsNoVsthrottle() throws IOException {
+        assertThat(back(HaproxyRenderTest.nodelay().backLimit(false))).doesNotContain("import vsthrottle")
+                .doesNotContain("is_denied");
+    }
+
+    @Test
+    void backSpreadsOverEveryOriginRoundRobin() throws IOException {
+        String back = back(HaproxyRenderTest.nodelay().origins(List.of(URI.create("http://127.0.0.1:18081"),
+                URI.create("http://10.0.0.2:18082"))));
+
+        assertThat(back).contains("import directors;").contains("new origins = directors.round_robin();")
+                .contains("backend origin1 {\n  .host = \"127.0.0.1\";\n  .port = \"18081\";")
+                .contains("backend origin2 {\n  .host = \"10.0.0.2\";\n  .port = \"18082\";")
+                .contains("origins.add_backend(origin1);").contains("origins.add_backend(origin2);")
+                .contains("set req.backend_hint = origins.backend();");
+    }
+
+    @Test
+    void withoutOriginsTheBackProxiesTheSuitesOwn() throws IOException {
+        assertThat(back(HaproxyRenderTest.nodelay())).contains(".port = \"10081\";");
+    }
+}

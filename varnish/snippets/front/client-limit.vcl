@@ -1,0 +1,17 @@
+
+# --- Per-client rate limit, by address ------------------------------------------
+# vsthrottle is a token bucket per key: LIMIT tokens, refilled at LIMIT per
+# PERIOD, and a request without a token is denied; it never queues. nginx's
+# rate R and burst B map onto it as LIMIT = B+1 (nginx passes B+1 at once from
+# an idle bucket) and PERIOD = (B+1)/R seconds, so that it refills R tokens a
+# second, nginx's rate. Here: rate {{rate}} r/s, burst {{burst}}. In 0.20 the refill is
+# truncated to whole tokens and the fraction is lost at every pass
+# (varnish-modules#237): a client sending at about R gets less than R through.
+# A denied request takes no token, as with nginx. See varnish/README.md.
+# https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
+sub vcl_recv {
+  if (vsthrottle.is_denied(client.ip, {{limit}}, {{periodMs}}ms)) {
+    set req.http.X-Ratecache-Limited = "1";
+    return (synth({{rejectStatus}}));
+  }
+}

@@ -1,0 +1,13 @@
+# --- The modules this tier uses -----------------------------------------------
+# std for durations (stale-if-error); directors for the origins' round robin;
+# vsthrottle (varnish-modules) for a limit, only where this tier has one.
+# https://varnish-cache.org/docs/7.1/reference/vmod_std.html
+import std;
+{{#directors}}
+# https://varnish-cache.org/docs/7.1/reference/vmod_directors.html
+import directors;
+{{/directors}}
+{{#throttled}}
+# https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
+import vsthrottle;
+{{/throttled}}
