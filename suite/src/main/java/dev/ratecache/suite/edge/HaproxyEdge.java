@@ -56,8 +56,9 @@ public final class HaproxyEdge implements Edge {
                     + flags.replaceAll("(queue|delay=\\d+)", "nodelay") + ", or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
-            return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale, or use --edge"
-                    + " nginx or varnish");
+            return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective,"
+                    // Varnish serves stale too, but only as the origin allows (its edge refuses protective).
+                    + " or use --edge nginx");
         }
         if (spec.edges() > 1) {
             return Optional.of("HAProxy cannot hold one per-client limit across --edges " + spec.edges()

@@ -23,7 +23,7 @@ class HaproxyRefusalTest {
     @Test
     void protectiveStaleIsRefusedCitingTheIssue() {
         assertThat(refusal(HaproxyRenderTest.nodelay().stale(StaleMode.PROTECTIVE))).contains(
-                "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale, or use --edge nginx or varnish");
+                "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective, or use --edge nginx");
     }
 
     @Test

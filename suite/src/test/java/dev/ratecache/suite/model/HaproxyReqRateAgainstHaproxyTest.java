@@ -189,18 +189,7 @@ class HaproxyReqRateAgainstHaproxyTest {
      * lets through only once the stream's period has slid out.
      */
     static List<Traffic.Planned> plan() {
-        List<Traffic.Planned> plan = new ArrayList<>();
-        int id = 0;
-        for (int i = 0; i < 8; i++) {
-            plan.add(new Traffic.Planned(0, "127.16.0.5", "/", "h-" + id++));
-        }
-        for (long t = 300; t < 2300; t += 125) {
-            plan.add(new Traffic.Planned(t, "127.16.0.5", "/", "h-" + id++));
-        }
-        for (long t = 2400; t < 4400; t += 333) {
-            plan.add(new Traffic.Planned(t, "127.16.0.5", "/", "h-" + id++));
-        }
-        return plan;
+        return Traffic.burstThenStreams("127.16.0.5", "h-");
     }
 
     @Test

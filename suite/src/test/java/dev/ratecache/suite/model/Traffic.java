@@ -49,4 +49,24 @@ final class Traffic {
         }
         return statuses;
     }
+
+    /**
+     * A burst of eight at once from {@code source}, then a stream at 8 a second for two seconds,
+     * then one at 3 a second for two more: over a limit of 5 a second, under it, and the move
+     * between the two, which is where the limiters of the products differ.
+     */
+    static List<Planned> burstThenStreams(String source, String idPrefix) {
+        List<Planned> plan = new java.util.ArrayList<>();
+        int id = 0;
+        for (int i = 0; i < 8; i++) {
+            plan.add(new Planned(0, source, "/", idPrefix + id++));
+        }
+        for (long t = 300; t < 2300; t += 125) {
+            plan.add(new Planned(t, source, "/", idPrefix + id++));
+        }
+        for (long t = 2400; t < 4400; t += 333) {
+            plan.add(new Planned(t, source, "/", idPrefix + id++));
+        }
+        return plan;
+    }
 }

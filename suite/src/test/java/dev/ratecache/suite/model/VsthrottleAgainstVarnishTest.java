@@ -255,18 +255,7 @@ class VsthrottleAgainstVarnishTest {
      */
     @Test
     void burstAndStreamsMatchVsthrottle() throws Exception {
-        List<Traffic.Planned> plan = new ArrayList<>();
-        int id = 0;
-        for (int i = 0; i < 8; i++) {
-            plan.add(new Traffic.Planned(0, "127.16.0.8", "/", "v-" + id++));
-        }
-        for (long t = 300; t < 2300; t += 125) {
-            plan.add(new Traffic.Planned(t, "127.16.0.8", "/", "v-" + id++));
-        }
-        for (long t = 2400; t < 4400; t += 333) {
-            plan.add(new Traffic.Planned(t, "127.16.0.8", "/", "v-" + id++));
-        }
-        assertMatches(compare(STREAM, run(plan, "v-")));
+        assertMatches(compare(STREAM, run(Traffic.burstThenStreams("127.16.0.8", "v-"), "v-")));
     }
 
     /**
