@@ -1,6 +1,9 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.edge.Edge;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
@@ -14,25 +17,28 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** Writes the rendered configs of both tiers, for reading or copying; starts nothing. */
 @Command(name = "render", mixinStandardHelpOptions = true,
-        description = "Write the Nginx configs of both tiers, rendered with these switches, to DIR/front and DIR/back.")
+        description = "Write the configs of both tiers, rendered with these switches, to DIR/front and DIR/back:"
+                + " nginx's, or with --edge HAProxy's or Varnish's.")
 final class RenderCommand implements Callable<Integer> {
     /**
-     * The folders of DIR render writes, and so owns: a render into a used DIR leaves none of the
-     * last one's files behind (a tier, an edge or a throwaway key it no longer makes). Everything
-     * else in DIR is the user's.
+     * The folders (and HAProxy's or Varnish's two files) of DIR render writes, and so owns: a render
+     * into a used DIR leaves none of the last one's files behind (a tier, an edge, a throwaway key or
+     * another product's config it no longer makes). Everything else in DIR is the user's.
      */
-    private static final Pattern OWNED = Pattern.compile("front|front-\\d+|back|balancer|tls");
+    private static final Pattern OWNED = Pattern.compile("front|front-\\d+|back|balancer|tls|(front|back)\\.(cfg|vcl)");
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -43,8 +49,14 @@ final class RenderCommand implements Callable<Integer> {
     @Mixin
     NginxSwitches switches = new NginxSwitches();
 
-    @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/ and tls/ are"
-            + " replaced; nothing else in it is touched.")
+    @Option(names = "--edge", paramLabel = "PRODUCT",
+            description = "Whose configs: nginx, haproxy (haproxy/, HAProxy 2.6) or varnish (varnish/, Varnish 7.1 with"
+                    + " vsthrottle). HAProxy and Varnish reject over a limit, never queue: give --front-mode and"
+                    + " --back-mode nodelay. A run and up use nginx for now. Default: nginx.")
+    EdgeProduct edge = EdgeProduct.NGINX;
+
+    @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/, tls/ and"
+            + " front.cfg, back.cfg, front.vcl, back.vcl are replaced; nothing else in it is touched.")
     Path dir;
 
     @Override
@@ -53,8 +65,24 @@ final class RenderCommand implements Callable<Integer> {
         problems.addAll(ports.problems(switches));
         RunFolders.notAFolder(dir, "DIR").ifPresent(problems::add);
         problems.addAll(inFoldersItClears());
+        Optional<Edge> adapter = edge.adapter();
+        StackSpec stack = null;
+        if (adapter.isPresent() && problems.isEmpty()) {
+            try {
+                stack = StackSpec.from(switches, ports);
+                adapter.get().refusal(stack).ifPresent(problems::add);
+            } catch (StackSpec.Unsupported e) {
+                problems.add("--edge " + edge + ": " + e.getMessage());
+            }
+        }
         Refuse.ifAny(spec, problems);
         clearOwnFolders();
+        if (adapter.isPresent()) {
+            for (Path file : adapter.get().render(stack, dir)) {
+                spec.commandLine().getOut().println(file);
+            }
+            return 0;
+        }
         NginxRenderer renderer = new NginxRenderer(Repo.nginxTemplates());
         // --tls without a certificate of your own: a throwaway CA in DIR/tls, its ca.pem for curl --cacert.
         switches = Stack.withTls(switches, ports, dir);

@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.FlagValue;
@@ -53,6 +54,7 @@ public final class RunTestsCommand extends MatrixCommand {
         cli.registerConverter(Profile.class, FlagValue.oneOf(Profile.class, "a profile"));
         cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
         cli.registerConverter(AppCacheMode.class, FlagValue.oneOf(AppCacheMode.class, "an app cache mode"));
+        cli.registerConverter(EdgeProduct.class, FlagValue.oneOf(EdgeProduct.class, "an edge"));
         // A number past an int is refused naming the flag's range, as one in an int but out of range is.
         cli.registerConverter(Integer.class, new WholeNumber.Converter());
         cli.registerConverter(int.class, new WholeNumber.Converter());

@@ -62,6 +62,13 @@ class RenderInputTest {
                 refused("DER certificate", List.of("--tls", "--tls-cert", der.toString(), "--tls-key", tls.key().toString()),
                         "--tls-cert " + der + " is a DER certificate, and nginx reads PEM: convert it (openssl x509"
                                 + " -inform der -in " + der + " -out " + der + ".pem) and give that"),
+                refused("an edge the suite does not know", List.of("--edge", "squid"),
+                        "'squid' is not an edge: use nginx, haproxy or varnish"),
+                refused("HAProxy asked to queue, as nginx does by default", List.of("--edge", "haproxy"),
+                        "--front-mode queue", "--back-mode queue", "nodelay"),
+                refused("a flag the edge stack spec does not carry yet", List.of("--edge", "varnish", "--front-mode",
+                        "nodelay", "--back-mode", "nodelay", "--tls"),
+                        "--edge varnish: --tls is not in the edge stack spec yet: drop it, or use --edge nginx"),
                 refused("directory as the certificate", List.of("--tls", "--tls-cert", files.toString(), "--tls-key",
                         tls.key().toString()), "--tls-cert " + files + " is a directory, not a file")), RefusedRows.origins());
     }
@@ -124,6 +131,28 @@ class RenderInputTest {
         assertThat(dir.resolve("back")).isDirectory();
         assertThat(notes).hasContent("mine");
         assertThat(frontsMine).hasContent("mine");
+    }
+
+    @Test
+    void withAnEdgeProductItWritesThatProductsTwoTiersAndANginxRenderLaterLeavesNoneOfThem(TestInfo test) throws IOException {
+        Path dir = TestDirs.fresh(test);
+
+        assertThat(cli.run("render", dir.toString(), "--edge", "haproxy", "--front-mode", "nodelay", "--back-mode",
+                "nodelay", "--front-rate", "7", "--front-burst", "13")).as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains(dir.resolve("front.cfg").toString(), dir.resolve("back.cfg").toString());
+        // The per-client limit as HAProxy's sliding window: burst + 1 over (burst + 1) / rate seconds.
+        assertThat(Files.readString(dir.resolve("front.cfg"))).contains("http_req_rate(").contains("gt 14");
+        assertThat(cli.run("render", dir.toString(), "--edge", "varnish", "--front-mode", "nodelay", "--back-mode",
+                "nodelay")).as(cli.err()).isZero();
+        assertThat(Files.readString(dir.resolve("front.vcl"))).contains("vsthrottle.is_denied(");
+        assertThat(dir.resolve("front.cfg")).as("the last render's HAProxy files").doesNotExist();
+
+        assertThat(cli.run("render", dir.toString())).as(cli.err()).isZero();
+
+        assertThat(dir.resolve("front.vcl")).doesNotExist();
+        assertThat(dir.resolve("back.vcl")).doesNotExist();
+        assertThat(dir.resolve("front/front-end.conf")).exists();
     }
 
     @Test

@@ -67,4 +67,14 @@ class StackSpecTest {
                 .hasMessage("--limit-key header:X-Api-Key is not in the edge stack spec yet: it counts clients by"
                         + " address only, so give --limit-key addr");
     }
+
+    @Test
+    void switchesTheSpecDoesNotCarryYetAreRefusedTogetherInOneLineRatherThanDropped() {
+        NginxSwitches switches = new NginxSwitches().allow(List.of("10.0.0.0/8")).limitConn(5).freshness("/hare", 3);
+
+        assertThatThrownBy(() -> StackSpec.from(switches, PORTS))
+                .isInstanceOf(StackSpec.Unsupported.class)
+                .hasMessage("--allow, --limit-conn, --freshness are not in the edge stack spec yet: drop them, or use"
+                        + " --edge nginx");
+    }
 }
