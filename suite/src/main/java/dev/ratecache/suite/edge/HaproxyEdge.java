@@ -124,33 +124,18 @@ public final class HaproxyEdge implements Edge {
         c.put("cache", spec.cache().on() ? List.of(Map.of("megabytes", megabytes(spec))) : List.of());
         List<URI> origins = spec.origins();
         c.put("origins", IntStream.range(0, origins.size())
-                .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + port(origins.get(i))))
+                .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + Templates.port(origins.get(i))))
                 .toList());
         return c;
     }
 
-    private static int port(URI origin) {
-        return origin.getPort() != -1 ? origin.getPort() : 80;
-    }
-
-    /** Starts the back tier, then the front, each once it is rendered; the back first, so the front never answers 503. */
+    /** Renders both tiers, then starts the back and the front ({@link Templates#backThenFront}). */
     @Override
     public Running start(StackSpec spec, Path dir) throws IOException {
         List<Path> files = render(spec, dir);
-        List<ManagedProcess> started = new ArrayList<>();
-        try {
-            started.add(tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()));
-            started.add(0, tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()));
-        } catch (IOException | RuntimeException e) {
-            started.forEach(ManagedProcess::close);
-            throw e;
-        }
-        URI front = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
-        return new Running() {
-            @Override public URI frontUri() { return front; }
-            @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
-            @Override public void close() { started.forEach(ManagedProcess::close); }
-        };
+        return Templates.backThenFront(spec,
+                () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()),
+                () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()));
     }
 
     private static ManagedProcess tier(String name, Path config, Path dir, String address, int port) throws IOException {

@@ -7,11 +7,13 @@ import dev.ratecache.proc.Ports;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -79,5 +81,37 @@ final class Templates {
             Poll.pause(50);
         }
         return process;
+    }
+
+    /** Starts one tier and returns its process once it accepts connections. */
+    @FunctionalInterface
+    interface TierStart {
+        ManagedProcess start() throws IOException;
+    }
+
+    /**
+     * Starts the back tier, then the front: the back first, so that the front never answers 503;
+     * if either fails, what had started is stopped by its PID.
+     */
+    static Edge.Running backThenFront(StackSpec spec, TierStart back, TierStart front) throws IOException {
+        List<ManagedProcess> started = new ArrayList<>();
+        try {
+            started.add(back.start());
+            started.add(0, front.start());
+        } catch (IOException | RuntimeException e) {
+            started.forEach(ManagedProcess::close);
+            throw e;
+        }
+        URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+        return new Edge.Running() {
+            @Override public URI frontUri() { return uri; }
+            @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
+            @Override public void close() { started.forEach(ManagedProcess::close); }
+        };
+    }
+
+    /** An origin's port, 80 when its URL names none. */
+    static int port(URI origin) {
+        return origin.getPort() != -1 ? origin.getPort() : 80;
     }
 }

@@ -116,7 +116,7 @@ public final class VarnishEdge implements Edge {
         c.put("purgeAllow", spec.purgeAllow().stream().map(a -> Map.of("acl", acl(a))).toList());
         List<URI> origins = spec.origins();
         c.put("origins", IntStream.range(0, origins.size())
-                .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", port(origins.get(i))))
+                .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", Templates.port(origins.get(i))))
                 .toList());
         return c;
     }
@@ -127,10 +127,6 @@ public final class VarnishEdge implements Edge {
         return slash < 0 ? "\"" + address + "\"" : "\"" + address.substring(0, slash) + "\"" + address.substring(slash);
     }
 
-    private static int port(URI origin) {
-        return origin.getPort() != -1 ? origin.getPort() : 80;
-    }
-
     /** Starts the back tier, then the front, each once it is rendered; the back first, so the front never answers 503. */
     @Override
     public Running start(StackSpec spec, Path dir) throws IOException {
@@ -138,20 +134,9 @@ public final class VarnishEdge implements Edge {
         // As root varnishd drops privileges to its own users, which must reach its working directories.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
-        List<ManagedProcess> started = new ArrayList<>();
-        try {
-            started.add(tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back(), 1));
-            started.add(0, tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb));
-        } catch (IOException | RuntimeException e) {
-            started.forEach(ManagedProcess::close);
-            throw e;
-        }
-        URI front = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
-        return new Running() {
-            @Override public URI frontUri() { return front; }
-            @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
-            @Override public void close() { started.forEach(ManagedProcess::close); }
-        };
+        return Templates.backThenFront(spec,
+                () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back(), 1),
+                () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb));
     }
 
     private static ManagedProcess tier(String name, Path vcl, Path dir, String address, int port, long cacheMb)
