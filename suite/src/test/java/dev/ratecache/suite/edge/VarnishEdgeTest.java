@@ -7,8 +7,6 @@ import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.testkit.StackTest;
@@ -22,13 +20,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Both Varnish tiers in front of the suite's origin, one stack for the class. Each test sends from
+ * Both Varnish tiers in front of the suite's origin, one stack for the class: the HIT and the
+ * bypasses every edge shares ({@link EdgeBehaviours}), and this product's own. Each test sends from
  * its own loopback address, so each has a vsthrottle bucket of its own. The front's limit, 1 a
  * second with burst 4, is 5 tokens refilled one a second, and vsthrottle refills a whole token
  * only a full second after the last pass: a burst sent at once on a busy machine stays well inside
@@ -36,45 +32,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * over 5.1 s) here; the test of it starts a stack of its own.
  */
 @StackTest
-@ExtendWith(SharedOrigin.class)
-class VarnishEdgeTest {
-    private static final int FRONT_LIMIT = 5;
+class VarnishEdgeTest extends EdgeBehaviours {
+    private static final int FRONT_LIMIT = FRONT_BURST + 1;
     private static final int BACK_LIMIT = 10;
     private static final AtomicInteger POLLERS = new AtomicInteger();
-    private static Edge.Running stack;
-    private static StackPorts ports;
-    private static OriginServer origin;
 
-    @BeforeAll
-    static void start(OriginServer shared) throws Exception {
-        origin = shared;
-        ports = StackPorts.free().origin(origin.port(), origin.managementPort());
-        NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_LIMIT - 1)
-                .frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
-        stack = new VarnishEdge(Repo.varnishTemplates()).start(StackSpec.from(switches, ports),
-                TestDirs.fresh(VarnishEdgeTest.class, "stack"));
+    @Override
+    Edge edge() {
+        return new VarnishEdge(Repo.varnishTemplates());
     }
 
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
-    }
-
-    private static Http.Raw get(String source, String path, String... headers) {
-        return Http.raw(source, ports.front(), "GET", path, headers);
-    }
-
-    private static long reached(String endpoint) throws Exception {
-        return origin.counters().requests(endpoint);
+    @Override
+    String subnet() {
+        return "127.0.3";
     }
 
     /**
      * Asks for {@code url} until the cache stops answering HIT, each time from an address of its
      * own: polling one client's bucket of 5 would meet the limit before the entry expires.
      */
-    private static Http.Raw firstAnswerNotAHit(String url) {
+    private Http.Raw firstAnswerNotAHit(String url) {
         return Stacks.firstAnswerNotAHit(() -> {
             int n = POLLERS.incrementAndGet();
             return get("127.5." + n / 250 + "." + (n % 250 + 1), url);
@@ -93,49 +70,6 @@ class VarnishEdgeTest {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    @Test
-    void aRepeatIsAHitThatNeverReachesTheOrigin() throws Exception {
-        String url = Stacks.fresh("hare");
-
-        Http.Raw first = get("127.0.3.1", url);
-        Http.Raw again = get("127.0.3.1", url);
-
-        assertThat(first.header("X-Cache-Status")).isEqualTo("MISS");
-        assertThat(again.status()).isEqualTo(200);
-        assertThat(again.header("X-Cache-Status")).isEqualTo("HIT");
-        assertThat(again.body()).isEqualTo(first.body());
-        assertThat(reached("hare")).isEqualTo(1);
-    }
-
-    @Test
-    void aRequestWithAuthorizationIsNeverAHit() throws Exception {
-        String url = Stacks.fresh("hare");
-
-        Http.Raw first = get("127.0.3.2", url, "Authorization: Bearer one");
-        Http.Raw again = get("127.0.3.2", url, "Authorization: Bearer one");
-        Http.Raw anonymous = get("127.0.3.2", url);
-
-        assertThat(List.of(first.header("X-Cache-Status"), again.header("X-Cache-Status")))
-                .containsExactly("BYPASS", "BYPASS");
-        // Nor was the answer meant for Authorization stored for anyone else.
-        assertThat(anonymous.header("X-Cache-Status")).isEqualTo("MISS");
-        assertThat(reached("hare")).isEqualTo(3);
-    }
-
-    @Test
-    void aRequestWithACookieIsNeverAHit() throws Exception {
-        String url = Stacks.fresh("hare");
-
-        Http.Raw first = get("127.0.3.3", url, "Cookie: session=one");
-        Http.Raw again = get("127.0.3.3", url, "Cookie: session=one");
-        Http.Raw anonymous = get("127.0.3.3", url);
-
-        assertThat(List.of(first.header("X-Cache-Status"), again.header("X-Cache-Status")))
-                .containsExactly("BYPASS", "BYPASS");
-        assertThat(anonymous.header("X-Cache-Status")).isEqualTo("MISS");
-        assertThat(reached("hare")).isEqualTo(3);
     }
 
     @Test
