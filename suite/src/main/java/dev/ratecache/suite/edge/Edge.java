@@ -41,6 +41,15 @@ public interface Edge {
         /** The tiers' PIDs, front first: for CPU per tier. */
         List<Long> pids();
 
+        /**
+         * Every request the front tier logged, in the order they ended; complete only once the tiers
+         * are closed (products buffer their logs).
+         */
+        List<EdgeEvent> frontEvents() throws IOException;
+
+        /** The same for the back tier: what reached the origin, and when. */
+        List<EdgeEvent> backEvents() throws IOException;
+
         @Override
         void close();
     }

@@ -135,7 +135,8 @@ public final class HaproxyEdge implements Edge {
         List<Path> files = render(spec, dir);
         return Templates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()),
-                () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()));
+                () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()),
+                Templates.notLogged("HAProxy"), Templates.notLogged("HAProxy"));
     }
 
     private static ManagedProcess tier(String name, Path config, Path dir, String address, int port) throws IOException {

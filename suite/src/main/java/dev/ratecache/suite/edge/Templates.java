@@ -89,11 +89,19 @@ final class Templates {
         ManagedProcess start() throws IOException;
     }
 
+    /** Reads a tier's log into events, once the tier has stopped. */
+    @FunctionalInterface
+    interface EventLog {
+        List<EdgeEvent> read() throws IOException;
+    }
+
     /**
      * Starts the back tier, then the front: the back first, so that the front never answers 503;
-     * if either fails, what had started is stopped by its PID.
+     * if either fails, what had started is stopped by its PID. {@code frontLog} and {@code backLog}
+     * read each tier's events once stopped.
      */
-    static Edge.Running backThenFront(StackSpec spec, TierStart back, TierStart front) throws IOException {
+    static Edge.Running backThenFront(StackSpec spec, TierStart back, TierStart front, EventLog frontLog,
+            EventLog backLog) throws IOException {
         List<ManagedProcess> started = new ArrayList<>();
         try {
             started.add(back.start());
@@ -107,6 +115,15 @@ final class Templates {
             @Override public URI frontUri() { return uri; }
             @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
             @Override public void close() { started.forEach(ManagedProcess::close); }
+            @Override public List<EdgeEvent> frontEvents() throws IOException { return frontLog.read(); }
+            @Override public List<EdgeEvent> backEvents() throws IOException { return backLog.read(); }
+        };
+    }
+
+    /** A tier whose log the suite does not read yet. */
+    static EventLog notLogged(String product) {
+        return () -> {
+            throw new IOException(product + "'s log is not read by the suite yet");
         };
     }
 

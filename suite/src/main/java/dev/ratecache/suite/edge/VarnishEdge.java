@@ -136,7 +136,8 @@ public final class VarnishEdge implements Edge {
         long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
         return Templates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back(), 1),
-                () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb));
+                () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb),
+                Templates.notLogged("Varnish"), Templates.notLogged("Varnish"));
     }
 
     private static ManagedProcess tier(String name, Path vcl, Path dir, String address, int port, long cacheMb)
