@@ -1,13 +1,20 @@
 package dev.ratecache.suite.matrix;
 
-import java.io.IOException;
+import dev.ratecache.suite.edge.EdgeEvent;
+import java.util.List;
 
-/** The edge cache's HIT share of the front end's answers, from the edges' access logs. */
+/** The edge cache's HIT share of the front end's answers, from the front tier's events (every edge's). */
 final class EdgeHitShare {
     private EdgeHitShare() {}
 
     /** In %; null for a cell without the edge cache or without a front end. */
-    static Double of(Cell cell, TierLogs logs) throws IOException {
-        return logs.front() != null && cell.serverCache() ? EdgeLog.hitPct(logs.fronts()) : null;
+    static Double of(Cell cell, TierLogs logs) {
+        return logs.front() != null && cell.serverCache() ? hitPct(logs.front()) : null;
+    }
+
+    /** HITs over every answer the front gave; null when it gave none. */
+    static Double hitPct(List<EdgeEvent> front) {
+        long hits = front.stream().filter(e -> e.cache() == EdgeEvent.Cache.HIT).count();
+        return front.isEmpty() ? null : 100.0 * hits / front.size();
     }
 }

@@ -46,14 +46,7 @@ public final class EdgeLog {
 
     /** The same over several edges' logs together: HITs of all edges over responses of all edges. */
     public static Double hitPct(List<Path> accessLogs) throws IOException {
-        List<JsonNode> entries = new ArrayList<>();
-        for (Path log : accessLogs) {
-            if (Files.isRegularFile(log)) {
-                entries.addAll(entries(log));
-            }
-        }
-        long hits = entries.stream().filter(e -> "HIT".equals(e.path("cache").asText())).count();
-        return entries.isEmpty() ? null : 100.0 * hits / entries.size();
+        return EdgeHitShare.hitPct(dev.ratecache.suite.edge.NginxLog.events(accessLogs));
     }
 
     /**

@@ -1,17 +1,14 @@
 package dev.ratecache.suite.matrix;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * What the fleet's Redis said to a cell's edges under --fleet-limit shared, from their access logs
- * ({@code "fleet"}, nginx/snippets/shared/logging.conf): how many requests asked it, and how many
+ * What the fleet's Redis said to a cell's edges under --fleet-limit shared, from their events
+ * ({@link EdgeEvent#fleet()}): how many requests asked it, and how many
  * of those fell back to the edge's own split limit because it failed or passed --fleet-redis-timeout.
  * Any cell with the shared limit has these, whichever matrix it is of.
  *
@@ -24,28 +21,21 @@ public record FleetFallbacks(String redis, long asked, long fallbacks) {
     private static final Set<String> ASKED = Set.of("PASSED", "DELAYED", "REJECTED", "FALLBACK");
 
     /**
-     * The figures of a cell's edges' logs when its switches share the limit, whichever matrix the
-     * cell is of; null when they do not. A log that does not exist has no requests.
+     * The figures of a cell's edges' events when its switches share the limit, whichever matrix the
+     * cell is of; null when they do not.
      *
      * @param startedRedis HOST:PORT of the Redis the suite started for the cell, when --fleet-redis names none
      */
-    public static FleetFallbacks of(NginxSwitches cell, String startedRedis, List<Path> edgeAccessLogs)
-            throws IOException {
+    public static FleetFallbacks of(NginxSwitches cell, String startedRedis, List<EdgeEvent> edges) {
         if (!cell.fleetShared()) {
             return null;
         }
         String redis = cell.fleetRedis() != null ? cell.fleetRedis() : startedRedis;
         long asked = 0;
         long fallbacks = 0;
-        for (Path log : edgeAccessLogs) {
-            if (!Files.isRegularFile(log)) {
-                continue;
-            }
-            for (JsonNode entry : EdgeLog.entries(log)) {
-                String fleet = entry.path("fleet").asText();
-                asked += ASKED.contains(fleet) ? 1 : 0;
-                fallbacks += fleet.equals("FALLBACK") ? 1 : 0;
-            }
+        for (EdgeEvent e : edges) {
+            asked += ASKED.contains(e.fleet()) ? 1 : 0;
+            fallbacks += e.fleet().equals("FALLBACK") ? 1 : 0;
         }
         return new FleetFallbacks(redis, asked, fallbacks);
     }

@@ -262,13 +262,12 @@ public final class MatrixRunner {
      * What the fleet's Redis said to the edges of a cell with --fleet-limit shared, of any matrix;
      * said on the terminal when most requests fell back. Null for other cells.
      */
-    private FleetFallbacks fleetFallbacks(Cell cell, NginxSwitches switches, Stack stack, TierLogs logs)
-            throws IOException {
+    private FleetFallbacks fleetFallbacks(Cell cell, NginxSwitches switches, Stack stack, TierLogs logs) {
         if (stack == null) {
             return null;
         }
         FleetFallbacks f = FleetFallbacks.of(switches,
-                stack.fleetRedis().map(r -> Ports.LOOPBACK + ":" + r.port()).orElse(null), logs.fronts());
+                stack.fleetRedis().map(r -> Ports.LOOPBACK + ":" + r.port()).orElse(null), logs.front());
         if (f != null && f.mostFellBack()) {
             out.println("  warning " + cell.name() + ": " + f.warning());
         }
@@ -305,8 +304,8 @@ public final class MatrixRunner {
         if (options.cellReport() == null) {
             return null;
         }
-        ReplayBreakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(),
-                logs.back());
+        ReplayBreakdown written = options.cellReport().write(cell, dir, client.samples(), logs.frontLog(),
+                logs.backLog());
         out.println("  " + written.terminalLine());
         return written;
     }

@@ -1,13 +1,12 @@
 package dev.ratecache.suite.matrix;
 
-import java.io.IOException;
 
-/** The busiest second at the origin: a sliding one-second window over the back end's access log. */
+/** The busiest second at the origin: a sliding one-second window over the back tier's events. */
 final class OriginPeak {
     private OriginPeak() {}
 
     /** Requests in that second (0 when none reached the origin); null without a back end. */
-    static Double of(TierLogs logs) throws IOException {
+    static Double of(TierLogs logs) {
         if (logs.back() == null) {
             return null;
         }

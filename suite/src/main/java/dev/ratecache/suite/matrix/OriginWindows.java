@@ -1,20 +1,20 @@
 package dev.ratecache.suite.matrix;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.stats.BusiestWindow;
+import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.edge.EventFile;
+import dev.ratecache.suite.edge.NginxLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * When requests reached the origin, from the back end's access log: each line that names an
- * upstream status was passed on, at its end ({@code msec}) less the time the origin took
- * ({@code upstream_time}). The back limit's promise is about these arrivals: in no window of one
+ * When requests reached the origin, from the back tier's events: each one that went upstream was
+ * passed on at its end less the time the origin took ({@link EdgeEvent#upstreamArrivalMs()}). The back limit's promise is about these arrivals: in no window of one
  * second may there be more than its rate plus its burst, however hard the edge is hit.
  *
  * @param arrivalsMs epoch milliseconds of each arrival, in order
@@ -25,33 +25,26 @@ public record OriginWindows(List<Long> arrivalsMs) {
     /** The window with the most arrivals: {@code count} of them from {@code startMs} to just before startMs + 1 s. */
     public record Peak(int count, long startMs) {}
 
-    public static OriginWindows of(Path backLog) throws IOException {
+    /**
+     * The arrivals at the origin in a cell's run folder: from its back tier's events, or in a run
+     * from before the suite kept them, from nginx's back end log.
+     */
+    public static OriginWindows ofCell(Path runDir) throws IOException {
+        Path events = TierLogs.backEvents(runDir);
+        return of(Files.isRegularFile(events) ? EventFile.read(events)
+                : NginxLog.events(runDir.resolve("nginx/back/logs/access.log")));
+    }
+
+    /** The arrivals at the origin of a back tier's events (none: nothing reached it). */
+    public static OriginWindows of(List<EdgeEvent> back) {
         List<Long> arrivals = new ArrayList<>();
-        if (backLog == null || !Files.isRegularFile(backLog)) {
-            return new OriginWindows(arrivals);
-        }
-        for (JsonNode e : EdgeLog.entries(backLog)) {
-            if (e.path("upstream_status").asText().isEmpty()) {
-                continue;
+        for (EdgeEvent e : back) {
+            if (e.wentUpstream()) {
+                arrivals.add(e.upstreamArrivalMs());
             }
-            double end = e.has("msec") ? e.path("msec").asDouble()
-                    : OffsetDateTime.parse(e.path("time").asText()).toEpochSecond();
-            arrivals.add(Math.round((end - upstreamSeconds(e.path("upstream_time").asText())) * 1000));
         }
         arrivals.sort(null);
         return new OriginWindows(arrivals);
-    }
-
-    /** nginx lists one time per attempt ("0.100, 0.200"); the first attempt started their sum before the end. */
-    static double upstreamSeconds(String times) {
-        double sum = 0;
-        for (String t : times.split(",")) {
-            String v = t.trim();
-            if (v.matches("[0-9.]+")) {
-                sum += Double.parseDouble(v);
-            }
-        }
-        return sum;
     }
 
     /**

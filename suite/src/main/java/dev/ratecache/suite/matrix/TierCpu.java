@@ -42,17 +42,11 @@ final class TierCpu {
         Double originCpu = origin == null ? null : ProcCpu.seconds(origin.pid()).orElse(0) - originBefore;
         // Gone (stopped during the run): its CPU went with it.
         Double redisCpu = redis != null && redis.isRunning() ? redis.cpuSeconds().orElse(redisBefore) - redisBefore : null;
-        Double front = stack == null ? null : frontCpu(stack);
-        Double back = stack == null ? null : ProcCpu.treeSeconds(stack.backEnd().pid());
+        Double front = stack == null ? null : stack.frontCpuSeconds();
+        Double back = stack == null ? null : stack.backCpuSeconds();
         return new Used(new CellMeasurement.Cpu(front, back, originCpu, generatorSeconds), redisCpu);
     }
 
     /** The processes' CPU seconds; Redis's apart, as it belongs with the app cache's figures. */
     record Used(CellMeasurement.Cpu cpu, Double redis) {}
-
-    /** CPU seconds of the front end: every edge, and the balancer in front of several. */
-    private static double frontCpu(Stack stack) {
-        double sum = stack.fronts().stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
-        return sum + stack.balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
-    }
 }

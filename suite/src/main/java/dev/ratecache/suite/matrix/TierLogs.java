@@ -1,21 +1,36 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.edge.EventFile;
 import dev.ratecache.suite.stack.Stack;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A cell's nginx access logs once complete: the tiers buffer them (nginx/snippets/shared/logging.conf),
- * and only stopping the tiers writes out the rest.
+ * A cell's tiers' logs once complete: the products buffer them, and only stopping the tiers writes
+ * out the rest. What the collectors read are the events, the same for every edge product; they are
+ * also kept in the cell's folder ({@code events/front.jsonl}, {@code events/back.jsonl}), where the
+ * report reads them again.
  *
- * @param fronts every edge's own log
- * @param front  the front end as a whole: the one edge's log, or with several their logs merged in time order
- * @param back   the back end's log
+ * @param frontLog nginx's front end as a whole: the one edge's log, or with several their logs merged in time
+ *                 order; null for another product's tiers (and for a cell without tiers)
+ * @param backLog  nginx's back end log; null likewise
+ * @param front    every request the front tier answered (every edge's), in the order they ended
+ * @param back     every request the back tier answered
  */
-record TierLogs(List<Path> fronts, Path front, Path back) {
+record TierLogs(Path frontLog, Path backLog, List<EdgeEvent> front, List<EdgeEvent> back) {
     /** A cell straight to the origin has no tiers, so no logs. */
-    static final TierLogs NONE = new TierLogs(List.of(), null, null);
+    static final TierLogs NONE = new TierLogs(null, null, null, null);
+
+    /** Where a cell's folder keeps its tiers' events. */
+    static Path frontEvents(Path cellRunDir) {
+        return cellRunDir.resolve("events/front.jsonl");
+    }
+
+    static Path backEvents(Path cellRunDir) {
+        return cellRunDir.resolve("events/back.jsonl");
+    }
 
     /** Stops the tiers (null: there are none) and gives their logs; a merged front log goes into {@code dir}. */
     static TierLogs completed(Stack stack, Path dir) throws IOException {
@@ -23,8 +38,15 @@ record TierLogs(List<Path> fronts, Path front, Path back) {
             return NONE;
         }
         stack.close();
-        Path front = stack.fronts().size() == 1 ? stack.frontEnd().accessLog()
+        List<EdgeEvent> front = stack.frontEvents();
+        List<EdgeEvent> back = stack.backEvents();
+        EventFile.write(front, frontEvents(dir));
+        EventFile.write(back, backEvents(dir));
+        if (!stack.product().equals("nginx")) {
+            return new TierLogs(null, null, front, back);
+        }
+        Path frontLog = stack.fronts().size() == 1 ? stack.frontEnd().accessLog()
                 : EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
-        return new TierLogs(stack.frontAccessLogs(), front, stack.backEnd().accessLog());
+        return new TierLogs(frontLog, stack.backEnd().accessLog(), front, back);
     }
 }

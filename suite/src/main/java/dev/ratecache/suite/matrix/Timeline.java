@@ -1,15 +1,13 @@
 package dev.ratecache.suite.matrix;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.stats.NearestRank;
+import dev.ratecache.suite.edge.EdgeEvent;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -20,7 +18,7 @@ import java.util.Map;
 /**
  * One run of a cell, second by second from the second its first request started: what the client
  * offered, how it was answered, what reached the origin, what the edge cache did, and latency.
- * Read from the client's JTL and the tiers' JSON access logs (nginx/snippets/shared/logging.conf), written
+ * Read from the client's JTL and the tiers' events (whichever edge product logged them), written
  * as the cell's timeline.json, which index.html draws.
  *
  * <p>A request is counted at the second it started when offered, and at the second it ended
@@ -64,24 +62,26 @@ public final class Timeline {
     /**
      * The timeline of one run.
      *
-     * @param frontLog the front end's access log; null or missing when the client talked to the origin directly
-     * @param backLog  the back end's access log; null or missing likewise
+     * @param front the front tier's events; null when the client talked to the origin directly
+     * @param back  the back tier's events; null likewise
      */
-    public static Timeline of(Path jtl, Path frontLog, Path backLog) throws IOException {
+    public static Timeline of(Path jtl, List<EdgeEvent> front, List<EdgeEvent> back) throws IOException {
         List<Sample> samples = Jtl.read(jtl);
         if (samples.isEmpty()) {
             return new Timeline(0, new LinkedHashMap<>());
         }
         long start = samples.stream().mapToLong(s -> s.timeStamp() / 1000).min().orElseThrow();
-        boolean direct = !exists(frontLog) && !exists(backLog);
-        List<JsonNode> front = exists(frontLog) ? EdgeLog.entries(frontLog) : List.of();
-        List<JsonNode> back = exists(backLog) ? EdgeLog.entries(backLog) : List.of();
+        boolean direct = front == null && back == null;
+        boolean withFront = front != null;
+        boolean withBack = back != null;
+        front = withFront ? front : List.of();
+        back = withBack ? back : List.of();
 
         long last = samples.stream().mapToLong(s -> s.end() / 1000).max().orElseThrow();
-        for (JsonNode e : front) {
+        for (EdgeEvent e : front) {
             last = Math.max(last, second(e));
         }
-        for (JsonNode e : back) {
+        for (EdgeEvent e : back) {
             last = Math.max(last, second(e));
         }
         int length = (int) (last - start + 1);
@@ -90,10 +90,10 @@ public final class Timeline {
         for (String key : List.of(OFFERED, ANSWERED_2XX, REJECTED, OTHER_ERRORS, CLIENT_CACHE_HITS)) {
             counts.put(key, new long[length]);
         }
-        if (direct || exists(backLog)) {
+        if (direct || withBack) {
             counts.put(ORIGIN, new long[length]);
         }
-        if (exists(frontLog)) {
+        if (withFront) {
             for (String key : List.of(EDGE_HIT, EDGE_MISS, EDGE_OTHER)) {
                 counts.put(key, new long[length]);
             }
@@ -116,18 +116,17 @@ public final class Timeline {
             latencies.get(ended).add(s.elapsed());
         }
         // Log entries from before the first request (the stack's readiness probes) are not the run's.
-        for (JsonNode e : back) {
-            String upstream = e.path("upstream_status").asText("");
+        for (EdgeEvent e : back) {
             int at = (int) (second(e) - start);
-            if (at >= 0 && !upstream.isEmpty() && !upstream.equals("-")) {
+            if (at >= 0 && e.wentUpstream()) {
                 counts.get(ORIGIN)[at]++;
             }
         }
-        for (JsonNode e : front) {
-            String cache = e.path("cache").asText("");
+        for (EdgeEvent e : front) {
             int at = (int) (second(e) - start);
-            if (at >= 0 && !cache.isEmpty() && !cache.equals("-")) {
-                counts.get(cache.equals("HIT") ? EDGE_HIT : cache.equals("MISS") ? EDGE_MISS : EDGE_OTHER)[at]++;
+            if (at >= 0 && e.cache() != EdgeEvent.Cache.NONE) {
+                counts.get(e.cache() == EdgeEvent.Cache.HIT ? EDGE_HIT : e.cache() == EdgeEvent.Cache.MISS ? EDGE_MISS
+                        : EDGE_OTHER)[at]++;
             }
         }
 
@@ -166,12 +165,9 @@ public final class Timeline {
         JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), json());
     }
 
-    private static boolean exists(Path log) {
-        return log != null && Files.isRegularFile(log);
-    }
-
-    private static long second(JsonNode entry) {
-        return OffsetDateTime.parse(entry.path("time").asText()).toEpochSecond();
+    /** The epoch second a tier's event ended in: when the tier logged it. */
+    private static long second(EdgeEvent e) {
+        return Math.floorDiv(e.endMs(), 1000L);
     }
 
     /** Each second's percentile, computed as the run's is (JtlSummary); null for a second with no response. */

@@ -56,9 +56,9 @@ public record BackLimitPromise(int limit) {
             run++;
             OriginWindows.Peak peak;
             try {
-                peak = OriginWindows.of(dir.resolve("nginx/back/logs/access.log")).peak();
+                peak = OriginWindows.ofCell(dir).peak();
             } catch (IOException e) {
-                return new Check.Outcome(check, false, "the back end's access log of " + dir + " cannot be read: "
+                return new Check.Outcome(check, false, "the back tier's events of " + dir + " cannot be read: "
                         + e.getMessage());
             }
             if (peak != null && (worst == null || peak.count() > worst.count())) {

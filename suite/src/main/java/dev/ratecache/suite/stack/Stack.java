@@ -1,7 +1,12 @@
 package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.edge.Edge;
+import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.edge.NginxLog;
+import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
@@ -18,7 +23,9 @@ import java.util.Optional;
 
 /**
  * The whole path: origin, back end, front end, started in that order and stopped in reverse.
- * When the switches name a user's own origin, the suite's origin is not started.
+ * When the switches name a user's own origin, the suite's origin is not started. The tiers are
+ * nginx's, or another edge product's through its adapter ({@link #aroundEdge}): then only the
+ * product-neutral accessors apply (front URI, PIDs, events), not the nginx servers.
  *
  * <pre>{@code
  * try (Stack stack = Stack.start(new NginxSwitches(), StackPorts.free(), dir)) {
@@ -40,11 +47,23 @@ public final class Stack implements AutoCloseable {
 
     private final boolean ownsOrigin;
 
+    /** Another product's tiers, through its adapter; null for nginx's. */
+    private final Edge.Running edgeTiers;
+    private final String product;
+
     /** The certificate, key and trust of --tls; null without it. */
     private final TlsFiles tls;
 
     private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
             NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin, TlsFiles tls) {
+        this(ports, origin, back, fronts, balancer, fleetRedis, ownsOrigin, tls, null, "nginx");
+    }
+
+    private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
+            NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin, TlsFiles tls, Edge.Running edgeTiers,
+            String product) {
+        this.edgeTiers = edgeTiers;
+        this.product = product;
         this.tls = tls;
         this.ports = ports;
         this.origin = origin;
@@ -99,6 +118,17 @@ public final class Stack implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts {@code edge}'s two tiers from {@code spec} in {@code dir}, in front of an origin that is
+     * already running and that {@link #close()} leaves running, as {@link #around} does nginx's. The
+     * caller has asked {@link Edge#refusal} first.
+     */
+    public static Stack aroundEdge(Edge edge, StackSpec spec, OriginServer origin, StackPorts ports, Path dir)
+            throws IOException {
+        Edge.Running tiers = edge.start(spec, dir);
+        return new Stack(ports, origin, null, List.of(), null, null, false, null, tiers, edge.name());
+    }
+
     /** Starts everything with the origin's default settings and 10 request threads. */
     public static Stack start(NginxSwitches switches, StackPorts ports, Path dir) throws IOException {
         return start(switches, ports, dir, 10, List.of());
@@ -150,6 +180,9 @@ public final class Stack implements AutoCloseable {
     }
 
     public URI frontUri() {
+        if (edgeTiers != null) {
+            return edgeTiers.frontUri();
+        }
         // 0.0.0.0 listens everywhere; a client on this machine reaches it on loopback.
         String host = ports.listen().equals("0.0.0.0") ? Ports.LOOPBACK : ports.listen();
         return URI.create((tls != null ? "https://" : "http://") + host + ":" + ports.front());
@@ -159,15 +192,51 @@ public final class Stack implements AutoCloseable {
     public Optional<TlsFiles> tls() { return Optional.ofNullable(tls); }
     public URI backUri() { return uri(ports.back()); }
     public StackPorts ports() { return ports; }
+    /** The edge product whose tiers these are, as --edge names it. */
+    public String product() { return product; }
     /** The front end tier; with several edges, the first of them (see {@link #fronts()}). */
-    public NginxServer frontEnd() { return fronts.get(0); }
-    /** Every front end tier: one, or the edges behind the balancer. */
+    public NginxServer frontEnd() { return nginx(fronts.isEmpty() ? null : fronts.get(0)); }
+    /** Every front end tier: one, or the edges behind the balancer; none when the tiers are another product's. */
     public List<NginxServer> fronts() { return fronts; }
     /** The edge balancer; empty with one edge. */
     public Optional<NginxServer> balancer() { return Optional.ofNullable(balancer); }
     /** The front end tiers' access logs, one per edge. */
     public List<Path> frontAccessLogs() { return fronts.stream().map(NginxServer::accessLog).toList(); }
-    public NginxServer backEnd() { return back; }
+    public NginxServer backEnd() { return nginx(back); }
+
+    private NginxServer nginx(NginxServer server) {
+        if (edgeTiers != null) {
+            throw new IllegalStateException("the tiers are " + product + "'s, not nginx's");
+        }
+        return server;
+    }
+
+    /** CPU seconds the front tier's processes have used (every edge, and the balancer in front of several). */
+    public double frontCpuSeconds() {
+        if (edgeTiers != null) {
+            return ProcCpu.treeSeconds(edgeTiers.pids().get(0));
+        }
+        double sum = fronts.stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
+        return sum + balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
+    }
+
+    /** CPU seconds the back tier's processes have used. */
+    public double backCpuSeconds() {
+        return ProcCpu.treeSeconds(edgeTiers != null ? edgeTiers.pids().get(1) : back.pid());
+    }
+
+    /**
+     * Every request the front tier logged (every edge's, in the order they ended), whichever product
+     * it is; complete once the stack is closed.
+     */
+    public List<EdgeEvent> frontEvents() throws IOException {
+        return edgeTiers != null ? edgeTiers.frontEvents() : NginxLog.events(frontAccessLogs());
+    }
+
+    /** Every request the back tier logged; complete once the stack is closed. */
+    public List<EdgeEvent> backEvents() throws IOException {
+        return edgeTiers != null ? edgeTiers.backEvents() : NginxLog.events(back.accessLog());
+    }
     /** The Redis the edges share with --fleet-limit shared, when the suite started it. */
     public Optional<RedisServer> fleetRedis() { return Optional.ofNullable(fleetRedis); }
 
@@ -185,11 +254,16 @@ public final class Stack implements AutoCloseable {
 
     @Override
     public void close() {
+        if (edgeTiers != null) {
+            edgeTiers.close();
+        }
         if (balancer != null) {
             balancer.close();
         }
         fronts.forEach(NginxServer::close);
-        back.close();
+        if (back != null) {
+            back.close();
+        }
         if (fleetRedis != null) {
             fleetRedis.close();
         }

@@ -3,6 +3,7 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.nginx.FleetLimit;
+import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -39,7 +40,7 @@ class FleetFallbacksTest {
                 edgeLog(dir, "front-2", Collections.nCopies(67, "FALLBACK")),
                 edgeLog(dir, "front-3", Collections.nCopies(66, "FALLBACK")));
 
-        FleetFallbacks f = FleetFallbacks.of(cell, null, logs);
+        FleetFallbacks f = FleetFallbacks.of(cell, null, NginxLog.events(logs));
 
         assertThat(f).isEqualTo(new FleetFallbacks("127.0.0.1:6390", 200, 200));
         assertThat(f.mostFellBack()).isTrue();
@@ -56,7 +57,7 @@ class FleetFallbacksTest {
                 edgeLog(dir, "front-2", List.of("REJECTED", "FALLBACK", "DELAYED", "FALLBACK")),
                 dir.resolve("front-3/access.log"));
 
-        FleetFallbacks f = FleetFallbacks.of(SHARED_UNREACHABLE.copy().fleetRedis(null), "127.0.0.1:41234", logs);
+        FleetFallbacks f = FleetFallbacks.of(SHARED_UNREACHABLE.copy().fleetRedis(null), "127.0.0.1:41234", NginxLog.events(logs));
 
         assertThat(f).isEqualTo(new FleetFallbacks("127.0.0.1:41234", 6, 3));
         assertThat(f.mostFellBack()).isFalse();
@@ -67,8 +68,8 @@ class FleetFallbacksTest {
         Path dir = TestDirs.fresh(test);
         List<Path> logs = List.of(edgeLog(dir, "front-1", List.of("FALLBACK")));
 
-        assertThat(FleetFallbacks.of(new NginxSwitches().edges(3).fleetLimit(FleetLimit.SPLIT), null, logs)).isNull();
-        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().frontLimit(false), null, logs)).isNull();
-        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().edges(1), null, logs)).isNull();
+        assertThat(FleetFallbacks.of(new NginxSwitches().edges(3).fleetLimit(FleetLimit.SPLIT), null, NginxLog.events(logs))).isNull();
+        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().frontLimit(false), null, NginxLog.events(logs))).isNull();
+        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().edges(1), null, NginxLog.events(logs))).isNull();
     }
 }

@@ -2,6 +2,7 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.edge.NginxLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ class OriginWindowsTest {
                 line(10_600, "", ""),
                 line(11_000, "502, 200", "0.100, 0.200")));
 
-        assertThat(OriginWindows.of(log).arrivalsMs()).containsExactly(10_400L, 10_700L);
+        assertThat(OriginWindows.of(NginxLog.events(log)).arrivalsMs()).containsExactly(10_400L, 10_700L);
     }
 
     @Test
@@ -42,7 +43,7 @@ class OriginWindowsTest {
         lines.add(line(13_000, "200", "0.000"));
         Path log = Files.write(dir.resolve("access.log"), lines);
 
-        OriginWindows windows = OriginWindows.of(log);
+        OriginWindows windows = OriginWindows.of(NginxLog.events(log));
 
         assertThat(windows.peak()).isEqualTo(new OriginWindows.Peak(12, 10_600));
         assertThat(windows.perSecond()).containsEntry(10L, 6).containsEntry(11L, 6).containsEntry(13L, 1);
@@ -53,13 +54,13 @@ class OriginWindowsTest {
         Path log = Files.write(dir.resolve("access.log"), List.of(line(5_000, "200", "0"), line(6_000, "200", "0"),
                 line(7_000, "200", "0")));
 
-        assertThat(OriginWindows.of(log).peak().count()).isEqualTo(1);
+        assertThat(OriginWindows.of(NginxLog.events(log)).peak().count()).isEqualTo(1);
     }
 
     @Test
     void nothingReachedTheOriginMeansNoPeak() throws Exception {
         Path log = Files.write(dir.resolve("access.log"), List.of(line(5_000, "", "")));
 
-        assertThat(OriginWindows.of(log).peak()).isNull();
+        assertThat(OriginWindows.of(NginxLog.events(log)).peak()).isNull();
     }
 }

@@ -2,6 +2,7 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.edge.NginxLog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.testkit.TestDirs;
@@ -78,7 +79,7 @@ class TimelineTest {
         Path jtl = jtl(sample(0, 100, "200", true, "OK"), sample(10, 100, "200", true, "OK"),
                 sample(1_200, 0, "200", true, "(ex cache)"), sample(1_300, 100, "200", true, "OK"));
 
-        Timeline t = Timeline.of(jtl, null, dir.resolve("no-such.log"));
+        Timeline t = Timeline.of(jtl, null, null);
 
         assertThat(t.series(Timeline.ORIGIN)).containsExactly(2L, 1L);
         assertThat(t.series(Timeline.EDGE_HIT)).isNull();
@@ -102,7 +103,7 @@ class TimelineTest {
                 logLine(2, 304, "304", ""),
                 "");
 
-        Timeline t = Timeline.of(jtl, front, back);
+        Timeline t = Timeline.of(jtl, NginxLog.events(front), NginxLog.events(back));
 
         assertThat(t.series(Timeline.ORIGIN)).containsExactly(1L, 0L, 1L);
         assertThat(t.series(Timeline.EDGE_HIT)).containsExactly(1L, 1L, 0L);
@@ -130,7 +131,7 @@ class TimelineTest {
         Path back = log("back.log", logLine(0, 200, "200", ""));
         Path json = dir.resolve("timeline.json");
 
-        Timeline.of(jtl, front, back).write(json);
+        Timeline.of(jtl, NginxLog.events(front), NginxLog.events(back)).write(json);
 
         JsonNode read = new ObjectMapper().readTree(json.toFile());
         assertThat(read.get("start_epoch_s").asLong()).isEqualTo(T0);
