@@ -1,6 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.nginx.WholeNumber;
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
@@ -21,6 +22,9 @@ import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.EdgePromise;
+import dev.ratecache.suite.report.EdgesSection;
+import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.report.ReportWriter;
@@ -73,8 +77,19 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " (split also under URI hash), one API key sending at 2x its tier's rate beside a crowd under"
                     + " theirs, the edge cache on: each cell's effective per-client limit, and the promise (no key"
                     + " admitted more than rate + burst in any second, fleet-wide) checked: per-edge breaks it, so"
-                    + " the run's exit code is 1. Default: ${DEFAULT-VALUE}.")
+                    + " the run's exit code is 1; edges: nginx, HAProxy and Varnish side by side, each with both limits"
+                    + " (nodelay unless --front-mode or --back-mode say otherwise) and the edge cache on, on the stress and"
+                    + " load plans and the flood at 2x and 10x the front rate from one address and from many, with each"
+                    + " edge's per-client and back-limit promises checked. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
+
+    @Option(names = "--edge", paramLabel = "PRODUCT",
+            description = "${COMPLETION-CANDIDATES}. The product of both tiers: nginx, haproxy (HAProxy 2.6: its"
+                    + " stick-table rate and memory cache) or varnish (Varnish 7.1: vsthrottle, grace and coalescing)."
+                    + " HAProxy and Varnish reject over a limit and never queue: give --front-mode nodelay and"
+                    + " --back-mode nodelay; a switch they cannot run is refused in one line, with the reason. With"
+                    + " --matrix edges it keeps that product's cells. Default: ${DEFAULT-VALUE}.")
+    EdgeProduct edge = EdgeProduct.NGINX;
 
     @Option(names = "--app-cache", paramLabel = "MODE",
             description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items reads: redis starts the suite's"
@@ -156,10 +171,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
         Map<String, CellPrediction> predictions = predict(run, outcome, out);
-        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable, predictions).write();
+        List<ReportSection> sections = sections(outcome.cells(), checked);
+        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable, predictions, sections).write();
         linkLatest(runDir);
         out.println();
-        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable, predictions));
+        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable, predictions, sections));
         out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
                 + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
                 (System.nanoTime() - reportStart) / 1e9);
@@ -197,8 +213,18 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         return switch (matrix) {
             case PROTECTION -> BackLimitPromise.of(switches).check(cells);
             case FLEET -> FleetPromise.check(cells);
+            case EDGES -> {
+                List<Check.Outcome> both = new ArrayList<>(EdgePromise.check(cells, switches));
+                both.addAll(BackLimitPromise.of(switches).check(cells));
+                yield both;
+            }
             default -> List.of();
         };
+    }
+
+    /** The sections the kind of matrix adds to its report. */
+    List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks) {
+        return matrix == MatrixKind.EDGES ? List.of(EdgesSection.of(cells, checks, switches)) : List.of();
     }
 
     /** What a run will do, once every input has been checked. */
@@ -211,6 +237,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
      * no plan and no cells) is the only line about it: no second line about what it left empty.
      */
     Run validate(Path runDir) {
+        if (matrix == MatrixKind.EDGES) {
+            nodelayUnlessGiven();
+        }
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
         int repeats = repeat != null ? repeat : profile.repeats();
@@ -239,6 +268,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         List<Plan> plans = plans(planProblems, runDir);
         problems.addAll(planProblems);
         List<Cell> cells = planProblems.isEmpty() ? cells(plans, problems) : List.of();
+        if (problems.isEmpty()) {
+            problems.addAll(edgeRefusals(cells));
+        }
         if (cells.stream().anyMatch(Cell::appCache) && !switches.origins().isEmpty()) {
             problems.add("--app-cache redis is the suite's own origin's cache: drop --origin, or --app-cache");
         }
@@ -259,10 +291,40 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         return new Run(cells, profile, repeats, checks);
     }
 
+    /**
+     * --matrix edges compares the products on what they all can do: rejecting over the limit. The
+     * user's --front-mode and --back-mode still hold (and HAProxy's and Varnish's cells are refused
+     * when they ask a queue).
+     */
+    private void nodelayUnlessGiven() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        if (!parsed.hasMatchedOption("--front-mode")) {
+            switches.frontMode(dev.ratecache.suite.nginx.LimitMode.NODELAY);
+        }
+        if (!parsed.hasMatchedOption("--back-mode")) {
+            switches.backMode(dev.ratecache.suite.nginx.LimitMode.NODELAY);
+        }
+    }
+
+    /** What the cells' edge products cannot run of the cells' switches: one line per distinct reason. */
+    private List<String> edgeRefusals(List<Cell> cells) {
+        java.util.Set<String> refusals = new java.util.LinkedHashSet<>();
+        for (Cell c : cells) {
+            if (!c.direct()) {
+                c.edge().refusal(c.apply(switches), ports).ifPresent(refusals::add);
+            }
+        }
+        if (cellReport() != null && cells.stream().anyMatch(c -> c.edge() != EdgeProduct.NGINX)) {
+            refusals.add("--edge " + edge + ": a replay's breakdown by client and path is read from nginx's log:"
+                    + " replay through --edge nginx");
+        }
+        return List.copyOf(refusals);
+    }
+
     /** The cells to run, of {@code plans}: the matrix's, narrowed by the switches given and --only. */
     private List<Cell> cells(List<Plan> plans, List<String> problems) {
         try {
-            List<Cell> cells = Matrix.select(withAppCache(filterBySwitches(cellsOf(plans))), only);
+            List<Cell> cells = Matrix.select(withEdge(withAppCache(filterBySwitches(cellsOf(plans)))), only);
             if (cells.isEmpty()) {
                 problems.add("no cell of --matrix " + matrix + " matches " + String.join(" ", narrowingFlags())
                         + ": drop one of them or use --only");
@@ -358,6 +420,20 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     /**
+     * --edge: in the edges matrix, whose cells each have their own product, it keeps that product's
+     * cells (when given); in any other matrix, every cell through the tiers runs through it.
+     */
+    private List<Cell> withEdge(List<Cell> cells) {
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--edge")) {
+            return cells;
+        }
+        if (matrix == MatrixKind.EDGES) {
+            return cells.stream().filter(c -> c.edge() == edge).toList();
+        }
+        return cells.stream().map(c -> c.direct() ? c : c.withEdge(edge)).toList();
+    }
+
+    /**
      * --app-cache: in the caches matrix, whose cells each have their own mode, it keeps the cells of
      * the mode given (when given); in any other matrix, redis turns the app cache on in every cell.
      */
@@ -439,6 +515,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         if (matrix == MatrixKind.CACHES && ownPlan()) {
             throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: " + notOwnPlan());
         }
+        if (matrix == MatrixKind.EDGES && ownPlan()) {
+            throw new IllegalArgumentException("--matrix edges runs the suite's stress, load and flood plans: "
+                    + notOwnPlan());
+        }
         if ((matrix == MatrixKind.TIERS || matrix == MatrixKind.FLEET) && ownPlan()) {
             throw new IllegalArgumentException("--matrix " + matrix + " sends API keys with the suite's keys plan: "
                     + notOwnPlan());
@@ -449,6 +529,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             case CACHES -> Matrix.caches();
             case TIERS -> tiersCells();
             case FLEET -> fleetCells();
+            case EDGES -> Matrix.edges(switches.frontRate());
             case PROTECTION -> Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
                     spec.commandLine().getParseResult().hasMatchedOption("--cache") && switches.cache());
         };

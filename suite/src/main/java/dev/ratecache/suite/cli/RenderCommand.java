@@ -66,19 +66,13 @@ final class RenderCommand implements Callable<Integer> {
         RunFolders.notAFolder(dir, "DIR").ifPresent(problems::add);
         problems.addAll(inFoldersItClears());
         Optional<Edge> adapter = edge.adapter();
-        StackSpec stack = null;
-        if (adapter.isPresent() && problems.isEmpty()) {
-            try {
-                stack = StackSpec.from(switches, ports);
-                adapter.get().refusal(stack).ifPresent(problems::add);
-            } catch (StackSpec.Unsupported e) {
-                problems.add("--edge " + edge + ": " + e.getMessage());
-            }
+        if (problems.isEmpty()) {
+            edge.refusal(switches, ports).ifPresent(problems::add);
         }
         Refuse.ifAny(spec, problems);
         clearOwnFolders();
         if (adapter.isPresent()) {
-            for (Path file : adapter.get().render(stack, dir)) {
+            for (Path file : adapter.get().render(StackSpec.from(switches, ports), dir)) {
                 spec.commandLine().getOut().println(file);
             }
             return 0;

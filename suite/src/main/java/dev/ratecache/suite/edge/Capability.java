@@ -19,5 +19,21 @@ public enum Capability {
     RETRY_AFTER,
     RATELIMIT_HEADERS,
     /** One per-client limit held across several edges behind a balancer. */
-    FLEET
+    FLEET;
+
+    /** In a sentence of the report: "HAProxy cannot: queue or delay, ...". */
+    public String label() {
+        return switch (this) {
+            case QUEUE_DELAY -> "queue or delay";
+            case NODELAY -> "pass a burst at once";
+            case STALE_WHILE_REVALIDATE -> "serve stale while revalidating";
+            case STALE_IF_ERROR -> "serve stale on an error";
+            case CACHE_LOCK -> "send one miss of many to the origin";
+            case PURGE -> "purge";
+            case PER_KEY_LIMITS -> "limit by key";
+            case RETRY_AFTER -> "send Retry-After";
+            case RATELIMIT_HEADERS -> "send RateLimit headers";
+            case FLEET -> "hold one limit across a fleet";
+        };
+    }
 }

@@ -1,7 +1,11 @@
 package dev.ratecache.suite.edge;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.stack.StackPorts;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.Optional;
 
 /** The edge products the suite can put in front of the origin, as {@code --edge} names them. */
@@ -17,6 +21,52 @@ public enum EdgeProduct {
             case NGINX -> Optional.empty();
             case HAPROXY -> Optional.of(new HaproxyEdge(Repo.haproxyTemplates()));
             case VARNISH -> Optional.of(new VarnishEdge(Repo.varnishTemplates()));
+        };
+    }
+
+    /**
+     * The one line that says why this product cannot run the stack {@code switches} and
+     * {@code ports} describe (a flag the stack spec does not carry yet, or a capability the product
+     * lacks); empty when it can, and always for nginx, which runs every switch.
+     */
+    public Optional<String> refusal(NginxSwitches switches, StackPorts ports) {
+        Optional<Edge> edge = adapter();
+        if (edge.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return edge.get().refusal(StackSpec.from(switches, ports));
+        } catch (StackSpec.Unsupported e) {
+            return Optional.of("--edge " + this + ": " + e.getMessage());
+        }
+    }
+
+    /** What the product can do for a stack; nginx, whose switches the suite grew from, can do all. */
+    public Set<Capability> capabilities() {
+        return adapter().map(Edge::capabilities).orElse(EnumSet.allOf(Capability.class));
+    }
+
+    /** What nginx can do and this product cannot, as the report says it: empty for nginx. */
+    public String cannot() {
+        return String.join(", ", EnumSet.complementOf(EnumSet.copyOf(capabilities())).stream().map(Capability::label)
+                .toList());
+    }
+
+    /** Its per-client limit's algorithm, named as the report says it. */
+    public String limiter() {
+        return switch (this) {
+            case NGINX -> "leaky bucket (limit_req)";
+            case HAPROXY -> "sliding-window counter (http_req_rate)";
+            case VARNISH -> "token bucket (vsthrottle)";
+        };
+    }
+
+    /** As the report names it: nginx, HAProxy, Varnish. */
+    public String displayName() {
+        return switch (this) {
+            case NGINX -> "nginx";
+            case HAPROXY -> "HAProxy";
+            case VARNISH -> "Varnish";
         };
     }
 

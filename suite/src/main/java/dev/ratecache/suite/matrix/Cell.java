@@ -1,5 +1,6 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import java.util.LinkedHashMap;
@@ -33,10 +34,11 @@ import java.util.Optional;
  *                    sends; null for every other cell (the user's switches hold)
  * @param fleet       a cell of --matrix fleet: its edges and how the per-client limit holds across them;
  *                    null for every other cell
+ * @param edge        the product whose tiers the cell runs through (nginx, HAProxy, Varnish)
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
         boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties,
-        EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys, Fleet fleet) {
+        EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys, Fleet fleet, EdgeProduct edge) {
 
     /** A cell of --matrix fleet: {@code edges} edges, the per-client limit held across them by {@code strategy}. */
     public record Fleet(int edges, dev.ratecache.suite.nginx.FleetLimit strategy) {
@@ -58,6 +60,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     public Cell {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(generator, "generator");
+        Objects.requireNonNull(edge, "edge");
         properties = Map.copyOf(properties);
         if (direct && (frontLimit || backLimit || serverCache)) {
             throw new IllegalArgumentException("a direct cell passes no Nginx: no limits, no server cache");
@@ -99,13 +102,19 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     /** This cell under another name, its edges balanced by {@code balance}. */
     public Cell withEdgeBalance(String newName, EdgeBalance balance) {
         return new Cell(newName, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                balance, appCache, keys, fleet);
+                balance, appCache, keys, fleet, edge);
     }
 
     /** The same cell with the origin's Redis app cache on or off (--app-cache for every cell of a run). */
     public Cell withAppCache(boolean on) {
         return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                edgeBalance, on, keys, fleet);
+                edgeBalance, on, keys, fleet, edge);
+    }
+
+    /** The same cell through another edge product's tiers (--edge for every cell of a run). */
+    public Cell withEdge(EdgeProduct product) {
+        return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
+                edgeBalance, appCache, keys, fleet, product);
     }
 
     /** A folder name for the cell: its name with the slash replaced. */
@@ -143,6 +152,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     }
 
     private String describeStack() {
+        String through = direct || edge == EdgeProduct.NGINX ? ""
+                : edge.displayName() + " (which cannot " + edge.cannot() + "): ";
+        return through + describeTiers();
+    }
+
+    private String describeTiers() {
         if (direct) {
             return "straight to the app server: no Nginx, no rate limiting" + (clientCache ? ", client cache" : "");
         }
@@ -175,6 +190,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private KeyedTraffic keys;
         private Fleet fleet;
         private EdgeBalance edgeBalance;
+        private EdgeProduct edge = EdgeProduct.NGINX;
 
         private Builder(Plan plan, String name) {
             this.plan = plan;
@@ -247,9 +263,15 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** Through another edge product's tiers than nginx's. */
+        public Builder edge(EdgeProduct product) {
+            edge = product;
+            return this;
+        }
+
         public Cell build() {
             return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                    edgeBalance, appCache, keys, fleet);
+                    edgeBalance, appCache, keys, fleet, edge);
         }
     }
 }

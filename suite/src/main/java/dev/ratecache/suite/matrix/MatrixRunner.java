@@ -3,6 +3,8 @@ package dev.ratecache.suite.matrix;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.edge.Edge;
+import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
@@ -169,7 +171,7 @@ public final class MatrixRunner {
         Stack stack = null;
         try {
             NginxSwitches switches = switchesOf(cell, dir);
-            stack = cell.direct() ? null : Stack.around(origin, switches, options.ports(), dir);
+            stack = cell.direct() ? null : tiers(cell, origin, switches, dir);
             aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
@@ -212,6 +214,19 @@ public final class MatrixRunner {
         }
     }
 
+    /**
+     * The cell's tiers, fresh: nginx's, or another product's through its adapter (the command asked
+     * the adapter's refusal before the run started), in the cell's folder.
+     */
+    private Stack tiers(Cell cell, OriginServer origin, NginxSwitches switches, Path dir) throws IOException {
+        Optional<Edge> adapter = cell.edge().adapter();
+        if (adapter.isEmpty()) {
+            return Stack.around(origin, switches, options.ports(), dir);
+        }
+        return Stack.aroundEdge(adapter.get(), StackSpec.from(switches, options.ports()), origin, options.ports(),
+                dir.resolve(cell.edge().toString()));
+    }
+
     /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */
     private NginxSwitches switchesOf(Cell cell, Path dir) throws IOException {
         NginxSwitches s = cell.apply(options.switches());
@@ -232,7 +247,8 @@ public final class MatrixRunner {
         // With --tls: https (JMeter speaks HTTP/1.1 over it, and accepts any certificate, as it always does).
         props.put("protocol", stack.frontUri().getScheme());
         stack.tls().ifPresent(tls -> props.put(LibraryDriver.TRUST_PROPERTY, tls.trust().toAbsolutePath().toString()));
-        // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing.
+        // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing
+        // (a replay runs through nginx alone).
         props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
     }
 

@@ -2,10 +2,7 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.stats.BusiestWindow;
 import dev.ratecache.suite.edge.EdgeEvent;
-import dev.ratecache.suite.edge.EventFile;
-import dev.ratecache.suite.edge.NginxLog;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,9 +27,7 @@ public record OriginWindows(List<Long> arrivalsMs) {
      * from before the suite kept them, from nginx's back end log.
      */
     public static OriginWindows ofCell(Path runDir) throws IOException {
-        Path events = TierLogs.backEvents(runDir);
-        return of(Files.isRegularFile(events) ? EventFile.read(events)
-                : NginxLog.events(runDir.resolve("nginx/back/logs/access.log")));
+        return of(CellEvents.back(runDir));
     }
 
     /** The arrivals at the origin of a back tier's events (none: nothing reached it). */

@@ -10,8 +10,7 @@ import java.util.List;
 /**
  * A cell's tiers' logs once complete: the products buffer them, and only stopping the tiers writes
  * out the rest. What the collectors read are the events, the same for every edge product; they are
- * also kept in the cell's folder ({@code events/front.jsonl}, {@code events/back.jsonl}), where the
- * report reads them again.
+ * also kept in the cell's folder ({@link CellEvents}), where the report reads them again.
  *
  * @param frontLog nginx's front end as a whole: the one edge's log, or with several their logs merged in time
  *                 order; null for another product's tiers (and for a cell without tiers)
@@ -23,15 +22,6 @@ record TierLogs(Path frontLog, Path backLog, List<EdgeEvent> front, List<EdgeEve
     /** A cell straight to the origin has no tiers, so no logs. */
     static final TierLogs NONE = new TierLogs(null, null, null, null);
 
-    /** Where a cell's folder keeps its tiers' events. */
-    static Path frontEvents(Path cellRunDir) {
-        return cellRunDir.resolve("events/front.jsonl");
-    }
-
-    static Path backEvents(Path cellRunDir) {
-        return cellRunDir.resolve("events/back.jsonl");
-    }
-
     /** Stops the tiers (null: there are none) and gives their logs; a merged front log goes into {@code dir}. */
     static TierLogs completed(Stack stack, Path dir) throws IOException {
         if (stack == null) {
@@ -40,8 +30,8 @@ record TierLogs(Path frontLog, Path backLog, List<EdgeEvent> front, List<EdgeEve
         stack.close();
         List<EdgeEvent> front = stack.frontEvents();
         List<EdgeEvent> back = stack.backEvents();
-        EventFile.write(front, frontEvents(dir));
-        EventFile.write(back, backEvents(dir));
+        EventFile.write(front, CellEvents.frontFile(dir));
+        EventFile.write(back, CellEvents.backFile(dir));
         if (!stack.product().equals("nginx")) {
             return new TierLogs(null, null, front, back);
         }

@@ -205,6 +205,9 @@ public final class Predictor {
         if (!in.switches().origins().isEmpty()) {
             return "the model does not know your origin (--origin): its service times and freshness";
         }
+        if (!cell.direct() && cell.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
+            return "the model has nginx's tiers only yet, not " + cell.edge().displayName() + "'s";
+        }
         if (cell.clientCache() && (cell.plan().name().equals(Plan.FLOOD.name()) || cell.plan().samples() > 0)) {
             return "the model's client cache is JMeter's per user of a thread group, not of an open model";
         }

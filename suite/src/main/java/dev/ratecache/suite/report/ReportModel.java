@@ -48,9 +48,16 @@ final class ReportModel {
     private final List<Check.Outcome> checks;
     private final boolean comparable;
     private final Map<String, CellPrediction> predictions;
+    private final List<ReportSection> sections;
 
     ReportModel(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
             boolean comparable, Map<String, CellPrediction> predictions) {
+        this(dir, run, outcome, checks, comparable, predictions, List.of());
+    }
+
+    ReportModel(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
+            boolean comparable, Map<String, CellPrediction> predictions, List<ReportSection> sections) {
+        this.sections = sections;
         this.dir = dir.toAbsolutePath();
         this.run = run;
         this.outcome = outcome;
@@ -201,6 +208,7 @@ final class ReportModel {
         c.put("replays", replays());
         c.put("tierCells", tierSections());
         List<FleetRow> fleet = fleetRows();
+        c.put("matrixSections", sections);
         c.put("hasFleet", !fleet.isEmpty());
         c.put("fleetRows", fleet);
         List<LoadHostRow> hosts = loadHosts();

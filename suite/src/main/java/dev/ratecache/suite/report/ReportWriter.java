@@ -39,6 +39,7 @@ public final class ReportWriter {
     private final List<Check.Outcome> checks;
     private final ReportModel model;
     private final Map<String, CellPrediction> predictions;
+    private final List<ReportSection> sections;
 
     /**
      * {@code run} describes the run (profile, matrix, switches, machine, ...) for the report's header;
@@ -53,12 +54,19 @@ public final class ReportWriter {
     /** With the model's prediction for each cell, by cell name, beside what it measured. */
     public ReportWriter(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
             boolean comparable, Map<String, CellPrediction> predictions) {
+        this(dir, run, outcome, checks, comparable, predictions, List.of());
+    }
+
+    /** With the sections the kind of matrix adds ({@link ReportSection}). */
+    public ReportWriter(Path dir, Map<String, Object> run, MatrixRunner.Outcome outcome, List<Check.Outcome> checks,
+            boolean comparable, Map<String, CellPrediction> predictions, List<ReportSection> sections) {
         this.dir = dir;
         this.run = run;
         this.outcome = outcome;
         this.checks = checks;
         this.predictions = predictions;
-        this.model = new ReportModel(dir, run, outcome, checks, comparable, predictions);
+        this.sections = sections;
+        this.model = new ReportModel(dir, run, outcome, checks, comparable, predictions, sections);
     }
 
     public void write() throws IOException {
@@ -84,7 +92,13 @@ public final class ReportWriter {
     /** The same, with each plan's predictions under its table. */
     public static String terminal(Path dir, MatrixRunner.Outcome outcome, List<Check.Outcome> checks, boolean comparable,
             Map<String, CellPrediction> predictions) {
-        ReportModel model = new ReportModel(dir, Map.of(), outcome, checks, comparable, predictions);
+        return terminal(dir, outcome, checks, comparable, predictions, List.of());
+    }
+
+    /** The same, with the sections the kind of matrix adds. */
+    public static String terminal(Path dir, MatrixRunner.Outcome outcome, List<Check.Outcome> checks, boolean comparable,
+            Map<String, CellPrediction> predictions, List<ReportSection> sections) {
+        ReportModel model = new ReportModel(dir, Map.of(), outcome, checks, comparable, predictions, sections);
         Map<String, Object> context = model.context(Column.TERMINAL);
         context.put("tables", model.tables(Column.TERMINAL).stream()
                 .map(t -> Map.of("plan", t.plan(), "lines", TextTable.lines(t),

@@ -1,0 +1,93 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.matrix.CellEvents;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report's section of --matrix edges: per edge product, what its per-client limit did to a
+ * flood from one address, in the user's numbers; which of the per-client and back-limit promises
+ * it kept; and what it cannot do that nginx can. The cells' figures are in each plan's table,
+ * product beside product.
+ */
+public final class EdgesSection {
+    private EdgesSection() {}
+
+    public static ReportSection of(List<CellResult> cells, List<Check.Outcome> checks, NginxSwitches switches) {
+        List<String> lines = new ArrayList<>();
+        for (EdgeProduct product : EdgeProduct.values()) {
+            List<CellResult> own = cells.stream().filter(r -> !r.cell().direct() && r.cell().edge() == product).toList();
+            if (own.isEmpty()) {
+                continue;
+            }
+            for (CellResult r : own) {
+                burst(r, switches).ifPresent(lines::add);
+            }
+            lines.add(promises(product, own, checks));
+            if (product != EdgeProduct.NGINX) {
+                lines.add(product.displayName() + " cannot " + product.cannot() + " (refused in one line when asked)");
+            }
+        }
+        String intro = String.format(Locale.ROOT, "Each edge product with the same limits (front %d r/s burst %d, back"
+                + " %d r/s burst %d, %s) and the edge cache on; each plan's table above sets their cells side by side."
+                + " Below: what each product's per-client limit did to a flood from one address, which promises it"
+                + " kept (the per-client one: no client admitted more than rate + burst in any second; the back"
+                + " limit's: the origin never sent more than rate + burst in any second), and what it cannot do.",
+                switches.frontRate(), switches.frontBurst(), switches.backRate(), switches.backBurst(),
+                switches.frontMode() + " / " + switches.backMode());
+        return new ReportSection("Edges compared", intro, lines);
+    }
+
+    /** The sentence of a flood cell from one address; none for other cells or a failed one. */
+    private static java.util.Optional<String> burst(CellResult r, NginxSwitches switches) {
+        String sources = r.cell().properties().get("sources");
+        if (!r.cell().plan().name().equals(Plan.FLOOD.name()) || !"1".equals(sources) || r.failed()
+                || r.runDirs().isEmpty() || !r.cell().frontLimit()) {
+            return java.util.Optional.empty();
+        }
+        try {
+            EdgeBurst b = EdgeBurst.of(CellEvents.front(r.runDirs().get(0)));
+            if (b == null) {
+                return java.util.Optional.empty();
+            }
+            int multiple = Integer.parseInt(r.cell().properties().get("rate")) / switches.frontRate();
+            return java.util.Optional.of(r.cell().name() + ": " + b.sentence(r.cell().edge(), multiple,
+                    switches.frontRate(), switches.frontBurst()));
+        } catch (IOException | NumberFormatException e) {
+            return java.util.Optional.of(r.cell().name() + ": its front tier's events cannot be read (" + e.getMessage()
+                    + ")");
+        }
+    }
+
+    /** Which of the product's cells kept each promise, from the run's checks. */
+    private static String promises(EdgeProduct product, List<CellResult> own, List<Check.Outcome> checks) {
+        return product.displayName() + " " + verdict("the per-client promise", own, checks, ": no client admitted")
+                + "; " + verdict("the back limit's", own, checks, "." + dev.ratecache.suite.matrix.Metric.ORIGIN_PEAK_1S.id());
+    }
+
+    private static String verdict(String promise, List<CellResult> own, List<Check.Outcome> checks, String marker) {
+        List<String> broken = new ArrayList<>();
+        int judged = 0;
+        for (CellResult r : own) {
+            for (Check.Outcome o : checks) {
+                if (o.check().text().startsWith(r.cell().name() + marker)) {
+                    judged++;
+                    if (!o.passed()) {
+                        broken.add(r.cell().name());
+                    }
+                }
+            }
+        }
+        if (judged == 0) {
+            return "was not judged on " + promise;
+        }
+        return broken.isEmpty() ? "kept " + promise + " in all " + judged + " of its cells"
+                : "broke " + promise + " in " + String.join(", ", broken) + " (of " + judged + ")";
+    }
+}
