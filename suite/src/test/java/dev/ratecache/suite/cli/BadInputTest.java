@@ -53,7 +53,7 @@ class BadInputTest {
                 refused("unknown profile", List.of("--profile", "fast"),
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
-                        "'everything' is not a matrix: use default, full, protection, caches, tiers or fleet"),
+                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet or edges"),
                 refused("limit key of an unknown kind", List.of("--limit-key", "token:abc"),
                         "'token:abc' is not a limit key: use addr, header:NAME, cookie:NAME or arg:NAME"),
                 refused("header key without a name", List.of("--limit-key", "header:"), "'header:' is not a limit key"),
@@ -107,6 +107,24 @@ class BadInputTest {
                         "--fleet-redis", "127.0.0.1:99999"),
                         "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379"
                                 + " (got '127.0.0.1:99999')"),
+                refused("an edge product the suite does not know", List.of("--edge", "apache"),
+                        "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy or varnish"),
+                refused("HAProxy asked to queue, as the defaults do", List.of("--edge", "haproxy"),
+                        "HAProxy's rate limit rejects and never queues or delays (--front-mode queue --back-mode queue):"
+                                + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx"),
+                refused("a switch the stack spec does not carry yet", List.of("--edge", "varnish", "--tls",
+                        "--front-mode", "nodelay", "--back-mode", "nodelay"),
+                        "--edge varnish: --tls is not in the edge stack spec yet: drop it, or use --edge nginx"),
+                refused("HAProxy over several edges", List.of("--edge", "haproxy", "--front-mode", "nodelay",
+                        "--back-mode", "nodelay", "--edges", "3"),
+                        "HAProxy cannot hold one per-client limit across --edges 3: its peers replicate stick-table"
+                                + " values, they do not sum them; give --edges 1, or use --edge nginx"),
+                refused("the edges matrix told to queue, once per product that cannot",
+                        List.of("--matrix", "edges", "--front-mode", "queue"),
+                        "HAProxy's rate limit rejects and never queues or delays (--front-mode queue): give"
+                                + " --front-mode nodelay, or use --edge nginx",
+                        "Varnish's vsthrottle only rejects and never queues or delays (--front-mode queue): give"
+                                + " --front-mode nodelay, or use --edge nginx"),
                 refused("fleet Redis port 0", List.of("--edges", "3", "--fleet-limit", "shared",
                         "--fleet-redis", "127.0.0.1:0"), "(got '127.0.0.1:0')")), RefusedRows.origins());
     }
@@ -170,7 +188,8 @@ class BadInputTest {
     void helpListsTheValuesOfEveryChoice() {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
-                "--matrix=KIND default, full, protection, caches, tiers, fleet.", "--profile=PROFILE quick, default, full.",
+                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges.",
+                "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.");
     }
 
