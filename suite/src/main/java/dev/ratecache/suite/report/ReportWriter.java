@@ -139,6 +139,9 @@ public final class ReportWriter {
             cell.put("name", r.cell().name());
             cell.put("plan", r.cell().plan().name());
             cell.put("description", r.cell().describe());
+            if (!r.cell().direct()) {
+                cell.put("edge", r.cell().edge().toString());
+            }
             cell.put("status", ReportModel.status(r));
             if (r.failed()) {
                 cell.put("failure", r.failure());
@@ -182,6 +185,9 @@ public final class ReportWriter {
             checkList.add(Map.of("check", o.check().text(), "passed", o.passed(), "detail", o.detail()));
         }
         json.put("checks", checkList);
+        if (!sections.isEmpty()) {
+            json.put("sections", sections);
+        }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), json);
     }
 
