@@ -3,13 +3,10 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Cell;
-import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -20,12 +17,8 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
-import dev.ratecache.suite.report.EdgePromise;
-import dev.ratecache.suite.report.EdgesSection;
 import dev.ratecache.suite.report.ReportSection;
-import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.report.ReportWriter;
 import dev.ratecache.suite.stack.StackPorts;
@@ -205,26 +198,14 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
     }
 
-    /**
-     * The checks the kind of run makes by itself, beside the user's --assert: the protection matrix's
-     * promise, and the fleet's per-client one (which per-edge breaks: that is what it shows).
-     */
+    /** The checks the kind of matrix makes by itself, beside the user's --assert. */
     List<Check.Outcome> builtInChecks(List<CellResult> cells) {
-        return switch (matrix) {
-            case PROTECTION -> BackLimitPromise.of(switches).check(cells);
-            case FLEET -> FleetPromise.check(cells);
-            case EDGES -> {
-                List<Check.Outcome> both = new ArrayList<>(EdgePromise.check(cells, switches));
-                both.addAll(BackLimitPromise.of(switches).check(cells));
-                yield both;
-            }
-            default -> List.of();
-        };
+        return matrix.checks(cells, switches);
     }
 
     /** The sections the kind of matrix adds to its report. */
     List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks) {
-        return matrix == MatrixKind.EDGES ? List.of(EdgesSection.of(cells, checks, switches)) : List.of();
+        return matrix.sections(cells, checks, switches);
     }
 
     /** What a run will do, once every input has been checked. */
@@ -237,9 +218,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
      * no plan and no cells) is the only line about it: no second line about what it left empty.
      */
     Run validate(Path runDir) {
-        if (matrix == MatrixKind.EDGES) {
-            nodelayUnlessGiven();
-        }
+        matrix.defaults(switches, kindInput(List.of()));
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
         int repeats = repeat != null ? repeat : profile.repeats();
@@ -289,21 +268,6 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         Refuse.ifAny(spec, problems);
         return new Run(cells, profile, repeats, checks);
-    }
-
-    /**
-     * --matrix edges compares the products on what they all can do: rejecting over the limit. The
-     * user's --front-mode and --back-mode still hold (and HAProxy's and Varnish's cells are refused
-     * when they ask a queue).
-     */
-    private void nodelayUnlessGiven() {
-        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        if (!parsed.hasMatchedOption("--front-mode")) {
-            switches.frontMode(dev.ratecache.suite.nginx.LimitMode.NODELAY);
-        }
-        if (!parsed.hasMatchedOption("--back-mode")) {
-            switches.backMode(dev.ratecache.suite.nginx.LimitMode.NODELAY);
-        }
     }
 
     /** What the cells' edge products cannot run of the cells' switches: one line per distinct reason. */
@@ -427,7 +391,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         if (!spec.commandLine().getParseResult().hasMatchedOption("--edge")) {
             return cells;
         }
-        if (matrix == MatrixKind.EDGES) {
+        if (matrix.cellsChooseEdge()) {
             return cells.stream().filter(c -> c.edge() == edge).toList();
         }
         return cells.stream().map(c -> c.direct() ? c : c.withEdge(edge)).toList();
@@ -443,7 +407,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             return cells;
         }
         boolean on = appCache == AppCacheMode.REDIS;
-        if (matrix == MatrixKind.CACHES) {
+        if (matrix.cellsChooseAppCache()) {
             return cells.stream().filter(c -> c.appCache() == on).toList();
         }
         return cells.stream().map(c -> c.direct() || c.library() ? c : c.withAppCache(on)).toList();
@@ -500,80 +464,23 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
     /** The matrix's cells for {@code plans}, before --only and the switches narrow them. */
     List<Cell> cellsOf(List<Plan> plans) {
-        List<Cell> cells = matrixCells(plans);
+        List<Cell> cells = matrix.cells(kindInput(plans));
         // Several edges and no --edge-balance: independent caches beside sharded ones, on the same plan.
         boolean balanceGiven = spec.commandLine().getParseResult().hasMatchedOption("--edge-balance");
-        // The fleet's cells choose their own balance.
-        return switches.edges() > 1 && !balanceGiven && matrix != MatrixKind.FLEET ? Matrix.bothEdgeBalances(cells)
+        return switches.edges() > 1 && !balanceGiven && !matrix.cellsChooseBalance() ? Matrix.bothEdgeBalances(cells)
                 : cells;
     }
 
-    private List<Cell> matrixCells(List<Plan> plans) {
-        if (matrix == MatrixKind.PROTECTION && ownPlan()) {
-            throw new IllegalArgumentException("--matrix protection floods with the suite's flood plan: " + notOwnPlan());
-        }
-        if (matrix == MatrixKind.CACHES && ownPlan()) {
-            throw new IllegalArgumentException("--matrix caches runs the suite's hotset plan on /items: " + notOwnPlan());
-        }
-        if (matrix == MatrixKind.EDGES && ownPlan()) {
-            throw new IllegalArgumentException("--matrix edges runs the suite's stress, load and flood plans: "
-                    + notOwnPlan());
-        }
-        if ((matrix == MatrixKind.TIERS || matrix == MatrixKind.FLEET) && ownPlan()) {
-            throw new IllegalArgumentException("--matrix " + matrix + " sends API keys with the suite's keys plan: "
-                    + notOwnPlan());
-        }
-        return switch (matrix) {
-            case DEFAULT -> Matrix.reference(plans);
-            case FULL -> Matrix.full(plans);
-            case CACHES -> Matrix.caches();
-            case TIERS -> tiersCells();
-            case FLEET -> fleetCells();
-            case EDGES -> Matrix.edges(switches.frontRate());
-            case PROTECTION -> Matrix.protection(switches.frontRate(), switches.frontLimit(), switches.backLimit(),
-                    spec.commandLine().getParseResult().hasMatchedOption("--cache") && switches.cache());
-        };
-    }
-
-    /**
-     * The tiers matrix's cells: the user's --tiers, or the suite's own, with keys in the header of the
-     * user's --limit-key header:NAME, or X-Api-Key.
-     */
-    private List<Cell> tiersCells() {
-        String header = keyHeader();
-        List<LimitTier> tiers = switches.limitTiers();
-        return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers, tiers.isEmpty() ? null
-                : switches.tiersFile(), header);
-    }
-
-    /** The header the keys plan sends keys in: the user's --limit-key header:NAME, or X-Api-Key. */
-    private String keyHeader() {
-        LimitKey key = switches.limitKey();
-        if (!key.byAddress() && key.kind() != LimitKey.Kind.HEADER) {
-            throw new IllegalArgumentException("--matrix " + matrix + " sends each key in a header: use --limit-key"
-                    + " header:NAME (or none, for X-Api-Key), not " + key);
-        }
-        return key.kind() == LimitKey.Kind.HEADER ? key.name() : "X-Api-Key";
-    }
-
-    /**
-     * The fleet matrix's cells: as the tiers matrix's keys (the user's --tiers, or the suite's fleet
-     * tiers), over --edges N edges, or {@link Matrix#FLEET_EDGES}. The cells set --fleet-limit and
-     * --edge-balance themselves, so the user's are refused rather than silently overridden.
-     */
-    private List<Cell> fleetCells() {
+    /** What the kind of matrix reads of this command. */
+    private MatrixKind.Input kindInput(List<Plan> plans) {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        for (String own : List.of("--fleet-limit", "--edge-balance")) {
-            if (parsed.hasMatchedOption(own)) {
-                throw new IllegalArgumentException("--matrix fleet runs each strategy and balance in a cell of its own:"
-                        + " drop " + own + " (--only picks cells)");
-            }
-        }
-        String header = keyHeader();
-        List<LimitTier> tiers = switches.limitTiers();
-        return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
-                tiers.isEmpty() ? null : switches.tiersFile(), header,
-                switches.edges() > 1 ? switches.edges() : Matrix.FLEET_EDGES);
+        return new MatrixKind.Input() {
+            @Override public List<Plan> plans() { return plans; }
+            @Override public NginxSwitches switches() { return switches; }
+            @Override public boolean given(String option) { return parsed.hasMatchedOption(option); }
+            @Override public boolean ownPlan() { return MatrixCommand.this.ownPlan(); }
+            @Override public String notOwnPlan() { return MatrixCommand.this.notOwnPlan(); }
+        };
     }
 
     /** Files the cells need in the run folder, written before the first cell starts. */

@@ -1,10 +1,213 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.KeyedTraffic;
+import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.nginx.LimitKey;
+import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.report.BackLimitPromise;
+import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.EdgePromise;
+import dev.ratecache.suite.report.EdgesSection;
+import dev.ratecache.suite.report.FleetPromise;
+import dev.ratecache.suite.report.ReportSection;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
-/** The sets of cells --matrix chooses from (matrix/Matrix builds each). */
+/**
+ * The sets of cells --matrix chooses from, each a plug-in of the run: its cells, the defaults it
+ * gives switches the user left alone, the checks it makes by itself and the sections it adds to
+ * the report. The command asks the kind; it holds no branch per kind.
+ */
 enum MatrixKind {
-    DEFAULT, FULL, PROTECTION, CACHES, TIERS, FLEET, EDGES;
+    DEFAULT {
+        @Override
+        List<Cell> cells(Input in) {
+            return Matrix.reference(in.plans());
+        }
+    },
+    FULL {
+        @Override
+        List<Cell> cells(Input in) {
+            return Matrix.full(in.plans());
+        }
+    },
+    /** The flood at 2x, 5x and 10x, from one address and from many: the back limit's promise, checked. */
+    PROTECTION {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "floods with the suite's flood plan");
+            NginxSwitches s = in.switches();
+            return Matrix.protection(s.frontRate(), s.frontLimit(), s.backLimit(), in.given("--cache") && s.cache());
+        }
+
+        @Override
+        List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
+            return BackLimitPromise.of(switches).check(cells);
+        }
+    },
+    /** The hotset plan under each way of caching it; --app-cache picks its cells with or without Redis. */
+    CACHES {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "runs the suite's hotset plan on /items");
+            return Matrix.caches();
+        }
+
+        @Override
+        boolean cellsChooseAppCache() {
+            return true;
+        }
+    },
+    TIERS {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "sends API keys with the suite's keys plan");
+            List<LimitTier> tiers = in.switches().limitTiers();
+            return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers,
+                    tiers.isEmpty() ? null : in.switches().tiersFile(), keyHeader(in));
+        }
+    },
+    /**
+     * One per-client limit across several edges. Its cells set --fleet-limit and --edge-balance
+     * themselves, so the user's are refused rather than silently overridden; per-edge breaks the
+     * promise, which is what it shows.
+     */
+    FLEET {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "sends API keys with the suite's keys plan");
+            for (String own : List.of("--fleet-limit", "--edge-balance")) {
+                if (in.given(own)) {
+                    throw new IllegalArgumentException("--matrix fleet runs each strategy and balance in a cell of its"
+                            + " own: drop " + own + " (--only picks cells)");
+                }
+            }
+            NginxSwitches s = in.switches();
+            List<LimitTier> tiers = s.limitTiers();
+            return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
+                    tiers.isEmpty() ? null : s.tiersFile(), keyHeader(in),
+                    s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
+        }
+
+        @Override
+        boolean cellsChooseBalance() {
+            return true;
+        }
+
+        @Override
+        List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
+            return FleetPromise.check(cells);
+        }
+    },
+    /**
+     * nginx, HAProxy and Varnish side by side. They are compared on what they all can do, rejecting
+     * over the limit: nodelay unless the user's --front-mode or --back-mode say otherwise (HAProxy's
+     * and Varnish's cells are then refused in one line each).
+     */
+    EDGES {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "runs the suite's stress, load and flood plans");
+            return Matrix.edges(in.switches().frontRate());
+        }
+
+        @Override
+        void defaults(NginxSwitches switches, Input in) {
+            if (!in.given("--front-mode")) {
+                switches.frontMode(LimitMode.NODELAY);
+            }
+            if (!in.given("--back-mode")) {
+                switches.backMode(LimitMode.NODELAY);
+            }
+        }
+
+        @Override
+        boolean cellsChooseEdge() {
+            return true;
+        }
+
+        @Override
+        List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
+            List<Check.Outcome> both = new ArrayList<>(EdgePromise.check(cells, switches));
+            both.addAll(BackLimitPromise.of(switches).check(cells));
+            return both;
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks, NginxSwitches switches) {
+            return List.of(EdgesSection.of(cells, checks, switches));
+        }
+    };
+
+    /** What a kind reads of the command to make its cells. */
+    interface Input {
+        List<Plan> plans();
+
+        NginxSwitches switches();
+
+        /** Whether the user gave {@code option} on the command line. */
+        boolean given(String option);
+
+        /** Whether the plans are the user's own rather than the suite's. */
+        boolean ownPlan();
+
+        /** What to do instead when a kind runs only the suite's own plans. */
+        String notOwnPlan();
+    }
+
+    /** The kind's cells, before --only and the switches narrow them. */
+    abstract List<Cell> cells(Input in);
+
+    /** Sets what the kind needs of the switches the user left alone, before they are checked. */
+    void defaults(NginxSwitches switches, Input in) {}
+
+    /** Whether each cell has its own --app-cache mode, so that the flag picks cells instead of setting it. */
+    boolean cellsChooseAppCache() {
+        return false;
+    }
+
+    /** Whether each cell has its own edge product, so that --edge picks cells instead of setting it. */
+    boolean cellsChooseEdge() {
+        return false;
+    }
+
+    /** Whether each cell balances its edges itself, so that several edges are not run both ways. */
+    boolean cellsChooseBalance() {
+        return false;
+    }
+
+    /** The checks the kind makes by itself, beside the user's --assert. */
+    List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
+        return List.of();
+    }
+
+    /** The sections the kind adds to its report. */
+    List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks, NginxSwitches switches) {
+        return List.of();
+    }
+
+    /** Refuses the user's own plans (--plan, a replay) for a kind that runs only the suite's. */
+    void suitePlansOnly(Input in, String what) {
+        if (in.ownPlan()) {
+            throw new IllegalArgumentException("--matrix " + this + " " + what + ": " + in.notOwnPlan());
+        }
+    }
+
+    /** The header the keys plan sends keys in: the user's --limit-key header:NAME, or X-Api-Key. */
+    String keyHeader(Input in) {
+        LimitKey key = in.switches().limitKey();
+        if (!key.byAddress() && key.kind() != LimitKey.Kind.HEADER) {
+            throw new IllegalArgumentException("--matrix " + this + " sends each key in a header: use --limit-key"
+                    + " header:NAME (or none, for X-Api-Key), not " + key);
+        }
+        return key.kind() == LimitKey.Kind.HEADER ? key.name() : "X-Api-Key";
+    }
 
     /** As typed on the command line, listed in --help and in the error for a bad value. */
     @Override
