@@ -13,8 +13,9 @@ import java.util.Random;
 
 /**
  * A discrete-event simulation of clients → front (per-client limit, edge cache) → back
- * (global limit) → origin (threads + FIFO queue). Each tier's limit is its product's
- * ({@link LimitSpec}); the suite's templates put it before the cache for every product.
+ * (global limit) → origin (threads + FIFO queue). Each tier's limit and the cache are those of the
+ * spec's product ({@link LimitSpec}, {@link EdgeCacheSpec}); the suite's templates put the limit
+ * before the cache for every product.
  *
  * <p>Events at the same millisecond run in the order they were scheduled, so a run is fully
  * determined by its spec and workload (and the seed of a random path order). One simulated
@@ -27,7 +28,8 @@ import java.util.Random;
  * the content phase (ngx_http_upstream_cache), so only requests the front accepted reach it, and
  * only misses and expired entries go on to the back. A background refresh is a subrequest: the
  * front's limit_req skips it, the back counts it. HAProxy's and Varnish's limits decide without
- * delays, so their requests take the same path without the timer.
+ * delays, so their requests take the same path without the timer; a Varnish background fetch too
+ * is counted by the back only.
  */
 public final class Simulation {
 
@@ -95,6 +97,8 @@ public final class Simulation {
     private int busyThreads;
     private final ArrayDeque<Req> originQueue = new ArrayDeque<>();
     private final List<RequestOutcome> outcomes = new ArrayList<>();
+    /** Requests waiting for a fetch of their path to be released (Varnish's waiting list), in arrival order. */
+    private final Map<String, List<Req>> waitingForFetch = new HashMap<>();
     private int originServed;
     private int backgroundServed;
     /** The closed workload's round-trip overhead, added between the front's answer and the client. */
@@ -411,6 +415,8 @@ public final class Simulation {
             forward(r);
         } else if (l instanceof EdgeCache.Wait wait) {
             at(wait.untilMs(), () -> handle(r, cache.poll(r.path, now, wait)));
+        } else if (l instanceof EdgeCache.WaitForFetch) {
+            waitingForFetch.computeIfAbsent(r.path, p -> new ArrayList<>()).add(r);
         }
     }
 
@@ -488,13 +494,25 @@ public final class Simulation {
             if (status == 200 && r.store) {
                 cache.store(r.path, now, spec.origin().path(r.path).freshness());
                 storedAt.put(r.path, now);
+            } else if (r.store) {
+                cache.notStored(r.path, now, status, r.background);
             }
             if (r.updater) {
-                cache.release(r.path);
+                release(r);
             }
         }
         if (!r.background) {
             finish(r, status);
+        }
+    }
+
+    /** The updater's fetch is done: the cache lets go of the element, and whoever waited on it opens it again. */
+    private void release(Req r) {
+        cache.release(r.path);
+        List<Req> waiting = waitingForFetch.remove(r.path);
+        if (waiting != null) {
+            // The list is taken first: a waiter may fetch and be answered before the next one is woken.
+            waiting.forEach(w -> handle(w, cache.open(w.path, now)));
         }
     }
 
