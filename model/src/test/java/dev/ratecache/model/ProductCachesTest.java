@@ -53,7 +53,9 @@ class ProductCachesTest {
         OriginSpec slow = origin("/slow", 8000, Freshness.maxAge(60));
         List<Arrival> three = at("/slow", 0, 0, 0);
 
-        assertThat(run(VARNISH, slow, three).aggregates().originRequests()).isEqualTo(1);
+        SimulationResult varnish = run(VARNISH, slow, three);
+        assertThat(varnish.aggregates().originRequests()).isEqualTo(1);
+        assertThat(varnish.requests()).extracting(RequestOutcome::endMs).containsExactly(8000L, 8000L, 8000L);
         assertThat(run(SuiteFixture.edge(), slow, three).aggregates().originRequests()).isEqualTo(3);
     }
 
@@ -135,6 +137,17 @@ class ProductCachesTest {
                 .extracting(RequestOutcome::cache).containsExactly(CacheStatus.MISS, CacheStatus.EXPIRED);
         assertThat(run(VARNISH, origin("/p", 100, Freshness.maxAge(1)), times).requests())
                 .extracting(RequestOutcome::cache).containsExactly(CacheStatus.MISS, CacheStatus.MISS);
+    }
+
+    @Test
+    void varnishMakesAMaxAgeZeroAnswerHitForMiss() {
+        // A ttl of 0 is uncacheable (built-in vcl_beresp_stale): after the first answer (at 100) the
+        // two requests of 200 each fetch instead of one waiting on the other's fetch.
+        OriginSpec p = origin("/p", 100, Freshness.maxAge(0));
+        SimulationResult r = run(VARNISH, p, at("/p", 0, 200, 200));
+
+        assertThat(r.aggregates().originRequests()).isEqualTo(3);
+        assertThat(r.requests()).extracting(RequestOutcome::endMs).containsExactly(100L, 300L, 300L);
     }
 
     /** A back of one request a second (vsthrottle, 1 token per 1000 ms) with a 1 ms hop each way. */
