@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The edge's proxy_cache, keyed by URI, as nginx 1.22 decides it (ngx_http_file_cache.c and
- * ngx_http_upstream_cache in ngx_http_upstream.c).
+ * The edge's cache, keyed by URI. For nginx ({@link EdgeCacheSpec.Product#NGINX}) it is
+ * proxy_cache as nginx 1.22 decides it (ngx_http_file_cache.c and ngx_http_upstream_cache in
+ * ngx_http_upstream.c); HAProxy's and Varnish's caches are described at the end.
  *
  * <ul>
  * <li>Freshness is in whole seconds: a stored response gets {@code valid_sec = ngx_time() +
@@ -30,11 +31,34 @@ import java.util.Objects;
  *
  * <p>Not modelled: max_size eviction, min_uses, Vary, revalidation (REVALIDATED), errors and
  * use_stale for errors, the cache loader's cold start.
+ *
+ * <p><b>HAProxy 2.6</b> (src/cache.c): a lookup finds the entry fresh while {@code expire >
+ * date.tv_sec}, with {@code expire = date.tv_sec + min(max-age, the section's max-age)} set at the
+ * store: whole seconds of the wall clock again, but strictly greater, so max-age=1 is fresh for
+ * between 0 and 1 second (nginx: 1 to 2). An expired entry is deleted at the lookup and the request
+ * goes to the server: a MISS; nothing is served stale. There is no lock: an entry being written
+ * is not used (not {@code complete}), so concurrent misses each fetch, and each 200 replaces the
+ * stored entry. HAProxy's X-Cache-Status, as the suite sets it, is HIT or MISS only.
+ *
+ * <p><b>Varnish 7.1</b> (cache_hash.c HSH_Lookup, the suite's cache.vcl and grace.vcl): times are
+ * doubles of seconds, taken here as the model's milliseconds: an object is fresh while {@code
+ * t_origin + ttl > t_req}, ttl being max-age from the answer's arrival, and then in grace for
+ * stale-while-revalidate seconds, or stale-if-error's if longer (grace.vcl). A miss with a fetch
+ * already under way for the object waits for it with no timeout ({@link WaitForFetch}; request
+ * coalescing), and gets the fetched object as a HIT (cache.vcl: it has hits). In grace the first
+ * request starts one background fetch, and it and every request until that fetch is done are
+ * answered STALE (cache.vcl names both STALE; there is no UPDATING). Beyond grace the object is a
+ * plain MISS. An answer the built-in VCL finds uncacheable (any status but 200 here, or max-age=0)
+ * becomes a hit-for-miss object for 120 s (vcl_beresp_hitmiss): it shadows the older object, and
+ * each request fetches on its own, neither waiting nor served stale, until a 200 replaces it; but a
+ * background fetch answered 5xx is abandoned (grace.vcl) and leaves the stale object in grace.
+ * Waiters are all released in the millisecond the fetch's answer arrives (Varnish wakes them
+ * rush_exponent at a time, microseconds apart).
  */
 public final class EdgeCache {
 
     /** What the edge does with a request at its cache lookup. */
-    public sealed interface Lookup permits Serve, Fetch, Wait {
+    public sealed interface Lookup permits Serve, Fetch, Wait, WaitForFetch {
     }
 
     /**
@@ -65,9 +89,25 @@ public final class EdgeCache {
     public record Wait(long untilMs, long deadlineMs) implements Lookup {
     }
 
+    /**
+     * Waits, with no timer, for the fetch under way for the element (Varnish's waiting list): open
+     * again when that fetch is {@link #release}d.
+     */
+    public record WaitForFetch() implements Lookup {
+    }
+
+    /** How long Varnish's built-in vcl_beresp_hitmiss keeps a hit-for-miss object. */
+    static final long HIT_FOR_MISS_MS = 120_000;
+
     private static final class Node {
         boolean exists;
+        /** nginx: the last second the entry is fresh in; HAProxy: the first second it is not. */
         long validSec;
+        /** Varnish: the object is fresh before this model time, and in grace before {@link #graceUntilMs}. */
+        long freshUntilMs;
+        long graceUntilMs;
+        /** Varnish: a hit-for-miss object shadows the element before this time. */
+        long hitForMissUntilMs = Long.MIN_VALUE;
         long updatingSec;
         boolean updating;
         long lockTimeMs;
@@ -95,7 +135,45 @@ public final class EdgeCache {
 
     /** A request reaches the cache lookup (ngx_http_file_cache_open) at {@code nowMs}. */
     public Lookup open(String key, long nowMs) {
-        return open(key, nowMs, -1);
+        return switch (spec.product()) {
+            case NGINX -> open(key, nowMs, -1);
+            case HAPROXY -> openHaproxy(key, nowMs);
+            case VARNISH -> openVarnish(key, nowMs);
+        };
+    }
+
+    /** http_action_req_cache_use: a fresh, complete entry or the server. */
+    private Lookup openHaproxy(String key, long nowMs) {
+        Node node = nodes.get(key);
+        if (node != null && node.exists && node.validSec > seconds(nowMs)) {
+            return new Serve(CacheStatus.HIT, false);
+        }
+        // get_entry deletes an expired entry: nothing stale is left to serve.
+        nodes.remove(key);
+        return new Fetch(CacheStatus.MISS, false, true);
+    }
+
+    /** HSH_Lookup with the suite's grace. */
+    private Lookup openVarnish(String key, long nowMs) {
+        Node node = nodes.computeIfAbsent(key, k -> new Node());
+        if (nowMs < node.hitForMissUntilMs) {
+            return new Fetch(CacheStatus.MISS, false, true);
+        }
+        if (node.exists && nowMs < node.freshUntilMs) {
+            return new Serve(CacheStatus.HIT, false);
+        }
+        if (node.exists && nowMs < node.graceUntilMs) {
+            if (node.updating) {
+                return new Serve(CacheStatus.STALE, false);
+            }
+            node.updating = true;
+            return new Serve(CacheStatus.STALE, true);
+        }
+        if (node.updating) {
+            return new WaitForFetch();
+        }
+        node.updating = true;
+        return new Fetch(CacheStatus.MISS, true, true);
     }
 
     /**
@@ -172,6 +250,27 @@ public final class EdgeCache {
      * (ngx_http_file_cache_update): the element exists with the response's freshness.
      */
     public void store(String key, long nowMs, Freshness freshness) {
+        if (spec.product() == EdgeCacheSpec.Product.HAPROXY) {
+            Node node = nodes.computeIfAbsent(key, k -> new Node());
+            node.exists = true;
+            node.validSec = seconds(nowMs) + Math.min(freshness.maxAgeSec(), spec.maxAgeCapSec());
+            return;
+        }
+        if (spec.product() == EdgeCacheSpec.Product.VARNISH) {
+            Node node = nodes.computeIfAbsent(key, k -> new Node());
+            if (freshness.maxAgeSec() <= 0) {
+                // vcl_beresp_stale: a ttl of 0 is uncacheable.
+                node.hitForMissUntilMs = nowMs + HIT_FOR_MISS_MS;
+                return;
+            }
+            long graceSec = Math.max(freshness.staleWhileRevalidateSec(), freshness.staleIfErrorSec());
+            node.exists = true;
+            node.freshUntilMs = nowMs + freshness.maxAgeSec() * 1000;
+            node.graceUntilMs = node.freshUntilMs + graceSec * 1000;
+            // The new object is found before any older hit-for-miss one.
+            node.hitForMissUntilMs = Long.MIN_VALUE;
+            return;
+        }
         Node node = nodes.computeIfAbsent(key, k -> new Node());
         node.exists = true;
         node.validSec = seconds(nowMs) + freshness.maxAgeSec();
@@ -179,7 +278,22 @@ public final class EdgeCache {
         node.lastUseMs = Math.max(node.lastUseMs, nowMs);
     }
 
-    /** The updater is done, whatever the outcome (ngx_http_file_cache_free clears updating). */
+    /**
+     * A fetch for {@code key} got {@code status}, which the edge does not store (anything but 200).
+     * nginx and HAProxy keep nothing of it. Varnish makes it a hit-for-miss object, unless it
+     * answered a background fetch with a 5xx, which grace.vcl abandons.
+     */
+    public void notStored(String key, long nowMs, int status, boolean background) {
+        if (spec.product() != EdgeCacheSpec.Product.VARNISH || (background && status >= 500)) {
+            return;
+        }
+        nodes.computeIfAbsent(key, k -> new Node()).hitForMissUntilMs = nowMs + HIT_FOR_MISS_MS;
+    }
+
+    /**
+     * The updater is done, whatever the outcome (ngx_http_file_cache_free clears updating; Varnish
+     * unbusies the object and its waiters, which then open again).
+     */
     public void release(String key) {
         Node node = nodes.get(key);
         if (node != null) {

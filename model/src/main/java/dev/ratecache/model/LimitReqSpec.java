@@ -12,7 +12,7 @@ package dev.ratecache.model;
  * @param delayMilli    the delay threshold in thousandths (0 = queue, huge = nodelay)
  * @param rejectStatus  {@code limit_req_status} (nginx's default is 503)
  */
-public record LimitReqSpec(Rate rate, long burstMilli, long delayMilli, int rejectStatus) {
+public record LimitReqSpec(Rate rate, long burstMilli, long delayMilli, int rejectStatus) implements LimitSpec {
 
     /** {@code NGX_MAX_INT_T_VALUE / 1000 * 1000} on a 64-bit build: the nodelay threshold. */
     public static final long NODELAY_MILLI = Long.MAX_VALUE / 1000 * 1000;
@@ -41,5 +41,10 @@ public record LimitReqSpec(Rate rate, long burstMilli, long delayMilli, int reje
     /** The same limit answering rejected requests with {@code status} ({@code limit_req_status}). */
     public LimitReqSpec withRejectStatus(int status) {
         return new LimitReqSpec(rate, burstMilli, delayMilli, status);
+    }
+
+    @Override
+    public Limiter limiter() {
+        return new LimitReq(this);
     }
 }

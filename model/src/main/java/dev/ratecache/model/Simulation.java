@@ -12,8 +12,10 @@ import java.util.PriorityQueue;
 import java.util.Random;
 
 /**
- * A discrete-event simulation of clients → front (per-client limit_req, edge cache) → back
- * (global limit_req) → origin (threads + FIFO queue).
+ * A discrete-event simulation of clients → front (per-client limit, edge cache) → back
+ * (global limit) → origin (threads + FIFO queue). Each tier's limit and the cache are those of the
+ * spec's product ({@link LimitSpec}, {@link EdgeCacheSpec}); the suite's templates put the limit
+ * before the cache for every product.
  *
  * <p>Events at the same millisecond run in the order they were scheduled, so a run is fully
  * determined by its spec and workload (and the seed of a random path order). One simulated
@@ -25,7 +27,9 @@ import java.util.Random;
  * count it again: {@code r->main->limit_req_status} is already set); the cache lookup happens in
  * the content phase (ngx_http_upstream_cache), so only requests the front accepted reach it, and
  * only misses and expired entries go on to the back. A background refresh is a subrequest: the
- * front's limit_req skips it, the back counts it.
+ * front's limit_req skips it, the back counts it. HAProxy's and Varnish's limits decide without
+ * delays, so their requests take the same path without the timer; a Varnish background fetch too
+ * is counted by the back only.
  */
 public final class Simulation {
 
@@ -74,14 +78,27 @@ public final class Simulation {
             new PriorityQueue<>(Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
     private long seq;
     private long now;
-    private final LimitReq frontLimit;
+    /** A limit's zone: its product's per-key state, and the spec it answers rejections by. */
+    private record Zone(LimitSpec spec, Limiter limiter) {
+        static Zone of(LimitSpec spec) {
+            return new Zone(spec, spec.limiter());
+        }
+
+        Decision decide(String key, long nowMs) {
+            return limiter.decide(key, nowMs);
+        }
+    }
+
+    private final Zone frontLimit;
     /** The zone of each client with a front limit of its own (a tier's keys share one zone). */
-    private final Map<String, LimitReq> frontByClient = new HashMap<>();
-    private final LimitReq backLimit;
+    private final Map<String, Zone> frontByClient = new HashMap<>();
+    private final Zone backLimit;
     private final EdgeCache cache;
     private int busyThreads;
     private final ArrayDeque<Req> originQueue = new ArrayDeque<>();
     private final List<RequestOutcome> outcomes = new ArrayList<>();
+    /** Requests waiting for a fetch of their path to be released (Varnish's waiting list), in arrival order. */
+    private final Map<String, List<Req>> waitingForFetch = new HashMap<>();
     private int originServed;
     private int backgroundServed;
     /** The closed workload's round-trip overhead, added between the front's answer and the client. */
@@ -89,11 +106,11 @@ public final class Simulation {
 
     private Simulation(SimulationSpec spec) {
         this.spec = spec;
-        this.frontLimit = spec.front() == null ? null : new LimitReq(spec.front());
-        Map<LimitReqSpec, LimitReq> zones = new HashMap<>();
+        this.frontLimit = spec.front() == null ? null : Zone.of(spec.front());
+        Map<LimitSpec, Zone> zones = new HashMap<>();
         spec.frontByClient().forEach((client, limit) ->
-                frontByClient.put(client, zones.computeIfAbsent(limit, LimitReq::new)));
-        this.backLimit = spec.back() == null ? null : new LimitReq(spec.back());
+                frontByClient.put(client, zones.computeIfAbsent(limit, Zone::of)));
+        this.backLimit = spec.back() == null ? null : Zone.of(spec.back());
         this.cache = spec.cache() == null ? null : new EdgeCache(spec.cache(), spec.epochMs());
     }
 
@@ -339,13 +356,13 @@ public final class Simulation {
     }
 
     /** The per-client zone that counts {@code r}: its tier's, the front's, or none for an allowed client. */
-    private LimitReq perClientLimit(Req r) {
+    private Zone perClientLimit(Req r) {
         return spec.unlimitedClients().contains(r.client) ? null : frontByClient.getOrDefault(r.client, frontLimit);
     }
 
     private void arrive(Req r) {
         r.arrivalMs = now;
-        LimitReq limit = spec.perClientAtBack() ? null : perClientLimit(r);
+        Zone limit = spec.perClientAtBack() ? null : perClientLimit(r);
         if (limit != null) {
             r.front = limit.decide(r.client, now);
             if (r.front.status() == LimitReqStatus.REJECTED) {
@@ -398,6 +415,8 @@ public final class Simulation {
             forward(r);
         } else if (l instanceof EdgeCache.Wait wait) {
             at(wait.untilMs(), () -> handle(r, cache.poll(r.path, now, wait)));
+        } else if (l instanceof EdgeCache.WaitForFetch) {
+            waitingForFetch.computeIfAbsent(r.path, p -> new ArrayList<>()).add(r);
         }
     }
 
@@ -410,7 +429,7 @@ public final class Simulation {
             return;
         }
         long delay = 0;
-        LimitReq perClient = spec.perClientAtBack() ? perClientLimit(r) : null;
+        Zone perClient = spec.perClientAtBack() ? perClientLimit(r) : null;
         if (perClient != null) {
             // nginx runs every limit_req of the location and rejects when any zone does, charging none
             // then; here the per-client zone is charged before the global one decides, which differs
@@ -475,13 +494,25 @@ public final class Simulation {
             if (status == 200 && r.store) {
                 cache.store(r.path, now, spec.origin().path(r.path).freshness());
                 storedAt.put(r.path, now);
+            } else if (r.store) {
+                cache.notStored(r.path, now, status, r.background);
             }
             if (r.updater) {
-                cache.release(r.path);
+                release(r);
             }
         }
         if (!r.background) {
             finish(r, status);
+        }
+    }
+
+    /** The updater's fetch is done: the cache lets go of the element, and whoever waited on it opens it again. */
+    private void release(Req r) {
+        cache.release(r.path);
+        List<Req> waiting = waitingForFetch.remove(r.path);
+        if (waiting != null) {
+            // The list is taken first: a waiter may fetch and be answered before the next one is woken.
+            waiting.forEach(w -> handle(w, cache.open(w.path, now)));
         }
     }
 

@@ -7,9 +7,9 @@ import java.util.Set;
 /**
  * The two tiers and the origin.
  *
- * @param front   the front's per-client limit_req, or null for none
+ * @param front   the front's per-client limit (nginx's limit_req, HAProxy's or Varnish's), or null for none
  * @param cache   the edge cache on the front, or null for none
- * @param back    the back's global limit_req (one key for everything that reaches it), or null
+ * @param back    the back's global limit (one key for everything that reaches it), or null
  * @param origin  the origin
  * @param hopMs   one-way time from a tier to the next (front → back → origin), each way
  * @param epochMs wall-clock milliseconds at model time 0 (the cache counts whole seconds)
@@ -22,8 +22,8 @@ import java.util.Set;
  * @param unlimitedClients clients no per-client limit counts (an {@code --allow} network's): only the
  *                      back's global limit applies to them
  */
-public record SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSpec back, OriginSpec origin,
-                             long hopMs, long epochMs, Map<String, LimitReqSpec> frontByClient,
+public record SimulationSpec(LimitSpec front, EdgeCacheSpec cache, LimitSpec back, OriginSpec origin,
+                             long hopMs, long epochMs, Map<String, LimitSpec> frontByClient,
                              boolean perClientAtBack, Set<String> unlimitedClients) {
 
     public SimulationSpec {
@@ -35,14 +35,15 @@ public record SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSp
         unlimitedClients = Set.copyOf(unlimitedClients);
     }
 
-    public SimulationSpec(LimitReqSpec front, EdgeCacheSpec cache, LimitReqSpec back, OriginSpec origin, long hopMs,
+    public SimulationSpec(LimitSpec front, EdgeCacheSpec cache, LimitSpec back, OriginSpec origin, long hopMs,
             long epochMs) {
         this(front, cache, back, origin, hopMs, epochMs, Map.of(), false, Set.of());
     }
 
     /** The same tiers with these clients' front limits: each distinct spec its own zone, as nginx's tiers are. */
-    public SimulationSpec withFrontByClient(Map<String, LimitReqSpec> byClient) {
-        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, byClient, perClientAtBack, unlimitedClients);
+    public SimulationSpec withFrontByClient(Map<String, ? extends LimitSpec> byClient) {
+        return new SimulationSpec(front, cache, back, origin, hopMs, epochMs, Map.copyOf(byClient), perClientAtBack,
+                unlimitedClients);
     }
 
     /** The same tiers with the per-client limits counting only what the edge cache passes to the back. */
