@@ -21,6 +21,9 @@ import java.util.stream.IntStream;
  * per-client limit and the cache, a back with the origin's limit, each its own process.
  */
 public final class HaproxyEdge implements Edge {
+    /** The cache section's max-age (snippets/front/cache-store.cfg): a day, so the origin's Cache-Control decides. */
+    public static final long CACHE_MAX_AGE_SEC = 86_400;
+
     /** HAProxy's cache counts its size in megabytes, in 12 bits. */
     static final long MAX_CACHE_MB = 4095;
     private static final long MB = 1 << 20;

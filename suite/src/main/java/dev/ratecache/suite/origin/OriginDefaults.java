@@ -20,11 +20,14 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * @param endpoints            the endpoints, in the file's order
  * @param staleWhileRevalidate {@code origin.stale-while-revalidate}: every endpoint's permission to a
  *                             cache to answer stale while it refreshes
+ * @param staleIfError         {@code origin.stale-if-error}: every endpoint's permission to a cache to answer
+ *                             stale when the origin fails
  * @param replayDefaultDelay   {@code origin.replay.default-delay}: a replayed path's delay when the log gave none
  * @param replayMaxAge         {@code origin.replay.max-age}: every replayed path's freshness
  * @param threads              {@code server.tomcat.threads.max}: the request threads, the origin's capacity
  */
-public record OriginDefaults(List<Endpoint> endpoints, Duration staleWhileRevalidate, Duration replayDefaultDelay,
+public record OriginDefaults(List<Endpoint> endpoints, Duration staleWhileRevalidate, Duration staleIfError,
+        Duration replayDefaultDelay,
         Duration replayMaxAge, int threads) {
 
     public OriginDefaults {
@@ -67,6 +70,7 @@ public record OriginDefaults(List<Endpoint> endpoints, Duration staleWhileRevali
                 duration(root, ChronoUnit.SECONDS, "origin", "endpoints", name, "max-age"))));
         return new OriginDefaults(endpoints,
                 duration(root, ChronoUnit.SECONDS, "origin", "stale-while-revalidate"),
+                duration(root, ChronoUnit.SECONDS, "origin", "stale-if-error"),
                 duration(root, ChronoUnit.MILLIS, "origin", "replay", "default-delay"),
                 duration(root, ChronoUnit.SECONDS, "origin", "replay", "max-age"),
                 Integer.parseInt(String.valueOf(at(root, "server", "tomcat", "threads", "max"))));

@@ -6,6 +6,9 @@ import dev.ratecache.model.CacheStatus;
 import dev.ratecache.model.EdgeCacheSpec;
 import dev.ratecache.model.Freshness;
 import dev.ratecache.model.LimitReqSpec;
+import dev.ratecache.model.LimitSpec;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.edge.HaproxyEdge;
 import dev.ratecache.model.OriginSpec;
 import dev.ratecache.model.PathSpec;
 import dev.ratecache.model.Rate;
@@ -205,9 +208,6 @@ public final class Predictor {
         if (!in.switches().origins().isEmpty()) {
             return "the model does not know your origin (--origin): its service times and freshness";
         }
-        if (!cell.direct() && cell.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
-            return "the model has nginx's tiers only yet, not " + cell.edge().displayName() + "'s";
-        }
         if (cell.clientCache() && (cell.plan().name().equals(Plan.FLOOD.name()) || cell.plan().samples() > 0)) {
             return "the model's client cache is JMeter's per user of a thread group, not of an open model";
         }
@@ -260,14 +260,14 @@ public final class Predictor {
     /** The two tiers and the origin as the cell's switches and the profile make them. */
     static SimulationSpec spec(Input in) {
         NginxSwitches s = in.switches();
+        // Whichever product: the tiers are there unless the cell goes straight to the origin.
         boolean nginx = !in.cell().direct();
-        LimitReqSpec front = nginx && s.frontLimit() ? limit(s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
-        LimitReqSpec back = nginx && s.backLimit() ? limit(s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
-        EdgeCacheSpec cache = nginx && s.cache()
-                // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
-                ? new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
-                        s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis())
-                : null;
+        EdgeProduct product = in.cell().edge();
+        LimitSpec front = nginx && s.frontLimit()
+                ? limit(product, s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
+        LimitSpec back = nginx && s.backLimit()
+                ? limit(product, s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
+        EdgeCacheSpec cache = nginx && s.cache() ? cache(product, s) : null;
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
         SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
                 .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.nginx.LimitScope.MISSES);
@@ -292,6 +292,26 @@ public final class Predictor {
             spec = spec.withFrontByClient(byKey);
         }
         return spec;
+    }
+
+    /** A tier's limit as {@code product} renders the switches' rate and burst (HAProxy's and Varnish's only nodelay). */
+    static LimitSpec limit(EdgeProduct product, int rate, int burst, LimitMode mode, int status) {
+        return switch (product) {
+            case NGINX -> limit(rate, burst, mode, status);
+            case HAPROXY -> LimitSpec.haproxy(rate, burst, status);
+            case VARNISH -> LimitSpec.vsthrottle(rate, burst, status);
+        };
+    }
+
+    /** The edge cache as {@code product} renders the switches. */
+    static EdgeCacheSpec cache(EdgeProduct product, NginxSwitches s) {
+        return switch (product) {
+            // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
+            case NGINX -> new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
+                    s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis());
+            case HAPROXY -> EdgeCacheSpec.haproxy(HaproxyEdge.CACHE_MAX_AGE_SEC);
+            case VARNISH -> EdgeCacheSpec.varnish();
+        };
     }
 
     /**
@@ -335,9 +355,11 @@ public final class Predictor {
         OriginDefaults defaults = OriginDefaults.get();
         // Every endpoint and replayed path sends the origin's stale-while-revalidate: the edge may answer STALE while refreshing.
         long staleSec = defaults.staleWhileRevalidate().toSeconds();
+        // Varnish keeps an object in grace as long as the longer of the two permissions (varnish/snippets/front/grace.vcl).
+        long staleIfErrorSec = defaults.staleIfError().toSeconds();
         Map<String, PathSpec> paths = new LinkedHashMap<>();
         if (in.replay() != null && isReplay(in.cell().plan())) {
-            Freshness fresh = new Freshness(in.replay().maxAgeSec(), staleSec);
+            Freshness fresh = new Freshness(in.replay().maxAgeSec(), staleSec, staleIfErrorSec);
             long defaultDelayMs = defaults.replayDefaultDelay().toMillis();
             // The edge's cache key is the whole URI, so the model's "path" is the URI, served at its path's delay.
             for (ScheduledRequest r : in.replay().schedule()) {
@@ -346,7 +368,8 @@ public final class Predictor {
             }
         } else {
             for (Endpoint e : in.profile().endpoints()) {
-                paths.put(e.path(), new PathSpec(e.delay().toMillis(), new Freshness(e.maxAge().toSeconds(), staleSec)));
+                paths.put(e.path(), new PathSpec(e.delay().toMillis(), new Freshness(e.maxAge().toSeconds(), staleSec,
+                        staleIfErrorSec)));
             }
         }
         return new OriginSpec(in.originThreads(), paths);

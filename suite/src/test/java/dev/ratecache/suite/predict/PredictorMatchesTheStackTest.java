@@ -43,6 +43,7 @@ class PredictorMatchesTheStackTest {
         Map<?, ?> origin = (Map<?, ?>) applicationYml().get("origin");
         Map<?, ?> endpoints = (Map<?, ?>) origin.get("endpoints");
         long staleSec = seconds(origin.get("stale-while-revalidate"));
+        long staleIfErrorSec = seconds(origin.get("stale-if-error"));
 
         OriginSpec spec = Predictor.origin(input(Cell.of(Plan.LOAD, Cell.NO_CACHING).build(), Profile.DEFAULT, null));
 
@@ -51,7 +52,7 @@ class PredictorMatchesTheStackTest {
             Map<?, ?> e = (Map<?, ?>) settings;
             assertThat(spec.paths().get("/" + name).serviceMs()).as("/%s's delay", name).isEqualTo(millis(e.get("delay")));
             assertThat(spec.paths().get("/" + name).freshness()).as("/%s's freshness", name)
-                    .isEqualTo(new Freshness(seconds(e.get("max-age")), staleSec));
+                    .isEqualTo(new Freshness(seconds(e.get("max-age")), staleSec, staleIfErrorSec));
         });
         // The slow path the load plan's cache lock and queue hinge on, named for the reader.
         assertThat(spec.paths().get("/tortoise").serviceMs()).isEqualTo(millis(((Map<?, ?>) endpoints.get("tortoise")).get("delay")));
