@@ -16,6 +16,7 @@ vcl 4.1;
 {{> snippets/shared/modules.vcl}}
 {{> snippets/back/origins.vcl}}
 {{> snippets/shared/markers.vcl}}
+{{> snippets/back/log-key.vcl}}
 {{#backLimit}}
 {{> snippets/back/origin-limit.vcl}}
 {{/backLimit}}

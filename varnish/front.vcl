@@ -24,6 +24,7 @@ vcl 4.1;
 {{> snippets/shared/modules.vcl}}
 {{> snippets/front/to-back-tier.vcl}}
 {{> snippets/shared/markers.vcl}}
+{{> snippets/front/log-key.vcl}}
 {{#frontLimit}}
 {{> snippets/front/client-limit.vcl}}
 {{/frontLimit}}

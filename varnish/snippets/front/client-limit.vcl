@@ -12,6 +12,9 @@
 sub vcl_recv {
   if (vsthrottle.is_denied(client.ip, {{limit}}, {{periodMs}}ms)) {
     set req.http.X-Ratecache-Limited = "1";
+    std.log("limit:REJECTED");
     return (synth({{rejectStatus}}));
   }
+  # The outcome for the log, read as %{VCL_Log:limit}x.
+  std.log("limit:PASSED");
 }

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
@@ -70,7 +71,19 @@ final class Templates {
      */
     static ManagedProcess startTier(String product, String name, List<String> command, Path dir, String address,
             int port) throws IOException {
-        ManagedProcess process = ManagedProcess.start(product + "-" + name, command, dir, dir.resolve(name + ".log"));
+        return ready(product, name, ManagedProcess.start(product + "-" + name, command, dir, dir.resolve(name + ".log")),
+                address, port);
+    }
+
+    /** As {@link #startTier(String, String, List, Path, String, int)}, its standard output to {@code out} alone. */
+    static ManagedProcess startTier(String product, String name, List<String> command, Path dir, String address,
+            int port, Path out) throws IOException {
+        return ready(product, name,
+                ManagedProcess.start(product + "-" + name, command, dir, out, dir.resolve(name + ".log")), address, port);
+    }
+
+    private static ManagedProcess ready(String product, String name, ManagedProcess process, String address, int port)
+            throws IOException {
         Instant deadline = Instant.now().plus(READY);
         while (!Ports.accepting(address, port)) {
             if (!process.isAlive() || Instant.now().isAfter(deadline)) {
@@ -95,13 +108,19 @@ final class Templates {
         List<EdgeEvent> read() throws IOException;
     }
 
+    /** Stops the started tiers, front first, each by its PID, leaving their logs complete. */
+    @FunctionalInterface
+    interface Stopping {
+        void stop(List<ManagedProcess> tiers);
+    }
+
     /**
      * Starts the back tier, then the front: the back first, so that the front never answers 503;
-     * if either fails, what had started is stopped by its PID. {@code frontLog} and {@code backLog}
-     * read each tier's events once stopped.
+     * if either fails, what had started is stopped by its PID. Closing stops them once, through
+     * {@code stopping}; {@code frontLog} and {@code backLog} read each tier's events once stopped.
      */
-    static Edge.Running backThenFront(StackSpec spec, TierStart back, TierStart front, EventLog frontLog,
-            EventLog backLog) throws IOException {
+    static Edge.Running backThenFront(StackSpec spec, TierStart back, TierStart front, Stopping stopping,
+            EventLog frontLog, EventLog backLog) throws IOException {
         List<ManagedProcess> started = new ArrayList<>();
         try {
             started.add(back.start());
@@ -111,19 +130,17 @@ final class Templates {
             throw e;
         }
         URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+        AtomicBoolean closed = new AtomicBoolean();
         return new Edge.Running() {
             @Override public URI frontUri() { return uri; }
             @Override public List<Long> pids() { return started.stream().map(ManagedProcess::pid).toList(); }
-            @Override public void close() { started.forEach(ManagedProcess::close); }
+            @Override public void close() {
+                if (closed.compareAndSet(false, true)) {
+                    stopping.stop(started);
+                }
+            }
             @Override public List<EdgeEvent> frontEvents() throws IOException { return frontLog.read(); }
             @Override public List<EdgeEvent> backEvents() throws IOException { return backLog.read(); }
-        };
-    }
-
-    /** A tier whose log the suite does not read yet. */
-    static EventLog notLogged(String product) {
-        return () -> {
-            throw new IOException(product + "'s log is not read by the suite yet");
         };
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 /**
@@ -127,17 +128,52 @@ public final class VarnishEdge implements Edge {
         return slash < 0 ? "\"" + address + "\"" : "\"" + address.substring(0, slash) + "\"" + address.substring(slash);
     }
 
-    /** Starts the back tier, then the front, each once it is rendered; the back first, so the front never answers 503. */
+    /**
+     * Starts the back tier, then the front, each once it is rendered; the back first, so the front
+     * never answers 503. Closing saves each tier's requests to DIR/TIER-access.log before it stops
+     * them ({@link VarnishLog}).
+     */
     @Override
     public Running start(StackSpec spec, Path dir) throws IOException {
         List<Path> files = render(spec, dir);
         // As root varnishd drops privileges to its own users, which must reach its working directories.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
+        Map<String, IOException> unsaved = new ConcurrentHashMap<>();
         return Templates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back(), 1),
                 () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb),
-                Templates.notLogged("Varnish"), Templates.notLogged("Varnish"));
+                tiers -> {
+                    // The log is in shared memory that goes with varnishd: saved while both still run.
+                    try {
+                        for (String tier : List.of("front", "back")) {
+                            try {
+                                VarnishLog.save(instance(dir, tier), accessLog(dir, tier));
+                            } catch (IOException e) {
+                                unsaved.put(tier, e);
+                            }
+                        }
+                    } finally {
+                        tiers.forEach(ManagedProcess::close);
+                    }
+                },
+                () -> events(dir, "front", unsaved), () -> events(dir, "back", unsaved));
+    }
+
+    private static List<EdgeEvent> events(Path dir, String tier, Map<String, IOException> unsaved) throws IOException {
+        IOException e = unsaved.get(tier);
+        if (e != null) {
+            throw new IOException("the " + tier + " tier's log was not saved: " + e.getMessage(), e);
+        }
+        return VarnishLog.read(accessLog(dir, tier));
+    }
+
+    private static Path instance(Path dir, String tier) {
+        return dir.resolve("varnishd-" + tier);
+    }
+
+    private static Path accessLog(Path dir, String tier) {
+        return dir.resolve(tier + "-access.log");
     }
 
     private static ManagedProcess tier(String name, Path vcl, Path dir, String address, int port, long cacheMb)
@@ -146,7 +182,7 @@ public final class VarnishEdge implements Edge {
         // end ends the child); -T none: no management port, which the suite never uses; -s: the
         // cache's memory, --cache-size at the front (the back stores nothing).
         return Templates.startTier("varnish", name, List.of(binary(), "-F", "-T", "none",
-                "-n", dir.resolve("varnishd-" + name).toString(), "-a", address + ":" + port,
+                "-n", instance(dir, name).toString(), "-a", address + ":" + port,
                 "-f", vcl.toString(), "-s", "malloc," + cacheMb + "m"), dir, address, port);
     }
 }

@@ -84,7 +84,32 @@ class HaproxyRenderTest {
                 .contains("if { req.hdr(authorization) -m found } || { req.hdr(cookie) -m found }")
                 .contains("http-request cache-use edge unless { var(txn.private) -m bool }")
                 .contains("http-response cache-store edge unless { var(txn.private) -m bool }")
-                .contains("set-header X-Cache-Status HIT if { res.cache_hit }");
+                .contains("set-var(txn.cache) str(HIT) if { res.cache_hit }")
+                .contains("http-response set-header X-Cache-Status %[var(txn.cache)]");
+    }
+
+    @Test
+    void eachTierLogsAJsonLinePerRequestKeyedByTheClientsAddress() throws IOException {
+        String front = front(nodelay());
+        String back = back(nodelay());
+
+        assertThat(List.of(front, back)).allSatisfy(tier -> assertThat(tier)
+                .contains("log stdout len 65535 format raw local0")
+                .contains("log-format '{\"accept_ms\":%Ts%ms,")
+                .contains("\"key\":\"%[var(txn.key)]\"")
+                .contains("http-after-response set-var(txn.length) res.hdr(content-length)"));
+        assertThat(front).contains("http-request set-var(txn.key) src");
+        // Only the front reaches the back; what it appended last is the client's address.
+        assertThat(back).contains("http-request set-var(txn.key) req.hdr(x-forwarded-for,-1)");
+    }
+
+    @Test
+    void theLimitDecidesOnceForTheDenyAndTheLog() throws IOException {
+        String front = front(nodelay().frontRate(100).frontBurst(200));
+
+        assertThat(front).contains("http-request set-var(txn.limit) str(PASSED)\n"
+                + "  http-request set-var(txn.limit) str(REJECTED) if { sc_http_req_rate(0) gt 201 }")
+                .contains("hdr Retry-After 1 if { var(txn.limit) -m str REJECTED }");
     }
 
     @Test

@@ -67,6 +67,22 @@ class VarnishRenderTest {
     }
 
     @Test
+    void eachTierLogsTheClientsAddressAsTheKeyAndTheLimitsOutcome() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay());
+        String back = back(HaproxyRenderTest.nodelay());
+
+        assertThat(front).contains("std.log(\"key:\" + client.ip);");
+        // Behind the front the last X-Forwarded-For value is the front's own address; the client's is the one before.
+        assertThat(back).contains("std.log(\"key:\" + regsub(req.http.X-Forwarded-For,");
+        assertThat(List.of(front, back)).allSatisfy(tier -> {
+            assertThat(tier).contains("    std.log(\"limit:REJECTED\");\n    return (synth(429));")
+                    .contains("  std.log(\"limit:PASSED\");\n}");
+            // Logged before the limit, which may end vcl_recv.
+            assertThat(tier.indexOf("std.log(\"key:\"")).isPositive().isLessThan(tier.indexOf("vsthrottle.is_denied"));
+        });
+    }
+
+    @Test
     void limitComesBeforeTheCacheSoHitsCountToo() throws IOException {
         String front = front(HaproxyRenderTest.nodelay());
 

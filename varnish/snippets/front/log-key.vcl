@@ -1,0 +1,9 @@
+
+# --- The key the log gives each request -----------------------------------------
+# The client's address, what the per-client limit counts by; varnishncsa reads
+# it as %{VCL_Log:key}x (VarnishLog in the suite). Before the limit, which may
+# end vcl_recv.
+# https://varnish-cache.org/docs/7.1/reference/vmod_std.html#std-log
+sub vcl_recv {
+  std.log("key:" + client.ip);
+}
