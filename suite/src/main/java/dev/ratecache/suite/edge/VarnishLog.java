@@ -76,7 +76,7 @@ final class VarnishLog {
                 try (Stream<String> lines = Files.lines(file)) {
                     saved = lines.count();
                 }
-                if (saved >= requests) {
+                if (saved >= requests || everySessionClosed(instance)) {
                     return;
                 }
             }
@@ -87,6 +87,24 @@ final class VarnishLog {
             before = requests;
             Poll.pause(SETTLE_POLL_MS);
         }
+    }
+
+    /**
+     * Whether every client connection the tier accepted has closed: then every request on them has
+     * ended and is in the log. The count of requests alone is not enough: varnishd counts a request
+     * it reads from a connection the client then drops before it is handled (measured: 3 in 59,503
+     * under wrk, 42 in 842 under JMeter's flood), and never logs it.
+     */
+    private static boolean everySessionClosed(Path instance) throws IOException {
+        String out = run(List.of(log(), "-n", instance.toString(), "-d", "-g", "raw", "-i", "SessOpen", "-i",
+                "SessClose"));
+        long opened = out.lines().filter(l -> l.contains("SessOpen")).count();
+        long closed = out.lines().filter(l -> l.contains("SessClose")).count();
+        return opened > 0 && opened == closed;
+    }
+
+    static String log() {
+        return Executables.find("varnishlog", "VARNISHLOG_BIN", "/usr/bin/varnishlog");
     }
 
     /** The tier's counters by name (MAIN.client_req, ...). */

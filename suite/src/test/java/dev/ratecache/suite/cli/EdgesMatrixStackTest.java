@@ -56,7 +56,13 @@ class EdgesMatrixStackTest {
             assertThat(front.stream().filter(e -> e.uri().startsWith("/hare")).count()).as(product).isEqualTo(sent);
             assertThat(front).as(product).anyMatch(e -> e.limit() == EdgeEvent.Limit.REJECTED && e.status() == 429
                     && !e.wentUpstream());
-            assertThat(front).as(product).anyMatch(e -> e.cache() == EdgeEvent.Cache.HIT);
+        }
+        // HAProxy's cache has no lock: the burst's misses all reach the back, whose limit answers most of
+        // them 429, which is not stored; and its window counts the rejected requests too, so it admits
+        // none again while the flood lasts. The two others answer the flood from their cache.
+        for (String product : List.of("nginx", "varnish")) {
+            assertThat(EventFile.read(cellDir(product).resolve("events/front.jsonl"))).as(product)
+                    .anyMatch(e -> e.cache() == EdgeEvent.Cache.HIT);
         }
     }
 
