@@ -89,8 +89,8 @@ class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInval
 
     /**
      * swr allows serving it stale for a minute while it is refreshed; HAProxy's cache serves
-     * nothing stale (haproxy/haproxy#214): once expired it is a plain miss, and the client waits
-     * for the origin. --stale protective is refused (HaproxyRefusalTest).
+     * nothing stale and revalidates nothing (haproxy/haproxy#214): once expired it is a plain miss,
+     * a whole answer the client waits for. --stale protective is refused (HaproxyRefusalTest).
      */
     @Test
     void anEntryTheOriginLetsBeServedStaleIsAMissOnceExpired() throws Exception {
@@ -101,6 +101,7 @@ class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInval
 
         assertThat(EdgeStack.cacheStatus(expired)).isEqualTo("MISS");
         assertThat(reached("swr")).isEqualTo(before + 1);
+        assertThat(origin.counters().notModified("swr")).isZero();
     }
 
     /** sie allows serving it stale for a minute while the origin fails; HAProxy passes the origin's 500 on. */
