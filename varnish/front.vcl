@@ -30,7 +30,9 @@ vcl 4.1;
 {{/frontLimit}}
 {{#cache}}
 {{> snippets/front/purge.vcl}}
+{{> snippets/front/invalidation.vcl}}
 {{> snippets/front/cache.vcl}}
+{{> snippets/front/lifetime.vcl}}
 {{> snippets/front/grace.vcl}}
 {{/cache}}
 {{^cache}}

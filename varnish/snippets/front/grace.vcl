@@ -19,6 +19,13 @@ sub vcl_backend_response {
       && std.duration(regsub(beresp.http.Cache-Control, "^.*stale-if-error=([0-9]+).*$", "\1s"), 0s) > beresp.grace) {
     set beresp.grace = std.duration(regsub(beresp.http.Cache-Control, "^.*stale-if-error=([0-9]+).*$", "\1s"), 0s);
   }
+  # must-revalidate and proxy-revalidate forbid serving it stale, and s-maxage
+  # means proxy-revalidate to a shared cache (RFC 9111 sections 4.2.4, 5.2.2.2,
+  # 5.2.2.8, 5.2.2.10), whatever stale-while-revalidate or stale-if-error beside
+  # them say: Varnish reads stale-while-revalidate without looking at them.
+  if (beresp.http.Cache-Control ~ "(?i)must-revalidate|proxy-revalidate|s-maxage") {
+    set beresp.grace = 0s;
+  }
   # A background refresh that gets an error is dropped: the stale object stays
   # and is served until its grace ends.
   # https://varnish-cache.org/docs/7.1/reference/vcl-var.html#bereq-is-bgfetch

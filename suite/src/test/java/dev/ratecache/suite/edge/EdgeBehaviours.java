@@ -10,7 +10,13 @@ import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.testkit.TestDirs;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,20 +26,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * What every edge product's two tiers do alike in front of the suite's origin, one stack per
  * class: a repeat is a HIT, and a request with Authorization or a Cookie never is. Each product's
- * class extends this with its own behaviours. One instance per class, so that the stack is the
- * subclass's own (a static @BeforeAll here would run once per subclass into shared fields).
- * Each test sends from its own loopback address, so each has a per-client limit of its own: the
+ * class extends this, runs the behaviours of what its product can do by implementing their
+ * interfaces ({@link EdgeFreshness}, {@link EdgeInvalidation}, and per capability
+ * {@link EdgeStale}, {@link EdgeCoalescing}, {@link EdgePurge}: {@code BehavioursPerCapabilityTest}
+ * checks which), and adds its own. One instance per class, so that the stack is the subclass's own
+ * (a static @BeforeAll here would run once per subclass into shared fields).
+ * The tests here send from an address each, so each has a per-client limit of its own: the
  * front's is 1 a second with burst {@value #FRONT_BURST}, which no busy machine refills between
- * two steps.
+ * two steps. The interfaces' requests each come from an address of their own
+ * ({@link #get(String, String...)}). The back has no limit: every test's misses would share it.
  */
 @ExtendWith(SharedOrigin.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class EdgeBehaviours {
+abstract class EdgeBehaviours implements EdgeStack {
     static final int FRONT_BURST = 4;
 
     Edge.Running stack;
     StackPorts ports;
     OriginServer origin;
+    private final AtomicInteger sent = new AtomicInteger();
 
     /** The product under test. */
     abstract Edge edge();
@@ -44,12 +55,18 @@ abstract class EdgeBehaviours {
      */
     abstract String subnet();
 
+    /**
+     * The first two parts of the addresses the behaviour interfaces' requests come from, one each,
+     * apart from {@link #subnet()}'s.
+     */
+    abstract String pool();
+
     @BeforeAll
     void start(OriginServer shared) throws Exception {
         origin = shared;
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_BURST)
-                .frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
+                .frontMode(LimitMode.NODELAY).backLimit(false);
         stack = edge().start(StackSpec.from(switches, ports), TestDirs.fresh(getClass(), "stack"));
     }
 
@@ -60,12 +77,38 @@ abstract class EdgeBehaviours {
         }
     }
 
-    Http.Raw get(String source, String path, String... headers) {
-        return Http.raw(source, ports.front(), "GET", path, headers);
+    Http.Raw getFrom(String source, String path, String... headers) {
+        return sendFrom(source, "GET", path, headers);
     }
 
-    long reached(String endpoint) throws Exception {
-        return origin.counters().requests(endpoint);
+    @Override
+    public Http.Raw sendFrom(String source, String method, String url, String... headers) {
+        return Http.raw(source, ports.front(), method, url, headers);
+    }
+
+    @Override
+    public String nextAddress() {
+        int n = sent.incrementAndGet();
+        return pool() + "." + n / 250 + "." + (n % 250 + 1);
+    }
+
+    /** Every request at once, each on a thread of its own. */
+    static List<Http.Raw> atOnce(List<Callable<Http.Raw>> requests) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(requests.size());
+        try {
+            List<Http.Raw> all = new ArrayList<>();
+            for (Future<Http.Raw> a : pool.invokeAll(requests)) {
+                all.add(a.get());
+            }
+            return all;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Override
+    public OriginServer origin() {
+        return origin;
     }
 
     @Test
@@ -73,8 +116,8 @@ abstract class EdgeBehaviours {
         String url = Stacks.fresh("hare");
         String client = subnet() + ".201";
 
-        Http.Raw first = get(client, url);
-        Http.Raw again = get(client, url);
+        Http.Raw first = getFrom(client, url);
+        Http.Raw again = getFrom(client, url);
 
         assertThat(first.header("X-Cache-Status")).isEqualTo("MISS");
         assertThat(again.status()).isEqualTo(200);
@@ -93,13 +136,16 @@ abstract class EdgeBehaviours {
         assertNeverAHit(subnet() + ".203", "Cookie: session=one");
     }
 
-    /** Twice with {@code header}, then without: each reaches the origin, and nothing asked with it is stored for anyone. */
+    /**
+     * Twice with {@code header}, then without: each reaches the origin, and nothing asked with it
+     * is stored for anyone.
+     */
     private void assertNeverAHit(String client, String header) throws Exception {
         String url = Stacks.fresh("hare");
 
-        Http.Raw first = get(client, url, header);
-        Http.Raw again = get(client, url, header);
-        Http.Raw anonymous = get(client, url);
+        Http.Raw first = getFrom(client, url, header);
+        Http.Raw again = getFrom(client, url, header);
+        Http.Raw anonymous = getFrom(client, url);
 
         assertThat(List.of(first.header("X-Cache-Status"), again.header("X-Cache-Status")))
                 .containsExactly("BYPASS", "BYPASS");

@@ -10,23 +10,24 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Both HAProxy tiers in front of the suite's origin, one stack for the class: the HIT and the
- * bypasses every edge shares ({@link EdgeBehaviours}), and this product's own. Each test sends from
- * its own loopback address, so each has a per-client window of its own. The limits are windows no
- * busy machine can slide out of between two steps: the front's 1 a second, burst 4, is 5 requests
- * per 5 s. The back's limit, which every test's misses would share, is the reference's (10 a
- * second, burst 50) here; the test of it starts a stack of its own.
+ * bypasses every edge shares ({@link EdgeBehaviours}), the freshness and invalidation rules, and
+ * this product's own, among them what it answers where it lacks a capability (stale content and a
+ * cache lock, haproxy/haproxy#214; purge, haproxy/haproxy#452). Each test sends from its own
+ * loopback address, so each has a per-client window of its own. The limits are windows no busy
+ * machine can slide out of between two steps: the front's 1 a second, burst 4, is 5 requests per
+ * 5 s. The back's limit, which every test's misses would share, is off here; the test of it starts
+ * a stack of its own.
  */
 @StackTest
-class HaproxyEdgeTest extends EdgeBehaviours {
+class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInvalidation {
     private static final int FRONT_THRESHOLD = FRONT_BURST + 1;
     private static final int BACK_THRESHOLD = 20;
 
@@ -40,19 +41,14 @@ class HaproxyEdgeTest extends EdgeBehaviours {
         return "127.0.1";
     }
 
+    @Override
+    String pool() {
+        return "127.6";
+    }
+
     /** One request to each of {@code paths} at once from {@code source}. */
     private List<Http.Raw> burst(String source, List<String> paths) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(paths.size());
-        try {
-            List<Future<Http.Raw>> answers = paths.stream().map(p -> pool.submit(() -> get(source, p))).toList();
-            List<Http.Raw> all = new java.util.ArrayList<>();
-            for (Future<Http.Raw> a : answers) {
-                all.add(a.get());
-            }
-            return all;
-        } finally {
-            pool.shutdownNow();
-        }
+        return atOnce(paths.stream().map(p -> (Callable<Http.Raw>) () -> getFrom(source, p)).toList());
     }
 
     @Test
@@ -89,5 +85,120 @@ class HaproxyEdgeTest extends EdgeBehaviours {
             assertThat(answers.stream().filter(a -> a.status() == 429)).hasSize(BACK_THRESHOLD);
             assertThat(reached("hare")).isEqualTo(BACK_THRESHOLD);
         }
+    }
+
+    /**
+     * swr allows serving it stale for a minute while it is refreshed; HAProxy's cache serves
+     * nothing stale and revalidates nothing (haproxy/haproxy#214): once expired it is a plain miss,
+     * a whole answer the client waits for. --stale protective is refused (HaproxyRefusalTest).
+     */
+    @Test
+    void anEntryTheOriginLetsBeServedStaleIsAMissOnceExpired() throws Exception {
+        String url = stored("swr").url();
+        long before = reached("swr");
+
+        Http.Raw expired = firstAnswerNotAHit(url);
+
+        assertThat(EdgeStack.cacheStatus(expired)).isEqualTo("MISS");
+        assertThat(reached("swr")).isEqualTo(before + 1);
+        assertThat(origin.counters().notModified("swr")).isZero();
+    }
+
+    /** sie allows serving it stale for a minute while the origin fails; HAProxy passes the origin's 500 on. */
+    @Test
+    void anEntryTheOriginLetsBeServedStaleOnErrorIsNotWhileTheOriginFails() throws Exception {
+        String url = stored("sie").url();
+        origin.fail("sie", 500);
+
+        Http.Raw whileFailing = firstAnswerNotAHit(url);
+
+        assertThat(whileFailing.status()).isEqualTo(500);
+        assertThat(EdgeStack.cacheStatus(whileFailing)).isEqualTo("MISS");
+    }
+
+    /**
+     * HAProxy's cache has no lock (haproxy/haproxy#214): misses of one URL at once each go to the
+     * origin. The origin holds each 3 s, far longer than a busy machine takes to send the others,
+     * so none arrives after the first answer was stored.
+     */
+    @Test
+    void missesOfOneObjectAtOnceEachReachTheOrigin() throws Exception {
+        int misses = 4;
+        String url = Stacks.fresh("slow");
+        origin.slow("slow", Duration.ofSeconds(3));
+
+        List<Http.Raw> answers = atOnce(IntStream.range(0, misses)
+                .mapToObj(i -> (Callable<Http.Raw>) () -> get(url)).toList());
+
+        assertThat(answers).allSatisfy(a -> {
+            assertThat(a.status()).isEqualTo(200);
+            assertThat(EdgeStack.cacheStatus(a)).isEqualTo("MISS");
+        });
+        assertThat(reached("slow")).isEqualTo(misses);
+        assertThat(origin.counters().endpoints().get("slow").peakInFlight()).isEqualTo(misses);
+    }
+
+    /**
+     * HAProxy's cache has no purge (haproxy/haproxy#452). The front answers PURGE itself, 501,
+     * whatever the address, and passes it to no one: at the origin a PURGE would be a write to the
+     * URL (board takes writes), which would invalidate the entry as any write does.
+     */
+    @Test
+    void aPurgeIsAnsweredByTheFrontAloneWith501() throws Exception {
+        String url = stored("board").url();
+
+        Http.Raw purge = sendFrom("127.0.0.1", "PURGE", url);
+
+        assertThat(purge.status()).isEqualTo(501);
+        assertThat(purge.header("Retry-After")).isNull();
+        assertThat(EdgeStack.cacheStatus(get(url))).isEqualTo("HIT");
+        assertThat(reached("board")).isEqualTo(1);
+    }
+
+    /**
+     * aged58: max-age=60 with Age: 58. HAProxy 2.6 adds the Age to the one it sends, but gives the
+     * entry the whole max-age from when it stored it (cache.c: expire = now + max-age): it is
+     * still a HIT when its own Age says it is past its max-age (RFC 9111 section 4.2.3 leaves it 2 s).
+     */
+    @Test
+    void anAgeFromUpstreamIsNotTakenFromTheLifetime() throws Exception {
+        String url = stored("aged58").url();
+
+        stillAHitAfter(url, 63);
+
+        assertThat(reached("aged58")).isEqualTo(1);
+    }
+
+    /**
+     * ahead: an origin clock an hour fast, no Cache-Control, and Expires its Date + 2 s. HAProxy
+     * counts Expires against its own clock (cache.c's http_calc_maxage), not from the response's
+     * Date (RFC 9111 section 4.2.1): the entry lives an hour.
+     */
+    @Test
+    void anExpiresIsCountedAgainstHaproxysOwnClock() throws Exception {
+        String url = stored("ahead").url();
+
+        stillAHitAfter(url, 5);
+
+        assertThat(reached("ahead")).isEqualTo(1);
+    }
+
+    /**
+     * post answers a write 201 with Location /board?item=posted. HAProxy invalidates the written
+     * URL only (cache.c, for a 2xx or 3xx to an unsafe method), not the Location, which RFC 9111
+     * section 4.4 allows but does not require: that URL stays a HIT (nginx's and Varnish's edges
+     * invalidate it).
+     */
+    @Test
+    void aSuccessfulWriteLeavesItsLocationStored() {
+        String location = "/board?item=posted";
+        get(location);
+        assertThat(EdgeStack.cacheStatus(get(location))).isEqualTo("HIT");
+
+        Http.Raw created = send("POST", Stacks.fresh("post"), "Content-Length: 0");
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.header("Location")).isEqualTo(location);
+        assertThat(EdgeStack.cacheStatus(get(location))).isEqualTo("HIT");
     }
 }

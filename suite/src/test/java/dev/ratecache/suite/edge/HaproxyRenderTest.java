@@ -81,9 +81,10 @@ class HaproxyRenderTest {
 
         assertThat(front).contains("cache edge").contains("total-max-size 2048").contains("process-vary on")
                 .contains("max-age 86400")
-                .contains("if { req.hdr(authorization) -m found } || { req.hdr(cookie) -m found }")
+                .contains("if METH_GET { req.hdr(authorization) -m found } || METH_GET { req.hdr(cookie) -m found }")
                 .contains("http-request cache-use edge unless { var(txn.private) -m bool }")
-                .contains("http-response cache-store edge unless { var(txn.private) -m bool }")
+                .contains("http-response cache-store edge unless { var(txn.private) -m bool } || METH_GET !lifetime"
+                        + " || METH_GET sets_cookie")
                 .contains("set-var(txn.cache) str(HIT) if { res.cache_hit }")
                 .contains("http-response set-header X-Cache-Status %[var(txn.cache)]");
     }
