@@ -19,7 +19,7 @@ import java.util.Map;
  */
 public record EdgeBurst(long firstSecond, double afterPerSecond, long longestRejectionMs) {
 
-    /** Of the busiest client in {@code front}; null when it sent for less than two seconds. */
+    /** Of the busiest client in {@code front}; null when it sent for no longer than a second (nothing after the first). */
     static EdgeBurst of(List<EdgeEvent> front) {
         Map<String, Integer> perKey = new HashMap<>();
         front.forEach(e -> perKey.merge(e.key(), 1, Integer::sum));
@@ -31,7 +31,7 @@ public record EdgeBurst(long firstSecond, double afterPerSecond, long longestRej
                 .sorted(Comparator.comparingLong(EdgeEvent::arrivalMs)).toList();
         long start = sent.get(0).arrivalMs();
         long last = sent.get(sent.size() - 1).arrivalMs();
-        if (last - start < 2000) {
+        if (last - start <= 1000) {
             return null;
         }
         long first = 0;
