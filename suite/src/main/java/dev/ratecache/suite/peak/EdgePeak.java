@@ -24,6 +24,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * {@code ./run-tests.sh peak --edge haproxy|varnish}: a product's full edge (its adapter's two
@@ -59,15 +60,18 @@ public final class EdgePeak {
         }
     }
 
-    /**
-     * The run's figures.
-     *
-     * @param fullOverBare each round's full HIT rate over the bare form's
-     */
-    public record Outcome(EdgeProduct product, int bodyBytes, Row ceiling, Row full, Row bare,
-            List<Double> fullOverBare, List<String> warnings) {
+    /** The run's figures: the ceiling's, the full edge's and the bare form's rows, round by round alike. */
+    public record Outcome(EdgeProduct product, int bodyBytes, Row ceiling, Row full, Row bare, List<String> warnings) {
+        /** Each round's full HIT rate over the bare form's in the same round. */
+        public List<Double> fullOverBare() {
+            return IntStream.range(0, full.runs().size()).mapToObj(i -> {
+                double bareRate = bare.runs().get(i).requestsPerSecond();
+                return bareRate > 0 ? full.runs().get(i).requestsPerSecond() / bareRate : 0.0;
+            }).toList();
+        }
+
         public double medianFullOverBare() {
-            return Median.of(fullOverBare);
+            return Median.of(fullOverBare());
         }
 
         /** Whether the full edge kept {@link #BAR} of its bare form's HIT rate. */
@@ -77,6 +81,7 @@ public final class EdgePeak {
 
         /** The bar's line: the figure, its range, and PASS or BELOW. */
         public String verdict() {
+            List<Double> fullOverBare = fullOverBare();
             return String.format(Locale.ROOT, "bar: %s's full edge at %.2f of its bare form's HIT rate (median of %d"
                             + " round(s), range %.2f-%.2f; CPU per HIT %.2f of the bare form's): %s, the bar is %.2f",
                     EdgePeak.product(product), medianFullOverBare(), fullOverBare.size(),
@@ -165,7 +170,6 @@ public final class EdgePeak {
             Row top = new Row("ceiling: return 200", new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
             Row fullRow = new Row(name + " HIT, full edge", new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
             Row bareRow = new Row(name + " HIT, bare form", new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-            List<Double> fullOverBare = new ArrayList<>();
             long frontPid = full.pids().get(0);
             for (int round = 1; round <= options.rounds(); round++) {
                 measure(wrk, wrkDir, top, ceiling.uri(), ceiling.pid(), round, progress);
@@ -187,8 +191,6 @@ public final class EdgePeak {
                 for (Row row : List.of(fullRow, bareRow)) {
                     row.ratios().add(ceilingRate > 0 ? last(row.runs()).requestsPerSecond() / ceilingRate : 0);
                 }
-                double bareRate = last(bareRow.runs()).requestsPerSecond();
-                fullOverBare.add(bareRate > 0 ? last(fullRow.runs()).requestsPerSecond() / bareRate : 0);
             }
             for (Row row : List.of(top, fullRow, bareRow)) {
                 if (row.non2xx() > 0) {
@@ -198,7 +200,7 @@ public final class EdgePeak {
                     warnings.add(row.label() + ": wrk counted socket errors (see the wrk/*.out files)");
                 }
             }
-            return new Outcome(options.product(), bodyBytes, top, fullRow, bareRow, fullOverBare, warnings);
+            return new Outcome(options.product(), bodyBytes, top, fullRow, bareRow, warnings);
         } finally {
             // The last started first: the bare form and the full edge before the origin behind them.
             for (int i = started.size() - 1; i >= 0; i--) {
