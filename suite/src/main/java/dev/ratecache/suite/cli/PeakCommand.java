@@ -265,7 +265,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); the ceiling nginx with "
                 + workers + " worker(s), " + product + " with its own default threads in both forms; GET " + path
                 + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
-        out.println("switches: " + switches.describe() + " (limits at " + 100_000 + " r/s, not binding)");
+        out.println("switches: " + PeakRun.open(switches).describe() + " (not binding)");
         out.println("full:     " + edge + "/'s two tiers from these switches, as render --edge " + edge + " writes them");
         out.println("bare:     " + (edge == EdgeProduct.HAPROXY ? "HAProxy's cache and nothing else"
                 : "varnish/peak-bare.vcl, the built-in VCL with a backend and a TTL cap") + ", in front of the same back tier");
