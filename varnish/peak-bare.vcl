@@ -7,8 +7,8 @@
 # up and stores what the origin's Cache-Control allows. peak measures the full
 # front (front.vcl) against this, in front of the same back tier: what the full
 # edge's features cost on the HIT path is the difference. It is not an edge of
-# the suite's: it keeps none of its promises (Authorization is passed only by
-# the built-in VCL's own rule, stale is served in default_grace).
+# the suite's: no limit, no PURGE, and stale answers in default_grace (10 s)
+# whatever the origin allowed.
 #
 # Run by the suite as `varnishd -F -T none -n DIR -a 127.0.0.1:PORT -f
 # peak-bare.vcl -s malloc,SIZE`, as the full front is (SIZE: --cache-size).
