@@ -396,7 +396,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         problems.addAll(ports.problems(switches.origins().isEmpty(), 1));
         if (edge != EdgeProduct.NGINX && problems.isEmpty()) {
-            // What the product cannot do, asked of the stack peak starts: its limits open and rejecting at once.
+            // What the product cannot do, asked of the stack peak starts: its limits open (nodelay, not binding).
             try {
                 edge.adapter().orElseThrow().refusal(StackSpec.from(PeakRun.open(switches), ports))
                         .ifPresent(r -> problems.add("--edge " + edge + ": " + r));
