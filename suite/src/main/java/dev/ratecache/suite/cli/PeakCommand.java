@@ -1,9 +1,12 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.peak.AppCacheComparison;
+import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.H2load;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
@@ -46,7 +49,8 @@ import picocli.CommandLine.Spec;
                     + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"
                     + " ceiling), measured in the same run. HIT and MISS run with the limits present but not"
                     + " binding; the rejection path with a front limit of 1 r/s. HAProxy's cache (Debian's"
-                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path.",
+                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path. With --edge"
+                    + " haproxy or varnish: that product's full edge against its bare form on the HIT path instead.",
             "",
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
             "  ./run-tests.sh peak --rounds 3 --workers 2",
@@ -54,6 +58,8 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh peak --app-path /items/1      the edge cache against the app's Redis cache",
             "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
             "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
+            "  ./run-tests.sh peak --edge haproxy --rounds 5  HAProxy's full edge against its bare cache (the bar: 0.95)",
+            "  ./run-tests.sh peak --edge varnish --rounds 5  Varnish's full edge against its bare VCL",
             ""})
 public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     private static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
@@ -138,6 +144,21 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         return breakdownOutcome;
     }
 
+    @Option(names = "--edge", paramLabel = "PRODUCT",
+            description = "Whose edge: nginx (the paths above), haproxy or varnish: that product's full edge (both tiers"
+                    + " from haproxy/ or varnish/, limits present but not binding, cache on) against its bare form (its"
+                    + " least caching config, in front of the same back tier) on the HIT path, each against the ceiling,"
+                    + " and whether the full edge keeps 0.95 of its bare form's rate. Default: ${DEFAULT-VALUE}.")
+    EdgeProduct edge = EdgeProduct.NGINX;
+
+    /** The last --edge run's figures, for tests. */
+    private EdgePeak.Outcome edgeOutcome;
+
+    /** The figures of the last --edge haproxy|varnish run; null before one. */
+    public EdgePeak.Outcome edgeOutcome() {
+        return edgeOutcome;
+    }
+
     @Option(names = "--results", paramLabel = "DIR",
             description = "Where a running ./run-tests.sh up keeps its state (as given to up). Default: results/ in the checkout.")
     Path results;
@@ -147,9 +168,10 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         // With a stack that up keeps running, peak points at it: that stack as configured, against
         // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
         Optional<UpState> up = UpState.running(RunFolders.results(results));
-        if (up.isPresent() && switches.tls()) {
-            Refuse.ifAny(spec, List.of("--tls starts its own tiers, which would compete with the running up ("
-                    + up.get().describe() + ") for the cores: stop it with ./run-tests.sh down"));
+        if (up.isPresent() && (switches.tls() || edge != EdgeProduct.NGINX)) {
+            Refuse.ifAny(spec, List.of((switches.tls() ? "--tls" : "--edge " + edge) + " starts its own tiers, which"
+                    + " would compete with the running up (" + up.get().describe() + ") for the cores: stop it with"
+                    + " ./run-tests.sh down"));
         }
         if (up.isPresent()) {
             return measureRunning(up.get());
@@ -178,6 +200,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                 return failed(e, dir);
             }
             return printed(appOutcome.table(), List.of(), dir);
+        }
+        if (edge != EdgeProduct.NGINX) {
+            return measureEdge(out, load, workers, path, ownOrigin, originArgs, dir);
         }
         if (switches.tls()) {
             return measureTls(out, load, workers, path, ownOrigin, originArgs, dir);
@@ -230,6 +255,30 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             return failed(e, dir);
         }
         return printed(TlsPeak.table(tlsOutcome), tlsOutcome.warnings(), dir);
+    }
+
+    /** --edge haproxy|varnish: the product's full edge against its bare form on the HIT path, against the ceiling. */
+    private int measureEdge(PrintWriter out, Wrk.Load load, String workers, String path, boolean ownOrigin,
+            List<String> originArgs, Path dir) throws IOException, InterruptedException {
+        String product = EdgePeak.product(edge);
+        out.println("machine:  " + Machine.oneLine(NginxServer.version()) + "; " + EdgePeak.version(edge));
+        out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); the ceiling nginx with "
+                + workers + " worker(s), " + product + " with its own default threads in both forms; GET " + path
+                + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+        out.println("switches: " + PeakRun.open(switches).describe() + " (not binding)");
+        out.println("full:     " + edge + "/'s two tiers from these switches, as render --edge " + edge + " writes them");
+        out.println("bare:     " + (edge == EdgeProduct.HAPROXY ? "HAProxy's cache and nothing else"
+                : "varnish/peak-bare.vcl, the built-in VCL with a backend and a TTL cap") + ", in front of the same back tier");
+        out.println("folder:   " + dir);
+        out.flush();
+        try {
+            edgeOutcome = EdgePeak.run(new EdgePeak.Options(edge, StackSpec.from(PeakRun.open(switches), ports), workers,
+                    ports, load, rounds, path, originArgs, Math.max(10, connections), dir), out);
+        } catch (IOException e) {
+            return failed(e, dir);
+        }
+        // peak's bars are read, not enforced: BELOW is said with its figure and the exit code stays 0.
+        return printed(EdgePeak.table(edgeOutcome), edgeOutcome.warnings(), dir);
     }
 
     /** A measurement that finished: its table, a line for each doubt about it, its folder gone; exit code 0. */
@@ -323,7 +372,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
         }
-        if (switches.tls()) {
+        if (edge != EdgeProduct.NGINX) {
+            edgeProblems(problems);
+        } else if (switches.tls()) {
             tlsProblems(problems);
         }
         if (breakdown && (appPath != null || fleet)) {
@@ -344,7 +395,37 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             problems.add("--no-cache: peak measures the edge cache's HIT path; drop --no-cache");
         }
         problems.addAll(ports.problems(switches.origins().isEmpty(), 1));
+        if (edge != EdgeProduct.NGINX && problems.isEmpty()) {
+            // What the product cannot do, asked of the stack peak starts: its limits open (nodelay, not binding).
+            try {
+                edge.adapter().orElseThrow().refusal(StackSpec.from(PeakRun.open(switches), ports))
+                        .ifPresent(r -> problems.add("--edge " + edge + ": " + r));
+            } catch (StackSpec.Unsupported e) {
+                problems.add("--edge " + edge + ": " + e.getMessage());
+            }
+        }
         Refuse.ifAny(spec, problems);
+    }
+
+    /** What --edge haproxy|varnish does not measure, one line each: nginx's own ways, and nginx's workers. */
+    private void edgeProblems(List<String> problems) {
+        if (breakdown) {
+            problems.add("--breakdown measures nginx's front feature by feature: drop it with --edge " + edge
+                    + ", which measures its full edge against its bare form");
+        }
+        if (switches.tls()) {
+            problems.add("--tls: peak --edge " + edge + " measures the HIT path in cleartext; drop --tls");
+        }
+        if (appPath != null) {
+            problems.add("--app-path compares nginx's edge cache with the app's Redis cache: drop it with --edge " + edge);
+        }
+        if (fleet) {
+            problems.add("--fleet measures nginx's fleet limit in Redis: drop it with --edge " + edge);
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
+            problems.add("--workers sets nginx's worker processes, and " + EdgePeak.product(edge) + " runs its own"
+                    + " default threads in both forms: drop --workers with --edge " + edge);
+        }
     }
 
     /** What --tls measures and what makes no sense with it, one line each. */
@@ -373,6 +454,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         if (fleet && !Files.isRegularFile(dev.ratecache.suite.nginx.NginxRenderer.LUA_MODULE)) {
             problems.add("--fleet needs nginx's Lua module: sudo apt-get install -y libnginx-mod-http-lua, or run ./run-tests.sh peak");
         }
+        EdgePeak.notInstalled(edge).ifPresent(problems::add);
         if (!Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
         }

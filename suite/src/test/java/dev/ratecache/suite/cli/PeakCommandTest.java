@@ -2,17 +2,23 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * ./run-tests.sh peak is a benchmark, not a timed test: this checks that it runs and that its
@@ -72,6 +78,46 @@ class PeakCommandTest {
             assertThat(Long.parseLong(fellBack.group(2))).as(cli.err())
                     .isLessThan(outcome.figures().get(kind).requests() / 4);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EdgeProduct.class, names = {"HAPROXY", "VARNISH"})
+    void edgeMeasuresTheProductsFullEdgeAgainstItsBareFormAndSaysWhetherTheBarHolds(EdgeProduct product)
+            throws Exception {
+        // Two rounds: the second measures the bare form first.
+        List<String> args = new ArrayList<>(List.of("peak", "--edge", product.toString(), "--duration", "1", "--rounds",
+                "2", "--connections", "10"));
+        StackPorts ports = StackPorts.free();
+        args.addAll(ports.flags());
+
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
+
+        EdgePeak.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand().edgeOutcome();
+        String name = EdgePeak.product(product);
+        assertThat(outcome.bodyBytes()).isPositive();
+        for (EdgePeak.Row row : List.of(outcome.ceiling(), outcome.full(), outcome.bare())) {
+            // Every request answered, none from the origin; how fast is the benchmark's to report, not this test's.
+            assertThat(row.runs()).as(row.label()).hasSize(2);
+            assertThat(row.non2xx()).as(row.label()).isZero();
+            assertThat(row.medianRatio()).as(row.label()).isPositive().isFinite();
+            assertThat(row.medianCpuMicros()).as(row.label()).isPositive().isFinite();
+        }
+        assertThat(outcome.fullOverBare()).hasSize(2).allSatisfy(r -> assertThat(r).isPositive().isFinite());
+        assertThat(outcome.warnings()).noneMatch(w -> w.contains("reached the origin"));
+        assertThat(cli.out()).contains("machine:", "nginx/", product == EdgeProduct.HAPROXY ? "HAProxy version 2."
+                : "varnishd (varnish-7.", "full:     " + product + "/'s two tiers", "ceiling: return 200",
+                name + " HIT, full edge", name + " HIT, bare form", "round 2: " + name + " HIT, bare form");
+        assertThat(cli.out().indexOf("round 2: " + name + " HIT, bare form"))
+                .isLessThan(cli.out().indexOf("round 2: " + name + " HIT, full edge"));
+        assertThat(cli.out()).containsPattern("(?m)^bar: " + name + "'s full edge at \\d+\\.\\d\\d of its bare form's HIT"
+                + " rate \\(median of 2 round\\(s\\), range [0-9.]+-[0-9.]+; CPU per HIT [0-9.]+ of the bare form's\\):"
+                + " (PASS|BELOW), the bar is 0\\.95$");
+        // Nothing left behind: every tier stopped (its ports free again) and the run's folder gone.
+        String folder = cli.out().lines().filter(l -> l.startsWith("folder:")).findFirst().orElseThrow()
+                .substring("folder:".length()).strip();
+        assertThat(Path.of(folder)).doesNotExist();
+        assertThat(Ports.accepting(ports.front())).as("front port").isFalse();
+        assertThat(Ports.accepting(ports.back())).as("back port").isFalse();
     }
 
     @Test

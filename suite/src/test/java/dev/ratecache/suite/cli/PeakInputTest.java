@@ -29,7 +29,26 @@ class PeakInputTest {
                 refused("number past an int, naming peak's range", List.of("--threads", "99999999999"),
                         "run-tests.sh: --threads must be a whole number from 1 to 64 (got 99999999999)\n"),
                 refused("number past an int of the tiers' switches", List.of("--front-rate", "99999999999"),
-                        "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"));
+                        "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"),
+                refused("an edge the suite does not know", List.of("--edge", "squid"),
+                        "'squid' is not an edge: use nginx, haproxy or varnish"),
+                refused("--breakdown, which ladders nginx's front, with another edge", List.of("--edge", "haproxy",
+                        "--breakdown"), "--breakdown measures nginx's front feature by feature: drop it with --edge"
+                                + " haproxy, which measures its full edge against its bare form"),
+                refused("--tls with another edge", List.of("--edge", "varnish", "--tls"),
+                        "--tls: peak --edge varnish measures the HIT path in cleartext; drop --tls"),
+                refused("--app-path with another edge", List.of("--edge", "haproxy", "--app-path", "/items/1"),
+                        "--app-path compares nginx's edge cache with the app's Redis cache: drop it with --edge haproxy"),
+                refused("--fleet with another edge", List.of("--edge", "varnish", "--fleet"),
+                        "--fleet measures nginx's fleet limit in Redis: drop it with --edge varnish"),
+                refused("--workers, nginx's, with another edge", List.of("--edge", "haproxy", "--workers", "2"),
+                        "--workers sets nginx's worker processes, and HAProxy runs its own default threads in both forms:"
+                                + " drop --workers with --edge haproxy"),
+                refused("what the product cannot do", List.of("--edge", "haproxy", "--stale", "protective"),
+                        "--edge haproxy: HAProxy's cache cannot serve stale content (haproxy#214): drop --stale"
+                                + " protective, or use --edge nginx"),
+                refused("a flag the edge stack spec does not carry yet", List.of("--edge", "varnish", "--limit-conn", "10"),
+                        "--edge varnish: --limit-conn is not in the edge stack spec yet: drop it, or use --edge nginx"));
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

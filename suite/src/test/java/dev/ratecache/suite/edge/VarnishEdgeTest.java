@@ -59,6 +59,8 @@ class VarnishEdgeTest extends EdgeBehaviours
                     assertThat(r.header("Retry-After")).isEqualTo("1");
                 });
         assertThat(reached("hare")).isEqualTo(FRONT_LIMIT);
+        // Counted by address (client.identity is the client's): another client still has its whole burst.
+        assertThat(get("127.0.6.1", Stacks.fresh("hare")).status()).isEqualTo(200);
     }
 
     /**

@@ -48,7 +48,7 @@ class VarnishRenderTest {
         String front = front(HaproxyRenderTest.nodelay().frontRate(100).frontBurst(200));
 
         assertThat(front).contains("import vsthrottle;")
-                .contains("if (vsthrottle.is_denied(client.ip, 201, 2010ms)) {")
+                .contains("if (vsthrottle.is_denied(client.identity, 201, 2010ms)) {")
                 .contains("return (synth(429));");
     }
 
@@ -137,7 +137,7 @@ class VarnishRenderTest {
         String back = back(HaproxyRenderTest.nodelay().backRate(10).backBurst(50));
 
         assertThat(back).contains("if (vsthrottle.is_denied(\"origin\", 51, 5100ms)) {")
-                .doesNotContain("client.ip")
+                .doesNotContain("client.identity")
                 .contains("return (pass);");
     }
 
