@@ -2,7 +2,7 @@ package dev.ratecache.suite.edge;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.nginx.TierPorts;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -29,7 +29,7 @@ public enum EdgeProduct {
      * {@code ports} describe (a flag the stack spec does not carry yet, or a capability the product
      * lacks); empty when it can, and always for nginx, which runs every switch.
      */
-    public Optional<String> refusal(NginxSwitches switches, StackPorts ports) {
+    public Optional<String> refusal(NginxSwitches switches, TierPorts ports) {
         Optional<Edge> edge = adapter();
         if (edge.isEmpty()) {
             return Optional.empty();

@@ -5,7 +5,7 @@ import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.LimitScope;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
-import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.nginx.TierPorts;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
@@ -87,7 +87,7 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, in
      *
      * @throws Unsupported for a per-client key other than the address
      */
-    public static StackSpec from(NginxSwitches switches, StackPorts ports) {
+    public static StackSpec from(NginxSwitches switches, TierPorts ports) {
         if (!switches.limitKey().byAddress()) {
             throw new Unsupported("--limit-key " + switches.limitKey() + " is not in the edge stack spec yet: it counts"
                     + " clients by address only, so give --limit-key addr");

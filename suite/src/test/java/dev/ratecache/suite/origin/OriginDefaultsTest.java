@@ -29,6 +29,7 @@ class OriginDefaultsTest {
                     hare:     { delay: 100ms, max-age: 3s }
                     tortoise: { delay: 2s,    max-age: 10 }
                   stale-while-revalidate: 60s
+                  stale-if-error: 600
                   replay:
                     default-delay: 50
                     max-age: 10s
@@ -42,6 +43,8 @@ class OriginDefaultsTest {
                 new Endpoint("hare", Duration.ofMillis(100), Duration.ofSeconds(3)),
                 new Endpoint("tortoise", Duration.ofSeconds(2), Duration.ofSeconds(10)));
         assertThat(d.staleWhileRevalidate()).isEqualTo(Duration.ofSeconds(60));
+        // A bare number is in seconds, the unit the origin binds lifetimes in.
+        assertThat(d.staleIfError()).isEqualTo(Duration.ofSeconds(600));
         // Bare numbers in the origin's units: milliseconds for a delay, seconds for a lifetime.
         assertThat(d.replayDefaultDelay()).isEqualTo(Duration.ofMillis(50));
         assertThat(d.replayMaxAge()).isEqualTo(Duration.ofSeconds(10));
