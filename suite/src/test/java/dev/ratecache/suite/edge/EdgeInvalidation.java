@@ -4,6 +4,7 @@ import static dev.ratecache.suite.edge.EdgeStack.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
+import dev.ratecache.suite.stack.Stacks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +20,23 @@ interface EdgeInvalidation extends EdgeStack {
 
     private Http.Raw write(String method, String url) {
         return send(method, url, "Content-Length: 0");
+    }
+
+    /**
+     * The cache status of the write's Location (post answers 201 with Location /board?item=posted),
+     * stored before a successful write: whether the product invalidates it, the RFC's "may", is each
+     * product's class's test.
+     */
+    default String locationAfterASuccessfulWrite() {
+        String location = "/board?item=posted";
+        get(location);
+        assertThat(cacheStatus(get(location))).isEqualTo("HIT");
+
+        Http.Raw created = write("POST", Stacks.fresh("post"));
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.header("Location")).isEqualTo(location);
+        return cacheStatus(get(location));
     }
 
     /** Every unsafe method, extension methods too (WebDAV's REPORT, an API's own). */
