@@ -38,12 +38,19 @@ final class VarnishTiers implements LiveStatus.Tiers {
     public Reading read() {
         Map<String, Long> frontNow = counters("front", FRONT);
         Map<String, Long> backNow = counters("back", BACK);
-        AccessLogTail.Counts answered = new AccessLogTail.Counts(
-                delta(front, frontNow, "MAIN.client_req"),
-                delta(front, frontNow, "MAIN.s_synth") + delta(back, backNow, "MAIN.s_synth"),
-                delta(front, frontNow, "MAIN.cache_hit") - delta(front, frontNow, "MAIN.cache_hit_grace"));
+        Reading reading = reading(front, frontNow, back, backNow);
         front = frontNow;
         back = backNow;
+        return reading;
+    }
+
+    /** The reading from each tier's counters before and now (empty where varnishstat could not read them). */
+    static Reading reading(Map<String, Long> frontBefore, Map<String, Long> frontNow, Map<String, Long> backBefore,
+            Map<String, Long> backNow) {
+        AccessLogTail.Counts answered = new AccessLogTail.Counts(
+                delta(frontBefore, frontNow, "MAIN.client_req"),
+                delta(frontBefore, frontNow, "MAIN.s_synth") + delta(backBefore, backNow, "MAIN.s_synth"),
+                delta(frontBefore, frontNow, "MAIN.cache_hit") - delta(frontBefore, frontNow, "MAIN.cache_hit_grace"));
         return new Reading(counter(frontNow), counter(backNow), answered);
     }
 
