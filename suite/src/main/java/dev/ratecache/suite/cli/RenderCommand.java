@@ -52,7 +52,7 @@ final class RenderCommand implements Callable<Integer> {
     @Option(names = "--edge", paramLabel = "PRODUCT",
             description = "Whose configs: nginx, haproxy (haproxy/, HAProxy 2.6) or varnish (varnish/, Varnish 7.1 with"
                     + " vsthrottle). HAProxy and Varnish reject over a limit, never queue: give --front-mode and"
-                    + " --back-mode nodelay. A run takes the same --edge. Default: nginx.")
+                    + " --back-mode nodelay. A run and up take --edge too. Default: nginx.")
     EdgeProduct edge = EdgeProduct.NGINX;
 
     @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/, tls/ and"

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Spec;
             "  ./run-tests.sh up --front-port 8000   default switches, front end on :8000",
             "  ./run-tests.sh up --scenario stress/server-cache",
             "  ./run-tests.sh up --no-front-limit --origin http://127.0.0.1:9000",
+            "  ./run-tests.sh up --edge haproxy --front-mode nodelay --back-mode nodelay",
             "  ./run-tests.sh down                   stop it from another terminal",
             ""},
         exitCodeListHeading = "%nExit codes:%n",
@@ -63,6 +65,14 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             description = "Take the limits and the cache from a cell of the default or full matrix, e.g."
                     + " stress/server-cache (its client cache is the client's own, not the stack's).")
     String scenario;
+
+    @Option(names = "--edge", paramLabel = "PRODUCT",
+            description = "${COMPLETION-CANDIDATES}. The product of both tiers: nginx, haproxy (HAProxy 2.6: its"
+                    + " stick-table rate and memory cache) or varnish (Varnish 7.1: vsthrottle, grace and coalescing)."
+                    + " HAProxy and Varnish reject over a limit and never queue: give --front-mode nodelay and"
+                    + " --back-mode nodelay; a switch they cannot run is refused in one line, with the reason."
+                    + " Default: ${DEFAULT-VALUE}.")
+    EdgeProduct edge = EdgeProduct.NGINX;
 
     @Mixin
     OriginThreads originThreads = new OriginThreads();
@@ -91,7 +101,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             return 1;
         }
         checkMachine(chosen);
-        UpSession.Settings settings = new UpSession.Settings(chosen, ports, originThreads.threads(),
+        UpSession.Settings settings = new UpSession.Settings(edge, chosen, ports, originThreads.threads(),
                 profile.originArgs(), every);
         return new UpSession(settings, resultsDir, RunFolders.next(resultsDir, "up-"), spec.commandLine().getOut(),
                 spec.commandLine().getErr()).run();
@@ -126,6 +136,10 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
         EVERY.check(problems, every);
         problems.addAll(ports.problems(chosen));
         RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
+        if (problems.isEmpty()) {
+            // The product's refusal reads switches already found good.
+            edge.refusal(chosen, ports).ifPresent(problems::add);
+        }
         Refuse.ifAny(spec, problems);
         return chosen;
     }

@@ -149,7 +149,8 @@ public final class HaproxyEdge implements Edge {
                 () -> HaproxyLog.read(accessLog(dir, "front")), () -> HaproxyLog.read(accessLog(dir, "back")));
     }
 
-    private static Path accessLog(Path dir, String tier) {
+    /** The access log of {@code tier} (front, back) of tiers started in {@code dir}, written as each request ends. */
+    public static Path accessLog(Path dir, String tier) {
         return dir.resolve(tier + "-access.log");
     }
 

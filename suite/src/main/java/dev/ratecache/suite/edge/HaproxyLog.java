@@ -10,14 +10,15 @@ import java.util.List;
  * haproxy/snippets/shared/logging.cfg. HAProxy writes a few notices of its own to the same output
  * in plain text (a proxy stopped); those are not requests.
  */
-final class HaproxyLog {
+public final class HaproxyLog {
     private HaproxyLog() {}
 
     static List<EdgeEvent> read(Path file) throws IOException {
         return JsonLog.read(file, HaproxyLog::event);
     }
 
-    static EdgeEvent event(JsonNode line) {
+    /** One line's object as an event; throws IllegalArgumentException on a field it cannot read. */
+    public static EdgeEvent event(JsonNode line) {
         // The accept date is the end of the previous response on a kept-alive connection: the request's
         // first byte came after the handshakes (Th) and the idle time (Ti); Ta runs from it to the end.
         long arrival = JsonLog.number(line, "accept_ms") + spent(line, "th") + spent(line, "ti");

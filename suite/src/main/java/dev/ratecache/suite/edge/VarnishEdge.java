@@ -168,6 +168,14 @@ public final class VarnishEdge implements Edge {
         return VarnishLog.read(accessLog(dir, tier));
     }
 
+    /**
+     * The counters {@code names} (varnishstat's, e.g. MAIN.client_req) of {@code tier} (front, back) of
+     * tiers started in {@code dir}, by name: what a running tier can tell before its log is saved.
+     */
+    public static Map<String, Long> counters(Path dir, String tier, List<String> names) throws IOException {
+        return VarnishLog.counters(instance(dir, tier), names);
+    }
+
     private static Path instance(Path dir, String tier) {
         return dir.resolve("varnishd-" + tier);
     }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -64,7 +65,8 @@ final class VarnishLog {
         long before = -1;
         long saved = -1;
         while (true) {
-            Map<String, Long> counters = counters(instance);
+            Map<String, Long> counters = counters(instance,
+                    List.of("MAIN.client_req", "MAIN.client_req_400", "MAIN.shm_cycles"));
             if (counters.getOrDefault("MAIN.shm_cycles", 0L) > 0) {
                 throw new IOException("Varnish's log of " + instance + " went round its ring (vsl_space) and lost"
                         + " its oldest requests: more than it holds in one run");
@@ -107,10 +109,11 @@ final class VarnishLog {
         return Executables.find("varnishlog", "VARNISHLOG_BIN", "/usr/bin/varnishlog");
     }
 
-    /** The tier's counters by name (MAIN.client_req, ...). */
-    private static Map<String, Long> counters(Path instance) throws IOException {
-        String out = run(List.of(stat(), "-1", "-n", instance.toString(),
-                "-f", "MAIN.client_req", "-f", "MAIN.client_req_400", "-f", "MAIN.shm_cycles"));
+    /** The counters {@code names} of the tier whose working directory is {@code instance}, by name. */
+    static Map<String, Long> counters(Path instance, List<String> names) throws IOException {
+        List<String> command = new ArrayList<>(List.of(stat(), "-1", "-n", instance.toString()));
+        names.forEach(n -> command.addAll(List.of("-f", n)));
+        String out = run(command);
         return out.lines().map(l -> l.trim().split("\\s+")).filter(f -> f.length >= 2 && f[1].matches("\\d+"))
                 .collect(Collectors.toMap(f -> f[0], f -> Long.parseLong(f[1])));
     }

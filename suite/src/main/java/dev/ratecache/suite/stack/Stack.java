@@ -5,6 +5,7 @@ import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.nginx.NginxServer;
@@ -134,9 +135,19 @@ public final class Stack implements AutoCloseable {
         return start(switches, ports, dir, 10, List.of());
     }
 
-    /** Starts everything; {@code originArgs} are extra Spring Boot arguments for the suite's origin. */
+    /** Starts everything with nginx's tiers; {@code originArgs} are extra Spring Boot arguments for the suite's origin. */
     public static Stack start(NginxSwitches switches, StackPorts ports, Path dir, int originThreads,
             List<String> originArgs) throws IOException {
+        return start(EdgeProduct.NGINX, switches, ports, dir, originThreads, originArgs);
+    }
+
+    /**
+     * Starts everything with {@code product}'s tiers: nginx's, or another product's through its
+     * adapter in {@code dir}/PRODUCT (haproxy/, varnish/). The caller has asked
+     * {@link EdgeProduct#refusal} first.
+     */
+    public static Stack start(EdgeProduct product, NginxSwitches switches, StackPorts ports, Path dir,
+            int originThreads, List<String> originArgs) throws IOException {
         List<String> problems = switches.problems();
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
@@ -148,6 +159,11 @@ public final class Stack implements AutoCloseable {
                     dir.resolve("origin.log"), originArgs);
         }
         try {
+            Optional<Edge> edge = product.adapter();
+            if (edge.isPresent()) {
+                Edge.Running tiers = edge.get().start(StackSpec.from(switches, ports), dir.resolve(product.toString()));
+                return new Stack(ports, origin, null, List.of(), null, null, true, null, tiers, edge.get().name());
+            }
             Stack tiers = around(origin, switches, ports, dir);
             return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, tiers.fleetRedis, true, tiers.tls);
         } catch (IOException | RuntimeException e) {
@@ -211,6 +227,16 @@ public final class Stack implements AutoCloseable {
         return server;
     }
 
+    /** The front tier's PID, whichever product it is: nginx's master (the first edge's with several), or the product's. */
+    public long frontPid() {
+        return edgeTiers != null ? edgeTiers.pids().get(0) : frontEnd().pid();
+    }
+
+    /** The back tier's PID, whichever product it is. */
+    public long backPid() {
+        return edgeTiers != null ? edgeTiers.pids().get(1) : back.pid();
+    }
+
     /** CPU seconds the front tier's processes have used (every edge, and the balancer in front of several). */
     public double frontCpuSeconds() {
         if (edgeTiers != null) {
@@ -222,7 +248,7 @@ public final class Stack implements AutoCloseable {
 
     /** CPU seconds the back tier's processes have used. */
     public double backCpuSeconds() {
-        return ProcCpu.treeSeconds(edgeTiers != null ? edgeTiers.pids().get(1) : back.pid());
+        return ProcCpu.treeSeconds(backPid());
     }
 
     /**

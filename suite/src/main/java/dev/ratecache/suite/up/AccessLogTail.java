@@ -2,22 +2,36 @@ package dev.ratecache.suite.up;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.edge.HaproxyLog;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Function;
 
 /**
- * Reads what a tier's JSON access log (nginx/snippets/shared/logging.conf) gained since the last call and
- * counts it. nginx writes the log in 64 KB buffers at least once a second, so a read may end in
- * the middle of a line: that part is kept for the next call, never counted twice or half.
+ * Reads what a tier's JSON access log (nginx/snippets/shared/logging.conf, or HAProxy's
+ * haproxy/snippets/shared/logging.cfg) gained since the last call and counts it. nginx writes the
+ * log in 64 KB buffers at least once a second, so a read may end in the middle of a line: that
+ * part is kept for the next call, never counted twice or half.
  */
 public final class AccessLogTail {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** nginx's log: its status and cache fields. */
+    public static final Function<JsonNode, Entry> NGINX = line ->
+            new Entry(line.path("status").asInt(), "HIT".equals(line.path("cache").asText()));
+    /** HAProxy's log, read as the suite reads its events. */
+    public static final Function<JsonNode, Entry> HAPROXY = line -> {
+        EdgeEvent event = HaproxyLog.event(line);
+        return new Entry(event.status(), event.cache() == EdgeEvent.Cache.HIT);
+    };
+
     private final Path log;
     private final int rejectStatus;
+    private final Function<JsonNode, Entry> format;
     private long offset;
     /** The bytes after the last complete line: the start of a line nginx has not finished writing. */
     private byte[] partial = new byte[0];
@@ -33,10 +47,19 @@ public final class AccessLogTail {
         public static final Counts NONE = new Counts(0, 0, 0);
     }
 
-    /** Starts at the log's current end: only requests from now on count. */
+    /** What one line says: the status the tier answered, and whether its cache did (a HIT). */
+    public record Entry(int status, boolean hit) {}
+
+    /** An nginx log's tail, from its current end: only requests from now on count. */
     public AccessLogTail(Path log, int rejectStatus) {
+        this(log, rejectStatus, NGINX);
+    }
+
+    /** The tail of a log whose lines {@code format} reads (throwing IllegalArgumentException on one it cannot). */
+    public AccessLogTail(Path log, int rejectStatus, Function<JsonNode, Entry> format) {
         this.log = log;
         this.rejectStatus = rejectStatus;
+        this.format = format;
         this.offset = size(log);
     }
 
@@ -78,17 +101,18 @@ public final class AccessLogTail {
             if (line.isEmpty()) {
                 continue;
             }
-            JsonNode entry;
+            Entry entry;
             try {
-                entry = JSON.readTree(line);
-            } catch (IOException notJson) {
-                continue; // a line in another format (a hand-edited config): not ours to count
+                entry = format.apply(JSON.readTree(line));
+            } catch (IOException | IllegalArgumentException notOurs) {
+                // A line in another format (a hand-edited config, HAProxy's own notices): not ours to count.
+                continue;
             }
             responses++;
-            if (entry.path("status").asInt() == rejectStatus) {
+            if (entry.status() == rejectStatus) {
                 rejected++;
             }
-            if ("HIT".equals(entry.path("cache").asText())) {
+            if (entry.hit()) {
                 hits++;
             }
         }

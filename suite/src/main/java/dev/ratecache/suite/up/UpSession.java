@@ -2,6 +2,8 @@ package dev.ratecache.suite.up;
 
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.edge.HaproxyEdge;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
@@ -26,12 +28,13 @@ public final class UpSession {
     /**
      * What to start and how often to report.
      *
+     * @param product       whose tiers (--edge), its refusal already asked
      * @param switches      the tiers' switches (a --scenario's already applied)
      * @param originArgs    arguments for the suite's own origin (the profile's)
      * @param everySeconds  the status line's period
      */
-    public record Settings(NginxSwitches switches, StackPorts ports, int originThreads, List<String> originArgs,
-            int everySeconds) {}
+    public record Settings(EdgeProduct product, NginxSwitches switches, StackPorts ports, int originThreads,
+            List<String> originArgs, int everySeconds) {}
 
     private final Settings settings;
     private final Path resultsDir;
@@ -42,8 +45,10 @@ public final class UpSession {
     private Stack stack;
     private UpState state;
     private boolean cleanedUp;
-    /** Set as soon as a stop begins (shutdown hook or the end of run()). */
+    /** Set as soon as a stop begins (a signal, the shutdown hook or the end of run()). */
     private volatile boolean stopping;
+    /** The exit code of the stop asked for: 0 for down's SIGTERM, the shell's 130 for Ctrl-C. */
+    private volatile int stopCode = 130;
 
     /** {@code runDir}, not yet made, is this up's run folder under {@code resultsDir}, where up.json goes too. */
     public UpSession(Settings settings, Path resultsDir, Path runDir, PrintWriter out, PrintWriter err) {
@@ -73,6 +78,7 @@ public final class UpSession {
      */
     public int run() throws IOException, InterruptedException {
         NginxSwitches chosen = settings.switches();
+        EdgeProduct product = settings.product();
         StackPorts ports = settings.ports();
         boolean ownOrigin = chosen.origins().isEmpty();
         Files.createDirectories(runDir);
@@ -84,19 +90,23 @@ public final class UpSession {
             deleteIfEmpty(runDir);
             return 1;
         }
-        // Ctrl-C and down (SIGTERM) end the JVM through its shutdown hooks: this one stops the
-        // stack (ManagedProcess's own hook would too) and removes the state files.
+        // Any other end of the JVM runs its shutdown hooks: this one stops the stack (ManagedProcess's
+        // own hook would too) and removes the state files.
         Thread hook = new Thread(() -> cleanUp(true), "up-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
-        // down's SIGTERM is a stop asked for: exit 0 once the hook has stopped everything, not the
-        // JVM's 143 for a signal. Ctrl-C keeps the shell's 130.
-        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> System.exit(0));
+        // down's SIGTERM and Ctrl-C stop the stack before the JVM exits, not in a hook beside
+        // ManagedProcess's: that one would stop the tiers at once, and Varnish's log, in memory
+        // that goes with varnishd, must be saved while its tiers run. down's stop is a clean exit
+        // (0), not the JVM's 143 for a signal; Ctrl-C keeps the shell's 130.
+        stopOn("TERM", 0);
+        stopOn("INT", 130);
         try {
             out.println("run-tests.sh up: starting " + (ownOrigin ? "the origin, " : "") + "the back end and the front end"
+                    + (product == EdgeProduct.NGINX ? "" : " in " + product.displayName())
                     + " (switches: " + chosen.describe() + ")");
             out.flush();
             try {
-                stack = Stack.start(chosen, ports, runDir, settings.originThreads(), settings.originArgs());
+                stack = Stack.start(product, chosen, ports, runDir, settings.originThreads(), settings.originArgs());
             } catch (IOException | RuntimeException e) {
                 String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
                 err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
@@ -104,10 +114,11 @@ public final class UpSession {
             }
             List<UpState.Child> children = new ArrayList<>();
             stack.ownOrigin().ifPresent(o -> children.add(UpState.Child.of("origin", o.pid())));
-            children.add(UpState.Child.of("back", stack.backEnd().pid()));
-            children.add(UpState.Child.of("front", stack.frontEnd().pid()));
+            children.add(UpState.Child.of("back", stack.backPid()));
+            children.add(UpState.Child.of("front", stack.frontPid()));
             Map<String, String> urls = urls(ownOrigin, chosen);
-            urls.put("front", stack.frontUri().toString());
+            // Without the trailing / another product's URI has: the banner appends paths.
+            urls.put("front", stack.frontUri().toString().replaceFirst("/$", ""));
             stack.tls().ifPresent(tls -> urls.put("front-ca", tls.trust().toAbsolutePath().toString()));
             if (chosen.httpPort() != 0) {
                 urls.put("front-http", "http://" + Ports.LOOPBACK + ":" + chosen.httpPort());
@@ -115,19 +126,18 @@ public final class UpSession {
             state = state.with(children, urls, portMap(ownOrigin));
             state.write(resultsDir);
             // The first reading before the URLs are out: every request sent after seeing them counts.
-            LiveStatus live = new LiveStatus(ports.frontStatus(), ports.backStatus(), ownOrigin ? ports.management() : 0,
-                    stack.frontEnd().accessLog(), chosen.rejectStatus());
+            LiveStatus live = new LiveStatus(tiers(chosen), ownOrigin ? ports.management() : 0);
             printBanner(urls);
             while (true) {
                 // The status line's period, not a wait for something to come up.
                 Thread.sleep(settings.everySeconds() * 1000L);
                 Optional<String> dead = deadTier(ownOrigin);
                 if (dead.isPresent()) {
-                    // A terminal's Ctrl-C reaches the whole process group: nginx may exit a moment
-                    // before our shutdown hook starts. That is a stop, not a tier dying.
+                    // A terminal's Ctrl-C reaches the whole process group: a tier may exit a moment
+                    // before our handler starts. That is a stop, not a tier dying.
                     Poll.pause(500);
                     if (stopping) {
-                        return 130;
+                        return stopCode;
                     }
                     err.println("run-tests.sh up: " + dead.get() + " exited on its own; stopping the rest (logs in " + runDir + ")");
                     return 1;
@@ -145,6 +155,23 @@ public final class UpSession {
         }
     }
 
+    /** Where the status line reads the tiers' figures: each product tells them its own way. */
+    private LiveStatus.Tiers tiers(NginxSwitches chosen) {
+        StackPorts ports = settings.ports();
+        return switch (settings.product()) {
+            case NGINX -> LiveStatus.nginx(ports.frontStatus(), ports.backStatus(), stack.frontEnd().accessLog(),
+                    chosen.rejectStatus());
+            case HAPROXY -> LiveStatus.haproxy(HaproxyEdge.accessLog(productDir(), "front"),
+                    HaproxyEdge.accessLog(productDir(), "back"), chosen.rejectStatus());
+            case VARNISH -> new VarnishTiers(productDir());
+        };
+    }
+
+    /** Where another product's tiers keep their configs and logs (Stack.start's folder for them). */
+    private Path productDir() {
+        return runDir.resolve(settings.product().toString());
+    }
+
     private Map<String, String> urls(boolean ownOrigin, NginxSwitches chosen) {
         StackPorts ports = settings.ports();
         String base = "http://" + Ports.LOOPBACK + ":";
@@ -157,8 +184,10 @@ public final class UpSession {
         } else {
             urls.put("origin", String.join(", ", chosen.origins().stream().map(Object::toString).toList()));
         }
-        urls.put("front-status", base + ports.frontStatus() + "/nginx_status");
-        urls.put("back-status", base + ports.backStatus() + "/nginx_status");
+        if (settings.product() == EdgeProduct.NGINX) {
+            urls.put("front-status", base + ports.frontStatus() + "/nginx_status");
+            urls.put("back-status", base + ports.backStatus() + "/nginx_status");
+        }
         return urls;
     }
 
@@ -171,8 +200,10 @@ public final class UpSession {
             map.put("origin", ports.origin());
             map.put("management", ports.management());
         }
-        map.put("front-status", ports.frontStatus());
-        map.put("back-status", ports.backStatus());
+        if (settings.product() == EdgeProduct.NGINX) {
+            map.put("front-status", ports.frontStatus());
+            map.put("back-status", ports.backStatus());
+        }
         return map;
     }
 
@@ -191,12 +222,27 @@ public final class UpSession {
         if (urls.containsKey("management")) {
             out.println("  management   " + urls.get("management") + "  (counters; /actuator/health, /actuator/prometheus)");
         }
-        out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
-        out.println("  run folder   " + runDir + "  (nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs)");
+        switch (settings.product()) {
+            case NGINX -> {
+                out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
+                out.println("  run folder   " + runDir + "  (nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs)");
+            }
+            case HAPROXY -> out.println("  run folder   " + runDir + "  (haproxy/front.cfg, back.cfg: rendered configs;"
+                    + " haproxy/front-access.log, back-access.log: access logs; haproxy/front.log, back.log: HAProxy's"
+                    + " messages; origin.log)");
+            case VARNISH -> out.println("  run folder   " + runDir + "  (varnish/front.vcl, back.vcl: rendered configs;"
+                    + " varnish/front-access.log, back-access.log: access logs, saved as down stops up (a terminal's"
+                    + " Ctrl-C stops varnishd too, and its log goes with it); varnish/front.log, back.log: varnishd's"
+                    + " messages; origin.log)");
+        }
         out.println("  state        " + UpState.pointer(resultsDir) + " (PIDs, ports, URLs)");
         out.println("  stop         Ctrl-C here, or " + downCommand(resultsDir) + " from another terminal");
-        out.println("status every " + settings.everySeconds() + " s: requests/s at each tier, rejected/s and edge HIT % (front access log),"
-                + " requests in flight at the origin");
+        out.println("status every " + settings.everySeconds() + " s: requests/s at each tier, rejected/s and edge HIT % ("
+                + switch (settings.product()) {
+                    case NGINX -> "front access log";
+                    case HAPROXY -> "HAProxy has no status page: each tier's access log, whose requests count as they end";
+                    case VARNISH -> "varnishstat's counters; rejected counts every answer the VCL made itself, a PURGE's too";
+                } + "), requests in flight at the origin");
         out.flush();
     }
 
@@ -205,13 +251,31 @@ public final class UpSession {
         if (ownOrigin && !stack.origin().isRunning()) {
             return Optional.of("the origin");
         }
-        if (!stack.backEnd().isRunning()) {
+        if (!running(stack.backPid())) {
             return Optional.of("the back end");
         }
-        if (!stack.frontEnd().isRunning()) {
+        if (!running(stack.frontPid())) {
             return Optional.of("the front end");
         }
         return Optional.empty();
+    }
+
+    /** Stops everything, then exits with {@code code}, on {@code signal}; a signal the shell had us ignore stays ignored. */
+    private void stopOn(String signal, int code) {
+        sun.misc.Signal sig = new sun.misc.Signal(signal);
+        sun.misc.SignalHandler before = sun.misc.Signal.handle(sig, s -> {
+            stopCode = code;
+            cleanUp(true);
+            System.exit(code);
+        });
+        if (before == sun.misc.SignalHandler.SIG_IGN) {
+            sun.misc.Signal.handle(sig, before);
+        }
+    }
+
+    /** Whether the tier whose PID this is still runs; a child that exited is reaped at once, so its PID is gone. */
+    private static boolean running(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /** Stops the stack, then removes the state files; once, whichever path gets here first. */

@@ -176,6 +176,69 @@ class UpDownTest {
     }
 
     @Test
+    void haproxysTiersAnswerShowTheirFiguresAndStopOnDown() throws Exception {
+        upThroughAnotherProduct("haproxy", "HAProxy", "haproxy/front.cfg");
+    }
+
+    @Test
+    void varnishsTiersAnswerShowTheirFiguresAndStopOnDownWithTheirLogSaved() throws Exception {
+        Path runDir = upThroughAnotherProduct("varnish", "Varnish", "varnish/front.vcl");
+
+        // Saved from varnishd's memory as down stopped the up, before its tiers went.
+        assertThat(runDir.resolve("varnish/front-access.log")).content().contains("\"uri\":\"/tortoise\"");
+    }
+
+    /**
+     * Runs up with {@code product}'s tiers and a per-client limit of one request a second, sends a
+     * MISS, a HIT and requests past the limit, each from an address of its own, sees them in the
+     * status lines, and stops it with down. Returns the run folder.
+     */
+    private Path upThroughAnotherProduct(String product, String displayName, String config) throws Exception {
+        Path results = TestDirs.fresh(UpDownTest.class, product);
+        Up up = up(results, "up", Map.of(), "--edge", product, "--front-mode", "nodelay", "--back-mode", "nodelay",
+                "--front-rate", "1", "--front-burst", "0");
+        UpState state = awaitRunning(up);
+        Path runDir = Path.of(state.runDir());
+        String front = state.url("front").orElseThrow();
+
+        assertThat(up.text()).contains("the back end and the front end in " + displayName,
+                "  front        " + front + "/hare", "  run folder   " + runDir + "  (" + product + "/",
+                "status every 1 s").doesNotContain("nginx_status", "  status  ");
+        assertThat(runDir.resolve(config)).isRegularFile();
+        List<ProcessHandle> tiers = new ArrayList<>();
+        for (UpState.Child child : state.children()) {
+            ProcessHandle.of(child.pid()).ifPresent(h -> {
+                tiers.add(h);
+                tiers.addAll(h.descendants().toList());
+            });
+        }
+
+        int port = state.ports().get("front");
+        assertThat(Http.raw("127.0.5.1", port, "GET", "/tortoise").header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(Http.raw("127.0.5.2", port, "GET", "/tortoise").header("X-Cache-Status")).isEqualTo("HIT");
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            statuses.add(Http.raw("127.0.5.3", port, "GET", "/tortoise").status());
+        }
+        assertThat(statuses).as("one a second from one address").contains(429);
+        String number = "[0-9]+\\.[0-9]";
+        String nonZero = "([1-9][0-9]*\\.[0-9]|0\\.[1-9])";
+        String line = "\\d\\d:\\d\\d:\\d\\d  front %s  back %s  origin %s req/s  rejected %s/s  HIT (%s|-) %%  in-flight \\d+";
+        await().atMost(Duration.ofSeconds(15)).until(() -> up.text().lines()
+                .anyMatch(l -> l.matches(line.formatted(number, number, number, number, nonZero))));
+        await().atMost(Duration.ofSeconds(15)).until(() -> up.text().lines()
+                .anyMatch(l -> l.matches(line.formatted(nonZero, number, number, nonZero, number))));
+
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(run(out, err, "down", "--results", results.toString())).as(err.toString()).isZero();
+        assertAllGone(up, state);
+        assertThat(tiers).as("the tiers and their own children").noneMatch(ProcessHandle::isAlive);
+        assertThat(up.process().waitFor(Duration.ofSeconds(10))).as(up.text()).isZero();
+        return runDir;
+    }
+
+    @Test
     void ctrlCStopsEverything() throws Exception {
         Path results = TestDirs.fresh(UpDownTest.class, "sigint");
         Up up = up(results, "up", Map.of());

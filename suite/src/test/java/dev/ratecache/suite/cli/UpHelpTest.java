@@ -27,7 +27,8 @@ class UpHelpTest {
             // An example wrapped by picocli would leave a line that starts with a flag.
             assertThat(help.lines()).as(sub).noneMatch(l -> l.startsWith("--"));
         }
-        assertThat(help("up")).contains("./run-tests.sh up --scenario stress/server-cache", "--every", "--results");
+        assertThat(help("up")).contains("./run-tests.sh up --scenario stress/server-cache", "--every", "--results",
+                "./run-tests.sh up --edge haproxy --front-mode nodelay --back-mode nodelay", "--edge");
         assertThat(help("down")).contains("Exit codes:", "0   stopped, or nothing was running");
         assertThat(help(null)).contains("./run-tests.sh up [switches]", "./run-tests.sh down");
     }

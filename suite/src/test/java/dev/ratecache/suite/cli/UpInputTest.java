@@ -28,7 +28,24 @@ class UpInputTest {
                 refused("results folder that is a file", List.of("--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder"),
                 refused("results folder below a file", List.of("--results", "pom.xml/results"),
-                        "--results pom.xml/results: ", "pom.xml is a file, not a folder")), RefusedRows.origins());
+                        "--results pom.xml/results: ", "pom.xml is a file, not a folder"),
+                refused("an edge product the suite does not know", List.of("--edge", "apache"),
+                        "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy or varnish"),
+                refused("HAProxy asked to queue, as the defaults do", List.of("--edge", "haproxy"),
+                        "HAProxy's rate limit rejects and never queues or delays (--front-mode queue --back-mode queue):"
+                                + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx"),
+                refused("Varnish asked to delay at the back", List.of("--edge", "varnish", "--front-mode", "nodelay",
+                        "--back-mode", "delay=5"),
+                        "Varnish's vsthrottle only rejects and never queues or delays (--back-mode delay=5): give"
+                                + " --back-mode nodelay, or use --edge nginx"),
+                refused("HAProxy asked for stale content it cannot serve", List.of("--edge", "haproxy", "--front-mode",
+                        "nodelay", "--back-mode", "nodelay", "--stale", "protective"),
+                        "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective, or use"
+                                + " --edge nginx"),
+                refused("a switch the stack spec does not carry yet", List.of("--edge", "varnish", "--tls",
+                        "--front-mode", "nodelay", "--back-mode", "nodelay"),
+                        "--edge varnish: --tls is not in the edge stack spec yet: drop it, or use --edge nginx")),
+                RefusedRows.origins());
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

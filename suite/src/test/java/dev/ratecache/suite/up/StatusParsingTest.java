@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalTime;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,5 +84,63 @@ class StatusParsingTest {
                 .isEqualTo("00:00:00  front -  back 0.0  origin - req/s  rejected 0.0/s  HIT - %  in-flight -");
         // A counter that went back (a tier restarted) is not a rate.
         assertThat(StatusLine.rate(OptionalLong.of(100), OptionalLong.of(3), 1, 2.0)).isEqualTo("-");
+    }
+
+    /** Lines as HAProxy's tiers write them (haproxy/snippets/shared/logging.cfg), one per request as it ends. */
+    private static String haproxy(int status, String server, String cache) {
+        return "{\"accept_ms\":1795751962050,\"th\":0,\"ti\":0,\"treq\":0,\"tw\":0,\"tc\":0,\"tr\":0,\"ta\":0,"
+                + "\"key\":\"127.0.7.1\",\"method\":\"GET\",\"uri\":\"\\/hare\",\"status\":" + status + ",\"sent\":290,"
+                + "\"length\":\"-\",\"server\":\"" + server + "\",\"limit\":\"PASSED\",\"cache\":\"" + cache + "\"}\n";
+    }
+
+    @Test
+    void haproxysTiersAreCountedFromBothAccessLogsAndItsNoticesAreNoRequests() throws Exception {
+        Path front = dir.resolve("front-access.log");
+        Path back = dir.resolve("back-access.log");
+        append(front, haproxy(200, "back", "MISS")); // before up's first reading: not counted
+        LiveStatus.Tiers tiers = LiveStatus.haproxy(front, back, 429);
+        assertThat(tiers.read()).isEqualTo(new LiveStatus.Tiers.Reading(OptionalLong.of(0), OptionalLong.of(0),
+                AccessLogTail.Counts.NONE));
+
+        append(front, haproxy(200, "<CACHE>", "HIT") + haproxy(429, "<NOSRV>", "-") + haproxy(200, "back", "MISS")
+                + "Proxy front stopped (cumulated conns: FE: 14, BE: 0).\n");
+        append(back, haproxy(200, "origin1", "-"));
+        assertThat(tiers.read()).isEqualTo(new LiveStatus.Tiers.Reading(OptionalLong.of(3), OptionalLong.of(1),
+                new AccessLogTail.Counts(3, 1, 1)));
+
+        append(front, haproxy(200, "<CACHE>", "HIT"));
+        assertThat(tiers.read()).isEqualTo(new LiveStatus.Tiers.Reading(OptionalLong.of(4), OptionalLong.of(1),
+                new AccessLogTail.Counts(1, 0, 1)));
+        assertThat(tiers.polls()).as("reading a log adds no request").isZero();
+    }
+
+    @Test
+    void varnishsHitsLeaveOutGraceHitsAndItsRejectionsAreBothTiersSyntheticAnswers() {
+        Map<String, Long> frontBefore = Map.of("MAIN.client_req", 100L, "MAIN.s_synth", 5L, "MAIN.cache_hit", 60L,
+                "MAIN.cache_hit_grace", 10L);
+        Map<String, Long> frontNow = Map.of("MAIN.client_req", 200L, "MAIN.s_synth", 25L, "MAIN.cache_hit", 130L,
+                "MAIN.cache_hit_grace", 30L);
+        Map<String, Long> backBefore = Map.of("MAIN.client_req", 10L, "MAIN.s_synth", 1L);
+        Map<String, Long> backNow = Map.of("MAIN.client_req", 20L, "MAIN.s_synth", 6L);
+
+        LiveStatus.Tiers.Reading reading = VarnishTiers.reading(frontBefore, frontNow, backBefore, backNow);
+
+        assertThat(reading).isEqualTo(new LiveStatus.Tiers.Reading(OptionalLong.of(200), OptionalLong.of(20),
+                new AccessLogTail.Counts(100, 25, 50)));
+        assertThat(StatusLine.format(LocalTime.of(12, 0, 2), new StatusLine.Reading(OptionalLong.of(100),
+                OptionalLong.of(10), OptionalLong.empty(), OptionalLong.empty()), new StatusLine.Reading(reading.front(),
+                reading.back(), OptionalLong.empty(), OptionalLong.empty()), 2.0, reading.answered(), 0))
+                .isEqualTo("12:00:02  front 50.0  back 5.0  origin - req/s  rejected 12.5/s  HIT 50.0 %  in-flight -");
+    }
+
+    @Test
+    void varnishCountersThatCouldNotBeReadGiveNoRateAndNoHitShare() {
+        Map<String, Long> front = Map.of("MAIN.client_req", 100L, "MAIN.s_synth", 5L, "MAIN.cache_hit", 60L,
+                "MAIN.cache_hit_grace", 10L);
+
+        LiveStatus.Tiers.Reading reading = VarnishTiers.reading(front, Map.of(), Map.of(), Map.of());
+
+        assertThat(reading).isEqualTo(new LiveStatus.Tiers.Reading(OptionalLong.empty(), OptionalLong.empty(),
+                AccessLogTail.Counts.NONE));
     }
 }
