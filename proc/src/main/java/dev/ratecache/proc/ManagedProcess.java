@@ -131,6 +131,23 @@ public final class ManagedProcess implements AutoCloseable {
         return new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
     }
 
+    /**
+     * Returns this process once {@code address:port} accepts connections; stops it and throws with
+     * its last words when it exits first or is not up {@code within}: "{@code what} did not start
+     * on port N: ...".
+     */
+    public ManagedProcess awaitAccepting(String what, String address, int port, Duration within) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!Ports.accepting(address, port)) {
+            if (!isAlive() || System.nanoTime() > deadline) {
+                close();
+                throw new IOException(what + " did not start on port " + port + ": " + logTail(5));
+            }
+            Poll.pause(50);
+        }
+        return this;
+    }
+
     /** Starts {@code command} with its output passed through to ours (for live progress). */
     public static ManagedProcess startInherited(String name, List<String> command, Path workDir)
             throws IOException {

@@ -2,7 +2,6 @@ package dev.ratecache.suite.edge;
 
 import com.samskivert.mustache.Mustache;
 import dev.ratecache.proc.ManagedProcess;
-import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
 import java.io.IOException;
 import java.io.StringReader;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,16 +82,7 @@ final class Templates {
 
     private static ManagedProcess ready(String product, String name, ManagedProcess process, String address, int port)
             throws IOException {
-        Instant deadline = Instant.now().plus(READY);
-        while (!Ports.accepting(address, port)) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                process.close();
-                throw new IOException(product + "'s " + name + " tier did not start on port " + port + ": "
-                        + process.logTail(5));
-            }
-            Poll.pause(50);
-        }
-        return process;
+        return process.awaitAccepting(product + "'s " + name + " tier", address, port, READY);
     }
 
     /** Starts one tier and returns its process once it accepts connections. */

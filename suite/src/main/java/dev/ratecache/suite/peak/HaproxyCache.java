@@ -3,13 +3,11 @@ package dev.ratecache.suite.peak;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
-import dev.ratecache.proc.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -75,16 +73,7 @@ public final class HaproxyCache implements AutoCloseable {
         // -db: stay in the foreground, so the PID the suite holds is HAProxy's own.
         ManagedProcess process = ManagedProcess.start("haproxy", List.of(binary(), "-db", "-f", config.toString()),
                 dir, dir.resolve("haproxy.log"));
-        HaproxyCache haproxy = new HaproxyCache(port, process);
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (!Ports.accepting(port)) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                haproxy.close();
-                throw new IOException("haproxy did not start on port " + port + ": " + process.logTail(5));
-            }
-            Poll.pause(50);
-        }
-        return haproxy;
+        return new HaproxyCache(port, process.awaitAccepting("haproxy", Ports.LOOPBACK, port, Duration.ofSeconds(20)));
     }
 
     public URI uri() {

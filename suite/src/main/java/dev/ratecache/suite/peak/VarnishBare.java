@@ -2,7 +2,6 @@ package dev.ratecache.suite.peak;
 
 import com.samskivert.mustache.Mustache;
 import dev.ratecache.proc.ManagedProcess;
-import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.edge.VarnishEdge;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -47,15 +45,8 @@ public final class VarnishBare implements AutoCloseable {
         ManagedProcess process = ManagedProcess.start("varnish-bare", List.of(VarnishEdge.binary(), "-F", "-T", "none",
                 "-n", dir.resolve("varnishd").toString(), "-a", Ports.LOOPBACK + ":" + port, "-f", vcl.toString(),
                 "-s", "malloc," + cacheMb + "m"), dir, dir.resolve("varnishd.log"));
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (!Ports.accepting(port)) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                process.close();
-                throw new IOException("varnishd (bare) did not start on port " + port + ": " + process.logTail(5));
-            }
-            Poll.pause(50);
-        }
-        return new VarnishBare(port, process);
+        return new VarnishBare(port, process.awaitAccepting("varnishd (bare)", Ports.LOOPBACK, port,
+                Duration.ofSeconds(30)));
     }
 
     public URI uri() {
