@@ -77,11 +77,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
-            description = "${COMPLETION-CANDIDATES}. The product of both tiers: nginx, haproxy (HAProxy 2.6: its"
-                    + " stick-table rate and memory cache) or varnish (Varnish 7.1: vsthrottle, grace and coalescing)."
-                    + " HAProxy and Varnish reject over a limit and never queue: give --front-mode nodelay and"
-                    + " --back-mode nodelay; a switch they cannot run is refused in one line, with the reason. With"
-                    + " --matrix edges it keeps that product's cells. Default: ${DEFAULT-VALUE}.")
+            description = EdgeOption.HELP + " With --matrix edges it keeps that product's cells. Default: ${DEFAULT-VALUE}.")
     EdgeProduct edge = EdgeProduct.NGINX;
 
     @Option(names = "--app-cache", paramLabel = "MODE",

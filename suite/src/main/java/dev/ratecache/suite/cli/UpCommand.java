@@ -67,11 +67,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
     String scenario;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
-            description = "${COMPLETION-CANDIDATES}. The product of both tiers: nginx, haproxy (HAProxy 2.6: its"
-                    + " stick-table rate and memory cache) or varnish (Varnish 7.1: vsthrottle, grace and coalescing)."
-                    + " HAProxy and Varnish reject over a limit and never queue: give --front-mode nodelay and"
-                    + " --back-mode nodelay; a switch they cannot run is refused in one line, with the reason."
-                    + " Default: ${DEFAULT-VALUE}.")
+            description = EdgeOption.HELP + " Default: ${DEFAULT-VALUE}.")
     EdgeProduct edge = EdgeProduct.NGINX;
 
     @Mixin
