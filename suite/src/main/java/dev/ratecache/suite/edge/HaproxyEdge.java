@@ -50,7 +50,7 @@ public final class HaproxyEdge implements Edge {
 
     @Override
     public Set<Capability> capabilities() {
-        // HAProxy's stick tables can be keyed by anything a request carries; the spec asks only the address yet.
+        // HAProxy's stick tables can be keyed by anything a request carries.
         return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
@@ -126,6 +126,21 @@ public final class HaproxyEdge implements Edge {
         c.put("rejectStatus", spec.rejectStatus());
         c.put("retryAfter", spec.retryAfter());
         c.put("frontLimit", spec.front().map(Window::of).map(List::of).orElse(List.of()));
+        StackSpec.Key key = spec.key();
+        c.put("keyed", !key.byAddress());
+        c.put("keyWhere", key.byAddress() ? "address" : "key (" + key.where() + "), with a ceiling by address");
+        c.put("keySample", keySample(key));
+        c.put("keyPattern", key.pattern());
+        // "k" and the key.
+        c.put("keyLength", StackSpec.MAX_KEY_BYTES + 1);
+        c.put("maxKeyBytes", StackSpec.MAX_KEY_BYTES);
+        c.put("byArg", key.source() == StackSpec.Source.ARG);
+        c.put("missingReject", spec.missing() == StackSpec.Missing.REJECT);
+        c.put("missingBody", key.missingBody());
+        c.put("challenge", key.challenge());
+        c.put("ceiling", spec.ceiling().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("allow", spec.allow().isEmpty() ? List.of() : List.of(Map.of("cidrs", String.join(" ", spec.allow()))));
+        c.put("exemptCondition", spec.allow().isEmpty() ? "" : " !limit_exempt");
         c.put("backLimit", spec.back().map(Window::of).map(List::of).orElse(List.of()));
         c.put("cache", spec.cache().on() ? List.of(Map.of("megabytes", megabytes(spec))) : List.of());
         List<URI> origins = spec.origins();
@@ -133,6 +148,16 @@ public final class HaproxyEdge implements Edge {
                 .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + Templates.port(origins.get(i))))
                 .toList());
         return c;
+    }
+
+    /** Where HAProxy reads the key: the first header whole, the first cookie, the undecoded query argument. */
+    private static String keySample(StackSpec.Key key) {
+        return switch (key.source()) {
+            case ADDR -> "src";
+            case HEADER -> "req.fhdr(" + key.name() + ",1)";
+            case COOKIE -> "req.cook(" + key.name() + ")";
+            case ARG -> "url_param(" + key.name() + ")";
+        };
     }
 
     /**

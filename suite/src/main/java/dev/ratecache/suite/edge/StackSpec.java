@@ -1,8 +1,11 @@
 package dev.ratecache.suite.edge;
 
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.nginx.AddressCeiling;
+import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.LimitScope;
+import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.nginx.TierPorts;
@@ -19,16 +22,25 @@ import java.util.stream.Stream;
  * @param front       the per-client limit at the front tier; empty when off
  * @param back        the limit for the whole origin at the back tier; empty when off
  * @param key         what the per-client limit counts by
+ * @param missing     with a key other than the address, what happens to a request without a valid one
+ * @param ceiling     with a key other than the address, the per-address limit kept beside the key's
+ *                    (always nodelay); empty when off or when the key is the address
+ * @param allow       networks (CIDR) the per-client limit and the ceiling never count; the back's still does
  * @param retryAfter  seconds, sent with every rejection
  * @param purgeAllow  addresses and CIDR ranges allowed to PURGE a URL from the edge cache
  * @param origins     the origins the back tier spreads requests over, at least one
  * @param edges       front tiers behind a balancer; 1 is no fleet
  * @param readTimeout seconds a tier waits for the next one's response
  */
-public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, int rejectStatus, int retryAfter,
-        Cache cache, List<String> purgeAllow, List<URI> origins, Listen ports, int edges, int readTimeout) {
+public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Missing missing, Optional<Limit> ceiling,
+        List<String> allow, int rejectStatus, int retryAfter, Cache cache, List<String> purgeAllow, List<URI> origins,
+        Listen ports, int edges, int readTimeout) {
+
+    /** The most bytes a valid key has, as nginx's edge checks it (snippets/shared/limit-key.conf). */
+    public static final int MAX_KEY_BYTES = 256;
 
     public StackSpec {
+        allow = List.copyOf(allow);
         purgeAllow = List.copyOf(purgeAllow);
         origins = List.copyOf(origins);
         if (origins.isEmpty()) {
@@ -53,8 +65,53 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, in
         DELAY
     }
 
-    /** What the per-client limit counts by. Only the client's address for now: {@link #from} refuses the others. */
-    public enum Key { ADDR }
+    /**
+     * What the per-client limit counts by: the client's address, or a key it sends in the header,
+     * cookie or query argument {@code name}. A valid key is present, at most {@value #MAX_KEY_BYTES}
+     * bytes and free of control characters (for a query argument, percent-encoded ones too).
+     */
+    public record Key(Source source, String name) {
+        public static final Key ADDR = new Key(Source.ADDR, "");
+
+        public boolean byAddress() {
+            return source == Source.ADDR;
+        }
+
+        /**
+         * A valid key as a PCRE, which both products' regular expressions are (without UTF-8
+         * mode, so it counts bytes): nginx's edge's own check (NginxRenderer.keyPattern).
+         */
+        public String pattern() {
+            String plain = "[^\\x00-\\x1f\\x7f]{1," + MAX_KEY_BYTES + "}";
+            return source == Source.ARG ? "^(?!.*%([01][0-9A-Fa-f]|7[Ff]))" + plain + "$" : "^" + plain + "$";
+        }
+
+        /** The one line a request without a valid key is refused with, as nginx's edge says it. */
+        public String missingBody() {
+            return "401 Unauthorized: send a valid API key in " + where() + " (at most " + MAX_KEY_BYTES
+                    + " bytes, no control characters)";
+        }
+
+        /** The WWW-Authenticate of that 401: the suite's own scheme, naming where the key goes. */
+        public String challenge() {
+            return "ApiKey " + source.name().toLowerCase(java.util.Locale.ROOT) + "=\"" + name + "\"";
+        }
+
+                /** Where the client puts it, for the 401 of a request without one. */
+        public String where() {
+            return switch (source) {
+                case ADDR -> "its address";
+                case HEADER -> "the header " + name;
+                case COOKIE -> "the cookie " + name;
+                case ARG -> "the query argument " + name;
+            };
+        }
+    }
+
+    public enum Source { ADDR, HEADER, COOKIE, ARG }
+
+    /** A request without a valid key: counted by its address, or refused with 401. */
+    public enum Missing { ADDR, REJECT }
 
     /**
      * The front tier's cache.
@@ -85,20 +142,16 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, in
      * The spec of the stack {@code switches} and {@code ports} describe, for any edge. Reads the
      * switches' getters only; the switches were checked by their own {@code problems()}.
      *
-     * @throws Unsupported for a per-client key other than the address
+     * @throws Unsupported for --tls, --tiers, --limit-scope misses, --limit-conn and --freshness
      */
     public static StackSpec from(NginxSwitches switches, TierPorts ports) {
-        if (!switches.limitKey().byAddress()) {
-            throw new Unsupported("--limit-key " + switches.limitKey() + " is not in the edge stack spec yet: it counts"
-                    + " clients by address only, so give --limit-key addr");
-        }
         // Flags the spec does not carry yet: dropped without a word, the configs would not do what was asked.
         List<String> notYet = new java.util.ArrayList<>();
         if (switches.tls()) {
             notYet.add("--tls");
         }
-        if (!switches.allow().isEmpty()) {
-            notYet.add("--allow");
+        if (switches.tiersFile() != null) {
+            notYet.add("--tiers");
         }
         if (switches.limitScope() == LimitScope.MISSES) {
             notYet.add("--limit-scope misses");
@@ -122,11 +175,28 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, in
                         : Optional.empty(),
                 switches.backLimit() ? Optional.of(limit(switches.backRate(), switches.backBurst(), switches.backMode()))
                         : Optional.empty(),
-                Key.ADDR, switches.rejectStatus(), switches.retryAfter(),
+                key(switches.limitKey()), switches.missingKey() == MissingKey.REJECT ? Missing.REJECT : Missing.ADDR,
+                ceiling(switches), switches.allow(), switches.rejectStatus(), switches.retryAfter(),
                 new Cache(switches.cache(), bytes(switches.cacheSize()),
                         switches.stale() == StaleMode.PROTECTIVE ? Stale.PROTECTIVE : Stale.RFC),
                 switches.purgeAllow(), origins, new Listen(ports.listen(), ports.front(), ports.back()), switches.edges(),
                 switches.readTimeout());
+    }
+
+    private static Key key(LimitKey key) {
+        return switch (key.kind()) {
+            case ADDR -> Key.ADDR;
+            case HEADER -> new Key(Source.HEADER, key.name());
+            case COOKIE -> new Key(Source.COOKIE, key.name());
+            case ARG -> new Key(Source.ARG, key.name());
+        };
+    }
+
+    /** Resolved as nginx's edge resolves it: auto against the tiers in force (here the anonymous one alone). */
+    private static Optional<Limit> ceiling(NginxSwitches switches) {
+        AddressCeiling c = switches.addressCeilingInForce(List.of());
+        return switches.limitKey().byAddress() || c.kind() == AddressCeiling.Kind.OFF ? Optional.empty()
+                : Optional.of(new Limit(c.rate(), c.burst(), Mode.NODELAY, 0));
     }
 
     private static Limit limit(int rate, int burst, LimitMode mode) {

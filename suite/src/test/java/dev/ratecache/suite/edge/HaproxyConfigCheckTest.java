@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.AddressCeiling;
+import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code haproxy -c -dW} accepts both tiers' configs, without a warning, whatever shapes them: each
- * tier's limit on or off, the cache on or off, the rejection status and Retry-After, one origin or two.
+ * tier's limit on or off, the cache on or off, the rejection status and Retry-After, one origin or two, each key kind
+ * with a ceiling or none, a 401 for a missing key, an allow-list.
  */
 @StackTest
 class HaproxyConfigCheckTest {
@@ -32,7 +35,11 @@ class HaproxyConfigCheckTest {
                 HaproxyRenderTest.nodelay().cache(false),
                 HaproxyRenderTest.nodelay().frontLimit(false).backLimit(false).cache(false),
                 HaproxyRenderTest.nodelay().rejectStatus(503).retryAfter(30),
-                HaproxyRenderTest.nodelay().origins(twoOrigins));
+                HaproxyRenderTest.nodelay().origins(twoOrigins),
+                // Each key kind once, with what stands beside a key: the ceiling, the 401, the allow-list.
+                HaproxyRenderTest.keyed("header:X-Api-Key").allow(List.of("127.0.9.0/24", "::1/128")),
+                HaproxyRenderTest.keyed("cookie:api_key").missingKey(MissingKey.REJECT),
+                HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF));
         HaproxyEdge edge = new HaproxyEdge(Repo.haproxyTemplates());
         List<String> failures = new ArrayList<>();
         int checked = 0;
@@ -49,6 +56,6 @@ class HaproxyConfigCheckTest {
             }
         }
         assertThat(failures).isEmpty();
-        assertThat(checked).isEqualTo(14);
+        assertThat(checked).isEqualTo(20);
     }
 }

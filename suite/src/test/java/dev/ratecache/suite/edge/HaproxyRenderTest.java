@@ -3,7 +3,10 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.AddressCeiling;
+import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.TestDirs;
@@ -13,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The two HAProxy tiers as rendered from a spec: plain files, the spec's numbers in HAProxy's terms. */
 class HaproxyRenderTest {
@@ -145,5 +150,79 @@ class HaproxyRenderTest {
     @Test
     void withoutOriginsTheBackProxiesTheSuitesOwn() throws IOException {
         assertThat(back(nodelay())).contains("server origin1 127.0.0.1:10081").contains("bind 127.0.0.1:9080");
+    }
+
+    static NginxSwitches keyed(String key) {
+        return nodelay().frontRate(1).frontBurst(4).limitKey(LimitKey.parse(key));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', value = {
+        "header:X-Api-Key | http-request set-var(txn.limit_key) req.fhdr(X-Api-Key,1)",
+        "cookie:api_key   | http-request set-var(txn.limit_key) req.cook(api_key)",
+        "arg:key          | http-request set-var(txn.limit_key) url_param(key)"})
+    void aKeyedLimitCountsTheValidKeyElseTheAddress(String key, String read) throws IOException {
+        String front = front(keyed(key));
+
+        assertThat(front).contains("stick-table type string len 257 size 1m expire 10000ms store http_req_rate(5000ms)")
+                .contains(read + "\n")
+                .contains("http-request track-sc0 str(k),concat(,txn.limit_key) if limit_key_valid\n")
+                .contains("http-request track-sc0 src if !limit_key_valid\n")
+                .doesNotContain("http-request return status 401");
+    }
+
+    @Test
+    void aValidKeyIsAtMost256BytesWithoutControlCharactersAsNginxsEdgeHasIt() throws IOException {
+        assertThat(front(keyed("header:X-Api-Key")))
+                .contains("acl limit_key_valid var(txn.limit_key) -m reg '^[^\\x00-\\x1f\\x7f]{1,256}$'");
+        assertThat(front(keyed("arg:key"))).contains("acl limit_key_valid var(txn.limit_key) -m reg"
+                + " '^(?!.*%([01][0-9A-Fa-f]|7[Ff]))[^\\x00-\\x1f\\x7f]{1,256}$'");
+    }
+
+    @Test
+    void missingKeyRejectAnswers401WithOneLineBeforeAnyLimitCounts() throws IOException {
+        String front = front(keyed("header:X-Api-Key").missingKey(MissingKey.REJECT));
+
+        assertThat(front).contains("http-request return status 401 content-type \"text/plain\" string \"401 Unauthorized:"
+                        + " send a valid API key in the header X-Api-Key (at most 256 bytes, no control characters)\\n\""
+                        + " hdr WWW-Authenticate 'ApiKey header=\"X-Api-Key\"' if !limit_key_valid")
+                .doesNotContain("track-sc0 src");
+        assertThat(front.indexOf("status 401")).isLessThan(front.indexOf("track-sc0"));
+    }
+
+    @Test
+    void theAddressCeilingIsASecondTableOnTheAddressWithItsOwnWindow() throws IOException {
+        // auto: ten times the front's 1 r/s, burst 4, so rate 10, burst 40: 41 over 4.1 s.
+        String auto = front(keyed("header:X-Api-Key"));
+        String set = front(keyed("header:X-Api-Key").addressCeiling(AddressCeiling.parse("3,5")));
+
+        assertThat(auto).contains("backend address_ceiling\n"
+                        + "  stick-table type ip size 1m expire 8200ms store http_req_rate(4100ms)")
+                .contains("http-request track-sc1 src table address_ceiling\n")
+                .contains("http-request set-var(txn.limit) str(REJECTED) if { sc_http_req_rate(1) gt 41 }");
+        // 3 r/s, burst 5: 6 over 2 s.
+        assertThat(set).contains("store http_req_rate(2000ms)").contains("if { sc_http_req_rate(1) gt 6 }");
+        assertThat(front(keyed("header:X-Api-Key").addressCeiling(AddressCeiling.OFF)))
+                .doesNotContain("address_ceiling").doesNotContain("sc_http_req_rate(1)");
+        assertThat(front(nodelay())).doesNotContain("address_ceiling");
+    }
+
+    @Test
+    void anAllowedNetworkIsNeitherCountedNorCeiledAndHasNoOutcome() throws IOException {
+        String byAddress = front(nodelay().allow(List.of("127.0.9.0/24", "10.0.0.0/8")));
+        String byKey = front(keyed("header:X-Api-Key").allow(List.of("127.0.9.0/24")));
+
+        assertThat(byAddress).contains("acl limit_exempt src 127.0.9.0/24 10.0.0.0/8\n")
+                .contains("http-request track-sc0 src if !limit_exempt\n")
+                .contains("http-request set-var(txn.limit) str(PASSED) if !limit_exempt\n");
+        assertThat(byKey).contains("track-sc0 str(k),concat(,txn.limit_key) if limit_key_valid !limit_exempt\n")
+                .contains("track-sc0 src if !limit_key_valid !limit_exempt\n")
+                .contains("track-sc1 src table address_ceiling if !limit_exempt\n");
+    }
+
+    @Test
+    void theLogKeepsTheAddressWhenTheLimitIsKeyedAsNginxsDoes() throws IOException {
+        assertThat(front(keyed("header:X-Api-Key"))).contains("http-request set-var(txn.key) src\n")
+                .doesNotContain("set-var(txn.key) req.");
     }
 }

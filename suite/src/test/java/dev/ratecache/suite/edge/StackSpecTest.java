@@ -3,12 +3,15 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,6 +27,9 @@ class StackSpecTest {
         assertThat(spec.front()).contains(new StackSpec.Limit(100, 200, StackSpec.Mode.QUEUE, 0));
         assertThat(spec.back()).contains(new StackSpec.Limit(10, 50, StackSpec.Mode.QUEUE, 0));
         assertThat(spec.key()).isEqualTo(StackSpec.Key.ADDR);
+        assertThat(spec.missing()).isEqualTo(StackSpec.Missing.ADDR);
+        assertThat(spec.ceiling()).isEmpty();
+        assertThat(spec.allow()).isEmpty();
         assertThat(spec.rejectStatus()).isEqualTo(429);
         assertThat(spec.retryAfter()).isEqualTo(1);
         assertThat(spec.cache()).isEqualTo(new StackSpec.Cache(true, 100L << 20, StackSpec.Stale.RFC));
@@ -61,20 +67,33 @@ class StackSpecTest {
     }
 
     @Test
-    void aKeyOtherThanTheAddressIsRefusedInOneLineNamingTheFlag() {
-        assertThatThrownBy(() -> StackSpec.from(new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")), PORTS))
-                .isInstanceOf(StackSpec.Unsupported.class)
-                .hasMessage("--limit-key header:X-Api-Key is not in the edge stack spec yet: it counts clients by"
-                        + " address only, so give --limit-key addr");
+    void aKeyItsMissingActionAndTheAllowListAreCarriedOver() {
+        StackSpec spec = StackSpec.from(new NginxSwitches().limitKey(LimitKey.parse("cookie:api_key"))
+                .missingKey(MissingKey.REJECT).allow(List.of("10.0.0.0/8", "127.0.9.0/24")), PORTS);
+
+        assertThat(spec.key()).isEqualTo(new StackSpec.Key(StackSpec.Source.COOKIE, "api_key"));
+        assertThat(spec.missing()).isEqualTo(StackSpec.Missing.REJECT);
+        assertThat(spec.allow()).containsExactly("10.0.0.0/8", "127.0.9.0/24");
+    }
+
+    @Test
+    void theAddressCeilingIsResolvedAsNginxsEdgeResolvesAuto() {
+        NginxSwitches keyed = new NginxSwitches().frontRate(7).frontBurst(9).limitKey(LimitKey.parse("header:X-Api-Key"));
+
+        assertThat(StackSpec.from(keyed, PORTS).ceiling())
+                .contains(new StackSpec.Limit(70, 90, StackSpec.Mode.NODELAY, 0));
+        assertThat(StackSpec.from(keyed.copy().addressCeiling(AddressCeiling.parse("5")), PORTS).ceiling())
+                .contains(new StackSpec.Limit(5, 10, StackSpec.Mode.NODELAY, 0));
+        assertThat(StackSpec.from(keyed.copy().addressCeiling(AddressCeiling.OFF), PORTS).ceiling()).isEmpty();
     }
 
     @Test
     void switchesTheSpecDoesNotCarryYetAreRefusedTogetherInOneLineRatherThanDropped() {
-        NginxSwitches switches = new NginxSwitches().allow(List.of("10.0.0.0/8")).limitConn(5).freshness("/hare", 3);
+        NginxSwitches switches = new NginxSwitches().tiers(Path.of("tiers.txt")).limitConn(5).freshness("/hare", 3);
 
         assertThatThrownBy(() -> StackSpec.from(switches, PORTS))
                 .isInstanceOf(StackSpec.Unsupported.class)
-                .hasMessage("--allow, --limit-conn, --freshness are not in the edge stack spec yet: drop them, or use"
+                .hasMessage("--tiers, --limit-conn, --freshness are not in the edge stack spec yet: drop them, or use"
                         + " --edge nginx");
     }
 }
