@@ -1,7 +1,8 @@
 # ------------------------------------------------------------------------------
 # Front end (edge) tier, in Varnish 7.1 with varnish-modules 0.20
 #
-# Faces the clients. Limits each client's request rate by its address, answers
+# Faces the clients. Limits each client's request rate by its address or a key
+# it sends (with a per-address ceiling beside the key's), answers
 # from the edge cache when it can (in grace where the origin allowed it, one
 # fetch for many waiting requests), and passes everything else to the back end
 # tier. The same job as nginx/front-end.conf, in Varnish's own terms; what it
@@ -23,6 +24,11 @@ vcl 4.1;
 
 {{> snippets/shared/modules.vcl}}
 {{> snippets/front/to-back-tier.vcl}}
+{{#frontLimit}}
+{{#missingReject}}
+{{> snippets/front/missing-key.vcl}}
+{{/missingReject}}
+{{/frontLimit}}
 {{> snippets/shared/markers.vcl}}
 {{> snippets/front/log-key.vcl}}
 {{#frontLimit}}

@@ -1,5 +1,5 @@
 
-# --- Per-client rate limit, by address ------------------------------------------
+# --- Per-client rate limit, by {{keyWhere}} ---
 # vsthrottle is a token bucket per key: LIMIT tokens, refilled at LIMIT per
 # PERIOD, and a request without a token is denied; it never queues. nginx's
 # rate R and burst B map onto it as LIMIT = B+1 (nginx passes B+1 at once from
@@ -9,16 +9,98 @@
 # (varnish-modules#237): a client sending at about R gets less than R through.
 # A denied request takes no token, as with nginx. See varnish/README.md.
 # https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
-# The key is client.identity, which nothing here sets, so it is the client's
+# The address is client.identity, which nothing here sets, so it is the client's
 # address as the connection recorded it once; client.ip would be formatted into
 # a string again on every request, a third of the limit's price on a HIT.
 # https://varnish-cache.org/docs/7.1/reference/vcl-var.html#client-identity
-sub vcl_recv {
+{{#allow}}
+
+# --allow: networks never counted per client (nor by the address ceiling); the
+# back's limit for the whole origin still counts them, and their requests log
+# no outcome, as nginx's limit gives none for a request it does not count.
+# https://varnish-cache.org/docs/7.1/reference/vcl.html#access-control-list-acl
+acl limit_exempt {
+{{#acls}}
+  {{acl}};
+{{/acls}}
+}
+{{/allow}}
+
+# A subroutine of its own, so that an --allow network can skip it; its return
+# ends vcl_recv as if written there.
+# https://varnish-cache.org/docs/7.1/users-guide/vcl-syntax.html#subroutines
+sub ratecache_client_limit {
+  if (vsthrottle.is_denied({{throttleKey}}, {{limit}}, {{periodMs}}ms)) {
+    set req.http.X-Ratecache-Limited = "1";
+    std.log("limit:REJECTED");
+    return (synth({{rejectStatus}}));
+  }
+{{#ceiling}}
+  # The address ceiling: whatever keys an address sends, at most rate {{rate}} r/s,
+  # burst {{burst}}, a bucket of {{limit}} over {{periodMs}} ms. A key is the client's own
+  # choice: without it, a client that made up a new key per request would never
+  # be limited. Its own bucket: vsthrottle finds one by key, limit and period,
+  # and no key above is a bare address. Unlike nginx, which takes from no zone
+  # for a request one of them rejects, a key's token is spent before this
+  # ceiling may reject.
   if (vsthrottle.is_denied(client.identity, {{limit}}, {{periodMs}}ms)) {
     set req.http.X-Ratecache-Limited = "1";
     std.log("limit:REJECTED");
     return (synth({{rejectStatus}}));
   }
+{{/ceiling}}
   # The outcome for the log, read as %{VCL_Log:limit}x.
   std.log("limit:PASSED");
+}
+
+sub vcl_recv {
+{{#keyed}}
+  # The key as the client sent it: {{keyWhere}}. Valid as nginx's edge has it
+  # (nginx/snippets/shared/limit-key.conf): at most {{maxKeyBytes}} bytes (PCRE counts
+  # bytes here), no control character{{#byArg}}, not even percent-encoded, as
+  # the argument is read undecoded{{/byArg}}. Held in a header only until the limit
+  # has counted it, never passed on. "k" keeps a key from being an address's bucket.
+{{#byHeader}}
+  set req.http.X-Ratecache-Key = req.http.{{keyName}};
+{{/byHeader}}
+{{#byCookie}}
+  # https://varnish-cache.org/docs/7.1/reference/vmod_cookie.html
+  cookie.parse(req.http.Cookie);
+  set req.http.X-Ratecache-Key = cookie.get("{{keyName}}");
+{{/byCookie}}
+{{#byArg}}
+  # The first {{keyName}}= of the query, as nginx's $arg_ reads it; regsub gives
+  # back the whole URL when it does not match, hence the test first.
+  # https://varnish-cache.org/docs/7.1/reference/vcl.html#regsub-str-regex-sub
+  unset req.http.X-Ratecache-Key;
+  if (req.url ~ "{{argPresent}}") {
+    set req.http.X-Ratecache-Key = regsub(req.url, "{{argValue}}", "\1");
+  }
+{{/byArg}}
+  if (req.http.X-Ratecache-Key ~ "{{keyPattern}}") {
+    set req.http.X-Ratecache-Key = "k" + req.http.X-Ratecache-Key;
+  } else {
+{{#missingReject}}
+    # --missing-key reject: 401 and one line saying where the key goes
+    # (snippets/front/missing-key.vcl), before any limit counts the request.
+    set req.http.X-Ratecache-Missing-Key = "1";
+    return (synth(401));
+{{/missingReject}}
+{{^missingReject}}
+    # --missing-key addr: counted by its address.
+    set req.http.X-Ratecache-Key = "a" + client.identity;
+{{/missingReject}}
+  }
+{{/keyed}}
+{{^allow}}
+  call ratecache_client_limit;
+{{/allow}}
+{{#allow}}
+  if (client.ip !~ limit_exempt) {
+    call ratecache_client_limit;
+  }
+{{/allow}}
+{{#keyed}}
+  unset req.http.X-Ratecache-Key;
+{{/keyed}}
 }

@@ -11,3 +11,8 @@ import directors;
 # https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
 import vsthrottle;
 {{/throttled}}
+{{#cookieKey}}
+# cookie for --limit-key cookie:NAME, part of Varnish itself since 6.4.
+# https://varnish-cache.org/docs/7.1/reference/vmod_cookie.html
+import cookie;
+{{/cookieKey}}

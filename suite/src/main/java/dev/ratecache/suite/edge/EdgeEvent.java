@@ -7,8 +7,9 @@ package dev.ratecache.suite.edge;
  *
  * @param arrivalMs       when the request arrived, in epoch milliseconds
  * @param endMs           when its response was finished, in epoch milliseconds
- * @param key             what the tier's per-client limit counted the request under (the client's address
- *                        unless the limit is keyed otherwise)
+ * @param key             the client's address, what the per-client limit counts by unless it is keyed by
+ *                        a key the client sends (--limit-key); keyed, still the address, in every product
+ *                        as nginx logs it ($remote_addr): the key is a credential, which no log holds
  * @param method          the request's method
  * @param uri             the request's target as sent (path and query)
  * @param status          the status the tier answered

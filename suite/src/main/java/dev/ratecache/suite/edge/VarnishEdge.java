@@ -46,7 +46,7 @@ public final class VarnishEdge implements Edge {
     @Override
     public Set<Capability> capabilities() {
         // STALE_IF_ERROR through grace, with the difference varnish/snippets/front/grace.vcl names;
-        // PER_KEY_LIMITS: vsthrottle takes any string as its key, though the spec asks only the address yet.
+        // PER_KEY_LIMITS: vsthrottle takes any string as its key.
         return EnumSet.of(Capability.NODELAY, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
                 Capability.CACHE_LOCK, Capability.PURGE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
@@ -99,8 +99,10 @@ public final class VarnishEdge implements Edge {
         Map<String, Object> front = context(spec);
         front.put("directors", false);
         front.put("throttled", spec.front().isPresent());
+        front.put("cookieKey", spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE);
         Map<String, Object> back = context(spec);
         back.put("directors", true);
+        back.put("cookieKey", false);
         back.put("throttled", spec.back().isPresent());
         return List.of(templates.write("front.vcl", front, dir), templates.write("back.vcl", back, dir));
     }
@@ -112,6 +114,25 @@ public final class VarnishEdge implements Edge {
         c.put("rejectStatus", spec.rejectStatus());
         c.put("retryAfter", spec.retryAfter());
         c.put("frontLimit", spec.front().map(Bucket::of).map(List::of).orElse(List.of()));
+        StackSpec.Key key = spec.key();
+        c.put("keyed", !key.byAddress());
+        c.put("keyWhere", key.byAddress() ? "address" : "key (" + key.where() + "), with a ceiling by address");
+        c.put("keyName", key.name());
+        c.put("byHeader", key.source() == StackSpec.Source.HEADER);
+        c.put("byCookie", key.source() == StackSpec.Source.COOKIE);
+        c.put("byArg", key.source() == StackSpec.Source.ARG);
+        // The first NAME= of the query, whole parameters skipped lazily up to it.
+        c.put("argPresent", "^[^?]*\\?([^&]*&)*" + key.name() + "=");
+        c.put("argValue", "^[^?]*\\?(?:[^&]*&)*?" + key.name() + "=([^&]*).*$");
+        c.put("keyPattern", key.pattern());
+        c.put("maxKeyBytes", StackSpec.MAX_KEY_BYTES);
+        c.put("throttleKey", key.byAddress() ? "client.identity" : "req.http.X-Ratecache-Key");
+        c.put("missingReject", spec.missing() == StackSpec.Missing.REJECT);
+        c.put("missingBody", key.missingBody());
+        c.put("challenge", key.challenge());
+        c.put("ceiling", spec.ceiling().map(Bucket::of).map(List::of).orElse(List.of()));
+        c.put("allow", spec.allow().isEmpty() ? List.of()
+                : List.of(Map.of("acls", spec.allow().stream().map(a -> Map.of("acl", acl(a))).toList())));
         c.put("backLimit", spec.back().map(Bucket::of).map(List::of).orElse(List.of()));
         c.put("cache", spec.cache().on() ? List.of(Map.of()) : List.of());
         c.put("purgeAllow", spec.purgeAllow().stream().map(a -> Map.of("acl", acl(a))).toList());

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.AddressCeiling;
+import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code varnishd -C} compiles both tiers' VCL, whatever shapes it: each tier's limit on or off,
- * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two.
+ * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two, each
+ * key kind with a ceiling or none, a 401 for a missing key, an allow-list.
  */
 @StackTest
 class VarnishConfigCheckTest {
@@ -36,7 +39,11 @@ class VarnishConfigCheckTest {
                 HaproxyRenderTest.nodelay().rejectStatus(503).retryAfter(30),
                 HaproxyRenderTest.nodelay().purgeAllow(List.of("10.0.0.0/8", "::1", "192.168.1.7")),
                 HaproxyRenderTest.nodelay().origins(List.of(URI.create("http://127.0.0.1:18081"),
-                        URI.create("http://127.0.0.1:18082"))));
+                        URI.create("http://127.0.0.1:18082"))),
+                // Each key kind once, with what stands beside a key: the ceiling, the 401, the allow-list.
+                HaproxyRenderTest.keyed("header:X-Api-Key").allow(List.of("127.0.9.0/24", "::1/128")),
+                HaproxyRenderTest.keyed("cookie:api_key").missingKey(MissingKey.REJECT),
+                HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF));
         VarnishEdge edge = new VarnishEdge(Repo.varnishTemplates());
         List<String> failures = new ArrayList<>();
         Set<String> checked = new HashSet<>();
@@ -56,8 +63,8 @@ class VarnishConfigCheckTest {
             }
         }
         assertThat(failures).isEmpty();
-        // Six fronts (default, no limit, no cache, neither, 503, purge ranges) and four backs (default,
-        // no limit, 503, two origins).
-        assertThat(checked).hasSize(10);
+        // Nine fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed) and four
+        // backs (default, no limit, 503, two origins).
+        assertThat(checked).hasSize(13);
     }
 }

@@ -3,6 +3,8 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.AddressCeiling;
+import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -162,5 +164,70 @@ class VarnishRenderTest {
     @Test
     void withoutOriginsTheBackProxiesTheSuitesOwn() throws IOException {
         assertThat(back(HaproxyRenderTest.nodelay())).contains(".port = \"10081\";");
+    }
+
+    @Test
+    void aKeyedLimitThrottlesTheValidKeyElseTheAddressAndNeverPassesItOn() throws IOException {
+        String header = front(HaproxyRenderTest.keyed("header:X-Api-Key"));
+
+        assertThat(header).contains("set req.http.X-Ratecache-Key = req.http.X-Api-Key;\n")
+                .contains("if (req.http.X-Ratecache-Key ~ \"^[^\\x00-\\x1f\\x7f]{1,256}$\") {\n"
+                        + "    set req.http.X-Ratecache-Key = \"k\" + req.http.X-Ratecache-Key;\n  } else {\n")
+                .contains("set req.http.X-Ratecache-Key = \"a\" + client.identity;\n")
+                .contains("if (vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {")
+                .contains("  call ratecache_client_limit;\n  unset req.http.X-Ratecache-Key;\n")
+                .doesNotContain("import cookie;").doesNotContain("synth(401)");
+    }
+
+    @Test
+    void aCookieKeyIsReadWithTheCookieVmodAndAnArgumentKeyWithRegsub() throws IOException {
+        String cookie = front(HaproxyRenderTest.keyed("cookie:api_key"));
+        String arg = front(HaproxyRenderTest.keyed("arg:key"));
+
+        assertThat(cookie).contains("import cookie;").contains("cookie.parse(req.http.Cookie);\n"
+                + "  set req.http.X-Ratecache-Key = cookie.get(\"api_key\");");
+        assertThat(arg).contains("if (req.url ~ \"^[^?]*\\?([^&]*&)*key=\") {\n"
+                        + "    set req.http.X-Ratecache-Key = regsub(req.url, \"^[^?]*\\?(?:[^&]*&)*?key=([^&]*).*$\", \"\\1\");")
+                .contains("if (req.http.X-Ratecache-Key ~ \"^(?!.*%([01][0-9A-Fa-f]|7[Ff]))[^\\x00-\\x1f\\x7f]{1,256}$\")");
+        assertThat(back(HaproxyRenderTest.keyed("cookie:api_key"))).doesNotContain("import cookie;");
+    }
+
+    @Test
+    void missingKeyRejectAnswers401WithOneLineAndTheChallenge() throws IOException {
+        String front = front(HaproxyRenderTest.keyed("header:X-Api-Key").missingKey(MissingKey.REJECT));
+
+        assertThat(front).contains("set req.http.X-Ratecache-Missing-Key = \"1\";\n    return (synth(401));")
+                .contains("set resp.http.WWW-Authenticate = {\"ApiKey header=\"X-Api-Key\"\"};")
+                .contains("set resp.body = {\"401 Unauthorized: send a valid API key in the header X-Api-Key (at most"
+                        + " 256 bytes, no control characters)\n\"};")
+                .doesNotContain("\"a\" + client.identity");
+        // Its vcl_synth comes before the markers' one, which would answer the reason phrase.
+        assertThat(front.indexOf("X-Ratecache-Missing-Key && resp.status == 401"))
+                .isLessThan(front.indexOf("set resp.body = resp.reason"));
+    }
+
+    @Test
+    void theAddressCeilingIsASecondBucketOnTheBareAddress() throws IOException {
+        // auto: ten times 1 r/s, burst 4: 41 tokens over 4.1 s.
+        String front = front(HaproxyRenderTest.keyed("header:X-Api-Key"));
+
+        assertThat(front).contains("if (vsthrottle.is_denied(client.identity, 41, 4100ms)) {");
+        assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key").addressCeiling(AddressCeiling.OFF)))
+                .doesNotContain("client.identity, 41");
+        assertThat(front(HaproxyRenderTest.nodelay())).contains("vsthrottle.is_denied(client.identity,")
+                .doesNotContain("X-Ratecache-Key");
+    }
+
+    @Test
+    void anAllowedNetworkSkipsTheWholeClientLimit() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay().allow(List.of("127.0.9.0/24", "::1/128")));
+
+        assertThat(front).contains("acl limit_exempt {\n  \"127.0.9.0\"/24;\n  \"::1\"/128;\n}")
+                .contains("  if (client.ip !~ limit_exempt) {\n    call ratecache_client_limit;\n  }");
+    }
+
+    @Test
+    void theLogKeepsTheAddressWhenTheLimitIsKeyedAsNginxsDoes() throws IOException {
+        assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).contains("std.log(\"key:\" + client.ip);");
     }
 }
