@@ -3,6 +3,8 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
+import dev.ratecache.suite.nginx.AddressCeiling;
+import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
@@ -11,12 +13,14 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.testkit.TestDirs;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,13 +37,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (a static @BeforeAll here would run once per subclass into shared fields).
  * The tests here send from an address each, so each has a per-client limit of its own: the
  * front's is 1 a second with burst {@value #FRONT_BURST}, which no busy machine refills between
- * two steps. The interfaces' requests each come from an address of their own
+ * two steps, keyed by the header {@value #KEY_HEADER} that only the keyed tests send, with the
+ * address ceiling of auto beside it, and {@value #ALLOWED}.0/24 never limited per client. The interfaces' requests each come from an address of their own
  * ({@link #get(String, String...)}). The back has no limit: every test's misses would share it.
  */
 @ExtendWith(SharedOrigin.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class EdgeBehaviours implements EdgeStack {
     static final int FRONT_BURST = 4;
+    /** What a request from one address may pass at once: burst + 1. */
+    static final int FRONT_THRESHOLD = FRONT_BURST + 1;
+    static final String KEY_HEADER = "X-Api-Key";
+    /** The --address-ceiling auto of the front's numbers: ten times its rate and burst. */
+    static final int CEILING_THRESHOLD = AddressCeiling.AUTO_FACTOR * FRONT_BURST + 1;
+    /** The first three parts of the --allow network, which no other test sends from. */
+    static final String ALLOWED = "127.0.12";
 
     Edge.Running stack;
     StackPorts ports;
@@ -51,7 +63,7 @@ abstract class EdgeBehaviours implements EdgeStack {
 
     /**
      * The first three parts of the addresses this class's tests send from; the shared tests here
-     * take .201 to .203, the subclass's own any other.
+     * take .201 to .206, the subclass's own any other.
      */
     abstract String subnet();
 
@@ -65,8 +77,11 @@ abstract class EdgeBehaviours implements EdgeStack {
     void start(OriginServer shared) throws Exception {
         origin = shared;
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
+        // Keyed, with the address ceiling auto makes of it, and one allowed network: a request without
+        // the key, as every test's but the keyed ones', is counted by its address as if unkeyed.
         NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_BURST)
-                .frontMode(LimitMode.NODELAY).backLimit(false);
+                .frontMode(LimitMode.NODELAY).backLimit(false).limitKey(LimitKey.parse("header:" + KEY_HEADER))
+                .allow(List.of(ALLOWED + ".0/24"));
         stack = edge().start(StackSpec.from(switches, ports), TestDirs.fresh(getClass(), "stack"));
     }
 
@@ -151,5 +166,59 @@ abstract class EdgeBehaviours implements EdgeStack {
                 .containsExactly("BYPASS", "BYPASS");
         assertThat(anonymous.header("X-Cache-Status")).isEqualTo("MISS");
         assertThat(reached("hare")).isEqualTo(3);
+    }
+
+    /** {@code keys.get(i)} sends request i, all at once from {@code client}, each to a URL of its own. */
+    private List<Http.Raw> atOnceWithKeys(String client, List<String> keys) throws Exception {
+        return atOnce(keys.stream().map(k -> (Callable<Http.Raw>) () ->
+                getFrom(client, Stacks.fresh("hare"), KEY_HEADER + ": " + k)).toList());
+    }
+
+    private static long passed(List<Http.Raw> answers) {
+        return answers.stream().filter(a -> a.status() == 200).count();
+    }
+
+    @Test
+    void twoKeysFromOneAddressEachGetTheirOwnBurst() throws Exception {
+        List<String> keys = new ArrayList<>(Collections.nCopies(FRONT_THRESHOLD, "alice"));
+        keys.addAll(Collections.nCopies(FRONT_THRESHOLD, "bob"));
+
+        // By address alone, one burst: half of them would be rejected.
+        assertThat(atOnceWithKeys(subnet() + ".204", keys)).allSatisfy(a -> assertThat(a.status()).isEqualTo(200));
+    }
+
+    @Test
+    void aKeyOverItsBurstIsRejectedWhileAnotherKeyFromTheSameAddressPasses() throws Exception {
+        String client = subnet() + ".205";
+
+        List<Http.Raw> flood = atOnceWithKeys(client, Collections.nCopies(2 * FRONT_THRESHOLD, "carol"));
+        Http.Raw other = getFrom(client, Stacks.fresh("hare"), KEY_HEADER + ": dave");
+
+        assertThat(passed(flood)).isEqualTo(FRONT_THRESHOLD);
+        assertThat(flood.stream().filter(a -> a.status() != 200)).allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
+        assertThat(other.status()).isEqualTo(200);
+    }
+
+    /**
+     * A new key per request from one address: the ceiling (auto: 10 r/s, burst 40, so 41 at once)
+     * stops it. Sent at once, but on a busy machine the last may come a moment after the first,
+     * while the ceiling refills 10 a second: a second's refill is allowed.
+     */
+    @Test
+    void anAddressMakingUpAKeyPerRequestMeetsTheAddressCeiling() throws Exception {
+        List<Http.Raw> answers = atOnceWithKeys(subnet() + ".206",
+                IntStream.range(0, 2 * CEILING_THRESHOLD).mapToObj(i -> "key-" + i).toList());
+
+        assertThat(passed(answers)).isBetween((long) CEILING_THRESHOLD,
+                CEILING_THRESHOLD + (long) AddressCeiling.AUTO_FACTOR);
+        assertThat(answers.stream().filter(a -> a.status() != 200)).allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
+    }
+
+    @Test
+    void anAllowedNetworksClientIsNeverRejectedByThePerClientLimit() throws Exception {
+        List<Http.Raw> answers = atOnce(IntStream.range(0, 2 * FRONT_THRESHOLD)
+                .mapToObj(i -> (Callable<Http.Raw>) () -> getFrom(ALLOWED + ".1", Stacks.fresh("hare"))).toList());
+
+        assertThat(answers).allSatisfy(a -> assertThat(a.status()).isEqualTo(200));
     }
 }

@@ -28,7 +28,6 @@ import org.junit.jupiter.api.Test;
  */
 @StackTest
 class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInvalidation {
-    private static final int FRONT_THRESHOLD = FRONT_BURST + 1;
     private static final int BACK_THRESHOLD = 20;
 
     @Override
