@@ -20,6 +20,9 @@ import java.util.Map;
  * (burst + 1 at once, then one per 1/rate); a sliding window or a token bucket set to the same
  * numbers may not, and the check says which edge kept it in which cell.
  *
+ * <p>A client is an address: every product logs the address as an event's key, never a key the
+ * client sends (a credential), and the edges matrix limits by address.
+ *
  * <p>Judged on the front tier's own arrival times (its events), not the client's. The tiers log a
  * request's arrival to the millisecond, and the limit decides it a moment after; so a window is
  * {@value #WINDOW_MS} ms, one second less that millisecond at each end, and no other slack is given.
