@@ -223,8 +223,7 @@ public final class MatrixRunner {
         if (adapter.isEmpty()) {
             return Stack.around(origin, switches, options.ports(), dir);
         }
-        return Stack.aroundEdge(adapter.get(), StackSpec.from(switches, options.ports()), origin, options.ports(),
-                dir.resolve(cell.edge().toString()));
+        return Stack.aroundEdge(adapter.get(), StackSpec.from(switches, options.ports()), origin, options.ports(), dir);
     }
 
     /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */

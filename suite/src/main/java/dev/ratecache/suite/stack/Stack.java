@@ -120,13 +120,13 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Starts {@code edge}'s two tiers from {@code spec} in {@code dir}, in front of an origin that is
-     * already running and that {@link #close()} leaves running, as {@link #around} does nginx's. The
-     * caller has asked {@link Edge#refusal} first.
+     * Starts {@code edge}'s two tiers from {@code spec} in {@code dir}/PRODUCT (haproxy/, varnish/),
+     * in front of an origin that is already running and that {@link #close()} leaves running, as
+     * {@link #around} does nginx's. The caller has asked {@link Edge#refusal} first.
      */
     public static Stack aroundEdge(Edge edge, StackSpec spec, OriginServer origin, StackPorts ports, Path dir)
             throws IOException {
-        Edge.Running tiers = edge.start(spec, dir);
+        Edge.Running tiers = edge.start(spec, dir.resolve(edge.name()));
         return new Stack(ports, origin, null, List.of(), null, null, false, null, tiers, edge.name());
     }
 
@@ -160,11 +160,11 @@ public final class Stack implements AutoCloseable {
         }
         try {
             Optional<Edge> edge = product.adapter();
-            if (edge.isPresent()) {
-                Edge.Running tiers = edge.get().start(StackSpec.from(switches, ports), dir.resolve(product.toString()));
-                return new Stack(ports, origin, null, List.of(), null, null, true, null, tiers, edge.get().name());
+            Stack tiers = edge.isPresent() ? aroundEdge(edge.get(), StackSpec.from(switches, ports), origin, ports, dir)
+                    : around(origin, switches, ports, dir);
+            if (tiers.edgeTiers != null) {
+                return new Stack(ports, origin, null, List.of(), null, null, true, null, tiers.edgeTiers, tiers.product);
             }
-            Stack tiers = around(origin, switches, ports, dir);
             return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, tiers.fleetRedis, true, tiers.tls);
         } catch (IOException | RuntimeException e) {
             closeQuietly(origin);
@@ -240,7 +240,7 @@ public final class Stack implements AutoCloseable {
     /** CPU seconds the front tier's processes have used (every edge, and the balancer in front of several). */
     public double frontCpuSeconds() {
         if (edgeTiers != null) {
-            return ProcCpu.treeSeconds(edgeTiers.pids().get(0));
+            return ProcCpu.treeSeconds(frontPid());
         }
         double sum = fronts.stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
         return sum + balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
