@@ -57,9 +57,8 @@ public final class HaproxyEdge implements Edge {
     @Override
     public Optional<String> refusal(StackSpec spec) {
         if (spec.queues()) {
-            String flags = queueingFlags(spec);
-            return Optional.of("HAProxy's rate limit rejects and never queues or delays (" + flags + "): give "
-                    + flags.replaceAll("(queue|delay=\\d+)", "nodelay") + ", or use --edge nginx");
+            return Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
+                    + ", or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
             return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective,"
@@ -75,17 +74,6 @@ public final class HaproxyEdge implements Edge {
                     + " --cache-size " + MAX_CACHE_MB + "m or less");
         }
         return Optional.empty();
-    }
-
-    private static String queueingFlags(StackSpec spec) {
-        List<String> flags = new ArrayList<>();
-        spec.front().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--front-mode " + mode(l)));
-        spec.back().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--back-mode " + mode(l)));
-        return String.join(" ", flags);
-    }
-
-    private static String mode(StackSpec.Limit l) {
-        return l.mode() == StackSpec.Mode.DELAY ? "delay=" + l.delay() : "queue";
     }
 
     private static long megabytes(StackSpec spec) {

@@ -54,7 +54,12 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
      *
      * @param delay with {@link Mode#DELAY}, how many of the burst pass at once; 0 otherwise
      */
-    public record Limit(int rate, int burst, Mode mode, int delay) {}
+    public record Limit(int rate, int burst, Mode mode, int delay) {
+        /** The mode as --front-mode and --back-mode take it. */
+        String modeFlag() {
+            return mode == Mode.DELAY ? "delay=" + delay : mode == Mode.QUEUE ? "queue" : "nodelay";
+        }
+    }
 
     public enum Mode {
         /** Held and released at the rate. */
@@ -222,5 +227,17 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
     /** Whether a limit of this spec holds requests back instead of rejecting them: its mode is queue or delay. */
     public boolean queues() {
         return Stream.of(front, back).flatMap(Optional::stream).anyMatch(l -> l.mode() != Mode.NODELAY);
+    }
+
+    /**
+     * For a product that only rejects: "(FLAGS): give NODELAY-FLAGS", the flags that asked a queue
+     * or a delay and what to give instead, as its refusal says them.
+     */
+    public String queueingFlagsAndFix() {
+        List<String> flags = new java.util.ArrayList<>();
+        front.filter(l -> l.mode() != Mode.NODELAY).ifPresent(l -> flags.add("--front-mode " + l.modeFlag()));
+        back.filter(l -> l.mode() != Mode.NODELAY).ifPresent(l -> flags.add("--back-mode " + l.modeFlag()));
+        String given = String.join(" ", flags);
+        return "(" + given + "): give " + given.replaceAll("(queue|delay=\\d+)", "nodelay");
     }
 }

@@ -8,7 +8,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,9 +53,8 @@ public final class VarnishEdge implements Edge {
     @Override
     public Optional<String> refusal(StackSpec spec) {
         if (spec.queues()) {
-            String flags = queueingFlags(spec);
-            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays (" + flags + "): give "
-                    + flags.replaceAll("(queue|delay=\\d+)", "nodelay") + ", or use --edge nginx");
+            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays " + spec.queueingFlagsAndFix()
+                    + ", or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
             return Optional.of("The Varnish edge serves stale content only in the grace the origin's"
@@ -68,17 +66,6 @@ public final class VarnishEdge implements Edge {
                     + " --edge nginx");
         }
         return Optional.empty();
-    }
-
-    private static String queueingFlags(StackSpec spec) {
-        List<String> flags = new ArrayList<>();
-        spec.front().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--front-mode " + mode(l)));
-        spec.back().filter(l -> l.mode() != StackSpec.Mode.NODELAY).ifPresent(l -> flags.add("--back-mode " + mode(l)));
-        return String.join(" ", flags);
-    }
-
-    private static String mode(StackSpec.Limit l) {
-        return l.mode() == StackSpec.Mode.DELAY ? "delay=" + l.delay() : "queue";
     }
 
     /**
