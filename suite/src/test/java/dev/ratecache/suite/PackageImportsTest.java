@@ -45,15 +45,25 @@ class PackageImportsTest {
     }
 
     /**
-     * The tiers are the bottom of the suite: the stack, the matrix and the commands are built from
-     * them, so nginx names no other package of the suite (but the root's {@link Repo}, which names
-     * none). What the tiers need of the stack's ports is {@code nginx.TierPorts}.
+     * The stack spec is the bottom of the suite: every product's tiers are rendered from it, so spec
+     * names no other package of the suite (but the root's {@link Repo}, which names none).
      */
     @Test
-    void theNginxPackageNamesNoOtherPackage() throws IOException {
-        List<String> found = uses().stream().filter(u -> u.from().equals("nginx") && !u.to().isEmpty())
+    void theSpecPackageNamesNoOtherPackage() throws IOException {
+        List<String> found = uses().stream().filter(u -> u.from().equals("spec") && !u.to().isEmpty())
                 .map(Use::where).toList();
-        assertThat(found).as("lines of nginx/ naming another package of the suite").isEmpty();
+        assertThat(found).as("lines of spec/ naming another package of the suite").isEmpty();
+    }
+
+    /**
+     * nginx's tiers come next: the stack, the matrix and the commands are built from them, so nginx
+     * names no other package of the suite but the spec it renders (and the root's {@link Repo}).
+     */
+    @Test
+    void theNginxPackageNamesOnlyTheSpec() throws IOException {
+        List<String> found = uses().stream().filter(u -> u.from().equals("nginx") && !u.to().isEmpty()
+                && !u.to().equals("spec")).map(Use::where).toList();
+        assertThat(found).as("lines of nginx/ naming a package of the suite other than spec").isEmpty();
     }
 
     /** Every main source file's uses of another package of the suite ("" is the root package). */

@@ -1,10 +1,10 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.StackSpec;
-import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.peak.AppCacheComparison;
 import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.H2load;
@@ -13,7 +13,6 @@ import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.RunningStackPeak;
 import dev.ratecache.suite.peak.STime;
 import dev.ratecache.suite.peak.TlsPeak;
-import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.stack.StackPorts;
@@ -33,11 +32,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * A benchmark, not a test: the tiers' peak throughput on each path as a ratio to nginx's own
@@ -272,7 +271,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("folder:   " + dir);
         out.flush();
         try {
-            edgeOutcome = EdgePeak.run(new EdgePeak.Options(edge, StackSpec.from(PeakRun.open(switches), ports), workers,
+            edgeOutcome = EdgePeak.run(new EdgePeak.Options(edge, PeakRun.open(switches).spec(ports), workers,
                     ports, load, rounds, path, originArgs, Math.max(10, connections), dir), out);
         } catch (IOException e) {
             return failed(e, dir);
@@ -397,12 +396,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         problems.addAll(ports.problems(switches.origins().isEmpty(), 1));
         if (edge != EdgeProduct.NGINX && problems.isEmpty()) {
             // What the product cannot do, asked of the stack peak starts: its limits open (nodelay, not binding).
-            try {
-                edge.adapter().orElseThrow().refusal(StackSpec.from(PeakRun.open(switches), ports))
-                        .ifPresent(r -> problems.add("--edge " + edge + ": " + r));
-            } catch (StackSpec.Unsupported e) {
-                problems.add("--edge " + edge + ": " + e.getMessage());
-            }
+            edge.adapter().refusal(PeakRun.open(switches).spec(ports))
+                    .ifPresent(r -> problems.add("--edge " + edge + ": " + r));
         }
         Refuse.ifAny(spec, problems);
     }

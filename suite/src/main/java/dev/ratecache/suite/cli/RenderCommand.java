@@ -1,12 +1,7 @@
 package dev.ratecache.suite.cli;
 
-import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.StackSpec;
-import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -17,16 +12,15 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** Writes the rendered configs of both tiers, for reading or copying; starts nothing. */
 @Command(name = "render", mixinStandardHelpOptions = true,
@@ -65,33 +59,14 @@ final class RenderCommand implements Callable<Integer> {
         problems.addAll(ports.problems(switches));
         RunFolders.notAFolder(dir, "DIR").ifPresent(problems::add);
         problems.addAll(inFoldersItClears());
-        Optional<Edge> adapter = edge.adapter();
         if (problems.isEmpty()) {
             edge.refusal(switches, ports).ifPresent(problems::add);
         }
         Refuse.ifAny(spec, problems);
         clearOwnFolders();
-        if (adapter.isPresent()) {
-            for (Path file : adapter.get().render(StackSpec.from(switches, ports), dir)) {
-                spec.commandLine().getOut().println(file);
-            }
-            return 0;
-        }
-        NginxRenderer renderer = new NginxRenderer(Repo.nginxTemplates());
         // --tls without a certificate of your own: a throwaway CA in DIR/tls, its ca.pem for curl --cacert.
-        switches = Stack.withTls(switches, ports, dir);
-        int edges = switches.edges();
-        spec.commandLine().getOut().println(renderer.render(Tier.BACK, switches, ports, dir.resolve("back")));
-        if (edges == 1) {
-            spec.commandLine().getOut().println(renderer.render(Tier.FRONT, switches, ports, dir.resolve("front")));
-        } else {
-            // Each edge on its own port behind the balancer, as a run starts them.
-            for (int i = 0; i < edges; i++) {
-                spec.commandLine().getOut().println(renderer.render(Tier.FRONT, switches, ports.edge(i, edges),
-                        dir.resolve("front-" + (i + 1))));
-            }
-            spec.commandLine().getOut().println(renderer.render(Tier.BALANCER, switches, ports,
-                    dir.resolve("balancer")));
+        for (Path file : edge.adapter().render(Stack.withTls(switches.spec(ports), dir), dir)) {
+            spec.commandLine().getOut().println(file);
         }
         return 0;
     }

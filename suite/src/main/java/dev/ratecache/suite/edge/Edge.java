@@ -1,5 +1,6 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -40,6 +41,11 @@ public interface Edge {
 
         /** The tiers' PIDs, front first: for CPU per tier. */
         List<Long> pids();
+
+        /** Every process of the front tier whose CPU is the front's: its own, unless it runs several. */
+        default List<Long> frontPids() {
+            return List.of(pids().get(0));
+        }
 
         /**
          * Every request the front tier logged, in the order they ended; complete only once the tiers

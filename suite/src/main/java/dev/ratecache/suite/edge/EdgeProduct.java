@@ -2,48 +2,37 @@ package dev.ratecache.suite.edge;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.TierPorts;
+import dev.ratecache.suite.spec.TierPorts;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /** The edge products the suite can put in front of the origin, as {@code --edge} names them. */
 public enum EdgeProduct {
     NGINX, HAPROXY, VARNISH;
 
-    /**
-     * The product's adapter behind the stack spec; empty for nginx, which the suite still drives
-     * through its own renderer and servers until the seam is complete.
-     */
-    public Optional<Edge> adapter() {
+    /** The product's adapter behind the stack spec, with the templates of its folder in the checkout. */
+    public Edge adapter() {
         return switch (this) {
-            case NGINX -> Optional.empty();
-            case HAPROXY -> Optional.of(new HaproxyEdge(Repo.haproxyTemplates()));
-            case VARNISH -> Optional.of(new VarnishEdge(Repo.varnishTemplates()));
+            case NGINX -> new NginxEdge(Repo.nginxTemplates());
+            case HAPROXY -> new HaproxyEdge(Repo.haproxyTemplates());
+            case VARNISH -> new VarnishEdge(Repo.varnishTemplates());
         };
     }
 
     /**
      * The one line that says why this product cannot run the stack {@code switches} and
-     * {@code ports} describe (a flag the stack spec does not carry yet, or a capability the product
+     * {@code ports} describe (a flag its adapter does not render yet, or a capability the product
      * lacks); empty when it can, and always for nginx, which runs every switch.
      */
     public Optional<String> refusal(NginxSwitches switches, TierPorts ports) {
-        Optional<Edge> edge = adapter();
-        if (edge.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return edge.get().refusal(StackSpec.from(switches, ports));
-        } catch (StackSpec.Unsupported e) {
-            return Optional.of("--edge " + this + ": " + e.getMessage());
-        }
+        return adapter().refusal(switches.spec(ports));
     }
 
     /** What the product can do for a stack; nginx, whose switches the suite grew from, can do all. */
     public Set<Capability> capabilities() {
-        return adapter().map(Edge::capabilities).orElse(EnumSet.allOf(Capability.class));
+        return adapter().capabilities();
     }
 
     /** What nginx can do and this product cannot, as the report says it: empty for nginx. */

@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -56,6 +57,10 @@ public final class HaproxyEdge implements Edge {
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
+        Optional<String> notYet = spec.notRenderedBy("HAProxy");
+        if (notYet.isPresent()) {
+            return notYet;
+        }
         if (spec.queues()) {
             return Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
                     + ", or use --edge nginx");

@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import com.samskivert.mustache.Mustache;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;

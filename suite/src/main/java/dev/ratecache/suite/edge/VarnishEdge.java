@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -52,6 +53,10 @@ public final class VarnishEdge implements Edge {
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
+        Optional<String> notYet = spec.notRenderedBy("Varnish");
+        if (notYet.isPresent()) {
+            return notYet;
+        }
         if (spec.queues()) {
             return Optional.of("Varnish's vsthrottle only rejects and never queues or delays " + spec.queueingFlagsAndFix()
                     + ", or use --edge nginx");

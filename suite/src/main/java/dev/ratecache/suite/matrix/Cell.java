@@ -1,8 +1,8 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.EdgeBalance;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -41,10 +41,10 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys, Fleet fleet, EdgeProduct edge) {
 
     /** A cell of --matrix fleet: {@code edges} edges, the per-client limit held across them by {@code strategy}. */
-    public record Fleet(int edges, dev.ratecache.suite.nginx.FleetLimit strategy) {
+    public record Fleet(int edges, dev.ratecache.suite.spec.FleetLimit strategy) {
         /** In words: "3 edges, round robin, per-client limit per-edge". */
         String describe(EdgeBalance balance) {
-            return edges + " edges, " + (strategy == dev.ratecache.suite.nginx.FleetLimit.CLIENT_HASH
+            return edges + " edges, " + (strategy == dev.ratecache.suite.spec.FleetLimit.CLIENT_HASH
                     ? "each client hashed to one" : balance == EdgeBalance.URI_HASH ? "sharded by URI" : "round robin")
                     + ", per-client limit " + strategy;
         }

@@ -138,7 +138,7 @@ public record FleetFigures(String heavyKey, int limit, long sent, long admitted,
         String where = fleet == null ? "here" : "behind " + fleet.edges() + " edges "
                 + switch (fleet.strategy()) {
                     case CLIENT_HASH -> "with each client hashed to one";
-                    default -> cell.edgeBalance() == dev.ratecache.suite.nginx.EdgeBalance.URI_HASH
+                    default -> cell.edgeBalance() == dev.ratecache.suite.spec.EdgeBalance.URI_HASH
                             ? "sharded by URI" : "in round robin";
                 } + " (" + fleet.strategy() + ")";
         double x = effectiveLimit();

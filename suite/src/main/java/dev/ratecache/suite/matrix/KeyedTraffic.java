@@ -2,8 +2,8 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.LimitScope;
 import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.spec.LimitScope;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

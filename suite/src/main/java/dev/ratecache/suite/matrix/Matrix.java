@@ -1,6 +1,6 @@
 package dev.ratecache.suite.matrix;
 
-import dev.ratecache.suite.nginx.EdgeBalance;
+import dev.ratecache.suite.spec.EdgeBalance;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,11 +165,11 @@ public final class Matrix {
     public static List<Cell> tiers(List<dev.ratecache.suite.nginx.LimitTier> tiers, java.nio.file.Path tiersFile,
             String header) {
         var byKey = new dev.ratecache.suite.nginx.LimitKey(dev.ratecache.suite.nginx.LimitKey.Kind.HEADER, header);
-        var all = dev.ratecache.suite.nginx.LimitScope.ALL;
-        var misses = dev.ratecache.suite.nginx.LimitScope.MISSES;
+        var all = dev.ratecache.suite.spec.LimitScope.ALL;
+        var misses = dev.ratecache.suite.spec.LimitScope.MISSES;
         String noisy = KeyedTraffic.noisyOf(tiers);
         List<Cell> cells = new ArrayList<>();
-        record Variant(String name, dev.ratecache.suite.nginx.LimitKey key, dev.ratecache.suite.nginx.LimitScope scope) {}
+        record Variant(String name, dev.ratecache.suite.nginx.LimitKey key, dev.ratecache.suite.spec.LimitScope scope) {}
         for (Variant v : List.of(new Variant("addr", dev.ratecache.suite.nginx.LimitKey.ADDR, all),
                 new Variant("api-key", byKey, all), new Variant("api-key.misses", byKey, misses))) {
             for (boolean withNoisy : new boolean[] {false, true}) {
@@ -198,16 +198,16 @@ public final class Matrix {
     public static List<Cell> fleet(List<dev.ratecache.suite.nginx.LimitTier> tiers, java.nio.file.Path tiersFile,
             String header, int edges) {
         var byKey = new dev.ratecache.suite.nginx.LimitKey(dev.ratecache.suite.nginx.LimitKey.Kind.HEADER, header);
-        KeyedTraffic traffic = new KeyedTraffic(byKey, dev.ratecache.suite.nginx.LimitScope.ALL, tiers, tiersFile,
+        KeyedTraffic traffic = new KeyedTraffic(byKey, dev.ratecache.suite.spec.LimitScope.ALL, tiers, tiersFile,
                 KeyedTraffic.noisyOf(tiers), TIERS_KEYS_PER_TIER, KeyedTraffic.FLEET_MULTIPLE);
-        record Variant(String name, dev.ratecache.suite.nginx.FleetLimit strategy, EdgeBalance balance) {}
+        record Variant(String name, dev.ratecache.suite.spec.FleetLimit strategy, EdgeBalance balance) {}
         List<Cell> cells = new ArrayList<>();
         for (Variant v : List.of(
-                new Variant("per-edge", dev.ratecache.suite.nginx.FleetLimit.PER_EDGE, EdgeBalance.ROUND_ROBIN),
-                new Variant("client-hash", dev.ratecache.suite.nginx.FleetLimit.CLIENT_HASH, EdgeBalance.ROUND_ROBIN),
-                new Variant("split", dev.ratecache.suite.nginx.FleetLimit.SPLIT, EdgeBalance.ROUND_ROBIN),
-                new Variant("split" + URI_HASH, dev.ratecache.suite.nginx.FleetLimit.SPLIT, EdgeBalance.URI_HASH),
-                new Variant("shared", dev.ratecache.suite.nginx.FleetLimit.SHARED, EdgeBalance.ROUND_ROBIN))) {
+                new Variant("per-edge", dev.ratecache.suite.spec.FleetLimit.PER_EDGE, EdgeBalance.ROUND_ROBIN),
+                new Variant("client-hash", dev.ratecache.suite.spec.FleetLimit.CLIENT_HASH, EdgeBalance.ROUND_ROBIN),
+                new Variant("split", dev.ratecache.suite.spec.FleetLimit.SPLIT, EdgeBalance.ROUND_ROBIN),
+                new Variant("split" + URI_HASH, dev.ratecache.suite.spec.FleetLimit.SPLIT, EdgeBalance.URI_HASH),
+                new Variant("shared", dev.ratecache.suite.spec.FleetLimit.SHARED, EdgeBalance.ROUND_ROBIN))) {
             cells.add(Cell.named(Plan.KEYS, FLEET, v.name()).serverCache().keys(traffic)
                     .fleet(new Cell.Fleet(edges, v.strategy()), v.balance())
                     .property("keys", traffic.plannedKeys()).property("header", header).build());

@@ -3,8 +3,6 @@ package dev.ratecache.suite.matrix;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
-import dev.ratecache.suite.edge.Edge;
-import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
@@ -215,15 +213,11 @@ public final class MatrixRunner {
     }
 
     /**
-     * The cell's tiers, fresh: nginx's, or another product's through its adapter (the command asked
-     * the adapter's refusal before the run started), in the cell's folder.
+     * The cell's tiers, fresh, through its edge's adapter from the cell's stack spec (the command
+     * asked the adapter's refusal before the run started), in the cell's folder.
      */
     private Stack tiers(Cell cell, OriginServer origin, NginxSwitches switches, Path dir) throws IOException {
-        Optional<Edge> adapter = cell.edge().adapter();
-        if (adapter.isEmpty()) {
-            return Stack.around(origin, switches, options.ports(), dir);
-        }
-        return Stack.aroundEdge(adapter.get(), StackSpec.from(switches, options.ports()), origin, options.ports(), dir);
+        return Stack.aroundEdge(cell.edge().adapter(), switches.spec(options.ports()), origin, options.ports(), dir);
     }
 
     /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */

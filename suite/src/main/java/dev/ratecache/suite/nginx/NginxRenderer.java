@@ -3,6 +3,14 @@ package dev.ratecache.suite.nginx;
 import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TierPorts;
+import dev.ratecache.suite.spec.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -86,10 +95,15 @@ public final class NginxRenderer {
         this.templates = templates;
     }
 
-    /** Renders {@code tier} into {@code confDir}; returns the top-level file. */
+    /** Renders {@code tier} of the stack {@code switches} and {@code ports} describe into {@code confDir}. */
     public Path render(Tier tier, NginxSwitches switches, TierPorts ports, Path confDir) throws IOException {
-        Map<String, Object> context = context(tier, switches, ports);
-        List<String> stamp = stamp(switches, ports);
+        return render(tier, switches.spec(ports), confDir);
+    }
+
+    /** Renders {@code tier} of {@code spec} into {@code confDir}; returns the top-level file. */
+    public Path render(Tier tier, StackSpec spec, Path confDir) throws IOException {
+        Map<String, Object> context = context(tier, spec);
+        List<String> stamp = stamp(spec);
         Set<String> done = new LinkedHashSet<>();
         Deque<String> todo = new ArrayDeque<>(List.of(tier.template()));
         while (!todo.isEmpty()) {
@@ -114,15 +128,15 @@ public final class NginxRenderer {
                 copyLua(confDir);
             }
         }
-        if (terminatesTls(tier, switches)) {
-            copyTlsFiles(switches, confDir);
+        if (terminatesTls(tier, spec)) {
+            copyTlsFiles(spec, confDir);
         }
         return confDir.resolve(tier.template());
     }
 
     /** Whether {@code tier} holds the TLS listener: the tier clients connect to, with --tls. */
-    static boolean terminatesTls(Tier tier, NginxSwitches s) {
-        return s.tls() && (tier == Tier.BALANCER || (tier == Tier.FRONT && s.edges() == 1));
+    static boolean terminatesTls(Tier tier, StackSpec s) {
+        return s.tls().isPresent() && (tier == Tier.BALANCER || (tier == Tier.FRONT && s.edges() == 1));
     }
 
     /**
@@ -130,8 +144,8 @@ public final class NginxRenderer {
      * them, so that a rendered folder is whole: the key readable by its owner alone, as nginx's
      * master reads it before it drops privileges.
      */
-    private static void copyTlsFiles(NginxSwitches switches, Path confDir) throws IOException {
-        TlsFiles files = switches.tlsFiles().orElseThrow(() -> new IOException(
+    private static void copyTlsFiles(StackSpec spec, Path confDir) throws IOException {
+        TlsFiles files = spec.tls().flatMap(StackSpec.Tls::files).orElseThrow(() -> new IOException(
                 "--tls has no certificate yet: make the throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
         Path dir = Files.createDirectories(confDir.resolve(TLS_DIR));
         Files.copy(files.certificate(), dir.resolve(TLS_CERTIFICATE), StandardCopyOption.REPLACE_EXISTING);
@@ -177,13 +191,14 @@ public final class NginxRenderer {
      * The lines that say how a file was rendered, after a first line naming its template: the
      * switches in words, the ports, and the command that renders the same again.
      */
-    static List<String> stamp(NginxSwitches switches, TierPorts ports) {
+    static List<String> stamp(StackSpec spec) {
+        TierPorts ports = spec.ports();
         List<String> lines = new ArrayList<>();
-        lines.addAll(wrapped("# Switches: " + switches.describe() + "."));
+        lines.addAll(wrapped("# Switches: " + spec.said().words() + "."));
         lines.add("# Ports: front " + ports.front() + (ports.listen().equals(Ports.LOOPBACK) ? "" : " on " + ports.listen())
                 + ", back " + ports.back() + ", origin " + ports.origin()
                 + ", status " + ports.frontStatus() + " (front) and " + ports.backStatus() + " (back).");
-        List<String> flags = new ArrayList<>(Flags.differing(switches, new NginxSwitches()));
+        List<String> flags = new ArrayList<>(spec.said().flags());
         flags.addAll(ports.flags());
         lines.add("# Render it again: ./run-tests.sh render DIR" + (flags.isEmpty() ? "" : " " + String.join(" ", flags)));
         // A value with a line break in it must not end the comment early.
@@ -239,8 +254,38 @@ public final class NginxRenderer {
      * Whether the back end turns an origin failure into a dropped connection for the front end's
      * stale-if-error: only where the edge cache honours it (--stale rfc).
      */
-    private static boolean dropOriginErrors(NginxSwitches s) {
-        return s.cache && s.stale == StaleMode.RFC;
+    private static boolean dropOriginErrors(StackSpec s) {
+        return s.cache().on() && s.cache().stale() == StackSpec.Stale.RFC;
+    }
+
+    /** A limit of the spec as limit_req's: its rate, burst and mode; a limit that is off, as one of nothing. */
+    private static LimitTier limitReq(String name, Optional<StackSpec.Limit> limit, List<String> keys) {
+        return limit.map(l -> new LimitTier(name, l.rate(), l.burst(), LimitMode.parse(l.modeFlag()), keys))
+                .orElse(new LimitTier(name, 0, 0, LimitMode.QUEUE, keys));
+    }
+
+    /** The key as the flag --limit-key takes it: what the renderer's variables are made from. */
+    private static LimitKey limitKey(StackSpec s) {
+        return s.key().byAddress() ? LimitKey.parse("addr")
+                : LimitKey.parse(s.key().source().name().toLowerCase(java.util.Locale.ROOT) + ":" + s.key().name());
+    }
+
+    /** The tiers of keys of the spec, then the anonymous tier at the front's limit unless they name it. */
+    private static List<LimitTier> tiersInForce(StackSpec s) {
+        List<LimitTier> all = new ArrayList<>(fileTiers(s));
+        if (all.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
+            all.add(limitReq(LimitTier.ANONYMOUS, s.front(), List.of()));
+        }
+        return all;
+    }
+
+    private static List<LimitTier> fileTiers(StackSpec s) {
+        return s.tiers().stream().map(t -> limitReq(t.name(), Optional.of(t.limit()), t.keys())).toList();
+    }
+
+    private static Map<String, Object> tier(int port, Optional<StackSpec.Limit> limit) {
+        LimitTier l = limitReq("", limit, List.of());
+        return tier(port, limit.isPresent(), l.rate(), l.burst(), l.mode());
     }
 
     private static Map<String, Object> tier(int port, boolean limit, int rate, int burst, LimitMode mode) {
@@ -267,47 +312,51 @@ public final class NginxRenderer {
      * The per-client limit: which tier applies it (the edge, or the back end with --limit-scope misses),
      * its key, its tiers and zones, the address ceiling, and the policy each tier announces.
      */
-    private static Map<String, Object> clientLimit(Tier tier, NginxSwitches s) {
+    private static Map<String, Object> clientLimit(Tier tier, StackSpec s) {
         Map<String, Object> c = new HashMap<>();
-        boolean on = s.frontLimit;
-        boolean byKey = !s.limitKey.byAddress();
+        boolean on = s.front().isPresent();
+        LimitKey limitKey = limitKey(s);
+        LimitScope scope = s.scope();
+        LimitTier front = limitReq(LimitTier.ANONYMOUS, s.front(), List.of());
+        boolean byKey = !limitKey.byAddress();
         c.put("on", on);
-        c.put("atFront", on && s.limitScope == LimitScope.ALL);
-        c.put("atBack", on && s.limitScope == LimitScope.MISSES);
+        c.put("atFront", on && scope == LimitScope.ALL);
+        c.put("atBack", on && scope == LimitScope.MISSES);
         c.put("byKey", byKey);
-        c.put("passKey", on && byKey && s.limitScope == LimitScope.MISSES);
-        c.put("keyWhere", byKey ? s.limitKey + " (" + s.limitKey.where() + ")" : "the client's address");
+        c.put("passKey", on && byKey && scope == LimitScope.MISSES);
+        c.put("keyWhere", byKey ? limitKey + " (" + limitKey.where() + ")" : "the client's address");
         // Behind the edge the key is the one the edge passed on (snippets/back/passed-limit-key.conf).
-        c.put("keySource", tier == Tier.BACK ? "$edge_limit_key" : s.limitKey.variable());
-        c.put("keyPattern", keyPattern(s.limitKey));
-        boolean reject = s.missingKey == MissingKey.REJECT;
+        c.put("keySource", tier == Tier.BACK ? "$edge_limit_key" : limitKey.variable());
+        c.put("keyPattern", keyPattern(limitKey));
+        boolean reject = s.missing() == StackSpec.Missing.REJECT;
         c.put("missingIdentity", reject ? "\"\"" : "a$binary_remote_addr");
         c.put("missingNote", reject ? "nothing (--missing-key reject: such a request is refused with 401 before any"
                 + " tier counts it)" : "\"a\" and its address (--missing-key addr: limited as the anonymous tier, by address)");
         c.put("missingReject", on && byKey && reject && tier == Tier.FRONT);
-        c.put("missingBody", "401 Unauthorized: send a valid API key in " + s.limitKey.where()
+        c.put("missingBody", "401 Unauthorized: send a valid API key in " + limitKey.where()
                 + " (at most 256 bytes, no control characters)");
-        c.put("challenge", "ApiKey " + s.limitKey.kind().name().toLowerCase(java.util.Locale.ROOT) + "=\"" + s.limitKey.name() + "\"");
-        c.put("allow", s.allow);
+        c.put("challenge", "ApiKey " + limitKey.kind().name().toLowerCase(java.util.Locale.ROOT) + "=\"" + limitKey.name() + "\"");
+        c.put("allow", s.allow());
         // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
         // config a user copies then reads as nginx's own example, with no maps in the way.
         boolean plain = byAddressAlone(s);
         c.put("identity", on && !plain);
         c.put("plain", on && plain);
-        c.put("plainPolicy", policyItem("per-address", s.frontRate, s.frontBurst));
-        c.put("plainRejection", on && plain && s.limitScope == LimitScope.ALL);
+        c.put("plainPolicy", policyItem("per-address", front.rate(), front.burst()));
+        c.put("plainRejection", on && plain && scope == LimitScope.ALL);
 
         // Split and shared: each edge's own zones hold rate/N and burst/N (for shared, only while Redis fails).
-        int share = tier == Tier.FRONT && s.edges > 1 && s.fleetLimit.splitsZones() ? s.edges : 1;
-        boolean shared = tier == Tier.FRONT && s.edges > 1 && s.fleetLimit == FleetLimit.SHARED;
+        int edges = s.edges();
+        int share = tier == Tier.FRONT && edges > 1 && s.fleet().limit().splitsZones() ? edges : 1;
+        boolean shared = tier == Tier.FRONT && edges > 1 && s.fleet().limit() == FleetLimit.SHARED;
         c.put("share", share);
-        c.put("plainRateArgument", rateArgument(s.frontRate, share));
-        c.put("plainBurstArgument", burstArgument(s.frontBurst / share));
+        c.put("plainRateArgument", rateArgument(front.rate(), share));
+        c.put("plainBurstArgument", burstArgument(front.burst() / share));
         // Shared: the zones count a request only when the edge fell back (snippets/front/fleet-limit.conf).
         c.put("plainKey", shared ? "$fleet_fallback_address" : "$binary_remote_addr");
         c.put("fallbackSource", shared ? ":$fleet_limit" : "");
         c.put("fallbackMatch", shared ? ":FALLBACK" : "");
-        List<LimitTier> tiers = s.tiersInForce(s.limitTiers());
+        List<LimitTier> tiers = tiersInForce(s);
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         List<Map<String, Object>> zones = new ArrayList<>();
         int longestKey = 0;
@@ -333,13 +382,13 @@ public final class NginxRenderer {
         c.put("tierKeys", tierKeys);
         c.put("zones", zones);
         // The tiers' keys are in limit-tier.conf wherever the per-client limit is by key: the edge, and the back with scope misses.
-        c.put("mapHash", on && !tierKeys.isEmpty() && (tier == Tier.FRONT || s.limitScope == LimitScope.MISSES));
+        c.put("mapHash", on && !tierKeys.isEmpty() && (tier == Tier.FRONT || scope == LimitScope.MISSES));
         c.put("longestKey", longestKey);
         c.put("keyCount", tierKeys.size());
         c.put("mapHashBucketSize", mapHashBucketSize(longestKey));
         c.put("mapHashMaxSize", mapHashMaxSize(tierKeys.size()));
-        AddressCeiling ceiling = s.addressCeilingInForce(s.limitTiers());
-        boolean ceilingOn = byKey && ceiling.kind() != AddressCeiling.Kind.OFF;
+        LimitTier ceiling = limitReq("address-ceiling", s.ceiling(), List.of());
+        boolean ceilingOn = byKey && s.ceiling().isPresent();
         c.put("ceiling", ceilingOn);
         c.put("ceilingRate", ceiling.rate());
         c.put("ceilingRateArgument", rateArgument(ceiling.rate(), share));
@@ -349,31 +398,34 @@ public final class NginxRenderer {
             zones.forEach(z -> z.put("policyValue", z.get("policyValue") + ", " + item));
         }
         // RateLimit is true only where one zone alone counts a request: nginx does not say which zone rejected.
-        c.put("rateLimitOnRejection", on && s.limitScope == LimitScope.ALL && !ceilingOn);
+        c.put("rateLimitOnRejection", on && scope == LimitScope.ALL && !ceilingOn);
         return c;
     }
 
     /** By address alone, with no tiers and no allow-list: one zone keyed by the address, as nginx's own example. */
-    private static boolean byAddressAlone(NginxSwitches s) {
-        return s.limitKey.byAddress() && s.allow.isEmpty() && s.limitTiers().isEmpty();
+    private static boolean byAddressAlone(StackSpec s) {
+        return s.key().byAddress() && s.allow().isEmpty() && s.tiers().isEmpty();
     }
 
     /**
      * How the per-client limit holds across the edges (--fleet-limit): the balancer's hash of the client,
      * and for shared, where the edges' Redis is and what each tier's bucket holds, in limit_req's units.
      */
-    private static Map<String, Object> fleet(Tier tier, NginxSwitches s) {
+    private static Map<String, Object> fleet(Tier tier, StackSpec s) {
         Map<String, Object> f = new HashMap<>();
+        LimitKey limitKey = limitKey(s);
+        int edges = s.edges();
+        FleetLimit fleetLimit = s.fleet().limit();
         boolean plain = byAddressAlone(s);
-        f.put("edges", s.edges);
-        f.put("clientHash", s.edges > 1 && s.fleetLimit == FleetLimit.CLIENT_HASH);
-        f.put("clientSource", s.limitKey.byAddress() ? "$remote_addr" : s.limitKey.variable());
-        f.put("clientWhere", s.limitKey.byAddress() ? "address" : "key (" + s.limitKey.where() + ")");
-        f.put("shared", tier == Tier.FRONT && s.edges > 1 && s.frontLimit && s.fleetLimit == FleetLimit.SHARED);
-        String redis = s.fleetRedis != null ? s.fleetRedis : DEFAULT_FLEET_REDIS;
+        f.put("edges", edges);
+        f.put("clientHash", edges > 1 && fleetLimit == FleetLimit.CLIENT_HASH);
+        f.put("clientSource", limitKey.byAddress() ? "$remote_addr" : limitKey.variable());
+        f.put("clientWhere", limitKey.byAddress() ? "address" : "key (" + limitKey.where() + ")");
+        f.put("shared", tier == Tier.FRONT && edges > 1 && s.front().isPresent() && fleetLimit == FleetLimit.SHARED);
+        String redis = s.fleet().redis().orElse(DEFAULT_FLEET_REDIS);
         f.put("redisHost", redis.substring(0, redis.lastIndexOf(':')));
         f.put("redisPort", redis.substring(redis.lastIndexOf(':') + 1));
-        f.put("timeout", s.fleetRedisTimeout);
+        f.put("timeout", s.fleet().redisTimeoutMs());
         f.put("luaModule", LUA_MODULE.toString());
         f.put("ndkModule", NDK_MODULE.toString());
         f.put("redisLibrary", dev.ratecache.suite.Repo.root().resolve(REDIS_LUA_LIBRARY).toString());
@@ -381,8 +433,8 @@ public final class NginxRenderer {
         f.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
         f.put("defaultTier", plain ? "per-address" : LimitTier.ANONYMOUS);
         List<LimitTier> tiers = plain
-                ? List.of(new LimitTier("per-address", s.frontRate, s.frontBurst, s.frontMode, List.of()))
-                : s.tiersInForce(s.limitTiers());
+                ? List.of(limitReq("per-address", s.front(), List.of()))
+                : tiersInForce(s);
         List<Map<String, Object>> buckets = new ArrayList<>();
         for (LimitTier t : tiers) {
             int delay = switch (t.mode().kind()) {
@@ -434,35 +486,37 @@ public final class NginxRenderer {
         return "\"" + name + "\";q=" + rate + ";w=1;ratecache-burst=" + burst;
     }
 
-    static Map<String, Object> context(Tier tier, NginxSwitches s, TierPorts ports) {
-        boolean behindBalancer = s.edges > 1;
-        Map<String, Object> front = tier(ports.front(), s.frontLimit, s.frontRate, s.frontBurst, s.frontMode);
+    static Map<String, Object> context(Tier tier, StackSpec s) {
+        TierPorts ports = s.ports();
+        StackSpec.Cache cache = s.cache();
+        boolean behindBalancer = s.edges() > 1;
+        Map<String, Object> front = tier(ports.front(), s.front());
         // Alone, the front end faces the clients; behind the balancer, only the balancer on loopback.
         front.put("address", behindBalancer ? Ports.LOOPBACK : ports.listen());
         front.put("behindBalancer", behindBalancer);
-        front.put("limitConn", s.limitConn > 0);
-        front.put("limitConnValue", s.limitConn);
-        front.put("cache", s.cache);
-        front.put("cacheSize", s.cacheSize);
+        front.put("limitConn", s.limitConn() > 0);
+        front.put("limitConnValue", s.limitConn());
+        front.put("cache", cache.on());
+        front.put("cacheSize", cache.size());
         front.put("cacheInactive", EDGE_CACHE_INACTIVE.toMinutes() + "m");
-        front.put("backgroundUpdate", s.backgroundUpdate ? "on" : "off");
-        front.put("staleProtective", s.stale == StaleMode.PROTECTIVE);
+        front.put("backgroundUpdate", cache.backgroundUpdate() ? "on" : "off");
+        front.put("staleProtective", cache.stale() == StackSpec.Stale.PROTECTIVE);
         // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
-        front.put("lockTimeout", s.readTimeout + "s");
-        front.put("purge", s.cache && Files.isRegularFile(PURGE_MODULE));
+        front.put("lockTimeout", s.readTimeout() + "s");
+        front.put("purge", cache.on() && Files.isRegularFile(PURGE_MODULE));
         front.put("purgeModule", PURGE_MODULE.toString());
-        front.put("purgeAllow", s.purgeAllow);
+        front.put("purgeAllow", s.purgeAllow());
         // If-None-Match over If-Modified-Since matters only where nginx answers from its cache.
-        front.put("validatorPrecedence", s.cache && Files.isRegularFile(HEADERS_MORE_MODULE));
+        front.put("validatorPrecedence", cache.on() && Files.isRegularFile(HEADERS_MORE_MODULE));
         front.put("headersMoreModule", HEADERS_MORE_MODULE.toString());
         // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
         // purge module. Without them the edge does as plain nginx does.
         boolean njs = Files.isRegularFile(NJS_MODULE);
         // The native module (nginx/modules/age) serves Age and the stale-if-error signal alike.
-        boolean nativeModule = s.cache && s.ageSourceInForce() == AgeSource.NATIVE;
-        boolean ageNative = nativeModule && s.age;
-        boolean age = ageNative || (s.cache && s.age && njs);
-        boolean invalidateOnWrite = s.cache && njs && Files.isRegularFile(PURGE_MODULE);
+        boolean nativeModule = cache.on() && s.tuning().ageSource() == AgeSource.NATIVE;
+        boolean ageNative = nativeModule && cache.age();
+        boolean age = ageNative || (cache.on() && cache.age() && njs);
+        boolean invalidateOnWrite = cache.on() && njs && Files.isRegularFile(PURGE_MODULE);
         boolean dropOriginErrors = dropOriginErrors(s);
         front.put("age", age);
         front.put("ageNative", ageNative);
@@ -480,46 +534,43 @@ public final class NginxRenderer {
         front.put("njs", (age && !ageNative) || invalidateOnWrite);
 
         List<String> origins = new ArrayList<>();
-        if (s.origins.isEmpty()) {
-            origins.add(Ports.LOOPBACK + ":" + ports.origin());
-        } else {
-            for (URI origin : s.origins) {
-                origins.add(origin.getHost() + ":" + origin.getPort());
-            }
+        for (URI origin : s.origins()) {
+            origins.add(origin.getHost() + ":" + origin.getPort());
         }
         List<Map<String, Object>> freshness = new ArrayList<>();
-        s.freshness.forEach((path, seconds) -> freshness.add(Map.of("path", path, "seconds", seconds)));
+        cache.freshness().forEach((path, seconds) -> freshness.add(Map.of("path", path, "seconds", seconds)));
 
-        Map<String, Object> back = tier(ports.back(), s.backLimit, s.backRate, s.backBurst, s.backMode);
+        Map<String, Object> back = tier(ports.back(), s.back());
         back.put("hasFreshness", !freshness.isEmpty());
         back.put("freshness", freshness);
         back.put("origins", origins);
         back.put("originHost", origins.get(0));
-        back.put("leastConn", s.balance == Balance.LEAST_CONN);
+        back.put("leastConn", s.balance() == Balance.LEAST_CONN);
         // Only the front's edge cache reads X-Accel-Expires.
-        back.put("edgeFreshness", s.cache && njs);
+        back.put("edgeFreshness", cache.on() && njs);
         // Only where the edge cache honours stale-if-error and can use a dropped connection.
         back.put("dropOriginErrors", dropOriginErrors);
         // A back end rejection with 503 must stay a rejection, not become a dropped connection.
-        back.put("droppedStatuses", s.rejectStatus == 503 ? "500 502 504" : "500 502 503 504");
+        back.put("droppedStatuses", s.rejectStatus() == 503 ? "500 502 504" : "500 502 503 504");
 
         Map<String, Object> balancer = new HashMap<>();
         balancer.put("address", ports.listen());
         balancer.put("port", ports.front());
-        balancer.put("uriHash", s.edgeBalance == EdgeBalance.URI_HASH);
+        balancer.put("uriHash", s.fleet().spread() == EdgeBalance.URI_HASH);
         // Asked only of the balancer: choosing free edge ports binds them to look, which rendering another tier needs not.
         balancer.put("edges", tier != Tier.BALANCER ? List.of()
-                : ports.edgePorts(s.edges).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
+                : ports.edgePorts(s.edges()).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
 
+        int httpPort = s.tls().map(StackSpec.Tls::httpPort).orElse(0);
         Map<String, Object> tls = new HashMap<>();
         tls.put("on", terminatesTls(tier, s));
-        tls.put("http2", s.http2());
-        tls.put("hsts", s.hsts());
+        tls.put("http2", s.tls().map(StackSpec.Tls::http2).orElse(false));
+        tls.put("hsts", s.tls().map(StackSpec.Tls::hsts).orElse(false));
         tls.put("certificate", TLS_DIR + "/" + TLS_CERTIFICATE);
         tls.put("key", TLS_DIR + "/" + TLS_KEY);
-        tls.put("redirect", terminatesTls(tier, s) && s.httpPort() != 0);
+        tls.put("redirect", terminatesTls(tier, s) && httpPort != 0);
         tls.put("address", ports.listen());
-        tls.put("httpPort", s.httpPort());
+        tls.put("httpPort", httpPort);
         tls.put("portSuffix", ports.front() == 443 ? "" : ":" + ports.front());
 
         Map<String, Object> context = new HashMap<>();
@@ -534,13 +585,13 @@ public final class NginxRenderer {
         context.put("balancer", balancer);
         context.put("front", front);
         context.put("back", back);
-        context.put("workers", s.workers);
-        context.put("keepalive", s.keepalive);
+        context.put("workers", s.tuning().workers());
+        context.put("keepalive", s.connections().keepalive());
         context.put("connectTimeout", "5s");
-        context.put("readTimeout", s.readTimeout + "s");
-        context.put("clientTimeout", s.clientTimeout + "s");
-        context.put("rejectStatus", s.rejectStatus);
-        context.put("retryAfter", s.retryAfter);
+        context.put("readTimeout", s.readTimeout() + "s");
+        context.put("clientTimeout", s.connections().clientTimeout() + "s");
+        context.put("rejectStatus", s.rejectStatus());
+        context.put("retryAfter", s.retryAfter());
         context.put("njsModule", NJS_MODULE.toString());
         // Behind a balancer an edge has no status server: the balancer's, on the front status port, counts the whole edge.
         context.put("statusPort", tier == Tier.BACK ? ports.backStatus() : ports.frontStatus());

@@ -6,6 +6,8 @@ import dev.ratecache.proc.LogTail;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TierPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,13 +74,18 @@ public final class NginxServer implements AutoCloseable {
     /** Renders the tier into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
     public static NginxServer prepare(Tier tier, NginxSwitches switches, TierPorts ports, Path prefix)
             throws IOException, InterruptedException {
-        Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates())
-                .render(tier, switches, ports, prefix.resolve("conf"));
+        return prepare(tier, switches.spec(ports), prefix);
+    }
+
+    /** Renders {@code tier} of {@code spec} into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
+    public static NginxServer prepare(Tier tier, StackSpec spec, Path prefix) throws IOException, InterruptedException {
+        Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates()).render(tier, spec, prefix.resolve("conf"));
         // nginx creates (and, as root, hands to its worker user) the leaf cache and temp folders itself.
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("temp"));
         // The tier facing the clients listens on --listen; an edge behind the balancer, and the back end, on loopback.
-        boolean facesClients = tier == Tier.BALANCER || (tier == Tier.FRONT && switches.edges() == 1);
+        TierPorts ports = spec.ports();
+        boolean facesClients = tier == Tier.BALANCER || (tier == Tier.FRONT && spec.edges() == 1);
         NginxServer server = new NginxServer(tier, tier.id(), tier.template(), prefix,
                 facesClients ? ports.listen() : Ports.LOOPBACK, tier == Tier.BACK ? ports.back() : ports.front());
         server.check(conf);

@@ -1,5 +1,14 @@
 package dev.ratecache.suite.nginx;
 
+import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TierPorts;
+import dev.ratecache.suite.spec.TlsFiles;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
 
@@ -553,7 +563,14 @@ public final class NginxSwitches implements WholeNumber.Flags {
     public boolean backgroundUpdate() { return backgroundUpdate; }
     public StaleMode stale() { return stale; }
     public int readTimeout() { return readTimeout; }
-    public Map<String, Integer> freshness() { return Map.copyOf(freshness); }
+    /** The --freshness overrides, in the order given. */
+    public Map<String, Integer> freshness() { return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(freshness)); }
+    public boolean age() { return age; }
+    public Balance balance() { return balance; }
+    public int fleetRedisTimeout() { return fleetRedisTimeout; }
+    public int keepalive() { return keepalive; }
+    public int clientTimeout() { return clientTimeout; }
+    public String workers() { return workers; }
 
     /** A one-line description of the switches that differ from the defaults, for logs and reports. */
     public String describe() {
@@ -577,6 +594,60 @@ public final class NginxSwitches implements WholeNumber.Flags {
                         ? "sharded by URI (hash $request_uri consistent)" : fleetLimit == FleetLimit.CLIENT_HASH
                                 ? "by client (hash of the client)" : "round robin (independent caches)")
                         + ", per-client limit " + fleetLimit : "");
+    }
+
+    /**
+     * The stack these switches and {@code ports} describe, for any edge, in no product's words.
+     * Ask {@link #problems()} first: the spec takes the values as they are.
+     */
+    public StackSpec spec(TierPorts ports) {
+        List<URI> origins = origins().isEmpty()
+                ? List.of(URI.create("http://" + Ports.LOOPBACK + ":" + ports.origin()))
+                : origins();
+        List<StackSpec.KeyTier> tiers = limitTiers().stream()
+                .map(t -> new StackSpec.KeyTier(t.name(), specLimit(t.rate(), t.burst(), t.mode()), t.keys())).toList();
+        Optional<StackSpec.Tls> tls = tls() ? Optional.of(new StackSpec.Tls(tlsFiles(), http2(), hsts(), httpPort())) : Optional.empty();
+        return new StackSpec(
+                frontLimit() ? Optional.of(specLimit(frontRate(), frontBurst(), frontMode()))
+                        : Optional.empty(),
+                backLimit() ? Optional.of(specLimit(backRate(), backBurst(), backMode()))
+                        : Optional.empty(),
+                specKey(limitKey()), missingKey() == MissingKey.REJECT ? StackSpec.Missing.REJECT : StackSpec.Missing.ADDR,
+                specCeiling(this), tiers, allow(), limitScope(), limitConn(),
+                rejectStatus(), retryAfter(),
+                new StackSpec.Cache(cache(), cacheSize(),
+                        stale() == StaleMode.PROTECTIVE ? StackSpec.Stale.PROTECTIVE : StackSpec.Stale.RFC,
+                        backgroundUpdate(), age(), freshness()),
+                purgeAllow(), origins, balance(), ports,
+                new StackSpec.Fleet(edges(), edgeBalance(), fleetLimit(),
+                        Optional.ofNullable(fleetRedis()), fleetRedisTimeout()),
+                tls, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),
+                new StackSpec.Tuning(workers(), ageSourceInForce()),
+                new StackSpec.Said(describe(), Flags.differing(this, new NginxSwitches())));
+    }
+
+    private static StackSpec.Key specKey(LimitKey key) {
+        return switch (key.kind()) {
+            case ADDR -> StackSpec.Key.ADDR;
+            case HEADER -> new StackSpec.Key(StackSpec.Source.HEADER, key.name());
+            case COOKIE -> new StackSpec.Key(StackSpec.Source.COOKIE, key.name());
+            case ARG -> new StackSpec.Key(StackSpec.Source.ARG, key.name());
+        };
+    }
+
+    /** Resolved as nginx's edge resolves it: auto against the tiers in force. */
+    private static Optional<StackSpec.Limit> specCeiling(NginxSwitches switches) {
+        AddressCeiling c = switches.addressCeilingInForce(switches.limitTiers());
+        return switches.limitKey().byAddress() || c.kind() == AddressCeiling.Kind.OFF ? Optional.empty()
+                : Optional.of(new StackSpec.Limit(c.rate(), c.burst(), StackSpec.Mode.NODELAY, 0));
+    }
+
+    private static StackSpec.Limit specLimit(int rate, int burst, LimitMode mode) {
+        return switch (mode.kind()) {
+            case QUEUE -> new StackSpec.Limit(rate, burst, StackSpec.Mode.QUEUE, 0);
+            case NODELAY -> new StackSpec.Limit(rate, burst, StackSpec.Mode.NODELAY, 0);
+            case DELAY -> new StackSpec.Limit(rate, burst, StackSpec.Mode.DELAY, mode.delay());
+        };
     }
 
     // picocli makes each converter from its class, so each flag's is a class of its own.

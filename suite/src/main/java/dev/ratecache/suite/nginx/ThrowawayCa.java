@@ -1,5 +1,6 @@
 package dev.ratecache.suite.nginx;
 
+import dev.ratecache.suite.spec.TlsFiles;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.math.BigInteger;

@@ -9,9 +9,9 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.HaproxyEdge;
-import dev.ratecache.suite.edge.StackSpec;
 import dev.ratecache.suite.edge.VarnishEdge;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -138,7 +138,7 @@ public final class EdgePeak {
             String name = product(options.product());
             progress.println("starting " + name + "'s full edge (both tiers) and its bare form");
             progress.flush();
-            Edge.Running full = options.product().adapter().orElseThrow().start(options.spec(),
+            Edge.Running full = options.product().adapter().start(options.spec(),
                     options.dir().resolve("full"));
             started.add(full);
             URI fullUrl = withoutDefaultPort(full.frontUri().resolve(options.path()));

@@ -4,13 +4,13 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.stats.Median;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.AgeSource;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
-import dev.ratecache.suite.nginx.TierPorts;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -310,6 +310,7 @@ public final class HitBreakdown {
         @Override public int origin() { return stack.origin(); }
         @Override public int backStatus() { return stack.backStatus(); }
         @Override public List<Integer> edgePorts(int n) { return stack.edgePorts(n); }
+        @Override public TierPorts edge(int i, int n) { return new StepPorts(stack, edgePorts(n).get(i), frontStatus); }
         @Override public List<String> flags() { return List.of("--front-port", String.valueOf(front)); }
     }
 

@@ -1,12 +1,12 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.stats.Median;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.FleetLimit;
+import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.stats.Median;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;

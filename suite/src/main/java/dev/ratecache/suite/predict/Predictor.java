@@ -7,8 +7,6 @@ import dev.ratecache.model.EdgeCacheSpec;
 import dev.ratecache.model.Freshness;
 import dev.ratecache.model.LimitReqSpec;
 import dev.ratecache.model.LimitSpec;
-import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.HaproxyEdge;
 import dev.ratecache.model.OriginSpec;
 import dev.ratecache.model.PathSpec;
 import dev.ratecache.model.Rate;
@@ -19,16 +17,18 @@ import dev.ratecache.model.SimulationSpec;
 import dev.ratecache.model.Workload;
 import dev.ratecache.stats.Median;
 import dev.ratecache.stats.NearestRank;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.edge.HaproxyEdge;
 import dev.ratecache.suite.matrix.Cell;
-import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.LibraryDriver;
+import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.LimitMode;
+import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.LimitTier;
-import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
@@ -270,7 +270,7 @@ public final class Predictor {
         EdgeCacheSpec cache = nginx && s.cache() ? cache(product, s) : null;
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
         SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
-                .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.nginx.LimitScope.MISSES);
+                .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.spec.LimitScope.MISSES);
         if (nginx && s.frontLimit() && !s.allow().isEmpty()) {
             // nginx's geo gives an --allow network's requests an empty key in every per-client zone.
             List<String> sources = sourceAddresses(in);

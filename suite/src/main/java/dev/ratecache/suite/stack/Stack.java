@@ -1,32 +1,29 @@
 package dev.ratecache.suite.stack;
 
-import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.NginxLog;
-import dev.ratecache.suite.edge.StackSpec;
+import dev.ratecache.suite.edge.NginxEdge;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.Tier;
-import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.nginx.ThrowawayCa;
-import dev.ratecache.suite.nginx.TlsFiles;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The whole path: origin, back end, front end, started in that order and stopped in reverse.
- * When the switches name a user's own origin, the suite's origin is not started. The tiers are
- * nginx's, or another edge product's through its adapter ({@link #aroundEdge}): then only the
- * product-neutral accessors apply (front URI, PIDs, events), not the nginx servers.
+ * When the switches name a user's own origin, the suite's origin is not started. The tiers are any
+ * edge product's, through its adapter from the stack spec ({@link #aroundEdge}); what only nginx
+ * has (its servers, a fleet's balancer) is there when they are nginx's.
  *
  * <pre>{@code
  * try (Stack stack = Stack.start(new NginxSwitches(), StackPorts.free(), dir)) {
@@ -37,97 +34,43 @@ import java.util.Optional;
 public final class Stack implements AutoCloseable {
     private final StackPorts ports;
     private final OriginServer origin;
-    private final NginxServer back;
-    /** The front end tiers: one, or with --edges N the N edges behind {@link #balancer}. */
-    private final List<NginxServer> fronts;
-    /** The balancing nginx on the front port with --edges N > 1; null with one edge. */
-    private final NginxServer balancer;
-
-    /** The Redis the edges share with --fleet-limit shared, when the suite started it; null otherwise. */
-    private final RedisServer fleetRedis;
-
     private final boolean ownsOrigin;
-
-    /** Another product's tiers, through its adapter; null for nginx's. */
-    private final Edge.Running edgeTiers;
+    private final Edge.Running tiers;
     private final String product;
+    /** The spec the tiers were started from, with the throwaway CA's files when the stack made them. */
+    private final StackSpec spec;
 
-    /** The certificate, key and trust of --tls; null without it. */
-    private final TlsFiles tls;
-
-    private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
-            NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin, TlsFiles tls) {
-        this(ports, origin, back, fronts, balancer, fleetRedis, ownsOrigin, tls, null, "nginx");
-    }
-
-    private Stack(StackPorts ports, OriginServer origin, NginxServer back, List<NginxServer> fronts,
-            NginxServer balancer, RedisServer fleetRedis, boolean ownsOrigin, TlsFiles tls, Edge.Running edgeTiers,
-            String product) {
-        this.edgeTiers = edgeTiers;
-        this.product = product;
-        this.tls = tls;
+    private Stack(StackPorts ports, OriginServer origin, boolean ownsOrigin, Edge.Running tiers, String product,
+            StackSpec spec) {
         this.ports = ports;
         this.origin = origin;
-        this.back = back;
-        this.fronts = List.copyOf(fronts);
-        this.balancer = balancer;
-        this.fleetRedis = fleetRedis;
         this.ownsOrigin = ownsOrigin;
+        this.tiers = tiers;
+        this.product = product;
+        this.spec = spec;
     }
 
     /**
-     * Starts fresh tiers (new processes, empty cache) in {@code dir} in front of an origin that is
-     * already running and that {@link #close()} leaves running: a matrix keeps one origin for all
+     * Starts fresh nginx tiers (new processes, empty cache) in {@code dir} in front of an origin that
+     * is already running and that {@link #close()} leaves running: a matrix keeps one origin for all
      * its cells. {@code origin} is null when the switches name the user's own origins.
      */
     public static Stack around(OriginServer origin, NginxSwitches switches, StackPorts ports, Path dir)
             throws IOException {
-        List<AutoCloseable> started = new ArrayList<>();
-        try {
-            RedisServer fleetRedis = null;
-            if (switches.fleetShared() && switches.fleetRedis() == null) {
-                fleetRedis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
-                started.add(fleetRedis);
-                switches = switches.copy().fleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());
-            }
-            switches = withTls(switches, ports, dir);
-            TlsFiles tls = switches.tlsFiles().orElse(null);
-            NginxServer back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("nginx/back")).start();
-            started.add(back);
-            int edges = switches.edges();
-            if (edges == 1) {
-                NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports, dir.resolve("nginx/front")).start();
-                return new Stack(ports, origin, back, List.of(front), null, null, false, tls);
-            }
-            List<NginxServer> fronts = new ArrayList<>();
-            for (int i = 0; i < edges; i++) {
-                NginxServer front = NginxServer.prepare(Tier.FRONT, switches, ports.edge(i, edges),
-                        dir.resolve("nginx/front-" + (i + 1))).start();
-                started.add(front);
-                fronts.add(front);
-            }
-            NginxServer balancer = NginxServer.prepare(Tier.BALANCER, switches, ports, dir.resolve("nginx/balancer"))
-                    .start();
-            return new Stack(ports, origin, back, fronts, balancer, fleetRedis, false, tls);
-        } catch (IOException | RuntimeException e) {
-            closeQuietly(started.toArray(AutoCloseable[]::new));
-            throw e;
-        } catch (InterruptedException e) {
-            closeQuietly(started.toArray(AutoCloseable[]::new));
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting the tiers", e);
-        }
+        return aroundEdge(EdgeProduct.NGINX.adapter(), switches.spec(ports), origin, ports, dir);
     }
 
     /**
-     * Starts {@code edge}'s two tiers from {@code spec} in {@code dir}/PRODUCT (haproxy/, varnish/),
-     * in front of an origin that is already running and that {@link #close()} leaves running, as
-     * {@link #around} does nginx's. The caller has asked {@link Edge#refusal} first.
+     * Starts {@code edge}'s two tiers from {@code spec} in {@code dir}/PRODUCT (nginx/, haproxy/,
+     * varnish/), in front of an origin that is already running and that {@link #close()} leaves
+     * running; TLS without a certificate gets a throwaway CA in {@code dir}/tls first. The caller
+     * has asked {@link Edge#refusal} first.
      */
     public static Stack aroundEdge(Edge edge, StackSpec spec, OriginServer origin, StackPorts ports, Path dir)
             throws IOException {
-        Edge.Running tiers = edge.start(spec, dir.resolve(edge.name()));
-        return new Stack(ports, origin, null, List.of(), null, null, false, null, tiers, edge.name());
+        StackSpec withTls = withTls(spec, dir);
+        Edge.Running started = edge.start(withTls, dir.resolve(edge.name()));
+        return new Stack(ports, origin, false, started, edge.name(), withTls);
     }
 
     /** Starts everything with the origin's default settings and 10 request threads. */
@@ -142,9 +85,8 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Starts everything with {@code product}'s tiers: nginx's, or another product's through its
-     * adapter in {@code dir}/PRODUCT (haproxy/, varnish/). The caller has asked
-     * {@link EdgeProduct#refusal} first.
+     * Starts everything with {@code product}'s tiers, through its adapter in {@code dir}/PRODUCT
+     * (nginx/, haproxy/, varnish/). The caller has asked {@link EdgeProduct#refusal} first.
      */
     public static Stack start(EdgeProduct product, NginxSwitches switches, StackPorts ports, Path dir,
             int originThreads, List<String> originArgs) throws IOException {
@@ -159,91 +101,70 @@ public final class Stack implements AutoCloseable {
                     dir.resolve("origin.log"), originArgs);
         }
         try {
-            Optional<Edge> edge = product.adapter();
-            Stack tiers = edge.isPresent() ? aroundEdge(edge.get(), StackSpec.from(switches, ports), origin, ports, dir)
-                    : around(origin, switches, ports, dir);
-            if (tiers.edgeTiers != null) {
-                return new Stack(ports, origin, null, List.of(), null, null, true, null, tiers.edgeTiers, tiers.product);
-            }
-            return new Stack(ports, origin, tiers.back, tiers.fronts, tiers.balancer, tiers.fleetRedis, true, tiers.tls);
+            Stack tiers = aroundEdge(product.adapter(), switches.spec(ports), origin, ports, dir);
+            return new Stack(ports, origin, true, tiers.tiers, tiers.product, tiers.spec);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(origin);
+            if (origin != null) {
+                origin.close();
+            }
             throw e;
         }
     }
 
     /**
-     * {@code switches} with their TLS files: as given, or with a throwaway CA made in {@code dir}/tls
-     * for --tls without --tls-cert, for the addresses clients reach the edge on.
+     * {@code spec} with its TLS files: as given, or with a throwaway CA made in {@code dir}/tls for
+     * TLS without a certificate, for the address clients reach the edge on.
      */
-    public static NginxSwitches withTls(NginxSwitches switches, StackPorts ports, Path dir) throws IOException {
-        if (!switches.needsThrowawayTls()) {
-            return switches;
+    public static StackSpec withTls(StackSpec spec, Path dir) throws IOException {
+        if (!spec.needsThrowawayTls()) {
+            return spec;
         }
-        return switches.copy().throwawayTls(ThrowawayCa.write(dir.resolve("tls"), List.of(ports.listen())));
-    }
-
-    private static void closeQuietly(AutoCloseable... started) {
-        for (AutoCloseable c : started) {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (Exception ignored) {
-                    // Already failing; the first error is the one worth reporting.
-                }
-            }
-        }
+        return spec.withTlsFiles(ThrowawayCa.write(dir.resolve("tls"), List.of(spec.ports().listen())));
     }
 
     public URI frontUri() {
-        if (edgeTiers != null) {
-            return edgeTiers.frontUri();
-        }
-        // 0.0.0.0 listens everywhere; a client on this machine reaches it on loopback.
-        String host = ports.listen().equals("0.0.0.0") ? Ports.LOOPBACK : ports.listen();
-        return URI.create((tls != null ? "https://" : "http://") + host + ":" + ports.front());
+        return tiers.frontUri();
     }
 
     /** The certificate, key and trust of --tls (tls/ca.pem in the run folder for the throwaway CA); empty without it. */
-    public Optional<TlsFiles> tls() { return Optional.ofNullable(tls); }
-    public URI backUri() { return uri(ports.back()); }
+    public Optional<TlsFiles> tls() { return spec.tls().flatMap(StackSpec.Tls::files); }
+    public URI backUri() { return URI.create("http://" + dev.ratecache.proc.Ports.LOOPBACK + ":" + ports.back()); }
     public StackPorts ports() { return ports; }
+    /** The spec the tiers run. */
+    public StackSpec spec() { return spec; }
     /** The edge product whose tiers these are, as --edge names it. */
     public String product() { return product; }
     /** The front end tier; with several edges, the first of them (see {@link #fronts()}). */
-    public NginxServer frontEnd() { return nginx(fronts.isEmpty() ? null : fronts.get(0)); }
+    public NginxServer frontEnd() { return nginx().fronts().get(0); }
     /** Every front end tier: one, or the edges behind the balancer; none when the tiers are another product's. */
-    public List<NginxServer> fronts() { return fronts; }
+    public List<NginxServer> fronts() { return nginxTiers().map(NginxEdge.Tiers::fronts).orElse(List.of()); }
     /** The edge balancer; empty with one edge. */
-    public Optional<NginxServer> balancer() { return Optional.ofNullable(balancer); }
+    public Optional<NginxServer> balancer() { return nginxTiers().flatMap(NginxEdge.Tiers::balancer); }
     /** The front end tiers' access logs, one per edge. */
-    public List<Path> frontAccessLogs() { return fronts.stream().map(NginxServer::accessLog).toList(); }
-    public NginxServer backEnd() { return nginx(back); }
+    public List<Path> frontAccessLogs() { return fronts().stream().map(NginxServer::accessLog).toList(); }
+    public NginxServer backEnd() { return nginx().back(); }
 
-    private NginxServer nginx(NginxServer server) {
-        if (edgeTiers != null) {
-            throw new IllegalStateException("the tiers are " + product + "'s, not nginx's");
-        }
-        return server;
+    private Optional<NginxEdge.Tiers> nginxTiers() {
+        return tiers instanceof NginxEdge.Tiers n ? Optional.of(n) : Optional.empty();
+    }
+
+    private NginxEdge.Tiers nginx() {
+        return nginxTiers().orElseThrow(() -> new IllegalStateException("the tiers are " + product + "'s, not nginx's"));
     }
 
     /** The front tier's PID, whichever product it is: nginx's master (the first edge's with several), or the product's. */
     public long frontPid() {
-        return edgeTiers != null ? edgeTiers.pids().get(0) : frontEnd().pid();
+        return tiers.pids().get(0);
     }
 
     /** The back tier's PID, whichever product it is. */
     public long backPid() {
-        return edgeTiers != null ? edgeTiers.pids().get(1) : back.pid();
+        return tiers.pids().get(1);
     }
 
     /** CPU seconds the front tier's processes have used (every edge, and the balancer in front of several). */
     public double frontCpuSeconds() {
-        if (edgeTiers != null) {
-            return ProcCpu.treeSeconds(frontPid());
-        }
-        double sum = fronts.stream().mapToDouble(f -> ProcCpu.treeSeconds(f.pid())).sum();
-        return sum + balancer().map(b -> ProcCpu.treeSeconds(b.pid())).orElse(0.0);
+        return tiers.frontPids().stream().mapToDouble(ProcCpu::treeSeconds).sum();
     }
 
     /** CPU seconds the back tier's processes have used. */
@@ -256,15 +177,16 @@ public final class Stack implements AutoCloseable {
      * it is; complete once the stack is closed.
      */
     public List<EdgeEvent> frontEvents() throws IOException {
-        return edgeTiers != null ? edgeTiers.frontEvents() : NginxLog.events(frontAccessLogs());
+        return tiers.frontEvents();
     }
 
     /** Every request the back tier logged; complete once the stack is closed. */
     public List<EdgeEvent> backEvents() throws IOException {
-        return edgeTiers != null ? edgeTiers.backEvents() : NginxLog.events(back.accessLog());
+        return tiers.backEvents();
     }
+
     /** The Redis the edges share with --fleet-limit shared, when the suite started it. */
-    public Optional<RedisServer> fleetRedis() { return Optional.ofNullable(fleetRedis); }
+    public Optional<RedisServer> fleetRedis() { return nginxTiers().flatMap(NginxEdge.Tiers::fleetRedis); }
 
     /** The suite's origin; empty when the stack fronts a user's own origin. */
     public Optional<OriginServer> ownOrigin() { return Optional.ofNullable(origin); }
@@ -274,25 +196,9 @@ public final class Stack implements AutoCloseable {
         return ownOrigin().orElseThrow(() -> new IllegalStateException("this stack fronts a user's own origin"));
     }
 
-    private static URI uri(int port) {
-        return URI.create("http://" + Ports.LOOPBACK + ":" + port);
-    }
-
     @Override
     public void close() {
-        if (edgeTiers != null) {
-            edgeTiers.close();
-        }
-        if (balancer != null) {
-            balancer.close();
-        }
-        fronts.forEach(NginxServer::close);
-        if (back != null) {
-            back.close();
-        }
-        if (fleetRedis != null) {
-            fleetRedis.close();
-        }
+        tiers.close();
         if (origin != null && ownsOrigin) {
             origin.close();
         }

@@ -3,7 +3,7 @@ package dev.ratecache.suite.stack;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.Flags;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.TierPorts;
+import dev.ratecache.suite.spec.TierPorts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,6 +95,7 @@ public final class StackPorts implements TierPorts {
     }
 
     /** These ports as edge {@code i} (0-based) of several sees them: its own port, no status port of its own. */
+    @Override
     public StackPorts edge(int i, int n) {
         StackPorts p = copy();
         p.front = edgePorts(n).get(i);

@@ -112,9 +112,9 @@ class BadInputTest {
                 refused("HAProxy asked to queue, as the defaults do", List.of("--edge", "haproxy"),
                         "HAProxy's rate limit rejects and never queues or delays (--front-mode queue --back-mode queue):"
                                 + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx"),
-                refused("a switch the stack spec does not carry yet", List.of("--edge", "varnish", "--tls",
+                refused("a switch only nginx's adapter renders yet", List.of("--edge", "varnish", "--tls",
                         "--front-mode", "nodelay", "--back-mode", "nodelay"),
-                        "--edge varnish: --tls is not in the edge stack spec yet: drop it, or use --edge nginx"),
+                        "--tls is not in Varnish's adapter yet: drop it, or use --edge nginx"),
                 refused("HAProxy over several edges", List.of("--edge", "haproxy", "--front-mode", "nodelay",
                         "--back-mode", "nodelay", "--edges", "3"),
                         "HAProxy cannot hold one per-client limit across --edges 3: its peers replicate stick-table"

@@ -47,8 +47,8 @@ class PeakInputTest {
                 refused("what the product cannot do", List.of("--edge", "haproxy", "--stale", "protective"),
                         "--edge haproxy: HAProxy's cache cannot serve stale content (haproxy#214): drop --stale"
                                 + " protective, or use --edge nginx"),
-                refused("a flag the edge stack spec does not carry yet", List.of("--edge", "varnish", "--limit-conn", "10"),
-                        "--edge varnish: --limit-conn is not in the edge stack spec yet: drop it, or use --edge nginx"));
+                refused("a flag only nginx's adapter renders yet", List.of("--edge", "varnish", "--limit-conn", "10"),
+                        "--edge varnish: --limit-conn is not in Varnish's adapter yet: drop it, or use --edge nginx"));
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

@@ -4,7 +4,7 @@ import static dev.ratecache.suite.cli.RefusedRows.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.nginx.ThrowawayCa;
-import dev.ratecache.suite.nginx.TlsFiles;
+import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,9 +66,9 @@ class RenderInputTest {
                         "'squid' is not an edge: use nginx, haproxy or varnish"),
                 refused("HAProxy asked to queue, as nginx does by default", List.of("--edge", "haproxy"),
                         "--front-mode queue", "--back-mode queue", "nodelay"),
-                refused("a flag the edge stack spec does not carry yet", List.of("--edge", "varnish", "--front-mode",
+                refused("a flag only nginx's adapter renders yet", List.of("--edge", "varnish", "--front-mode",
                         "nodelay", "--back-mode", "nodelay", "--tls"),
-                        "--edge varnish: --tls is not in the edge stack spec yet: drop it, or use --edge nginx"),
+                        "--tls is not in Varnish's adapter yet: drop it, or use --edge nginx"),
                 refused("directory as the certificate", List.of("--tls", "--tls-cert", files.toString(), "--tls-key",
                         tls.key().toString()), "--tls-cert " + files + " is a directory, not a file")), RefusedRows.origins());
     }

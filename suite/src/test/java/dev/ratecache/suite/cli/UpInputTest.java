@@ -42,9 +42,9 @@ class UpInputTest {
                         "nodelay", "--back-mode", "nodelay", "--stale", "protective"),
                         "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective, or use"
                                 + " --edge nginx"),
-                refused("a switch the stack spec does not carry yet", List.of("--edge", "varnish", "--tls",
+                refused("a switch only nginx's adapter renders yet", List.of("--edge", "varnish", "--tls",
                         "--front-mode", "nodelay", "--back-mode", "nodelay"),
-                        "--edge varnish: --tls is not in the edge stack spec yet: drop it, or use --edge nginx")),
+                        "--tls is not in Varnish's adapter yet: drop it, or use --edge nginx")),
                 RefusedRows.origins());
     }
 

@@ -82,7 +82,7 @@ abstract class EdgeBehaviours implements EdgeStack {
         NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_BURST)
                 .frontMode(LimitMode.NODELAY).backLimit(false).limitKey(LimitKey.parse("header:" + KEY_HEADER))
                 .allow(List.of(ALLOWED + ".0/24"));
-        stack = edge().start(StackSpec.from(switches, ports), TestDirs.fresh(getClass(), "stack"));
+        stack = edge().start(switches.spec(ports), TestDirs.fresh(getClass(), "stack"));
     }
 
     @AfterAll

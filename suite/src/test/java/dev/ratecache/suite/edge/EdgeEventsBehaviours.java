@@ -74,7 +74,7 @@ abstract class EdgeEventsBehaviours {
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_BURST)
                 .frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
-        stack = edge().start(StackSpec.from(switches, ports), TestDirs.fresh(getClass(), "stack"));
+        stack = edge().start(switches.spec(ports), TestDirs.fresh(getClass(), "stack"));
         trafficStartMs = System.currentTimeMillis();
 
         String repeated = Stacks.fresh("hare");

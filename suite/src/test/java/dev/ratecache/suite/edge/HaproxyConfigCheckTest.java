@@ -45,7 +45,7 @@ class HaproxyConfigCheckTest {
         int checked = 0;
         for (int i = 0; i < all.size(); i++) {
             Path dir = TestDirs.fresh(getClass(), "combination-" + i);
-            for (Path file : edge.render(StackSpec.from(all.get(i), HaproxyRenderTest.ports()), dir)) {
+            for (Path file : edge.render(all.get(i).spec(HaproxyRenderTest.ports()), dir)) {
                 // -dW: a warning fails too; HAProxy only warns on, for one, "process-vary maybe" and ignores the line.
                 ManagedProcess.Outcome check = ManagedProcess.run(
                         List.of(HaproxyEdge.binary(), "-c", "-dW", "-f", file.toString()), Duration.ofSeconds(30));

@@ -74,7 +74,7 @@ class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInval
         StackPorts own = StackPorts.free().origin(origin.port(), origin.managementPort());
         NginxSwitches switches = new NginxSwitches().frontLimit(false).cache(false).backRate(1)
                 .backBurst(BACK_THRESHOLD - 1).backMode(LimitMode.NODELAY);
-        try (Edge.Running backLimited = new HaproxyEdge(Repo.haproxyTemplates()).start(StackSpec.from(switches, own),
+        try (Edge.Running backLimited = new HaproxyEdge(Repo.haproxyTemplates()).start(switches.spec(own),
                 TestDirs.fresh(HaproxyEdgeTest.class, "back-limit"))) {
             // Each from an address of its own, as many clients.
             List<Http.Raw> answers = IntStream.range(0, 2 * BACK_THRESHOLD)

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** What HAProxy cannot do for a spec, said in one line with the reason and what to give instead. */
 class HaproxyRefusalTest {
     private static Optional<String> refusal(NginxSwitches switches) {
-        return new HaproxyEdge(Repo.haproxyTemplates()).refusal(StackSpec.from(switches, HaproxyRenderTest.ports()));
+        return new HaproxyEdge(Repo.haproxyTemplates()).refusal(switches.spec(HaproxyRenderTest.ports()));
     }
 
     @Test

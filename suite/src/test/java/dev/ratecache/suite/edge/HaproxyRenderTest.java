@@ -40,7 +40,7 @@ class HaproxyRenderTest {
 
     private List<Path> render(NginxSwitches switches) throws IOException {
         return new HaproxyEdge(Repo.haproxyTemplates())
-                .render(StackSpec.from(switches, ports()), TestDirs.fresh(getClass(), "render"));
+                .render(switches.spec(ports()), TestDirs.fresh(getClass(), "render"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.model.HaproxyReqRateSpec;
 import dev.ratecache.model.LimitSpec;
 import dev.ratecache.model.VsthrottleSpec;
+import dev.ratecache.suite.spec.StackSpec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

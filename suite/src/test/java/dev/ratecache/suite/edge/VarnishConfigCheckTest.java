@@ -49,7 +49,7 @@ class VarnishConfigCheckTest {
         Set<String> checked = new HashSet<>();
         for (int i = 0; i < all.size(); i++) {
             Path dir = TestDirs.fresh(getClass(), "combination-" + i);
-            for (Path file : edge.render(StackSpec.from(all.get(i), HaproxyRenderTest.ports()), dir)) {
+            for (Path file : edge.render(all.get(i).spec(HaproxyRenderTest.ports()), dir)) {
                 if (!checked.add(Files.readString(file))) {
                     continue;
                 }

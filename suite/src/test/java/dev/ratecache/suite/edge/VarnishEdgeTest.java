@@ -73,7 +73,7 @@ class VarnishEdgeTest extends EdgeBehaviours
         StackPorts own = StackPorts.free().origin(origin.port(), origin.managementPort());
         NginxSwitches switches = new NginxSwitches().frontLimit(false).cache(false).backRate(1)
                 .backBurst(BACK_LIMIT - 1).backMode(LimitMode.NODELAY);
-        try (Edge.Running backLimited = new VarnishEdge(Repo.varnishTemplates()).start(StackSpec.from(switches, own),
+        try (Edge.Running backLimited = new VarnishEdge(Repo.varnishTemplates()).start(switches.spec(own),
                 TestDirs.fresh(VarnishEdgeTest.class, "back-limit"))) {
             // Each from an address of its own, as many clients.
             List<Http.Raw> answers = atOnce(IntStream.range(0, 2 * BACK_LIMIT)

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** What Varnish cannot do for a spec, said in one line with the reason and what to give instead. */
 class VarnishRefusalTest {
     private static Optional<String> refusal(NginxSwitches switches) {
-        return new VarnishEdge(Repo.varnishTemplates()).refusal(StackSpec.from(switches, HaproxyRenderTest.ports()));
+        return new VarnishEdge(Repo.varnishTemplates()).refusal(switches.spec(HaproxyRenderTest.ports()));
     }
 
     @Test

@@ -27,7 +27,7 @@ class VarnishRenderTest {
 
     private List<Path> render(NginxSwitches switches) throws IOException {
         return new VarnishEdge(Repo.varnishTemplates())
-                .render(StackSpec.from(switches, HaproxyRenderTest.ports()), TestDirs.fresh(getClass(), "render"));
+                .render(switches.spec(HaproxyRenderTest.ports()), TestDirs.fresh(getClass(), "render"));
     }
 
     @Test

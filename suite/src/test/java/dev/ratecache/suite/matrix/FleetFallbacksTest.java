@@ -2,9 +2,9 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.nginx.FleetLimit;
 import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;

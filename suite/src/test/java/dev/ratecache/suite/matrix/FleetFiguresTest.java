@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.nginx.FleetLimit;
+import dev.ratecache.suite.spec.FleetLimit;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -130,28 +130,28 @@ class MatrixTest {
             } else if (value instanceof dev.ratecache.suite.nginx.StaleMode mode) {
                 f.set(changed, mode == dev.ratecache.suite.nginx.StaleMode.RFC
                         ? dev.ratecache.suite.nginx.StaleMode.PROTECTIVE : dev.ratecache.suite.nginx.StaleMode.RFC);
-            } else if (value instanceof dev.ratecache.suite.nginx.FleetLimit) {
-                f.set(changed, dev.ratecache.suite.nginx.FleetLimit.SHARED);
-            } else if (value instanceof dev.ratecache.suite.nginx.EdgeBalance) {
-                f.set(changed, dev.ratecache.suite.nginx.EdgeBalance.URI_HASH);
-            } else if (value instanceof dev.ratecache.suite.nginx.Balance) {
-                f.set(changed, dev.ratecache.suite.nginx.Balance.LEAST_CONN);
+            } else if (value instanceof dev.ratecache.suite.spec.FleetLimit) {
+                f.set(changed, dev.ratecache.suite.spec.FleetLimit.SHARED);
+            } else if (value instanceof dev.ratecache.suite.spec.EdgeBalance) {
+                f.set(changed, dev.ratecache.suite.spec.EdgeBalance.URI_HASH);
+            } else if (value instanceof dev.ratecache.suite.spec.Balance) {
+                f.set(changed, dev.ratecache.suite.spec.Balance.LEAST_CONN);
             } else if (value instanceof dev.ratecache.suite.nginx.LimitKey) {
                 f.set(changed, dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
             } else if (value instanceof dev.ratecache.suite.nginx.MissingKey) {
                 f.set(changed, dev.ratecache.suite.nginx.MissingKey.REJECT);
             } else if (value instanceof dev.ratecache.suite.nginx.AddressCeiling) {
                 f.set(changed, dev.ratecache.suite.nginx.AddressCeiling.OFF);
-            } else if (value instanceof dev.ratecache.suite.nginx.AgeSource) {
-                f.set(changed, dev.ratecache.suite.nginx.AgeSource.NJS);
-            } else if (value instanceof dev.ratecache.suite.nginx.LimitScope) {
-                f.set(changed, dev.ratecache.suite.nginx.LimitScope.MISSES);
+            } else if (value instanceof dev.ratecache.suite.spec.AgeSource) {
+                f.set(changed, dev.ratecache.suite.spec.AgeSource.NJS);
+            } else if (value instanceof dev.ratecache.suite.spec.LimitScope) {
+                f.set(changed, dev.ratecache.suite.spec.LimitScope.MISSES);
             } else if (value == null && f.getType() == String.class) {
                 f.set(changed, "127.0.0.1:6379");
             } else if (value == null && f.getType() == Path.class) {
                 f.set(changed, Path.of("tiers.txt"));
-            } else if (value == null && f.getType() == dev.ratecache.suite.nginx.TlsFiles.class) {
-                f.set(changed, new dev.ratecache.suite.nginx.TlsFiles(Path.of("s.pem"), Path.of("s.key"), Path.of("ca.pem")));
+            } else if (value == null && f.getType() == dev.ratecache.suite.spec.TlsFiles.class) {
+                f.set(changed, new dev.ratecache.suite.spec.TlsFiles(Path.of("s.pem"), Path.of("s.key"), Path.of("ca.pem")));
             } else {
                 throw new AssertionError("no test value for field " + f.getName() + " of " + f.getType());
             }

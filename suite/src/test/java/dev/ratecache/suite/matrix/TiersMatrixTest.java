@@ -2,10 +2,10 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.nginx.LimitScope;
 import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.TiersFile;
+import dev.ratecache.suite.spec.LimitScope;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;

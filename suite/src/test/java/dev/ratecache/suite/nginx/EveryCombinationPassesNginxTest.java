@@ -2,10 +2,14 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.stack.StackPorts;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,10 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.spec.LimitScope;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

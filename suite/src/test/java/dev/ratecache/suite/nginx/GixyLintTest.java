@@ -2,22 +2,26 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.Repo;
 import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.stack.StackPorts;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +43,7 @@ class GixyLintTest {
 
     @Test
     void renderedConfigsHaveNoGixyFindings() throws Exception {
-        dev.ratecache.suite.nginx.TlsFiles tls = dev.ratecache.suite.nginx.ThrowawayCa.write(
+        dev.ratecache.suite.spec.TlsFiles tls = dev.ratecache.suite.nginx.ThrowawayCa.write(
                 TestDirs.fresh(getClass(), "tls"), List.of());
         Map<String, NginxSwitches> variants = Map.of(
                 "defaults", new NginxSwitches(),

@@ -3,9 +3,11 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +19,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 /** A rendered file says it was rendered, from which template, and how to render it again. */
 class NginxRendererTest {
@@ -237,7 +239,7 @@ class NginxRendererTest {
 
     @Test
     void withTheDefaultsTheRenderAgainLineHasNoFlags() {
-        assertThat(NginxRenderer.stamp(new NginxSwitches(), new StackPorts())).last().isEqualTo(AGAIN);
+        assertThat(NginxRenderer.stamp(new NginxSwitches().spec(new StackPorts()))).last().isEqualTo(AGAIN);
     }
 
     private static Map<String, String> files(Path dir) throws IOException {

@@ -3,8 +3,9 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.ratecache.suite.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.testkit.TestDirs;
 import java.io.StringWriter;
 import java.math.BigInteger;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.AgeSource;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.peak.HitBreakdown.Feature;
 import dev.ratecache.suite.peak.HitBreakdown.Step;
+import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;

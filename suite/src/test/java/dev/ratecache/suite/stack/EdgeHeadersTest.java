@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AgeSource;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;

@@ -3,13 +3,13 @@ package dev.ratecache.suite.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.matrix.Plan;
-import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.Http;
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.matrix.EdgeLog;
-import dev.ratecache.suite.nginx.EdgeBalance;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

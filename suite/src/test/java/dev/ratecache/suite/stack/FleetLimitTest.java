@@ -3,15 +3,15 @@ package dev.ratecache.suite.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.FleetLimit;
 import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.proc.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AgeSource;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.spec;
 
 /** How the back end spreads requests over several origins. */
 public enum Balance {

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.spec;
 
 /**
  * Where the per-client limit counts ({@code --limit-scope}): {@code all} at the edge, before the

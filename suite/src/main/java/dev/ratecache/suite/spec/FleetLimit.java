@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.spec;
 
 /**
  * How the per-client limit holds across several edges ({@code --edges N}): nginx open source keeps

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.spec;
 
 /**
  * How the balancing nginx in front of several edges ({@code --edges N}) spreads requests:

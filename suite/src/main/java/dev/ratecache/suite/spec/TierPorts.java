@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.spec;
 
 import java.util.List;
 
@@ -23,6 +23,9 @@ public interface TierPorts {
 
     /** The ports of {@code n} edges behind the balancer, the same on every call. */
     List<Integer> edgePorts(int n);
+
+    /** These ports as edge {@code i} (0-based) of {@code n} sees them: its own port, on the loopback. */
+    TierPorts edge(int i, int n);
 
     /** The command-line flags that give these ports, those at their defaults left out: for "Render it again". */
     List<String> flags();

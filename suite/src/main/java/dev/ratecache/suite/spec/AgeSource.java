@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

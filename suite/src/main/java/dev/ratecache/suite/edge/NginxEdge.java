@@ -1,0 +1,222 @@
+package dev.ratecache.suite.edge;
+
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.nginx.NginxRenderer;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.Tier;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TierPorts;
+import dev.ratecache.suite.spec.TlsFiles;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * nginx's tiers behind the stack spec, the suite's first edge and its reference: the back end, the
+ * front end (or with {@code edges > 1} that many edges behind a balancing nginx), each a real nginx
+ * master in its own prefix folder, from the templates in nginx/. It can do everything the spec
+ * says, so it refuses nothing. Besides the tiers it starts what they need: the Redis a fleet shares
+ * when the spec names none. TLS needs its files in the spec: the stack makes a throwaway CA first.
+ */
+public final class NginxEdge implements Edge {
+    private final Path templates;
+
+    public NginxEdge(Path templates) {
+        this.templates = templates;
+    }
+
+    @Override
+    public String name() {
+        return "nginx";
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.allOf(Capability.class);
+    }
+
+    @Override
+    public Optional<String> refusal(StackSpec spec) {
+        return Optional.empty();
+    }
+
+    /**
+     * Renders each tier into its own folder of {@code dir}: back/, front/ (or front-1/ ... front-N/
+     * and balancer/ for a fleet); returns their top-level files, front first (the balancer, with a fleet).
+     */
+    @Override
+    public List<Path> render(StackSpec spec, Path dir) throws IOException {
+        NginxRenderer renderer = new NginxRenderer(templates);
+        List<Path> files = new ArrayList<>();
+        int edges = spec.edges();
+        if (edges == 1) {
+            files.add(renderer.render(Tier.FRONT, spec, dir.resolve("front")));
+        } else {
+            files.add(renderer.render(Tier.BALANCER, spec, dir.resolve("balancer")));
+            for (int i = 0; i < edges; i++) {
+                files.add(renderer.render(Tier.FRONT, edgeSpec(spec, i), dir.resolve("front-" + (i + 1))));
+            }
+        }
+        files.add(renderer.render(Tier.BACK, spec, dir.resolve("back")));
+        return files;
+    }
+
+    /** The spec as edge {@code i} (0-based) of a fleet sees it: its own port, on the loopback. */
+    public static StackSpec edgeSpec(StackSpec spec, int i) {
+        return spec.withPorts(spec.ports().edge(i, spec.edges()));
+    }
+
+    /**
+     * Starts the back end, then the front end (each edge, then the balancer), each checked with
+     * {@code nginx -t} first, in {@code dir}/back, {@code dir}/front (front-N, balancer); the
+     * fleet's Redis in {@code dir}/fleet-redis.
+     */
+    @Override
+    public Tiers start(StackSpec spec, Path dir) throws IOException {
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            RedisServer fleetRedis = null;
+            if (spec.fleetShared() && spec.fleet().redis().isEmpty()) {
+                fleetRedis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
+                started.add(fleetRedis);
+                spec = spec.withFleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());
+            }
+            NginxServer back = NginxServer.prepare(Tier.BACK, spec, dir.resolve("back")).start();
+            started.add(back);
+            int edges = spec.edges();
+            if (edges == 1) {
+                NginxServer front = NginxServer.prepare(Tier.FRONT, spec, dir.resolve("front")).start();
+                return new Tiers(spec, back, List.of(front), null, null);
+            }
+            List<NginxServer> fronts = new ArrayList<>();
+            for (int i = 0; i < edges; i++) {
+                NginxServer front = NginxServer.prepare(Tier.FRONT, edgeSpec(spec, i), dir.resolve("front-" + (i + 1)))
+                        .start();
+                started.add(front);
+                fronts.add(front);
+            }
+            NginxServer balancer = NginxServer.prepare(Tier.BALANCER, spec, dir.resolve("balancer")).start();
+            return new Tiers(spec, back, fronts, balancer, fleetRedis);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(started);
+            throw e;
+        } catch (InterruptedException e) {
+            closeQuietly(started);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the tiers", e);
+        }
+    }
+
+    private static void closeQuietly(List<AutoCloseable> started) {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            AutoCloseable c = started.get(i);
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // Already failing; the first error is the one worth reporting.
+            }
+        }
+    }
+
+    /**
+     * nginx's started tiers: what every edge's give (front URI, PIDs, events), and nginx's own
+     * servers for what only nginx has (its status servers, its error logs, a fleet's balancer).
+     */
+    public static final class Tiers implements Edge.Running {
+        private final StackSpec spec;
+        private final NginxServer back;
+        private final List<NginxServer> fronts;
+        private final NginxServer balancer;
+        private final RedisServer fleetRedis;
+
+        private Tiers(StackSpec spec, NginxServer back, List<NginxServer> fronts, NginxServer balancer,
+                RedisServer fleetRedis) {
+            this.spec = spec;
+            this.back = back;
+            this.fronts = List.copyOf(fronts);
+            this.balancer = balancer;
+            this.fleetRedis = fleetRedis;
+        }
+
+        @Override
+        public URI frontUri() {
+            TierPorts ports = spec.ports();
+            // 0.0.0.0 listens everywhere; a client on this machine reaches it on loopback.
+            String host = ports.listen().equals("0.0.0.0") ? Ports.LOOPBACK : ports.listen();
+            return URI.create((spec.tls().isPresent() ? "https://" : "http://") + host + ":" + ports.front());
+        }
+
+        /** The front's PID (the first edge's with several), then the back's. */
+        @Override
+        public List<Long> pids() {
+            return List.of(fronts.get(0).pid(), back.pid());
+        }
+
+        /** Every edge's and the balancer's PIDs: what the front tier's CPU is the sum of. */
+        @Override
+        public List<Long> frontPids() {
+            List<Long> pids = new ArrayList<>(fronts.stream().map(NginxServer::pid).toList());
+            if (balancer != null) {
+                pids.add(balancer.pid());
+            }
+            return pids;
+        }
+
+        @Override
+        public List<EdgeEvent> frontEvents() throws IOException {
+            return NginxLog.events(fronts.stream().map(NginxServer::accessLog).toList());
+        }
+
+        @Override
+        public List<EdgeEvent> backEvents() throws IOException {
+            return NginxLog.events(back.accessLog());
+        }
+
+        /** The spec the tiers run: the one given, with the fleet's Redis the start made. */
+        public StackSpec spec() {
+            return spec;
+        }
+
+        public NginxServer back() {
+            return back;
+        }
+
+        /** The front end tiers: one, or the edges behind the balancer. */
+        public List<NginxServer> fronts() {
+            return fronts;
+        }
+
+        public Optional<NginxServer> balancer() {
+            return Optional.ofNullable(balancer);
+        }
+
+        /** The Redis the edges share, when the start made it. */
+        public Optional<RedisServer> fleetRedis() {
+            return Optional.ofNullable(fleetRedis);
+        }
+
+        /** The certificate, key and trust in force with TLS. */
+        public Optional<TlsFiles> tls() {
+            return spec.tls().flatMap(StackSpec.Tls::files);
+        }
+
+        /** Stops the balancer, the edges, the back end and the fleet's Redis, in that order. */
+        @Override
+        public void close() {
+            if (balancer != null) {
+                balancer.close();
+            }
+            fronts.forEach(NginxServer::close);
+            back.close();
+            if (fleetRedis != null) {
+                fleetRedis.close();
+            }
+        }
+    }
+}
