@@ -96,14 +96,14 @@ class FleetMatrixStackTest {
     }
 
     /**
-     * The running Redis the shared cell's redis.log names: "PID:C ... port=N." when it starts, then
+     * The running Redis the shared cell's nginx/fleet-redis/redis.log names: "PID:C ... port=N." when it starts, then
      * "Ready to accept connections".
      */
     private static Optional<CellRedis> redisOf(Path results) throws java.io.IOException {
         if (!Files.isDirectory(results)) {
             return Optional.empty();
         }
-        try (var logs = Files.find(results, 5, (p, a) -> p.endsWith("fleet-shared/fleet-redis/redis.log"))) {
+        try (var logs = Files.find(results, 6, (p, a) -> p.endsWith("fleet-shared/nginx/fleet-redis/redis.log"))) {
             for (Path log : logs.toList()) {
                 String text = Files.readString(log);
                 Matcher port = Pattern.compile("port=(\\d+)").matcher(text);
