@@ -1,7 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.suite.edge.EdgeEvent;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.StackSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -21,16 +21,16 @@ public record FleetFallbacks(String redis, long asked, long fallbacks) {
     private static final Set<String> ASKED = Set.of("PASSED", "DELAYED", "REJECTED", "FALLBACK");
 
     /**
-     * The figures of a cell's edges' events when its switches share the limit, whichever matrix the
-     * cell is of; null when they do not.
+     * The figures of a cell's edges' events when its stack shares the limit, whichever matrix the
+     * cell is of; null when it does not.
      *
-     * @param startedRedis HOST:PORT of the Redis the suite started for the cell, when --fleet-redis names none
+     * @param tiers the spec the tiers ran, with the Redis the stack started when --fleet-redis named none
      */
-    public static FleetFallbacks of(NginxSwitches cell, String startedRedis, List<EdgeEvent> edges) {
-        if (!cell.fleetShared()) {
+    public static FleetFallbacks of(StackSpec tiers, List<EdgeEvent> edges) {
+        if (!tiers.fleetShared()) {
             return null;
         }
-        String redis = cell.fleetRedis() != null ? cell.fleetRedis() : startedRedis;
+        String redis = tiers.fleet().redis().orElse("none");
         long asked = 0;
         long fallbacks = 0;
         for (EdgeEvent e : edges) {

@@ -1,12 +1,12 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
@@ -168,8 +168,8 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            NginxSwitches switches = switchesOf(cell, dir);
-            stack = cell.direct() ? null : tiers(cell, origin, switches, dir);
+            StackSpec spec = switchesOf(cell, dir).spec(options.ports());
+            stack = cell.direct() ? null : tiers(cell, origin, spec, dir);
             aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis);
             Path clientDir = dir.resolve(cell.generator().folder());
@@ -187,7 +187,7 @@ public final class MatrixRunner {
                         new CellMeasurement.Breakdowns(null, replay, null, timeline));
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
-            FleetFallbacks fallbacks = fleetFallbacks(cell, switches, stack, logs);
+            FleetFallbacks fallbacks = fleetFallbacks(cell, stack, logs);
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
                     LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client),
                     timeline, fleetFigures(cell, client, fallbacks), fallbacks);
@@ -216,8 +216,8 @@ public final class MatrixRunner {
      * The cell's tiers, fresh, through its edge's adapter from the cell's stack spec (the command
      * asked the adapter's refusal before the run started), in the cell's folder.
      */
-    private Stack tiers(Cell cell, OriginServer origin, NginxSwitches switches, Path dir) throws IOException {
-        return Stack.aroundEdge(cell.edge().adapter(), switches.spec(options.ports()), origin, options.ports(), dir);
+    private Stack tiers(Cell cell, OriginServer origin, StackSpec spec, Path dir) throws IOException {
+        return Stack.aroundEdge(cell.edge().adapter(), spec, origin, options.ports(), dir);
     }
 
     /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */
@@ -271,12 +271,11 @@ public final class MatrixRunner {
      * What the fleet's Redis said to the edges of a cell with --fleet-limit shared, of any matrix;
      * said on the terminal when most requests fell back. Null for other cells.
      */
-    private FleetFallbacks fleetFallbacks(Cell cell, NginxSwitches switches, Stack stack, TierLogs logs) {
+    private FleetFallbacks fleetFallbacks(Cell cell, Stack stack, TierLogs logs) {
         if (stack == null) {
             return null;
         }
-        FleetFallbacks f = FleetFallbacks.of(switches,
-                stack.fleetRedis().map(r -> Ports.LOOPBACK + ":" + r.port()).orElse(null), logs.front());
+        FleetFallbacks f = FleetFallbacks.of(stack.spec(), logs.front());
         if (f != null && f.mostFellBack()) {
             out.println("  warning " + cell.name() + ": " + f.warning());
         }

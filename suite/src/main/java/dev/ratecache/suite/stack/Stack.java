@@ -130,8 +130,8 @@ public final class Stack implements AutoCloseable {
     public Optional<TlsFiles> tls() { return spec.tls().flatMap(StackSpec.Tls::files); }
     public URI backUri() { return URI.create("http://" + dev.ratecache.proc.Ports.LOOPBACK + ":" + ports.back()); }
     public StackPorts ports() { return ports; }
-    /** The spec the tiers run. */
-    public StackSpec spec() { return spec; }
+    /** The spec the tiers run, with what starting them made: the throwaway CA, nginx's fleet Redis. */
+    public StackSpec spec() { return nginxTiers().map(NginxEdge.Tiers::spec).orElse(spec); }
     /** The edge product whose tiers these are, as --edge names it. */
     public String product() { return product; }
     /** The front end tier; with several edges, the first of them (see {@link #fronts()}). */

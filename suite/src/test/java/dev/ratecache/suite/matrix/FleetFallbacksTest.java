@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ class FleetFallbacksTest {
     /** The user's switches of the run: three edges sharing the limit in a Redis that does not answer. */
     private static final NginxSwitches SHARED_UNREACHABLE = new NginxSwitches().edges(3).fleetLimit(FleetLimit.SHARED)
             .fleetRedis("127.0.0.1:6390");
+    private static final StackPorts PORTS = new StackPorts();
 
     /** An edge's access log, one JSON line a request, each with its fleet value. */
     private static Path edgeLog(Path dir, String edge, List<String> fleet) throws IOException {
@@ -40,7 +42,7 @@ class FleetFallbacksTest {
                 edgeLog(dir, "front-2", Collections.nCopies(67, "FALLBACK")),
                 edgeLog(dir, "front-3", Collections.nCopies(66, "FALLBACK")));
 
-        FleetFallbacks f = FleetFallbacks.of(cell, null, NginxLog.events(logs));
+        FleetFallbacks f = FleetFallbacks.of(cell.spec(PORTS), NginxLog.events(logs));
 
         assertThat(f).isEqualTo(new FleetFallbacks("127.0.0.1:6390", 200, 200));
         assertThat(f.mostFellBack()).isTrue();
@@ -57,7 +59,8 @@ class FleetFallbacksTest {
                 edgeLog(dir, "front-2", List.of("REJECTED", "FALLBACK", "DELAYED", "FALLBACK")),
                 dir.resolve("front-3/access.log"));
 
-        FleetFallbacks f = FleetFallbacks.of(SHARED_UNREACHABLE.copy().fleetRedis(null), "127.0.0.1:41234", NginxLog.events(logs));
+        FleetFallbacks f = FleetFallbacks.of(
+                SHARED_UNREACHABLE.copy().fleetRedis(null).spec(PORTS).withFleetRedis("127.0.0.1:41234"), NginxLog.events(logs));
 
         assertThat(f).isEqualTo(new FleetFallbacks("127.0.0.1:41234", 6, 3));
         assertThat(f.mostFellBack()).isFalse();
@@ -68,8 +71,8 @@ class FleetFallbacksTest {
         Path dir = TestDirs.fresh(test);
         List<Path> logs = List.of(edgeLog(dir, "front-1", List.of("FALLBACK")));
 
-        assertThat(FleetFallbacks.of(new NginxSwitches().edges(3).fleetLimit(FleetLimit.SPLIT), null, NginxLog.events(logs))).isNull();
-        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().frontLimit(false), null, NginxLog.events(logs))).isNull();
-        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().edges(1), null, NginxLog.events(logs))).isNull();
+        assertThat(FleetFallbacks.of(new NginxSwitches().edges(3).fleetLimit(FleetLimit.SPLIT).spec(PORTS), NginxLog.events(logs))).isNull();
+        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().frontLimit(false).spec(PORTS), NginxLog.events(logs))).isNull();
+        assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().edges(1).spec(PORTS), NginxLog.events(logs))).isNull();
     }
 }
