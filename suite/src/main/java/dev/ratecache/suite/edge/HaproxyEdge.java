@@ -55,9 +55,12 @@ public final class HaproxyEdge implements Edge {
         return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
+    /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
+    private static final java.util.Set<String> RENDERS = java.util.Set.of();
+
     @Override
     public Optional<String> refusal(StackSpec spec) {
-        Optional<String> notYet = spec.notRenderedBy("HAProxy");
+        Optional<String> notYet = spec.notRenderedBy("HAProxy", RENDERS);
         if (notYet.isPresent()) {
             return notYet;
         }

@@ -51,9 +51,12 @@ public final class VarnishEdge implements Edge {
                 Capability.CACHE_LOCK, Capability.PURGE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
+    /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
+    private static final java.util.Set<String> RENDERS = java.util.Set.of();
+
     @Override
     public Optional<String> refusal(StackSpec spec) {
-        Optional<String> notYet = spec.notRenderedBy("Varnish");
+        Optional<String> notYet = spec.notRenderedBy("Varnish", RENDERS);
         if (notYet.isPresent()) {
             return notYet;
         }

@@ -278,10 +278,11 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
 
     /**
      * The one line {@code product}'s adapter refuses this spec's {@link #nginxOnlyFlags} with, all of
-     * them together; empty when it has none.
+     * them together but those it {@code renders} (as the flags are named there); empty when none is left.
      */
-    public Optional<String> notRenderedBy(String product) {
-        List<String> flags = nginxOnlyFlags();
+    public Optional<String> notRenderedBy(String product, java.util.Set<String> renders) {
+        List<String> flags = new java.util.ArrayList<>(nginxOnlyFlags());
+        flags.removeAll(renders);
         if (flags.isEmpty()) {
             return Optional.empty();
         }

@@ -136,8 +136,10 @@ class StackSpecTest {
         assertThat(spec.limitConn()).isEqualTo(5);
         assertThat(spec.cache().freshness()).containsExactly(java.util.Map.entry("/hare", 3));
         assertThat(spec.nginxOnlyFlags()).containsExactly("--tls", "--limit-conn", "--freshness");
-        assertThat(spec.notRenderedBy("HAProxy")).contains("--tls, --limit-conn, --freshness are not in HAProxy's"
+        assertThat(spec.notRenderedBy("HAProxy", java.util.Set.of())).contains("--tls, --limit-conn, --freshness are not in HAProxy's"
                 + " adapter yet: drop them, or use --edge nginx");
-        assertThat(new NginxSwitches().spec(PORTS).notRenderedBy("HAProxy")).isEmpty();
+        assertThat(spec.notRenderedBy("Varnish", java.util.Set.of("--tls", "--limit-conn")))
+                .contains("--freshness is not in Varnish's adapter yet: drop it, or use --edge nginx");
+        assertThat(new NginxSwitches().spec(PORTS).notRenderedBy("HAProxy", java.util.Set.of())).isEmpty();
     }
 }
