@@ -274,10 +274,6 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                 c.edge().refusal(c.apply(switches), ports).ifPresent(refusals::add);
             }
         }
-        if (cellReport() != null && cells.stream().anyMatch(c -> c.edge() != EdgeProduct.NGINX)) {
-            refusals.add("--edge " + edge + ": a replay's breakdown by client and path is read from nginx's log:"
-                    + " replay through --edge nginx");
-        }
         return List.copyOf(refusals);
     }
 

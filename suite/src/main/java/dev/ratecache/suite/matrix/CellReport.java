@@ -1,6 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.edge.EdgeEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,11 +11,11 @@ public interface CellReport {
     /**
      * Called once a cell's run is over and its tiers are stopped (their logs complete).
      *
-     * @param samples  every request the run's client recorded
-     * @param frontLog the front end's access log; null for a cell straight to the origin
-     * @param backLog  the back end's access log; null likewise
+     * @param samples every request the run's client recorded
+     * @param front   every request the front tier logged, whichever edge product; null for a cell straight to the origin
+     * @param back    every request the back tier logged; null likewise
      * @return what it wrote, for the measurement to carry to the report
      */
-    ReplayBreakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog)
+    ReplayBreakdown write(Cell cell, Path cellDir, List<Sample> samples, List<EdgeEvent> front, List<EdgeEvent> back)
             throws IOException;
 }

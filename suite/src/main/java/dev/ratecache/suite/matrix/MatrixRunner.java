@@ -240,9 +240,13 @@ public final class MatrixRunner {
         // With --tls: https (JMeter speaks HTTP/1.1 over it, and accepts any certificate, as it always does).
         props.put("protocol", stack.frontUri().getScheme());
         stack.tls().ifPresent(tls -> props.put(LibraryDriver.TRUST_PROPERTY, tls.trust().toAbsolutePath().toString()));
-        // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing
-        // (a replay runs through nginx alone).
-        props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
+        // A plan that warms JMeter's HTTP client up (replay.jmx) does it on a page that logs and limits nothing:
+        // nginx's status page, or another product's tiers' way round, the suite's origin's health.
+        if (stack.product().equals("nginx")) {
+            props.putIfAbsent("warmup_url", "http://127.0.0.1:" + options.ports().frontStatus() + "/nginx_status");
+        } else if (origin != null) {
+            props.putIfAbsent("warmup_url", origin.management("/actuator/health").toString());
+        }
     }
 
     /** What the generator left: its run, its samples read once, and the CPU over the samples' window. */
@@ -312,8 +316,7 @@ public final class MatrixRunner {
         if (options.cellReport() == null) {
             return null;
         }
-        ReplayBreakdown written = options.cellReport().write(cell, dir, client.samples(), logs.frontLog(),
-                logs.backLog());
+        ReplayBreakdown written = options.cellReport().write(cell, dir, client.samples(), logs.front(), logs.back());
         out.println("  " + written.terminalLine());
         return written;
     }

@@ -12,17 +12,17 @@ import java.util.List;
  * out the rest. What the collectors read are the events, the same for every edge product; they are
  * also kept in the cell's folder ({@link CellEvents}), where the report reads them again.
  *
- * @param frontLog nginx's front end as a whole: the one edge's log, or with several their logs merged in time
- *                 order; null for another product's tiers (and for a cell without tiers)
- * @param backLog  nginx's back end log; null likewise
- * @param front    every request the front tier answered (every edge's), in the order they ended
- * @param back     every request the back tier answered
+ * @param front every request the front tier answered (every edge's), in the order they ended
+ * @param back  every request the back tier answered
  */
-record TierLogs(Path frontLog, Path backLog, List<EdgeEvent> front, List<EdgeEvent> back) {
+record TierLogs(List<EdgeEvent> front, List<EdgeEvent> back) {
     /** A cell straight to the origin has no tiers, so no logs. */
-    static final TierLogs NONE = new TierLogs(null, null, null, null);
+    static final TierLogs NONE = new TierLogs(null, null);
 
-    /** Stops the tiers (null: there are none) and gives their logs; a merged front log goes into {@code dir}. */
+    /**
+     * Stops the tiers (null: there are none) and gives their logs; a fleet of nginx edges also gets
+     * their logs merged in time order in {@code dir}/nginx/edges-access.log, to read as one.
+     */
     static TierLogs completed(Stack stack, Path dir) throws IOException {
         if (stack == null) {
             return NONE;
@@ -32,11 +32,9 @@ record TierLogs(Path frontLog, Path backLog, List<EdgeEvent> front, List<EdgeEve
         List<EdgeEvent> back = stack.backEvents();
         EventFile.write(front, CellEvents.frontFile(dir));
         EventFile.write(back, CellEvents.backFile(dir));
-        if (!stack.product().equals("nginx")) {
-            return new TierLogs(null, null, front, back);
+        if (stack.fronts().size() > 1) {
+            EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
         }
-        Path frontLog = stack.fronts().size() == 1 ? stack.frontEnd().accessLog()
-                : EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
-        return new TierLogs(frontLog, stack.backEnd().accessLog(), front, back);
+        return new TierLogs(front, back);
     }
 }

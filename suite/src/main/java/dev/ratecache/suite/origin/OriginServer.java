@@ -141,7 +141,8 @@ public final class OriginServer implements AutoCloseable {
         }
     }
 
-    private URI management(String path) {
+    /** A URL of its management server (Actuator), which counts nothing as the origin's load. */
+    public URI management(String path) {
         return URI.create("http://" + Ports.LOOPBACK + ":" + managementPort + path);
     }
 

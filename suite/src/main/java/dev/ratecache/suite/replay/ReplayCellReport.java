@@ -1,21 +1,19 @@
 package dev.ratecache.suite.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.accesslog.ClientAddress;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.EdgeLog;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.nginx.TierMembership;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -91,13 +89,14 @@ public final class ReplayCellReport implements CellReport {
     }
 
     @Override
-    public ReplayBreakdown write(Cell cell, Path cellDir, List<Sample> samples, Path frontLog, Path backLog) throws IOException {
-        ReplayBreakdown b = breakdown(samples, frontLog, backLog);
+    public ReplayBreakdown write(Cell cell, Path cellDir, List<Sample> samples, List<EdgeEvent> front,
+            List<EdgeEvent> back) throws IOException {
+        ReplayBreakdown b = breakdown(samples, front, back);
         JSON.writeValue(cellDir.resolve(FILE).toFile(), b);
         return b;
     }
 
-    ReplayBreakdown breakdown(List<Sample> samples, Path frontLog, Path backLog) throws IOException {
+    ReplayBreakdown breakdown(List<Sample> samples, List<EdgeEvent> front, List<EdgeEvent> back) {
         Lateness lateness = Lateness.of(samples);
         Map<String, long[]> byPath = new LinkedHashMap<>();
         Map<String, long[]> byClient = new LinkedHashMap<>();
@@ -114,11 +113,11 @@ public final class ReplayCellReport implements CellReport {
                 p[2]++;
             }
         }
-        Map<String, Long> delayed = count(frontLog, e -> "DELAYED".equals(e.path("limit_req").asText())
-                ? clientByAddress.getOrDefault(e.path("client").asText(), e.path("client").asText()) : null);
-        // What the back end passed to the origin is what reached it: its log names an upstream then.
-        Map<String, Long> reachedOrigin = backLog == null ? null
-                : count(backLog, e -> e.path("upstream_status").asText().isEmpty() ? null : pathOf(e.path("uri").asText()));
+        Map<String, Long> delayed = count(front, e -> e.limit() == EdgeEvent.Limit.DELAYED
+                ? clientByAddress.getOrDefault(e.key(), e.key()) : null);
+        // What the back end passed to the origin is what reached it: it asked an upstream then.
+        Map<String, Long> reachedOrigin = back == null ? null
+                : count(back, e -> e.wentUpstream() ? pathOf(e.uri()) : null);
         List<ReplayBreakdown.PathRow> paths = byPath.entrySet().stream()
                 .sorted(Comparator.comparingLong((Map.Entry<String, long[]> e) -> -e.getValue()[0]))
                 .limit(top)
@@ -198,12 +197,12 @@ public final class ReplayCellReport implements CellReport {
         return JSON.readValue(cellDir.resolve(FILE).toFile(), ReplayBreakdown.class);
     }
 
-    private static Map<String, Long> count(Path log, Function<JsonNode, String> key) throws IOException {
+    private static Map<String, Long> count(List<EdgeEvent> events, Function<EdgeEvent, String> key) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        if (log == null || !Files.isRegularFile(log)) {
+        if (events == null) {
             return counts;
         }
-        for (JsonNode e : EdgeLog.entries(log)) {
+        for (EdgeEvent e : events) {
             String k = key.apply(e);
             if (k != null) {
                 counts.merge(k, 1L, Long::sum);

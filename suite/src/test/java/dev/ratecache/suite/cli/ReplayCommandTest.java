@@ -116,6 +116,40 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aReplayThroughHaproxyRejectsOnlyTheClientAboveTheRateEachAtItsOwnAddress() throws Exception {
+        // As above, through HAProxy's tiers: the breakdown comes from HAProxy's own log, read into events.
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 4; s++) {
+            lines.add(line("198.51.100.1", s, "/quiet-a"));
+            lines.add(line("198.51.100.2", s, "/quiet-b"));
+            for (int i = 0; i < 20; i++) {
+                lines.add(line(FLOODER, s, "/busy?n=" + i));
+            }
+        }
+        Path log = Files.write(dir.resolve("access.log"), lines);
+
+        int code = run(replay(log, "--edge", "haproxy", "--only", "replay/no-caching", "--front-rate", "5",
+                "--front-burst", "5", "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000",
+                "--back-mode", "nodelay", "--max-lateness", "1000"));
+
+        assertThat(code).as(cli.err()).isZero();
+        Path cell = runFolder().resolve("cells/replay-no-caching");
+        ReplayBreakdown b = ReplayCellReport.read(cell);
+        Map<String, ReplayBreakdown.ClientRow> byClient = b.clients().stream()
+                .collect(Collectors.toMap(ReplayBreakdown.ClientRow::client, r -> r));
+        assertThat(byClient.get(FLOODER).rejected()).as("the flooder: 20 a second against 5").isGreaterThan(40);
+        assertThat(byClient.get("198.51.100.1").rejected()).isZero();
+        assertThat(byClient.get("198.51.100.2").rejected()).isZero();
+        // What reached the origin, from the back tier's events: every admitted request (no cache in this cell).
+        long admitted = b.paths().stream().mapToLong(p -> p.requests() - p.rejected()).sum();
+        assertThat(b.paths().stream().mapToLong(ReplayBreakdown.PathRow::originRequests).sum()).isEqualTo(admitted);
+        Set<String> addresses = dev.ratecache.suite.edge.EventFile.read(cell.resolve("events/front.jsonl")).stream()
+                .map(dev.ratecache.suite.edge.EdgeEvent::key).collect(Collectors.toSet());
+        assertThat(addresses).hasSize(3).allSatisfy(a -> assertThat(a).startsWith("127.16.0."));
+        assertThat(Files.readString(runFolder().resolve("report.md"))).contains("## Replay: replay/no-caching");
+    }
+
+    @Test
     void atSpeedTenEachRequestStartsWithinItsToleranceOfTheLogsOffsetOverTen() throws Exception {
         // 40 requests over 40 s of log, one a second from two clients: 4 s at speed 10.
         List<String> lines = new ArrayList<>();

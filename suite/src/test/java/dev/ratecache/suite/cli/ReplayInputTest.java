@@ -45,9 +45,6 @@ class ReplayInputTest {
                 "198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"test\"",
                 "198.51.100.2 - - [20/Nov/2026:10:00:01 +0000] \"GET /b HTTP/1.1\" 200 5 \"-\" \"test\"")).toString();
         return Stream.concat(Stream.of(
-                refused("a replay through another edge than nginx", List.of(good, "--edge", "haproxy", "--front-mode",
-                        "nodelay", "--back-mode", "nodelay"), "--edge haproxy: a replay's breakdown by client and path is"
-                        + " read from nginx's log: replay through --edge nginx"),
                 refused("a combined log whose body sizes are too large for a number",
                         List.of(hugeBodies.toString(), "--log-format", "combined"),
                         hugeBodies + ": 2 of 2 lines (100.0 %) are not nginx combined (limit 1 %); line 1: \"198.51.100.1"),
