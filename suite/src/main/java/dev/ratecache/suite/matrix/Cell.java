@@ -1,9 +1,13 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.spec.FleetLimit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,23 +34,38 @@ import java.util.Optional;
  * @param edgeBalance with several edges (--edges N), how this cell spreads requests over them; null: as switched
  * @param appCache    the origin's own cache of /items reads in Redis (origin.app-cache=redis): the origin is
  *                    started in that mode and the suite's Redis runs beside it
- * @param keys        a cell of --matrix tiers: how its per-client limit is keyed and scoped, and the keys it
- *                    sends; null for every other cell (the user's switches hold)
- * @param fleet       a cell of --matrix fleet: its edges and how the per-client limit holds across them;
- *                    null for every other cell
+ * @param traits      what the cell's kind of matrix adds: e.g. a tiers cell's keys ({@link KeyedTraffic}), a
+ *                    fleet cell's edges ({@link Fleet}); none for the plans' cells (the user's switches hold)
  * @param edge        the product whose tiers the cell runs through (nginx, HAProxy, Varnish)
  */
 public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, boolean backLimit,
         boolean serverCache, boolean clientCache, Generator generator, Map<String, String> properties,
-        EdgeBalance edgeBalance, boolean appCache, KeyedTraffic keys, Fleet fleet, EdgeProduct edge) {
+        EdgeBalance edgeBalance, boolean appCache, List<CellTrait> traits, EdgeProduct edge) {
 
-    /** A cell of --matrix fleet: {@code edges} edges, the per-client limit held across them by {@code strategy}. */
-    public record Fleet(int edges, dev.ratecache.suite.spec.FleetLimit strategy) {
+    /**
+     * A cell of --matrix fleet: {@code edges} edges, the per-client limit held across them by
+     * {@code strategy}, the edges balanced as the cell's edge balance says.
+     */
+    public record Fleet(int edges, FleetLimit strategy) implements CellTrait {
+        @Override
+        public NginxSwitches apply(NginxSwitches switches) {
+            return switches.edges(edges).fleetLimit(strategy);
+        }
+
         /** In words: "3 edges, round robin, per-client limit per-edge". */
-        String describe(EdgeBalance balance) {
-            return edges + " edges, " + (strategy == dev.ratecache.suite.spec.FleetLimit.CLIENT_HASH
-                    ? "each client hashed to one" : balance == EdgeBalance.URI_HASH ? "sharded by URI" : "round robin")
+        @Override
+        public String describe(Cell cell) {
+            return edges + " edges, " + (strategy == FleetLimit.CLIENT_HASH ? "each client hashed to one"
+                    : cell.edgeBalance() == EdgeBalance.URI_HASH ? "sharded by URI" : "round robin")
                     + ", per-client limit " + strategy;
+        }
+
+        /** The keys' figures across the fleet; the cell's keys are its {@link KeyedTraffic}. */
+        @Override
+        public Figure collect(Cell cell, List<Sample> samples, FleetFallbacks fallbacks) {
+            KeyedTraffic keys = cell.trait(KeyedTraffic.class);
+            return keys == null ? null
+                    : FleetFigures.of(samples, keys, fallbacks == null ? null : fallbacks.fallbacks());
         }
     }
 
@@ -62,6 +81,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         Objects.requireNonNull(generator, "generator");
         Objects.requireNonNull(edge, "edge");
         properties = Map.copyOf(properties);
+        traits = List.copyOf(traits);
         if (direct && (frontLimit || backLimit || serverCache)) {
             throw new IllegalArgumentException("a direct cell passes no Nginx: no limits, no server cache");
         }
@@ -85,36 +105,33 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     /** The switches for this cell, on top of the ones the user gave for every cell. */
     public NginxSwitches apply(NginxSwitches base) {
         NginxSwitches s = base.copy().frontLimit(frontLimit).backLimit(backLimit).cache(serverCache);
-        if (keys != null) {
-            // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
-            s.limitKey(keys.limitKey()).limitScope(keys.scope()).tiers(null);
-            if (keys.limitKey().byAddress()) {
-                // By address there is no key to miss and no key limit for a ceiling to stand beside.
-                s.missingKey(dev.ratecache.suite.nginx.MissingKey.ADDR).addressCeiling(dev.ratecache.suite.nginx.AddressCeiling.AUTO);
-            }
-        }
-        if (fleet != null) {
-            s.edges(fleet.edges()).fleetLimit(fleet.strategy());
+        for (CellTrait t : traits) {
+            s = t.apply(s);
         }
         return edgeBalance == null ? s : s.edgeBalance(edgeBalance);
+    }
+
+    /** The cell's trait of {@code type}, which its kind of matrix gave it; null when it has none. */
+    public <T extends CellTrait> T trait(Class<T> type) {
+        return traits.stream().filter(type::isInstance).map(type::cast).findFirst().orElse(null);
     }
 
     /** This cell under another name, its edges balanced by {@code balance}. */
     public Cell withEdgeBalance(String newName, EdgeBalance balance) {
         return new Cell(newName, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                balance, appCache, keys, fleet, edge);
+                balance, appCache, traits, edge);
     }
 
     /** The same cell with the origin's Redis app cache on or off (--app-cache for every cell of a run). */
     public Cell withAppCache(boolean on) {
         return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                edgeBalance, on, keys, fleet, edge);
+                edgeBalance, on, traits, edge);
     }
 
     /** The same cell through another edge product's tiers (--edge for every cell of a run). */
     public Cell withEdge(EdgeProduct product) {
         return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                edgeBalance, appCache, keys, fleet, product);
+                edgeBalance, appCache, traits, product);
     }
 
     /** A folder name for the cell: its name with the slash replaced. */
@@ -147,8 +164,9 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
     /** What the cell measures, in words, for the report. */
     public String describe() {
-        return describeStack() + (appCache ? ", app cache (Redis) on" : "") + (keys == null ? "" : "; " + keys.describe())
-                + (fleet == null ? "" : "; " + fleet.describe(edgeBalance));
+        StringBuilder words = new StringBuilder(describeStack()).append(appCache ? ", app cache (Redis) on" : "");
+        traits.forEach(t -> words.append("; ").append(t.describe(this)));
+        return words.toString();
     }
 
     private String describeStack() {
@@ -167,7 +185,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
         return "front limit " + onOff(frontLimit) + ", back limit " + onOff(backLimit)
                 + ", server cache " + onOff(serverCache) + ", client cache " + onOff(clientCache)
-                + (edgeBalance == null || fleet != null ? "" : edgeBalance == EdgeBalance.URI_HASH
+                + (edgeBalance == null || trait(Fleet.class) != null ? "" : edgeBalance == EdgeBalance.URI_HASH
                         ? ", edges sharded by URI" : ", edges round robin");
     }
 
@@ -187,8 +205,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private Generator generator = Generator.JMETER;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private boolean appCache;
-        private KeyedTraffic keys;
-        private Fleet fleet;
+        private final List<CellTrait> traits = new ArrayList<>();
         private EdgeBalance edgeBalance;
         private EdgeProduct edge = EdgeProduct.NGINX;
 
@@ -252,13 +269,13 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
         /** A cell of --matrix tiers: its identity switches and keys. */
         public Builder keys(KeyedTraffic traffic) {
-            keys = traffic;
+            traits.add(traffic);
             return this;
         }
 
         /** A cell of --matrix fleet: its edges, their balance and the fleet's strategy. */
         public Builder fleet(Fleet setup, EdgeBalance balance) {
-            fleet = setup;
+            traits.add(setup);
             edgeBalance = balance;
             return this;
         }
@@ -271,7 +288,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
 
         public Cell build() {
             return new Cell(name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, properties,
-                    edgeBalance, appCache, keys, fleet, edge);
+                    edgeBalance, appCache, traits, edge);
         }
     }
 }

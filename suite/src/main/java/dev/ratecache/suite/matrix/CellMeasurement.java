@@ -1,6 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,32 +39,30 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
 
     /**
      * A run's samples broken down beyond the figures, for the report's own sections; what the run
-     * folder holds as load-hosts.json, replay.json and timeline.json.
+     * folder holds as load-hosts.json and timeline.json, and what a kind of run collected.
      *
      * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
-     * @param replay             a replay cell's per-path and per-client tables and its schedule; null for the plans' cells
-     * @param tiers              a keys cell's figures per tier and key (--matrix tiers); null for other cells
      * @param timeline           the run second by second, for the report's over-time charts; null when the
      *                           run did not get that far
-     * @param fleet              a fleet cell's per-client figures (--matrix fleet); null for other cells
-     * @param fleetFallbacks     what the fleet's Redis said to the edges, for any cell with --fleet-limit shared;
-     *                           null for other cells
+     * @param figures            what the cell's kind collected, one of each type: a replay's tables
+     *                           ({@link ReplayBreakdown}), a tiers cell's ({@link TierFigures}), a fleet
+     *                           cell's ({@link FleetFigures}), a shared limit's Redis ({@link FleetFallbacks})
      */
-    public record Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
-            Timeline timeline, FleetFigures fleet, FleetFallbacks fleetFallbacks) {
-        public static final Breakdowns NONE = new Breakdowns(null, null, null, null, null, null);
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, Timeline timeline, List<Object> figures) {
+        public static final Breakdowns NONE = new Breakdowns(null, null, List.of());
 
-        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers,
-                Timeline timeline) {
-            this(samplesPerLoadHost, replay, tiers, timeline, null, null);
+        public Breakdowns {
+            figures = figures.stream().filter(java.util.Objects::nonNull).toList();
         }
 
-        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay, TierFigures tiers) {
-            this(samplesPerLoadHost, replay, tiers, null);
+        /** The figures given, those that are null left out. */
+        public static Breakdowns of(Map<String, Long> samplesPerLoadHost, Timeline timeline, Object... figures) {
+            return new Breakdowns(samplesPerLoadHost, timeline, java.util.Arrays.asList(figures));
         }
 
-        public Breakdowns(Map<String, Long> samplesPerLoadHost, ReplayBreakdown replay) {
-            this(samplesPerLoadHost, replay, null);
+        /** The figure of {@code type} the cell's kind collected; null when it collected none. */
+        public <T> T figure(Class<T> type) {
+            return figures.stream().filter(type::isInstance).map(type::cast).findFirst().orElse(null);
         }
     }
 
@@ -114,9 +113,9 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
     }
 
     public Double machineCpuPct() { return windowCpu.machinePct(); }
-    public Double effectiveLimit() { return breakdowns.fleet() == null ? null : breakdowns.fleet().effectiveLimit(); }
+    public Double effectiveLimit() { return breakdowns.figure(FleetFigures.class) == null ? null : breakdowns.figure(FleetFigures.class).effectiveLimit(); }
     public Double fleetFallbacks() {
-        return breakdowns.fleetFallbacks() == null ? null : (double) breakdowns.fleetFallbacks().fallbacks();
+        return breakdowns.figure(FleetFallbacks.class) == null ? null : (double) breakdowns.figure(FleetFallbacks.class).fallbacks();
     }
     public Double generatorCpuPct() { return windowCpu.generatorPct(); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }

@@ -29,7 +29,7 @@ import java.util.Map;
  * @param windows           per key, the second the promise is judged on ({@link KeyWindow}), in label order
  */
 public record FleetFigures(String heavyKey, int limit, long sent, long admitted, double admittedPerSecond, int busiest,
-        long busiestStartMs, double crowdRejectedPct, Long fallbacks, List<KeyWindow> windows) {
+        long busiestStartMs, double crowdRejectedPct, Long fallbacks, List<KeyWindow> windows) implements CellTrait.Figure {
 
     public FleetFigures {
         windows = List.copyOf(windows);
@@ -134,7 +134,7 @@ public record FleetFigures(String heavyKey, int limit, long sent, long admitted,
      * burst 24)".
      */
     public String meaning(Cell cell) {
-        Cell.Fleet fleet = cell.fleet();
+        Cell.Fleet fleet = cell.trait(Cell.Fleet.class);
         String where = fleet == null ? "here" : "behind " + fleet.edges() + " edges "
                 + switch (fleet.strategy()) {
                     case CLIENT_HASH -> "with each client hashed to one";
@@ -154,6 +154,7 @@ public record FleetFigures(String heavyKey, int limit, long sent, long admitted,
     }
 
     /** One line for the terminal after the cell. */
+    @Override
     public String terminalLine() {
         return String.format(Locale.ROOT, "fleet: key %s effective limit %.2fx (busiest second %d of %d), admitted"
                 + " %.1f/s, other keys rejected %.1f %%%s", heavyKey, effectiveLimit(), busiest, limit,

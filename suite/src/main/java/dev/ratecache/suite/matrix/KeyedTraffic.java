@@ -1,8 +1,12 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.nginx.MissingKey;
+import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.LimitScope;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +28,7 @@ import java.util.Locale;
  * @param multiple  the noisy key's rate as a multiple of its tier's
  */
 public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> tiers, Path tiersFile, String noisyKey,
-        int perTier, int multiple) {
+        int perTier, int multiple) implements CellTrait {
 
     /** The noisy key's rate as a multiple of its tier's in --matrix tiers: well past the tier, as a runaway client would be. */
     public static final int NOISY_MULTIPLE = 10;
@@ -145,6 +149,32 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         Files.createDirectories(dir);
         Files.writeString(file, tiersText());
         return file;
+    }
+
+    /** The cell's per-client limit keyed and scoped as this traffic needs; its tiers file is the runner's to give. */
+    @Override
+    public NginxSwitches apply(NginxSwitches s) {
+        // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
+        s.limitKey(limitKey).limitScope(scope).tiers(null);
+        if (limitKey.byAddress()) {
+            // By address there is no key to miss and no key limit for a ceiling to stand beside.
+            s.missingKey(MissingKey.ADDR).addressCeiling(AddressCeiling.AUTO);
+        }
+        return s;
+    }
+
+    @Override
+    public String describe(Cell cell) {
+        return describe();
+    }
+
+    /**
+     * The samples by tier and key, with the noisy neighbour's figure; a fleet cell's keys are the
+     * fleet's to collect ({@link Cell.Fleet}).
+     */
+    @Override
+    public Figure collect(Cell cell, List<Sample> samples, FleetFallbacks fallbacks) {
+        return cell.trait(Cell.Fleet.class) != null ? null : TierFigures.of(samples, noisyKey);
     }
 
     /** In words, for the report's cell description. */

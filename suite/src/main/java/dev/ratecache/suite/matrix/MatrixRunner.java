@@ -184,13 +184,15 @@ public final class MatrixRunner {
             ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log(),
-                        new CellMeasurement.Breakdowns(null, replay, null, timeline));
+                        CellMeasurement.Breakdowns.of(null, timeline, replay));
             }
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             FleetFallbacks fallbacks = fleetFallbacks(cell, stack, logs);
+            // Null figures (a cell that is no replay, shares no limit) are left out by Breakdowns.
+            List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks));
+            figures.addAll(traitFigures(cell, client, fallbacks));
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
-                    LoadHostSamples.count(client.samples(), remote, dir, out), replay, tierFigures(cell, client),
-                    timeline, fleetFigures(cell, client, fallbacks), fallbacks);
+                    LoadHostSamples.count(client.samples(), remote, dir, out), timeline, figures);
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
                     Completeness.expected(cell, props, remote));
             if (incomplete.isPresent()) {
@@ -223,7 +225,7 @@ public final class MatrixRunner {
     /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */
     private NginxSwitches switchesOf(Cell cell, Path dir) throws IOException {
         NginxSwitches s = cell.apply(options.switches());
-        KeyedTraffic keys = cell.keys();
+        KeyedTraffic keys = cell.trait(KeyedTraffic.class);
         return keys == null || keys.limitKey().byAddress() ? s : s.tiers(keys.tiersFileIn(dir));
     }
 
@@ -286,28 +288,17 @@ public final class MatrixRunner {
         return f;
     }
 
-    /** A fleet cell's per-client figures, said on the terminal; null for other cells. */
-    private FleetFigures fleetFigures(Cell cell, ClientSamples client, FleetFallbacks fallbacks) {
-        if (cell.fleet() == null || cell.keys() == null) {
-            return null;
+    /** What the cell's traits collect of its run, each said on the terminal. */
+    private List<CellTrait.Figure> traitFigures(Cell cell, ClientSamples client, FleetFallbacks fallbacks) {
+        List<CellTrait.Figure> figures = new ArrayList<>();
+        for (CellTrait t : cell.traits()) {
+            CellTrait.Figure f = t.collect(cell, client.samples(), fallbacks);
+            if (f != null) {
+                out.println("  " + f.terminalLine());
+                figures.add(f);
+            }
         }
-        FleetFigures f = FleetFigures.of(client.samples(), cell.keys(), fallbacks == null ? null : fallbacks.fallbacks());
-        if (f != null) {
-            out.println("  " + f.terminalLine());
-        }
-        return f;
-    }
-
-    /** A keys cell's samples by tier and key, said on the terminal; null for other cells (a fleet's has its own). */
-    private TierFigures tierFigures(Cell cell, ClientSamples client) {
-        if (cell.plan() != Plan.KEYS || cell.fleet() != null) {
-            return null;
-        }
-        TierFigures f = TierFigures.of(client.samples(), cell.keys() == null ? null : cell.keys().noisyKey());
-        if (f != null) {
-            out.println("  " + TierFigures.terminalLine(f));
-        }
-        return f;
+        return figures;
     }
 
     /** What the kind of run adds to the cell's folder (a replay's breakdown), said on the terminal; null for none. */

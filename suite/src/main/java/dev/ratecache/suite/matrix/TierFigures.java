@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * @param seconds                 per tier, admitted and rejected requests second by second (by their start)
  */
 public record TierFigures(List<Tier> tiers, String noisyKey, double wellBehavedRejectedPct, Double noisyRejectedPct,
-        double windowSeconds, Map<String, Series> seconds) {
+        double windowSeconds, Map<String, Series> seconds) implements CellTrait.Figure {
 
     /**
      * One tier's figures.
@@ -145,7 +145,9 @@ public record TierFigures(List<Tier> tiers, String noisyKey, double wellBehavedR
     }
 
     /** One line per cell for the terminal: each tier's admitted/s and rejected %, and the noisy-neighbour figure. */
-    public static String terminalLine(TierFigures f) {
+    @Override
+    public String terminalLine() {
+        TierFigures f = this;
         StringBuilder b = new StringBuilder("tiers:");
         for (Tier t : f.tiers()) {
             b.append(String.format(java.util.Locale.ROOT, " %s %.1f admitted/s, rejected %.1f %%;", t.name(),

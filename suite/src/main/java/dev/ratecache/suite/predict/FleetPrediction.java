@@ -40,8 +40,8 @@ public record FleetPrediction(double effectiveLimit, double admittedPerSecond, i
 
     /** The prediction for a fleet cell; null for any other. */
     static FleetPrediction of(Cell cell, Map<String, String> properties) {
-        Cell.Fleet fleet = cell.fleet();
-        KeyedTraffic keys = cell.keys();
+        Cell.Fleet fleet = cell.trait(Cell.Fleet.class);
+        KeyedTraffic keys = cell.trait(KeyedTraffic.class);
         if (fleet == null || keys == null || keys.noisyKey() == null) {
             return null;
         }
@@ -122,7 +122,7 @@ public record FleetPrediction(double effectiveLimit, double admittedPerSecond, i
 
     /** The likely cause of a figure outside the tolerance, by what the strategy depends on. */
     static String reason(Cell cell, boolean more) {
-        FleetLimit strategy = cell.fleet().strategy();
+        FleetLimit strategy = cell.trait(Cell.Fleet.class).strategy();
         boolean roundRobin = cell.edgeBalance() != EdgeBalance.URI_HASH && strategy != FleetLimit.CLIENT_HASH;
         if (roundRobin && (strategy == FleetLimit.SPLIT || strategy == FleetLimit.PER_EDGE)) {
             return "the model gives each edge exactly 1/N of the key's requests, in turn; the balancer's turn is over"

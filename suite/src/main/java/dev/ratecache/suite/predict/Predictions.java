@@ -233,7 +233,7 @@ public final class Predictions {
 
         /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
         static Evidence of(CellResult r, Long rampOffMs, Long arrivalsOffMs, Long pauseMs) {
-            ReplayBreakdown b = r.firstBreakdowns().replay();
+            ReplayBreakdown b = r.firstBreakdowns().figure(ReplayBreakdown.class);
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
                     r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),

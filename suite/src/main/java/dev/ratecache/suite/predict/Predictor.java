@@ -110,7 +110,7 @@ public final class Predictor {
         } catch (IOException e) {
             return Prediction.gap("the plan's file cannot be read (" + e.getMessage() + ")");
         }
-        if (in.cell().fleet() != null) {
+        if (in.cell().trait(Cell.Fleet.class) != null) {
             // The simulation has one edge and one cache: a fleet's limit is modelled on its own.
             return Prediction.gap(FLEET_GAP).withFleet(FleetPrediction.of(in.cell(), in.properties()));
         }
@@ -224,15 +224,15 @@ public final class Predictor {
         if (isReplay(cell.plan()) && in.replay() == null) {
             return "the replay's schedule is not at hand";
         }
-        if (cell.keys() != null && !cell.keys().limitKey().byAddress()) {
+        if (cell.trait(KeyedTraffic.class) != null && !cell.trait(KeyedTraffic.class).limitKey().byAddress()) {
             // The model keys the front limit by key, one zone per tier; the address ceiling beside them is
             // left out, which is exact only while one address sends less than the ceiling's rate, evenly.
             // The ceiling the renderer renders for these tiers: one function resolves it for both.
-            dev.ratecache.suite.nginx.AddressCeiling ceiling = in.switches().addressCeilingInForce(cell.keys().tiers());
+            dev.ratecache.suite.nginx.AddressCeiling ceiling = in.switches().addressCeilingInForce(cell.trait(KeyedTraffic.class).tiers());
             if (ceiling.kind() != dev.ratecache.suite.nginx.AddressCeiling.Kind.OFF
-                    && cell.keys().offeredRate() >= ceiling.rate()) {
+                    && cell.trait(KeyedTraffic.class).offeredRate() >= ceiling.rate()) {
                 return "the model does not include the address ceiling (" + ceiling.rate() + " r/s) beside the key"
-                        + " limits, and this cell's one address sends " + Math.round(cell.keys().offeredRate())
+                        + " limits, and this cell's one address sends " + Math.round(cell.trait(KeyedTraffic.class).offeredRate())
                         + " r/s, enough to reach it";
             }
         }
@@ -281,7 +281,7 @@ public final class Predictor {
             // A replay's clients are its addresses: each allowed one is counted by no per-client limit.
             spec = spec.withUnlimitedClients(java.util.Set.copyOf(exempt));
         }
-        KeyedTraffic keys = in.cell().keys();
+        KeyedTraffic keys = in.cell().trait(KeyedTraffic.class);
         if (nginx && s.frontLimit() && keys != null && !keys.limitKey().byAddress()) {
             // By key: each key its tier's limit; the workload's clients are the keys.
             Map<String, LimitReqSpec> byKey = new LinkedHashMap<>();
@@ -400,7 +400,7 @@ public final class Predictor {
             return new Workload.Open(arrivals);
         }
         if (plan.name().equals(Plan.KEYS.name())) {
-            KeyedTraffic traffic = in.cell().keys();
+            KeyedTraffic traffic = in.cell().trait(KeyedTraffic.class);
             boolean byKey = traffic != null && !traffic.limitKey().byAddress();
             return new Workload.Open(keys(p.get("keys"), count(p, "hold"), p.getOrDefault("path", plan.paths().get("path")),
                     byKey));

@@ -80,7 +80,7 @@ public final class ReplayCellReport implements CellReport {
         Schedule worst = null;
         List<CellMeasurement.Breakdowns> runs = r.breakdownsPerRun();
         for (int i = 0; i < runs.size(); i++) {
-            ReplayBreakdown b = runs.get(i).replay();
+            ReplayBreakdown b = runs.get(i).figure(ReplayBreakdown.class);
             if (b != null && b.lateness().scheduled() > 0 && (worst == null || b.lateness().p99Ms() > worst.p99Ms())) {
                 worst = new Schedule(b.lateness().p99Ms(), b.maxLatenessMs(), i + 1, runs.size());
             }

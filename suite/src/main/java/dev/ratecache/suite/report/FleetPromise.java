@@ -1,5 +1,6 @@
 package dev.ratecache.suite.report;
 
+import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.FleetFigures;
 import java.time.Instant;
@@ -32,7 +33,7 @@ public final class FleetPromise {
     public static List<Check.Outcome> check(List<CellResult> cells) {
         List<Check.Outcome> outcomes = new ArrayList<>();
         for (CellResult r : cells) {
-            if (r.cell().fleet() == null) {
+            if (r.cell().trait(Cell.Fleet.class) == null) {
                 continue;
             }
             String name = r.cell().name();
@@ -42,7 +43,7 @@ public final class FleetPromise {
                 outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
                 continue;
             }
-            outcomes.add(evaluate(check, r.breakdownsPerRun().stream().map(b -> b.fleet()).toList()));
+            outcomes.add(evaluate(check, r.breakdownsPerRun().stream().map(b -> b.figure(FleetFigures.class)).toList()));
         }
         return outcomes;
     }

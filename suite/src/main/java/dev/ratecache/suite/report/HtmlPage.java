@@ -1,6 +1,7 @@
 package dev.ratecache.suite.report;
 
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.matrix.Timeline;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +67,7 @@ final class HtmlPage {
                 if (timeline != null) {
                     timelines.put(anchor, timeline.json());
                 }
-                var tiers = r.runs().isEmpty() ? null : r.firstBreakdowns().tiers();
+                var tiers = r.runs().isEmpty() ? null : r.firstBreakdowns().figure(TierFigures.class);
                 if (tiers != null) {
                     tierTimelines.put(anchor, ChartData.tierTimeline(tiers));
                 }

@@ -3,12 +3,15 @@ package dev.ratecache.suite.report;
 import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.FleetFallbacks;
+import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
+import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
@@ -244,10 +247,10 @@ final class ReportModel {
     List<TierSection> tierSections() {
         List<TierSection> sections = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            if (r.runs().isEmpty() || r.firstBreakdowns().tiers() == null) {
+            if (r.runs().isEmpty() || r.firstBreakdowns().figure(TierFigures.class) == null) {
                 continue;
             }
-            var f = r.firstBreakdowns().tiers();
+            var f = r.firstBreakdowns().figure(TierFigures.class);
             Map<String, Double> predicted = tierPredictions(r);
             List<Map<String, String>> rows = f.tiers().stream().map(t -> Map.of("tier", cellText(t.name()),
                     "keys", String.valueOf(t.keys()), "admittedPerSecond", fmt(t.admittedPerSecond()),
@@ -279,7 +282,7 @@ final class ReportModel {
     List<FleetRow> fleetRows() {
         List<FleetRow> rows = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            var f = r.runs().isEmpty() ? null : r.firstBreakdowns().fleet();
+            var f = r.runs().isEmpty() ? null : r.firstBreakdowns().figure(FleetFigures.class);
             if (f == null) {
                 continue;
             }
@@ -321,7 +324,7 @@ final class ReportModel {
     List<ReplaySection> replays() {
         List<ReplaySection> sections = new ArrayList<>();
         for (CellResult r : outcome.cells()) {
-            ReplayBreakdown b = r.firstBreakdowns().replay();
+            ReplayBreakdown b = r.firstBreakdowns().figure(ReplayBreakdown.class);
             if (b == null) {
                 continue;
             }
@@ -394,7 +397,7 @@ final class ReportModel {
 
     /** What a cell with --fleet-limit shared says when most of its requests fell back: the limit it names did not run. */
     static Optional<String> sharedLimitNotRun(CellResult r) {
-        return r.runs().stream().map(m -> m.breakdowns().fleetFallbacks())
+        return r.runs().stream().map(m -> m.breakdowns().figure(FleetFallbacks.class))
                 .filter(f -> f != null && f.mostFellBack()).findFirst()
                 .map(dev.ratecache.suite.matrix.FleetFallbacks::warning);
     }

@@ -2,10 +2,13 @@ package dev.ratecache.suite.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import java.io.IOException;
@@ -156,11 +159,11 @@ public final class ReportWriter {
                 }
             }
             cell.put("metrics", values);
-            if (!r.runs().isEmpty() && r.firstBreakdowns().tiers() != null) {
-                cell.put("tiers", tiersJson(r.firstBreakdowns().tiers(), model.tierPredictions(r)));
+            if (!r.runs().isEmpty() && r.firstBreakdowns().figure(TierFigures.class) != null) {
+                cell.put("tiers", tiersJson(r.firstBreakdowns().figure(TierFigures.class), model.tierPredictions(r)));
             }
             CellPrediction p = predictions.get(r.cell().name());
-            if (!r.runs().isEmpty() && r.firstBreakdowns().fleet() != null) {
+            if (!r.runs().isEmpty() && r.firstBreakdowns().figure(FleetFigures.class) != null) {
                 cell.put("fleet", fleetJson(r, p));
             }
             if (p != null) {
@@ -232,10 +235,10 @@ public final class ReportWriter {
 
     /** A fleet cell's per-client figures (its first run's), the model's beside them, and what they mean. */
     private static Map<String, Object> fleetJson(CellResult r, CellPrediction p) {
-        var f = r.firstBreakdowns().fleet();
+        var f = r.firstBreakdowns().figure(FleetFigures.class);
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("edges", r.cell().fleet().edges());
-        json.put("strategy", r.cell().fleet().strategy().toString());
+        json.put("edges", r.cell().trait(Cell.Fleet.class).edges());
+        json.put("strategy", r.cell().trait(Cell.Fleet.class).strategy().toString());
         json.put("balance", r.cell().edgeBalance() == null ? null : r.cell().edgeBalance().toString());
         json.put("heavy_key", f.heavyKey());
         json.put("limit", f.limit());

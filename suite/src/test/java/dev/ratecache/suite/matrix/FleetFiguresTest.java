@@ -41,7 +41,7 @@ class FleetFiguresTest {
     void theCellsAreEachStrategyOverTheEdgesWithTheHeavyKeyAtTwiceItsRate() {
         assertThat(CELLS).extracting(Cell::name).containsExactly("fleet/per-edge", "fleet/client-hash", "fleet/split",
                 "fleet/split.uri-hash", "fleet/shared");
-        assertThat(cell("fleet/split.uri-hash").fleet()).isEqualTo(new Cell.Fleet(3, FleetLimit.SPLIT));
+        assertThat(cell("fleet/split.uri-hash").trait(Cell.Fleet.class)).isEqualTo(new Cell.Fleet(3, FleetLimit.SPLIT));
         assertThat(cell("fleet/shared").properties().get("keys")).contains("free:40:" + KeyedTraffic.NOISY)
                 .contains("free:10:free-1");
         var s = cell("fleet/split").apply(new dev.ratecache.suite.nginx.NginxSwitches());
@@ -52,7 +52,7 @@ class FleetFiguresTest {
 
     @Test
     void theEffectiveLimitIsTheBusiestSecondOverRatePlusBurst() {
-        FleetFigures f = FleetFigures.of(everyHeavyRequestAdmitted(), cell("fleet/per-edge").keys(), null);
+        FleetFigures f = FleetFigures.of(everyHeavyRequestAdmitted(), cell("fleet/per-edge").trait(KeyedTraffic.class), null);
 
         assertThat(f.heavyKey()).isEqualTo(KeyedTraffic.NOISY);
         assertThat(f.limit()).isEqualTo(24);
@@ -73,7 +73,7 @@ class FleetFiguresTest {
         for (int i = 0; i < 25; i++) {
             samples.add(sample(i * 40L, i >= 23 ? 100 : 2, "free/" + KeyedTraffic.NOISY, "200"));
         }
-        FleetFigures f = FleetFigures.of(samples, cell("fleet/shared").keys(), 0L);
+        FleetFigures f = FleetFigures.of(samples, cell("fleet/shared").trait(KeyedTraffic.class), 0L);
 
         assertThat(f.busiest()).isEqualTo(25);
         FleetFigures.KeyWindow w = f.worst();
@@ -90,7 +90,7 @@ class FleetFiguresTest {
         for (int i = 0; i < 40; i++) {
             samples.add(sample(i * 25L, 2, "free/" + KeyedTraffic.NOISY, i % 5 == 0 ? "200" : "429"));
         }
-        FleetFigures f = FleetFigures.of(samples, cell("fleet/split.uri-hash").keys(), null);
+        FleetFigures f = FleetFigures.of(samples, cell("fleet/split.uri-hash").trait(KeyedTraffic.class), null);
 
         assertThat(f.busiest()).isEqualTo(8);
         assertThat(f.meaning(cell("fleet/split.uri-hash"))).contains("sharded by URI (split), key")

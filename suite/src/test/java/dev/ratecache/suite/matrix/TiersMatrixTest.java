@@ -22,7 +22,7 @@ class TiersMatrixTest {
         assertThat(cells).allSatisfy(c -> {
             assertThat(c.plan()).isEqualTo(Plan.KEYS);
             assertThat(c.serverCache() && c.frontLimit() && c.backLimit()).as("cache and both limits on").isTrue();
-            assertThat(c.keys().noisyKey() != null).isEqualTo(c.name().endsWith(".noisy"));
+            assertThat(c.trait(KeyedTraffic.class).noisyKey() != null).isEqualTo(c.name().endsWith(".noisy"));
         });
     }
 
@@ -31,7 +31,7 @@ class TiersMatrixTest {
         assertThat(cells.get(0).properties().get("keys")).isEqualTo(
                 "free:10:free-1;free:10:free-2;free:10:free-3;free:10:free-4;pro:20:pro-1;pro:20:pro-2");
         assertThat(cells.get(1).properties().get("keys")).contains("free:200:free-noisy");
-        assertThat(cells.get(1).keys().offeredRate()).isEqualTo(280.0);
+        assertThat(cells.get(1).trait(KeyedTraffic.class).offeredRate()).isEqualTo(280.0);
         assertThat(cells.get(0).properties()).containsEntry("header", "X-Api-Key");
     }
 
@@ -48,7 +48,7 @@ class TiersMatrixTest {
 
     @Test
     void theSuitesTiersFileReadsBackAsItsTiers(@TempDir Path dir) throws Exception {
-        Path file = cells.get(2).keys().tiersFileIn(dir);
+        Path file = cells.get(2).trait(KeyedTraffic.class).tiersFileIn(dir);
         assertThat(TiersFile.read(file)).isEqualTo(KeyedTraffic.defaultTiers());
         NginxSwitches s = cells.get(2).apply(new NginxSwitches()).tiers(file);
         assertThat(s.problems()).isEmpty();
@@ -62,6 +62,6 @@ class TiersMatrixTest {
         assertThat(own.get(0).properties().get("keys")).isEqualTo("gold:2:k0;gold:2:k1;gold:2:k2;gold:2:k3;gold:2:k4");
         assertThat(own.get(1).properties().get("keys")).startsWith("gold:40:k0;gold:2:k1;")
                 .endsWith("gold:2:k5");
-        assertThat(own.get(1).keys().tiersFile()).isEqualTo(Path.of("mine.txt"));
+        assertThat(own.get(1).trait(KeyedTraffic.class).tiersFile()).isEqualTo(Path.of("mine.txt"));
     }
 }

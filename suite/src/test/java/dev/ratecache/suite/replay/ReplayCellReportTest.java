@@ -95,7 +95,7 @@ class ReplayCellReportTest {
         ReplayBreakdown b = new ReplayBreakdown(new Lateness(2, 1, lateP99Ms, lateP99Ms, 0), 50,
                 lateP99Ms > 50, List.of(), List.of(), 2, 0);
         return new CellMeasurement(jtl, 2.0, null, new CellMeasurement.Cpu(null, null, null, 1.0), 2, null, null, null,
-                CellMeasurement.WindowCpu.UNKNOWN, new CellMeasurement.Breakdowns(null, b));
+                CellMeasurement.WindowCpu.UNKNOWN, CellMeasurement.Breakdowns.of(null, null, b));
     }
 
     @Test

@@ -39,7 +39,7 @@ class ReportFromMeasurementsTest {
         ReplayBreakdown b = new ReplayBreakdown(new Lateness(100, 3, 400, 900, 0), 50, true,
                 List.of(new ReplayBreakdown.PathRow("/search", 60, 6, 10.0, 0.0, 54L)),
                 List.of(new ReplayBreakdown.ClientRow("alice", "127.16.0.1", 40, 6, 2)), 7, 1);
-        return new CellMeasurement.Breakdowns(perHost, b);
+        return CellMeasurement.Breakdowns.of(perHost, null, b);
     }
 
     private static Map<String, Long> twoHosts() {
@@ -77,7 +77,7 @@ class ReportFromMeasurementsTest {
         ReplayBreakdown b = new ReplayBreakdown(new Lateness(100, 3, 4, 9, 0), 50, false,
                 List.of(new ReplayBreakdown.PathRow("/clear\u001b[2J|\nnext", 60, 6, 10.0, 0.0, 54L)),
                 List.of(new ReplayBreakdown.ClientRow("\u001b]0;title\u0007", "127.16.0.1", 40, 6, 2)), 7, 1);
-        CellResult r = new CellResult(REPLAY, List.of(measured(50.0, new CellMeasurement.Breakdowns(Map.of(), b))), null,
+        CellResult r = new CellResult(REPLAY, List.of(measured(50.0, CellMeasurement.Breakdowns.of(Map.of(), null, b))), null,
                 dir, dir.resolve("cells").resolve(REPLAY.folder()));
 
         String md = reportMd(dir, new MatrixRunner.Outcome(List.of(r), 20, 10, 1));

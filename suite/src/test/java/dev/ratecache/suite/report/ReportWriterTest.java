@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.jtl.JtlSummary;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
@@ -13,6 +12,7 @@ import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Timeline;
+import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -180,7 +180,7 @@ class ReportWriterTest {
     void aCellWhoseSharedLimitMostlyFellBackSaysSoAndFillsItsFallbacksColumn() throws Exception {
         Path dir = TestDirs.fresh(getClass(), "fallbacks");
         JtlSummary jtl = new JtlSummary(200, 0, 0, 0, 50, 2, 0, 10, 1, 3, 4, 8, 4_000);
-        CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(null, null, null, null, null,
+        CellMeasurement.Breakdowns breakdowns = CellMeasurement.Breakdowns.of(null, null,
                 new dev.ratecache.suite.matrix.FleetFallbacks("127.0.0.1:6390", 200, 200));
         CellResult fellBack = new CellResult(NO_CACHING, List.of(new CellMeasurement(jtl, 200.0, null,
                 new CellMeasurement.Cpu(0.1, 0.1, 0.1, 1.0), 4, null, null, null, CellMeasurement.WindowCpu.UNKNOWN,
@@ -281,7 +281,7 @@ class ReportWriterTest {
         CellResult withTimeline = new CellResult(cells.get(1).cell(), List.of(new CellMeasurement(
                 new JtlSummary(1000, 100, 0, 0, 11, 100, 1, 900, 50, 80, 90, 99, 10_000), 400.0, null,
                 new CellMeasurement.Cpu(0.1, 0.1, 1.0, 5.0), 12, null, null, null, CellMeasurement.WindowCpu.UNKNOWN,
-                new CellMeasurement.Breakdowns(null, null, null, timeline))), null, dir, cells.get(1).dir());
+                CellMeasurement.Breakdowns.of(null, timeline))), null, dir, cells.get(1).dir());
         cells.set(1, withTimeline);
         MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(cells, 100, 90, 1);
         Files.createDirectories(withTimeline.dir());

@@ -43,7 +43,7 @@ class TierReportTest {
         }
         TierFigures tiers = TierFigures.of(samples, "free-noisy");
         CellMeasurement m = new CellMeasurement(JTL, 50.0, 90.0, new CellMeasurement.Cpu(0.1, 0.1, 1.0, 2.0), 10, null,
-                null, null, CellMeasurement.WindowCpu.UNKNOWN, new CellMeasurement.Breakdowns(null, null, tiers));
+                null, null, CellMeasurement.WindowCpu.UNKNOWN, CellMeasurement.Breakdowns.of(null, null, tiers));
         return new CellResult(NOISY, List.of(m), null, dir, dir.resolve("cells").resolve(NOISY.folder()));
     }
 

@@ -1,0 +1,36 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.nginx.NginxSwitches;
+import java.util.List;
+
+/**
+ * What a kind of matrix adds to its cells beyond what every cell has (plan, limits, caches,
+ * generator, edge): the switches it sets, its words in the cell's description, and what it
+ * collects of each run. The runner, the model and the report ask a cell for a trait by its type
+ * ({@link Cell#trait}) and a measurement for a figure by its type
+ * ({@link CellMeasurement.Breakdowns#figure}), so that a new kind of matrix adds a trait and its
+ * figures, not a slot in the cell, in the measurement and in the runner.
+ */
+public interface CellTrait {
+    /** The switches of a cell with this trait: {@code switches} (a copy of the user's) with the kind's own set. */
+    NginxSwitches apply(NginxSwitches switches);
+
+    /** In words, after the stack's in the cell's description. */
+    String describe(Cell cell);
+
+    /**
+     * What the kind collects of one run of {@code cell}, for its report; null when nothing.
+     *
+     * @param samples   every request the run's client recorded
+     * @param fallbacks what the fleet's Redis said to the edges, when the cell shares its limit there; null otherwise
+     */
+    default Figure collect(Cell cell, List<Sample> samples, FleetFallbacks fallbacks) {
+        return null;
+    }
+
+    /** A figure a trait collects of a run: kept in the measurement, said on the terminal after the cell. */
+    interface Figure {
+        String terminalLine();
+    }
+}
