@@ -53,7 +53,11 @@ class EdgesMatrixStackTest {
     void eachFrontLoggedEveryRequestTheClientSentAndRejectedSomeOfTheFlood() throws Exception {
         for (String product : PRODUCTS) {
             List<EdgeEvent> front = EventFile.read(cellDir(product).resolve("events/front.jsonl"));
-            long sent = matrix.cells.get("edges/" + product + ".flood-2x-one").get("metrics").get("samples").get("median").asLong();
+            // What reached the tier: every sample with an HTTP status. One JMeter gave up on as the
+            // plan's drain ended ("Socket closed", nothing sent) never did, and a busy machine makes some.
+            long sent = dev.ratecache.jtl.Jtl.read(cellDir(product).resolve("jmeter/results.jtl")).stream()
+                    .filter(s -> s.responseCode().matches("\\d{3}")).count();
+            assertThat(sent).as(product).isGreaterThan(0);
             assertThat(front.stream().filter(e -> e.uri().startsWith("/hare")).count()).as(product).isEqualTo(sent);
             assertThat(front).as(product).anyMatch(e -> e.limit() == EdgeEvent.Limit.REJECTED && e.status() == 429
                     && !e.wentUpstream());
