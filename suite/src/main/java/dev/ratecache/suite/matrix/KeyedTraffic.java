@@ -155,7 +155,7 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
     @Override
     public NginxSwitches apply(NginxSwitches s) {
         // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
-        s.limitKey(limitKey).limitScope(scope).tiers(null);
+        s.limitKey(limitKey).limitScope(scope).tiers((Path) null).tiers(limitKey.byAddress() ? List.of() : tiers);
         if (limitKey.byAddress()) {
             // By address there is no key to miss and no key limit for a ceiling to stand beside.
             s.missingKey(MissingKey.ADDR).addressCeiling(AddressCeiling.AUTO);

@@ -80,6 +80,12 @@ public final class NginxSwitches implements WholeNumber.Flags {
                     + " a --limit-key other than addr.")
     Path tiers;
 
+    /**
+     * Tiers given in code rather than by a file (a tiers cell's own): what {@link #limitTiers()} gives
+     * while no --tiers file is named. Not a flag.
+     */
+    private List<LimitTier> givenTiers = List.of();
+
     @Option(names = "--allow", paramLabel = "CIDR", split = ",",
             description = "Networks never limited per client (the back end's limit for the whole origin still applies).")
     List<String> allow = new ArrayList<>();
@@ -376,10 +382,13 @@ public final class NginxSwitches implements WholeNumber.Flags {
         return p;
     }
 
-    /** The tiers of {@code --tiers}, in file order; empty without it. The file was checked by {@link #problems()}. */
+    /**
+     * The tiers of {@code --tiers}, in file order, or without it those given in code; empty without
+     * either. The file was checked by {@link #problems()}.
+     */
     public List<LimitTier> limitTiers() {
         if (tiers == null) {
-            return List.of();
+            return givenTiers;
         }
         try {
             return TiersFile.read(tiers);
@@ -430,6 +439,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
         c.missingKey = missingKey;
         c.addressCeiling = addressCeiling;
         c.tiers = tiers;
+        c.givenTiers = givenTiers;
         c.allow = new ArrayList<>(allow);
         c.limitScope = limitScope;
         c.backLimit = backLimit;
@@ -477,6 +487,8 @@ public final class NginxSwitches implements WholeNumber.Flags {
     public NginxSwitches missingKey(MissingKey m) { missingKey = m; return this; }
     public NginxSwitches addressCeiling(AddressCeiling c) { addressCeiling = c; return this; }
     public NginxSwitches tiers(Path file) { tiers = file; return this; }
+    /** Tiers of keys without a file: a tiers cell's own, which its folder's tiers.txt then names. */
+    public NginxSwitches tiers(List<LimitTier> given) { givenTiers = List.copyOf(given); return this; }
     public NginxSwitches allow(List<String> cidrs) { allow = new ArrayList<>(cidrs); return this; }
     public NginxSwitches limitScope(LimitScope s) { limitScope = s; return this; }
     public NginxSwitches backLimit(boolean on) { backLimit = on; return this; }
@@ -618,7 +630,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
                 new StackSpec.Cache(cache(), cacheSize(),
                         stale() == StaleMode.PROTECTIVE ? StackSpec.Stale.PROTECTIVE : StackSpec.Stale.RFC,
                         backgroundUpdate(), age(), freshness()),
-                purgeAllow(), origins, balance(), ports,
+                purgeAllow(), origins, origins().isEmpty(), balance(), ports,
                 new StackSpec.Fleet(edges(), edgeBalance(), fleetLimit(),
                         Optional.ofNullable(fleetRedis()), fleetRedisTimeout()),
                 tls, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),

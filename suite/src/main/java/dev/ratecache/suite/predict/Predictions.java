@@ -9,6 +9,8 @@ import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.replay.ReplayCellReport;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +75,9 @@ public final class Predictions {
             List<Sample> samples = samples(dir.resolve(r.cell().generator().folder()).resolve("results.jtl"));
             // The model's clock starts at the first request: the cache counts whole seconds of the wall clock.
             long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
-            Prediction p = Predictor.predict(new Predictor.Input(r.cell(), r.cell().apply(run.switches()), props,
+            // The model needs the stack, not where it listened.
+            StackSpec stack = r.cell().apply(run.switches()).spec(new StackPorts());
+            Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples)));
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),

@@ -29,9 +29,10 @@ import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.stack.StackPorts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,7 +77,7 @@ public final class Predictor {
      * What a cell ran with.
      *
      * @param cell          the cell
-     * @param switches      the switches of the cell ({@link Cell#apply} already applied)
+     * @param stack         the stack the cell ran through ({@link Cell#apply} applied to the run's switches)
      * @param properties    the JMeter properties of the cell (plan sizes, -J values)
      * @param profile       the profile (the origin's delays and freshness depend on it)
      * @param originThreads the origin's request threads
@@ -86,19 +87,26 @@ public final class Predictor {
      * @param drawn         each user's paths in the order the run drew them (from its JTL), for a plan that
      *                      shuffles them; null when unknown (a prediction made before the run)
      */
-    public record Input(Cell cell, NginxSwitches switches, Map<String, String> properties, Profile profile,
+    public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
             int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn) {
 
+        public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
+                int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, null);
+        }
+
+        /** The same, of the stack {@code switches} describe: the model needs no ports. */
         public Input(Cell cell, NginxSwitches switches, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
-            this(cell, switches, properties, profile, originThreads, replay, measuredMinMs, epochMs, null);
+            this(cell, switches.spec(new StackPorts()), properties, profile, originThreads, replay, measuredMinMs,
+                    epochMs, null);
         }
 
         /** The cell's properties over the defaults its plan's file declares: what JMeter ran with. */
         Input withPlanDefaults() throws IOException {
             Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
             all.putAll(properties);
-            return new Input(cell, switches, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn);
+            return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn);
         }
     }
 
@@ -205,7 +213,7 @@ public final class Predictor {
     /** The model's known gap for this cell, or null when it can predict it. */
     static String gap(Input in) {
         Cell cell = in.cell();
-        if (!in.switches().origins().isEmpty()) {
+        if (!in.stack().ownOrigin()) {
             return "the model does not know your origin (--origin): its service times and freshness";
         }
         if (cell.clientCache() && (cell.plan().name().equals(Plan.FLOOD.name()) || cell.plan().samples() > 0)) {
@@ -214,7 +222,7 @@ public final class Predictor {
         if (cell.plan().userFile() != null) {
             return "the model does not know the shape of your own plan";
         }
-        if (!cell.direct() && in.switches().limitConn() > 0) {
+        if (!cell.direct() && in.stack().limitConn() > 0) {
             return "the model does not include limit_conn";
         }
         String thinkTime = in.properties().get("think_time");
@@ -227,25 +235,24 @@ public final class Predictor {
         if (cell.trait(KeyedTraffic.class) != null && !cell.trait(KeyedTraffic.class).limitKey().byAddress()) {
             // The model keys the front limit by key, one zone per tier; the address ceiling beside them is
             // left out, which is exact only while one address sends less than the ceiling's rate, evenly.
-            // The ceiling the renderer renders for these tiers: one function resolves it for both.
-            dev.ratecache.suite.nginx.AddressCeiling ceiling = in.switches().addressCeilingInForce(cell.trait(KeyedTraffic.class).tiers());
-            if (ceiling.kind() != dev.ratecache.suite.nginx.AddressCeiling.Kind.OFF
-                    && cell.trait(KeyedTraffic.class).offeredRate() >= ceiling.rate()) {
+            // The ceiling the tiers run, resolved against the cell's tiers as the renderer renders it.
+            StackSpec.Limit ceiling = in.stack().ceiling().orElse(null);
+            if (ceiling != null && cell.trait(KeyedTraffic.class).offeredRate() >= ceiling.rate()) {
                 return "the model does not include the address ceiling (" + ceiling.rate() + " r/s) beside the key"
                         + " limits, and this cell's one address sends " + Math.round(cell.trait(KeyedTraffic.class).offeredRate())
                         + " r/s, enough to reach it";
             }
         }
-        if (!in.switches().allow().isEmpty() && cell.frontLimit() && !cell.direct()) {
+        if (!in.stack().allow().isEmpty() && cell.frontLimit() && !cell.direct()) {
             List<String> sources = sourceAddresses(in);
-            long allowed = sources.stream().filter(a -> allowed(in.switches(), a)).count();
+            long allowed = sources.stream().filter(a -> allowed(in.stack(), a)).count();
             if (!isReplay(cell.plan()) && allowed > 0 && allowed < sources.size()) {
                 return "the model does not tell which of the flood's " + sources.size() + " source addresses --allow"
                         + " exempts from the per-client limit";
             }
         }
         // The replay's arrivals carry only their address: a prediction by address would be of other limits.
-        if (isReplay(cell.plan()) && cell.frontLimit() && !in.switches().limitKey().byAddress()
+        if (isReplay(cell.plan()) && cell.frontLimit() && !in.stack().key().byAddress()
                 && in.replay().schedule().stream().anyMatch(r -> !r.key().isEmpty())) {
             return "the model counts a replay's requests by address; this one sends keys (--key-field), counted per"
                     + " key and tier";
@@ -257,21 +264,19 @@ public final class Predictor {
         return plan.name().equals("replay") && plan.samples() > 0;
     }
 
-    /** The two tiers and the origin as the cell's switches and the profile make them. */
+    /** The two tiers and the origin as the cell's stack and the profile make them. */
     static SimulationSpec spec(Input in) {
-        NginxSwitches s = in.switches();
+        StackSpec s = in.stack();
         // Whichever product: the tiers are there unless the cell goes straight to the origin.
-        boolean nginx = !in.cell().direct();
+        boolean tiers = !in.cell().direct();
         EdgeProduct product = in.cell().edge();
-        LimitSpec front = nginx && s.frontLimit()
-                ? limit(product, s.frontRate(), s.frontBurst(), s.frontMode(), s.rejectStatus()) : null;
-        LimitSpec back = nginx && s.backLimit()
-                ? limit(product, s.backRate(), s.backBurst(), s.backMode(), s.rejectStatus()) : null;
-        EdgeCacheSpec cache = nginx && s.cache() ? cache(product, s) : null;
+        LimitSpec front = tiers ? s.front().map(l -> limit(product, l, s.rejectStatus())).orElse(null) : null;
+        LimitSpec back = tiers ? s.back().map(l -> limit(product, l, s.rejectStatus())).orElse(null) : null;
+        EdgeCacheSpec cache = tiers && s.cache().on() ? cache(product, s) : null;
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
         SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
-                .withPerClientAtBack(s.limitScope() == dev.ratecache.suite.spec.LimitScope.MISSES);
-        if (nginx && s.frontLimit() && !s.allow().isEmpty()) {
+                .withPerClientAtBack(s.scope() == dev.ratecache.suite.spec.LimitScope.MISSES);
+        if (tiers && s.front().isPresent() && !s.allow().isEmpty()) {
             // nginx's geo gives an --allow network's requests an empty key in every per-client zone.
             List<String> sources = sourceAddresses(in);
             List<String> exempt = sources.stream().filter(a -> allowed(s, a)).toList();
@@ -282,7 +287,7 @@ public final class Predictor {
             spec = spec.withUnlimitedClients(java.util.Set.copyOf(exempt));
         }
         KeyedTraffic keys = in.cell().trait(KeyedTraffic.class);
-        if (nginx && s.frontLimit() && keys != null && !keys.limitKey().byAddress()) {
+        if (tiers && s.front().isPresent() && keys != null && !keys.limitKey().byAddress()) {
             // By key: each key its tier's limit; the workload's clients are the keys.
             Map<String, LimitReqSpec> byKey = new LinkedHashMap<>();
             for (LimitTier t : keys.tiers()) {
@@ -294,21 +299,22 @@ public final class Predictor {
         return spec;
     }
 
-    /** A tier's limit as {@code product} renders the switches' rate and burst (HAProxy's and Varnish's only nodelay). */
-    static LimitSpec limit(EdgeProduct product, int rate, int burst, LimitMode mode, int status) {
+    /** A tier's limit as {@code product} renders the spec's rate and burst (HAProxy's and Varnish's only nodelay). */
+    static LimitSpec limit(EdgeProduct product, StackSpec.Limit limit, int status) {
         return switch (product) {
-            case NGINX -> limit(rate, burst, mode, status);
-            case HAPROXY -> LimitSpec.haproxy(rate, burst, status);
-            case VARNISH -> LimitSpec.vsthrottle(rate, burst, status);
+            case NGINX -> limit(limit.rate(), limit.burst(), LimitMode.parse(limit.modeFlag()), status);
+            case HAPROXY -> LimitSpec.haproxy(limit.rate(), limit.burst(), status);
+            case VARNISH -> LimitSpec.vsthrottle(limit.rate(), limit.burst(), status);
         };
     }
 
-    /** The edge cache as {@code product} renders the switches. */
-    static EdgeCacheSpec cache(EdgeProduct product, NginxSwitches s) {
+    /** The edge cache as {@code product} renders the spec. */
+    static EdgeCacheSpec cache(EdgeProduct product, StackSpec s) {
         return switch (product) {
             // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
             case NGINX -> new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
-                    s.stale() == StaleMode.PROTECTIVE, s.backgroundUpdate(), NginxRenderer.EDGE_CACHE_INACTIVE.toMillis());
+                    s.cache().stale() == StackSpec.Stale.PROTECTIVE, s.cache().backgroundUpdate(),
+                    NginxRenderer.EDGE_CACHE_INACTIVE.toMillis());
             case HAPROXY -> EdgeCacheSpec.haproxy(HaproxyEdge.CACHE_MAX_AGE_SEC);
             case VARNISH -> EdgeCacheSpec.varnish();
         };
@@ -333,7 +339,7 @@ public final class Predictor {
         return addresses;
     }
 
-    private static boolean allowed(NginxSwitches s, String address) {
+    private static boolean allowed(StackSpec s, String address) {
         return s.allow().stream().anyMatch(cidr -> dev.ratecache.suite.nginx.Cidr.contains(cidr, address));
     }
 
@@ -416,7 +422,7 @@ public final class Predictor {
             // a jitter of up to a tenth (the mean, 5 %, here), and each user revalidates in the background
             // on its threads, as LibraryDriver configures it.
             Workload.Library library = new Workload.Library(LibraryDriver.RETRIES,
-                    Math.round(in.switches().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis(),
+                    Math.round(in.stack().retryAfter() * 1000 * 1.05), LibraryDriver.BUDGET.toMillis(),
                     LibraryDriver.REVALIDATION_THREADS, revalidationsSent);
             return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
                     paths, LibraryDriver.shuffles(plan), seed, overheadMs, false, false, library);
@@ -576,7 +582,7 @@ public final class Predictor {
         values.put(Metric.THROUGHPUT, all.size() / (Math.max(1, last - first) / 1000.0));
         values.put(Metric.REJECTED_PCT, 100.0 * rejected / all.size());
         values.put(Metric.ORIGIN_REQUESTS, (double) result.aggregates().originRequests());
-        if (!in.cell().direct() && in.switches().cache()) {
+        if (!in.cell().direct() && in.stack().cache().on()) {
             // As EdgeLog counts it: HITs among every response the front logged, rejections included.
             values.put(Metric.EDGE_HIT_PCT, atFront == 0 ? 0 : 100.0 * hits / atFront);
         }

@@ -26,6 +26,7 @@ import java.util.stream.Stream;
  * @param retryAfter  seconds, sent with every rejection
  * @param purgeAllow  addresses and CIDR ranges allowed to PURGE a URL from the edge cache
  * @param origins     the origins the back tier spreads requests over, at least one
+ * @param ownOrigin   whether that is the suite's own origin, started with the stack, rather than the user's (--origin)
  * @param balance     how the back tier spreads them
  * @param ports       where the tiers listen: the front on {@code ports.listen()}, the rest on the loopback
  * @param fleet       the front tiers behind a balancer, and how the per-client limit holds across them
@@ -36,7 +37,7 @@ import java.util.stream.Stream;
  */
 public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Missing missing, Optional<Limit> ceiling,
         List<KeyTier> tiers, List<String> allow, LimitScope scope, int limitConn, int rejectStatus, int retryAfter,
-        Cache cache, List<String> purgeAllow, List<URI> origins, Balance balance, TierPorts ports, Fleet fleet,
+        Cache cache, List<String> purgeAllow, List<URI> origins, boolean ownOrigin, Balance balance, TierPorts ports, Fleet fleet,
         Optional<Tls> tls, Connections connections, Tuning tuning, Said said) {
 
     /** The most bytes a valid key has, as nginx's edge checks it (snippets/shared/limit-key.conf). */
@@ -237,20 +238,20 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
     public StackSpec withTlsFiles(TlsFiles files) {
         Tls t = tls.orElseThrow(() -> new IllegalStateException("the stack has no TLS"));
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
-                cache, purgeAllow, origins, balance, ports, fleet,
+                cache, purgeAllow, origins, ownOrigin, balance, ports, fleet,
                 Optional.of(new Tls(Optional.of(files), t.http2(), t.hsts(), t.httpPort())), connections, tuning, said);
     }
 
     /** This spec with its tiers on {@code ports}. */
     public StackSpec withPorts(TierPorts ports) {
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
-                cache, purgeAllow, origins, balance, ports, fleet, tls, connections, tuning, said);
+                cache, purgeAllow, origins, ownOrigin, balance, ports, fleet, tls, connections, tuning, said);
     }
 
     /** This spec with the edges sharing the Redis at {@code hostPort}. */
     public StackSpec withFleetRedis(String hostPort) {
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
-                cache, purgeAllow, origins, balance, ports, new Fleet(fleet.edges(), fleet.spread(), fleet.limit(),
+                cache, purgeAllow, origins, ownOrigin, balance, ports, new Fleet(fleet.edges(), fleet.spread(), fleet.limit(),
                         Optional.of(hostPort), fleet.redisTimeoutMs()), tls, connections, tuning, said);
     }
 

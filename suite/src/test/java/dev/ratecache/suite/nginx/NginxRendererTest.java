@@ -98,7 +98,7 @@ class NginxRendererTest {
         Path tiers = Files.writeString(dir.resolve("tiers.txt"), "free 2 2 nodelay a," + "k".repeat(256) + "\n");
         NginxSwitches byKey = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers);
         new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey, new StackPorts(), dir.resolve("keys"));
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey.copy().tiers(null), new StackPorts(),
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey.copy().tiers((java.nio.file.Path) null), new StackPorts(),
                 dir.resolve("no-tiers"));
         new NginxRenderer(Repo.nginxTemplates()).render(Tier.BACK, byKey, new StackPorts(), dir.resolve("back-all"));
 

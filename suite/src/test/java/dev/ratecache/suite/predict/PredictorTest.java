@@ -14,6 +14,8 @@ import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.stack.StackPorts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,12 +120,13 @@ class PredictorTest {
             snailLast.add(last);
         }
         NginxSwitches base = new NginxSwitches();
+        StackSpec stack = cell.apply(base).spec(new StackPorts());
         Prediction median = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
                 null, 3, 0));
-        Prediction a = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10, null, 3,
-                0, snailFirst));
-        Prediction b = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10, null, 3,
-                0, snailLast));
+        Prediction a = Predictor.predict(new Predictor.Input(cell, stack, sizes, Profile.QUICK, 10, null, 3, 0,
+                snailFirst));
+        Prediction b = Predictor.predict(new Predictor.Input(cell, stack, sizes, Profile.QUICK, 10, null, 3, 0,
+                snailLast));
 
         assertThat(a.value(Metric.THROUGHPUT)).isNotEqualTo(b.value(Metric.THROUGHPUT));
         assertThat(a.value(Metric.P50_MS)).isNotEqualTo(median.value(Metric.P50_MS));
@@ -138,10 +141,11 @@ class PredictorTest {
         Cell cell = Cell.of(Plan.LOAD, Cell.SERVER_CACHE).serverCache().build();
         Map<String, String> sizes = Plan.LOAD.sizes(Profile.QUICK);
         NginxSwitches base = new NginxSwitches();
+        StackSpec stack = cell.apply(base).spec(new StackPorts());
         Prediction median = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
                 null, 3, 0));
-        Prediction oneUser = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
-                null, 3, 0, List.of(List.of("/hare", "/tortoise", "/snail"))));
+        Prediction oneUser = Predictor.predict(new Predictor.Input(cell, stack, sizes, Profile.QUICK, 10, null, 3,
+                0, List.of(List.of("/hare", "/tortoise", "/snail"))));
 
         assertThat(oneUser.values()).isEqualTo(median.values());
     }
