@@ -66,6 +66,19 @@ class ReplayCommandTest {
                 + " HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" " + time + " " + time;
     }
 
+    /** Two quiet clients at 1 r/s and one at 20 r/s, for {@code seconds} seconds of log. */
+    private static List<String> quietTwoAndAFlooder(int seconds) {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < seconds; s++) {
+            lines.add(line("198.51.100.1", s, "/quiet-a"));
+            lines.add(line("198.51.100.2", s, "/quiet-b"));
+            for (int i = 0; i < 20; i++) {
+                lines.add(line(FLOODER, s, "/busy?n=" + i));
+            }
+        }
+        return lines;
+    }
+
     private Path runFolder() throws IOException {
         try (Stream<Path> runs = Files.list(dir.resolve("results"))) {
             return runs.filter(p -> !p.getFileName().toString().equals("latest")).findFirst().orElseThrow();
@@ -76,14 +89,7 @@ class ReplayCommandTest {
     void onlyTheClientAboveThePerClientRateIsRejectedAndEachClientHasItsOwnAddress() throws Exception {
         // Two quiet clients at 1 r/s and one at 20 r/s for 6 s; the front allows 5 r/s per client
         // (burst 5, nodelay). Combined logs keep whole seconds, so each second's requests start together.
-        List<String> lines = new ArrayList<>();
-        for (int s = 0; s < 6; s++) {
-            lines.add(line("198.51.100.1", s, "/quiet-a"));
-            lines.add(line("198.51.100.2", s, "/quiet-b"));
-            for (int i = 0; i < 20; i++) {
-                lines.add(line(FLOODER, s, "/busy?n=" + i));
-            }
-        }
+        List<String> lines = quietTwoAndAFlooder(6);
         // A line of 70 KiB, most of it its user agent (which a replay does not send), with a query
         // that fits the front's 8 KiB request line; and a target the front would refuse (414).
         String query = "/quiet-b?q=" + "a".repeat(4000);
@@ -118,15 +124,7 @@ class ReplayCommandTest {
     @Test
     void aReplayThroughHaproxyRejectsOnlyTheClientAboveTheRateEachAtItsOwnAddress() throws Exception {
         // As above, through HAProxy's tiers: the breakdown comes from HAProxy's own log, read into events.
-        List<String> lines = new ArrayList<>();
-        for (int s = 0; s < 4; s++) {
-            lines.add(line("198.51.100.1", s, "/quiet-a"));
-            lines.add(line("198.51.100.2", s, "/quiet-b"));
-            for (int i = 0; i < 20; i++) {
-                lines.add(line(FLOODER, s, "/busy?n=" + i));
-            }
-        }
-        Path log = Files.write(dir.resolve("access.log"), lines);
+        Path log = Files.write(dir.resolve("access.log"), quietTwoAndAFlooder(4));
 
         int code = run(replay(log, "--edge", "haproxy", "--only", "replay/no-caching", "--front-rate", "5",
                 "--front-burst", "5", "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000",
