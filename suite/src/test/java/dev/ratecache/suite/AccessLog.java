@@ -3,7 +3,7 @@ package dev.ratecache.suite;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.edge.NginxLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -55,7 +55,7 @@ public final class AccessLog {
 
     private static List<JsonNode> read(Path log, String uri) {
         try {
-            return EdgeLog.entries(log).stream().filter(n -> uri.equals(n.path("uri").asText())).toList();
+            return NginxLog.entries(log).stream().filter(n -> uri.equals(n.path("uri").asText())).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

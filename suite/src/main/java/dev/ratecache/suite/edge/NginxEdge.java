@@ -92,7 +92,7 @@ public final class NginxEdge implements Edge {
             int edges = spec.edges();
             if (edges == 1) {
                 NginxServer front = NginxServer.prepare(Tier.FRONT, spec, dir.resolve("front")).start();
-                return new Tiers(spec, back, List.of(front), null, null);
+                return new Tiers(spec, dir, back, List.of(front), null, null);
             }
             List<NginxServer> fronts = new ArrayList<>();
             for (int i = 0; i < edges; i++) {
@@ -102,7 +102,7 @@ public final class NginxEdge implements Edge {
                 fronts.add(front);
             }
             NginxServer balancer = NginxServer.prepare(Tier.BALANCER, spec, dir.resolve("balancer")).start();
-            return new Tiers(spec, back, fronts, balancer, fleetRedis);
+            return new Tiers(spec, dir, back, fronts, balancer, fleetRedis);
         } catch (IOException | RuntimeException e) {
             closeQuietly(started);
             throw e;
@@ -130,14 +130,16 @@ public final class NginxEdge implements Edge {
      */
     public static final class Tiers implements Edge.Running {
         private final StackSpec spec;
+        private final Path dir;
         private final NginxServer back;
         private final List<NginxServer> fronts;
         private final NginxServer balancer;
         private final RedisServer fleetRedis;
 
-        private Tiers(StackSpec spec, NginxServer back, List<NginxServer> fronts, NginxServer balancer,
+        private Tiers(StackSpec spec, Path dir, NginxServer back, List<NginxServer> fronts, NginxServer balancer,
                 RedisServer fleetRedis) {
             this.spec = spec;
+            this.dir = dir;
             this.back = back;
             this.fronts = List.copyOf(fronts);
             this.balancer = balancer;
@@ -206,7 +208,11 @@ public final class NginxEdge implements Edge {
             return spec.tls().flatMap(StackSpec.Tls::files);
         }
 
-        /** Stops the balancer, the edges, the back end and the fleet's Redis, in that order. */
+        /**
+         * Stops the balancer, the edges, the back end and the fleet's Redis, in that order; a fleet's
+         * edges' logs, complete now, are merged in the order their requests ended into
+         * edges-access.log, to read as one front tier's.
+         */
         @Override
         public void close() {
             if (balancer != null) {
@@ -216,6 +222,13 @@ public final class NginxEdge implements Edge {
             back.close();
             if (fleetRedis != null) {
                 fleetRedis.close();
+            }
+            if (fronts.size() > 1) {
+                try {
+                    NginxLog.merged(fronts.stream().map(NginxServer::accessLog).toList(), dir.resolve("edges-access.log"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("cannot merge the edges' logs into " + dir, e);
+                }
             }
         }
     }

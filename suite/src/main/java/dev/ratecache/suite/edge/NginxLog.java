@@ -83,4 +83,37 @@ public final class NginxLog {
         }
         return sum;
     }
+
+    /** Every logged request, in order, as its JSON fields: for tests that read a field the events leave out. */
+    public static List<JsonNode> entries(Path accessLog) throws IOException {
+        List<JsonNode> entries = new ArrayList<>();
+        for (String line : Files.readAllLines(accessLog)) {
+            if (!line.isBlank()) {
+                entries.add(JSON.readTree(line));
+            }
+        }
+        return entries;
+    }
+
+    /**
+     * Several edges' logs as one, in the order the requests ended (their msec), written to
+     * {@code target}: a fleet's front tier to read as one log.
+     */
+    public static Path merged(List<Path> accessLogs, Path target) throws IOException {
+        List<String[]> lines = new ArrayList<>();
+        for (Path log : accessLogs) {
+            if (!Files.isRegularFile(log)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(log)) {
+                if (!line.isBlank()) {
+                    lines.add(new String[] {String.valueOf(JSON.readTree(line).path("msec").asDouble()), line});
+                }
+            }
+        }
+        lines.sort(java.util.Comparator.comparingDouble(l -> Double.parseDouble(l[0])));
+        Files.createDirectories(target.toAbsolutePath().getParent());
+        Files.write(target, lines.stream().map(l -> l[1]).toList());
+        return target;
+    }
 }

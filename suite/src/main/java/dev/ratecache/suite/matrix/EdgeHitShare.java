@@ -4,7 +4,7 @@ import dev.ratecache.suite.edge.EdgeEvent;
 import java.util.List;
 
 /** The edge cache's HIT share of the front end's answers, from the front tier's events (every edge's). */
-final class EdgeHitShare {
+public final class EdgeHitShare {
     private EdgeHitShare() {}
 
     /** In %; null for a cell without the edge cache or without a front end. */
@@ -13,7 +13,7 @@ final class EdgeHitShare {
     }
 
     /** HITs over every answer the front gave; null when it gave none. */
-    static Double hitPct(List<EdgeEvent> front) {
+    public static Double hitPct(List<EdgeEvent> front) {
         long hits = front.stream().filter(e -> e.cache() == EdgeEvent.Cache.HIT).count();
         return front.isEmpty() ? null : 100.0 * hits / front.size();
     }

@@ -19,10 +19,7 @@ record TierLogs(List<EdgeEvent> front, List<EdgeEvent> back) {
     /** A cell straight to the origin has no tiers, so no logs. */
     static final TierLogs NONE = new TierLogs(null, null);
 
-    /**
-     * Stops the tiers (null: there are none) and gives their logs; a fleet of nginx edges also gets
-     * their logs merged in time order in {@code dir}/nginx/edges-access.log, to read as one.
-     */
+    /** Stops the tiers (null: there are none) and gives their logs, kept in {@code dir}/events as well. */
     static TierLogs completed(Stack stack, Path dir) throws IOException {
         if (stack == null) {
             return NONE;
@@ -32,9 +29,6 @@ record TierLogs(List<EdgeEvent> front, List<EdgeEvent> back) {
         List<EdgeEvent> back = stack.backEvents();
         EventFile.write(front, CellEvents.frontFile(dir));
         EventFile.write(back, CellEvents.backFile(dir));
-        if (stack.fronts().size() > 1) {
-            EdgeLog.merged(stack.frontAccessLogs(), dir.resolve("nginx/edges-access.log"));
-        }
         return new TierLogs(front, back);
     }
 }

@@ -583,7 +583,7 @@ public final class Predictor {
         values.put(Metric.REJECTED_PCT, 100.0 * rejected / all.size());
         values.put(Metric.ORIGIN_REQUESTS, (double) result.aggregates().originRequests());
         if (!in.cell().direct() && in.stack().cache().on()) {
-            // As EdgeLog counts it: HITs among every response the front logged, rejections included.
+            // As EdgeHitShare counts it: HITs among every response the front logged, rejections included.
             values.put(Metric.EDGE_HIT_PCT, atFront == 0 ? 0 : 100.0 * hits / atFront);
         }
         // Nearest rank, as the JTL's summary takes the measured ones.

@@ -3,7 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Saturation;
@@ -16,15 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
-import redis.clients.jedis.Jedis;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 /**
  * --matrix fleet under the quick profile, through three real edges, the origin and JMeter: per-edge
@@ -182,7 +182,7 @@ class FleetMatrixStackTest {
         long fromMsOfDay = ((Long.parseLong(m.group(2)) * 60 + Long.parseLong(m.group(3))) * 60
                 + Long.parseLong(m.group(4))) * 1000 + Long.parseLong(m.group(5));
         Path log = matrix.run.resolve("cells/fleet-shared/nginx/edges-access.log");
-        long fellBackInIt = EdgeLog.entries(log).stream().filter(e -> e.path("fleet").asText().equals("FALLBACK")).filter(e -> {
+        long fellBackInIt = NginxLog.entries(log).stream().filter(e -> e.path("fleet").asText().equals("FALLBACK")).filter(e -> {
             long startMs = Math.round((e.path("msec").asDouble() - e.path("request_time").asDouble()) * 1000) % 86_400_000L;
             return startMs >= fromMsOfDay && startMs < fromMsOfDay + 1000;
         }).count();
@@ -208,7 +208,7 @@ class FleetMatrixStackTest {
         assertThat(matrix.output()).contains("Redis fallbacks " + fallbacks);
         // Whether most requests fell back depends on when Redis died; the report says the shared limit
         // did not run exactly when they did.
-        long asked = EdgeLog.entries(matrix.run.resolve("cells/fleet-shared/nginx/edges-access.log")).stream()
+        long asked = NginxLog.entries(matrix.run.resolve("cells/fleet-shared/nginx/edges-access.log")).stream()
                 .filter(e -> List.of("PASSED", "DELAYED", "REJECTED", "FALLBACK").contains(e.path("fleet").asText()))
                 .count();
         String md = Files.readString(matrix.run.resolve("report.md"));

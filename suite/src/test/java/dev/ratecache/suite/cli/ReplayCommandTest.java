@@ -3,7 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
@@ -110,7 +110,7 @@ class ReplayCommandTest {
         assertThat(byClient.get("198.51.100.1").rejected()).isZero();
         assertThat(byClient.get("198.51.100.2").rejected()).isZero();
         assertThat(b.clientsRejected()).isEqualTo(1);
-        List<JsonNode> front = EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"));
+        List<JsonNode> front = NginxLog.entries(cell.resolve("nginx/front/logs/access.log"));
         Set<String> addresses = front.stream().map(e -> e.path("client").asText()).collect(Collectors.toSet());
         assertThat(addresses).hasSize(3).allSatisfy(a -> assertThat(a).startsWith("127.16.0."));
         assertThat(Files.readString(runFolder().resolve("report.md")))

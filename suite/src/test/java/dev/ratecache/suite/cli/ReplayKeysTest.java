@@ -3,7 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
@@ -110,7 +110,7 @@ class ReplayKeysTest {
         assertThat(byTier.get(ReplayBreakdown.NO_KEY).rejected()).isZero();
 
         // On the wire: every request left from the one address, and nginx's rejections fell on noisy alone.
-        List<JsonNode> front = EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"));
+        List<JsonNode> front = NginxLog.entries(cell.resolve("nginx/front/logs/access.log"));
         Set<String> addresses = front.stream().map(e -> e.path("client").asText()).collect(Collectors.toSet());
         assertThat(addresses).containsExactly("127.16.0.1");
         Set<String> rejectedPaths = front.stream().filter(e -> e.path("limit_req").asText().equals("REJECTED"))

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.RunTestsAccess;
 import dev.ratecache.suite.cli.RunTestsCommand;
+import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.suite.matrix.EdgeLog;
-import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -155,7 +155,7 @@ class DistributedLoadTest {
 
         // The front end saw one address per load host, and limited each on its own.
         Map<String, List<JsonNode>> byClient = new TreeMap<>();
-        for (JsonNode e : EdgeLog.entries(cell.resolve("nginx/front/logs/access.log"))) {
+        for (JsonNode e : NginxLog.entries(cell.resolve("nginx/front/logs/access.log"))) {
             byClient.computeIfAbsent(e.path("client").asText(), k -> new ArrayList<>()).add(e);
         }
         assertThat(byClient.keySet()).containsExactlyInAnyOrder(address(0), address(1));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.matrix.EdgeHitShare;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.EdgeBalance;
@@ -46,7 +46,7 @@ class EdgesLoadPlanTest {
             // The samples' span (wallMs), first request to last response: what the lifetimes are measured
             // against (JMeter's own start, 5 s and more on a loaded machine, is not part of it).
             JtlSummary summary = JtlSummary.read(run.jtl());
-            return new Outcome(reached, EdgeLog.hitPct(stack.frontAccessLogs()), summary.samples(),
+            return new Outcome(reached, EdgeHitShare.hitPct(stack.frontEvents()), summary.samples(),
                     summary.wallMs() / 1000.0);
         }
     }

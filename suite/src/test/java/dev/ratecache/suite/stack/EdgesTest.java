@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.edge.NginxLog;
+import dev.ratecache.suite.matrix.EdgeHitShare;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.NginxSwitches;
@@ -80,7 +81,7 @@ class EdgesTest {
                 assertThat(urls(log)).hasSize(URLS);
             }
             // Half the answers were hits: the first ask on each edge missed, the second hit.
-            assertThat(EdgeLog.hitPct(stack.frontAccessLogs())).isEqualTo(50.0);
+            assertThat(EdgeHitShare.hitPct(stack.frontEvents())).isEqualTo(50.0);
         }
     }
 
@@ -101,7 +102,7 @@ class EdgesTest {
             assertThat(first.size() + second.size()).isEqualTo(SHARDED_URLS);
             assertThat(first).isNotEmpty();
             assertThat(second).isNotEmpty();
-            assertThat(EdgeLog.hitPct(stack.frontAccessLogs())).isEqualTo(100.0 * (ASKS - 1) / ASKS);
+            assertThat(EdgeHitShare.hitPct(stack.frontEvents())).isEqualTo(100.0 * (ASKS - 1) / ASKS);
         }
     }
 
@@ -122,7 +123,7 @@ class EdgesTest {
             stack.close();
             List<String> clients = new ArrayList<>();
             for (Path log : stack.frontAccessLogs()) {
-                EdgeLog.entries(log).forEach(e -> clients.add(e.path("client").asText()));
+                NginxLog.entries(log).forEach(e -> clients.add(e.path("client").asText()));
             }
             // The address a client claims in X-Forwarded-For is replaced by the balancer.
             assertThat(Set.copyOf(clients)).containsExactlyInAnyOrder("127.0.0.31", "127.0.0.32");
@@ -144,7 +145,7 @@ class EdgesTest {
             stack.close();
 
             Set<String> edgesUsed = new java.util.HashSet<>();
-            for (JsonNode e : EdgeLog.entries(stack.balancer().orElseThrow().accessLog())) {
+            for (JsonNode e : NginxLog.entries(stack.balancer().orElseThrow().accessLog())) {
                 edgesUsed.add(e.path("upstream").asText());
             }
             assertThat(edgesUsed).as("the burst went through both edges").hasSize(2);
@@ -185,6 +186,6 @@ class EdgesTest {
     }
 
     private static Set<String> urls(Path log) throws Exception {
-        return EdgeLog.entries(log).stream().map(e -> e.path("uri").asText()).collect(Collectors.toSet());
+        return NginxLog.entries(log).stream().map(e -> e.path("uri").asText()).collect(Collectors.toSet());
     }
 }

@@ -3,11 +3,11 @@ package dev.ratecache.suite.stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ratecache.proc.RedisServer;
-import dev.ratecache.suite.matrix.EdgeLog;
+import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.testkit.Required;
-import java.nio.file.Files;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +24,7 @@ public final class FleetLog {
     public static List<JsonNode> clientLines(List<Path> edgeLogs, String client) throws IOException {
         List<JsonNode> lines = new ArrayList<>();
         for (int edge = 0; edge < edgeLogs.size(); edge++) {
-            for (JsonNode e : EdgeLog.entries(edgeLogs.get(edge))) {
+            for (JsonNode e : NginxLog.entries(edgeLogs.get(edge))) {
                 if (e.path("client").asText().equals(client)) {
                     lines.add(((ObjectNode) e).put("edge", edge));
                 }
