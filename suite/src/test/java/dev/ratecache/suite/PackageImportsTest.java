@@ -66,6 +66,37 @@ class PackageImportsTest {
         assertThat(found).as("lines of nginx/ naming a package of the suite other than spec").isEmpty();
     }
 
+    /**
+     * The test of the edge seam: a cell's way through the run, its collectors, the model and the
+     * report meet the stack spec and an edge adapter, never nginx's own servers, renderer, adapter or
+     * log reader, so that HAProxy's and Varnish's cells take the same way. The one exception is
+     * CellEvents, which reads an nginx log where a run folder from before the events has no events.
+     */
+    @Test
+    void theRunTheModelAndTheReportNeverNameNginxsTiers() throws IOException {
+        Pattern nginxTiers = Pattern.compile("\\b(NginxServer|NginxRenderer\\.render|new NginxRenderer|NginxLog|NginxEdge"
+                + "|frontEnd\\(\\)|backEnd\\(\\)|frontAccessLogs\\(\\)|accessLog\\(\\))\\b?");
+        Path root = Repo.root().resolve(SOURCES);
+        List<String> found = new ArrayList<>();
+        for (String dir : List.of("matrix", "predict", "report", "replay")) {
+            try (Stream<Path> files = Files.walk(root.resolve(dir))) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                    if (f.getFileName().toString().equals("CellEvents.java")) {
+                        continue;
+                    }
+                    String[] lines = LINE_COMMENT.matcher(BLOCK_COMMENT.matcher(Files.readString(f, StandardCharsets.UTF_8))
+                            .replaceAll("")).replaceAll("").split("\n");
+                    for (String line : lines) {
+                        if (nginxTiers.matcher(line).find()) {
+                            found.add(root.relativize(f) + ": " + line.strip());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(found).as("lines of the run, the model and the report naming nginx's tiers").isEmpty();
+    }
+
     /** Every main source file's uses of another package of the suite ("" is the root package). */
     static List<Use> uses() throws IOException {
         Path root = Repo.root().resolve(SOURCES);
