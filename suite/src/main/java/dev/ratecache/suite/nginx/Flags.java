@@ -57,6 +57,24 @@ public final class Flags {
         return flags;
     }
 
+    /**
+     * Sets every option of {@code to} (picocli options, of the same class as {@code from}) to
+     * {@code from}'s value: a list or map as a copy of its own, so that neither sees the other's changes.
+     */
+    public static void copy(Object from, Object to) {
+        List<OptionSpec> mine = CommandSpec.forAnnotatedObject(from).options();
+        List<OptionSpec> theirs = CommandSpec.forAnnotatedObject(to).options();
+        for (int i = 0; i < mine.size(); i++) {
+            Object value = mine.get(i).getValue();
+            if (value instanceof List<?> list) {
+                value = new ArrayList<>(list);
+            } else if (value instanceof Map<?, ?> map) {
+                value = new java.util.LinkedHashMap<>(map);
+            }
+            theirs.get(i).setValue(value);
+        }
+    }
+
     private static String quoted(String word) {
         return word.matches(SHELL_SAFE) ? word : "'" + word.replace("'", "'\\''") + "'";
     }

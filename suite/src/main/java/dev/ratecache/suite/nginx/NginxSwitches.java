@@ -431,50 +431,10 @@ public final class NginxSwitches implements WholeNumber.Flags {
     /** An independent copy: a matrix changes a few switches per cell on top of the user's. */
     public NginxSwitches copy() {
         NginxSwitches c = new NginxSwitches();
-        c.frontLimit = frontLimit;
-        c.frontRate = frontRate;
-        c.frontBurst = frontBurst;
-        c.frontMode = frontMode;
-        c.limitKey = limitKey;
-        c.missingKey = missingKey;
-        c.addressCeiling = addressCeiling;
-        c.tiers = tiers;
+        // Every flag from the annotations, as Flags.differing reads them, so that a flag added is copied too.
+        Flags.copy(this, c);
         c.givenTiers = givenTiers;
-        c.allow = new ArrayList<>(allow);
-        c.limitScope = limitScope;
-        c.backLimit = backLimit;
-        c.backRate = backRate;
-        c.backBurst = backBurst;
-        c.backMode = backMode;
-        c.rejectStatus = rejectStatus;
-        c.retryAfter = retryAfter;
-        c.limitConn = limitConn;
-        c.cache = cache;
-        c.cacheSize = cacheSize;
-        c.backgroundUpdate = backgroundUpdate;
-        c.age = age;
-        c.ageSource = ageSource;
-        c.stale = stale;
-        c.freshness = new LinkedHashMap<>(freshness);
-        c.purgeAllow = new ArrayList<>(purgeAllow);
-        c.origins = new ArrayList<>(origins);
-        c.balance = balance;
-        c.edges = edges;
-        c.edgeBalance = edgeBalance;
-        c.fleetLimit = fleetLimit;
-        c.fleetRedis = fleetRedis;
-        c.fleetRedisTimeout = fleetRedisTimeout;
-        c.tls = tls;
-        c.tlsCert = tlsCert;
-        c.tlsKey = tlsKey;
-        c.http2 = http2;
-        c.hsts = hsts;
-        c.httpPort = httpPort;
         c.throwawayTls = throwawayTls;
-        c.keepalive = keepalive;
-        c.readTimeout = readTimeout;
-        c.clientTimeout = clientTimeout;
-        c.workers = workers;
         return c;
     }
 
