@@ -139,19 +139,22 @@ age_module_loads() {
 # then "make modules". In a copy of nginx-dev's tree: configure writes a Makefile where it runs.
 build_age_module() {
   local work log cflags ldflags status=0
-  work=$(mktemp -d)
+  # No dot in any path nginx's configure sees: its auto/make turns "X.c" and "X.S" anywhere in a
+  # source's path into an object's name, so mktemp's tmp.cXXX or tmp.SXXX (1 in 31) broke the build.
+  work=$(mktemp -d "${TMPDIR:-/tmp}/ratecache-age-XXXXXXXXXX")
   log="$(dirname "$AGE_MODULE")/build.log"
   mkdir -p "$(dirname "$AGE_MODULE")"
   cflags="$(dpkg-buildflags --get CFLAGS 2>/dev/null || echo -O2) -fPIC"
   ldflags="$(dpkg-buildflags --get LDFLAGS 2>/dev/null) -fPIC"
   cp -r "$NGINX_DEV_SOURCE" "$work/nginx"
+  cp -r "$AGE_MODULE_SOURCE" "$work/age"
   # One chain: set -e does not hold inside a subshell whose status is tested.
   # shellcheck disable=SC1091
   (
     cd "$work/nginx" \
       && . ./conf_flags \
       && ./configure --with-cc-opt="$cflags" --with-ld-opt="$ldflags" "${NGX_CONF_FLAGS[@]}" \
-        --add-dynamic-module="$AGE_MODULE_SOURCE" --builddir="$work/objs" \
+        --add-dynamic-module="$work/age" --builddir="$work/objs" \
       && make -f "$work/objs/Makefile" modules
   ) >"$log" 2>&1 || status=$?
   if [[ $status -eq 0 ]]; then
