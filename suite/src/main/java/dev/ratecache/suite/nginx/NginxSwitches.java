@@ -18,18 +18,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
- * Every switch of the two Nginx tiers. The same object is the command line's flags (a picocli
- * mixin) and the renderer's input, so a flag and a template variable can't drift apart. The
- * defaults are the reference experiment's setup, with 429 instead of nginx's default 503.
+ * Every switch of the stack, as the command line gives them (a picocli mixin of one group per
+ * concern: {@link LimitSwitches}, {@link CacheSwitches}, {@link OriginSwitches},
+ * {@link FleetSwitches}, {@link TlsSwitches}, {@link ConnectionSwitches}), checked together here
+ * ({@link #problems()}: some checks span groups) and turned into the product-neutral stack spec
+ * every edge renders ({@link #spec}). The setters are for code that builds a stack without a
+ * command line. The defaults are the reference experiment's setup, with 429 instead of nginx's
+ * default 503.
  */
 public final class NginxSwitches implements WholeNumber.Flags {
     private static final Pattern SIZE = Pattern.compile("\\d{1,9}[kmg]?");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9._~/-]*");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.-]+:(\\d{1,5})");
-    private static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
+    static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
             WholeNumber.of("--front-rate", 1, LimitTier.MAX_RATE),
             WholeNumber.of("--front-burst", 0, LimitTier.MAX_BURST),
             WholeNumber.of("--back-rate", 1, 100_000),
@@ -43,223 +47,50 @@ public final class NginxSwitches implements WholeNumber.Flags {
             WholeNumber.of("--read-timeout", 1, 3_600),
             WholeNumber.of("--client-timeout", 1, 3_600));
 
-    @Option(names = "--front-limit", negatable = true, fallbackValue = "true",
-            description = "Per-client rate limit at the front end (--no-front-limit turns it off). Default: on.")
-    boolean frontLimit = true;
+    @Mixin
+    final LimitSwitches limits = new LimitSwitches();
 
-    @Option(names = "--front-rate", paramLabel = "R", description = "Front end rate, requests/s per client. Default: ${DEFAULT-VALUE}.")
-    int frontRate = 100;
+    @Mixin
+    final CacheSwitches caching = new CacheSwitches();
 
-    @Option(names = "--front-burst", paramLabel = "N", description = "Front end burst, requests. Default: ${DEFAULT-VALUE}.")
-    int frontBurst = 200;
+    @Mixin
+    final OriginSwitches originSwitches = new OriginSwitches();
 
-    @Option(names = "--front-mode", paramLabel = "MODE", converter = LimitModeConverter.class,
-            description = "Front end burst handling: queue, nodelay or delay=N. Default: queue.")
-    LimitMode frontMode = LimitMode.QUEUE;
+    @Mixin
+    final FleetSwitches fleet = new FleetSwitches();
 
-    @Option(names = "--limit-key", paramLabel = "KEY", converter = LimitKeyConverter.class,
-            description = "What the per-client limit counts by: addr (the client's address), header:NAME, cookie:NAME or"
-                    + " arg:NAME (a key the client sends). A key over 256 bytes or with control characters counts as"
-                    + " missing. Default: addr.")
-    LimitKey limitKey = LimitKey.ADDR;
+    @Mixin
+    final TlsSwitches tlsSwitches = new TlsSwitches();
 
-    @Option(names = "--missing-key", paramLabel = "ACTION", converter = MissingKeyConverter.class,
-            description = "A request without a valid key: addr (limited by its address, at the anonymous tier's rate)"
-                    + " or reject (401 with a one-line body). Default: addr.")
-    MissingKey missingKey = MissingKey.ADDR;
+    @Mixin
+    final ConnectionSwitches connections = new ConnectionSwitches();
 
-    @Option(names = "--address-ceiling", paramLabel = "auto|off|RATE[,BURST]", converter = AddressCeilingConverter.class,
-            description = "With a key other than addr, a per-address limit kept beside the key's, so that a client"
-                    + " cannot rotate keys to escape it: auto (ten times the most generous tier's rate and burst),"
-                    + " RATE[,BURST] (burst twice the rate if left out) or off. Default: auto.")
-    AddressCeiling addressCeiling = AddressCeiling.AUTO;
 
-    @Option(names = "--tiers", paramLabel = "FILE",
-            description = "Tiers of keys, each its own limit: one a line, NAME RATE BURST MODE KEYS (KEYS comma-separated"
-                    + " or @FILE, one a line). Unknown keys get the tier named anonymous, or the --front-rate limit. Needs"
-                    + " a --limit-key other than addr.")
-    Path tiers;
 
-    /**
-     * Tiers given in code rather than by a file (a tiers cell's own): what {@link #limitTiers()} gives
-     * while no --tiers file is named. Not a flag.
-     */
-    private List<LimitTier> givenTiers = List.of();
 
-    @Option(names = "--allow", paramLabel = "CIDR", split = ",",
-            description = "Networks never limited per client (the back end's limit for the whole origin still applies).")
-    List<String> allow = new ArrayList<>();
 
-    @Option(names = "--limit-scope", paramLabel = "SCOPE", converter = LimitScopeConverter.class,
-            description = "Which requests cost per-client quota: all (counted at the edge, before its cache) or misses"
-                    + " (counted at the back end, so edge-cache hits are free). Default: all.")
-    LimitScope limitScope = LimitScope.ALL;
-
-    @Option(names = "--back-limit", negatable = true, fallbackValue = "true",
-            description = "Rate limit for the app server as a whole at the back end (--no-back-limit turns it off). Default: on.")
-    boolean backLimit = true;
-
-    @Option(names = "--back-rate", paramLabel = "R", description = "Back end rate, requests/s for all clients together. Default: ${DEFAULT-VALUE}.")
-    int backRate = 10;
-
-    @Option(names = "--back-burst", paramLabel = "N", description = "Back end burst, requests. Default: ${DEFAULT-VALUE}.")
-    int backBurst = 50;
-
-    @Option(names = "--back-mode", paramLabel = "MODE", converter = LimitModeConverter.class,
-            description = "Back end burst handling: queue, nodelay or delay=N. Default: queue.")
-    LimitMode backMode = LimitMode.QUEUE;
-
-    @Option(names = "--reject-status", paramLabel = "CODE",
-            description = "Status of a rate-limit rejection: 429 or 503 (nginx's default, as in the reference experiment). Default: ${DEFAULT-VALUE}.")
-    int rejectStatus = 429;
-
-    @Option(names = "--retry-after", paramLabel = "SECONDS", description = "Retry-After sent with every rejection. Default: ${DEFAULT-VALUE}.")
-    int retryAfter = 1;
-
-    @Option(names = "--limit-conn", paramLabel = "N",
-            description = "Concurrent connections per client at the front end; 0 is off. Default: off.")
-    int limitConn = 0;
-
-    @Option(names = "--cache", negatable = true, fallbackValue = "true",
-            description = "Edge cache at the front end (--no-cache turns it off). Default: on.")
-    boolean cache = true;
-
-    @Option(names = "--cache-size", paramLabel = "SIZE", description = "Edge cache size on disk, e.g. 100m, 2g. Default: ${DEFAULT-VALUE}.")
-    String cacheSize = "100m";
-
-    @Option(names = "--background-update", negatable = true, fallbackValue = "true",
-            description = "Refresh an expired edge-cache entry in the background while serving the stale one"
-                    + " (--no-background-update makes the client wait for the revalidation). Default: on.")
-    boolean backgroundUpdate = true;
-
-    @Option(names = "--age", negatable = true, fallbackValue = "true",
-            description = "Send Age on every answer from the edge cache (RFC 9111 section 5.1), so that a client"
-                    + " cache behind it counts freshness right (--no-age saves the work on each cache hit: with njs"
-                    + " about a quarter of the HIT path's CPU, see nginx/README.md). Default: on.")
-    boolean age = true;
-
-    @Option(names = "--age-source", paramLabel = "SOURCE", converter = AgeSourceConverter.class,
-            description = "What counts the edge's Age: native (nginx/modules/age, which ./run-tests.sh builds against"
-                    + " Debian's nginx), njs (nginx/njs/age.js) or auto (native when it is built, else njs)."
-                    + " Default: auto.")
-    AgeSource ageSource = AgeSource.AUTO;
-
-    @Option(names = "--stale", paramLabel = "MODE", converter = StaleModeConverter.class,
-            description = "When the edge cache serves expired entries: rfc (only as the origin's stale-while-revalidate"
-                    + " and stale-if-error allow) or protective (whenever the origin fails or an entry is being refreshed,"
-                    + " whatever the origin allowed: availability over correctness). Default: rfc.")
-    StaleMode stale = StaleMode.RFC;
-
-    @Option(names = "--freshness", paramLabel = "PATH=SECONDS",
-            description = "Freshness the back end gives PATH when the origin sends no Cache-Control; repeatable, e.g. --freshness /hare=3 --freshness /tortoise=10.")
-    Map<String, Integer> freshness = new LinkedHashMap<>();
-
-    @Option(names = "--purge-allow", paramLabel = "ADDRESS", split = ",",
-            description = "Addresses allowed to PURGE a URL from the edge cache. Default: 127.0.0.1.")
-    List<String> purgeAllow = new ArrayList<>(List.of("127.0.0.1"));
-
-    @Option(names = "--origin", paramLabel = "URL", converter = OriginConverter.class,
-            description = "Proxy to this HTTP origin (http://host:port) instead of starting the suite's own; repeatable for several origins.")
-    List<URI> origins = new ArrayList<>();
-
-    @Option(names = "--balance", paramLabel = "METHOD", converter = BalanceConverter.class,
-            description = "How the back end spreads requests over several origins: round-robin or least-conn. Default: round-robin.")
-    Balance balance = Balance.ROUND_ROBIN;
-
-    @Option(names = "--edges", paramLabel = "N",
-            description = "Front end tiers (edges), each its own nginx with its own cache and per-client limit, behind one"
-                    + " balancing nginx on the front port; 1 is no balancer. Default: ${DEFAULT-VALUE}.")
-    int edges = 1;
-
-    @Option(names = "--edge-balance", paramLabel = "METHOD", converter = EdgeBalanceConverter.class,
-            description = "With --edges N > 1, how the balancer spreads requests: round-robin (independent caches) or"
-                    + " uri-hash (hash $request_uri consistent: each URL cached on one edge). A matrix run given --edges"
-                    + " without it runs each edge-cache cell both ways. Default: round-robin.")
-    EdgeBalance edgeBalance = EdgeBalance.ROUND_ROBIN;
-
-    @Option(names = "--fleet-limit", paramLabel = "STRATEGY", converter = FleetLimitConverter.class,
-            description = "With --edges N > 1, how the per-client limit holds across the edges: per-edge (each counts"
-                    + " alone: a client gets up to N times its limit), client-hash (the balancer sends each client to"
-                    + " one edge), split (each edge rate/N and burst/N) or shared (one bucket per client in Redis,"
-                    + " each edge falling back to its split limit when Redis fails). Default: ${DEFAULT-VALUE}.")
-    FleetLimit fleetLimit = FleetLimit.PER_EDGE;
-
-    @Option(names = "--fleet-redis", paramLabel = "HOST:PORT",
-            description = "With --fleet-limit shared, the Redis the edges share; without it the suite starts its own"
-                    + " redis-server on a free port.")
-    String fleetRedis;
-
-    @Option(names = "--fleet-redis-timeout", paramLabel = "MS",
-            description = "With --fleet-limit shared, how long an edge waits on Redis (connect, send, read) before it"
-                    + " falls back to its split limit. Default: ${DEFAULT-VALUE}.")
-    int fleetRedisTimeout = 50;
-
-    @Option(names = "--tls", negatable = true, fallbackValue = "true",
-            description = "Terminate TLS (1.2 and 1.3) where clients connect: the front end, or the balancer with --edges"
-                    + " N > 1. Without --tls-cert and --tls-key the suite makes a throwaway CA and a certificate for"
-                    + " 127.0.0.1 and localhost in the run folder (tls/ca.pem is the CA to trust). Default: off.")
-    boolean tls = false;
-
-    @Option(names = "--tls-cert", paramLabel = "FILE",
-            description = "With --tls, your own certificate (PEM, the server's first, then any intermediates).")
-    Path tlsCert;
-
-    @Option(names = "--tls-key", paramLabel = "FILE",
-            description = "With --tls, the private key of --tls-cert (PEM, unencrypted).")
-    Path tlsKey;
-
-    @Option(names = "--http2", negatable = true, fallbackValue = "true",
-            description = "With --tls, HTTP/2 beside HTTP/1.1 on the TLS port, chosen by ALPN (--no-http2 keeps only"
-                    + " HTTP/1.1). Default: on.")
-    boolean http2 = true;
-
-    @Option(names = "--hsts", negatable = true, fallbackValue = "true",
-            description = "With --tls, send Strict-Transport-Security (a year). Off by default: a browser that saw it"
-                    + " refuses the host over http, and with a throwaway certificate, at all, for that year.")
-    boolean hsts = false;
-
-    @Option(names = "--http-port", paramLabel = "PORT",
-            description = "With --tls, a cleartext port that answers every request with a redirect (301) to https on"
-                    + " the front port; 0 is none. Default: 0.")
-    int httpPort = 0;
-
-    /** The throwaway CA's files, once the suite made them for --tls without --tls-cert; not a flag. */
-    TlsFiles throwawayTls;
-
-    @Option(names = "--keepalive", paramLabel = "N", description = "Idle kept-alive connections each tier holds to the next. Default: ${DEFAULT-VALUE}.")
-    int keepalive = 32;
-
-    @Option(names = "--read-timeout", paramLabel = "SECONDS", description = "How long a tier waits for the next one's response. Default: ${DEFAULT-VALUE}.")
-    int readTimeout = 60;
-
-    @Option(names = "--client-timeout", paramLabel = "SECONDS",
-            description = "How long a tier waits on a client that stalls while sending its headers or body, or reading the response. Default: ${DEFAULT-VALUE}.")
-    int clientTimeout = 10;
-
-    @Option(names = "--workers", paramLabel = "N|auto", description = "nginx worker processes per tier. Default: ${DEFAULT-VALUE}.")
-    String workers = "auto";
 
     /** Problems with the values, each one line naming the flag and the accepted form; empty when all is well. */
     public List<String> problems() {
         List<String> p = new ArrayList<>();
-        range(p, "--front-rate", frontRate);
-        range(p, "--front-burst", frontBurst);
-        range(p, "--back-rate", backRate);
-        range(p, "--back-burst", backBurst);
-        if (rejectStatus != 429 && rejectStatus != 503) {
-            p.add("--reject-status must be 429 or 503 (got " + rejectStatus + ")");
+        range(p, "--front-rate", limits.frontRate);
+        range(p, "--front-burst", limits.frontBurst);
+        range(p, "--back-rate", limits.backRate);
+        range(p, "--back-burst", limits.backBurst);
+        if (limits.rejectStatus != 429 && limits.rejectStatus != 503) {
+            p.add("--reject-status must be 429 or 503 (got " + limits.rejectStatus + ")");
         }
-        range(p, "--retry-after", retryAfter);
-        range(p, "--limit-conn", limitConn);
+        range(p, "--retry-after", limits.retryAfter);
+        range(p, "--limit-conn", limits.limitConn);
         Path ageModule = NginxRenderer.ageModule();
-        if (ageSource == AgeSource.NATIVE && (ageModule == null || !Files.isRegularFile(ageModule))) {
+        if (caching.ageSource == AgeSource.NATIVE && (ageModule == null || !Files.isRegularFile(ageModule))) {
             p.add("--age-source native needs the module ./run-tests.sh builds (" + NginxRenderer.AGE_MODULE
                     + "): run it once as root, or build it as nginx/modules/age/README.md says");
         }
-        if (!SIZE.matcher(cacheSize).matches()) {
-            p.add("--cache-size must be a size such as 100m or 2g (got '" + cacheSize + "')");
+        if (!SIZE.matcher(caching.cacheSize).matches()) {
+            p.add("--cache-size must be a size such as 100m or 2g (got '" + caching.cacheSize + "')");
         }
-        freshness.forEach((path, seconds) -> {
+        caching.freshness.forEach((path, seconds) -> {
             if (!PATH.matcher(path).matches()) {
                 p.add("--freshness path must start with / and hold no spaces or quotes (got '" + path + "')");
             }
@@ -267,17 +98,17 @@ public final class NginxSwitches implements WholeNumber.Flags {
                 p.add("--freshness " + path + " needs a whole number of seconds >= 1, e.g. --freshness /hare=3");
             }
         });
-        for (String address : purgeAllow) {
+        for (String address : caching.purgeAllow) {
             if (!address.matches("[0-9a-fA-F:.]+(/\\d{1,3})?")) {
                 p.add("--purge-allow takes IP addresses or CIDR ranges (got '" + address + "')");
             }
         }
         // The command line's converter refused these already; origins set in code are checked here.
-        for (URI origin : origins) {
+        for (URI origin : originSwitches.origins) {
             OriginUrl.problem(origin).ifPresent(why -> p.add("--origin " + why));
         }
         p.addAll(identityProblems());
-        for (String cidr : allow) {
+        for (String cidr : limits.allow) {
             if (!Cidr.valid(cidr)) {
                 p.add("--allow takes networks as CIDR, e.g. 10.0.0.0/8 or 2001:db8::/32 (got '" + cidr + "')");
             } else {
@@ -287,18 +118,18 @@ public final class NginxSwitches implements WholeNumber.Flags {
                         + " (or " + Cidr.host(cidr) + " for the one address)?"));
             }
         }
-        if (limitScope == LimitScope.MISSES && !frontLimit) {
+        if (limits.limitScope == LimitScope.MISSES && !limits.frontLimit) {
             p.add("--limit-scope misses chooses which requests cost per-client quota, which --no-front-limit turns off:"
                     + " drop one of them");
         }
-        range(p, "--edges", edges);
+        range(p, "--edges", fleet.edges);
         p.addAll(fleetProblems());
         p.addAll(tlsProblems());
-        range(p, "--keepalive", keepalive);
-        range(p, "--read-timeout", readTimeout);
-        range(p, "--client-timeout", clientTimeout);
-        if (!workers.equals("auto") && !workers.matches("[1-9]\\d{0,2}")) {
-            p.add("--workers must be auto or a whole number from 1 to 999 (got '" + workers + "')");
+        range(p, "--keepalive", connections.keepalive);
+        range(p, "--read-timeout", connections.readTimeout);
+        range(p, "--client-timeout", connections.clientTimeout);
+        if (!connections.workers.equals("auto") && !connections.workers.matches("[1-9]\\d{0,2}")) {
+            p.add("--workers must be auto or a whole number from 1 to 999 (got '" + connections.workers + "')");
         }
         return p;
     }
@@ -306,23 +137,23 @@ public final class NginxSwitches implements WholeNumber.Flags {
     /** The switches that need a key, given without one (by address they would change nothing), and the tiers file's problem. */
     private List<String> identityProblems() {
         List<String> p = new ArrayList<>();
-        if (limitKey.byAddress()) {
+        if (limits.limitKey.byAddress()) {
             String addKey = ": add --limit-key header:NAME, cookie:NAME or arg:NAME";
-            if (tiers != null) {
+            if (limits.tiers != null) {
                 p.add("--tiers needs a key to put in tiers" + addKey);
             }
-            if (missingKey != MissingKey.ADDR) {
-                p.add("--missing-key " + missingKey + " needs a key that can be missing" + addKey);
+            if (limits.missingKey != MissingKey.ADDR) {
+                p.add("--missing-key " + limits.missingKey + " needs a key that can be missing" + addKey);
             }
-            if (addressCeiling.kind() != AddressCeiling.Kind.AUTO) {
-                p.add("--address-ceiling " + addressCeiling + " needs a key to stand beside (by address the limit is"
+            if (limits.addressCeiling.kind() != AddressCeiling.Kind.AUTO) {
+                p.add("--address-ceiling " + limits.addressCeiling + " needs a key to stand beside (by address the limit is"
                         + " the address's own)" + addKey);
             }
             return p;
         }
-        if (tiers != null) {
+        if (limits.tiers != null) {
             try {
-                TiersFile.read(tiers);
+                TiersFile.read(limits.tiers);
             } catch (TiersFile.Malformed e) {
                 p.add("--tiers " + e.getMessage());
             }
@@ -333,52 +164,52 @@ public final class NginxSwitches implements WholeNumber.Flags {
     /** TLS's flags without --tls, one of the certificate and key without the other, and the files themselves. */
     private List<String> tlsProblems() {
         List<String> p = new ArrayList<>();
-        if (!tls) {
-            for (String flag : List.of(tlsCert != null ? "--tls-cert" : "", tlsKey != null ? "--tls-key" : "",
-                    hsts ? "--hsts" : "", !http2 ? "--no-http2" : "", httpPort != 0 ? "--http-port" : "")) {
+        if (!tlsSwitches.tls) {
+            for (String flag : List.of(tlsSwitches.tlsCert != null ? "--tls-cert" : "", tlsSwitches.tlsKey != null ? "--tls-key" : "",
+                    tlsSwitches.hsts ? "--hsts" : "", !tlsSwitches.http2 ? "--no-http2" : "", tlsSwitches.httpPort != 0 ? "--http-port" : "")) {
                 if (!flag.isEmpty()) {
                     p.add(flag + " goes with --tls: add --tls");
                 }
             }
             return p;
         }
-        if ((tlsCert == null) != (tlsKey == null)) {
-            p.add(tlsCert == null ? "--tls-key needs its certificate: add --tls-cert FILE"
+        if ((tlsSwitches.tlsCert == null) != (tlsSwitches.tlsKey == null)) {
+            p.add(tlsSwitches.tlsCert == null ? "--tls-key needs its certificate: add --tls-cert FILE"
                     : "--tls-cert needs its private key: add --tls-key FILE");
-        } else if (tlsCert != null) {
-            TlsFileCheck.problem(tlsCert, tlsKey).ifPresent(p::add);
+        } else if (tlsSwitches.tlsCert != null) {
+            TlsFileCheck.problem(tlsSwitches.tlsCert, tlsSwitches.tlsKey).ifPresent(p::add);
         }
-        if (httpPort != 0) {
-            range(p, "--http-port", httpPort);
+        if (tlsSwitches.httpPort != 0) {
+            range(p, "--http-port", tlsSwitches.httpPort);
         }
         return p;
     }
 
     private List<String> fleetProblems() {
         List<String> p = new ArrayList<>();
-        if (fleetLimit != FleetLimit.PER_EDGE && edges < 2) {
-            p.add("--fleet-limit " + fleetLimit + " needs a fleet: add --edges N with N >= 2");
-        } else if (fleetLimit != FleetLimit.PER_EDGE && !frontLimit) {
-            p.add("--fleet-limit " + fleetLimit + " shares the per-client limit, which --no-front-limit turns off");
-        } else if (fleetLimit != FleetLimit.PER_EDGE && limitScope == LimitScope.MISSES) {
-            p.add("--fleet-limit " + fleetLimit + " is not needed with --limit-scope misses: the one back end"
+        if (fleet.fleetLimit != FleetLimit.PER_EDGE && fleet.edges < 2) {
+            p.add("--fleet-limit " + fleet.fleetLimit + " needs a fleet: add --edges N with N >= 2");
+        } else if (fleet.fleetLimit != FleetLimit.PER_EDGE && !limits.frontLimit) {
+            p.add("--fleet-limit " + fleet.fleetLimit + " shares the per-client limit, which --no-front-limit turns off");
+        } else if (fleet.fleetLimit != FleetLimit.PER_EDGE && limits.limitScope == LimitScope.MISSES) {
+            p.add("--fleet-limit " + fleet.fleetLimit + " is not needed with --limit-scope misses: the one back end"
                     + " already counts each client for the whole fleet");
-        } else if (fleetLimit == FleetLimit.CLIENT_HASH && edgeBalance == EdgeBalance.URI_HASH) {
+        } else if (fleet.fleetLimit == FleetLimit.CLIENT_HASH && fleet.edgeBalance == EdgeBalance.URI_HASH) {
             p.add("--fleet-limit client-hash and --edge-balance uri-hash both choose the edge: give one of them");
         }
-        if (fleetRedis != null && fleetLimit != FleetLimit.SHARED) {
+        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED) {
             p.add("--fleet-redis goes with --fleet-limit shared");
-        } else if (fleetRedis != null) {
-            var hostPort = HOST_PORT.matcher(fleetRedis);
+        } else if (fleet.fleetRedis != null) {
+            var hostPort = HOST_PORT.matcher(fleet.fleetRedis);
             int port = hostPort.matches() ? Integer.parseInt(hostPort.group(1)) : 0;
             if (port < 1 || port > 65_535) {
                 p.add("--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379 (got '"
                         // A password before an @ (Redis's AUTH) is refused unseen, as --origin's is.
-                        + (fleetRedis.contains("@") ? "***" + fleetRedis.substring(fleetRedis.lastIndexOf('@'))
-                                : fleetRedis) + "')");
+                        + (fleet.fleetRedis.contains("@") ? "***" + fleet.fleetRedis.substring(fleet.fleetRedis.lastIndexOf('@'))
+                                : fleet.fleetRedis) + "')");
             }
         }
-        range(p, "--fleet-redis-timeout", fleetRedisTimeout);
+        range(p, "--fleet-redis-timeout", fleet.fleetRedisTimeout);
         return p;
     }
 
@@ -387,11 +218,11 @@ public final class NginxSwitches implements WholeNumber.Flags {
      * either. The file was checked by {@link #problems()}.
      */
     public List<LimitTier> limitTiers() {
-        if (tiers == null) {
-            return givenTiers;
+        if (limits.tiers == null) {
+            return limits.givenTiers;
         }
         try {
-            return TiersFile.read(tiers);
+            return TiersFile.read(limits.tiers);
         } catch (TiersFile.Malformed e) {
             throw new IllegalStateException("--tiers " + e.getMessage(), e);
         }
@@ -402,10 +233,10 @@ public final class NginxSwitches implements WholeNumber.Flags {
      * one, the anonymous tier at --front-rate, --front-burst and --front-mode. The renderer makes a
      * zone of each; the address ceiling's auto is resolved against them.
      */
-    public List<LimitTier> tiersInForce(List<LimitTier> tiers) {
-        List<LimitTier> all = new ArrayList<>(tiers);
+    public List<LimitTier> tiersInForce(List<LimitTier> fileTiers) {
+        List<LimitTier> all = new ArrayList<>(fileTiers);
         if (all.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
-            all.add(new LimitTier(LimitTier.ANONYMOUS, frontRate, frontBurst, frontMode, List.of()));
+            all.add(new LimitTier(LimitTier.ANONYMOUS, limits.frontRate, limits.frontBurst, limits.frontMode, List.of()));
         }
         return all;
     }
@@ -415,8 +246,8 @@ public final class NginxSwitches implements WholeNumber.Flags {
      * against the most generous of {@link #tiersInForce}: what the renderer renders and the model
      * assumes. Its kind is OFF when it is off.
      */
-    public AddressCeiling addressCeilingInForce(List<LimitTier> tiers) {
-        return addressCeiling.resolved(tiersInForce(tiers));
+    public AddressCeiling addressCeilingInForce(List<LimitTier> fileTiers) {
+        return limits.addressCeiling.resolved(tiersInForce(fileTiers));
     }
 
     private static void range(List<String> p, String flag, int value) {
@@ -433,139 +264,139 @@ public final class NginxSwitches implements WholeNumber.Flags {
         NginxSwitches c = new NginxSwitches();
         // Every flag from the annotations, as Flags.differing reads them, so that a flag added is copied too.
         Flags.copy(this, c);
-        c.givenTiers = givenTiers;
-        c.throwawayTls = throwawayTls;
+        c.limits.givenTiers = limits.givenTiers;
+        c.tlsSwitches.throwawayTls = tlsSwitches.throwawayTls;
         return c;
     }
 
     // Fluent setters, for tests and other code that builds a scenario without a command line.
-    public NginxSwitches frontLimit(boolean on) { frontLimit = on; return this; }
-    public NginxSwitches frontRate(int r) { frontRate = r; return this; }
-    public NginxSwitches frontBurst(int n) { frontBurst = n; return this; }
-    public NginxSwitches frontMode(LimitMode m) { frontMode = m; return this; }
-    public NginxSwitches limitKey(LimitKey k) { limitKey = k; return this; }
-    public NginxSwitches missingKey(MissingKey m) { missingKey = m; return this; }
-    public NginxSwitches addressCeiling(AddressCeiling c) { addressCeiling = c; return this; }
-    public NginxSwitches tiers(Path file) { tiers = file; return this; }
+    public NginxSwitches frontLimit(boolean on) { limits.frontLimit = on; return this; }
+    public NginxSwitches frontRate(int r) { limits.frontRate = r; return this; }
+    public NginxSwitches frontBurst(int n) { limits.frontBurst = n; return this; }
+    public NginxSwitches frontMode(LimitMode m) { limits.frontMode = m; return this; }
+    public NginxSwitches limitKey(LimitKey k) { limits.limitKey = k; return this; }
+    public NginxSwitches missingKey(MissingKey m) { limits.missingKey = m; return this; }
+    public NginxSwitches addressCeiling(AddressCeiling c) { limits.addressCeiling = c; return this; }
+    public NginxSwitches tiers(Path file) { limits.tiers = file; return this; }
     /** Tiers of keys without a file: a tiers cell's own, which its folder's tiers.txt then names. */
-    public NginxSwitches tiers(List<LimitTier> given) { givenTiers = List.copyOf(given); return this; }
-    public NginxSwitches allow(List<String> cidrs) { allow = new ArrayList<>(cidrs); return this; }
-    public NginxSwitches limitScope(LimitScope s) { limitScope = s; return this; }
-    public NginxSwitches backLimit(boolean on) { backLimit = on; return this; }
-    public NginxSwitches backRate(int r) { backRate = r; return this; }
-    public NginxSwitches backBurst(int n) { backBurst = n; return this; }
-    public NginxSwitches backMode(LimitMode m) { backMode = m; return this; }
-    public NginxSwitches rejectStatus(int s) { rejectStatus = s; return this; }
-    public NginxSwitches retryAfter(int s) { retryAfter = s; return this; }
-    public NginxSwitches limitConn(int n) { limitConn = n; return this; }
-    public NginxSwitches cache(boolean on) { cache = on; return this; }
-    public NginxSwitches cacheSize(String s) { cacheSize = s; return this; }
-    public NginxSwitches backgroundUpdate(boolean on) { backgroundUpdate = on; return this; }
-    public NginxSwitches age(boolean on) { age = on; return this; }
-    public NginxSwitches ageSource(AgeSource a) { ageSource = a; return this; }
-    public NginxSwitches stale(StaleMode m) { stale = m; return this; }
-    public NginxSwitches freshness(String path, int seconds) { freshness.put(path, seconds); return this; }
-    public NginxSwitches purgeAllow(List<String> a) { purgeAllow = new ArrayList<>(a); return this; }
-    public NginxSwitches origins(List<URI> o) { origins = new ArrayList<>(o); return this; }
-    public NginxSwitches balance(Balance b) { balance = b; return this; }
-    public NginxSwitches edges(int n) { edges = n; return this; }
-    public NginxSwitches edgeBalance(EdgeBalance b) { edgeBalance = b; return this; }
-    public NginxSwitches fleetLimit(FleetLimit f) { fleetLimit = f; return this; }
-    public NginxSwitches fleetRedis(String hostPort) { fleetRedis = hostPort; return this; }
-    public NginxSwitches fleetRedisTimeout(int ms) { fleetRedisTimeout = ms; return this; }
-    public NginxSwitches tls(boolean on) { tls = on; return this; }
-    public NginxSwitches tlsFiles(Path certificate, Path key) { tlsCert = certificate; tlsKey = key; return this; }
-    public NginxSwitches http2(boolean on) { http2 = on; return this; }
-    public NginxSwitches hsts(boolean on) { hsts = on; return this; }
-    public NginxSwitches httpPort(int port) { httpPort = port; return this; }
+    public NginxSwitches tiers(List<LimitTier> given) { limits.givenTiers = List.copyOf(given); return this; }
+    public NginxSwitches allow(List<String> cidrs) { limits.allow = new ArrayList<>(cidrs); return this; }
+    public NginxSwitches limitScope(LimitScope s) { limits.limitScope = s; return this; }
+    public NginxSwitches backLimit(boolean on) { limits.backLimit = on; return this; }
+    public NginxSwitches backRate(int r) { limits.backRate = r; return this; }
+    public NginxSwitches backBurst(int n) { limits.backBurst = n; return this; }
+    public NginxSwitches backMode(LimitMode m) { limits.backMode = m; return this; }
+    public NginxSwitches rejectStatus(int s) { limits.rejectStatus = s; return this; }
+    public NginxSwitches retryAfter(int s) { limits.retryAfter = s; return this; }
+    public NginxSwitches limitConn(int n) { limits.limitConn = n; return this; }
+    public NginxSwitches cache(boolean on) { caching.cache = on; return this; }
+    public NginxSwitches cacheSize(String s) { caching.cacheSize = s; return this; }
+    public NginxSwitches backgroundUpdate(boolean on) { caching.backgroundUpdate = on; return this; }
+    public NginxSwitches age(boolean on) { caching.age = on; return this; }
+    public NginxSwitches ageSource(AgeSource a) { caching.ageSource = a; return this; }
+    public NginxSwitches stale(StaleMode m) { caching.stale = m; return this; }
+    public NginxSwitches freshness(String path, int seconds) { caching.freshness.put(path, seconds); return this; }
+    public NginxSwitches purgeAllow(List<String> a) { caching.purgeAllow = new ArrayList<>(a); return this; }
+    public NginxSwitches origins(List<URI> o) { originSwitches.origins = new ArrayList<>(o); return this; }
+    public NginxSwitches balance(Balance b) { originSwitches.balance = b; return this; }
+    public NginxSwitches edges(int n) { fleet.edges = n; return this; }
+    public NginxSwitches edgeBalance(EdgeBalance b) { fleet.edgeBalance = b; return this; }
+    public NginxSwitches fleetLimit(FleetLimit f) { fleet.fleetLimit = f; return this; }
+    public NginxSwitches fleetRedis(String hostPort) { fleet.fleetRedis = hostPort; return this; }
+    public NginxSwitches fleetRedisTimeout(int ms) { fleet.fleetRedisTimeout = ms; return this; }
+    public NginxSwitches tls(boolean on) { tlsSwitches.tls = on; return this; }
+    public NginxSwitches tlsFiles(Path certificate, Path key) { tlsSwitches.tlsCert = certificate; tlsSwitches.tlsKey = key; return this; }
+    public NginxSwitches http2(boolean on) { tlsSwitches.http2 = on; return this; }
+    public NginxSwitches hsts(boolean on) { tlsSwitches.hsts = on; return this; }
+    public NginxSwitches httpPort(int port) { tlsSwitches.httpPort = port; return this; }
     /** The throwaway CA's files the suite made for this run (--tls without --tls-cert). */
-    public NginxSwitches throwawayTls(TlsFiles files) { throwawayTls = files; return this; }
-    public NginxSwitches keepalive(int n) { keepalive = n; return this; }
-    public NginxSwitches readTimeout(int s) { readTimeout = s; return this; }
-    public NginxSwitches clientTimeout(int s) { clientTimeout = s; return this; }
-    public NginxSwitches workers(String w) { workers = w; return this; }
+    public NginxSwitches throwawayTls(TlsFiles files) { tlsSwitches.throwawayTls = files; return this; }
+    public NginxSwitches keepalive(int n) { connections.keepalive = n; return this; }
+    public NginxSwitches readTimeout(int s) { connections.readTimeout = s; return this; }
+    public NginxSwitches clientTimeout(int s) { connections.clientTimeout = s; return this; }
+    public NginxSwitches workers(String w) { connections.workers = w; return this; }
 
-    public boolean frontLimit() { return frontLimit; }
-    public boolean backLimit() { return backLimit; }
-    public LimitKey limitKey() { return limitKey; }
-    public Path tiersFile() { return tiers; }
-    public MissingKey missingKey() { return missingKey; }
-    public AddressCeiling addressCeiling() { return addressCeiling; }
-    public List<String> allow() { return List.copyOf(allow); }
-    public LimitScope limitScope() { return limitScope; }
-    public boolean cache() { return cache; }
-    public String cacheSize() { return cacheSize; }
+    public boolean frontLimit() { return limits.frontLimit; }
+    public boolean backLimit() { return limits.backLimit; }
+    public LimitKey limitKey() { return limits.limitKey; }
+    public Path tiersFile() { return limits.tiers; }
+    public MissingKey missingKey() { return limits.missingKey; }
+    public AddressCeiling addressCeiling() { return limits.addressCeiling; }
+    public List<String> allow() { return List.copyOf(limits.allow); }
+    public LimitScope limitScope() { return limits.limitScope; }
+    public boolean cache() { return caching.cache; }
+    public String cacheSize() { return caching.cacheSize; }
     /** What counts the edge's Age, auto resolved: native when run-tests.sh built the module, else njs. */
-    public AgeSource ageSourceInForce() { return ageSource.resolved(NginxRenderer.ageModule()); }
-    public int rejectStatus() { return rejectStatus; }
-    public int retryAfter() { return retryAfter; }
-    public List<URI> origins() { return List.copyOf(origins); }
-    public List<String> purgeAllow() { return List.copyOf(purgeAllow); }
-    public int edges() { return edges; }
-    public boolean tls() { return tls; }
-    public boolean http2() { return tls && http2; }
-    public boolean hsts() { return tls && hsts; }
-    public int httpPort() { return tls ? httpPort : 0; }
+    public AgeSource ageSourceInForce() { return caching.ageSource.resolved(NginxRenderer.ageModule()); }
+    public int rejectStatus() { return limits.rejectStatus; }
+    public int retryAfter() { return limits.retryAfter; }
+    public List<URI> origins() { return List.copyOf(originSwitches.origins); }
+    public List<String> purgeAllow() { return List.copyOf(caching.purgeAllow); }
+    public int edges() { return fleet.edges; }
+    public boolean tls() { return tlsSwitches.tls; }
+    public boolean http2() { return tlsSwitches.tls && tlsSwitches.http2; }
+    public boolean hsts() { return tlsSwitches.tls && tlsSwitches.hsts; }
+    public int httpPort() { return tlsSwitches.tls ? tlsSwitches.httpPort : 0; }
     /**
      * The certificate, key and trust in force with --tls: the user's own, or the throwaway CA's once
      * made; empty without --tls, or before the throwaway is made ({@link #needsThrowawayTls()}).
      */
     public java.util.Optional<TlsFiles> tlsFiles() {
-        if (!tls) {
+        if (!tlsSwitches.tls) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.ofNullable(tlsCert != null ? TlsFiles.own(tlsCert, tlsKey) : throwawayTls);
+        return java.util.Optional.ofNullable(tlsSwitches.tlsCert != null ? TlsFiles.own(tlsSwitches.tlsCert, tlsSwitches.tlsKey) : tlsSwitches.throwawayTls);
     }
     /** Whether --tls still waits for its throwaway CA: given without --tls-cert, and none made yet. */
-    public boolean needsThrowawayTls() { return tls && tlsCert == null && throwawayTls == null; }
-    public EdgeBalance edgeBalance() { return edgeBalance; }
-    public FleetLimit fleetLimit() { return fleetLimit; }
+    public boolean needsThrowawayTls() { return tlsSwitches.tls && tlsSwitches.tlsCert == null && tlsSwitches.throwawayTls == null; }
+    public EdgeBalance edgeBalance() { return fleet.edgeBalance; }
+    public FleetLimit fleetLimit() { return fleet.fleetLimit; }
     /** Whether the edges share each client's bucket in Redis: --fleet-limit shared over a fleet, with the limit on. */
-    public boolean fleetShared() { return edges > 1 && frontLimit && fleetLimit == FleetLimit.SHARED; }
+    public boolean fleetShared() { return fleet.edges > 1 && limits.frontLimit && fleet.fleetLimit == FleetLimit.SHARED; }
     /** The Redis of --fleet-limit shared as HOST:PORT; null until given or started. */
-    public String fleetRedis() { return fleetRedis; }
+    public String fleetRedis() { return fleet.fleetRedis; }
     // What the model of the tiers (predictions, advise) and the back limit's promise need to know.
-    public int frontRate() { return frontRate; }
-    public int frontBurst() { return frontBurst; }
-    public LimitMode frontMode() { return frontMode; }
-    public int backRate() { return backRate; }
-    public int backBurst() { return backBurst; }
-    public LimitMode backMode() { return backMode; }
-    public int limitConn() { return limitConn; }
-    public boolean backgroundUpdate() { return backgroundUpdate; }
-    public StaleMode stale() { return stale; }
-    public int readTimeout() { return readTimeout; }
+    public int frontRate() { return limits.frontRate; }
+    public int frontBurst() { return limits.frontBurst; }
+    public LimitMode frontMode() { return limits.frontMode; }
+    public int backRate() { return limits.backRate; }
+    public int backBurst() { return limits.backBurst; }
+    public LimitMode backMode() { return limits.backMode; }
+    public int limitConn() { return limits.limitConn; }
+    public boolean backgroundUpdate() { return caching.backgroundUpdate; }
+    public StaleMode stale() { return caching.stale; }
+    public int readTimeout() { return connections.readTimeout; }
     /** The --freshness overrides, in the order given. */
-    public Map<String, Integer> freshness() { return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(freshness)); }
-    public boolean age() { return age; }
-    public Balance balance() { return balance; }
-    public int fleetRedisTimeout() { return fleetRedisTimeout; }
-    public int keepalive() { return keepalive; }
-    public int clientTimeout() { return clientTimeout; }
-    public String workers() { return workers; }
+    public Map<String, Integer> freshness() { return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(caching.freshness)); }
+    public boolean age() { return caching.age; }
+    public Balance balance() { return originSwitches.balance; }
+    public int fleetRedisTimeout() { return fleet.fleetRedisTimeout; }
+    public int keepalive() { return connections.keepalive; }
+    public int clientTimeout() { return connections.clientTimeout; }
+    public String workers() { return connections.workers; }
 
     /** A one-line description of the switches that differ from the defaults, for logs and reports. */
     public String describe() {
-        return "front limit " + (frontLimit ? frontRate + " r/s burst " + frontBurst + " " + frontMode : "off")
-                + (frontLimit && (!limitKey.byAddress() || !allow.isEmpty() || limitScope == LimitScope.MISSES)
-                        ? " keyed by " + (limitKey.byAddress() ? "address" : limitKey + " (missing: " + missingKey
-                                + ", address ceiling " + addressCeiling + ")")
-                                + (tiers != null ? ", tiers from " + tiers.getFileName() : "")
-                                + (allow.isEmpty() ? "" : ", not for " + String.join(" ", allow))
-                                + (limitScope == LimitScope.MISSES ? ", counting only edge-cache misses" : "")
+        return "front limit " + (limits.frontLimit ? limits.frontRate + " r/s burst " + limits.frontBurst + " " + limits.frontMode : "off")
+                + (limits.frontLimit && (!limits.limitKey.byAddress() || !limits.allow.isEmpty() || limits.limitScope == LimitScope.MISSES)
+                        ? " keyed by " + (limits.limitKey.byAddress() ? "address" : limits.limitKey + " (missing: " + limits.missingKey
+                                + ", address ceiling " + limits.addressCeiling + ")")
+                                + (limits.tiers != null ? ", tiers from " + limits.tiers.getFileName() : "")
+                                + (limits.allow.isEmpty() ? "" : ", not for " + String.join(" ", limits.allow))
+                                + (limits.limitScope == LimitScope.MISSES ? ", counting only edge-cache misses" : "")
                         : "")
-                + ", back limit " + (backLimit ? backRate + " r/s burst " + backBurst + " " + backMode : "off")
-                + ", edge cache " + (cache ? "on (" + cacheSize + (stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
-                        + (age ? ", Age " + ageSourceInForce() : ", no Age") + ")" : "off")
-                + ", rejections " + rejectStatus
-                + (limitConn > 0 ? ", limit_conn " + limitConn : "")
-                + (tls ? ", TLS " + (http2 ? "with HTTP/2" : "HTTP/1.1 only") + (tlsCert != null ? " (own certificate)"
-                        : " (throwaway CA)") + (hsts ? ", HSTS" : "") + (httpPort != 0 ? ", http on " + httpPort
+                + ", back limit " + (limits.backLimit ? limits.backRate + " r/s burst " + limits.backBurst + " " + limits.backMode : "off")
+                + ", edge cache " + (caching.cache ? "on (" + caching.cacheSize + (caching.stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
+                        + (caching.age ? ", Age " + ageSourceInForce() : ", no Age") + ")" : "off")
+                + ", rejections " + limits.rejectStatus
+                + (limits.limitConn > 0 ? ", limit_conn " + limits.limitConn : "")
+                + (tlsSwitches.tls ? ", TLS " + (tlsSwitches.http2 ? "with HTTP/2" : "HTTP/1.1 only") + (tlsSwitches.tlsCert != null ? " (own certificate)"
+                        : " (throwaway CA)") + (tlsSwitches.hsts ? ", HSTS" : "") + (tlsSwitches.httpPort != 0 ? ", http on " + tlsSwitches.httpPort
                                 + " redirects" : "") : "")
-                + (edges > 1 ? ", " + edges + " edges " + (edgeBalance == EdgeBalance.URI_HASH
-                        ? "sharded by URI (hash $request_uri consistent)" : fleetLimit == FleetLimit.CLIENT_HASH
+                + (fleet.edges > 1 ? ", " + fleet.edges + " edges " + (fleet.edgeBalance == EdgeBalance.URI_HASH
+                        ? "sharded by URI (hash $request_uri consistent)" : fleet.fleetLimit == FleetLimit.CLIENT_HASH
                                 ? "by client (hash of the client)" : "round robin (independent caches)")
-                        + ", per-client limit " + fleetLimit : "");
+                        + ", per-client limit " + fleet.fleetLimit : "");
     }
 
     /**
@@ -573,27 +404,27 @@ public final class NginxSwitches implements WholeNumber.Flags {
      * Ask {@link #problems()} first: the spec takes the values as they are.
      */
     public StackSpec spec(TierPorts ports) {
-        List<URI> origins = origins().isEmpty()
+        List<URI> originUris = origins().isEmpty()
                 ? List.of(URI.create("http://" + Ports.LOOPBACK + ":" + ports.origin()))
                 : origins();
-        List<StackSpec.KeyTier> tiers = limitTiers().stream()
+        List<StackSpec.KeyTier> keyTiers = limitTiers().stream()
                 .map(t -> new StackSpec.KeyTier(t.name(), specLimit(t.rate(), t.burst(), t.mode()), t.keys())).toList();
-        Optional<StackSpec.Tls> tls = tls() ? Optional.of(new StackSpec.Tls(tlsFiles(), http2(), hsts(), httpPort())) : Optional.empty();
+        Optional<StackSpec.Tls> tlsSpec = tls() ? Optional.of(new StackSpec.Tls(tlsFiles(), http2(), hsts(), httpPort())) : Optional.empty();
         return new StackSpec(
                 frontLimit() ? Optional.of(specLimit(frontRate(), frontBurst(), frontMode()))
                         : Optional.empty(),
                 backLimit() ? Optional.of(specLimit(backRate(), backBurst(), backMode()))
                         : Optional.empty(),
                 specKey(limitKey()), missingKey() == MissingKey.REJECT ? StackSpec.Missing.REJECT : StackSpec.Missing.ADDR,
-                specCeiling(this), tiers, allow(), limitScope(), limitConn(),
+                specCeiling(this), keyTiers, allow(), limitScope(), limitConn(),
                 rejectStatus(), retryAfter(),
                 new StackSpec.Cache(cache(), cacheSize(),
                         stale() == StaleMode.PROTECTIVE ? StackSpec.Stale.PROTECTIVE : StackSpec.Stale.RFC,
                         backgroundUpdate(), age(), freshness()),
-                purgeAllow(), origins, origins().isEmpty(), balance(), ports,
+                purgeAllow(), originUris, origins().isEmpty(), balance(), ports,
                 new StackSpec.Fleet(edges(), edgeBalance(), fleetLimit(),
                         Optional.ofNullable(fleetRedis()), fleetRedisTimeout()),
-                tls, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),
+                tlsSpec, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),
                 new StackSpec.Tuning(workers(), ageSourceInForce()),
                 new StackSpec.Said(describe(), Flags.differing(this, new NginxSwitches())));
     }

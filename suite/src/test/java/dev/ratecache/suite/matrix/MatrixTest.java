@@ -109,60 +109,78 @@ class MatrixTest {
     void copyCarriesEverySwitch() throws Exception {
         NginxSwitches changed = new NginxSwitches();
         // Give every field a value unlike its default, then check the copy has them all.
-        for (Field f : NginxSwitches.class.getDeclaredFields()) {
-            if (Modifier.isStatic(f.getModifiers())) {
-                continue;
-            }
-            f.setAccessible(true);
-            Object value = f.get(changed);
+        List<java.util.Map.Entry<Object, Field>> fields = switchFields(changed);
+        assertThat(fields).as("the switches' fields").hasSizeGreaterThan(40);
+        for (java.util.Map.Entry<Object, Field> e : fields) {
+            Object holder = e.getKey();
+            Field f = e.getValue();
+            Object value = f.get(holder);
             if (value instanceof Boolean b) {
-                f.set(changed, !b);
+                f.set(holder, !b);
             } else if (value instanceof Integer i) {
-                f.set(changed, i + 1);
+                f.set(holder, i + 1);
             } else if (value instanceof String) {
-                f.set(changed, "x" + value);
+                f.set(holder, "x" + value);
             } else if (value instanceof java.util.Map<?, ?>) {
-                f.set(changed, new java.util.LinkedHashMap<>(java.util.Map.of("/p", 1)));
+                f.set(holder, new java.util.LinkedHashMap<>(java.util.Map.of("/p", 1)));
             } else if (value instanceof java.util.List<?>) {
-                f.set(changed, new java.util.ArrayList<>(List.of(java.net.URI.create("http://h:1"))));
+                f.set(holder, new java.util.ArrayList<>(List.of(java.net.URI.create("http://h:1"))));
             } else if (value instanceof dev.ratecache.suite.nginx.LimitMode) {
-                f.set(changed, dev.ratecache.suite.nginx.LimitMode.parse("delay=3"));
+                f.set(holder, dev.ratecache.suite.nginx.LimitMode.parse("delay=3"));
             } else if (value instanceof dev.ratecache.suite.nginx.StaleMode mode) {
-                f.set(changed, mode == dev.ratecache.suite.nginx.StaleMode.RFC
+                f.set(holder, mode == dev.ratecache.suite.nginx.StaleMode.RFC
                         ? dev.ratecache.suite.nginx.StaleMode.PROTECTIVE : dev.ratecache.suite.nginx.StaleMode.RFC);
             } else if (value instanceof dev.ratecache.suite.spec.FleetLimit) {
-                f.set(changed, dev.ratecache.suite.spec.FleetLimit.SHARED);
+                f.set(holder, dev.ratecache.suite.spec.FleetLimit.SHARED);
             } else if (value instanceof dev.ratecache.suite.spec.EdgeBalance) {
-                f.set(changed, dev.ratecache.suite.spec.EdgeBalance.URI_HASH);
+                f.set(holder, dev.ratecache.suite.spec.EdgeBalance.URI_HASH);
             } else if (value instanceof dev.ratecache.suite.spec.Balance) {
-                f.set(changed, dev.ratecache.suite.spec.Balance.LEAST_CONN);
+                f.set(holder, dev.ratecache.suite.spec.Balance.LEAST_CONN);
             } else if (value instanceof dev.ratecache.suite.nginx.LimitKey) {
-                f.set(changed, dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
+                f.set(holder, dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
             } else if (value instanceof dev.ratecache.suite.nginx.MissingKey) {
-                f.set(changed, dev.ratecache.suite.nginx.MissingKey.REJECT);
+                f.set(holder, dev.ratecache.suite.nginx.MissingKey.REJECT);
             } else if (value instanceof dev.ratecache.suite.nginx.AddressCeiling) {
-                f.set(changed, dev.ratecache.suite.nginx.AddressCeiling.OFF);
+                f.set(holder, dev.ratecache.suite.nginx.AddressCeiling.OFF);
             } else if (value instanceof dev.ratecache.suite.spec.AgeSource) {
-                f.set(changed, dev.ratecache.suite.spec.AgeSource.NJS);
+                f.set(holder, dev.ratecache.suite.spec.AgeSource.NJS);
             } else if (value instanceof dev.ratecache.suite.spec.LimitScope) {
-                f.set(changed, dev.ratecache.suite.spec.LimitScope.MISSES);
+                f.set(holder, dev.ratecache.suite.spec.LimitScope.MISSES);
             } else if (value == null && f.getType() == String.class) {
-                f.set(changed, "127.0.0.1:6379");
+                f.set(holder, "127.0.0.1:6379");
             } else if (value == null && f.getType() == Path.class) {
-                f.set(changed, Path.of("tiers.txt"));
+                f.set(holder, Path.of("tiers.txt"));
             } else if (value == null && f.getType() == dev.ratecache.suite.spec.TlsFiles.class) {
-                f.set(changed, new dev.ratecache.suite.spec.TlsFiles(Path.of("s.pem"), Path.of("s.key"), Path.of("ca.pem")));
+                f.set(holder, new dev.ratecache.suite.spec.TlsFiles(Path.of("s.pem"), Path.of("s.key"), Path.of("ca.pem")));
             } else {
                 throw new AssertionError("no test value for field " + f.getName() + " of " + f.getType());
             }
         }
-        NginxSwitches copy = changed.copy();
-        for (Field f : NginxSwitches.class.getDeclaredFields()) {
-            if (!Modifier.isStatic(f.getModifiers())) {
-                f.setAccessible(true);
-                assertThat(f.get(copy)).as(f.getName()).isEqualTo(f.get(changed));
+        List<java.util.Map.Entry<Object, Field>> copied = switchFields(changed.copy());
+        for (int i = 0; i < fields.size(); i++) {
+            Field f = fields.get(i).getValue();
+            assertThat(copied.get(i).getKey()).as("a group of its own").isNotSameAs(fields.get(i).getKey());
+            assertThat(f.get(copied.get(i).getKey())).as(f.getName()).isEqualTo(f.get(fields.get(i).getKey()));
+        }
+    }
+
+    /** Every field that holds a switch: the fields of NginxSwitches' groups, each with the group object it is in. */
+    private static List<java.util.Map.Entry<Object, Field>> switchFields(NginxSwitches s) throws IllegalAccessException {
+        List<java.util.Map.Entry<Object, Field>> all = new java.util.ArrayList<>();
+        for (Field group : NginxSwitches.class.getDeclaredFields()) {
+            if (Modifier.isStatic(group.getModifiers())) {
+                continue;
+            }
+            group.setAccessible(true);
+            Object holder = group.get(s);
+            for (Field f : holder.getClass().getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    f.setAccessible(true);
+                    all.add(java.util.Map.entry(holder, f));
+                }
             }
         }
+        return all;
     }
 
     @Test

@@ -23,11 +23,11 @@ class FlagValueTest {
         NginxSwitches s = parsed("--stale", "PROTECTIVE", "--balance", "Least-Conn", "--edge-balance", " uri-hash ",
                 "--limit-scope", "misses", "--missing-key", "Reject", "--age-source", "NJS");
         assertThat(s.stale()).isEqualTo(StaleMode.PROTECTIVE);
-        assertThat(s.balance).isEqualTo(Balance.LEAST_CONN);
+        assertThat(s.balance()).isEqualTo(Balance.LEAST_CONN);
         assertThat(s.edgeBalance()).isEqualTo(EdgeBalance.URI_HASH);
         assertThat(s.limitScope()).isEqualTo(LimitScope.MISSES);
         assertThat(s.missingKey()).isEqualTo(MissingKey.REJECT);
-        assertThat(s.ageSource).isEqualTo(AgeSource.NJS);
+        assertThat(s.caching.ageSource).isEqualTo(AgeSource.NJS);
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class StaleRenderingTest {
 
     private String rendered(Tier tier, NginxSwitches switches, String file) throws IOException {
-        Path conf = TestDirs.fresh(getClass(), tier.id() + "-" + switches.stale + "-" + switches.rejectStatus
+        Path conf = TestDirs.fresh(getClass(), tier.id() + "-" + switches.stale() + "-" + switches.rejectStatus()
                 + "-" + switches.ageSourceInForce());
         new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, new StackPorts(), conf);
         Path path = conf.resolve(file);

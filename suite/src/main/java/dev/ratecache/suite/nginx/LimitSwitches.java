@@ -1,0 +1,98 @@
+package dev.ratecache.suite.nginx;
+
+import dev.ratecache.suite.spec.LimitScope;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The rate limits of both tiers: the per-client limit at the front (its rate, burst and mode,
+ * what it counts by, its tiers of keys, the networks it spares, which requests it counts) and the
+ * limit for the whole origin at the back, and how a rejection is answered. A group of
+ * {@link NginxSwitches}, which checks them all in one place.
+ */
+final class LimitSwitches implements WholeNumber.Flags {
+    @Option(names = "--front-limit", negatable = true, fallbackValue = "true",
+            description = "Per-client rate limit at the front end (--no-front-limit turns it off). Default: on.")
+    boolean frontLimit = true;
+
+    @Option(names = "--front-rate", paramLabel = "R", description = "Front end rate, requests/s per client. Default: ${DEFAULT-VALUE}.")
+    int frontRate = 100;
+
+    @Option(names = "--front-burst", paramLabel = "N", description = "Front end burst, requests. Default: ${DEFAULT-VALUE}.")
+    int frontBurst = 200;
+
+    @Option(names = "--front-mode", paramLabel = "MODE", converter = NginxSwitches.LimitModeConverter.class,
+            description = "Front end burst handling: queue, nodelay or delay=N. Default: queue.")
+    LimitMode frontMode = LimitMode.QUEUE;
+
+    @Option(names = "--limit-key", paramLabel = "KEY", converter = NginxSwitches.LimitKeyConverter.class,
+            description = "What the per-client limit counts by: addr (the client's address), header:NAME, cookie:NAME or"
+                    + " arg:NAME (a key the client sends). A key over 256 bytes or with control characters counts as"
+                    + " missing. Default: addr.")
+    LimitKey limitKey = LimitKey.ADDR;
+
+    @Option(names = "--missing-key", paramLabel = "ACTION", converter = NginxSwitches.MissingKeyConverter.class,
+            description = "A request without a valid key: addr (limited by its address, at the anonymous tier's rate)"
+                    + " or reject (401 with a one-line body). Default: addr.")
+    MissingKey missingKey = MissingKey.ADDR;
+
+    @Option(names = "--address-ceiling", paramLabel = "auto|off|RATE[,BURST]", converter = NginxSwitches.AddressCeilingConverter.class,
+            description = "With a key other than addr, a per-address limit kept beside the key's, so that a client"
+                    + " cannot rotate keys to escape it: auto (ten times the most generous tier's rate and burst),"
+                    + " RATE[,BURST] (burst twice the rate if left out) or off. Default: auto.")
+    AddressCeiling addressCeiling = AddressCeiling.AUTO;
+
+    @Option(names = "--tiers", paramLabel = "FILE",
+            description = "Tiers of keys, each its own limit: one a line, NAME RATE BURST MODE KEYS (KEYS comma-separated"
+                    + " or @FILE, one a line). Unknown keys get the tier named anonymous, or the --front-rate limit. Needs"
+                    + " a --limit-key other than addr.")
+    Path tiers;
+
+    /**
+     * Tiers given in code rather than by a file (a tiers cell's own): what {@link #limitTiers()} gives
+     * while no --tiers file is named. Not a flag.
+     */
+    List<LimitTier> givenTiers = List.of();
+
+    @Option(names = "--allow", paramLabel = "CIDR", split = ",",
+            description = "Networks never limited per client (the back end's limit for the whole origin still applies).")
+    List<String> allow = new ArrayList<>();
+
+    @Option(names = "--limit-scope", paramLabel = "SCOPE", converter = NginxSwitches.LimitScopeConverter.class,
+            description = "Which requests cost per-client quota: all (counted at the edge, before its cache) or misses"
+                    + " (counted at the back end, so edge-cache hits are free). Default: all.")
+    LimitScope limitScope = LimitScope.ALL;
+
+    @Option(names = "--back-limit", negatable = true, fallbackValue = "true",
+            description = "Rate limit for the app server as a whole at the back end (--no-back-limit turns it off). Default: on.")
+    boolean backLimit = true;
+
+    @Option(names = "--back-rate", paramLabel = "R", description = "Back end rate, requests/s for all clients together. Default: ${DEFAULT-VALUE}.")
+    int backRate = 10;
+
+    @Option(names = "--back-burst", paramLabel = "N", description = "Back end burst, requests. Default: ${DEFAULT-VALUE}.")
+    int backBurst = 50;
+
+    @Option(names = "--back-mode", paramLabel = "MODE", converter = NginxSwitches.LimitModeConverter.class,
+            description = "Back end burst handling: queue, nodelay or delay=N. Default: queue.")
+    LimitMode backMode = LimitMode.QUEUE;
+
+    @Option(names = "--reject-status", paramLabel = "CODE",
+            description = "Status of a rate-limit rejection: 429 or 503 (nginx's default, as in the reference experiment). Default: ${DEFAULT-VALUE}.")
+    int rejectStatus = 429;
+
+    @Option(names = "--retry-after", paramLabel = "SECONDS", description = "Retry-After sent with every rejection. Default: ${DEFAULT-VALUE}.")
+    int retryAfter = 1;
+
+    @Option(names = "--limit-conn", paramLabel = "N",
+            description = "Concurrent connections per client at the front end; 0 is off. Default: off.")
+    int limitConn = 0;
+
+    @Override
+    public Map<String, WholeNumber> wholeNumbers() {
+        return NginxSwitches.WHOLE_NUMBERS;
+    }
+}
