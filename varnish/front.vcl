@@ -2,11 +2,12 @@
 # Front end (edge) tier, in Varnish 7.1 with varnish-modules 0.20
 #
 # Faces the clients. Limits each client's request rate by its address or a key
-# it sends (with a per-address ceiling beside the key's), answers
+# it sends (with a per-address ceiling beside the key's) and, with
+# --limit-conn, its requests in flight by its address; answers
 # from the edge cache when it can (in grace where the origin allowed it, one
 # fetch for many waiting requests), and passes everything else to the back end
 # tier. The same job as nginx/front-end.conf, in Varnish's own terms; what it
-# cannot do (queue, a fleet, stale whatever the origin said) is refused before
+# cannot do (queue, a fleet, stale whatever the origin said, TLS) is refused before
 # it is rendered.
 #
 # One process per tier, as with nginx: the CPU of each tier is measured apart.
@@ -34,6 +35,9 @@ vcl 4.1;
 {{#frontLimit}}
 {{> snippets/front/client-limit.vcl}}
 {{/frontLimit}}
+{{#connLimit}}
+{{> snippets/front/conn-limit.vcl}}
+{{/connLimit}}
 {{#cache}}
 {{> snippets/front/purge.vcl}}
 {{> snippets/front/invalidation.vcl}}

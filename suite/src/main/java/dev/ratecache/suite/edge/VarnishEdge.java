@@ -52,10 +52,15 @@ public final class VarnishEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of();
+    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
+        if (spec.tls().isPresent()) {
+            return Optional.of("Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put"
+                    + " a TLS proxy such as hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html);"
+                    + " drop --tls, or use --edge nginx");
+        }
         Optional<String> notYet = spec.notRenderedBy("Varnish", RENDERS);
         if (notYet.isPresent()) {
             return notYet;
@@ -93,12 +98,14 @@ public final class VarnishEdge implements Edge {
         Files.createDirectories(dir);
         Map<String, Object> front = context(spec);
         front.put("directors", false);
-        front.put("throttled", spec.front().isPresent());
+        front.put("throttled", spec.front().isPresent() || spec.limitConn() > 0);
+        front.put("connLimit", spec.limitConn() > 0 ? List.of(Map.of("limit", spec.limitConn())) : List.of());
         front.put("cookieKey", spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE);
         Map<String, Object> back = context(spec);
         back.put("directors", true);
         back.put("cookieKey", false);
         back.put("throttled", spec.back().isPresent());
+        back.put("connLimit", List.of());
         return List.of(templates.write("front.vcl", front, dir), templates.write("back.vcl", back, dir));
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code varnishd -C} compiles both tiers' VCL, whatever shapes it: each tier's limit on or off,
  * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two, each
- * key kind with a ceiling or none, a 401 for a missing key, an allow-list.
+ * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn.
  */
 @StackTest
 class VarnishConfigCheckTest {
@@ -43,7 +43,10 @@ class VarnishConfigCheckTest {
                 // Each key kind once, with what stands beside a key: the ceiling, the 401, the allow-list.
                 HaproxyRenderTest.keyed("header:X-Api-Key").allow(List.of("127.0.9.0/24", "::1/128")),
                 HaproxyRenderTest.keyed("cookie:api_key").missingKey(MissingKey.REJECT),
-                HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF));
+                HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF),
+                // --limit-conn beside the rate limit, and alone.
+                HaproxyRenderTest.nodelay().limitConn(50),
+                HaproxyRenderTest.nodelay().frontLimit(false).limitConn(2));
         VarnishEdge edge = new VarnishEdge(Repo.varnishTemplates());
         List<String> failures = new ArrayList<>();
         Set<String> checked = new HashSet<>();
@@ -63,8 +66,8 @@ class VarnishConfigCheckTest {
             }
         }
         assertThat(failures).isEmpty();
-        // Nine fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed) and four
-        // backs (default, no limit, 503, two origins).
-        assertThat(checked).hasSize(13);
+        // Eleven fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed, the two
+        // --limit-conn) and four backs (default, no limit, 503, two origins).
+        assertThat(checked).hasSize(15);
     }
 }

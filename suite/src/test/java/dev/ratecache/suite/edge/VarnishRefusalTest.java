@@ -52,6 +52,18 @@ class VarnishRefusalTest {
     }
 
     @Test
+    void tlsIsRefusedBecauseVarnishHasNone() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().tls(true))).contains("Varnish cannot terminate TLS: Varnish Cache"
+                + " has no TLS of its own, and its authors put a TLS proxy such as hitch in front of it"
+                + " (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx");
+    }
+
+    @Test
+    void limitConnIsRunAsAsked() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().limitConn(50))).isEmpty();
+    }
+
+    @Test
     void varnishDeclaresGraceCoalescingAndPurgeButNeitherQueueingNorFleet() {
         assertThat(new VarnishEdge(Repo.varnishTemplates()).capabilities())
                 .contains(Capability.NODELAY, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,

@@ -230,4 +230,33 @@ class VarnishRenderTest {
     void theLogKeepsTheAddressWhenTheLimitIsKeyedAsNginxsDoes() throws IOException {
         assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).contains("std.log(\"key:\" + client.ip);");
     }
+
+    @Test
+    void limitConnTakesATokenPerRequestAfterTheRateLimitAndGivesItBackOnEveryWayOut() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay().limitConn(7));
+
+        assertThat(front).contains("if (vsthrottle.is_denied(\"c\" + client.identity, 7, 1d)) {\n"
+                        + "    set req.http.X-Ratecache-Limited = \"1\";\n    std.log(\"conn:REJECTED\");\n"
+                        + "    return (synth(429));")
+                .contains("vsthrottle.return_token(\"c\" + client.identity, 7, 1d);")
+                .contains("sub vcl_deliver {\n  call ratecache_conn_release;\n}")
+                .contains("sub vcl_pipe {\n  call ratecache_conn_release;\n}");
+        // nginx checks limit_req before limit_conn.
+        assertThat(front.indexOf("vsthrottle.is_denied(client.identity")).isPositive()
+                .isLessThan(front.indexOf("vsthrottle.is_denied(\"c\""));
+        // A synthetic answer gives the token back before the markers' vcl_synth ends it with deliver.
+        String synth = front.substring(front.indexOf("sub vcl_synth {"));
+        assertThat(synth.indexOf("call ratecache_conn_release;")).isPositive()
+                .isLessThan(synth.indexOf("return (deliver);"));
+        // Only a request that took a token gives one back, and a client cannot say it took one.
+        assertThat(front.indexOf("unset req.http.X-Ratecache-Conn;")).isPositive()
+                .isLessThan(front.indexOf("set req.http.X-Ratecache-Conn = \"1\";"));
+        assertThat(front(HaproxyRenderTest.nodelay())).doesNotContain("X-Ratecache-Conn =").doesNotContain("return_token");
+    }
+
+    @Test
+    void limitConnAloneStillImportsVsthrottle() throws IOException {
+        assertThat(front(HaproxyRenderTest.nodelay().frontLimit(false).limitConn(3))).contains("import vsthrottle;")
+                .contains("vsthrottle.is_denied(\"c\" + client.identity, 3, 1d)");
+    }
 }
