@@ -4,7 +4,8 @@
 # Sits between the front end tier and the origin(s). Holds the origin's
 # request rate as a whole, whoever asks, and spreads the rest over the
 # origins. The same job as nginx/back-end.conf's limit, in Varnish's terms.
-# It stores nothing: the cache is the front's.
+# It stores nothing: the cache is the front's. With --freshness it gives a
+# lifetime to responses whose origin gave none.
 #
 # Run by the suite as `varnishd -F -n DIR -a 127.0.0.1:PORT -f back.vcl -T none`.
 #
@@ -21,3 +22,6 @@ vcl 4.1;
 {{> snippets/back/origin-limit.vcl}}
 {{/backLimit}}
 {{> snippets/back/pass.vcl}}
+{{#hasFreshness}}
+{{> snippets/back/freshness.vcl}}
+{{/hasFreshness}}

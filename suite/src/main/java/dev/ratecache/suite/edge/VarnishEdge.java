@@ -52,7 +52,7 @@ public final class VarnishEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn");
+    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -106,6 +106,10 @@ public final class VarnishEdge implements Edge {
         back.put("cookieKey", false);
         back.put("throttled", spec.back().isPresent());
         back.put("connLimit", List.of());
+        back.put("hasFreshness", !spec.cache().freshness().isEmpty());
+        // Lower case, as the VCL compares the request's path: nginx's map compares strings ignoring case.
+        back.put("freshness", spec.cache().freshness().entrySet().stream()
+                .map(e -> Map.of("path", e.getKey().toLowerCase(java.util.Locale.ROOT), "seconds", e.getValue())).toList());
         return List.of(templates.write("front.vcl", front, dir), templates.write("back.vcl", back, dir));
     }
 

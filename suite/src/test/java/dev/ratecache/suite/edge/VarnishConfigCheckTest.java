@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code varnishd -C} compiles both tiers' VCL, whatever shapes it: each tier's limit on or off,
  * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two, each
- * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn.
+ * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn, --freshness.
  */
 @StackTest
 class VarnishConfigCheckTest {
@@ -46,7 +46,9 @@ class VarnishConfigCheckTest {
                 HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF),
                 // --limit-conn beside the rate limit, and alone.
                 HaproxyRenderTest.nodelay().limitConn(50),
-                HaproxyRenderTest.nodelay().frontLimit(false).limitConn(2));
+                HaproxyRenderTest.nodelay().frontLimit(false).limitConn(2),
+                // --freshness, at the back.
+                HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/a%20b{c}", 60));
         VarnishEdge edge = new VarnishEdge(Repo.varnishTemplates());
         List<String> failures = new ArrayList<>();
         Set<String> checked = new HashSet<>();
@@ -67,7 +69,7 @@ class VarnishConfigCheckTest {
         }
         assertThat(failures).isEmpty();
         // Eleven fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed, the two
-        // --limit-conn) and four backs (default, no limit, 503, two origins).
-        assertThat(checked).hasSize(15);
+        // --limit-conn) and five backs (default, no limit, 503, two origins, --freshness).
+        assertThat(checked).hasSize(16);
     }
 }

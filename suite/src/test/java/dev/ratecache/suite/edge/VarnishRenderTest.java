@@ -259,4 +259,23 @@ class VarnishRenderTest {
         assertThat(front(HaproxyRenderTest.nodelay().frontLimit(false).limitConn(3))).contains("import vsthrottle;")
                 .contains("vsthrottle.is_denied(\"c\" + client.identity, 3, 1d)");
     }
+
+    @Test
+    void freshnessGivesALifetimeAtTheBackOnlyWhereTheOriginGaveNone() throws IOException {
+        String back = back(HaproxyRenderTest.nodelay().freshness("/Hare", 3).freshness("/tortoise", 10));
+
+        assertThat(back).contains("if (!beresp.http.Cache-Control && !beresp.http.Expires\n")
+                .contains("    if (std.tolower(regsub(bereq.url, \"\\?.*$\", \"\")) == \"/hare\") {\n"
+                        + "      set beresp.http.Cache-Control = \"max-age=3\";\n"
+                        + "      set beresp.http.Expires = now + 3s;\n")
+                .contains("== \"/tortoise\") {\n      set beresp.http.Cache-Control = \"max-age=10\";");
+        assertThat(front(HaproxyRenderTest.nodelay().freshness("/hare", 3))).doesNotContain("max-age=3");
+        assertThat(back(HaproxyRenderTest.nodelay())).doesNotContain("beresp.http.Expires =");
+    }
+
+    @Test
+    void freshnessIsRenderedNotRefused() {
+        assertThat(new VarnishEdge(Repo.varnishTemplates())
+                .refusal(HaproxyRenderTest.nodelay().freshness("/hare", 3).spec(HaproxyRenderTest.ports()))).isEmpty();
+    }
 }

@@ -22,13 +22,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The switches nginx's edge had alone until the Varnish edge rendered them, on one Varnish stack
- * whose switches agree: --limit-conn {@value #CONN}. The front's rate limit is far above what any
+ * whose switches agree: --limit-conn {@value #CONN}, and --freshness for /bare, which the origin
+ * sends with no Cache-Control and no Expires, and for /nostore, which it sends no-store. The front's rate limit is far above what any
  * test sends, so that only the switch under test rejects; each test sends from addresses of its own.
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
 class VarnishSwitchesTest {
     private static final int CONN = 2;
+    private static final int FRESH = 60;
 
     private static Edge.Running stack;
     private static StackPorts ports;
@@ -39,7 +41,7 @@ class VarnishSwitchesTest {
         origin = shared;
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         NginxSwitches switches = new NginxSwitches().frontRate(100).frontBurst(200).frontMode(LimitMode.NODELAY)
-                .backLimit(false).limitConn(CONN);
+                .backLimit(false).limitConn(CONN).freshness("/bare", FRESH).freshness("/nostore", FRESH);
         stack = new VarnishEdge(Repo.varnishTemplates()).start(switches.spec(ports),
                 TestDirs.fresh(VarnishSwitchesTest.class, "stack"));
     }
@@ -81,5 +83,31 @@ class VarnishSwitchesTest {
         Http.Raw hit = getFrom(client, stored);
         assertThat(hit.status()).isEqualTo(200);
         assertThat(EdgeStack.cacheStatus(hit)).isEqualTo("HIT");
+    }
+
+    @Test
+    void aPathGivenFreshnessIsStoredForThatLongWhenTheOriginSaidNothing() throws Exception {
+        String url = Stacks.fresh("bare");
+
+        Http.Raw first = getFrom("127.0.13.2", url);
+        Http.Raw again = getFrom("127.0.13.2", url);
+
+        assertThat(first.header("Cache-Control")).isEqualTo("max-age=" + FRESH);
+        assertThat(first.header("Expires")).isNotBlank();
+        assertThat(List.of(EdgeStack.cacheStatus(first), EdgeStack.cacheStatus(again))).containsExactly("MISS", "HIT");
+        assertThat(origin.counters().requests("bare")).isEqualTo(1);
+    }
+
+    /** As nginx's back end: an origin that says how long its content lives is believed. */
+    @Test
+    void anOriginsOwnCacheControlIsKeptWhateverTheFreshnessOfItsPath() throws Exception {
+        String url = Stacks.fresh("nostore");
+
+        Http.Raw first = getFrom("127.0.13.3", url);
+        Http.Raw again = getFrom("127.0.13.3", url);
+
+        assertThat(first.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(List.of(EdgeStack.cacheStatus(first), EdgeStack.cacheStatus(again))).containsExactly("MISS", "MISS");
+        assertThat(origin.counters().requests("nostore")).isEqualTo(2);
     }
 }
