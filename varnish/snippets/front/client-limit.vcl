@@ -4,10 +4,19 @@
 # PERIOD, and a request without a token is denied; it never queues. nginx's
 # rate R and burst B map onto it as LIMIT = B+1 (nginx passes B+1 at once from
 # an idle bucket) and PERIOD = (B+1)/R seconds, so that it refills R tokens a
-# second, nginx's rate. Here: rate {{rate}} r/s, burst {{burst}}. In 0.20 the refill is
-# truncated to whole tokens and the fraction is lost at every pass
-# (varnish-modules#237): a client sending at about R gets less than R through.
-# A denied request takes no token, as with nginx. See varnish/README.md.
+# second, nginx's rate. In 0.20 the refill is truncated to whole tokens and
+# the fraction is lost at every pass (varnish-modules#237): a client sending
+# at about R gets less than R through. A denied request takes no token, as
+# with nginx. See varnish/README.md.
+{{^tiered}}
+# Here: rate {{rate}} r/s, burst {{burst}}.
+{{/tiered}}
+{{#tiered}}
+# Here, per tier of keys (--tiers):
+{{#keyTiers}}
+#   {{name}}: rate {{rate}} r/s, burst {{burst}}
+{{/keyTiers}}
+{{/tiered}}
 # https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
 # The address is client.identity, which nothing here sets, so it is the client's
 # address as the connection recorded it once; client.ip would be formatted into
@@ -30,11 +39,25 @@ acl limit_exempt {
 # ends vcl_recv as if written there.
 # https://varnish-cache.org/docs/7.1/users-guide/vcl-syntax.html#subroutines
 sub ratecache_client_limit {
+{{^tiered}}
   if (vsthrottle.is_denied({{throttleKey}}, {{limit}}, {{periodMs}}ms)) {
     set req.http.X-Ratecache-Limited = "1";
     std.log("limit:REJECTED");
     return (synth({{rejectStatus}}));
   }
+{{/tiered}}
+{{#tiered}}
+  # The bucket of the request's tier: its key's own, or the address's for a
+  # request without one (anonymous). Each tier's numbers make its buckets apart
+  # from any other tier's, and a key is in one tier only.
+{{#keyTiers}}
+  if (req.http.X-Ratecache-Tier == "{{name}}" && vsthrottle.is_denied(req.http.X-Ratecache-Key, {{limit}}, {{periodMs}}ms)) {
+    set req.http.X-Ratecache-Limited = "1";
+    std.log("limit:REJECTED");
+    return (synth({{rejectStatus}}));
+  }
+{{/keyTiers}}
+{{/tiered}}
 {{#ceiling}}
   # The address ceiling: whatever keys an address sends, at most rate {{rate}} r/s,
   # burst {{burst}}, a bucket of {{limit}} over {{periodMs}} ms. A key is the client's own
@@ -92,6 +115,26 @@ sub vcl_recv {
 {{/missingReject}}
   }
 {{/keyed}}
+{{#tiered}}
+  # The key's tier (--tiers): a listed key, exactly as listed, case included,
+  # is in its tier; every other key, and a request without one, in anonymous.
+  # Each tier's keys are one string, each key between spaces: a key of the
+  # tiers file's characters (no space among them) is found in it only as a
+  # whole listed key. A substring search, where VCL has no map: its time grows
+  # with the number of keys, as a regular expression's would, and a long
+  # alternation of keys passes PCRE's size limit.
+  # https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_str.vcc
+  set req.http.X-Ratecache-Tier = "anonymous";
+  if (req.http.X-Ratecache-Key ~ "^k[A-Za-z0-9._~+/=:@-]+$") {
+{{#keyTiers}}
+{{#listed}}
+    if (str.contains("{{keys}}", " " + req.http.X-Ratecache-Key + " ")) {
+      set req.http.X-Ratecache-Tier = "{{name}}";
+    }
+{{/listed}}
+{{/keyTiers}}
+  }
+{{/tiered}}
 {{^allow}}
   call ratecache_client_limit;
 {{/allow}}
@@ -103,4 +146,7 @@ sub vcl_recv {
 {{#keyed}}
   unset req.http.X-Ratecache-Key;
 {{/keyed}}
+{{#tiered}}
+  unset req.http.X-Ratecache-Tier;
+{{/tiered}}
 }

@@ -25,6 +25,8 @@ import java.util.stream.IntStream;
  */
 public final class VarnishEdge implements Edge {
     private static final long MB = 1 << 20;
+    /** The tier of every key no tier lists, and of a request without one (nginx's LimitTier.ANONYMOUS). */
+    private static final String ANONYMOUS = "anonymous";
 
     private final Templates templates;
 
@@ -52,7 +54,7 @@ public final class VarnishEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness");
+    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness", "--tiers");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -68,6 +70,12 @@ public final class VarnishEdge implements Edge {
         if (spec.queues()) {
             return Optional.of("Varnish's vsthrottle only rejects and never queues or delays " + spec.queueingFlagsAndFix()
                     + ", or use --edge nginx");
+        }
+        List<String> queueingTiers = spec.tiers().stream().filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+        if (!queueingTiers.isEmpty()) {
+            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays (--tiers: "
+                    + String.join(", ", queueingTiers) + "): give those tiers the mode nodelay, or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
             return Optional.of("The Varnish edge serves stale content only in the grace the origin's"
@@ -101,9 +109,11 @@ public final class VarnishEdge implements Edge {
         front.put("throttled", spec.front().isPresent() || spec.limitConn() > 0);
         front.put("connLimit", spec.limitConn() > 0 ? List.of(Map.of("limit", spec.limitConn())) : List.of());
         front.put("cookieKey", spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE);
+        front.put("tiered", spec.front().isPresent() && !spec.tiers().isEmpty());
         Map<String, Object> back = context(spec);
         back.put("directors", true);
         back.put("cookieKey", false);
+        back.put("tiered", false);
         back.put("throttled", spec.back().isPresent());
         back.put("connLimit", List.of());
         back.put("hasFreshness", !spec.cache().freshness().isEmpty());
@@ -136,6 +146,7 @@ public final class VarnishEdge implements Edge {
         c.put("missingReject", spec.missing() == StackSpec.Missing.REJECT);
         c.put("missingBody", key.missingBody());
         c.put("challenge", key.challenge());
+        c.put("keyTiers", keyTiers(spec));
         c.put("ceiling", spec.ceiling().map(Bucket::of).map(List::of).orElse(List.of()));
         c.put("allow", spec.allow().isEmpty() ? List.of()
                 : List.of(Map.of("acls", spec.allow().stream().map(a -> Map.of("acl", acl(a))).toList())));
@@ -147,6 +158,25 @@ public final class VarnishEdge implements Edge {
                 .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", Templates.port(origins.get(i))))
                 .toList());
         return c;
+    }
+
+    /**
+     * The tiers of keys (--tiers) as the VCL finds and limits them: the file's, then anonymous at the
+     * front's limit unless the file has a line of that name, as nginx's edge has them. A tier's keys
+     * are one string, each key with the "k" of a valid key's bucket and a space either side.
+     */
+    private static List<Map<String, Object>> keyTiers(StackSpec spec) {
+        List<StackSpec.KeyTier> tiers = new java.util.ArrayList<>(spec.tiers());
+        if (spec.front().isPresent() && tiers.stream().noneMatch(t -> t.name().equals(ANONYMOUS))) {
+            tiers.add(new StackSpec.KeyTier(ANONYMOUS, spec.front().get(), List.of()));
+        }
+        return tiers.stream().map(t -> {
+            Bucket b = Bucket.of(t.limit());
+            return Map.<String, Object>of("name", t.name(), "rate", b.rate(), "burst", b.burst(), "limit", b.limit(),
+                    "periodMs", b.periodMs(), "listed", t.keys().isEmpty() ? List.of()
+                            : List.of(Map.of("keys", t.keys().stream().map(k -> " k" + k).collect(
+                                    java.util.stream.Collectors.joining("", "", " ")))));
+        }).toList();
     }
 
     /** An address or CIDR range as a VCL ACL entry: {@code "10.0.0.0"/8}. */

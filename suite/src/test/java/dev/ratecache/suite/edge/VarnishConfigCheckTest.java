@@ -22,13 +22,17 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code varnishd -C} compiles both tiers' VCL, whatever shapes it: each tier's limit on or off,
  * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two, each
- * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn, --freshness.
+ * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn, --freshness, --tiers.
  */
 @StackTest
 class VarnishConfigCheckTest {
 
     @Test
     void everyRenderedConfigPassesVarnishdC() throws Exception {
+        Path tiers = VarnishRenderTest.tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1,free-2",
+                "pro 50 100 nodelay pro+1/=,p.r~o:2@x");
+        Path anonymousLine = VarnishRenderTest.tiersFile(getClass(), "anonymous-line", "free 5 10 nodelay free-1",
+                "anonymous 2 0 nodelay");
         // Each switch alone away from the default, as HaproxyConfigCheckTest does, and each distinct
         // file once: a compile runs the C compiler, about a second on a busy machine.
         List<NginxSwitches> all = List.of(HaproxyRenderTest.nodelay(),
@@ -48,7 +52,10 @@ class VarnishConfigCheckTest {
                 HaproxyRenderTest.nodelay().limitConn(50),
                 HaproxyRenderTest.nodelay().frontLimit(false).limitConn(2),
                 // --freshness, at the back.
-                HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/a%20b{c}", 60));
+                HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/a%20b{c}", 60),
+                // --tiers, with the file's own anonymous line and without, beside an allow-list.
+                HaproxyRenderTest.keyed("header:X-Api-Key").tiers(tiers).allow(List.of("127.0.9.0/24")),
+                HaproxyRenderTest.keyed("arg:key").tiers(anonymousLine));
         VarnishEdge edge = new VarnishEdge(Repo.varnishTemplates());
         List<String> failures = new ArrayList<>();
         Set<String> checked = new HashSet<>();
@@ -68,8 +75,8 @@ class VarnishConfigCheckTest {
             }
         }
         assertThat(failures).isEmpty();
-        // Eleven fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed, the two
-        // --limit-conn) and five backs (default, no limit, 503, two origins, --freshness).
-        assertThat(checked).hasSize(16);
+        // Thirteen fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed, the two
+        // --limit-conn, the two tiered) and five backs (default, no limit, 503, two origins, --freshness).
+        assertThat(checked).hasSize(18);
     }
 }

@@ -64,6 +64,20 @@ class VarnishRefusalTest {
     }
 
     @Test
+    void tiersAreRunAsAsked() throws Exception {
+        assertThat(refusal(HaproxyRenderTest.keyed("header:X-Api-Key")
+                .tiers(VarnishRenderTest.tiersFile(getClass(), "nodelay", "free 5 10 nodelay free-1")))).isEmpty();
+    }
+
+    @Test
+    void aTierThatQueuesIsRefusedNamingEachSuchTier() throws Exception {
+        assertThat(refusal(HaproxyRenderTest.keyed("header:X-Api-Key").tiers(VarnishRenderTest.tiersFile(getClass(), "queueing",
+                "free 5 10 nodelay free-1", "pro 50 100 delay=20 pro-1", "gold 90 100 queue gold-1"))))
+                .contains("Varnish's vsthrottle only rejects and never queues or delays (--tiers: pro delay=20, gold"
+                        + " queue): give those tiers the mode nodelay, or use --edge nginx");
+    }
+
+    @Test
     void varnishDeclaresGraceCoalescingAndPurgeButNeitherQueueingNorFleet() {
         assertThat(new VarnishEdge(Repo.varnishTemplates()).capabilities())
                 .contains(Capability.NODELAY, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,

@@ -278,4 +278,48 @@ class VarnishRenderTest {
         assertThat(new VarnishEdge(Repo.varnishTemplates())
                 .refusal(HaproxyRenderTest.nodelay().freshness("/hare", 3).spec(HaproxyRenderTest.ports()))).isEmpty();
     }
+
+    /** A tiers file in a folder of its own, {@code name}, its lines as given. */
+    static Path tiersFile(Class<?> owner, String name, String... lines) throws IOException {
+        Path file = TestDirs.fresh(owner, name).resolve("tiers.txt");
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        return file;
+    }
+
+    @Test
+    void eachTierOfKeysHasItsOwnBucketAndEveryOtherKeyTheAnonymousTiers() throws IOException {
+        // free: 5 r/s burst 10, 11 tokens over 2.2 s; pro: 50 r/s burst 100, 101 over 2.02 s; anonymous
+        // (the front's 1 r/s burst 4): 5 over 5 s.
+        String front = front(HaproxyRenderTest.keyed("header:X-Api-Key")
+                .tiers(tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1,free-2", "pro 50 100 nodelay pro+1/=")));
+
+        assertThat(front).contains("import str;")
+                .contains("  set req.http.X-Ratecache-Tier = \"anonymous\";\n"
+                        + "  if (req.http.X-Ratecache-Key ~ \"^k[A-Za-z0-9._~+/=:@-]+$\") {\n"
+                        + "    if (str.contains(\" kfree-1 kfree-2 \", \" \" + req.http.X-Ratecache-Key + \" \")) {\n"
+                        + "      set req.http.X-Ratecache-Tier = \"free\";\n    }\n"
+                        + "    if (str.contains(\" kpro+1/= \", \" \" + req.http.X-Ratecache-Key + \" \")) {\n"
+                        + "      set req.http.X-Ratecache-Tier = \"pro\";\n    }\n  }\n")
+                .contains("if (req.http.X-Ratecache-Tier == \"free\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 11, 2200ms)) {")
+                .contains("if (req.http.X-Ratecache-Tier == \"pro\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 101, 2020ms)) {")
+                .contains("if (req.http.X-Ratecache-Tier == \"anonymous\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {")
+                // The ceiling, auto: ten times the most generous tier, pro's.
+                .contains("vsthrottle.is_denied(client.identity, 1001, 2002ms)")
+                .contains("unset req.http.X-Ratecache-Tier;")
+                .doesNotContain("vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {\n    set req.http.X-Ratecache-Limited = \"1\";\n"
+                        + "    std.log(\"limit:REJECTED\");\n    return (synth(429));\n  }\n  if (vsthrottle");
+        // The tier is found after the key is read and checked, and before the limit counts it.
+        assertThat(front.indexOf("set req.http.X-Ratecache-Tier = \"anonymous\"")).isGreaterThan(front.indexOf("\"a\" + client.identity"))
+                .isLessThan(front.indexOf("  call ratecache_client_limit;"));
+        assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).doesNotContain("import str;").doesNotContain("X-Ratecache-Tier");
+    }
+
+    @Test
+    void aTiersFilesOwnAnonymousLineIsTheAnonymousTier() throws IOException {
+        String front = front(HaproxyRenderTest.keyed("header:X-Api-Key")
+                .tiers(tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1", "anonymous 2 3 nodelay")));
+
+        assertThat(front).contains("X-Ratecache-Tier == \"anonymous\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 4, 2000ms)")
+                .doesNotContain("5, 5000ms");
+    }
 }
