@@ -15,7 +15,8 @@
 #
 # VCL concatenates every definition of a subroutine in the order they appear,
 # and the first return ends it: each snippet below adds its own vcl_recv lines,
-# and the limit comes first so that hits count too (nginx's --limit-scope all).
+# and the limit comes first so that hits count too (nginx's --limit-scope all;
+# with --limit-scope misses the back tier applies it, on the key this one passes).
 # https://varnish-cache.org/docs/7.1/users-guide/vcl-built-in-subs.html
 #
 # This file is a template: its mustache tags are the stack spec's values, and
@@ -33,8 +34,16 @@ vcl 4.1;
 {{> snippets/shared/markers.vcl}}
 {{> snippets/front/log-key.vcl}}
 {{#frontLimit}}
-{{> snippets/front/client-limit.vcl}}
+{{#keyed}}
+{{> snippets/front/limit-key.vcl}}
+{{/keyed}}
 {{/frontLimit}}
+{{#clientLimit}}
+{{> snippets/shared/client-limit.vcl}}
+{{/clientLimit}}
+{{#passKey}}
+{{> snippets/front/pass-limit-key.vcl}}
+{{/passKey}}
 {{#connLimit}}
 {{> snippets/front/conn-limit.vcl}}
 {{/connLimit}}

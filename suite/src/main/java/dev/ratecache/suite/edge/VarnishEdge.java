@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.net.URI;
@@ -54,7 +55,7 @@ public final class VarnishEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness", "--tiers");
+    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness", "--tiers", "--limit-scope misses");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -104,18 +105,35 @@ public final class VarnishEdge implements Edge {
     @Override
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
         Files.createDirectories(dir);
+        // The per-client limit is the edge's, or with --limit-scope misses the back tier's, behind the cache.
+        boolean misses = spec.scope() == LimitScope.MISSES;
+        boolean atFront = spec.front().isPresent() && !misses;
+        boolean atBack = spec.front().isPresent() && misses;
+        List<Bucket> clientLimit = spec.front().map(Bucket::of).map(List::of).orElse(List.of());
         Map<String, Object> front = context(spec);
         front.put("directors", false);
-        front.put("throttled", spec.front().isPresent() || spec.limitConn() > 0);
+        front.put("clientLimit", atFront ? clientLimit : List.of());
+        front.put("passKey", atBack && !spec.key().byAddress());
+        front.put("throttled", atFront || spec.limitConn() > 0);
         front.put("connLimit", spec.limitConn() > 0 ? List.of(Map.of("limit", spec.limitConn())) : List.of());
         front.put("cookieKey", spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE);
-        front.put("tiered", spec.front().isPresent() && !spec.tiers().isEmpty());
+        front.put("tiered", atFront && !spec.tiers().isEmpty());
+        front.put("keySnippet", "snippets/front/limit-key.vcl");
+        front.put("clientAddress", "client.ip");
+        front.put("logPassed", true);
         Map<String, Object> back = context(spec);
         back.put("directors", true);
+        back.put("clientLimit", atBack ? clientLimit : List.of());
         back.put("cookieKey", false);
-        back.put("tiered", false);
-        back.put("throttled", spec.back().isPresent());
+        back.put("tiered", atBack && !spec.tiers().isEmpty());
+        back.put("throttled", spec.back().isPresent() || atBack);
         back.put("connLimit", List.of());
+        back.put("keySnippet", "snippets/back/passed-limit-key.vcl");
+        // Behind the edge the client's address is a string (client.identity); the 401 of a missing key is the edge's.
+        back.put("clientAddress", "std.ip(client.identity, \"0.0.0.0\", resolve = false)");
+        back.put("missingReject", false);
+        back.put("logPassed", spec.back().isEmpty());
+        back.put("edgeAddress", Ports.LOOPBACK);
         back.put("hasFreshness", !spec.cache().freshness().isEmpty());
         // Lower case, as the VCL compares the request's path: nginx's map compares strings ignoring case.
         back.put("freshness", spec.cache().freshness().entrySet().stream()

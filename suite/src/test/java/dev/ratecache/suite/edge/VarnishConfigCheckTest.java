@@ -7,6 +7,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code varnishd -C} compiles both tiers' VCL, whatever shapes it: each tier's limit on or off,
  * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two, each
- * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn, --freshness, --tiers.
+ * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn, --freshness, --tiers,
+ * --limit-scope misses.
  */
 @StackTest
 class VarnishConfigCheckTest {
@@ -31,8 +33,6 @@ class VarnishConfigCheckTest {
     void everyRenderedConfigPassesVarnishdC() throws Exception {
         Path tiers = VarnishRenderTest.tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1,free-2",
                 "pro 50 100 nodelay pro+1/=,p.r~o:2@x");
-        Path anonymousLine = VarnishRenderTest.tiersFile(getClass(), "anonymous-line", "free 5 10 nodelay free-1",
-                "anonymous 2 0 nodelay");
         // Each switch alone away from the default, as HaproxyConfigCheckTest does, and each distinct
         // file once: a compile runs the C compiler, about a second on a busy machine.
         List<NginxSwitches> all = List.of(HaproxyRenderTest.nodelay(),
@@ -48,14 +48,15 @@ class VarnishConfigCheckTest {
                 HaproxyRenderTest.keyed("header:X-Api-Key").allow(List.of("127.0.9.0/24", "::1/128")),
                 HaproxyRenderTest.keyed("cookie:api_key").missingKey(MissingKey.REJECT),
                 HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF),
-                // --limit-conn beside the rate limit, and alone.
-                HaproxyRenderTest.nodelay().limitConn(50),
-                HaproxyRenderTest.nodelay().frontLimit(false).limitConn(2),
-                // --freshness, at the back.
-                HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/a%20b{c}", 60),
-                // --tiers, with the file's own anonymous line and without, beside an allow-list.
+                // The switches only nginx rendered at first, several to a combination where they touch different files:
+                // --limit-conn beside the rate limit (the front) with --freshness (the back); --tiers with an
+                // allow-list at the front, and behind it with --limit-scope misses (then the edge reads and
+                // passes the key); by address, misses without the origin's limit (the back).
+                HaproxyRenderTest.nodelay().limitConn(50).freshness("/hare", 3).freshness("/a%20b{c}", 60),
                 HaproxyRenderTest.keyed("header:X-Api-Key").tiers(tiers).allow(List.of("127.0.9.0/24")),
-                HaproxyRenderTest.keyed("arg:key").tiers(anonymousLine));
+                HaproxyRenderTest.keyed("header:X-Api-Key").tiers(tiers).allow(List.of("127.0.9.0/24"))
+                        .limitScope(LimitScope.MISSES),
+                HaproxyRenderTest.nodelay().limitScope(LimitScope.MISSES).backLimit(false));
         VarnishEdge edge = new VarnishEdge(Repo.varnishTemplates());
         List<String> failures = new ArrayList<>();
         Set<String> checked = new HashSet<>();
@@ -75,8 +76,10 @@ class VarnishConfigCheckTest {
             }
         }
         assertThat(failures).isEmpty();
-        // Thirteen fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed, the two
-        // --limit-conn, the two tiered) and five backs (default, no limit, 503, two origins, --freshness).
-        assertThat(checked).hasSize(18);
+        // Twelve fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed,
+        // --limit-conn, --tiers, passing the key for misses; by address, misses leaves the front as without a
+        // limit) and seven
+        // backs (default, no limit, 503, two origins, --freshness, the two misses).
+        assertThat(checked).hasSize(19);
     }
 }

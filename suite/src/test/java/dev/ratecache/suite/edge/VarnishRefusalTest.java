@@ -6,6 +6,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.spec.LimitScope;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,11 @@ class VarnishRefusalTest {
     @Test
     void limitConnIsRunAsAsked() {
         assertThat(refusal(HaproxyRenderTest.nodelay().limitConn(50))).isEmpty();
+    }
+
+    @Test
+    void limitScopeMissesIsRunAsAsked() {
+        assertThat(refusal(HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES))).isEmpty();
     }
 
     @Test

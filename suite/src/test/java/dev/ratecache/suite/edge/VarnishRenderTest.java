@@ -6,6 +6,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.net.URI;
@@ -321,5 +322,43 @@ class VarnishRenderTest {
 
         assertThat(front).contains("X-Ratecache-Tier == \"anonymous\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 4, 2000ms)")
                 .doesNotContain("5, 5000ms");
+    }
+
+    @Test
+    void withLimitScopeMissesTheEdgePassesTheKeyAndTheBackLimitsEachClient() throws IOException {
+        NginxSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES);
+        String front = front(switches);
+        String back = back(switches);
+
+        // The edge reads and checks the key, counts nothing, and replaces any X-Limit-Key a client sent.
+        assertThat(front).doesNotContain("import vsthrottle").doesNotContain("is_denied")
+                .contains("sub vcl_recv {\n  unset req.http.X-Limit-Key;\n  call ratecache_read_key;\n"
+                        + "  if (req.http.X-Ratecache-Key ~ \"^[^\\x00-\\x1f\\x7f]{1,256}$\") {\n"
+                        + "    set req.http.X-Limit-Key = req.http.X-Ratecache-Key;\n  }\n");
+        // The back believes the key and X-Forwarded-For only from the edge; then the limit as the edge's would be.
+        assertThat(back).contains("import vsthrottle;")
+                .contains("acl ratecache_edge {\n  \"127.0.0.1\";\n}")
+                .contains("  if (client.ip ~ ratecache_edge) {\n    set req.http.X-Ratecache-Key = req.http.X-Limit-Key;\n  }")
+                .contains("    set client.identity = regsub(req.http.X-Forwarded-For,")
+                .contains("if (vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {")
+                .contains("if (vsthrottle.is_denied(client.identity, 41, 4100ms)) {")
+                .contains("set req.http.X-Ratecache-Key = \"a\" + client.identity;")
+                .doesNotContain("synth(401)");
+        // Before the origin's limit, so that a client over its own does not spend the origin's; and before the pass.
+        assertThat(back.indexOf("vsthrottle.is_denied(req.http.X-Ratecache-Key")).isPositive()
+                .isLessThan(back.indexOf("vsthrottle.is_denied(\"origin\""))
+                .isLessThan(back.indexOf("return (pass);"));
+        // The origin's limit logs the outcome: varnishncsa keeps a key's first value.
+        assertThat(back).doesNotContain("  std.log(\"limit:PASSED\");\n}\n\n# --- The origin's limit");
+    }
+
+    @Test
+    void withLimitScopeMissesAKeylessRequestIsStillRefusedAtTheEdgeAndAnAllowedClientKnownAtTheBack() throws IOException {
+        NginxSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES)
+                .missingKey(MissingKey.REJECT).allow(List.of("127.0.9.0/24"));
+
+        assertThat(front(switches)).contains("    set req.http.X-Ratecache-Missing-Key = \"1\";\n    return (synth(401));");
+        assertThat(back(switches)).doesNotContain("synth(401)")
+                .contains("if (std.ip(client.identity, \"0.0.0.0\", resolve = false) !~ limit_exempt) {");
     }
 }

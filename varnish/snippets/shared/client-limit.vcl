@@ -1,5 +1,8 @@
 
 # --- Per-client rate limit, by {{keyWhere}} ---
+# At the edge; with --limit-scope misses at the back tier instead, behind the
+# edge cache, so that only the cache's misses (and the requests it passes)
+# spend a client's quota, as nginx's back end applies it then.
 # vsthrottle is a token bucket per key: LIMIT tokens, refilled at LIMIT per
 # PERIOD, and a request without a token is denied; it never queues. nginx's
 # rate R and burst B map onto it as LIMIT = B+1 (nginx passes B+1 at once from
@@ -18,9 +21,11 @@
 {{/keyTiers}}
 {{/tiered}}
 # https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
-# The address is client.identity, which nothing here sets, so it is the client's
-# address as the connection recorded it once; client.ip would be formatted into
-# a string again on every request, a third of the limit's price on a HIT.
+# The address is client.identity: at the edge nothing sets it, so it is the
+# client's address as the connection recorded it once (client.ip would be
+# formatted into a string again on every request, a third of the limit's price
+# on a HIT); behind the edge (--limit-scope misses) it is the client's address
+# as the edge passed it (snippets/back/passed-limit-key.vcl).
 # https://varnish-cache.org/docs/7.1/reference/vcl-var.html#client-identity
 {{#allow}}
 
@@ -72,34 +77,25 @@ sub ratecache_client_limit {
     return (synth({{rejectStatus}}));
   }
 {{/ceiling}}
+{{#logPassed}}
   # The outcome for the log, read as %{VCL_Log:limit}x.
   std.log("limit:PASSED");
+{{/logPassed}}
+{{^logPassed}}
+  # No PASSED here: the origin's limit after this one logs its outcome, and
+  # varnishncsa keeps a key's first value.
+{{/logPassed}}
 }
 
 sub vcl_recv {
 {{#keyed}}
-  # The key as the client sent it: {{keyWhere}}. Valid as nginx's edge has it
-  # (nginx/snippets/shared/limit-key.conf): at most {{maxKeyBytes}} bytes (PCRE counts
-  # bytes here), no control character{{#byArg}}, not even percent-encoded, as
-  # the argument is read undecoded{{/byArg}}. Held in a header only until the limit
-  # has counted it, never passed on. "k" keeps a key from being an address's bucket.
-{{#byHeader}}
-  set req.http.X-Ratecache-Key = req.http.{{keyName}};
-{{/byHeader}}
-{{#byCookie}}
-  # https://varnish-cache.org/docs/7.1/reference/vmod_cookie.html
-  cookie.parse(req.http.Cookie);
-  set req.http.X-Ratecache-Key = cookie.get("{{keyName}}");
-{{/byCookie}}
-{{#byArg}}
-  # The first {{keyName}}= of the query, as nginx's $arg_ reads it; regsub gives
-  # back the whole URL when it does not match, hence the test first.
-  # https://varnish-cache.org/docs/7.1/reference/vcl.html#regsub-str-regex-sub
-  unset req.http.X-Ratecache-Key;
-  if (req.url ~ "{{argPresent}}") {
-    set req.http.X-Ratecache-Key = regsub(req.url, "{{argValue}}", "\1");
-  }
-{{/byArg}}
+  # The key: {{keyWhere}}, read by ratecache_read_key ({{keySnippet}}).
+  # Valid as nginx's edge has it (nginx/snippets/shared/limit-key.conf): at
+  # most {{maxKeyBytes}} bytes (PCRE counts bytes here), no control character{{#byArg}}, not
+  # even percent-encoded, as the argument is read undecoded{{/byArg}}. Held in a
+  # header only until the limit has counted it, never passed on. "k" keeps a
+  # key from being an address's bucket.
+  call ratecache_read_key;
   if (req.http.X-Ratecache-Key ~ "{{keyPattern}}") {
     set req.http.X-Ratecache-Key = "k" + req.http.X-Ratecache-Key;
   } else {
@@ -139,7 +135,7 @@ sub vcl_recv {
   call ratecache_client_limit;
 {{/allow}}
 {{#allow}}
-  if (client.ip !~ limit_exempt) {
+  if ({{clientAddress}} !~ limit_exempt) {
     call ratecache_client_limit;
   }
 {{/allow}}
