@@ -89,7 +89,7 @@ sub ratecache_client_limit {
 
 sub vcl_recv {
 {{#keyed}}
-  # The key: {{keyWhere}}, read by ratecache_read_key ({{keySnippet}}).
+  # The key, read by ratecache_read_key ({{keySnippet}}).
   # Valid as nginx's edge has it (nginx/snippets/shared/limit-key.conf): at
   # most {{maxKeyBytes}} bytes (PCRE counts bytes here), no control character{{#byArg}}, not
   # even percent-encoded, as the argument is read undecoded{{/byArg}}. Held in a
