@@ -55,7 +55,8 @@ public final class VarnishEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness", "--tiers", "--limit-scope misses");
+    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness", "--tiers",
+            "--limit-scope misses");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
