@@ -3,8 +3,11 @@
 #
 # Sits between the front end tier and the origin(s). Holds the origin's
 # request rate as a whole, whoever asks, and spreads the rest over the
-# origins. The same job as nginx/back-end.conf's limit, in Varnish's terms.
-# It stores nothing: the cache is the front's.
+# origins. With --limit-scope misses it applies the per-client limit too,
+# so that only what the edge cache missed counts. The same job as
+# nginx/back-end.conf's, in Varnish's terms. It stores nothing: the cache is
+# the front's. With --freshness it gives a lifetime to responses whose origin
+# gave none.
 #
 # Run by the suite as `varnishd -F -n DIR -a 127.0.0.1:PORT -f back.vcl -T none`.
 #
@@ -17,7 +20,14 @@ vcl 4.1;
 {{> snippets/back/origins.vcl}}
 {{> snippets/shared/markers.vcl}}
 {{> snippets/back/log-key.vcl}}
+{{#clientLimit}}
+{{> snippets/back/passed-limit-key.vcl}}
+{{> snippets/shared/client-limit.vcl}}
+{{/clientLimit}}
 {{#backLimit}}
 {{> snippets/back/origin-limit.vcl}}
 {{/backLimit}}
 {{> snippets/back/pass.vcl}}
+{{#hasFreshness}}
+{{> snippets/back/freshness.vcl}}
+{{/hasFreshness}}

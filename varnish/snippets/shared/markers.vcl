@@ -2,10 +2,12 @@
 # --- What this tier marks on a request, for its own later subroutines ----------
 # A request header is the only per-request note VCL 4.1 keeps from vcl_recv to
 # vcl_synth and vcl_deliver; a client's own copy is removed first, so that no
-# one can mark their request as limited or passed.
+# one can mark their request as limited or passed, or as holding a token of
+# --limit-conn that it never took.
 sub vcl_recv {
   unset req.http.X-Ratecache-Limited;
   unset req.http.X-Ratecache-Pass;
+  unset req.http.X-Ratecache-Conn;
 }
 
 # Nor does the next tier see them.
@@ -13,6 +15,7 @@ sub vcl_recv {
 sub vcl_backend_fetch {
   unset bereq.http.X-Ratecache-Limited;
   unset bereq.http.X-Ratecache-Pass;
+  unset bereq.http.X-Ratecache-Conn;
 }
 
 # --reject-status carries --retry-after; only a rejection by this tier's limit
@@ -21,6 +24,11 @@ sub vcl_backend_fetch {
 # included, and an HTML page around it.
 # https://varnish-cache.org/docs/7.1/users-guide/vcl-built-in-code.html
 sub vcl_synth {
+{{#connLimit}}
+  # --limit-conn: the token of a request answered here goes back
+  # (snippets/front/conn-limit.vcl).
+  call ratecache_conn_release;
+{{/connLimit}}
   if (req.http.X-Ratecache-Limited) {
     set resp.http.Retry-After = "{{retryAfter}}";
   }

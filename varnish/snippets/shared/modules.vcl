@@ -11,6 +11,11 @@ import directors;
 # https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_vsthrottle.vcc
 import vsthrottle;
 {{/throttled}}
+{{#tiered}}
+# str (varnish-modules) to find a key among its tier's (--tiers).
+# https://github.com/varnish/varnish-modules/blob/0.20.0/src/vmod_str.vcc
+import str;
+{{/tiered}}
 {{#cookieKey}}
 # cookie for --limit-key cookie:NAME, part of Varnish itself since 6.4.
 # https://varnish-cache.org/docs/7.1/reference/vmod_cookie.html

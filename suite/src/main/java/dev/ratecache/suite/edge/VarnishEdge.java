@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.net.URI;
@@ -25,6 +26,8 @@ import java.util.stream.IntStream;
  */
 public final class VarnishEdge implements Edge {
     private static final long MB = 1 << 20;
+    /** The tier of every key no tier lists, and of a request without one (nginx's LimitTier.ANONYMOUS). */
+    private static final String ANONYMOUS = "anonymous";
 
     private final Templates templates;
 
@@ -52,10 +55,16 @@ public final class VarnishEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of();
+    private static final java.util.Set<String> RENDERS = java.util.Set.of("--limit-conn", "--freshness", "--tiers",
+            "--limit-scope misses");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
+        if (spec.tls().isPresent()) {
+            return Optional.of("Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put"
+                    + " a TLS proxy such as hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html);"
+                    + " drop --tls, or use --edge nginx");
+        }
         Optional<String> notYet = spec.notRenderedBy("Varnish", RENDERS);
         if (notYet.isPresent()) {
             return notYet;
@@ -63,6 +72,12 @@ public final class VarnishEdge implements Edge {
         if (spec.queues()) {
             return Optional.of("Varnish's vsthrottle only rejects and never queues or delays " + spec.queueingFlagsAndFix()
                     + ", or use --edge nginx");
+        }
+        List<String> queueingTiers = spec.tiers().stream().filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+        if (!queueingTiers.isEmpty()) {
+            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays (--tiers: "
+                    + String.join(", ", queueingTiers) + "): give those tiers the mode nodelay, or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
             return Optional.of("The Varnish edge serves stale content only in the grace the origin's"
@@ -91,14 +106,39 @@ public final class VarnishEdge implements Edge {
     @Override
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
         Files.createDirectories(dir);
+        // The per-client limit is the edge's, or with --limit-scope misses the back tier's, behind the cache.
+        boolean misses = spec.scope() == LimitScope.MISSES;
+        boolean atFront = spec.front().isPresent() && !misses;
+        boolean atBack = spec.front().isPresent() && misses;
+        List<Bucket> clientLimit = spec.front().map(Bucket::of).map(List::of).orElse(List.of());
         Map<String, Object> front = context(spec);
         front.put("directors", false);
-        front.put("throttled", spec.front().isPresent());
+        front.put("clientLimit", atFront ? clientLimit : List.of());
+        front.put("passKey", atBack && !spec.key().byAddress());
+        front.put("throttled", atFront || spec.limitConn() > 0);
+        front.put("connLimit", spec.limitConn() > 0 ? List.of(Map.of("limit", spec.limitConn())) : List.of());
         front.put("cookieKey", spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE);
+        front.put("tiered", atFront && !spec.tiers().isEmpty());
+        front.put("keySnippet", "snippets/front/limit-key.vcl");
+        front.put("clientAddress", "client.ip");
+        front.put("logPassed", true);
         Map<String, Object> back = context(spec);
         back.put("directors", true);
+        back.put("clientLimit", atBack ? clientLimit : List.of());
         back.put("cookieKey", false);
-        back.put("throttled", spec.back().isPresent());
+        back.put("tiered", atBack && !spec.tiers().isEmpty());
+        back.put("throttled", spec.back().isPresent() || atBack);
+        back.put("connLimit", List.of());
+        back.put("keySnippet", "snippets/back/passed-limit-key.vcl");
+        // Behind the edge the client's address is a string (client.identity); the 401 of a missing key is the edge's.
+        back.put("clientAddress", "std.ip(client.identity, \"0.0.0.0\", resolve = false)");
+        back.put("missingReject", false);
+        back.put("logPassed", spec.back().isEmpty());
+        back.put("edgeAddress", Ports.LOOPBACK);
+        back.put("hasFreshness", !spec.cache().freshness().isEmpty());
+        // Lower case, as the VCL compares the request's path: nginx's map compares strings ignoring case.
+        back.put("freshness", spec.cache().freshness().entrySet().stream()
+                .map(e -> Map.of("path", e.getKey().toLowerCase(java.util.Locale.ROOT), "seconds", e.getValue())).toList());
         return List.of(templates.write("front.vcl", front, dir), templates.write("back.vcl", back, dir));
     }
 
@@ -125,6 +165,7 @@ public final class VarnishEdge implements Edge {
         c.put("missingReject", spec.missing() == StackSpec.Missing.REJECT);
         c.put("missingBody", key.missingBody());
         c.put("challenge", key.challenge());
+        c.put("keyTiers", keyTiers(spec));
         c.put("ceiling", spec.ceiling().map(Bucket::of).map(List::of).orElse(List.of()));
         c.put("allow", spec.allow().isEmpty() ? List.of()
                 : List.of(Map.of("acls", spec.allow().stream().map(a -> Map.of("acl", acl(a))).toList())));
@@ -136,6 +177,25 @@ public final class VarnishEdge implements Edge {
                 .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", Templates.port(origins.get(i))))
                 .toList());
         return c;
+    }
+
+    /**
+     * The tiers of keys (--tiers) as the VCL finds and limits them: the file's, then anonymous at the
+     * front's limit unless the file has a line of that name, as nginx's edge has them. A tier's keys
+     * are one string, each key with the "k" of a valid key's bucket and a space either side.
+     */
+    private static List<Map<String, Object>> keyTiers(StackSpec spec) {
+        List<StackSpec.KeyTier> tiers = new java.util.ArrayList<>(spec.tiers());
+        if (spec.front().isPresent() && tiers.stream().noneMatch(t -> t.name().equals(ANONYMOUS))) {
+            tiers.add(new StackSpec.KeyTier(ANONYMOUS, spec.front().get(), List.of()));
+        }
+        return tiers.stream().map(t -> {
+            Bucket b = Bucket.of(t.limit());
+            return Map.<String, Object>of("name", t.name(), "rate", b.rate(), "burst", b.burst(), "limit", b.limit(),
+                    "periodMs", b.periodMs(), "listed", t.keys().isEmpty() ? List.of()
+                            : List.of(Map.of("keys", t.keys().stream().map(k -> " k" + k).collect(
+                                    java.util.stream.Collectors.joining("", "", " ")))));
+        }).toList();
     }
 
     /** An address or CIDR range as a VCL ACL entry: {@code "10.0.0.0"/8}. */

@@ -112,9 +112,10 @@ class BadInputTest {
                 refused("HAProxy asked to queue, as the defaults do", List.of("--edge", "haproxy"),
                         "HAProxy's rate limit rejects and never queues or delays (--front-mode queue --back-mode queue):"
                                 + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx"),
-                refused("a switch only nginx's adapter renders yet", List.of("--edge", "varnish", "--tls",
+                refused("TLS, which Varnish has not", List.of("--edge", "varnish", "--tls",
                         "--front-mode", "nodelay", "--back-mode", "nodelay"),
-                        "--tls is not in Varnish's adapter yet: drop it, or use --edge nginx"),
+                        "Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put a TLS proxy such as"
+                                + " hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx"),
                 refused("HAProxy over several edges", List.of("--edge", "haproxy", "--front-mode", "nodelay",
                         "--back-mode", "nodelay", "--edges", "3"),
                         "HAProxy cannot hold one per-client limit across --edges 3: its peers replicate stick-table"

@@ -47,8 +47,9 @@ class PeakInputTest {
                 refused("what the product cannot do", List.of("--edge", "haproxy", "--stale", "protective"),
                         "--edge haproxy: HAProxy's cache cannot serve stale content (haproxy#214): drop --stale"
                                 + " protective, or use --edge nginx"),
-                refused("a flag only nginx's adapter renders yet", List.of("--edge", "varnish", "--limit-conn", "10"),
-                        "--edge varnish: --limit-conn is not in Varnish's adapter yet: drop it, or use --edge nginx"));
+                refused("what Varnish cannot do", List.of("--edge", "varnish", "--stale", "protective"),
+                        "--edge varnish: The Varnish edge serves stale content only in the grace the origin's"
+                                + " stale-while-revalidate and stale-if-error allow: drop --stale protective, or use --edge nginx"));
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")

@@ -66,9 +66,10 @@ class RenderInputTest {
                         "'squid' is not an edge: use nginx, haproxy or varnish"),
                 refused("HAProxy asked to queue, as nginx does by default", List.of("--edge", "haproxy"),
                         "--front-mode queue", "--back-mode queue", "nodelay"),
-                refused("a flag only nginx's adapter renders yet", List.of("--edge", "varnish", "--front-mode",
+                refused("TLS, which Varnish has not", List.of("--edge", "varnish", "--front-mode",
                         "nodelay", "--back-mode", "nodelay", "--tls"),
-                        "--tls is not in Varnish's adapter yet: drop it, or use --edge nginx"),
+                        "Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put a TLS proxy such as"
+                                + " hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx"),
                 refused("directory as the certificate", List.of("--tls", "--tls-cert", files.toString(), "--tls-key",
                         tls.key().toString()), "--tls-cert " + files + " is a directory, not a file")), RefusedRows.origins());
     }

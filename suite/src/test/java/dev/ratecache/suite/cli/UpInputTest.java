@@ -42,9 +42,10 @@ class UpInputTest {
                         "nodelay", "--back-mode", "nodelay", "--stale", "protective"),
                         "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective, or use"
                                 + " --edge nginx"),
-                refused("a switch only nginx's adapter renders yet", List.of("--edge", "varnish", "--tls",
+                refused("TLS, which Varnish has not", List.of("--edge", "varnish", "--tls",
                         "--front-mode", "nodelay", "--back-mode", "nodelay"),
-                        "--tls is not in Varnish's adapter yet: drop it, or use --edge nginx")),
+                        "Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put a TLS proxy such as"
+                                + " hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx")),
                 RefusedRows.origins());
     }
 

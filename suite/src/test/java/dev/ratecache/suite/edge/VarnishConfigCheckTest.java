@@ -7,6 +7,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -22,13 +23,16 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code varnishd -C} compiles both tiers' VCL, whatever shapes it: each tier's limit on or off,
  * the cache on or off, the rejection status and Retry-After, purge ranges, one origin or two, each
- * key kind with a ceiling or none, a 401 for a missing key, an allow-list.
+ * key kind with a ceiling or none, a 401 for a missing key, an allow-list, --limit-conn, --freshness, --tiers,
+ * --limit-scope misses.
  */
 @StackTest
 class VarnishConfigCheckTest {
 
     @Test
     void everyRenderedConfigPassesVarnishdC() throws Exception {
+        Path tiers = VarnishRenderTest.tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1,free-2",
+                "pro 50 100 nodelay pro+1/=,p.r~o:2@x");
         // Each switch alone away from the default, as HaproxyConfigCheckTest does, and each distinct
         // file once: a compile runs the C compiler, about a second on a busy machine.
         List<NginxSwitches> all = List.of(HaproxyRenderTest.nodelay(),
@@ -43,7 +47,16 @@ class VarnishConfigCheckTest {
                 // Each key kind once, with what stands beside a key: the ceiling, the 401, the allow-list.
                 HaproxyRenderTest.keyed("header:X-Api-Key").allow(List.of("127.0.9.0/24", "::1/128")),
                 HaproxyRenderTest.keyed("cookie:api_key").missingKey(MissingKey.REJECT),
-                HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF));
+                HaproxyRenderTest.keyed("arg:key").addressCeiling(AddressCeiling.OFF),
+                // The switches only nginx rendered at first, several to a combination where they touch different files:
+                // --limit-conn beside the rate limit (the front) with --freshness (the back); --tiers with an
+                // allow-list at the front, and behind it with --limit-scope misses (then the edge reads and
+                // passes the key); by address, misses without the origin's limit (the back).
+                HaproxyRenderTest.nodelay().limitConn(50).freshness("/hare", 3).freshness("/a%20b{c}", 60),
+                HaproxyRenderTest.keyed("header:X-Api-Key").tiers(tiers).allow(List.of("127.0.9.0/24")),
+                HaproxyRenderTest.keyed("header:X-Api-Key").tiers(tiers).allow(List.of("127.0.9.0/24"))
+                        .limitScope(LimitScope.MISSES),
+                HaproxyRenderTest.nodelay().limitScope(LimitScope.MISSES).backLimit(false));
         VarnishEdge edge = new VarnishEdge(Repo.varnishTemplates());
         List<String> failures = new ArrayList<>();
         Set<String> checked = new HashSet<>();
@@ -63,8 +76,10 @@ class VarnishConfigCheckTest {
             }
         }
         assertThat(failures).isEmpty();
-        // Nine fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed) and four
-        // backs (default, no limit, 503, two origins).
-        assertThat(checked).hasSize(13);
+        // Twelve fronts (default, no limit, no cache, neither, 503, purge ranges, the three keyed,
+        // --limit-conn, --tiers, passing the key for misses; by address, misses leaves the front as without a
+        // limit) and seven
+        // backs (default, no limit, 503, two origins, --freshness, the two misses).
+        assertThat(checked).hasSize(19);
     }
 }

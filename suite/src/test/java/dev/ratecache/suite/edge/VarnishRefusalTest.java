@@ -6,6 +6,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.spec.LimitScope;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +50,37 @@ class VarnishRefusalTest {
         assertThat(refusal(HaproxyRenderTest.nodelay().edges(2))).contains("Varnish cannot hold one per-client limit"
                 + " across --edges 2: each varnishd keeps its own vsthrottle buckets, in its own memory; give --edges 1,"
                 + " or use --edge nginx");
+    }
+
+    @Test
+    void tlsIsRefusedBecauseVarnishHasNone() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().tls(true))).contains("Varnish cannot terminate TLS: Varnish Cache"
+                + " has no TLS of its own, and its authors put a TLS proxy such as hitch in front of it"
+                + " (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx");
+    }
+
+    @Test
+    void limitConnIsRunAsAsked() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().limitConn(50))).isEmpty();
+    }
+
+    @Test
+    void limitScopeMissesIsRunAsAsked() {
+        assertThat(refusal(HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES))).isEmpty();
+    }
+
+    @Test
+    void tiersAreRunAsAsked() throws Exception {
+        assertThat(refusal(HaproxyRenderTest.keyed("header:X-Api-Key")
+                .tiers(VarnishRenderTest.tiersFile(getClass(), "nodelay", "free 5 10 nodelay free-1")))).isEmpty();
+    }
+
+    @Test
+    void aTierThatQueuesIsRefusedNamingEachSuchTier() throws Exception {
+        assertThat(refusal(HaproxyRenderTest.keyed("header:X-Api-Key").tiers(VarnishRenderTest.tiersFile(getClass(), "queueing",
+                "free 5 10 nodelay free-1", "pro 50 100 delay=20 pro-1", "gold 90 100 queue gold-1"))))
+                .contains("Varnish's vsthrottle only rejects and never queues or delays (--tiers: pro delay=20, gold"
+                        + " queue): give those tiers the mode nodelay, or use --edge nginx");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.net.URI;
@@ -229,5 +230,135 @@ class VarnishRenderTest {
     @Test
     void theLogKeepsTheAddressWhenTheLimitIsKeyedAsNginxsDoes() throws IOException {
         assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).contains("std.log(\"key:\" + client.ip);");
+    }
+
+    @Test
+    void limitConnTakesATokenPerRequestAfterTheRateLimitAndGivesItBackOnEveryWayOut() throws IOException {
+        String front = front(HaproxyRenderTest.nodelay().limitConn(7));
+
+        assertThat(front).contains("if (vsthrottle.is_denied(\"c\" + client.identity, 7, 1d)) {\n"
+                        + "    set req.http.X-Ratecache-Limited = \"1\";\n    std.log(\"conn:REJECTED\");\n"
+                        + "    return (synth(429));")
+                .contains("vsthrottle.return_token(\"c\" + client.identity, 7, 1d);")
+                .contains("sub vcl_deliver {\n  call ratecache_conn_release;\n}")
+                .contains("sub vcl_pipe {\n  call ratecache_conn_release;\n}");
+        // nginx checks limit_req before limit_conn.
+        assertThat(front.indexOf("vsthrottle.is_denied(client.identity")).isPositive()
+                .isLessThan(front.indexOf("vsthrottle.is_denied(\"c\""));
+        // A synthetic answer gives the token back before the markers' vcl_synth ends it with deliver.
+        String synth = front.substring(front.indexOf("sub vcl_synth {"));
+        assertThat(synth.indexOf("call ratecache_conn_release;")).isPositive()
+                .isLessThan(synth.indexOf("return (deliver);"));
+        // Only a request that took a token gives one back, and a client cannot say it took one.
+        assertThat(front.indexOf("unset req.http.X-Ratecache-Conn;")).isPositive()
+                .isLessThan(front.indexOf("set req.http.X-Ratecache-Conn = \"1\";"));
+        assertThat(front(HaproxyRenderTest.nodelay())).doesNotContain("X-Ratecache-Conn =").doesNotContain("return_token");
+    }
+
+    @Test
+    void limitConnAloneStillImportsVsthrottle() throws IOException {
+        assertThat(front(HaproxyRenderTest.nodelay().frontLimit(false).limitConn(3))).contains("import vsthrottle;")
+                .contains("vsthrottle.is_denied(\"c\" + client.identity, 3, 1d)");
+    }
+
+    @Test
+    void freshnessGivesALifetimeAtTheBackOnlyWhereTheOriginGaveNone() throws IOException {
+        String back = back(HaproxyRenderTest.nodelay().freshness("/Hare", 3).freshness("/tortoise", 10));
+
+        assertThat(back).contains("if (!beresp.http.Cache-Control && !beresp.http.Expires\n")
+                .contains("    if (std.tolower(regsub(bereq.url, \"\\?.*$\", \"\")) == \"/hare\") {\n"
+                        + "      set beresp.http.Cache-Control = \"max-age=3\";\n"
+                        + "      set beresp.http.Expires = now + 3s;\n")
+                .contains("== \"/tortoise\") {\n      set beresp.http.Cache-Control = \"max-age=10\";");
+        assertThat(front(HaproxyRenderTest.nodelay().freshness("/hare", 3))).doesNotContain("max-age=3");
+        assertThat(back(HaproxyRenderTest.nodelay())).doesNotContain("beresp.http.Expires =");
+    }
+
+    @Test
+    void freshnessIsRenderedNotRefused() {
+        assertThat(new VarnishEdge(Repo.varnishTemplates())
+                .refusal(HaproxyRenderTest.nodelay().freshness("/hare", 3).spec(HaproxyRenderTest.ports()))).isEmpty();
+    }
+
+    /** A tiers file in a folder of its own, {@code name}, its lines as given. */
+    static Path tiersFile(Class<?> owner, String name, String... lines) throws IOException {
+        Path file = TestDirs.fresh(owner, name).resolve("tiers.txt");
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        return file;
+    }
+
+    @Test
+    void eachTierOfKeysHasItsOwnBucketAndEveryOtherKeyTheAnonymousTiers() throws IOException {
+        // free: 5 r/s burst 10, 11 tokens over 2.2 s; pro: 50 r/s burst 100, 101 over 2.02 s; anonymous
+        // (the front's 1 r/s burst 4): 5 over 5 s.
+        String front = front(HaproxyRenderTest.keyed("header:X-Api-Key")
+                .tiers(tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1,free-2", "pro 50 100 nodelay pro+1/=")));
+
+        assertThat(front).contains("import str;")
+                .contains("  set req.http.X-Ratecache-Tier = \"anonymous\";\n"
+                        + "  if (req.http.X-Ratecache-Key ~ \"^k[A-Za-z0-9._~+/=:@-]+$\") {\n"
+                        + "    if (str.contains(\" kfree-1 kfree-2 \", \" \" + req.http.X-Ratecache-Key + \" \")) {\n"
+                        + "      set req.http.X-Ratecache-Tier = \"free\";\n    }\n"
+                        + "    if (str.contains(\" kpro+1/= \", \" \" + req.http.X-Ratecache-Key + \" \")) {\n"
+                        + "      set req.http.X-Ratecache-Tier = \"pro\";\n    }\n  }\n")
+                .contains("if (req.http.X-Ratecache-Tier == \"free\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 11, 2200ms)) {")
+                .contains("if (req.http.X-Ratecache-Tier == \"pro\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 101, 2020ms)) {")
+                .contains("if (req.http.X-Ratecache-Tier == \"anonymous\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {")
+                // The ceiling, auto: ten times the most generous tier, pro's.
+                .contains("vsthrottle.is_denied(client.identity, 1001, 2002ms)")
+                .contains("unset req.http.X-Ratecache-Tier;")
+                .doesNotContain("vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {\n    set req.http.X-Ratecache-Limited = \"1\";\n"
+                        + "    std.log(\"limit:REJECTED\");\n    return (synth(429));\n  }\n  if (vsthrottle");
+        // The tier is found after the key is read and checked, and before the limit counts it.
+        assertThat(front.indexOf("set req.http.X-Ratecache-Tier = \"anonymous\"")).isGreaterThan(front.indexOf("\"a\" + client.identity"))
+                .isLessThan(front.indexOf("  call ratecache_client_limit;"));
+        assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).doesNotContain("import str;").doesNotContain("X-Ratecache-Tier");
+    }
+
+    @Test
+    void aTiersFilesOwnAnonymousLineIsTheAnonymousTier() throws IOException {
+        String front = front(HaproxyRenderTest.keyed("header:X-Api-Key")
+                .tiers(tiersFile(getClass(), "tiers", "free 5 10 nodelay free-1", "anonymous 2 3 nodelay")));
+
+        assertThat(front).contains("X-Ratecache-Tier == \"anonymous\" && vsthrottle.is_denied(req.http.X-Ratecache-Key, 4, 2000ms)")
+                .doesNotContain("5, 5000ms");
+    }
+
+    @Test
+    void withLimitScopeMissesTheEdgePassesTheKeyAndTheBackLimitsEachClient() throws IOException {
+        NginxSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES);
+        String front = front(switches);
+        String back = back(switches);
+
+        // The edge reads and checks the key, counts nothing, and replaces any X-Limit-Key a client sent.
+        assertThat(front).doesNotContain("import vsthrottle").doesNotContain("is_denied")
+                .contains("sub vcl_recv {\n  unset req.http.X-Limit-Key;\n  call ratecache_read_key;\n"
+                        + "  if (req.http.X-Ratecache-Key ~ \"^[^\\x00-\\x1f\\x7f]{1,256}$\") {\n"
+                        + "    set req.http.X-Limit-Key = req.http.X-Ratecache-Key;\n  }\n");
+        // The back believes the key and X-Forwarded-For only from the edge; then the limit as the edge's would be.
+        assertThat(back).contains("import vsthrottle;")
+                .contains("acl ratecache_edge {\n  \"127.0.0.1\";\n}")
+                .contains("  if (client.ip ~ ratecache_edge) {\n    set req.http.X-Ratecache-Key = req.http.X-Limit-Key;\n  }")
+                .contains("    set client.identity = regsub(req.http.X-Forwarded-For,")
+                .contains("if (vsthrottle.is_denied(req.http.X-Ratecache-Key, 5, 5000ms)) {")
+                .contains("if (vsthrottle.is_denied(client.identity, 41, 4100ms)) {")
+                .contains("set req.http.X-Ratecache-Key = \"a\" + client.identity;")
+                .doesNotContain("synth(401)");
+        // Before the origin's limit, so that a client over its own does not spend the origin's; and before the pass.
+        assertThat(back.indexOf("vsthrottle.is_denied(req.http.X-Ratecache-Key")).isPositive()
+                .isLessThan(back.indexOf("vsthrottle.is_denied(\"origin\""))
+                .isLessThan(back.indexOf("return (pass);"));
+        // The origin's limit logs the outcome: varnishncsa keeps a key's first value.
+        assertThat(back).doesNotContain("  std.log(\"limit:PASSED\");\n}\n\n# --- The origin's limit");
+    }
+
+    @Test
+    void withLimitScopeMissesAKeylessRequestIsStillRefusedAtTheEdgeAndAnAllowedClientKnownAtTheBack() throws IOException {
+        NginxSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES)
+                .missingKey(MissingKey.REJECT).allow(List.of("127.0.9.0/24"));
+
+        assertThat(front(switches)).contains("    set req.http.X-Ratecache-Missing-Key = \"1\";\n    return (synth(401));");
+        assertThat(back(switches)).doesNotContain("synth(401)")
+                .contains("if (std.ip(client.identity, \"0.0.0.0\", resolve = false) !~ limit_exempt) {");
     }
 }
