@@ -288,10 +288,10 @@ public final class Predictor {
         }
         KeyedTraffic keys = in.cell().trait(KeyedTraffic.class);
         if (tiers && s.front().isPresent() && keys != null && !keys.limitKey().byAddress()) {
-            // By key: each key its tier's limit; the workload's clients are the keys.
-            Map<String, LimitReqSpec> byKey = new LinkedHashMap<>();
+            // By key: each key its tier's limit, as the cell's product limits; the workload's clients are the keys.
+            Map<String, LimitSpec> byKey = new LinkedHashMap<>();
             for (LimitTier t : keys.tiers()) {
-                LimitReqSpec tier = limit(t.rate(), t.burst(), t.mode(), s.rejectStatus());
+                LimitSpec tier = limit(product, t.rate(), t.burst(), t.mode(), s.rejectStatus());
                 t.keys().forEach(k -> byKey.put(k, tier));
             }
             spec = spec.withFrontByClient(byKey);
@@ -301,10 +301,15 @@ public final class Predictor {
 
     /** A tier's limit as {@code product} renders the spec's rate and burst (HAProxy's and Varnish's only nodelay). */
     static LimitSpec limit(EdgeProduct product, StackSpec.Limit limit, int status) {
+        return limit(product, limit.rate(), limit.burst(), LimitMode.parse(limit.modeFlag()), status);
+    }
+
+    /** The same for a limit in the flags' words: a tier of keys'. */
+    static LimitSpec limit(EdgeProduct product, int rate, int burst, LimitMode mode, int status) {
         return switch (product) {
-            case NGINX -> limit(limit.rate(), limit.burst(), LimitMode.parse(limit.modeFlag()), status);
-            case HAPROXY -> LimitSpec.haproxy(limit.rate(), limit.burst(), status);
-            case VARNISH -> LimitSpec.vsthrottle(limit.rate(), limit.burst(), status);
+            case NGINX -> limit(rate, burst, mode, status);
+            case HAPROXY -> LimitSpec.haproxy(rate, burst, status);
+            case VARNISH -> LimitSpec.vsthrottle(rate, burst, status);
         };
     }
 
