@@ -4,15 +4,19 @@ import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -56,7 +60,13 @@ public final class HaproxyEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of();
+    private static final Set<String> RENDERS = Set.of("--tls", "--limit-conn", "--freshness");
+
+    /** The back's lifetimes per path (--freshness), under the render folder. */
+    static final String FRESHNESS_MAP = "freshness.map";
+
+    /** Where the front's certificate, its intermediates and its key go, in one PEM, under the render folder. */
+    static final String TLS_PEM = "tls/server.pem";
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -105,7 +115,13 @@ public final class HaproxyEdge implements Edge {
     @Override
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
         Files.createDirectories(dir);
-        Map<String, Object> context = context(spec);
+        if (spec.tls().isPresent()) {
+            writePem(spec, dir.resolve(TLS_PEM));
+        }
+        if (!spec.cache().freshness().isEmpty()) {
+            writeFreshnessMap(spec, dir.resolve(FRESHNESS_MAP));
+        }
+        Map<String, Object> context = context(spec, dir);
         List<Path> files = new ArrayList<>();
         for (String tier : List.of("front.cfg", "back.cfg")) {
             files.add(templates.write(tier, context, dir));
@@ -113,8 +129,43 @@ public final class HaproxyEdge implements Edge {
         return files;
     }
 
-    private static Map<String, Object> context(StackSpec spec) {
+    /**
+     * The certificate in force and its key as one PEM, readable by its owner alone from its first
+     * byte: HAProxy's crt takes both from one file. A certificate file that holds its key too
+     * (given to both flags, as nginx allows) is written once.
+     */
+    private static void writePem(StackSpec spec, Path pem) throws IOException {
+        TlsFiles files = spec.tls().flatMap(StackSpec.Tls::files).orElseThrow(() -> new IOException(
+                "--tls has no certificate yet: make the throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+        Files.createDirectories(pem.getParent());
+        Files.deleteIfExists(pem);
+        try {
+            Files.createFile(pem, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: the run folder's own permissions are all there is.
+            Files.createFile(pem);
+        }
+        String certificate = Files.readString(files.certificate(), StandardCharsets.US_ASCII);
+        String key = Files.isSameFile(files.certificate(), files.key()) ? ""
+                : Files.readString(files.key(), StandardCharsets.US_ASCII);
+        Files.writeString(pem, certificate + (certificate.endsWith("\n") ? "" : "\n") + key, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * One "path seconds" line per --freshness, the path lowercased: the map is looked up with the
+     * request's path lowercased, as nginx's map ignores case. The flags' check has refused a path
+     * with a space.
+     */
+    private static void writeFreshnessMap(StackSpec spec, Path map) throws IOException {
+        StringBuilder lines = new StringBuilder("# --freshness PATH=SECONDS, rendered by the suite: see snippets/back/freshness-fallback.cfg.\n");
+        spec.cache().freshness().forEach((path, seconds) ->
+                lines.append(path.toLowerCase(Locale.ROOT)).append(' ').append(seconds).append('\n'));
+        Files.writeString(map, lines, StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Object> context(StackSpec spec, Path dir) {
         Map<String, Object> c = new LinkedHashMap<>();
+        c.put("tls", spec.tls().map(t -> List.of(tls(t, spec, dir))).orElse(List.of()));
         c.put("listen", spec.ports().listen());
         c.put("frontPort", spec.ports().front());
         c.put("backPort", spec.ports().back());
@@ -138,12 +189,26 @@ public final class HaproxyEdge implements Edge {
         c.put("allow", spec.allow().isEmpty() ? List.of() : List.of(Map.of("cidrs", String.join(" ", spec.allow()))));
         c.put("exemptCondition", spec.allow().isEmpty() ? "" : " !limit_exempt");
         c.put("backLimit", spec.back().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("limitConn", spec.limitConn() > 0 ? List.of(Map.of("requests", spec.limitConn())) : List.of());
+        c.put("freshness", spec.cache().freshness().isEmpty() ? List.of()
+                : List.of(Map.of("freshnessMap", dir.resolve(FRESHNESS_MAP).toAbsolutePath().toString())));
         c.put("cache", spec.cache().on() ? List.of(Map.of("megabytes", megabytes(spec))) : List.of());
         List<URI> origins = spec.origins();
         c.put("origins", IntStream.range(0, origins.size())
                 .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + Templates.port(origins.get(i))))
                 .toList());
         return c;
+    }
+
+    private static Map<String, Object> tls(StackSpec.Tls tls, StackSpec spec, Path dir) {
+        Map<String, Object> t = new LinkedHashMap<>();
+        // Absolute: HAProxy reads crt against its working directory, which a check by hand need not share.
+        t.put("pem", dir.resolve(TLS_PEM).toAbsolutePath().toString());
+        t.put("http2", tls.http2());
+        t.put("hsts", tls.hsts());
+        t.put("redirect", tls.httpPort() == 0 ? List.of() : List.of(Map.of("httpPort", tls.httpPort(),
+                "portSuffix", spec.ports().front() == 443 ? "" : ":" + spec.ports().front())));
+        return t;
     }
 
     /** Where HAProxy reads the key: the first header whole, the first cookie, the undecoded query argument. */

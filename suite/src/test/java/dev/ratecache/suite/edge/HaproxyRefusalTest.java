@@ -21,6 +21,12 @@ class HaproxyRefusalTest {
     }
 
     @Test
+    void tlsLimitConnAndFreshnessAreRunAsAsked() {
+        assertThat(refusal(HaproxyRenderTest.nodelay().tls(true).hsts(true).httpPort(10_079).limitConn(5)
+                .freshness("/hare", 3))).isEmpty();
+    }
+
+    @Test
     void protectiveStaleIsRefusedCitingTheIssue() {
         assertThat(refusal(HaproxyRenderTest.nodelay().stale(StaleMode.PROTECTIVE))).contains(
                 "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective, or use --edge nginx");

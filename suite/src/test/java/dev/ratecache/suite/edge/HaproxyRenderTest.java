@@ -1,6 +1,7 @@
 package dev.ratecache.suite.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.AddressCeiling;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -224,5 +226,88 @@ class HaproxyRenderTest {
     void theLogKeepsTheAddressWhenTheLimitIsKeyedAsNginxsDoes() throws IOException {
         assertThat(front(keyed("header:X-Api-Key"))).contains("http-request set-var(txn.key) src\n")
                 .doesNotContain("set-var(txn.key) req.");
+    }
+
+    /** --tls with a certificate and key of the test's own: their text is all rendering reads. */
+    private static NginxSwitches tls(Path dir) throws IOException {
+        Path certificate = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\nleaf\n-----END CERTIFICATE-----\n");
+        Path key = Files.writeString(dir.resolve("key.pem"), "-----BEGIN PRIVATE KEY-----\nkey\n-----END PRIVATE KEY-----\n");
+        return nodelay().tls(true).tlsFiles(certificate, key);
+    }
+
+    @Test
+    void tlsBindsTheFrontWithOneOwnerOnlyPemOfCertificateThenKeyAndOffersHttp2() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls");
+        List<Path> files = new HaproxyEdge(Repo.haproxyTemplates()).render(tls(dir).spec(ports()), dir.resolve("haproxy"));
+        String front = Files.readString(files.get(0));
+        Path pem = dir.resolve("haproxy/tls/server.pem");
+
+        assertThat(front).contains("  bind 127.0.0.1:10080 ssl crt " + pem.toAbsolutePath() + " alpn h2,http/1.1\n")
+                .contains("ssl-default-bind-options ssl-min-ver TLSv1.2 prefer-client-ciphers no-tls-tickets")
+                .doesNotContain("Strict-Transport-Security").doesNotContain("https_redirect");
+        assertThat(Files.readString(pem)).isEqualTo("-----BEGIN CERTIFICATE-----\nleaf\n-----END CERTIFICATE-----\n"
+                + "-----BEGIN PRIVATE KEY-----\nkey\n-----END PRIVATE KEY-----\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(pem))).isEqualTo("rw-------");
+        // The back tier stays cleartext on the loopback.
+        assertThat(Files.readString(files.get(1))).doesNotContain("ssl");
+    }
+
+    @Test
+    void noHttp2OffersNoAlpnAndHstsAndTheHttpPortAreRenderedWhenAsked() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls-options");
+        String front = Files.readString(new HaproxyEdge(Repo.haproxyTemplates())
+                .render(tls(dir).http2(false).hsts(true).httpPort(10_079).spec(ports()), dir.resolve("haproxy")).get(0));
+
+        assertThat(front).containsPattern("bind 127\\.0\\.0\\.1:10080 ssl crt \\S+server\\.pem\n")
+                .contains("http-after-response set-header Strict-Transport-Security \"max-age=31536000\"")
+                .contains("frontend https_redirect\n  bind 127.0.0.1:10079\n"
+                        + "  http-request redirect location https://%[req.hdr(host),host_only]:10080%[capture.req.uri] code 301");
+    }
+
+    @Test
+    void aCertificateFileHoldingItsKeyIsWrittenOnce() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls-one-file");
+        Path both = Files.writeString(dir.resolve("both.pem"), "CERT\nKEY\n");
+        new HaproxyEdge(Repo.haproxyTemplates()).render(nodelay().tls(true).tlsFiles(both, both).spec(ports()), dir);
+
+        assertThat(Files.readString(dir.resolve("tls/server.pem"))).isEqualTo("CERT\nKEY\n");
+    }
+
+    @Test
+    void tlsWithoutACertificateYetIsNotRendered() {
+        assertThatThrownBy(() -> render(nodelay().tls(true))).isInstanceOf(IOException.class)
+                .hasMessageContaining("--tls has no certificate yet");
+    }
+
+    @Test
+    void limitConnCountsRequestsInFlightPerAddressAfterTheRateLimitAndBeforeTheCache() throws IOException {
+        String front = front(nodelay().limitConn(3).rejectStatus(503).retryAfter(7));
+
+        assertThat(front).contains("backend conn_limit\n  stick-table type ip size 1m expire 10s store conn_cur\n")
+                .contains("  http-request track-sc2 src table conn_limit\n"
+                        + "  http-request deny deny_status 503 hdr Retry-After 7 if { sc_conn_cur(2) gt 3 }\n");
+        assertThat(front.indexOf("track-sc2")).isGreaterThan(front.lastIndexOf("sc_http_req_rate(0)"))
+                .isLessThan(front.indexOf("http-request cache-use"));
+        // Its rejections are no rate limit's: the log's limit outcome stays the rate limit's, as nginx's limit_req_status.
+        assertThat(front).doesNotContain("set-var(txn.limit) str(REJECTED) if { sc_conn_cur");
+        assertThat(front(nodelay())).doesNotContain("conn_limit").doesNotContain("sc_conn_cur");
+    }
+
+    @Test
+    void freshnessIsGivenAtTheBackOnlyWhereTheOriginSaysNothingFromAMapOfLowercasedPaths() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "freshness");
+        List<Path> files = new HaproxyEdge(Repo.haproxyTemplates())
+                .render(nodelay().freshness("/hare", 3).freshness("/Snail", 60).spec(ports()), dir);
+        String back = Files.readString(files.get(1));
+        Path map = dir.resolve("freshness.map");
+
+        assertThat(Files.readAllLines(map)).filteredOn(l -> !l.startsWith("#")).containsExactly("/hare 3", "/snail 60");
+        assertThat(back).contains("http-request set-var(txn.freshness) path,lower,map_str_int(" + map.toAbsolutePath() + ")\n")
+                .contains("http-response set-var(txn.freshness_fallback) bool(true) if { var(txn.freshness) -m found }"
+                        + " !{ res.hdr(cache-control) -m found } !{ res.hdr(expires) -m found }")
+                .contains("http-response set-header Cache-Control \"max-age=%[var(txn.freshness)]\" if { var(txn.freshness_fallback) -m bool }")
+                .contains("http-response set-header Expires \"%[date,add(txn.freshness),http_date]\" if { var(txn.freshness_fallback) -m bool }");
+        assertThat(Files.readString(files.get(0))).doesNotContain("txn.freshness");
+        assertThat(back(nodelay())).doesNotContain("txn.freshness");
     }
 }
