@@ -60,7 +60,12 @@ public final class HaproxyEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final Set<String> RENDERS = Set.of("--tls", "--limit-conn", "--freshness");
+    private static final Set<String> RENDERS = Set.of("--tls", "--limit-conn", "--freshness", "--tiers");
+
+    /** Which tier each key of --tiers is in, under the render folder. */
+    static final String TIERS_MAP = "tiers.map";
+    /** The tier unknown keys and keyless requests fall into, as nginx's edge names it. */
+    private static final String ANONYMOUS = "anonymous";
 
     /** The back's lifetimes per path (--freshness), under the render folder. */
     static final String FRESHNESS_MAP = "freshness.map";
@@ -77,6 +82,13 @@ public final class HaproxyEdge implements Edge {
         if (spec.queues()) {
             return Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
                     + ", or use --edge nginx");
+        }
+        List<String> queuedTiers = spec.front().isEmpty() ? List.of() : spec.tiers().stream()
+                .filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+        if (!queuedTiers.isEmpty()) {
+            return Optional.of("HAProxy's rate limit rejects and never queues or delays (--tiers: "
+                    + String.join(", ", queuedTiers) + "): give each tier nodelay in the tiers file, or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
             return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective,"
@@ -121,6 +133,9 @@ public final class HaproxyEdge implements Edge {
         if (!spec.cache().freshness().isEmpty()) {
             writeFreshnessMap(spec, dir.resolve(FRESHNESS_MAP));
         }
+        if (!spec.tiers().isEmpty()) {
+            writeTiersMap(spec, dir.resolve(TIERS_MAP));
+        }
         Map<String, Object> context = context(spec, dir);
         List<Path> files = new ArrayList<>();
         for (String tier : List.of("front.cfg", "back.cfg")) {
@@ -163,6 +178,54 @@ public final class HaproxyEdge implements Edge {
         Files.writeString(map, lines, StandardCharsets.UTF_8);
     }
 
+    /** One "KEY TIER" line per key of --tiers: the tiers file has refused keys with spaces or a leading #. */
+    private static void writeTiersMap(StackSpec spec, Path map) throws IOException {
+        StringBuilder lines = new StringBuilder("# --tiers, rendered by the suite: see snippets/front/client-limit.cfg.\n");
+        spec.tiers().forEach(t -> t.keys().forEach(k -> lines.append(k).append(' ').append(t.name()).append('\n')));
+        Files.writeString(map, lines, StandardCharsets.UTF_8);
+    }
+
+    /** The anonymous tier's limit: the tiers file's when it names it, else the front's. */
+    private static Optional<StackSpec.Limit> anonymousLimit(StackSpec spec) {
+        return spec.front().map(front -> spec.tiers().stream().filter(t -> t.name().equals(ANONYMOUS))
+                .map(StackSpec.KeyTier::limit).findFirst().orElse(front));
+    }
+
+    /**
+     * Each tier a keyed request may be counted in: with --tiers, the file's tiers but anonymous,
+     * each in its own table, then anonymous in the frontend's; without, the front's limit alone.
+     */
+    private static List<Map<String, Object>> limitTiers(StackSpec spec) {
+        List<Map<String, Object>> all = new ArrayList<>();
+        if (spec.tiers().isEmpty()) {
+            spec.front().ifPresent(front -> all.add(Map.of("table", "", "condition", "",
+                    "threshold", Window.of(front).threshold())));
+            return all;
+        }
+        for (StackSpec.KeyTier t : spec.tiers()) {
+            if (!t.name().equals(ANONYMOUS)) {
+                all.add(Map.of("table", " table limit_tier_" + t.name(), "condition", tierCondition(t.name()),
+                        "threshold", Window.of(t.limit()).threshold()));
+            }
+        }
+        anonymousLimit(spec).ifPresent(a -> all.add(Map.of("table", "", "condition", tierCondition(ANONYMOUS),
+                "threshold", Window.of(a).threshold())));
+        return all;
+    }
+
+    private static String tierCondition(String tier) {
+        return " { var(txn.limit_tier) -m str " + tier + " }";
+    }
+
+    /** The tables of the tiers but anonymous, each its own window. */
+    private static List<Map<String, Object>> tierTables(StackSpec spec) {
+        return spec.tiers().stream().filter(t -> !t.name().equals(ANONYMOUS)).map(t -> {
+            Window w = Window.of(t.limit());
+            return Map.<String, Object>of("name", t.name(), "rate", w.rate(), "burst", w.burst(),
+                    "threshold", w.threshold(), "periodMs", w.periodMs(), "expireMs", w.expireMs());
+        }).toList();
+    }
+
     private static Map<String, Object> context(StackSpec spec, Path dir) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("tls", spec.tls().map(t -> List.of(tls(t, spec, dir))).orElse(List.of()));
@@ -172,7 +235,11 @@ public final class HaproxyEdge implements Edge {
         c.put("readTimeout", spec.readTimeout());
         c.put("rejectStatus", spec.rejectStatus());
         c.put("retryAfter", spec.retryAfter());
-        c.put("frontLimit", spec.front().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("frontLimit", anonymousLimit(spec).map(Window::of).map(List::of).orElse(List.of()));
+        c.put("limitTiers", limitTiers(spec));
+        c.put("tierTables", tierTables(spec));
+        c.put("tiersMap", spec.tiers().isEmpty() ? List.of()
+                : List.of(Map.of("path", dir.resolve(TIERS_MAP).toAbsolutePath().toString())));
         StackSpec.Key key = spec.key();
         c.put("keyed", !key.byAddress());
         c.put("keyWhere", key.byAddress() ? "address" : "key (" + key.where() + "), with a ceiling by address");

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code haproxy -c -dW} accepts both tiers' configs, without a warning, whatever shapes them: each
  * tier's limit on or off, the cache on or off, the rejection status and Retry-After, one origin or two, each key kind
  * with a ceiling or none, a 401 for a missing key, an allow-list, TLS with and without HTTP/2, HSTS and the
- * cleartext port, --limit-conn, --freshness.
+ * cleartext port, --limit-conn, --freshness, --tiers.
  */
 @StackTest
 class HaproxyConfigCheckTest {
@@ -48,7 +48,8 @@ class HaproxyConfigCheckTest {
                 HaproxyRenderTest.nodelay().tls(true).tlsFiles(ca.certificate(), ca.key()).hsts(true).httpPort(10_079),
                 HaproxyRenderTest.nodelay().tls(true).tlsFiles(ca.certificate(), ca.key()).http2(false),
                 HaproxyRenderTest.nodelay().limitConn(3),
-                HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/snail", 60));
+                HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/snail", 60),
+                HaproxyRenderTest.tiered(TestDirs.fresh(getClass(), "tiers"), "anonymous 3 8 nodelay"));
         HaproxyEdge edge = new HaproxyEdge(Repo.haproxyTemplates());
         List<String> failures = new ArrayList<>();
         int checked = 0;

@@ -310,4 +310,54 @@ class HaproxyRenderTest {
         assertThat(Files.readString(files.get(0))).doesNotContain("txn.freshness");
         assertThat(back(nodelay())).doesNotContain("txn.freshness");
     }
+
+    /** --tiers with pro (10 r/s, burst 20: 21 over 2.1 s) and free, keyed by a header, front 1 r/s burst 4. */
+    static NginxSwitches tiered(Path dir, String... extraLines) throws IOException {
+        List<String> lines = new java.util.ArrayList<>(List.of("pro 10 20 nodelay pro-1,pro-2", "free 2 3 nodelay free-1"));
+        lines.addAll(List.of(extraLines));
+        return keyed("header:X-Api-Key").tiers(Files.write(dir.resolve("tiers.txt"), lines));
+    }
+
+    @Test
+    void eachTierOfKeysHasItsOwnTableAndThresholdAndEveryOtherKeyIsAnonymousAtTheFrontsLimit() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tiers");
+        String front = Files.readString(new HaproxyEdge(Repo.haproxyTemplates())
+                .render(tiered(dir).spec(ports()), dir.resolve("haproxy")).get(0));
+        Path map = dir.resolve("haproxy/tiers.map");
+
+        assertThat(Files.readAllLines(map)).filteredOn(l -> !l.startsWith("#"))
+                .containsExactly("pro-1 pro", "pro-2 pro", "free-1 free");
+        assertThat(front).contains("http-request set-var(txn.limit_tier) str(anonymous)\n"
+                        + "  http-request set-var(txn.limit_tier) var(txn.limit_key),map_str(" + map.toAbsolutePath()
+                        + ",anonymous) if limit_key_valid\n")
+                .contains("backend limit_tier_pro\n"
+                        + "  stick-table type string len 257 size 1m expire 4200ms store http_req_rate(2100ms)\n")
+                .contains("backend limit_tier_free\n"
+                        + "  stick-table type string len 257 size 1m expire 4000ms store http_req_rate(2000ms)\n")
+                .contains("http-request track-sc0 str(k),concat(,txn.limit_key) table limit_tier_pro if limit_key_valid"
+                        + " { var(txn.limit_tier) -m str pro }\n")
+                .contains("http-request track-sc0 str(k),concat(,txn.limit_key) if limit_key_valid"
+                        + " { var(txn.limit_tier) -m str anonymous }\n")
+                .contains("http-request track-sc0 src if !limit_key_valid\n")
+                .contains("if { sc_http_req_rate(0) gt 21 } { var(txn.limit_tier) -m str pro }\n")
+                .contains("if { sc_http_req_rate(0) gt 4 } { var(txn.limit_tier) -m str free }\n")
+                // The front's 1 r/s, burst 4, in the frontend's own table, and the address ceiling beside
+                // (auto: ten times the largest tier's, pro's, so 100 r/s, burst 200).
+                .contains("if { sc_http_req_rate(0) gt 5 } { var(txn.limit_tier) -m str anonymous }\n")
+                .contains("  stick-table type string len 257 size 1m expire 10000ms store http_req_rate(5000ms)\n")
+                .contains("if { sc_http_req_rate(1) gt 201 }");
+    }
+
+    @Test
+    void anAnonymousTierInTheFileReplacesTheFrontsLimit() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tiers-anonymous");
+        String front = Files.readString(new HaproxyEdge(Repo.haproxyTemplates())
+                .render(tiered(dir, "anonymous 3 8 nodelay").spec(ports()), dir.resolve("haproxy")).get(0));
+
+        // 3 r/s, burst 8: 9 over 3 s, in the frontend's own table.
+        assertThat(front).contains("or the address.\n"
+                        + "  stick-table type string len 257 size 1m expire 6000ms store http_req_rate(3000ms)\n")
+                .doesNotContain("limit_tier_anonymous")
+                .contains("if { sc_http_req_rate(0) gt 9 } { var(txn.limit_tier) -m str anonymous }\n");
+    }
 }
