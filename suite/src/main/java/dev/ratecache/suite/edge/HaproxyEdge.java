@@ -71,7 +71,7 @@ public final class HaproxyEdge implements Edge {
     static final String FRESHNESS_MAP = "freshness.map";
 
     /** Where the front's certificate, its intermediates and its key go, in one PEM, under the render folder. */
-    static final String TLS_PEM = "tls/server.pem";
+    static final String TLS_PEM = "tls/haproxy.pem";
 
     @Override
     public Optional<String> refusal(StackSpec spec) {

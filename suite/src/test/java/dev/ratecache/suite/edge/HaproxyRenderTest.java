@@ -240,7 +240,7 @@ class HaproxyRenderTest {
         Path dir = TestDirs.fresh(getClass(), "tls");
         List<Path> files = new HaproxyEdge(Repo.haproxyTemplates()).render(tls(dir).spec(ports()), dir.resolve("haproxy"));
         String front = Files.readString(files.get(0));
-        Path pem = dir.resolve("haproxy/tls/server.pem");
+        Path pem = dir.resolve("haproxy/tls/haproxy.pem");
 
         assertThat(front).contains("  bind 127.0.0.1:10080 ssl crt " + pem.toAbsolutePath() + " alpn h2,http/1.1\n")
                 .contains("ssl-default-bind-options ssl-min-ver TLSv1.2 prefer-client-ciphers no-tls-tickets")
@@ -258,7 +258,7 @@ class HaproxyRenderTest {
         String front = Files.readString(new HaproxyEdge(Repo.haproxyTemplates())
                 .render(tls(dir).http2(false).hsts(true).httpPort(10_079).spec(ports()), dir.resolve("haproxy")).get(0));
 
-        assertThat(front).containsPattern("bind 127\\.0\\.0\\.1:10080 ssl crt \\S+server\\.pem\n")
+        assertThat(front).containsPattern("bind 127\\.0\\.0\\.1:10080 ssl crt \\S+haproxy\\.pem\n")
                 .contains("http-after-response set-header Strict-Transport-Security \"max-age=31536000\"")
                 .contains("frontend https_redirect\n  bind 127.0.0.1:10079\n"
                         + "  http-request redirect location https://%[req.hdr(host),host_only]:10080%[capture.req.uri] code 301");
@@ -270,7 +270,7 @@ class HaproxyRenderTest {
         Path both = Files.writeString(dir.resolve("both.pem"), "CERT\nKEY\n");
         new HaproxyEdge(Repo.haproxyTemplates()).render(nodelay().tls(true).tlsFiles(both, both).spec(ports()), dir);
 
-        assertThat(Files.readString(dir.resolve("tls/server.pem"))).isEqualTo("CERT\nKEY\n");
+        assertThat(Files.readString(dir.resolve("tls/haproxy.pem"))).isEqualTo("CERT\nKEY\n");
     }
 
     @Test
