@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TlsFiles;
 import java.io.IOException;
@@ -60,7 +61,7 @@ public final class HaproxyEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final Set<String> RENDERS = Set.of("--tls", "--limit-conn", "--freshness", "--tiers");
+    private static final Set<String> RENDERS = Set.of("--tls", "--limit-conn", "--freshness", "--tiers", "--limit-scope misses");
 
     /** Which tier each key of --tiers is in, under the render folder. */
     static final String TIERS_MAP = "tiers.map";
@@ -137,11 +138,7 @@ public final class HaproxyEdge implements Edge {
             writeTiersMap(spec, dir.resolve(TIERS_MAP));
         }
         Map<String, Object> context = context(spec, dir);
-        List<Path> files = new ArrayList<>();
-        for (String tier : List.of("front.cfg", "back.cfg")) {
-            files.add(templates.write(tier, context, dir));
-        }
-        return files;
+        return List.of(templates.write("front.cfg", context, dir), templates.write("back.cfg", back(spec, context), dir));
     }
 
     /**
@@ -180,7 +177,7 @@ public final class HaproxyEdge implements Edge {
 
     /** One "KEY TIER" line per key of --tiers: the tiers file has refused keys with spaces or a leading #. */
     private static void writeTiersMap(StackSpec spec, Path map) throws IOException {
-        StringBuilder lines = new StringBuilder("# --tiers, rendered by the suite: see snippets/front/client-limit.cfg.\n");
+        StringBuilder lines = new StringBuilder("# --tiers, rendered by the suite: see snippets/shared/client-limit.cfg.\n");
         spec.tiers().forEach(t -> t.keys().forEach(k -> lines.append(k).append(' ').append(t.name()).append('\n')));
         Files.writeString(map, lines, StandardCharsets.UTF_8);
     }
@@ -195,10 +192,10 @@ public final class HaproxyEdge implements Edge {
      * Each tier a keyed request may be counted in: with --tiers, the file's tiers but anonymous,
      * each in its own table, then anonymous in the frontend's; without, the front's limit alone.
      */
-    private static List<Map<String, Object>> limitTiers(StackSpec spec) {
+    private static List<Map<String, Object>> limitTiers(StackSpec spec, String anonymousTable) {
         List<Map<String, Object>> all = new ArrayList<>();
         if (spec.tiers().isEmpty()) {
-            spec.front().ifPresent(front -> all.add(Map.of("table", "", "condition", "",
+            spec.front().ifPresent(front -> all.add(Map.of("table", anonymousTable, "condition", "",
                     "threshold", Window.of(front).threshold())));
             return all;
         }
@@ -208,7 +205,7 @@ public final class HaproxyEdge implements Edge {
                         "threshold", Window.of(t.limit()).threshold()));
             }
         }
-        anonymousLimit(spec).ifPresent(a -> all.add(Map.of("table", "", "condition", tierCondition(ANONYMOUS),
+        anonymousLimit(spec).ifPresent(a -> all.add(Map.of("table", anonymousTable, "condition", tierCondition(ANONYMOUS),
                 "threshold", Window.of(a).threshold())));
         return all;
     }
@@ -226,6 +223,29 @@ public final class HaproxyEdge implements Edge {
         }).toList();
     }
 
+    /**
+     * The back tier's context: with --limit-scope misses the per-client limit is counted there, on
+     * the client's address the front appended to X-Forwarded-For and the key it passed in
+     * X-Limit-Key, each believed only from the front; the anonymous tier's table is a backend of
+     * its own, as the frontend's holds the origin's limit.
+     */
+    private static Map<String, Object> back(StackSpec spec, Map<String, Object> front) {
+        Map<String, Object> c = new LinkedHashMap<>(front);
+        boolean clientsHere = spec.front().isPresent() && spec.scope() == LimitScope.MISSES;
+        c.put("clientsHere", clientsHere);
+        c.put("originCounter", clientsHere ? 2 : 0);
+        c.put("ownTable", false);
+        c.put("addr", "var(txn.client)");
+        c.put("addrMatch", "var(txn.client) -m ip");
+        c.put("anonymousTable", " table per_client");
+        c.put("keyAtEdge", false);
+        c.put("keySample", "req.fhdr(x-limit-key,1)");
+        c.put("keyTrust", " if from_front");
+        c.put("frontAddress", Ports.LOOPBACK);
+        c.put("limitTiers", limitTiers(spec, " table per_client"));
+        return c;
+    }
+
     private static Map<String, Object> context(StackSpec spec, Path dir) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("tls", spec.tls().map(t -> List.of(tls(t, spec, dir))).orElse(List.of()));
@@ -236,7 +256,16 @@ public final class HaproxyEdge implements Edge {
         c.put("rejectStatus", spec.rejectStatus());
         c.put("retryAfter", spec.retryAfter());
         c.put("frontLimit", anonymousLimit(spec).map(Window::of).map(List::of).orElse(List.of()));
-        c.put("limitTiers", limitTiers(spec));
+        boolean atBack = spec.scope() == LimitScope.MISSES;
+        c.put("atFront", !atBack);
+        c.put("atBack", atBack);
+        c.put("ownTable", true);
+        c.put("addr", "src");
+        c.put("addrMatch", "src");
+        c.put("anonymousTable", "");
+        c.put("keyAtEdge", true);
+        c.put("keyTrust", "");
+        c.put("limitTiers", limitTiers(spec, ""));
         c.put("tierTables", tierTables(spec));
         c.put("tiersMap", spec.tiers().isEmpty() ? List.of()
                 : List.of(Map.of("path", dir.resolve(TIERS_MAP).toAbsolutePath().toString())));

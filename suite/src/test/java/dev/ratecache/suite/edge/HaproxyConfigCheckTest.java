@@ -8,6 +8,7 @@ import dev.ratecache.suite.nginx.AddressCeiling;
 import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.ThrowawayCa;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@code haproxy -c -dW} accepts both tiers' configs, without a warning, whatever shapes them: each
  * tier's limit on or off, the cache on or off, the rejection status and Retry-After, one origin or two, each key kind
  * with a ceiling or none, a 401 for a missing key, an allow-list, TLS with and without HTTP/2, HSTS and the
- * cleartext port, --limit-conn, --freshness, --tiers.
+ * cleartext port, --limit-conn, --freshness, --tiers, --limit-scope misses.
  */
 @StackTest
 class HaproxyConfigCheckTest {
@@ -49,7 +50,11 @@ class HaproxyConfigCheckTest {
                 HaproxyRenderTest.nodelay().tls(true).tlsFiles(ca.certificate(), ca.key()).http2(false),
                 HaproxyRenderTest.nodelay().limitConn(3),
                 HaproxyRenderTest.nodelay().freshness("/hare", 3).freshness("/snail", 60),
-                HaproxyRenderTest.tiered(TestDirs.fresh(getClass(), "tiers"), "anonymous 3 8 nodelay"));
+                HaproxyRenderTest.tiered(TestDirs.fresh(getClass(), "tiers"), "anonymous 3 8 nodelay"),
+                // --limit-scope misses: by key with tiers, the allow-list and the 401; by address.
+                HaproxyRenderTest.tiered(TestDirs.fresh(getClass(), "misses-tiers")).limitScope(LimitScope.MISSES)
+                        .allow(List.of("127.0.9.0/24")).missingKey(MissingKey.REJECT),
+                HaproxyRenderTest.nodelay().limitScope(LimitScope.MISSES));
         HaproxyEdge edge = new HaproxyEdge(Repo.haproxyTemplates());
         List<String> failures = new ArrayList<>();
         int checked = 0;

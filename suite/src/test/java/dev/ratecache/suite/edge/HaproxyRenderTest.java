@@ -9,6 +9,7 @@ import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.MissingKey;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -359,5 +360,52 @@ class HaproxyRenderTest {
                         + "  stick-table type string len 257 size 1m expire 6000ms store http_req_rate(3000ms)\n")
                 .doesNotContain("limit_tier_anonymous")
                 .contains("if { sc_http_req_rate(0) gt 9 } { var(txn.limit_tier) -m str anonymous }\n");
+    }
+
+    @Test
+    void limitScopeMissesCountsEachClientAtTheBackOnTheKeyAndAddressTheFrontPasses() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "misses");
+        List<Path> files = new HaproxyEdge(Repo.haproxyTemplates()).render(tiered(dir)
+                .limitScope(LimitScope.MISSES).allow(List.of("127.0.9.0/24")).spec(ports()), dir.resolve("haproxy"));
+        String front = Files.readString(files.get(0));
+        String back = Files.readString(files.get(1));
+
+        // The front reads and checks the key, passes it on, and counts nothing.
+        assertThat(front).contains("http-request set-var(txn.limit_key) req.fhdr(X-Api-Key,1)\n")
+                .contains("  http-request del-header X-Limit-Key\n"
+                        + "  http-request set-header X-Limit-Key %[var(txn.limit_key)] if limit_key_valid\n")
+                .doesNotContain("track-sc").doesNotContain("stick-table").doesNotContain("set-var(txn.limit)");
+        assertThat(back).contains("  acl from_front src 127.0.0.1\n"
+                        + "  http-request set-var(txn.client) src\n"
+                        + "  http-request set-var(txn.client) req.hdr_ip(x-forwarded-for,-1) if from_front"
+                        + " { req.hdr(x-forwarded-for) -m found }\n")
+                .contains("http-request set-var(txn.limit_key) req.fhdr(x-limit-key,1) if from_front\n")
+                .contains("acl limit_exempt var(txn.client) -m ip 127.0.9.0/24\n")
+                .contains("track-sc0 str(k),concat(,txn.limit_key) table limit_tier_pro if limit_key_valid"
+                        + " { var(txn.limit_tier) -m str pro } !limit_exempt\n")
+                .contains("track-sc0 str(k),concat(,txn.limit_key) table per_client if limit_key_valid"
+                        + " { var(txn.limit_tier) -m str anonymous } !limit_exempt\n")
+                .contains("http-request track-sc0 var(txn.client) table per_client if !limit_key_valid !limit_exempt\n")
+                .contains("http-request track-sc1 var(txn.client) table address_ceiling if !limit_exempt\n")
+                .contains("backend per_client\n")
+                .contains("backend limit_tier_pro\n").contains("backend address_ceiling\n")
+                // The origin's limit keeps the frontend's own table, as sc2, after the client's.
+                .contains("http-request track-sc2 str(origin)\n").contains("if { sc_http_req_rate(2) gt 51 }");
+        assertThat(back.indexOf("track-sc0")).isLessThan(back.indexOf("track-sc2"));
+    }
+
+    @Test
+    void withLimitScopeMissesAMissingKeyIsStill401AtTheFrontAndAnAddressIsCountedAtTheBack() throws IOException {
+        NginxSwitches keyed = keyed("header:X-Api-Key").missingKey(MissingKey.REJECT).limitScope(LimitScope.MISSES);
+        NginxSwitches byAddress = nodelay().frontRate(1).frontBurst(4).limitScope(LimitScope.MISSES);
+
+        assertThat(front(keyed)).contains("http-request return status 401");
+        assertThat(back(keyed)).doesNotContain("return status 401")
+                .doesNotContain("track-sc0 var(txn.client) table per_client if !limit_key_valid");
+        assertThat(front(byAddress)).doesNotContain("X-Limit-Key").doesNotContain("track-sc");
+        assertThat(back(byAddress)).contains("backend per_client\n"
+                        + "  stick-table type ip size 1m expire 10000ms store http_req_rate(5000ms)\n")
+                .contains("http-request track-sc0 var(txn.client) table per_client\n")
+                .contains("if { sc_http_req_rate(0) gt 5 }");
     }
 }
