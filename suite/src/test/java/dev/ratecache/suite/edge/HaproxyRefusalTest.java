@@ -21,9 +21,10 @@ class HaproxyRefusalTest {
     }
 
     @Test
-    void tlsLimitConnAndFreshnessAreRunAsAsked() {
-        assertThat(refusal(HaproxyRenderTest.nodelay().tls(true).hsts(true).httpPort(10_079).limitConn(5)
-                .freshness("/hare", 3))).isEmpty();
+    void everySwitchOnlyNginxsAdapterRenderedAtFirstIsRunAsAsked() throws java.io.IOException {
+        assertThat(refusal(HaproxyRenderTest.tiered(dev.ratecache.testkit.TestDirs.fresh(getClass(), "all"))
+                .tls(true).hsts(true).httpPort(10_079).limitConn(5).freshness("/hare", 3)
+                .limitScope(dev.ratecache.suite.spec.LimitScope.MISSES))).isEmpty();
     }
 
     @Test
