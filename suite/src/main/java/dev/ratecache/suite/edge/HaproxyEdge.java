@@ -190,7 +190,8 @@ public final class HaproxyEdge implements Edge {
 
     /**
      * Each tier a keyed request may be counted in: with --tiers, the file's tiers but anonymous,
-     * each in its own table, then anonymous in the frontend's; without, the front's limit alone.
+     * each in its own table, then anonymous in {@code anonymousTable} (the tier's frontend's own when
+     * empty); without, the front's limit alone.
      */
     private static List<Map<String, Object>> limitTiers(StackSpec spec, String anonymousTable) {
         List<Map<String, Object>> all = new ArrayList<>();
