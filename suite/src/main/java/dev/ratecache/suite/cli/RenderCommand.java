@@ -28,11 +28,13 @@ import picocli.CommandLine;
                 + " nginx's, or with --edge HAProxy's or Varnish's.")
 final class RenderCommand implements Callable<Integer> {
     /**
-     * The folders (and HAProxy's or Varnish's two files) of DIR render writes, and so owns: a render
-     * into a used DIR leaves none of the last one's files behind (a tier, an edge, a throwaway key or
-     * another product's config it no longer makes). Everything else in DIR is the user's.
+     * The folders (and HAProxy's or Varnish's two files, and HAProxy's maps) of DIR render writes,
+     * and so owns: a render into a used DIR leaves none of the last one's files behind (a tier, an
+     * edge, a throwaway key or another product's config it no longer makes). Everything else in DIR
+     * is the user's.
      */
-    private static final Pattern OWNED = Pattern.compile("front|front-\\d+|back|balancer|tls|(front|back)\\.(cfg|vcl)");
+    private static final Pattern OWNED = Pattern.compile(
+            "front|front-\\d+|back|balancer|tls|(front|back)\\.(cfg|vcl)|(tiers|freshness)\\.map");
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,7 +52,8 @@ final class RenderCommand implements Callable<Integer> {
     EdgeProduct edge = EdgeProduct.NGINX;
 
     @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/, tls/ and"
-            + " front.cfg, back.cfg, front.vcl, back.vcl are replaced; nothing else in it is touched.")
+            + " front.cfg, back.cfg, front.vcl, back.vcl, tiers.map, freshness.map are replaced; nothing else in it is"
+            + " touched.")
     Path dir;
 
     @Override

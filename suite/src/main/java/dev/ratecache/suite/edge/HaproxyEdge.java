@@ -3,16 +3,21 @@ package dev.ratecache.suite.edge;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -56,7 +61,18 @@ public final class HaproxyEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final java.util.Set<String> RENDERS = java.util.Set.of();
+    private static final Set<String> RENDERS = Set.of("--tls", "--limit-conn", "--freshness", "--tiers", "--limit-scope misses");
+
+    /** Which tier each key of --tiers is in, under the render folder. */
+    static final String TIERS_MAP = "tiers.map";
+    /** The tier unknown keys and keyless requests fall into, as nginx's edge names it. */
+    private static final String ANONYMOUS = "anonymous";
+
+    /** The back's lifetimes per path (--freshness), under the render folder. */
+    static final String FRESHNESS_MAP = "freshness.map";
+
+    /** Where the front's certificate, its intermediates and its key go, in one PEM, under the render folder. */
+    static final String TLS_PEM = "tls/haproxy.pem";
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -67,6 +83,13 @@ public final class HaproxyEdge implements Edge {
         if (spec.queues()) {
             return Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
                     + ", or use --edge nginx");
+        }
+        List<String> queuedTiers = spec.front().isEmpty() ? List.of() : spec.tiers().stream()
+                .filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+        if (!queuedTiers.isEmpty()) {
+            return Optional.of("HAProxy's rate limit rejects and never queues or delays (--tiers: "
+                    + String.join(", ", queuedTiers) + "): give each tier nodelay in the tiers file, or use --edge nginx");
         }
         if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
             return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective,"
@@ -105,23 +128,148 @@ public final class HaproxyEdge implements Edge {
     @Override
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
         Files.createDirectories(dir);
-        Map<String, Object> context = context(spec);
-        List<Path> files = new ArrayList<>();
-        for (String tier : List.of("front.cfg", "back.cfg")) {
-            files.add(templates.write(tier, context, dir));
+        if (spec.tls().isPresent()) {
+            writePem(spec, dir.resolve(TLS_PEM));
         }
-        return files;
+        if (!spec.cache().freshness().isEmpty()) {
+            writeFreshnessMap(spec, dir.resolve(FRESHNESS_MAP));
+        }
+        if (!spec.tiers().isEmpty()) {
+            writeTiersMap(spec, dir.resolve(TIERS_MAP));
+        }
+        Map<String, Object> context = context(spec, dir);
+        return List.of(templates.write("front.cfg", context, dir), templates.write("back.cfg", back(spec, context), dir));
     }
 
-    private static Map<String, Object> context(StackSpec spec) {
+    /**
+     * The certificate in force and its key as one PEM, readable by its owner alone from its first
+     * byte: HAProxy's crt takes both from one file. A certificate file that holds its key too
+     * (given to both flags, as nginx allows) is written once.
+     */
+    private static void writePem(StackSpec spec, Path pem) throws IOException {
+        TlsFiles files = spec.tls().flatMap(StackSpec.Tls::files).orElseThrow(() -> new IOException(
+                "--tls has no certificate yet: make the throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+        Files.createDirectories(pem.getParent());
+        Files.deleteIfExists(pem);
+        try {
+            Files.createFile(pem, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: the run folder's own permissions are all there is.
+            Files.createFile(pem);
+        }
+        String certificate = Files.readString(files.certificate(), StandardCharsets.US_ASCII);
+        String key = Files.isSameFile(files.certificate(), files.key()) ? ""
+                : Files.readString(files.key(), StandardCharsets.US_ASCII);
+        Files.writeString(pem, certificate + (certificate.endsWith("\n") ? "" : "\n") + key, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * One "path seconds" line per --freshness, the path lowercased: the map is looked up with the
+     * request's path lowercased, as nginx's map ignores case. The flags' check has refused a path
+     * with a space.
+     */
+    private static void writeFreshnessMap(StackSpec spec, Path map) throws IOException {
+        StringBuilder lines = new StringBuilder("# --freshness PATH=SECONDS, rendered by the suite: see snippets/back/freshness-fallback.cfg.\n");
+        spec.cache().freshness().forEach((path, seconds) ->
+                lines.append(path.toLowerCase(Locale.ROOT)).append(' ').append(seconds).append('\n'));
+        Files.writeString(map, lines, StandardCharsets.UTF_8);
+    }
+
+    /** One "KEY TIER" line per key of --tiers: the tiers file has refused keys with spaces or a leading #. */
+    private static void writeTiersMap(StackSpec spec, Path map) throws IOException {
+        StringBuilder lines = new StringBuilder("# --tiers, rendered by the suite: see snippets/shared/client-limit.cfg.\n");
+        spec.tiers().forEach(t -> t.keys().forEach(k -> lines.append(k).append(' ').append(t.name()).append('\n')));
+        Files.writeString(map, lines, StandardCharsets.UTF_8);
+    }
+
+    /** The anonymous tier's limit: the tiers file's when it names it, else the front's. */
+    private static Optional<StackSpec.Limit> anonymousLimit(StackSpec spec) {
+        return spec.front().map(front -> spec.tiers().stream().filter(t -> t.name().equals(ANONYMOUS))
+                .map(StackSpec.KeyTier::limit).findFirst().orElse(front));
+    }
+
+    /**
+     * Each tier a keyed request may be counted in: with --tiers, the file's tiers but anonymous,
+     * each in its own table, then anonymous in {@code anonymousTable} (the tier's frontend's own when
+     * empty); without, the front's limit alone.
+     */
+    private static List<Map<String, Object>> limitTiers(StackSpec spec, String anonymousTable) {
+        List<Map<String, Object>> all = new ArrayList<>();
+        if (spec.tiers().isEmpty()) {
+            spec.front().ifPresent(front -> all.add(Map.of("table", anonymousTable, "condition", "",
+                    "threshold", Window.of(front).threshold())));
+            return all;
+        }
+        for (StackSpec.KeyTier t : spec.tiers()) {
+            if (!t.name().equals(ANONYMOUS)) {
+                all.add(Map.of("table", " table limit_tier_" + t.name(), "condition", tierCondition(t.name()),
+                        "threshold", Window.of(t.limit()).threshold()));
+            }
+        }
+        anonymousLimit(spec).ifPresent(a -> all.add(Map.of("table", anonymousTable, "condition", tierCondition(ANONYMOUS),
+                "threshold", Window.of(a).threshold())));
+        return all;
+    }
+
+    private static String tierCondition(String tier) {
+        return " { var(txn.limit_tier) -m str " + tier + " }";
+    }
+
+    /** The tables of the tiers but anonymous, each its own window. */
+    private static List<Map<String, Object>> tierTables(StackSpec spec) {
+        return spec.tiers().stream().filter(t -> !t.name().equals(ANONYMOUS)).map(t -> {
+            Window w = Window.of(t.limit());
+            return Map.<String, Object>of("name", t.name(), "rate", w.rate(), "burst", w.burst(),
+                    "threshold", w.threshold(), "periodMs", w.periodMs(), "expireMs", w.expireMs());
+        }).toList();
+    }
+
+    /**
+     * The back tier's context: with --limit-scope misses the per-client limit is counted there, on
+     * the client's address the front appended to X-Forwarded-For and the key it passed in
+     * X-Limit-Key, each believed only from the front; the anonymous tier's table is a backend of
+     * its own, as the frontend's holds the origin's limit.
+     */
+    private static Map<String, Object> back(StackSpec spec, Map<String, Object> front) {
+        Map<String, Object> c = new LinkedHashMap<>(front);
+        boolean clientsHere = spec.front().isPresent() && spec.scope() == LimitScope.MISSES;
+        c.put("clientsHere", clientsHere);
+        c.put("originCounter", clientsHere ? 2 : 0);
+        c.put("ownTable", false);
+        c.put("addr", "var(txn.client)");
+        c.put("addrMatch", "var(txn.client) -m ip");
+        c.put("anonymousTable", " table per_client");
+        c.put("keyAtEdge", false);
+        c.put("keySample", "req.fhdr(x-limit-key,1)");
+        c.put("keyTrust", " if from_front");
+        c.put("frontAddress", Ports.LOOPBACK);
+        c.put("limitTiers", limitTiers(spec, " table per_client"));
+        return c;
+    }
+
+    private static Map<String, Object> context(StackSpec spec, Path dir) {
         Map<String, Object> c = new LinkedHashMap<>();
+        c.put("tls", spec.tls().map(t -> List.of(tls(t, spec, dir))).orElse(List.of()));
         c.put("listen", spec.ports().listen());
         c.put("frontPort", spec.ports().front());
         c.put("backPort", spec.ports().back());
         c.put("readTimeout", spec.readTimeout());
         c.put("rejectStatus", spec.rejectStatus());
         c.put("retryAfter", spec.retryAfter());
-        c.put("frontLimit", spec.front().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("frontLimit", anonymousLimit(spec).map(Window::of).map(List::of).orElse(List.of()));
+        boolean atBack = spec.scope() == LimitScope.MISSES;
+        c.put("atFront", !atBack);
+        c.put("atBack", atBack);
+        c.put("ownTable", true);
+        c.put("addr", "src");
+        c.put("addrMatch", "src");
+        c.put("anonymousTable", "");
+        c.put("keyAtEdge", true);
+        c.put("keyTrust", "");
+        c.put("limitTiers", limitTiers(spec, ""));
+        c.put("tierTables", tierTables(spec));
+        c.put("tiersMap", spec.tiers().isEmpty() ? List.of()
+                : List.of(Map.of("path", dir.resolve(TIERS_MAP).toAbsolutePath().toString())));
         StackSpec.Key key = spec.key();
         c.put("keyed", !key.byAddress());
         c.put("keyWhere", key.byAddress() ? "address" : "key (" + key.where() + "), with a ceiling by address");
@@ -138,12 +286,26 @@ public final class HaproxyEdge implements Edge {
         c.put("allow", spec.allow().isEmpty() ? List.of() : List.of(Map.of("cidrs", String.join(" ", spec.allow()))));
         c.put("exemptCondition", spec.allow().isEmpty() ? "" : " !limit_exempt");
         c.put("backLimit", spec.back().map(Window::of).map(List::of).orElse(List.of()));
+        c.put("limitConn", spec.limitConn() > 0 ? List.of(Map.of("requests", spec.limitConn())) : List.of());
+        c.put("freshness", spec.cache().freshness().isEmpty() ? List.of()
+                : List.of(Map.of("freshnessMap", dir.resolve(FRESHNESS_MAP).toAbsolutePath().toString())));
         c.put("cache", spec.cache().on() ? List.of(Map.of("megabytes", megabytes(spec))) : List.of());
         List<URI> origins = spec.origins();
         c.put("origins", IntStream.range(0, origins.size())
                 .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + Templates.port(origins.get(i))))
                 .toList());
         return c;
+    }
+
+    private static Map<String, Object> tls(StackSpec.Tls tls, StackSpec spec, Path dir) {
+        Map<String, Object> t = new LinkedHashMap<>();
+        // Absolute: HAProxy reads crt against its working directory, which a check by hand need not share.
+        t.put("pem", dir.resolve(TLS_PEM).toAbsolutePath().toString());
+        t.put("http2", tls.http2());
+        t.put("hsts", tls.hsts());
+        t.put("redirect", tls.httpPort() == 0 ? List.of() : List.of(Map.of("httpPort", tls.httpPort(),
+                "portSuffix", spec.ports().front() == 443 ? "" : ":" + spec.ports().front())));
+        return t;
     }
 
     /** Where HAProxy reads the key: the first header whole, the first cookie, the undecoded query argument. */

@@ -119,7 +119,8 @@ final class Templates {
             started.forEach(ManagedProcess::close);
             throw e;
         }
-        URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+        URI uri = URI.create((spec.tls().isPresent() ? "https" : "http") + "://" + Ports.LOOPBACK + ":"
+                + spec.ports().front() + "/");
         AtomicBoolean closed = new AtomicBoolean();
         return new Edge.Running() {
             @Override public URI frontUri() { return uri; }

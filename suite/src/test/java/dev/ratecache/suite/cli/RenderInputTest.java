@@ -157,6 +157,29 @@ class RenderInputTest {
     }
 
     @Test
+    void haproxyWritesItsPemAndMapsBesideItsTiersAndANginxRenderLaterLeavesNoneOfThem(TestInfo test) throws IOException {
+        Path dir = TestDirs.fresh(test);
+        Path tiers = Files.writeString(TestDirs.fresh(RenderInputTest.class, "haproxy-tiers-input").resolve("tiers.txt"), "pro 10 20 nodelay pro-1\n");
+
+        assertThat(cli.run("render", dir.toString(), "--edge", "haproxy", "--front-mode", "nodelay", "--back-mode",
+                "nodelay", "--tls", "--limit-key", "header:X-Api-Key", "--tiers", tiers.toString(),
+                "--freshness", "/hare=3")).as(cli.err()).isZero();
+
+        // Beside the throwaway CA's own files, which HAProxy's one PEM must not overwrite.
+        assertThat(dir.resolve("tls/haproxy.pem")).isRegularFile();
+        assertThat(dir.resolve("tls/server.pem")).isRegularFile();
+        assertThat(Files.readString(dir.resolve("front.cfg"))).contains("ssl crt " + dir.resolve("tls/haproxy.pem").toAbsolutePath());
+        assertThat(dir.resolve("tiers.map")).content().contains("pro-1 pro");
+        assertThat(dir.resolve("freshness.map")).content().contains("/hare 3");
+
+        assertThat(cli.run("render", dir.toString())).as(cli.err()).isZero();
+
+        assertThat(dir.resolve("tiers.map")).doesNotExist();
+        assertThat(dir.resolve("freshness.map")).doesNotExist();
+        assertThat(dir.resolve("front.cfg")).doesNotExist();
+    }
+
+    @Test
     void aCertificateInAFolderRenderClearsIsRefusedAndKept(TestInfo test) throws IOException {
         Path dir = TestDirs.fresh(test);
         assertThat(cli.run("render", dir.toString(), "--tls")).as(cli.err()).isZero();

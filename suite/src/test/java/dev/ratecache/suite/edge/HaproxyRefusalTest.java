@@ -21,6 +21,22 @@ class HaproxyRefusalTest {
     }
 
     @Test
+    void everySwitchOnlyNginxsAdapterRenderedAtFirstIsRunAsAsked() throws java.io.IOException {
+        assertThat(refusal(HaproxyRenderTest.tiered(dev.ratecache.testkit.TestDirs.fresh(getClass(), "all"))
+                .tls(true).hsts(true).httpPort(10_079).limitConn(5).freshness("/hare", 3)
+                .limitScope(dev.ratecache.suite.spec.LimitScope.MISSES))).isEmpty();
+    }
+
+    @Test
+    void aTierThatQueuesIsRefusedNamingItsMode() throws java.io.IOException {
+        java.nio.file.Path dir = dev.ratecache.testkit.TestDirs.fresh(getClass(), "tiers");
+        assertThat(refusal(HaproxyRenderTest.tiered(dir, "gold 50 100 queue gold-1"))).contains(
+                "HAProxy's rate limit rejects and never queues or delays (--tiers: gold queue): give each tier nodelay"
+                        + " in the tiers file, or use --edge nginx");
+        assertThat(refusal(HaproxyRenderTest.tiered(dir))).isEmpty();
+    }
+
+    @Test
     void protectiveStaleIsRefusedCitingTheIssue() {
         assertThat(refusal(HaproxyRenderTest.nodelay().stale(StaleMode.PROTECTIVE))).contains(
                 "HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective, or use --edge nginx");
