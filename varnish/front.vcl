@@ -33,7 +33,6 @@ vcl 4.1;
 {{/missingReject}}
 {{/frontLimit}}
 {{> snippets/shared/markers.vcl}}
-{{> snippets/front/log-key.vcl}}
 {{#frontLimit}}
 {{#keyed}}
 {{> snippets/front/limit-key.vcl}}

@@ -2,20 +2,23 @@
 # --- What this tier marks on a request, for its own later subroutines ----------
 # A request header is the only per-request note VCL 4.1 keeps from vcl_recv to
 # vcl_synth and vcl_deliver; a client's own copy is removed first, so that no
-# one can mark their request as limited or passed, or as holding a token of
-# --limit-conn that it never took.
+# one can mark their request as limited, or as holding a token of --limit-conn
+# that it never took. Each unset is work on every request, a HIT's too: only
+# the markers this tier sets are removed.
 sub vcl_recv {
   unset req.http.X-Ratecache-Limited;
-  unset req.http.X-Ratecache-Pass;
+{{#connLimit}}
   unset req.http.X-Ratecache-Conn;
+{{/connLimit}}
 }
 
 # Nor does the next tier see them.
 # https://varnish-cache.org/docs/7.1/users-guide/vcl-built-in-subs.html#vcl-backend-fetch
 sub vcl_backend_fetch {
   unset bereq.http.X-Ratecache-Limited;
-  unset bereq.http.X-Ratecache-Pass;
+{{#connLimit}}
   unset bereq.http.X-Ratecache-Conn;
+{{/connLimit}}
 }
 
 # --reject-status carries --retry-after; only a rejection by this tier's limit

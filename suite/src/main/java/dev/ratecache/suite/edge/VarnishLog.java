@@ -21,8 +21,9 @@ import java.util.stream.Stream;
  * A Varnish tier's requests as events. varnishd logs into a ring in shared memory in its working
  * directory (the VSL), which goes when it stops; {@link #save} writes what it holds of the
  * client requests to a file with varnishncsa while the tier still runs, {@link #read} reads that
- * file. The key and the limit's outcome are the VCL's own std.log lines (snippets/front/log-key.vcl
- * and the limits), the cache's outcome its X-Cache-Status.
+ * file. The key is the client's address: at the front varnishncsa's own (%h, the address the
+ * request came from, client.ip), at the back the VCL's std.log line (snippets/back/log-key.vcl, from
+ * X-Forwarded-For); the limit's outcome is the limits' std.log lines, the cache's its X-Cache-Status.
  */
 final class VarnishLog {
     /**
@@ -31,6 +32,7 @@ final class VarnishLog {
      * the fetch took, from the step before it (Timestamp Fetch, its third field).
      */
     static final String FORMAT = "{\"start\":\"%{VSL:Timestamp:Start[1]}x\",\"us\":%D,\"key\":\"%{VCL_Log:key}x\","
+            + "\"host\":\"%h\","
             + "\"method\":\"%m\",\"uri\":\"%U%q\",\"status\":%s,\"bytes\":%b,\"handling\":\"%{Varnish:handling}x\","
             + "\"cache\":\"%{X-Cache-Status}o\",\"limit\":\"%{VCL_Log:limit}x\","
             + "\"fetch\":\"%{VSL:Timestamp:Fetch[3]}x\"}";
@@ -141,7 +143,9 @@ final class VarnishLog {
         String handling = JsonLog.text(line, "handling");
         boolean upstream = handling.equals("miss") || handling.equals("pass");
         String fetch = JsonLog.text(line, "fetch");
-        return new EdgeEvent(start / 1000, end / 1000, JsonLog.text(line, "key"), JsonLog.text(line, "method"),
+        // The back tier logs the address the front passed; the front logs none, the peer is the client.
+        String key = JsonLog.text(line, "key").isEmpty() ? JsonLog.text(line, "host") : JsonLog.text(line, "key");
+        return new EdgeEvent(start / 1000, end / 1000, key, JsonLog.text(line, "method"),
                 JsonLog.text(line, "uri"), status, line.path("bytes").asLong(0), limit(JsonLog.text(line, "limit")),
                 cache(JsonLog.text(line, "cache")), upstream ? String.valueOf(status) : "",
                 // Whole milliseconds down, as the times above: the fetch then never starts before the arrival.

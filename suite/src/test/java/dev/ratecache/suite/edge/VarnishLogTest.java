@@ -14,25 +14,26 @@ import org.junit.jupiter.api.TestInfo;
 
 /**
  * A Varnish tier's requests as events, on lines varnishncsa wrote with {@link VarnishLog#FORMAT} for
- * VarnishEventsTest's tiers (front-access.log and back-access.log of its stack).
+ * VarnishEventsTest's tiers (front-access.log and back-access.log of its stack): the front's key is
+ * the peer's address (%h), the back's the address its VCL logs (the client's, not the front's).
  */
 class VarnishLogTest {
     private static final String MISS = """
-            {"start":"1795751962.938301","us":167970,"key":"127.0.8.1","method":"GET","uri":"/hare?t=1","status":200,"bytes":78,"handling":"miss","cache":"MISS","limit":"PASSED","fetch":"0.164535"}""";
+            {"start":"1795751962.938301","us":167970,"key":"","host":"127.0.8.1","method":"GET","uri":"/hare?t=1","status":200,"bytes":78,"handling":"miss","cache":"MISS","limit":"PASSED","fetch":"0.164535"}""";
     private static final String HIT = """
-            {"start":"1795751963.107187","us":52,"key":"127.0.8.1","method":"GET","uri":"/hare?t=1","status":200,"bytes":78,"handling":"hit","cache":"HIT","limit":"PASSED","fetch":""}""";
+            {"start":"1795751963.107187","us":52,"key":"","host":"127.0.8.1","method":"GET","uri":"/hare?t=1","status":200,"bytes":78,"handling":"hit","cache":"HIT","limit":"PASSED","fetch":""}""";
     private static final String BYPASS = """
-            {"start":"1795751963.108011","us":109952,"key":"127.0.8.2","method":"GET","uri":"/hare?t=2","status":200,"bytes":78,"handling":"pass","cache":"BYPASS","limit":"PASSED","fetch":"0.109448"}""";
+            {"start":"1795751963.108011","us":109952,"key":"","host":"127.0.8.2","method":"GET","uri":"/hare?t=2","status":200,"bytes":78,"handling":"pass","cache":"BYPASS","limit":"PASSED","fetch":"0.109448"}""";
     private static final String REJECTED = """
-            {"start":"1795751963.334121","us":67,"key":"127.0.8.3","method":"GET","uri":"/hare?t=8","status":429,"bytes":18,"handling":"synth","cache":"","limit":"REJECTED","fetch":""}""";
+            {"start":"1795751963.334121","us":67,"key":"","host":"127.0.8.3","method":"GET","uri":"/hare?t=8","status":429,"bytes":18,"handling":"synth","cache":"","limit":"REJECTED","fetch":""}""";
     /** From grace: the hit starts a background fetch (so a Fetch timestamp) but asked the back tier nothing itself. */
     private static final String STALE = """
-            {"start":"1795751964.597120","us":532,"key":"127.0.8.21","method":"GET","uri":"/swr?t=13","status":200,"bytes":77,"handling":"hit","cache":"STALE","limit":"PASSED","fetch":"0.000491"}""";
+            {"start":"1795751964.597120","us":532,"key":"","host":"127.0.8.21","method":"GET","uri":"/swr?t=13","status":200,"bytes":77,"handling":"hit","cache":"STALE","limit":"PASSED","fetch":"0.000491"}""";
     private static final String BACK = """
-            {"start":"1795751962.938625","us":167524,"key":"127.0.8.1","method":"GET","uri":"/hare?t=1","status":200,"bytes":78,"handling":"pass","cache":"","limit":"PASSED","fetch":"0.164044"}""";
+            {"start":"1795751962.938625","us":167524,"key":"127.0.8.1","host":"127.0.0.1","method":"GET","uri":"/hare?t=1","status":200,"bytes":78,"handling":"pass","cache":"","limit":"PASSED","fetch":"0.164044"}""";
     /** The back tier's share of that grace hit: its refresh, which the origin answered 304. */
     private static final String REFRESH = """
-            {"start":"1795751964.597417","us":12290,"key":"127.0.8.21","method":"GET","uri":"/swr?t=13","status":304,"bytes":0,"handling":"pass","cache":"","limit":"PASSED","fetch":"0.012245"}""";
+            {"start":"1795751964.597417","us":12290,"key":"127.0.8.21","host":"127.0.0.1","method":"GET","uri":"/swr?t=13","status":304,"bytes":0,"handling":"pass","cache":"","limit":"PASSED","fetch":"0.012245"}""";
 
     private static List<EdgeEvent> read(TestInfo test, String... lines) throws IOException {
         Path log = TestDirs.fresh(test).resolve("front-access.log");

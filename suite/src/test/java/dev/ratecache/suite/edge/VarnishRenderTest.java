@@ -74,15 +74,15 @@ class VarnishRenderTest {
         String front = front(HaproxyRenderTest.nodelay());
         String back = back(HaproxyRenderTest.nodelay());
 
-        assertThat(front).contains("std.log(\"key:\" + client.ip);");
+        // The front's key is the peer's address, which varnishncsa has of its own (%h): no VCL work on a HIT.
+        assertThat(front).doesNotContain("std.log(\"key:\"");
         // Behind the front the last X-Forwarded-For value is the front's own address; the client's is the one before.
         assertThat(back).contains("std.log(\"key:\" + regsub(req.http.X-Forwarded-For,");
-        assertThat(List.of(front, back)).allSatisfy(tier -> {
+        // Logged before the limit, which may end vcl_recv.
+        assertThat(back.indexOf("std.log(\"key:\"")).isPositive().isLessThan(back.indexOf("vsthrottle.is_denied"));
+        assertThat(List.of(front, back)).allSatisfy(tier ->
             assertThat(tier).contains("    std.log(\"limit:REJECTED\");\n    return (synth(429));")
-                    .contains("  std.log(\"limit:PASSED\");\n}");
-            // Logged before the limit, which may end vcl_recv.
-            assertThat(tier.indexOf("std.log(\"key:\"")).isPositive().isLessThan(tier.indexOf("vsthrottle.is_denied"));
-        });
+                    .contains("  std.log(\"limit:PASSED\");\n}"));
     }
 
     @Test
@@ -98,12 +98,16 @@ class VarnishRenderTest {
     void cachePassesAuthorizationAndCookiesAndNamesEachOutcome() throws IOException {
         String front = front(HaproxyRenderTest.nodelay());
 
-        assertThat(front).contains("if (req.http.Authorization || req.http.Cookie) {\n"
-                        + "    set req.http.X-Ratecache-Pass = \"1\";\n    return (pass);")
-                .contains("set resp.http.X-Cache-Status = \"BYPASS\";")
-                .contains("} else if (obj.hits > 0 && obj.ttl <= 0s) {\n    set resp.http.X-Cache-Status = \"STALE\";")
-                .contains("set resp.http.X-Cache-Status = \"HIT\";")
+        assertThat(front).contains("if (req.http.Authorization || req.http.Cookie) {\n    return (pass);")
+                .contains("  if (obj.hits > 0) {\n    if (obj.ttl > 0s) {\n      set resp.http.X-Cache-Status = \"HIT\";\n"
+                        + "    } else {\n      set resp.http.X-Cache-Status = \"STALE\";")
+                .contains("} else if (req.http.Authorization || req.http.Cookie) {\n"
+                        + "    set resp.http.X-Cache-Status = \"BYPASS\";")
                 .contains("set resp.http.X-Cache-Status = \"MISS\";");
+        // Only the markers a tier sets are removed from a client's request: each costs a HIT.
+        assertThat(front).contains("unset req.http.X-Ratecache-Limited;").doesNotContain("X-Ratecache-Pass")
+                .doesNotContain("X-Ratecache-Conn");
+        assertThat(front(HaproxyRenderTest.nodelay().limitConn(3))).contains("unset req.http.X-Ratecache-Conn;");
     }
 
     @Test
@@ -228,8 +232,10 @@ class VarnishRenderTest {
     }
 
     @Test
-    void theLogKeepsTheAddressWhenTheLimitIsKeyedAsNginxsDoes() throws IOException {
-        assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).contains("std.log(\"key:\" + client.ip);");
+    void theFrontLogsNoKeyWhenTheLimitIsKeyedSoTheLogKeepsTheAddressAsNginxsDoes() throws IOException {
+        // The key is a credential, which no log should hold; the events' key is varnishncsa's %h.
+        assertThat(front(HaproxyRenderTest.keyed("header:X-Api-Key"))).doesNotContain("std.log(\"key:\"")
+                .doesNotContain("std.log(\"key:\" + req.http.X-Api-Key");
     }
 
     @Test
