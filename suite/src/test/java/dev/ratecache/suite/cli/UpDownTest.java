@@ -79,7 +79,9 @@ class UpDownTest {
     private static UpState awaitRunning(Up up) {
         await().atMost(START).pollInterval(Duration.ofMillis(200)).until(() -> {
             assertThat(up.process().isAlive()).as(up.text()).isTrue();
-            return up.text().contains("run-tests.sh up: running")
+            // The banner's last line, not its first: up prints it a line at a time, and a busy machine
+            // let a check land between "running" and the URLs below it.
+            return up.text().contains("run-tests.sh up: running") && up.text().contains("  stop         Ctrl-C here")
                     && UpState.read(UpState.pointer(up.results())).map(s -> s.children().size() == 3).orElse(false);
         });
         return up.state();
