@@ -46,6 +46,27 @@ public final class NginxEdge implements Edge {
         return Optional.empty();
     }
 
+    /** One nginx of the stack: its tier, the spec it is rendered from, and its folder in the stack's. */
+    private record TierAt(Tier tier, StackSpec spec, String folder) {}
+
+    /**
+     * The nginx processes of {@code spec}, front first: the front end, or the balancer and each edge
+     * on its own port; then the back end.
+     */
+    private static List<TierAt> layout(StackSpec spec) {
+        List<TierAt> tiers = new ArrayList<>();
+        if (spec.edges() == 1) {
+            tiers.add(new TierAt(Tier.FRONT, spec, "front"));
+        } else {
+            tiers.add(new TierAt(Tier.BALANCER, spec, "balancer"));
+            for (int i = 0; i < spec.edges(); i++) {
+                tiers.add(new TierAt(Tier.FRONT, edgeSpec(spec, i), "front-" + (i + 1)));
+            }
+        }
+        tiers.add(new TierAt(Tier.BACK, spec, "back"));
+        return tiers;
+    }
+
     /**
      * Renders each tier into its own folder of {@code dir}: back/, front/ (or front-1/ ... front-N/
      * and balancer/ for a fleet); returns their top-level files, front first (the balancer, with a fleet).
@@ -54,16 +75,9 @@ public final class NginxEdge implements Edge {
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
         NginxRenderer renderer = new NginxRenderer(templates);
         List<Path> files = new ArrayList<>();
-        int edges = spec.edges();
-        if (edges == 1) {
-            files.add(renderer.render(Tier.FRONT, spec, dir.resolve("front")));
-        } else {
-            files.add(renderer.render(Tier.BALANCER, spec, dir.resolve("balancer")));
-            for (int i = 0; i < edges; i++) {
-                files.add(renderer.render(Tier.FRONT, edgeSpec(spec, i), dir.resolve("front-" + (i + 1))));
-            }
+        for (TierAt t : layout(spec)) {
+            files.add(renderer.render(t.tier(), t.spec(), dir.resolve(t.folder())));
         }
-        files.add(renderer.render(Tier.BACK, spec, dir.resolve("back")));
         return files;
     }
 
@@ -73,9 +87,9 @@ public final class NginxEdge implements Edge {
     }
 
     /**
-     * Starts the back end, then the front end (each edge, then the balancer), each checked with
-     * {@code nginx -t} first, in {@code dir}/back, {@code dir}/front (front-N, balancer); the
-     * fleet's Redis in {@code dir}/fleet-redis.
+     * Starts the back end, then the front end (each edge, then the balancer: each tier once what it
+     * sends to accepts), each checked with {@code nginx -t} first, in {@code dir}/back,
+     * {@code dir}/front (front-N, balancer); the fleet's Redis in {@code dir}/fleet-redis.
      */
     @Override
     public Tiers start(StackSpec spec, Path dir) throws IOException {
@@ -87,21 +101,20 @@ public final class NginxEdge implements Edge {
                 started.add(fleetRedis);
                 spec = spec.withFleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());
             }
-            NginxServer back = NginxServer.prepare(Tier.BACK, spec, dir.resolve("back")).start();
-            started.add(back);
-            int edges = spec.edges();
-            if (edges == 1) {
-                NginxServer front = NginxServer.prepare(Tier.FRONT, spec, dir.resolve("front")).start();
-                return new Tiers(spec, dir, back, List.of(front), null, null);
-            }
+            List<TierAt> layout = layout(spec);
+            NginxServer back = null;
+            NginxServer balancer = null;
             List<NginxServer> fronts = new ArrayList<>();
-            for (int i = 0; i < edges; i++) {
-                NginxServer front = NginxServer.prepare(Tier.FRONT, edgeSpec(spec, i), dir.resolve("front-" + (i + 1)))
-                        .start();
-                started.add(front);
-                fronts.add(front);
+            for (int i = layout.size() - 1; i >= 0; i--) {
+                TierAt t = layout.get(i);
+                NginxServer server = NginxServer.prepare(t.tier(), t.spec(), dir.resolve(t.folder())).start();
+                started.add(server);
+                switch (t.tier()) {
+                    case BACK -> back = server;
+                    case BALANCER -> balancer = server;
+                    case FRONT -> fronts.add(0, server);
+                }
             }
-            NginxServer balancer = NginxServer.prepare(Tier.BALANCER, spec, dir.resolve("balancer")).start();
             return new Tiers(spec, dir, back, fronts, balancer, fleetRedis);
         } catch (IOException | RuntimeException e) {
             closeQuietly(started);
