@@ -1,26 +1,27 @@
 package dev.ratecache.suite.cli;
 
-import dev.ratecache.suite.nginx.WholeNumber;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.nginx.WorkerAccess;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
-import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.predict.Predictor;
-import dev.ratecache.proc.RedisServer;
-import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.report.Check;
-import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.ReportWriter;
+import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,10 +34,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * A command that runs a matrix of cells and writes its report: the reference experiment's plans
@@ -160,7 +161,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
         Map<String, CellPrediction> predictions = predict(run, outcome, out);
-        List<ReportSection> sections = sections(outcome.cells(), checked);
+        List<ReportSection> sections = sections(outcome.cells(), checked, predictions);
         new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable, predictions, sections).write();
         linkLatest(runDir);
         out.println();
@@ -187,7 +188,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     private Map<String, CellPrediction> predict(Run run, MatrixRunner.Outcome outcome, PrintWriter out) {
         try {
             return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads.threads(),
-                    jmeterProperties, replayTraffic()));
+                    jmeterProperties, replayTraffic(), matrix.model()));
         } catch (RuntimeException e) {
             out.println("note: no predictions in this report: the model failed (" + e + ")");
             return Map.of();
@@ -196,12 +197,18 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
     /** The checks the kind of matrix makes by itself, beside the user's --assert. */
     List<Check.Outcome> builtInChecks(List<CellResult> cells) {
-        return matrix.checks(cells, switches);
+        return matrix.checks(cells, limitsAsSwitched());
+    }
+
+    /** The stack as switched with both limits on: what a kind's checks and sections promise of its cells. */
+    private StackSpec limitsAsSwitched() {
+        return switches.copy().frontLimit(true).backLimit(true).spec(new StackPorts());
     }
 
     /** The sections the kind of matrix adds to its report. */
-    List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks) {
-        return matrix.sections(cells, checks, switches);
+    List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+            Map<String, CellPrediction> predictions) {
+        return matrix.sections(cells, checks, predictions, limitsAsSwitched());
     }
 
     /** What a run will do, once every input has been checked. */

@@ -9,20 +9,27 @@ import dev.ratecache.suite.nginx.LimitKey;
 import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.predict.FleetPrediction;
+import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.EdgePromise;
 import dev.ratecache.suite.report.EdgesSection;
 import dev.ratecache.suite.report.FleetPromise;
+import dev.ratecache.suite.report.FleetSection;
 import dev.ratecache.suite.report.ReportSection;
+import dev.ratecache.suite.report.TiersSection;
+import dev.ratecache.suite.spec.StackSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The sets of cells --matrix chooses from, each a plug-in of the run: its cells, the defaults it
- * gives switches the user left alone, the checks it makes by itself and the sections it adds to
- * the report. The command asks the kind; it holds no branch per kind.
+ * gives switches the user left alone, how the model predicts them, the checks it makes by itself
+ * and the sections it adds to the report. The command asks the kind; it holds no branch per kind.
  */
 enum MatrixKind {
     DEFAULT {
@@ -47,8 +54,8 @@ enum MatrixKind {
         }
 
         @Override
-        List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
-            return BackLimitPromise.of(switches).check(cells);
+        List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
+            return BackLimitPromise.of(limits).check(cells);
         }
     },
     /** The hotset plan under each way of caching it; --app-cache picks its cells with or without Redis. */
@@ -71,6 +78,12 @@ enum MatrixKind {
             List<LimitTier> tiers = in.switches().limitTiers();
             return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers,
                     tiers.isEmpty() ? null : in.switches().tiersFile(), keyHeader(in));
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+                Map<String, CellPrediction> predictions, StackSpec limits) {
+            return TiersSection.of(cells, predictions);
         }
     },
     /**
@@ -101,8 +114,19 @@ enum MatrixKind {
         }
 
         @Override
-        List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
+        List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
             return FleetPromise.check(cells);
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+                Map<String, CellPrediction> predictions, StackSpec limits) {
+            return FleetSection.of(cells, predictions);
+        }
+
+        @Override
+        Predictor.Model model() {
+            return FleetPrediction.MODEL;
         }
     },
     /**
@@ -133,15 +157,16 @@ enum MatrixKind {
         }
 
         @Override
-        List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
-            List<Check.Outcome> both = new ArrayList<>(EdgePromise.check(cells, switches));
-            both.addAll(BackLimitPromise.of(switches).check(cells));
+        List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
+            List<Check.Outcome> both = new ArrayList<>(EdgePromise.check(cells, limits));
+            both.addAll(BackLimitPromise.of(limits).check(cells));
             return both;
         }
 
         @Override
-        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks, NginxSwitches switches) {
-            return List.of(EdgesSection.of(cells, checks, switches));
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+            Map<String, CellPrediction> predictions, StackSpec limits) {
+            return List.of(EdgesSection.of(cells, checks, limits));
         }
     };
 
@@ -182,13 +207,23 @@ enum MatrixKind {
         return false;
     }
 
-    /** The checks the kind makes by itself, beside the user's --assert. */
-    List<Check.Outcome> checks(List<CellResult> cells, NginxSwitches switches) {
+    /** How the model predicts the kind's cells. */
+    Predictor.Model model() {
+        return Predictor.SIMULATION;
+    }
+
+    /**
+     * The checks the kind makes by itself, beside the user's --assert.
+     *
+     * @param limits the stack as switched with both limits on: the limits its cells turn on and off
+     */
+    List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
         return List.of();
     }
 
-    /** The sections the kind adds to its report. */
-    List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks, NginxSwitches switches) {
+    /** The sections the kind adds to its report: its findings and its own tables, from its cells' figures. */
+    List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+            Map<String, CellPrediction> predictions, StackSpec limits) {
         return List.of();
     }
 

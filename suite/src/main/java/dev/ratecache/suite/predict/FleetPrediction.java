@@ -37,6 +37,12 @@ import java.util.Map;
  * @param busiest           its admissions in that second
  */
 public record FleetPrediction(double effectiveLimit, double admittedPerSecond, int busiest) {
+    /** What the simulation of one edge leaves out of a fleet cell: this model predicts its per-client figures instead. */
+    public static final String GAP = "the model has one edge and one cache: of a fleet it predicts the heavy key's"
+            + " effective limit and admitted rate (the fleet's table), not the edges' caches and latencies";
+
+    /** --matrix fleet's model of its cells: the one-edge simulation's gap, with the fleet's figures beside it. */
+    public static final Predictor.Model MODEL = in -> Prediction.gap(GAP).withFleet(of(in.cell(), in.properties()));
 
     /** The prediction for a fleet cell; null for any other. */
     static FleetPrediction of(Cell cell, Map<String, String> properties) {

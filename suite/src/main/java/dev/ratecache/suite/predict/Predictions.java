@@ -54,9 +54,17 @@ public final class Predictions {
      * @param switches      the switches given for the run (each cell applies its own on top)
      * @param jmeterProperties -J values given for every cell
      * @param replay        the replayed traffic, or null for the plans' runs
+     * @param model         the kind of matrix's model of its cells
      */
     public record Run(NginxSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
-            Predictor.ReplayTraffic replay) {}
+            Predictor.ReplayTraffic replay, Predictor.Model model) {
+
+        /** Of cells the simulation models. */
+        public Run(NginxSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
+                Predictor.ReplayTraffic replay) {
+            this(switches, profile, originThreads, jmeterProperties, replay, Predictor.SIMULATION);
+        }
+    }
 
     /** Every finished cell's prediction, by cell name (failed cells have none). */
     public static Map<String, CellPrediction> of(List<CellResult> cells, Run run) {
@@ -79,7 +87,7 @@ public final class Predictions {
             StackSpec stack = r.cell().apply(run.switches()).spec(new StackPorts());
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
-                    drawnOrders(samples)));
+                    drawnOrders(samples)), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props))));
         }

@@ -110,18 +110,35 @@ public final class Predictor {
         }
     }
 
-    /** The prediction for one cell, or the model's gap for it. */
+    /**
+     * A model of a cell's figures: the simulation of one edge and one cache ({@link #SIMULATION}), or
+     * the model a kind of matrix brings for what the simulation cannot hold (a fleet's limit).
+     */
+    public interface Model {
+        /** The prediction, or the model's gap, for the cell {@code in} describes with its plan's defaults. */
+        Prediction predict(Input in);
+    }
+
+    /** The simulation of the two tiers, the edge cache and the origin, for the cell's plan. */
+    public static final Model SIMULATION = Predictor::simulate;
+
+    /** The prediction for one cell by the simulation, or the model's gap for it. */
     public static Prediction predict(Input given) {
+        return predict(given, SIMULATION);
+    }
+
+    /** The prediction for one cell by {@code model}, or the model's gap for it. */
+    public static Prediction predict(Input given, Model model) {
         Input in;
         try {
             in = given.withPlanDefaults();
         } catch (IOException e) {
             return Prediction.gap("the plan's file cannot be read (" + e.getMessage() + ")");
         }
-        if (in.cell().trait(Cell.Fleet.class) != null) {
-            // The simulation has one edge and one cache: a fleet's limit is modelled on its own.
-            return Prediction.gap(FLEET_GAP).withFleet(FleetPrediction.of(in.cell(), in.properties()));
-        }
+        return model.predict(in);
+    }
+
+    private static Prediction simulate(Input in) {
         String gap = gap(in);
         if (gap != null) {
             return Prediction.gap(gap);
@@ -161,10 +178,6 @@ public final class Predictor {
         Prediction p = figures(in, first, workload instanceof Workload.Open ? overhead : 0).prediction(overhead, 1);
         return in.cell().plan().name().equals(Plan.KEYS.name()) ? p.withTiers(tierRejectedPct(in, first)) : p;
     }
-
-    /** What the model leaves out of a fleet cell: it predicts the fleet's per-client figures instead. */
-    public static final String FLEET_GAP = "the model has one edge and one cache: of a fleet it predicts the heavy key's"
-            + " effective limit and admitted rate (the fleet's table), not the edges' caches and latencies";
 
     /** Path orders the model tries for a plan whose users shuffle their paths each loop. */
     public static final int ORDERS = 100;

@@ -3,7 +3,7 @@ package dev.ratecache.suite.report;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.OriginWindows;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,8 +28,10 @@ public record BackLimitPromise(int limit) {
     static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
-    public static BackLimitPromise of(NginxSwitches switches) {
-        return new BackLimitPromise(switches.backRate() + switches.backBurst());
+    /** @param limits the stack as switched with both limits on: the limits the cells turn on and off */
+    public static BackLimitPromise of(StackSpec limits) {
+        StackSpec.Limit back = limits.back().orElseThrow();
+        return new BackLimitPromise(back.rate() + back.burst());
     }
 
     /** One check per cell: passed when no run had a one-second window at the origin above the limit. */

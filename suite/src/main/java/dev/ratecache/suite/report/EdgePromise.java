@@ -4,7 +4,7 @@ import dev.ratecache.stats.BusiestWindow;
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.matrix.CellEvents;
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -38,8 +38,9 @@ public final class EdgePromise {
     }
 
     /** One check per cell through the tiers with the front limit on. */
-    public static List<Check.Outcome> check(List<CellResult> cells, NginxSwitches switches) {
-        int limit = switches.frontRate() + switches.frontBurst();
+    public static List<Check.Outcome> check(List<CellResult> cells, StackSpec limits) {
+        StackSpec.Limit front = limits.front().orElseThrow();
+        int limit = front.rate() + front.burst();
         List<Check.Outcome> outcomes = new ArrayList<>();
         for (CellResult r : cells) {
             if (r.cell().direct() || !r.cell().frontLimit()) {

@@ -4,7 +4,7 @@ import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.CellEvents;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,12 @@ import java.util.Locale;
 public final class EdgesSection {
     private EdgesSection() {}
 
-    public static ReportSection of(List<CellResult> cells, List<Check.Outcome> checks, NginxSwitches switches) {
+    /**
+     * @param limits the stack as switched with both limits on: the limits the cells turn on and off
+     */
+    public static ReportSection of(List<CellResult> cells, List<Check.Outcome> checks, StackSpec limits) {
+        StackSpec.Limit front = limits.front().orElseThrow();
+        StackSpec.Limit back = limits.back().orElseThrow();
         List<String> lines = new ArrayList<>();
         for (EdgeProduct product : EdgeProduct.values()) {
             List<CellResult> own = cells.stream().filter(r -> !r.cell().direct() && r.cell().edge() == product).toList();
@@ -27,7 +32,7 @@ public final class EdgesSection {
                 continue;
             }
             for (CellResult r : own) {
-                burst(r, switches).ifPresent(lines::add);
+                burst(r, front).ifPresent(lines::add);
             }
             lines.add(promises(product, own, checks));
             if (product != EdgeProduct.NGINX) {
@@ -39,13 +44,12 @@ public final class EdgesSection {
                 + " Below: what each product's per-client limit did to a flood from one address, which promises it"
                 + " kept (the per-client one: no client admitted more than rate + burst in any second; the back"
                 + " limit's: the origin never sent more than rate + burst in any second), and what it cannot do.",
-                switches.frontRate(), switches.frontBurst(), switches.backRate(), switches.backBurst(),
-                switches.frontMode() + " / " + switches.backMode());
+                front.rate(), front.burst(), back.rate(), back.burst(), front.modeFlag() + " / " + back.modeFlag());
         return new ReportSection("Edges compared", intro, lines);
     }
 
     /** The sentence of a flood cell from one address; none for other cells or a failed one. */
-    private static java.util.Optional<String> burst(CellResult r, NginxSwitches switches) {
+    private static java.util.Optional<String> burst(CellResult r, StackSpec.Limit front) {
         String sources = r.cell().properties().get("sources");
         if (!r.cell().plan().name().equals(Plan.FLOOD.name()) || !"1".equals(sources) || r.failed()
                 || r.runDirs().isEmpty() || !r.cell().frontLimit()) {
@@ -56,9 +60,9 @@ public final class EdgesSection {
             if (b == null) {
                 return java.util.Optional.empty();
             }
-            int multiple = Integer.parseInt(r.cell().properties().get("rate")) / switches.frontRate();
+            int multiple = Integer.parseInt(r.cell().properties().get("rate")) / front.rate();
             return java.util.Optional.of(r.cell().name() + ": " + b.sentence(r.cell().edge(), multiple,
-                    switches.frontRate(), switches.frontBurst()));
+                    front.rate(), front.burst()));
         } catch (IOException | NumberFormatException e) {
             return java.util.Optional.of(r.cell().name() + ": its front tier's events cannot be read (" + e.getMessage()
                     + ")");

@@ -4,14 +4,12 @@ import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.FleetFallbacks;
-import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
-import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
@@ -209,11 +207,7 @@ final class ReportModel {
         }
         c.put("metrics", metrics);
         c.put("replays", replays());
-        c.put("tierCells", tierSections());
-        List<FleetRow> fleet = fleetRows();
         c.put("matrixSections", sections);
-        c.put("hasFleet", !fleet.isEmpty());
-        c.put("fleetRows", fleet);
         List<LoadHostRow> hosts = loadHosts();
         c.put("hasLoadHosts", !hosts.isEmpty());
         c.put("loadHosts", hosts);
@@ -240,79 +234,9 @@ final class ReportModel {
         return rows;
     }
 
-    /** A keys cell's per-tier table, as the templates show it. */
-    record TierSection(String cell, String description, String noisyLine, List<Map<String, String>> tiers) {}
-
-    /** Every keys cell's figures per tier (its first run's), in run order. */
-    List<TierSection> tierSections() {
-        List<TierSection> sections = new ArrayList<>();
-        for (CellResult r : outcome.cells()) {
-            if (r.runs().isEmpty() || r.firstBreakdowns().figure(TierFigures.class) == null) {
-                continue;
-            }
-            var f = r.firstBreakdowns().figure(TierFigures.class);
-            Map<String, Double> predicted = tierPredictions(r);
-            List<Map<String, String>> rows = f.tiers().stream().map(t -> Map.of("tier", cellText(t.name()),
-                    "keys", String.valueOf(t.keys()), "admittedPerSecond", fmt(t.admittedPerSecond()),
-                    "rejectedPct", fmt(t.rejectedPct()),
-                    "predictedRejectedPct", predicted.containsKey(t.name()) ? fmt(predicted.get(t.name())) : "n/a",
-                    "p95", t.p95AdmittedMs() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", t.p95AdmittedMs()),
-                    "jain", t.jain() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", t.jain()))).toList();
-            String noisy = f.noisyKey() == null
-                    ? String.format(Locale.ROOT, "Every key well-behaved: %s %% of their requests rejected.",
-                            fmt(f.wellBehavedRejectedPct()))
-                    : String.format(Locale.ROOT, "Noisy neighbour: while key %s flooded (%s %% of its requests"
-                            + " rejected), the well-behaved keys had %s %% of theirs rejected.", cellText(f.noisyKey()),
-                            f.noisyRejectedPct() == null ? "n/a" : fmt(f.noisyRejectedPct()),
-                            fmt(f.wellBehavedRejectedPct()));
-            sections.add(new TierSection(r.cell().name(), r.cell().describe(), noisy, rows));
-        }
-        return sections;
-    }
-
-    /**
-     * A fleet cell's row, as the templates show it: each figure formatted, the model's beside the
-     * measured ones, and the sentence that says what it means for the user.
-     */
-    record FleetRow(String cell, String effectiveLimit, String admittedPerSecond, String crowdRejectedPct,
-            String edgeHitPct, String originRequests, String admittedP95, String fallbacks, String meaning,
-            String modelNote) {}
-
-    /** Every fleet cell's row (its first run's figures, the medians for the cell's columns), in run order. */
-    List<FleetRow> fleetRows() {
-        List<FleetRow> rows = new ArrayList<>();
-        for (CellResult r : outcome.cells()) {
-            var f = r.runs().isEmpty() ? null : r.firstBreakdowns().figure(FleetFigures.class);
-            if (f == null) {
-                continue;
-            }
-            CellPrediction p = prediction(r);
-            var predicted = p == null ? null : p.prediction().fleet();
-            var compared = predicted == null ? null : predicted.against(r.cell(), f);
-            String limit = compared == null ? String.format(Locale.ROOT, "%.2f / n/a", f.effectiveLimit())
-                    : compared.limitText();
-            String rate = compared == null ? String.format(Locale.ROOT, "%.1f / n/a", f.admittedPerSecond())
-                    : compared.rateText();
-            String note = compared == null ? "no prediction" : compared.flagged() ? "outside ±"
-                    + String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE) + " % of the model: "
-                    + compared.reason() : "within ±" + String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE)
-                    + " % of the model";
-            rows.add(new FleetRow(r.cell().name(), limit, rate, fmt(f.crowdRejectedPct()), median(r, Metric.EDGE_HIT_PCT, 1),
-                    median(r, Metric.ORIGIN_REQUESTS, 0), median(r, Metric.ADMITTED_P95_MS, 0),
-                    f.fallbacks() == null ? "n/a" : String.valueOf(f.fallbacks()), f.meaning(r.cell()), note));
-        }
-        return rows;
-    }
-
-    private static String median(CellResult r, Metric m, int decimals) {
-        Double v = r.median(m);
-        return v == null ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
-    }
-
     /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
     Map<String, Double> tierPredictions(CellResult r) {
-        CellPrediction p = predictions.get(r.cell().name());
-        return p == null ? Map.of() : p.prediction().tierRejectedPct();
+        return TiersSection.predicted(r, predictions);
     }
 
     /** A replay cell's breakdown, as the templates show it. */
@@ -355,11 +279,11 @@ final class ReportModel {
      * A bar is the Markdown template's to escape (Templates): escaped here too, it came out as a
      * backslash that let the bar end the cell after all.
      */
-    private static String cellText(String text) {
+    static String cellText(String text) {
         return Printable.escape(text);
     }
 
-    private static String fmt(double value) {
+    static String fmt(double value) {
         return String.format(Locale.ROOT, "%.1f", value);
     }
 
@@ -399,7 +323,7 @@ final class ReportModel {
     static Optional<String> sharedLimitNotRun(CellResult r) {
         return r.runs().stream().map(m -> m.breakdowns().figure(FleetFallbacks.class))
                 .filter(f -> f != null && f.mostFellBack()).findFirst()
-                .map(dev.ratecache.suite.matrix.FleetFallbacks::warning);
+                .map(FleetFallbacks::warning);
     }
 
     /** What a replay cell whose generator fell behind the log's schedule says: its figures are not the log's traffic. */

@@ -4,11 +4,46 @@ import java.util.List;
 
 /**
  * A section a kind of matrix adds to every view of its report (report.md, index.html, the
- * terminal): a title, a paragraph that says how to read it, and one line per finding. The report
- * lays it out; the matrix kind says what is in it.
+ * terminal): a title, a paragraph that says how to read it, its tables, and one line
+ * per finding. The report lays it out; the matrix kind says what is in it.
  */
-public record ReportSection(String title, String intro, List<String> lines) {
+public record ReportSection(String title, String intro, List<Table> tables, List<String> lines) {
     public ReportSection {
+        tables = List.copyOf(tables);
         lines = List.copyOf(lines);
+    }
+
+    public ReportSection(String title, String intro, List<String> lines) {
+        this(title, intro, List.of(), lines);
+    }
+
+    /** The tables' rows as the terminal shows them, aligned. */
+    public List<String> tableLines() {
+        return tables.stream().flatMap(t -> TextTable.lines(t).stream()).toList();
+    }
+
+    public boolean hasLines() {
+        return !lines.isEmpty();
+    }
+
+    /**
+     * A section's table: the first heading names the rows, each row's name is its first column.
+     */
+    public record Table(List<String> headings, List<Row> rows) {
+        public Table {
+            headings = List.copyOf(headings);
+            rows = List.copyOf(rows);
+        }
+
+        public String mdSeparator() {
+            return "|---".repeat(headings.size()) + "|";
+        }
+    }
+
+    /** A row of a section's table: its name, then its figures under the other headings. */
+    public record Row(String name, List<String> values) {
+        public Row {
+            values = List.copyOf(values);
+        }
     }
 }

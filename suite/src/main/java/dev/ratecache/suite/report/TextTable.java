@@ -41,6 +41,25 @@ final class TextTable {
         return lines;
     }
 
+    /** A report section's table as aligned lines: names on the left, figures right-aligned. */
+    static List<String> lines(ReportSection.Table table) {
+        List<List<String>> all = new ArrayList<>();
+        all.add(table.headings());
+        for (ReportSection.Row row : table.rows()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(row.name());
+            cells.addAll(row.values());
+            all.add(cells);
+        }
+        int[] width = new int[table.headings().size()];
+        for (List<String> cells : all) {
+            for (int i = 0; i < cells.size(); i++) {
+                width[i] = Math.max(width[i], cells.get(i).length());
+            }
+        }
+        return all.stream().map(cells -> line(cells, width)).toList();
+    }
+
     /** A plan's predictions as aligned lines, each flagged row followed by its likely cause. */
     static List<String> lines(ReportModel.PredictionTable table) {
         List<String> headings = new ArrayList<>();

@@ -89,8 +89,8 @@ class FleetPredictionTest {
             Map<String, String> props = new LinkedHashMap<>(Plan.KEYS.sizes(Profile.QUICK));
             props.putAll(c.properties());
             Prediction p = Predictor.predict(new Predictor.Input(c, c.apply(new NginxSwitches()), props, Profile.QUICK,
-                    8, null, -1, 0));
-            assertThat(p.gap()).as(c.name()).isEqualTo(Predictor.FLEET_GAP);
+                    8, null, -1, 0), FleetPrediction.MODEL);
+            assertThat(p.gap()).as(c.name()).isEqualTo(FleetPrediction.GAP);
             assertThat(p.fleet()).as(c.name()).isNotNull();
         }
     }

@@ -66,6 +66,25 @@ class ReportWriterTest {
                         + " \\(cells/stress-no-caching/nginx/back/logs/error.log\\)$");
     }
 
+    @Test
+    void aKindsSectionShowsItsTableAndFindingsInEveryView() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "section");
+        ReportSection section = new ReportSection("Tiers: keys/x", "How to read it.", List.of(new ReportSection.Table(
+                List.of("tier", "keys", "rejected %"), List.of(new ReportSection.Row("free", List.of("20", "3.5")),
+                        new ReportSection.Row("paid-long-name", List.of("5", "0.0"))))), List.of("a finding"));
+        MatrixRunner.Outcome outcome = everyCell(dir);
+        new ReportWriter(dir, Map.of(), outcome, List.of(), true, Map.of(), List.of(section)).write();
+
+        assertThat(Files.readString(dir.resolve("report.md"))).contains("## Tiers: keys/x\n\nHow to read it.\n\n"
+                + "| tier | keys | rejected % |\n|---|---|---|\n| free | 20 | 3.5 |\n| paid-long-name | 5 | 0.0 |\n\n"
+                + "- a finding\n");
+        assertThat(Files.readString(dir.resolve("index.html"))).contains("<thead><tr><th>tier</th><th>keys</th>"
+                + "<th>rejected %</th></tr></thead>", "<tr><td>free</td><td>20</td><td>3.5</td></tr>", "<li>a finding</li>");
+        assertThat(ReportWriter.terminal(dir, outcome, List.of(), true, Map.of(), List.of(section)))
+                .contains("Tiers: keys/x\n  tier            keys  rejected %\n  free              20         3.5\n"
+                        + "  paid-long-name     5         0.0\n  a finding");
+    }
+
     private static CellResult ok(Cell cell, Path dir, double throughput) {
         return new CellResult(cell, List.of(run(throughput, 100)), null, dir, dir.resolve("cells").resolve(cell.folder()));
     }

@@ -1,0 +1,58 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.TierFigures;
+import dev.ratecache.suite.predict.CellPrediction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report's sections of --matrix tiers: one per keys cell, with its figures per tier (its first
+ * run's) and the model's rejected share beside the measured one.
+ */
+public final class TiersSection {
+    static final List<String> HEADINGS = List.of("tier", "keys", "admitted/s", "rejected %", "rejected % (model)",
+            "p95 admitted (ms)", "Jain's index");
+    private static final String HOW_TO_READ = "Admitted/s over the samples' window; the model's rejected % beside"
+            + " the measured one (n/a where the model states a gap, in the cell's prediction); p95 of admitted"
+            + " requests only; Jain's index of the admitted rates of the tier's well-behaved keys ((Σx)² / (n·Σx²):"
+            + " 1 = equal shares, 1/n = one key took all).";
+
+    private TiersSection() {}
+
+    /** Every keys cell's section, in run order. */
+    public static List<ReportSection> of(List<CellResult> cells, Map<String, CellPrediction> predictions) {
+        List<ReportSection> sections = new ArrayList<>();
+        for (CellResult r : cells) {
+            TierFigures f = r.runs().isEmpty() ? null : r.firstBreakdowns().figure(TierFigures.class);
+            if (f == null) {
+                continue;
+            }
+            Map<String, Double> predicted = predicted(r, predictions);
+            List<ReportSection.Row> rows = f.tiers().stream().map(t -> new ReportSection.Row(ReportModel.cellText(t.name()),
+                    List.of(String.valueOf(t.keys()), ReportModel.fmt(t.admittedPerSecond()), ReportModel.fmt(t.rejectedPct()),
+                            predicted.containsKey(t.name()) ? ReportModel.fmt(predicted.get(t.name())) : "n/a",
+                            t.p95AdmittedMs() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", t.p95AdmittedMs()),
+                            t.jain() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", t.jain())))).toList();
+            String noisy = f.noisyKey() == null
+                    ? String.format(Locale.ROOT, "Every key well-behaved: %s %% of their requests rejected.",
+                            ReportModel.fmt(f.wellBehavedRejectedPct()))
+                    : String.format(Locale.ROOT, "Noisy neighbour: while key %s flooded (%s %% of its requests"
+                            + " rejected), the well-behaved keys had %s %% of theirs rejected.",
+                            ReportModel.cellText(f.noisyKey()),
+                            f.noisyRejectedPct() == null ? "n/a" : ReportModel.fmt(f.noisyRejectedPct()),
+                            ReportModel.fmt(f.wellBehavedRejectedPct()));
+            sections.add(new ReportSection("Tiers: " + r.cell().name(), r.cell().describe() + ". " + noisy + " "
+                    + HOW_TO_READ, List.of(new ReportSection.Table(HEADINGS, rows)), List.of()));
+        }
+        return sections;
+    }
+
+    /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
+    static Map<String, Double> predicted(CellResult r, Map<String, CellPrediction> predictions) {
+        CellPrediction p = predictions.get(r.cell().name());
+        return p == null ? Map.of() : p.prediction().tierRejectedPct();
+    }
+}
