@@ -5,16 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Waits;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
-import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +30,7 @@ class EdgeAgeTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = TestStacks.start(origin, EdgeAgeTest.class, new NginxSwitches().frontLimit(false).backLimit(false));
+        stack = TestStacks.start(origin, EdgeAgeTest.class, new StackSwitches().frontLimit(false).backLimit(false));
     }
 
     @AfterAll

@@ -2,13 +2,13 @@ package dev.ratecache.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -39,7 +39,7 @@ class PaceToPolicyTest {
     static void start(OriginServer origin) throws Exception {
         Path dir = TestDirs.fresh(PaceToPolicyTest.class, "tiers");
         Files.writeString(dir.resolve("tiers.txt"), "# name rate burst mode keys\nmetered 5 2 nodelay paced,unpaced\n");
-        stack = TestStacks.start(origin, PaceToPolicyTest.class, new NginxSwitches()
+        stack = TestStacks.start(origin, PaceToPolicyTest.class, new StackSwitches()
                 .limitKey(LimitKey.parse("header:X-Api-Key")).tiers(dir.resolve("tiers.txt"))
                 .addressCeiling(AddressCeiling.OFF).frontRate(1).frontBurst(0).frontMode(LimitMode.NODELAY)
                 .retryAfter(1).rejectStatus(429).backLimit(false).cache(false));

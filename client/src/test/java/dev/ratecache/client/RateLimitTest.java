@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.Waits;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +21,6 @@ import java.util.concurrent.Future;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -45,7 +44,7 @@ class RateLimitTest {
      */
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = TestStacks.start(origin, RateLimitTest.class, new NginxSwitches()
+        stack = TestStacks.start(origin, RateLimitTest.class, new StackSwitches()
                 .frontRate(1).frontBurst(1).frontMode(LimitMode.NODELAY).retryAfter((int) RETRY_AFTER.toSeconds())
                 .rejectStatus(429).backLimit(false).cache(false));
         probe = RateCacheClient.builder().noCache().retryPolicy(RetryPolicy.none()).build();

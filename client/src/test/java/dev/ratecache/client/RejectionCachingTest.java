@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -39,7 +39,7 @@ class RejectionCachingTest {
         });
         origin.start();
         URI originUri = URI.create("http://" + Ports.LOOPBACK + ":" + origin.getAddress().getPort());
-        stack = Stack.start(new NginxSwitches().origins(List.of(originUri)).frontLimit(false).backLimit(false).cache(false),
+        stack = Stack.start(new StackSwitches().origins(List.of(originUri)).frontLimit(false).backLimit(false).cache(false),
                 StackPorts.free(), TestStacks.freshDir(RejectionCachingTest.class));
     }
 

@@ -2,12 +2,11 @@ package dev.ratecache.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.AccessLog;
-import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.Stacks;
-import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +25,7 @@ final class TestStacks {
      * must-revalidate}), staleok ({@code max-age=1, stale-if-error=60}). Only staleok gives
      * permission to serve stale.
      */
-    static Stack start(OriginServer origin, Class<?> owner, NginxSwitches switches) throws IOException {
+    static Stack start(OriginServer origin, Class<?> owner, StackSwitches switches) throws IOException {
         return Stacks.around(origin, owner, switches);
     }
 
@@ -37,7 +36,7 @@ final class TestStacks {
      */
     static synchronized Stack open(OriginServer origin) throws IOException {
         if (open == null) {
-            open = start(origin, TestStacks.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false));
+            open = start(origin, TestStacks.class, new StackSwitches().frontLimit(false).backLimit(false).cache(false));
             Stack s = open;
             Runtime.getRuntime().addShutdownHook(new Thread(s::close, "stop-open-stack"));
         }

@@ -3,10 +3,10 @@ package dev.ratecache.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ class TlsTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = TestStacks.start(origin, TlsTest.class, new NginxSwitches().tls(true).frontLimit(false).backLimit(false));
+        stack = TestStacks.start(origin, TlsTest.class, new StackSwitches().tls(true).frontLimit(false).backLimit(false));
         ca = stack.tls().orElseThrow().trust();
     }
 

@@ -39,7 +39,7 @@ class PackageImportsTest {
     @Test
     void noPackagesImportEachOtherInACycle() throws IOException {
         Map<String, Map<String, String>> graph = graph(uses());
-        assertThat(graph).as("the suite's packages").containsKeys("matrix", "replay", "nginx", "stack", "cli");
+        assertThat(graph).as("the suite's packages").containsKeys("matrix", "replay", "nginx", "switches", "spec", "stack", "cli");
         assertThat(cycles(graph)).as("packages that import each other in a cycle (break it: move the shared type "
                 + "to the lower package, or invert it through an interface there)").isEmpty();
     }
@@ -64,6 +64,18 @@ class PackageImportsTest {
         List<String> found = uses().stream().filter(u -> u.from().equals("nginx") && !u.to().isEmpty()
                 && !u.to().equals("spec")).map(Use::where).toList();
         assertThat(found).as("lines of nginx/ naming a package of the suite other than spec").isEmpty();
+    }
+
+    /**
+     * The switches are the command line's words for the stack, the same for every edge product: they
+     * fill the spec and name no product's package, so nginx's renderer never reads a flag and a flag
+     * never needs nginx.
+     */
+    @Test
+    void theSwitchesPackageNamesOnlyTheSpec() throws IOException {
+        List<String> found = uses().stream().filter(u -> u.from().equals("switches") && !u.to().isEmpty()
+                && !u.to().equals("spec")).map(Use::where).toList();
+        assertThat(found).as("lines of switches/ naming a package of the suite other than spec").isEmpty();
     }
 
     /**

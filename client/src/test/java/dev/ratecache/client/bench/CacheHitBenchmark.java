@@ -5,15 +5,18 @@ import dev.ratecache.client.RateCacheResponse;
 import dev.ratecache.client.ResponseSource;
 import dev.ratecache.client.RetryPolicy;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Cache;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 import org.apache.hc.client5.http.cache.CacheResponseStatus;
 import org.apache.hc.client5.http.cache.HttpCacheContext;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
@@ -21,9 +24,6 @@ import org.apache.hc.client5.http.impl.cache.CacheConfig;
 import org.apache.hc.client5.http.impl.cache.CachingHttpClients;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -69,7 +69,7 @@ public class CacheHitBenchmark {
         // Under the checkout, not a 0700 temp folder: nginx's workers run as another user.
         dir = Repo.root().resolve("client/target/bench");
         Files.createDirectories(dir);
-        stack = Stack.start(new NginxSwitches().frontLimit(false).backLimit(false).workers("1"), StackPorts.free(),
+        stack = Stack.start(new StackSwitches().frontLimit(false).backLimit(false).workers("1"), StackPorts.free(),
                 dir.resolve("stack"), 10,
                 List.of("--origin.endpoints.bench.delay=0ms", "--origin.endpoints.bench.max-age=3600s"));
         url = stack.frontUri() + "/bench";

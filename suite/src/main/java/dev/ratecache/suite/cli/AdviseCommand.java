@@ -8,9 +8,9 @@ import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
 import dev.ratecache.suite.advise.TierAdviceReport;
-import dev.ratecache.suite.nginx.LimitTier;
-import dev.ratecache.suite.nginx.TierMembership;
-import dev.ratecache.suite.nginx.TiersFile;
+import dev.ratecache.suite.switches.LimitTier;
+import dev.ratecache.suite.switches.TierMembership;
+import dev.ratecache.suite.switches.TiersFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,12 +19,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * ./run-tests.sh advise ACCESS_LOG: candidate limits and cache lifetimes swept over the user's

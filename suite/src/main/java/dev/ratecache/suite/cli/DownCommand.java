@@ -1,6 +1,6 @@
 package dev.ratecache.suite.cli;
 
-import dev.ratecache.suite.nginx.WholeNumber;
+import dev.ratecache.suite.switches.WholeNumber;
 import dev.ratecache.suite.up.UpState;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -14,10 +14,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Stops a running {@code ./run-tests.sh up} from another terminal: SIGTERM to the up process (found

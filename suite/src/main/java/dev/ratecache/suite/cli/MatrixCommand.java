@@ -11,8 +11,6 @@ import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.nginx.WorkerAccess;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
@@ -23,6 +21,8 @@ import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.ReportWriter;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.WholeNumber;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     StackPorts ports = new StackPorts();
 
     @Mixin
-    NginxSwitches switches = new NginxSwitches();
+    StackSwitches switches = new StackSwitches();
 
     @Mixin
     OriginThreads originThreads = new OriginThreads();
@@ -475,7 +475,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         return new MatrixKind.Input() {
             @Override public List<Plan> plans() { return plans; }
-            @Override public NginxSwitches switches() { return switches; }
+            @Override public StackSwitches switches() { return switches; }
             @Override public boolean given(String option) { return parsed.hasMatchedOption(option); }
             @Override public boolean ownPlan() { return MatrixCommand.this.ownPlan(); }
             @Override public String notOwnPlan() { return MatrixCommand.this.notOwnPlan(); }

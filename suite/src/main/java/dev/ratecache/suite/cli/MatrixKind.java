@@ -5,10 +5,6 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.LimitTier;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.FleetPrediction;
 import dev.ratecache.suite.predict.Predictor;
@@ -21,6 +17,10 @@ import dev.ratecache.suite.report.FleetSection;
 import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.TiersSection;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.LimitTier;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +49,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "floods with the suite's flood plan");
-            NginxSwitches s = in.switches();
+            StackSwitches s = in.switches();
             return Matrix.protection(s.frontRate(), s.frontLimit(), s.backLimit(), in.given("--cache") && s.cache());
         }
 
@@ -101,7 +101,7 @@ enum MatrixKind {
                             + " own: drop " + own + " (--only picks cells)");
                 }
             }
-            NginxSwitches s = in.switches();
+            StackSwitches s = in.switches();
             List<LimitTier> tiers = s.limitTiers();
             return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
                     tiers.isEmpty() ? null : s.tiersFile(), keyHeader(in),
@@ -142,7 +142,7 @@ enum MatrixKind {
         }
 
         @Override
-        void defaults(NginxSwitches switches, Input in) {
+        void defaults(StackSwitches switches, Input in) {
             if (!in.given("--front-mode")) {
                 switches.frontMode(LimitMode.NODELAY);
             }
@@ -174,7 +174,7 @@ enum MatrixKind {
     interface Input {
         List<Plan> plans();
 
-        NginxSwitches switches();
+        StackSwitches switches();
 
         /** Whether the user gave {@code option} on the command line. */
         boolean given(String option);
@@ -190,7 +190,7 @@ enum MatrixKind {
     abstract List<Cell> cells(Input in);
 
     /** Sets what the kind needs of the switches the user left alone, before they are checked. */
-    void defaults(NginxSwitches switches, Input in) {}
+    void defaults(StackSwitches switches, Input in) {}
 
     /** Whether each cell has its own --app-cache mode, so that the flag picks cells instead of setting it. */
     boolean cellsChooseAppCache() {

@@ -1,7 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.origin.OriginDefaults;
-import dev.ratecache.suite.nginx.WholeNumber;
+import dev.ratecache.suite.switches.WholeNumber;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Option;

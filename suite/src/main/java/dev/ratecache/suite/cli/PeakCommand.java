@@ -3,8 +3,6 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.peak.AppCacheComparison;
 import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.H2load;
@@ -16,6 +14,8 @@ import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.WholeNumber;
 import dev.ratecache.suite.up.UpState;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -72,7 +72,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     StackPorts ports = new StackPorts();
 
     @Mixin
-    NginxSwitches switches = new NginxSwitches();
+    StackSwitches switches = new StackSwitches();
 
     @Option(names = "--duration", paramLabel = "SECONDS", description = "How long wrk pushes each path. Default: ${DEFAULT-VALUE}.")
     int duration = 5;

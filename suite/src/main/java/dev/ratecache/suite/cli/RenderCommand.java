@@ -1,9 +1,9 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ final class RenderCommand implements Callable<Integer> {
     StackPorts ports = new StackPorts();
 
     @Mixin
-    NginxSwitches switches = new NginxSwitches();
+    StackSwitches switches = new StackSwitches();
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
             description = "Whose configs: nginx, haproxy (haproxy/, HAProxy 2.6) or varnish (varnish/, Varnish 7.1 with"

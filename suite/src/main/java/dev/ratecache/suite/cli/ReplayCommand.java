@@ -1,7 +1,6 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.accesslog.AccessLog;
-import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
@@ -16,14 +15,15 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Plan;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.TierMembership;
 import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.ScheduleCheck;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.TierMembership;
+import dev.ratecache.suite.switches.WholeNumber;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -5,15 +5,15 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.FlagValue;
-import dev.ratecache.suite.nginx.OriginUrl;
-import dev.ratecache.suite.nginx.WholeNumber;
+import dev.ratecache.suite.switches.FlagValue;
+import dev.ratecache.suite.switches.OriginUrl;
+import dev.ratecache.suite.switches.WholeNumber;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** The command line behind run-tests.sh (named so that no tool takes it for a test class). */
 @Command(name = "run-tests.sh", mixinStandardHelpOptions = true, sortOptions = false,

@@ -1,14 +1,14 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.nginx.WholeNumber;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.WorkerAccess;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.WholeNumber;
 import dev.ratecache.suite.up.UpSession;
 import dev.ratecache.suite.up.UpState;
 import java.nio.file.Path;
@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Starts the stack (origin, back end, front end) and keeps it up in the foreground, printing a
@@ -59,7 +59,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
     StackPorts ports = new StackPorts();
 
     @Mixin
-    NginxSwitches switches = new NginxSwitches();
+    StackSwitches switches = new StackSwitches();
 
     @Option(names = "--scenario", paramLabel = "CELL",
             description = "Take the limits and the cache from a cell of the default or full matrix, e.g."
@@ -88,7 +88,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Override
     public Integer call() throws Exception {
-        NginxSwitches chosen = validate();
+        StackSwitches chosen = validate();
         Path resultsDir = RunFolders.results(results).toAbsolutePath().normalize();
         // Before the ports: a running up holds them, and naming it says more than "port in use".
         Optional<UpState> other = UpState.running(resultsDir);
@@ -107,9 +107,9 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
      * The input checked before anything starts; all problems at once, one line each. Binds no port
      * ({@link #checkMachine} does). Returns the switches to use.
      */
-    NginxSwitches validate() {
+    StackSwitches validate() {
         List<String> problems = new ArrayList<>(switches.problems());
-        NginxSwitches chosen = switches;
+        StackSwitches chosen = switches;
         if (scenario != null) {
             Optional<Cell> cell = cell(scenario);
             if (cell.isEmpty()) {
@@ -141,7 +141,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     /** What this machine must give the stack, once the input is good: free ports, a run folder nginx's workers can enter. */
-    void checkMachine(NginxSwitches chosen) {
+    void checkMachine(StackSwitches chosen) {
         List<String> problems = new ArrayList<>();
         WorkerAccess.problem(RunFolders.results(results), "--results").ifPresent(problems::add);
         problems.addAll(ports.unavailable(chosen.origins().isEmpty()));

@@ -1,8 +1,8 @@
 package dev.ratecache.suite.edge;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.TierPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
@@ -26,7 +26,7 @@ public enum EdgeProduct {
      * {@code ports} describe (a flag its adapter does not render yet, or a capability the product
      * lacks); empty when it can, and always for nginx, which runs every switch.
      */
-    public Optional<String> refusal(NginxSwitches switches, TierPorts ports) {
+    public Optional<String> refusal(StackSwitches switches, TierPorts ports) {
         return adapter().refusal(switches.spec(ports));
     }
 

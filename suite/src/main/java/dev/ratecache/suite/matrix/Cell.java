@@ -2,9 +2,9 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +48,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
      */
     public record Fleet(int edges, FleetLimit strategy) implements CellTrait {
         @Override
-        public NginxSwitches apply(NginxSwitches switches) {
+        public StackSwitches apply(StackSwitches switches) {
             return switches.edges(edges).fleetLimit(strategy);
         }
 
@@ -103,8 +103,8 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     }
 
     /** The switches for this cell, on top of the ones the user gave for every cell. */
-    public NginxSwitches apply(NginxSwitches base) {
-        NginxSwitches s = base.copy().frontLimit(frontLimit).backLimit(backLimit).cache(serverCache);
+    public StackSwitches apply(StackSwitches base) {
+        StackSwitches s = base.copy().frontLimit(frontLimit).backLimit(backLimit).cache(serverCache);
         for (CellTrait t : traits) {
             s = t.apply(s);
         }

@@ -1,7 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.List;
 
 /**
@@ -14,7 +14,7 @@ import java.util.List;
  */
 public interface CellTrait {
     /** The switches of a cell with this trait: {@code switches} (a copy of the user's) with the kind's own set. */
-    NginxSwitches apply(NginxSwitches switches);
+    StackSwitches apply(StackSwitches switches);
 
     /** In words, after the stack's in the cell's description. */
     String describe(Cell cell);

@@ -2,7 +2,7 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.stats.BusiestWindow;
-import dev.ratecache.suite.nginx.LimitTier;
+import dev.ratecache.suite.switches.LimitTier;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

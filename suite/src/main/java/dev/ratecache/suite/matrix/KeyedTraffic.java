@@ -1,13 +1,13 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.LimitTier;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.LimitTier;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -153,7 +153,7 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
 
     /** The cell's per-client limit keyed and scoped as this traffic needs; its tiers file is the runner's to give. */
     @Override
-    public NginxSwitches apply(NginxSwitches s) {
+    public StackSwitches apply(StackSwitches s) {
         // The tiers file is set by the runner, which knows the cell's folder; by address nginx takes none.
         s.limitKey(limitKey).limitScope(scope).tiers((Path) null).tiers(limitKey.byAddress() ? List.of() : tiers);
         if (limitKey.byAddress()) {

@@ -162,15 +162,15 @@ public final class Matrix {
      * @param tiersFile the user's --tiers file; null: each cell writes the suite's own
      * @param header    the header the keys go in
      */
-    public static List<Cell> tiers(List<dev.ratecache.suite.nginx.LimitTier> tiers, java.nio.file.Path tiersFile,
+    public static List<Cell> tiers(List<dev.ratecache.suite.switches.LimitTier> tiers, java.nio.file.Path tiersFile,
             String header) {
-        var byKey = new dev.ratecache.suite.nginx.LimitKey(dev.ratecache.suite.nginx.LimitKey.Kind.HEADER, header);
+        var byKey = new dev.ratecache.suite.switches.LimitKey(dev.ratecache.suite.switches.LimitKey.Kind.HEADER, header);
         var all = dev.ratecache.suite.spec.LimitScope.ALL;
         var misses = dev.ratecache.suite.spec.LimitScope.MISSES;
         String noisy = KeyedTraffic.noisyOf(tiers);
         List<Cell> cells = new ArrayList<>();
-        record Variant(String name, dev.ratecache.suite.nginx.LimitKey key, dev.ratecache.suite.spec.LimitScope scope) {}
-        for (Variant v : List.of(new Variant("addr", dev.ratecache.suite.nginx.LimitKey.ADDR, all),
+        record Variant(String name, dev.ratecache.suite.switches.LimitKey key, dev.ratecache.suite.spec.LimitScope scope) {}
+        for (Variant v : List.of(new Variant("addr", dev.ratecache.suite.switches.LimitKey.ADDR, all),
                 new Variant("api-key", byKey, all), new Variant("api-key.misses", byKey, misses))) {
             for (boolean withNoisy : new boolean[] {false, true}) {
                 KeyedTraffic traffic = new KeyedTraffic(v.key(), v.scope(), tiers, tiersFile, withNoisy ? noisy : null,
@@ -195,9 +195,9 @@ public final class Matrix {
      * chooses the edge itself), and split under URI hash too: every request of the plan is one URL,
      * so one edge gets them all and holds each key to rate/N.
      */
-    public static List<Cell> fleet(List<dev.ratecache.suite.nginx.LimitTier> tiers, java.nio.file.Path tiersFile,
+    public static List<Cell> fleet(List<dev.ratecache.suite.switches.LimitTier> tiers, java.nio.file.Path tiersFile,
             String header, int edges) {
-        var byKey = new dev.ratecache.suite.nginx.LimitKey(dev.ratecache.suite.nginx.LimitKey.Kind.HEADER, header);
+        var byKey = new dev.ratecache.suite.switches.LimitKey(dev.ratecache.suite.switches.LimitKey.Kind.HEADER, header);
         KeyedTraffic traffic = new KeyedTraffic(byKey, dev.ratecache.suite.spec.LimitScope.ALL, tiers, tiersFile,
                 KeyedTraffic.noisyOf(tiers), TIERS_KEYS_PER_TIER, KeyedTraffic.FLEET_MULTIPLE);
         record Variant(String name, dev.ratecache.suite.spec.FleetLimit strategy, EdgeBalance balance) {}

@@ -3,12 +3,12 @@ package dev.ratecache.suite.matrix;
 import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.jmeter.JMeter;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -34,22 +34,22 @@ public final class MatrixRunner {
      * origin beside the profile's; {@code cellReport}, when not null, adds to each cell's folder;
      * {@code dashboards} false skips JMeter's dashboard and graphs of each cell (--no-dashboards).
      */
-    public record Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+    public record Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
             int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
             CellReport cellReport, int redisPort, boolean dashboards) {
-        public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+        public Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
                 int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
                 CellReport cellReport, int redisPort) {
             this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, originArgs,
                     cellReport, redisPort, true);
         }
 
-        public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+        public Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
                 int originThreads, Map<String, String> jmeterProperties, Path runDir) {
             this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, List.of(), null, 0);
         }
 
-        public Options(List<Cell> cells, Profile profile, int repeats, NginxSwitches switches, StackPorts ports,
+        public Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
                 int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
                 CellReport cellReport) {
             this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, originArgs,
@@ -223,8 +223,8 @@ public final class MatrixRunner {
     }
 
     /** The cell's switches; a tiers cell keyed by API key with its tiers file, written into its folder unless the user's. */
-    private NginxSwitches switchesOf(Cell cell, Path dir) throws IOException {
-        NginxSwitches s = cell.apply(options.switches());
+    private StackSwitches switchesOf(Cell cell, Path dir) throws IOException {
+        StackSwitches s = cell.apply(options.switches());
         KeyedTraffic keys = cell.trait(KeyedTraffic.class);
         return keys == null || keys.limitKey().byAddress() ? s : s.tiers(keys.tiersFileIn(dir));
     }

@@ -56,11 +56,6 @@ public final class NginxRenderer {
     public static final Path LUA_MODULE = Path.of("/usr/lib/nginx/modules/ngx_http_lua_module.so");
     public static final Path NDK_MODULE = Path.of("/usr/lib/nginx/modules/ndk_http_module.so");
     /**
-     * Where run-tests.sh builds nginx/modules/age ({@code $upstream_cache_age}) against Debian's nginx,
-     * under the checkout: it is built here, not installed.
-     */
-    public static final String AGE_MODULE = ".tools/nginx-modules/ngx_http_upstream_cache_age_module.so";
-    /**
      * Where run-tests.sh unpacks Debian's lua-nginx-redis (the Redis client, as nginx/redis.lua):
      * the package itself depends on the nginx-extras flavour, which would replace the suite's nginx.
      */
@@ -82,22 +77,8 @@ public final class NginxRenderer {
     private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
     private final Path templates;
 
-    /** The built Age module's absolute path; null outside a checkout, where none was built. */
-    public static Path ageModule() {
-        try {
-            return dev.ratecache.suite.Repo.root().resolve(AGE_MODULE);
-        } catch (dev.ratecache.suite.Repo.NotFound e) {
-            return null;
-        }
-    }
-
     public NginxRenderer(Path templates) {
         this.templates = templates;
-    }
-
-    /** Renders {@code tier} of the stack {@code switches} and {@code ports} describe into {@code confDir}. */
-    public Path render(Tier tier, NginxSwitches switches, TierPorts ports, Path confDir) throws IOException {
-        return render(tier, switches.spec(ports), confDir);
     }
 
     /** Renders {@code tier} of {@code spec} into {@code confDir}; returns the top-level file. */
@@ -258,54 +239,79 @@ public final class NginxRenderer {
         return s.cache().on() && s.cache().stale() == StackSpec.Stale.RFC;
     }
 
-    /** A limit of the spec as limit_req's: its rate, burst and mode; a limit that is off, as one of nothing. */
-    private static LimitTier limitReq(String name, Optional<StackSpec.Limit> limit, List<String> keys) {
-        return limit.map(l -> new LimitTier(name, l.rate(), l.burst(), LimitMode.parse(l.modeFlag()), keys))
-                .orElse(new LimitTier(name, 0, 0, LimitMode.QUEUE, keys));
+    /**
+     * A limit_req zone of the spec (a tier of keys, the anonymous tier, the per-address limit or the
+     * address ceiling): its rate, burst and mode; a limit that is off, as one of nothing.
+     */
+    private record Zone(String name, int rate, int burst, StackSpec.Mode mode, int delay, List<String> keys) {
+        static Zone of(String name, Optional<StackSpec.Limit> limit, List<String> keys) {
+            return limit.map(l -> new Zone(name, l.rate(), l.burst(), l.mode(), l.delay(), keys))
+                    .orElse(new Zone(name, 0, 0, StackSpec.Mode.QUEUE, 0, keys));
+        }
+
+        /** The name as nginx zone and variable names take it. */
+        String id() {
+            return name.replace('-', '_');
+        }
+
+        /** The text after {@code burst=N} in the limit_req directive. */
+        String argument() {
+            return switch (mode) {
+                case QUEUE -> "";
+                case NODELAY -> " nodelay";
+                case DELAY -> " delay=" + delay;
+            };
+        }
+
+        /** One line, for the rendered config, saying what the mode does. */
+        String note() {
+            return switch (mode) {
+                case QUEUE -> "Requests inside the burst are queued and released at the rate (no nodelay).";
+                case NODELAY -> "Requests inside the burst pass at once (nodelay); the burst refills at the rate.";
+                case DELAY -> "The first " + delay + " requests beyond the rate pass at once; the rest of the burst"
+                        + " is queued (two-stage limiting).";
+            };
+        }
     }
 
-    /** The key as the flag --limit-key takes it: what the renderer's variables are made from. */
-    private static LimitKey limitKey(StackSpec s) {
-        return s.key().byAddress() ? LimitKey.parse("addr")
-                : LimitKey.parse(s.key().source().name().toLowerCase(java.util.Locale.ROOT) + ":" + s.key().name());
+    /** The nginx variable that holds the key as the client sent it. */
+    static String variable(StackSpec.Key key) {
+        return switch (key.source()) {
+            case ADDR -> "$binary_remote_addr";
+            case HEADER -> "$http_" + key.name().toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+            case COOKIE -> "$cookie_" + key.name();
+            case ARG -> "$arg_" + key.name();
+        };
+    }
+
+    /** The key as --limit-key takes it, for the rendered config's comments. */
+    static String flag(StackSpec.Key key) {
+        return key.byAddress() ? "addr" : key.source().name().toLowerCase(java.util.Locale.ROOT) + ":" + key.name();
     }
 
     /** The tiers of keys of the spec, then the anonymous tier at the front's limit unless they name it. */
-    private static List<LimitTier> tiersInForce(StackSpec s) {
-        List<LimitTier> all = new ArrayList<>(fileTiers(s));
-        if (all.stream().noneMatch(t -> t.name().equals(LimitTier.ANONYMOUS))) {
-            all.add(limitReq(LimitTier.ANONYMOUS, s.front(), List.of()));
+    private static List<Zone> tiersInForce(StackSpec s) {
+        List<Zone> all = new ArrayList<>(s.tiers().stream()
+                .map(t -> Zone.of(t.name(), Optional.of(t.limit()), t.keys())).toList());
+        if (all.stream().noneMatch(t -> t.name().equals(StackSpec.KeyTier.ANONYMOUS))) {
+            all.add(Zone.of(StackSpec.KeyTier.ANONYMOUS, s.front(), List.of()));
         }
         return all;
     }
 
-    private static List<LimitTier> fileTiers(StackSpec s) {
-        return s.tiers().stream().map(t -> limitReq(t.name(), Optional.of(t.limit()), t.keys())).toList();
-    }
-
     private static Map<String, Object> tier(int port, Optional<StackSpec.Limit> limit) {
-        LimitTier l = limitReq("", limit, List.of());
-        return tier(port, limit.isPresent(), l.rate(), l.burst(), l.mode());
-    }
-
-    private static Map<String, Object> tier(int port, boolean limit, int rate, int burst, LimitMode mode) {
+        Zone l = Zone.of("", limit, List.of());
         Map<String, Object> tier = new HashMap<>();
         tier.put("address", Ports.LOOPBACK);
         tier.put("port", port);
-        tier.put("limitReq", limit);
-        tier.put("rate", rate);
-        tier.put("burst", burst);
+        tier.put("limitReq", limit.isPresent());
+        tier.put("rate", l.rate());
+        tier.put("burst", l.burst());
         // nginx refuses burst=0; no burst argument is the same limit (no request beyond the rate).
-        tier.put("burstArgument", burstArgument(burst));
-        tier.put("modeArgument", mode.argument());
-        tier.put("modeNote", mode.note());
+        tier.put("burstArgument", burstArgument(l.burst()));
+        tier.put("modeArgument", l.argument());
+        tier.put("modeNote", l.note());
         return tier;
-    }
-
-    /** A key's validity check: at most 256 bytes, no control characters (for a query argument, none percent-encoded either). */
-    static String keyPattern(LimitKey key) {
-        String plain = "[^\\x00-\\x1f\\x7f]{1,256}";
-        return key.kind() == LimitKey.Kind.ARG ? "~^(?!.*%([01][0-9A-Fa-f]|7[Ff]))" + plain + "$" : "~^" + plain + "$";
     }
 
     /**
@@ -315,27 +321,26 @@ public final class NginxRenderer {
     private static Map<String, Object> clientLimit(Tier tier, StackSpec s) {
         Map<String, Object> c = new HashMap<>();
         boolean on = s.front().isPresent();
-        LimitKey limitKey = limitKey(s);
+        StackSpec.Key limitKey = s.key();
         LimitScope scope = s.scope();
-        LimitTier front = limitReq(LimitTier.ANONYMOUS, s.front(), List.of());
+        Zone front = Zone.of(StackSpec.KeyTier.ANONYMOUS, s.front(), List.of());
         boolean byKey = !limitKey.byAddress();
         c.put("on", on);
         c.put("atFront", on && scope == LimitScope.ALL);
         c.put("atBack", on && scope == LimitScope.MISSES);
         c.put("byKey", byKey);
         c.put("passKey", on && byKey && scope == LimitScope.MISSES);
-        c.put("keyWhere", byKey ? limitKey + " (" + limitKey.where() + ")" : "the client's address");
+        c.put("keyWhere", byKey ? flag(limitKey) + " (" + limitKey.where() + ")" : "the client's address");
         // Behind the edge the key is the one the edge passed on (snippets/back/passed-limit-key.conf).
-        c.put("keySource", tier == Tier.BACK ? "$edge_limit_key" : limitKey.variable());
-        c.put("keyPattern", keyPattern(limitKey));
+        c.put("keySource", tier == Tier.BACK ? "$edge_limit_key" : variable(limitKey));
+        c.put("keyPattern", "~" + limitKey.pattern());
         boolean reject = s.missing() == StackSpec.Missing.REJECT;
         c.put("missingIdentity", reject ? "\"\"" : "a$binary_remote_addr");
         c.put("missingNote", reject ? "nothing (--missing-key reject: such a request is refused with 401 before any"
                 + " tier counts it)" : "\"a\" and its address (--missing-key addr: limited as the anonymous tier, by address)");
         c.put("missingReject", on && byKey && reject && tier == Tier.FRONT);
-        c.put("missingBody", "401 Unauthorized: send a valid API key in " + limitKey.where()
-                + " (at most 256 bytes, no control characters)");
-        c.put("challenge", "ApiKey " + limitKey.kind().name().toLowerCase(java.util.Locale.ROOT) + "=\"" + limitKey.name() + "\"");
+        c.put("missingBody", limitKey.missingBody());
+        c.put("challenge", limitKey.challenge());
         c.put("allow", s.allow());
         // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
         // config a user copies then reads as nginx's own example, with no maps in the way.
@@ -356,11 +361,11 @@ public final class NginxRenderer {
         c.put("plainKey", shared ? "$fleet_fallback_address" : "$binary_remote_addr");
         c.put("fallbackSource", shared ? ":$fleet_limit" : "");
         c.put("fallbackMatch", shared ? ":FALLBACK" : "");
-        List<LimitTier> tiers = tiersInForce(s);
+        List<Zone> tiers = tiersInForce(s);
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         List<Map<String, Object>> zones = new ArrayList<>();
         int longestKey = 0;
-        for (LimitTier t : tiers) {
+        for (Zone t : tiers) {
             for (String key : t.keys()) {
                 tierKeys.add(Map.of("key", key, "mapKey", MAP_WORDS.contains(key) ? "\\" + key : key, "tier", t.name()));
                 longestKey = Math.max(longestKey, key.length());
@@ -374,8 +379,8 @@ public final class NginxRenderer {
             zone.put("rate", t.rate());
             zone.put("rateArgument", rateArgument(t.rate(), share));
             zone.put("burstArgument", burstArgument(t.burst() / share));
-            zone.put("modeArgument", t.mode().argument());
-            zone.put("modeNote", t.mode().note());
+            zone.put("modeArgument", t.argument());
+            zone.put("modeNote", t.note());
             zone.put("policyValue", policyItem(policy, t.rate(), t.burst()));
             zones.add(zone);
         }
@@ -387,7 +392,7 @@ public final class NginxRenderer {
         c.put("keyCount", tierKeys.size());
         c.put("mapHashBucketSize", mapHashBucketSize(longestKey));
         c.put("mapHashMaxSize", mapHashMaxSize(tierKeys.size()));
-        LimitTier ceiling = limitReq("address-ceiling", s.ceiling(), List.of());
+        Zone ceiling = Zone.of("address-ceiling", s.ceiling(), List.of());
         boolean ceilingOn = byKey && s.ceiling().isPresent();
         c.put("ceiling", ceilingOn);
         c.put("ceilingRate", ceiling.rate());
@@ -413,13 +418,13 @@ public final class NginxRenderer {
      */
     private static Map<String, Object> fleet(Tier tier, StackSpec s) {
         Map<String, Object> f = new HashMap<>();
-        LimitKey limitKey = limitKey(s);
+        StackSpec.Key limitKey = s.key();
         int edges = s.edges();
         FleetLimit fleetLimit = s.fleet().limit();
         boolean plain = byAddressAlone(s);
         f.put("edges", edges);
         f.put("clientHash", edges > 1 && fleetLimit == FleetLimit.CLIENT_HASH);
-        f.put("clientSource", limitKey.byAddress() ? "$remote_addr" : limitKey.variable());
+        f.put("clientSource", limitKey.byAddress() ? "$remote_addr" : variable(limitKey));
         f.put("clientWhere", limitKey.byAddress() ? "address" : "key (" + limitKey.where() + ")");
         f.put("shared", tier == Tier.FRONT && edges > 1 && s.front().isPresent() && fleetLimit == FleetLimit.SHARED);
         String redis = s.fleet().redis().orElse(DEFAULT_FLEET_REDIS);
@@ -431,16 +436,16 @@ public final class NginxRenderer {
         f.put("redisLibrary", dev.ratecache.suite.Repo.root().resolve(REDIS_LUA_LIBRARY).toString());
         f.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
         f.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
-        f.put("defaultTier", plain ? "per-address" : LimitTier.ANONYMOUS);
-        List<LimitTier> tiers = plain
-                ? List.of(limitReq("per-address", s.front(), List.of()))
+        f.put("defaultTier", plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS);
+        List<Zone> tiers = plain
+                ? List.of(Zone.of("per-address", s.front(), List.of()))
                 : tiersInForce(s);
         List<Map<String, Object>> buckets = new ArrayList<>();
-        for (LimitTier t : tiers) {
-            int delay = switch (t.mode().kind()) {
+        for (Zone t : tiers) {
+            int delay = switch (t.mode()) {
                 case QUEUE -> 0;
                 case NODELAY -> t.burst() * 1000;
-                case DELAY -> t.mode().delay() * 1000;
+                case DELAY -> t.delay() * 1000;
             };
             buckets.add(Map.of("name", t.name(), "rate", t.rate() * 1000, "burst", t.burst() * 1000, "delay", delay));
         }
@@ -525,8 +530,8 @@ public final class NginxRenderer {
         // that may be served stale (the module), or every one held (plain nginx).
         front.put("staleIfError", nativeModule ? "$upstream_cache_stale_if_error" : "$edge_stale_if_error");
         front.put("staleSignalMap", dropOriginErrors && !nativeModule);
-        Path ageModule = ageModule();
-        front.put("ageModule", ageModule != null ? ageModule.toString() : AGE_MODULE);
+        Path ageModule = AgeSource.module();
+        front.put("ageModule", ageModule != null ? ageModule.toString() : AgeSource.MODULE);
         // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
         front.put("ageFromCache", ageNative ? "$upstream_cache_age" : "$edge_age_from_cache");
         front.put("invalidateOnWrite", invalidateOnWrite);

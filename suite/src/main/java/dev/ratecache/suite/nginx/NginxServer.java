@@ -71,12 +71,6 @@ public final class NginxServer implements AutoCloseable {
         }
     }
 
-    /** Renders the tier into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
-    public static NginxServer prepare(Tier tier, NginxSwitches switches, TierPorts ports, Path prefix)
-            throws IOException, InterruptedException {
-        return prepare(tier, switches.spec(ports), prefix);
-    }
-
     /** Renders {@code tier} of {@code spec} into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
     public static NginxServer prepare(Tier tier, StackSpec spec, Path prefix) throws IOException, InterruptedException {
         Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates()).render(tier, spec, prefix.resolve("conf"));

@@ -1,11 +1,11 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -68,7 +68,7 @@ public final class AppCacheComparison {
      * day's max-age, an hour in Redis), so every request is a hit on each side. Everything is stopped
      * on the way out, whatever happens.
      */
-    public static Outcome run(NginxSwitches switches, StackPorts ports, String path, Duration duration, Path dir,
+    public static Outcome run(StackSwitches switches, StackPorts ports, String path, Duration duration, Path dir,
             PrintWriter progress) throws IOException, InterruptedException {
         Wrk wrk = new Wrk(new Wrk.Load(duration, CONNECTIONS, THREADS));
         try (RedisServer redis = RedisServer.start(dir.resolve("redis"), 0)) {

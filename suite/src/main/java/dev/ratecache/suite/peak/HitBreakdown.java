@@ -6,13 +6,13 @@ import dev.ratecache.stats.Median;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -171,7 +171,7 @@ public final class HitBreakdown {
     }
 
     /** What a run measures and how. */
-    public record Options(NginxSwitches switches, Wrk.Load load, int rounds, String path, List<String> origin,
+    public record Options(StackSwitches switches, Wrk.Load load, int rounds, String path, List<String> origin,
             int originThreads, StackPorts ports, Path dir) {}
 
     /** One step's figures over the rounds, with its ratios to the bare cache of the same round. */
@@ -211,9 +211,9 @@ public final class HitBreakdown {
         try {
             origin = PeakRun.startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
             // The back tier every step's front passes its misses to, and the production front to check the path with.
-            NginxSwitches open = PeakRun.open(options.switches());
+            StackSwitches open = PeakRun.open(options.switches());
             stack = Stack.around(origin, open, options.ports(), options.dir().resolve("stack"));
-            NginxSwitches edge = edge(options.switches());
+            StackSwitches edge = edge(options.switches());
             PeakRun.warm(stack.frontUri().resolve(options.path()));
             List<URI> urls = new ArrayList<>();
             for (int i = 0; i < steps.size(); i++) {
@@ -287,16 +287,16 @@ public final class HitBreakdown {
      * The front every step is cut from: the production front as an edge behind the balancer
      * (--edges 2), so that it has real-ip too; its status server, which serves no HIT, is left out.
      */
-    static NginxSwitches edge(NginxSwitches switches) {
+    static StackSwitches edge(StackSwitches switches) {
         return PeakRun.open(switches).edges(2);
     }
 
     /** Renders the production front for the step's Age, keeps the step's includes, checks and starts it. */
-    private static NginxServer start(Step step, NginxSwitches switches, TierPorts stackPorts, Path prefix)
+    private static NginxServer start(Step step, StackSwitches switches, TierPorts stackPorts, Path prefix)
             throws IOException, InterruptedException {
         int port = Ports.free();
         TierPorts ports = new StepPorts(stackPorts, port, Ports.free());
-        Path file = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, switches, ports, prefix.resolve("conf"));
+        Path file = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, switches.spec(ports), prefix.resolve("conf"));
         Files.writeString(file, variant(Files.readString(file), step.features(), port));
         NginxServer front = NginxServer.of("front (" + step.label() + ")", prefix, Tier.FRONT.template(), port);
         front.check(file);

@@ -3,12 +3,12 @@ package dev.ratecache.suite.peak;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.stats.Median;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -63,7 +63,7 @@ public final class PeakRun {
      * @param workers  the switches' worker setting, which the ceiling copies
      * @param path     the URL path to warm and hit
      */
-    public record Options(NginxSwitches switches, String workers, StackPorts ports, Wrk.Load load, int rounds,
+    public record Options(StackSwitches switches, String workers, StackPorts ports, Wrk.Load load, int rounds,
             String path, List<String> origin, int originThreads, Path dir, boolean fleet) {}
 
     /** The fleet --fleet measures: two edges behind the balancer, enough for the limit to be a fleet's. */
@@ -115,13 +115,13 @@ public final class PeakRun {
     }
 
     /** The switches of the HIT and MISS runs: limits present (if switched on) but never binding. */
-    public static NginxSwitches open(NginxSwitches s) {
+    public static StackSwitches open(StackSwitches s) {
         return s.copy().frontRate(OPEN_RATE).frontBurst(OPEN_BURST).frontMode(LimitMode.NODELAY)
                 .backRate(OPEN_RATE).backBurst(OPEN_BURST).backMode(LimitMode.NODELAY);
     }
 
     /** The switches of the rejection run: a front limit of 1 r/s with a burst of 1, so nearly all is rejected. */
-    public static NginxSwitches rejecting(NginxSwitches s) {
+    public static StackSwitches rejecting(StackSwitches s) {
         return s.copy().frontLimit(true).frontRate(1).frontBurst(1).frontMode(LimitMode.QUEUE);
     }
 
@@ -229,7 +229,7 @@ public final class PeakRun {
         for (Path2 p : List.of(new Path2(FleetLimit.SPLIT, Kind.FLEET_SPLIT_MISS, Kind.FLEET_SPLIT_REJECTION),
                 new Path2(FleetLimit.SHARED, Kind.FLEET_SHARED_MISS, Kind.FLEET_SHARED_REJECTION))) {
             for (boolean rejecting : new boolean[] {false, true}) {
-                NginxSwitches s = (rejecting ? rejecting(options.switches()) : open(options.switches()))
+                StackSwitches s = (rejecting ? rejecting(options.switches()) : open(options.switches()))
                         .edges(FLEET_EDGES).fleetLimit(p.limit());
                 List<Path> edgeLogs;
                 try (Stack fleet = Stack.around(origin, s, options.ports(), options.dir()

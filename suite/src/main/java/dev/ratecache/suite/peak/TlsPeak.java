@@ -3,11 +3,11 @@ package dev.ratecache.suite.peak;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.stats.Median;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,7 +63,7 @@ public final class TlsPeak {
      * @param streams  h2load's requests in flight per connection (-m); its -c makes wrk's -c in flight
      * @param origin   the suite's own origin's extra arguments, or null for the switches' --origin
      */
-    public record Options(NginxSwitches switches, String workers, StackPorts ports, Wrk.Load load, int streams,
+    public record Options(StackSwitches switches, String workers, StackPorts ports, Wrk.Load load, int streams,
             int rounds, String path, List<String> origin, int originThreads, Path dir) {}
 
     /**
@@ -123,7 +123,7 @@ public final class TlsPeak {
     public static Outcome run(Options options, PrintWriter progress) throws IOException, InterruptedException {
         Files.createDirectories(options.dir());
         List<String> warnings = new ArrayList<>();
-        NginxSwitches open = PeakRun.open(options.switches());
+        StackSwitches open = PeakRun.open(options.switches());
         Wrk wrk = new Wrk(options.load());
         H2load h2load = new H2load(H2load.connectionsFor(options.load().connections(), options.streams()),
                 options.streams());

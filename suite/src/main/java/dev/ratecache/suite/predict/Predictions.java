@@ -7,10 +7,10 @@ import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,11 +56,11 @@ public final class Predictions {
      * @param replay        the replayed traffic, or null for the plans' runs
      * @param model         the kind of matrix's model of its cells
      */
-    public record Run(NginxSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
+    public record Run(StackSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
             Predictor.ReplayTraffic replay, Predictor.Model model) {
 
         /** Of cells the simulation models. */
-        public Run(NginxSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
+        public Run(StackSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
                 Predictor.ReplayTraffic replay) {
             this(switches, profile, originThreads, jmeterProperties, replay, Predictor.SIMULATION);
         }

@@ -25,14 +25,14 @@ import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.LimitTier;
 import dev.ratecache.suite.nginx.NginxRenderer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.LimitTier;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,7 +96,7 @@ public final class Predictor {
         }
 
         /** The same, of the stack {@code switches} describe: the model needs no ports. */
-        public Input(Cell cell, NginxSwitches switches, Map<String, String> properties, Profile profile,
+        public Input(Cell cell, StackSwitches switches, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
             this(cell, switches.spec(new StackPorts()), properties, profile, originThreads, replay, measuredMinMs,
                     epochMs, null);
@@ -358,7 +358,7 @@ public final class Predictor {
     }
 
     private static boolean allowed(StackSpec s, String address) {
-        return s.allow().stream().anyMatch(cidr -> dev.ratecache.suite.nginx.Cidr.contains(cidr, address));
+        return s.allow().stream().anyMatch(cidr -> dev.ratecache.suite.switches.Cidr.contains(cidr, address));
     }
 
     static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {

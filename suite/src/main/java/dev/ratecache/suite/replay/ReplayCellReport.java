@@ -12,7 +12,7 @@ import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellReport;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
-import dev.ratecache.suite.nginx.TierMembership;
+import dev.ratecache.suite.switches.TierMembership;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package dev.ratecache.suite.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
-import dev.ratecache.suite.matrix.Reference;
 import dev.ratecache.suite.matrix.Timeline;
 import java.io.IOException;
 import java.util.ArrayList;

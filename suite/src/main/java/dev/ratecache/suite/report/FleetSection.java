@@ -1,11 +1,13 @@
 package dev.ratecache.suite.report;
 
+import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +27,7 @@ public final class FleetSection {
         String tolerance = String.format(Locale.ROOT, "%.0f", 100 * Predictions.TOLERANCE);
         List<ReportSection.Row> rows = new ArrayList<>();
         List<String> lines = new ArrayList<>();
+        Map<String, Map<String, Object>> figures = new LinkedHashMap<>();
         for (CellResult r : cells) {
             FleetFigures f = r.runs().isEmpty() ? null : r.firstBreakdowns().figure(FleetFigures.class);
             if (f == null) {
@@ -44,6 +47,7 @@ public final class FleetSection {
                     median(r, Metric.EDGE_HIT_PCT, 1), median(r, Metric.ORIGIN_REQUESTS, 0),
                     median(r, Metric.ADMITTED_P95_MS, 0), f.fallbacks() == null ? "n/a" : String.valueOf(f.fallbacks()))));
             lines.add(r.cell().name() + ": " + f.meaning(r.cell()) + "; " + note + ".");
+            figures.put(r.cell().name(), Map.of("fleet", json(r, p)));
         }
         if (rows.isEmpty()) {
             return List.of();
@@ -57,7 +61,35 @@ public final class FleetSection {
                 + " the strategy costs the well-behaved. Redis fallbacks: requests an edge counted with its own split"
                 + " limit because Redis failed or was slow (shared only).";
         return List.of(new ReportSection("Fleet: one per-client limit across the edges", intro,
-                List.of(new ReportSection.Table(HEADINGS, rows)), lines));
+                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures));
+    }
+
+    /** A fleet cell's per-client figures (its first run's), the model's beside them, and what they mean. */
+    private static Map<String, Object> json(CellResult r, CellPrediction p) {
+        FleetFigures f = r.firstBreakdowns().figure(FleetFigures.class);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("edges", r.cell().trait(Cell.Fleet.class).edges());
+        json.put("strategy", r.cell().trait(Cell.Fleet.class).strategy().toString());
+        json.put("balance", r.cell().edgeBalance() == null ? null : r.cell().edgeBalance().toString());
+        json.put("heavy_key", f.heavyKey());
+        json.put("limit", f.limit());
+        json.put("sent", f.sent());
+        json.put("admitted", f.admitted());
+        json.put("admitted_per_s", ReportWriter.round(f.admittedPerSecond()));
+        json.put("busiest_second", f.busiest());
+        json.put("effective_limit", ReportWriter.round(f.effectiveLimit()));
+        json.put("other_keys_rejected_pct", ReportWriter.round(f.crowdRejectedPct()));
+        json.put("fallbacks", f.fallbacks());
+        var predicted = p == null ? null : p.prediction().fleet();
+        if (predicted != null) {
+            var c = predicted.against(r.cell(), f);
+            json.put("predicted_effective_limit", ReportWriter.round(predicted.effectiveLimit()));
+            json.put("predicted_admitted_per_s", ReportWriter.round(predicted.admittedPerSecond()));
+            json.put("flagged", c.flagged());
+            json.put("reason", c.reason());
+        }
+        json.put("meaning", f.meaning(r.cell()));
+        return json;
     }
 
     private static String median(CellResult r, Metric m, int decimals) {

@@ -1,20 +1,26 @@
 package dev.ratecache.suite.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A section a kind of matrix adds to every view of its report (report.md, index.html, the
  * terminal): a title, a paragraph that says how to read it, its tables, and one line
  * per finding. The report lays it out; the matrix kind says what is in it.
+ *
+ * @param cellFigures what the section adds to each of its cells' entries in summary.json, by cell name
  */
-public record ReportSection(String title, String intro, List<Table> tables, List<String> lines) {
+public record ReportSection(String title, String intro, List<Table> tables, List<String> lines,
+        @JsonIgnore Map<String, Map<String, Object>> cellFigures) {
     public ReportSection {
         tables = List.copyOf(tables);
         lines = List.copyOf(lines);
+        cellFigures = Map.copyOf(cellFigures);
     }
 
     public ReportSection(String title, String intro, List<String> lines) {
-        this(title, intro, List.of(), lines);
+        this(title, intro, List.of(), lines, Map.of());
     }
 
     /** The tables' rows as the terminal shows them, aligned. */

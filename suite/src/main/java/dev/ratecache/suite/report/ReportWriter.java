@@ -2,13 +2,10 @@ package dev.ratecache.suite.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
-import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import java.io.IOException;
@@ -159,13 +156,10 @@ public final class ReportWriter {
                 }
             }
             cell.put("metrics", values);
-            if (!r.runs().isEmpty() && r.firstBreakdowns().figure(TierFigures.class) != null) {
-                cell.put("tiers", tiersJson(r.firstBreakdowns().figure(TierFigures.class), model.tierPredictions(r)));
+            for (ReportSection section : sections) {
+                cell.putAll(section.cellFigures().getOrDefault(r.cell().name(), Map.of()));
             }
             CellPrediction p = predictions.get(r.cell().name());
-            if (!r.runs().isEmpty() && r.firstBreakdowns().figure(FleetFigures.class) != null) {
-                cell.put("fleet", fleetJson(r, p));
-            }
             if (p != null) {
                 cell.put("prediction", predictionJson(p));
             }
@@ -192,73 +186,6 @@ public final class ReportWriter {
             json.put("sections", sections);
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), json);
-    }
-
-    /** A keys cell's figures per tier and key (its first run's), and the noisy-neighbour figure. */
-    private static Map<String, Object> tiersJson(dev.ratecache.suite.matrix.TierFigures f, Map<String, Double> predicted) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("window_s", round(f.windowSeconds()));
-        json.put("noisy_key", f.noisyKey());
-        json.put("well_behaved_rejected_pct", round(f.wellBehavedRejectedPct()));
-        json.put("noisy_rejected_pct", f.noisyRejectedPct() == null ? null : round(f.noisyRejectedPct()));
-        List<Map<String, Object>> tiers = new ArrayList<>();
-        for (var t : f.tiers()) {
-            Map<String, Object> tier = new LinkedHashMap<>();
-            tier.put("name", t.name());
-            tier.put("keys", t.keys());
-            tier.put("sent", t.sent());
-            tier.put("admitted", t.admitted());
-            tier.put("rejected", t.rejected());
-            tier.put("admitted_per_s", round(t.admittedPerSecond()));
-            tier.put("rejected_pct", round(t.rejectedPct()));
-            tier.put("predicted_rejected_pct", predicted.containsKey(t.name()) ? round(predicted.get(t.name())) : null);
-            tier.put("p95_admitted_ms", t.p95AdmittedMs());
-            tier.put("jain", t.jain() == null ? null : Math.round(t.jain() * 1000) / 1000.0);
-            List<Map<String, Object>> keys = new ArrayList<>();
-            for (var k : t.perKey()) {
-                Map<String, Object> key = new LinkedHashMap<>();
-                key.put("key", k.key());
-                key.put("noisy", k.noisy());
-                key.put("sent", k.sent());
-                key.put("admitted", k.admitted());
-                key.put("rejected", k.rejected());
-                key.put("admitted_per_s", round(k.admittedPerSecond()));
-                key.put("rejected_pct", round(k.rejectedPct()));
-                keys.add(key);
-            }
-            tier.put("per_key", keys);
-            tiers.add(tier);
-        }
-        json.put("tiers", tiers);
-        return json;
-    }
-
-    /** A fleet cell's per-client figures (its first run's), the model's beside them, and what they mean. */
-    private static Map<String, Object> fleetJson(CellResult r, CellPrediction p) {
-        var f = r.firstBreakdowns().figure(FleetFigures.class);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("edges", r.cell().trait(Cell.Fleet.class).edges());
-        json.put("strategy", r.cell().trait(Cell.Fleet.class).strategy().toString());
-        json.put("balance", r.cell().edgeBalance() == null ? null : r.cell().edgeBalance().toString());
-        json.put("heavy_key", f.heavyKey());
-        json.put("limit", f.limit());
-        json.put("sent", f.sent());
-        json.put("admitted", f.admitted());
-        json.put("admitted_per_s", round(f.admittedPerSecond()));
-        json.put("busiest_second", f.busiest());
-        json.put("effective_limit", round(f.effectiveLimit()));
-        json.put("other_keys_rejected_pct", round(f.crowdRejectedPct()));
-        json.put("fallbacks", f.fallbacks());
-        var predicted = p == null ? null : p.prediction().fleet();
-        if (predicted != null) {
-            var c = predicted.against(r.cell(), f);
-            json.put("predicted_effective_limit", round(predicted.effectiveLimit()));
-            json.put("predicted_admitted_per_s", round(predicted.admittedPerSecond()));
-            json.put("flagged", c.flagged());
-            json.put("reason", c.reason());
-        }
-        json.put("meaning", f.meaning(r.cell()));
-        return json;
     }
 
     /** A cell's prediction in summary.json: per metric predicted, measured, ratio and flag; the gap or the causes. */
@@ -321,7 +248,7 @@ public final class ReportWriter {
         return model.reference(r);
     }
 
-    private static double round(Double v) {
+    static double round(Double v) {
         return v == null ? Double.NaN : Math.round(v * 1000) / 1000.0;
     }
 }

@@ -4,6 +4,7 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.predict.CellPrediction;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,9 +46,49 @@ public final class TiersSection {
                             f.noisyRejectedPct() == null ? "n/a" : ReportModel.fmt(f.noisyRejectedPct()),
                             ReportModel.fmt(f.wellBehavedRejectedPct()));
             sections.add(new ReportSection("Tiers: " + r.cell().name(), r.cell().describe() + ". " + noisy + " "
-                    + HOW_TO_READ, List.of(new ReportSection.Table(HEADINGS, rows)), List.of()));
+                    + HOW_TO_READ, List.of(new ReportSection.Table(HEADINGS, rows)), List.of(),
+                    Map.of(r.cell().name(), Map.of("tiers", json(f, predicted)))));
         }
         return sections;
+    }
+
+    /** A keys cell's figures per tier and key (its first run's), and the noisy-neighbour figure. */
+    private static Map<String, Object> json(TierFigures f, Map<String, Double> predicted) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("window_s", ReportWriter.round(f.windowSeconds()));
+        json.put("noisy_key", f.noisyKey());
+        json.put("well_behaved_rejected_pct", ReportWriter.round(f.wellBehavedRejectedPct()));
+        json.put("noisy_rejected_pct", f.noisyRejectedPct() == null ? null : ReportWriter.round(f.noisyRejectedPct()));
+        List<Map<String, Object>> tiers = new ArrayList<>();
+        for (var t : f.tiers()) {
+            Map<String, Object> tier = new LinkedHashMap<>();
+            tier.put("name", t.name());
+            tier.put("keys", t.keys());
+            tier.put("sent", t.sent());
+            tier.put("admitted", t.admitted());
+            tier.put("rejected", t.rejected());
+            tier.put("admitted_per_s", ReportWriter.round(t.admittedPerSecond()));
+            tier.put("rejected_pct", ReportWriter.round(t.rejectedPct()));
+            tier.put("predicted_rejected_pct", predicted.containsKey(t.name()) ? ReportWriter.round(predicted.get(t.name())) : null);
+            tier.put("p95_admitted_ms", t.p95AdmittedMs());
+            tier.put("jain", t.jain() == null ? null : Math.round(t.jain() * 1000) / 1000.0);
+            List<Map<String, Object>> keys = new ArrayList<>();
+            for (var k : t.perKey()) {
+                Map<String, Object> key = new LinkedHashMap<>();
+                key.put("key", k.key());
+                key.put("noisy", k.noisy());
+                key.put("sent", k.sent());
+                key.put("admitted", k.admitted());
+                key.put("rejected", k.rejected());
+                key.put("admitted_per_s", ReportWriter.round(k.admittedPerSecond()));
+                key.put("rejected_pct", ReportWriter.round(k.rejectedPct()));
+                keys.add(key);
+            }
+            tier.put("per_key", keys);
+            tiers.add(tier);
+        }
+        json.put("tiers", tiers);
+        return json;
     }
 
     /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.spec;
 
+import dev.ratecache.suite.Repo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -14,10 +15,25 @@ public enum AgeSource {
     NATIVE("native"),
     NJS("njs");
 
+    /**
+     * Where run-tests.sh builds nginx/modules/age ({@code $upstream_cache_age}) against Debian's nginx,
+     * under the checkout: it is built here, not installed.
+     */
+    public static final String MODULE = ".tools/nginx-modules/ngx_http_upstream_cache_age_module.so";
+
     private final String flag;
 
     AgeSource(String flag) {
         this.flag = flag;
+    }
+
+    /** The built module's absolute path; null outside a checkout, where none was built. */
+    public static Path module() {
+        try {
+            return Repo.root().resolve(MODULE);
+        } catch (Repo.NotFound e) {
+            return null;
+        }
     }
 
     /** {@code this}, with auto resolved by whether {@code module} (the built module) is there. */

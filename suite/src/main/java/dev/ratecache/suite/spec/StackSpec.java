@@ -11,7 +11,7 @@ import java.util.stream.Stream;
  * What a stack is, in no product's words: the two tiers' limits and keys, the edge cache, TLS, the
  * fleet of edges, the origins and where everything listens. Each edge adapter renders it into its
  * own product's config, and refuses what its product cannot do. Immutable; the command line's
- * flags fill it ({@code NginxSwitches.spec}), once they have checked it ({@code problems()}).
+ * flags fill it ({@code StackSwitches.spec}), once they have checked it ({@code problems()}).
  *
  * @param front       the per-client limit at the front tier; empty when off
  * @param back        the limit for the whole origin at the back tier; empty when off
@@ -154,6 +154,9 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
 
     /** One tier of keys: its own limit, for the keys listed. */
     public record KeyTier(String name, Limit limit, List<String> keys) {
+        /** The tier of a key no tier lists, at the front's limit unless a tier of this name sets another. */
+        public static final String ANONYMOUS = "anonymous";
+
         public KeyTier {
             keys = List.copyOf(keys);
         }

@@ -7,11 +7,11 @@ import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.NginxEdge;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.ThrowawayCa;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ import java.util.Optional;
  * has (its servers, a fleet's balancer) is there when they are nginx's.
  *
  * <pre>{@code
- * try (Stack stack = Stack.start(new NginxSwitches(), StackPorts.free(), dir)) {
+ * try (Stack stack = Stack.start(new StackSwitches(), StackPorts.free(), dir)) {
  *     HttpClient.newHttpClient().send(GET(stack.front().resolve("/hare")), ...);
  * }
  * }</pre>
@@ -55,7 +55,7 @@ public final class Stack implements AutoCloseable {
      * is already running and that {@link #close()} leaves running: a matrix keeps one origin for all
      * its cells. {@code origin} is null when the switches name the user's own origins.
      */
-    public static Stack around(OriginServer origin, NginxSwitches switches, StackPorts ports, Path dir)
+    public static Stack around(OriginServer origin, StackSwitches switches, StackPorts ports, Path dir)
             throws IOException {
         return aroundEdge(EdgeProduct.NGINX.adapter(), switches.spec(ports), origin, ports, dir);
     }
@@ -74,12 +74,12 @@ public final class Stack implements AutoCloseable {
     }
 
     /** Starts everything with the origin's default settings and 10 request threads. */
-    public static Stack start(NginxSwitches switches, StackPorts ports, Path dir) throws IOException {
+    public static Stack start(StackSwitches switches, StackPorts ports, Path dir) throws IOException {
         return start(switches, ports, dir, 10, List.of());
     }
 
     /** Starts everything with nginx's tiers; {@code originArgs} are extra Spring Boot arguments for the suite's origin. */
-    public static Stack start(NginxSwitches switches, StackPorts ports, Path dir, int originThreads,
+    public static Stack start(StackSwitches switches, StackPorts ports, Path dir, int originThreads,
             List<String> originArgs) throws IOException {
         return start(EdgeProduct.NGINX, switches, ports, dir, originThreads, originArgs);
     }
@@ -88,7 +88,7 @@ public final class Stack implements AutoCloseable {
      * Starts everything with {@code product}'s tiers, through its adapter in {@code dir}/PRODUCT
      * (nginx/, haproxy/, varnish/). The caller has asked {@link EdgeProduct#refusal} first.
      */
-    public static Stack start(EdgeProduct product, NginxSwitches switches, StackPorts ports, Path dir,
+    public static Stack start(EdgeProduct product, StackSwitches switches, StackPorts ports, Path dir,
             int originThreads, List<String> originArgs) throws IOException {
         List<String> problems = switches.problems();
         if (!problems.isEmpty()) {

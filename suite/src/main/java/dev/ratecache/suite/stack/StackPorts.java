@@ -1,9 +1,9 @@
 package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.Flags;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.TierPorts;
+import dev.ratecache.suite.switches.Flags;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,7 +155,7 @@ public final class StackPorts implements TierPorts {
      * own or not), their edges and their --http-port, which is kept to be checked with the rest.
      * The one check of render, up and a run.
      */
-    public List<String> problems(NginxSwitches switches) {
+    public List<String> problems(StackSwitches switches) {
         httpPort(switches.httpPort());
         return problems(switches.origins().isEmpty(), switches.edges());
     }

@@ -4,9 +4,9 @@ import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.HaproxyEdge;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,7 +33,7 @@ public final class UpSession {
      * @param originArgs    arguments for the suite's own origin (the profile's)
      * @param everySeconds  the status line's period
      */
-    public record Settings(EdgeProduct product, NginxSwitches switches, StackPorts ports, int originThreads,
+    public record Settings(EdgeProduct product, StackSwitches switches, StackPorts ports, int originThreads,
             List<String> originArgs, int everySeconds) {}
 
     private final Settings settings;
@@ -77,7 +77,7 @@ public final class UpSession {
      * or until a tier dies or the start fails (1); another up claiming the folder first is 1 too.
      */
     public int run() throws IOException, InterruptedException {
-        NginxSwitches chosen = settings.switches();
+        StackSwitches chosen = settings.switches();
         EdgeProduct product = settings.product();
         StackPorts ports = settings.ports();
         boolean ownOrigin = chosen.origins().isEmpty();
@@ -156,7 +156,7 @@ public final class UpSession {
     }
 
     /** Where the status line reads the tiers' figures: each product tells them its own way. */
-    private LiveStatus.Tiers tiers(NginxSwitches chosen) {
+    private LiveStatus.Tiers tiers(StackSwitches chosen) {
         StackPorts ports = settings.ports();
         return switch (settings.product()) {
             case NGINX -> LiveStatus.nginx(ports.frontStatus(), ports.backStatus(), stack.frontEnd().accessLog(),
@@ -172,7 +172,7 @@ public final class UpSession {
         return runDir.resolve(settings.product().toString());
     }
 
-    private Map<String, String> urls(boolean ownOrigin, NginxSwitches chosen) {
+    private Map<String, String> urls(boolean ownOrigin, StackSwitches chosen) {
         StackPorts ports = settings.ports();
         String base = "http://" + Ports.LOOPBACK + ":";
         Map<String, String> urls = new LinkedHashMap<>();

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.stack.FleetLog;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -53,12 +53,12 @@ class FleetAcrossHostsTest {
         hosts = NetnsHosts.make("f", 232, EDGES);
         Path dir = TestDirs.fresh(FleetAcrossHostsTest.class, "fleet");
         redis = RedisServer.start(dir.resolve("redis"), 0, hosts.bridgeAddress());
-        NginxSwitches switches = new NginxSwitches().edges(EDGES).fleetLimit(FleetLimit.SHARED)
+        StackSwitches switches = new StackSwitches().edges(EDGES).fleetLimit(FleetLimit.SHARED)
                 .fleetRedis(hosts.bridgeAddress() + ":" + redis.port()).frontRate(1).frontBurst(BURST)
                 .frontMode(LimitMode.NODELAY).backLimit(false);
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
 
-        NginxServer back = NginxServer.prepare(Tier.BACK, switches, ports, dir.resolve("back"));
+        NginxServer back = NginxServer.prepare(Tier.BACK, switches.spec(ports), dir.resolve("back"));
         // The back end on the bridge too, for the edges; on loopback still, where the suite waits for it.
         edit(back, "back-end.conf", "    listen 127.0.0.1:" + ports.back() + ";",
                 "    listen 127.0.0.1:" + ports.back() + ";\n    listen " + hosts.bridgeAddress() + ":" + ports.back() + ";");
@@ -66,7 +66,7 @@ class FleetAcrossHostsTest {
 
         List<Integer> edgePorts = ports.edgePorts(EDGES);
         for (int i = 0; i < EDGES; i++) {
-            NginxServer edge = NginxServer.prepare(Tier.FRONT, switches, ports.edge(i, EDGES), dir.resolve("edge-" + i));
+            NginxServer edge = NginxServer.prepare(Tier.FRONT, switches.spec(ports.edge(i, EDGES)), dir.resolve("edge-" + i));
             String host = hosts.address(i);
             edit(edge, "front-end.conf", "listen 127.0.0.1:" + edgePorts.get(i) + ";", "listen " + host + ":" + edgePorts.get(i) + ";");
             edit(edge, "front-end.conf", "server 127.0.0.1:" + ports.back() + ";", "server " + hosts.bridgeAddress() + ":" + ports.back() + ";");
@@ -75,7 +75,7 @@ class FleetAcrossHostsTest {
             TIERS.add(edge.startOn(hosts.launcher(i), host));
         }
 
-        NginxServer balancer = NginxServer.prepare(Tier.BALANCER, switches, ports, dir.resolve("balancer"));
+        NginxServer balancer = NginxServer.prepare(Tier.BALANCER, switches.spec(ports), dir.resolve("balancer"));
         for (int i = 0; i < EDGES; i++) {
             edit(balancer, "edge-balancer.conf", "server 127.0.0.1:" + edgePorts.get(i) + ";",
                     "server " + hosts.address(i) + ":" + edgePorts.get(i) + ";");

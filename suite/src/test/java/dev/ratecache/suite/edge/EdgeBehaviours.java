@@ -3,14 +3,14 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -79,7 +79,7 @@ abstract class EdgeBehaviours implements EdgeStack {
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         // Keyed, with the address ceiling auto makes of it, and one allowed network: a request without
         // the key, as every test's but the keyed ones', is counted by its address as if unkeyed.
-        NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_BURST)
+        StackSwitches switches = new StackSwitches().frontRate(1).frontBurst(FRONT_BURST)
                 .frontMode(LimitMode.NODELAY).backLimit(false).limitKey(LimitKey.parse("header:" + KEY_HEADER))
                 .allow(List.of(ALLOWED + ".0/24"));
         stack = edge().start(switches.spec(ports), TestDirs.fresh(getClass(), "stack"));

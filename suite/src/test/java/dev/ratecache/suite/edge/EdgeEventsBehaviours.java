@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ abstract class EdgeEventsBehaviours {
     void sendThenClose(OriginServer shared) throws Exception {
         origin = shared;
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
-        NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(FRONT_BURST)
+        StackSwitches switches = new StackSwitches().frontRate(1).frontBurst(FRONT_BURST)
                 .frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
         stack = edge().start(switches.spec(ports), TestDirs.fresh(getClass(), "stack"));
         trafficStartMs = System.currentTimeMillis();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.ThrowawayCa;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -34,7 +34,7 @@ class HaproxyConfigCheckTest {
         // but seconds (a check costs about 0.2 s of CPU).
         TlsFiles ca = ThrowawayCa.write(TestDirs.fresh(getClass(), "ca"), List.of());
         List<URI> twoOrigins = List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"));
-        List<NginxSwitches> all = List.of(HaproxyRenderTest.nodelay(),
+        List<StackSwitches> all = List.of(HaproxyRenderTest.nodelay(),
                 HaproxyRenderTest.nodelay().frontLimit(false),
                 HaproxyRenderTest.nodelay().backLimit(false),
                 HaproxyRenderTest.nodelay().cache(false),

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.time.Duration;
@@ -72,7 +72,7 @@ class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInval
     @Test
     void theBacksLimitHoldsTheOriginsCountWhateverTheClients() throws Exception {
         StackPorts own = StackPorts.free().origin(origin.port(), origin.managementPort());
-        NginxSwitches switches = new NginxSwitches().frontLimit(false).cache(false).backRate(1)
+        StackSwitches switches = new StackSwitches().frontLimit(false).cache(false).backRate(1)
                 .backBurst(BACK_THRESHOLD - 1).backMode(LimitMode.NODELAY);
         try (Edge.Running backLimited = new HaproxyEdge(Repo.haproxyTemplates()).start(switches.spec(own),
                 TestDirs.fresh(HaproxyEdgeTest.class, "back-limit"))) {

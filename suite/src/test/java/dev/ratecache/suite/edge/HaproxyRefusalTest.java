@@ -3,15 +3,15 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.StaleMode;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.StaleMode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What HAProxy cannot do for a spec, said in one line with the reason and what to give instead. */
 class HaproxyRefusalTest {
-    private static Optional<String> refusal(NginxSwitches switches) {
+    private static Optional<String> refusal(StackSwitches switches) {
         return new HaproxyEdge(Repo.haproxyTemplates()).refusal(switches.spec(HaproxyRenderTest.ports()));
     }
 
@@ -49,7 +49,7 @@ class HaproxyRefusalTest {
 
     @Test
     void queueingIsRefusedNamingEachQueueingFlag() {
-        assertThat(refusal(new NginxSwitches().backMode(LimitMode.parse("delay=5")))).contains(
+        assertThat(refusal(new StackSwitches().backMode(LimitMode.parse("delay=5")))).contains(
                 "HAProxy's rate limit rejects and never queues or delays (--front-mode queue --back-mode delay=5): give"
                         + " --front-mode nodelay --back-mode nodelay, or use --edge nginx");
     }

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.net.URI;
@@ -29,19 +29,19 @@ class HaproxyRenderTest {
         return new StackPorts().front(10_080).origin(10_081, 10_082);
     }
 
-    static NginxSwitches nodelay() {
-        return new NginxSwitches().frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
+    static StackSwitches nodelay() {
+        return new StackSwitches().frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY);
     }
 
-    private String front(NginxSwitches switches) throws IOException {
+    private String front(StackSwitches switches) throws IOException {
         return Files.readString(render(switches).get(0));
     }
 
-    private String back(NginxSwitches switches) throws IOException {
+    private String back(StackSwitches switches) throws IOException {
         return Files.readString(render(switches).get(1));
     }
 
-    private List<Path> render(NginxSwitches switches) throws IOException {
+    private List<Path> render(StackSwitches switches) throws IOException {
         return new HaproxyEdge(Repo.haproxyTemplates())
                 .render(switches.spec(ports()), TestDirs.fresh(getClass(), "render"));
     }
@@ -155,7 +155,7 @@ class HaproxyRenderTest {
         assertThat(back(nodelay())).contains("server origin1 127.0.0.1:10081").contains("bind 127.0.0.1:9080");
     }
 
-    static NginxSwitches keyed(String key) {
+    static StackSwitches keyed(String key) {
         return nodelay().frontRate(1).frontBurst(4).limitKey(LimitKey.parse(key));
     }
 
@@ -230,7 +230,7 @@ class HaproxyRenderTest {
     }
 
     /** --tls with a certificate and key of the test's own: their text is all rendering reads. */
-    private static NginxSwitches tls(Path dir) throws IOException {
+    private static StackSwitches tls(Path dir) throws IOException {
         Path certificate = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\nleaf\n-----END CERTIFICATE-----\n");
         Path key = Files.writeString(dir.resolve("key.pem"), "-----BEGIN PRIVATE KEY-----\nkey\n-----END PRIVATE KEY-----\n");
         return nodelay().tls(true).tlsFiles(certificate, key);
@@ -313,7 +313,7 @@ class HaproxyRenderTest {
     }
 
     /** --tiers with pro (10 r/s, burst 20: 21 over 2.1 s) and free, keyed by a header, front 1 r/s burst 4. */
-    static NginxSwitches tiered(Path dir, String... extraLines) throws IOException {
+    static StackSwitches tiered(Path dir, String... extraLines) throws IOException {
         List<String> lines = new java.util.ArrayList<>(List.of("pro 10 20 nodelay pro-1,pro-2", "free 2 3 nodelay free-1"));
         lines.addAll(List.of(extraLines));
         return keyed("header:X-Api-Key").tiers(Files.write(dir.resolve("tiers.txt"), lines));
@@ -396,8 +396,8 @@ class HaproxyRenderTest {
 
     @Test
     void withLimitScopeMissesAMissingKeyIsStill401AtTheFrontAndAnAddressIsCountedAtTheBack() throws IOException {
-        NginxSwitches keyed = keyed("header:X-Api-Key").missingKey(MissingKey.REJECT).limitScope(LimitScope.MISSES);
-        NginxSwitches byAddress = nodelay().frontRate(1).frontBurst(4).limitScope(LimitScope.MISSES);
+        StackSwitches keyed = keyed("header:X-Api-Key").missingKey(MissingKey.REJECT).limitScope(LimitScope.MISSES);
+        StackSwitches byAddress = nodelay().frontRate(1).frontBurst(4).limitScope(LimitScope.MISSES);
 
         assertThat(front(keyed)).contains("http-request return status 401");
         assertThat(back(keyed)).doesNotContain("return status 401")

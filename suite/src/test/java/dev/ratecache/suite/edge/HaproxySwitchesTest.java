@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -42,7 +42,7 @@ class HaproxySwitchesTest {
         origin = shared;
         StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         httpPort = dev.ratecache.proc.Ports.free();
-        NginxSwitches switches = new NginxSwitches().frontLimit(false).backLimit(false)
+        StackSwitches switches = new StackSwitches().frontLimit(false).backLimit(false)
                 .tls(true).hsts(true).httpPort(httpPort).limitConn(LIMIT_CONN)
                 .freshness("/bare", 60).freshness("/nostore", 60);
         stack = Stack.aroundEdge(new HaproxyEdge(Repo.haproxyTemplates()), switches.spec(ports), origin, ports,

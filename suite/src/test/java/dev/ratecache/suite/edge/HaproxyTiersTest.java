@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -42,7 +42,7 @@ class HaproxyTiersTest {
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         Path dir = TestDirs.fresh(HaproxyTiersTest.class, "stack");
         Path tiers = Files.write(dir.resolve("tiers.txt"), List.of("pro 1 9 nodelay pro-1", "free 1 2 nodelay free-1"));
-        NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(4).frontMode(LimitMode.NODELAY)
+        StackSwitches switches = new StackSwitches().frontRate(1).frontBurst(4).frontMode(LimitMode.NODELAY)
                 .backLimit(false).limitKey(LimitKey.parse("header:" + KEY_HEADER)).tiers(tiers);
         stack = new HaproxyEdge(Repo.haproxyTemplates()).start(switches.spec(ports), dir.resolve("haproxy"));
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -35,7 +35,7 @@ class VarnishConfigCheckTest {
                 "pro 50 100 nodelay pro+1/=,p.r~o:2@x");
         // Each switch alone away from the default, as HaproxyConfigCheckTest does, and each distinct
         // file once: a compile runs the C compiler, about a second on a busy machine.
-        List<NginxSwitches> all = List.of(HaproxyRenderTest.nodelay(),
+        List<StackSwitches> all = List.of(HaproxyRenderTest.nodelay(),
                 HaproxyRenderTest.nodelay().frontLimit(false),
                 HaproxyRenderTest.nodelay().backLimit(false),
                 HaproxyRenderTest.nodelay().cache(false),

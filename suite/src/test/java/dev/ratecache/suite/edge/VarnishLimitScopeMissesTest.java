@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ class VarnishLimitScopeMissesTest {
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
         ports = StackPorts.free().origin(origin.port(), origin.managementPort());
-        NginxSwitches switches = new NginxSwitches().frontRate(1).frontBurst(1).frontMode(LimitMode.NODELAY)
+        StackSwitches switches = new StackSwitches().frontRate(1).frontBurst(1).frontMode(LimitMode.NODELAY)
                 .backLimit(false).limitKey(LimitKey.parse("header:" + KEY_HEADER)).limitScope(LimitScope.MISSES);
         stack = new VarnishEdge(Repo.varnishTemplates()).start(switches.spec(ports),
                 TestDirs.fresh(VarnishLimitScopeMissesTest.class, "stack"));

@@ -3,16 +3,16 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.StaleMode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What Varnish cannot do for a spec, said in one line with the reason and what to give instead. */
 class VarnishRefusalTest {
-    private static Optional<String> refusal(NginxSwitches switches) {
+    private static Optional<String> refusal(StackSwitches switches) {
         return new VarnishEdge(Repo.varnishTemplates()).refusal(switches.spec(HaproxyRenderTest.ports()));
     }
 
@@ -23,7 +23,7 @@ class VarnishRefusalTest {
 
     @Test
     void queueingIsRefusedNamingEachQueueingFlag() {
-        assertThat(refusal(new NginxSwitches().backMode(LimitMode.parse("delay=5")))).contains(
+        assertThat(refusal(new StackSwitches().backMode(LimitMode.parse("delay=5")))).contains(
                 "Varnish's vsthrottle only rejects and never queues or delays (--front-mode queue --back-mode delay=5):"
                         + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx");
     }

@@ -3,10 +3,10 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.net.URI;
@@ -18,15 +18,15 @@ import org.junit.jupiter.api.Test;
 /** The two Varnish tiers as rendered from a spec: plain VCL files, the spec's numbers in Varnish's terms. */
 class VarnishRenderTest {
 
-    private String front(NginxSwitches switches) throws IOException {
+    private String front(StackSwitches switches) throws IOException {
         return Files.readString(render(switches).get(0));
     }
 
-    private String back(NginxSwitches switches) throws IOException {
+    private String back(StackSwitches switches) throws IOException {
         return Files.readString(render(switches).get(1));
     }
 
-    private List<Path> render(NginxSwitches switches) throws IOException {
+    private List<Path> render(StackSwitches switches) throws IOException {
         return new VarnishEdge(Repo.varnishTemplates())
                 .render(switches.spec(HaproxyRenderTest.ports()), TestDirs.fresh(getClass(), "render"));
     }
@@ -332,7 +332,7 @@ class VarnishRenderTest {
 
     @Test
     void withLimitScopeMissesTheEdgePassesTheKeyAndTheBackLimitsEachClient() throws IOException {
-        NginxSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES);
+        StackSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES);
         String front = front(switches);
         String back = back(switches);
 
@@ -360,7 +360,7 @@ class VarnishRenderTest {
 
     @Test
     void withLimitScopeMissesAKeylessRequestIsStillRefusedAtTheEdgeAndAnAllowedClientKnownAtTheBack() throws IOException {
-        NginxSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES)
+        StackSwitches switches = HaproxyRenderTest.keyed("header:X-Api-Key").limitScope(LimitScope.MISSES)
                 .missingKey(MissingKey.REJECT).allow(List.of("127.0.9.0/24"));
 
         assertThat(front(switches)).contains("    set req.http.X-Ratecache-Missing-Key = \"1\";\n    return (synth(401));");

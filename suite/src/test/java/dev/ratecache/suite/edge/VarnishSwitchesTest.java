@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ class VarnishSwitchesTest {
         Path tiers = TestDirs.fresh(VarnishSwitchesTest.class, "tiers").resolve("tiers.txt");
         Files.writeString(tiers, "# name rate burst mode keys\nfree 1 1 nodelay free-1\npro 1 10 nodelay pro-1,pro-2\n"
                 + "open 100 200 nodelay open-1,open-2,open-3\nanonymous 1 0 nodelay\n");
-        NginxSwitches switches = new NginxSwitches().frontRate(100).frontBurst(200).frontMode(LimitMode.NODELAY)
+        StackSwitches switches = new StackSwitches().frontRate(100).frontBurst(200).frontMode(LimitMode.NODELAY)
                 .backLimit(false).limitConn(CONN).freshness("/bare", FRESH).freshness("/nostore", FRESH)
                 .limitKey(LimitKey.parse("header:" + KEY_HEADER)).tiers(tiers);
         stack = new VarnishEdge(Repo.varnishTemplates()).start(switches.spec(ports),

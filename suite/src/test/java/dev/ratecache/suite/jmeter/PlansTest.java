@@ -1,20 +1,20 @@
 package dev.ratecache.suite.jmeter;
 
-import dev.ratecache.jtl.Jtl;
-import dev.ratecache.jtl.JtlSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +49,7 @@ class PlansTest {
 
     @BeforeAll
     static void startStack() throws IOException {
-        stack = Stacks.withOwnOrigin(PlansTest.class, new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
+        stack = Stacks.withOwnOrigin(PlansTest.class, new StackSwitches().frontLimit(false).backLimit(false).cache(false),
                 "--origin.endpoints.snail.delay=20ms", "--origin.endpoints.tortoise.delay=20ms");
     }
 
@@ -197,7 +197,7 @@ class PlansTest {
 
     @Test
     void rejectionsAreCounted429sWithRetryAfterApartFromOtherErrors() throws Exception {
-        NginxSwitches tiny = new NginxSwitches().frontRate(2).frontBurst(2).frontMode(LimitMode.NODELAY).cache(false)
+        StackSwitches tiny = new StackSwitches().frontRate(2).frontBurst(2).frontMode(LimitMode.NODELAY).cache(false)
                 .origins(List.of(stack.origin().uri()));
         try (Stack limited = Stack.around(stack.origin(), tiny, StackPorts.free(), dir.resolve("limited"))) {
             JMeter.Run run = run("stress", limited.ports().front(), dir.resolve("jmeter"),

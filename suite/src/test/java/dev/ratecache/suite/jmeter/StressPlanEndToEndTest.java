@@ -1,16 +1,16 @@
 package dev.ratecache.suite.jmeter;
 
-import dev.ratecache.jtl.JtlSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
+import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,7 +25,7 @@ class StressPlanEndToEndTest {
     @Test
     void stressPlanThroughTheStackWritesOneSamplePerRequest(OriginServer origin) throws Exception {
         Path dir = TestDirs.fresh(getClass(), "stress");
-        try (Stack stack = Stacks.around(origin, dir, new NginxSwitches())) {
+        try (Stack stack = Stacks.around(origin, dir, new StackSwitches())) {
             JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("stress.jmx"),
                     Map.of("host", "127.0.0.1", "port", String.valueOf(stack.ports().front()),
                             "users", "5", "loops", "4", "rampup", "1"),

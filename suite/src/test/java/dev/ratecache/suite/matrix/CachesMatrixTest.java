@@ -3,12 +3,12 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ class CachesMatrixTest {
 
     private static MatrixRunner.Options options(List<String> cells, Map<String, String> properties, Path dir,
             StackPorts ports) {
-        return new MatrixRunner.Options(Matrix.select(Matrix.caches(), cells), Profile.QUICK, 1, new NginxSwitches(),
+        return new MatrixRunner.Options(Matrix.select(Matrix.caches(), cells), Profile.QUICK, 1, new StackSwitches(),
                 ports, 10, properties, dir, List.of(), null, 0, false);
     }
 

@@ -2,11 +2,11 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.stack.StackPorts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -25,7 +25,7 @@ class FailingCellTest {
         StackPorts ports = StackPorts.free();
         Path dir = TestDirs.fresh(getClass(), "run");
         List<Cell> cells = Matrix.select(Matrix.reference(List.of(Plan.STRESS)), List.of("stress/no-caching", "stress/direct"));
-        MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new NginxSwitches(), ports, 10,
+        MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new StackSwitches(), ports, 10,
                 Map.of("users", "2", "loops", "2"), dir, List.of(), null, 0, false);
         StringWriter out = new StringWriter();
 

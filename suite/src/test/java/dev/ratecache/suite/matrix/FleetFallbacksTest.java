@@ -3,9 +3,9 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.edge.NginxLog;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestInfo;
 /** What the fleet's Redis said to a cell's edges, from made-up edge logs: for any cell with the shared limit. */
 class FleetFallbacksTest {
     /** The user's switches of the run: three edges sharing the limit in a Redis that does not answer. */
-    private static final NginxSwitches SHARED_UNREACHABLE = new NginxSwitches().edges(3).fleetLimit(FleetLimit.SHARED)
+    private static final StackSwitches SHARED_UNREACHABLE = new StackSwitches().edges(3).fleetLimit(FleetLimit.SHARED)
             .fleetRedis("127.0.0.1:6390");
     private static final StackPorts PORTS = new StackPorts();
 
@@ -37,7 +37,7 @@ class FleetFallbacksTest {
     @Test
     void aDefaultMatrixCellWithTheSharedLimitIsCountedAndSaysMostFellBackNamingItsRedis(TestInfo test) throws Exception {
         Path dir = TestDirs.fresh(test);
-        NginxSwitches cell = Matrix.reference(List.of(Plan.STRESS)).get(0).apply(SHARED_UNREACHABLE);
+        StackSwitches cell = Matrix.reference(List.of(Plan.STRESS)).get(0).apply(SHARED_UNREACHABLE);
         List<Path> logs = List.of(edgeLog(dir, "front-1", Collections.nCopies(67, "FALLBACK")),
                 edgeLog(dir, "front-2", Collections.nCopies(67, "FALLBACK")),
                 edgeLog(dir, "front-3", Collections.nCopies(66, "FALLBACK")));
@@ -71,7 +71,7 @@ class FleetFallbacksTest {
         Path dir = TestDirs.fresh(test);
         List<Path> logs = List.of(edgeLog(dir, "front-1", List.of("FALLBACK")));
 
-        assertThat(FleetFallbacks.of(new NginxSwitches().edges(3).fleetLimit(FleetLimit.SPLIT).spec(PORTS), NginxLog.events(logs))).isNull();
+        assertThat(FleetFallbacks.of(new StackSwitches().edges(3).fleetLimit(FleetLimit.SPLIT).spec(PORTS), NginxLog.events(logs))).isNull();
         assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().frontLimit(false).spec(PORTS), NginxLog.events(logs))).isNull();
         assertThat(FleetFallbacks.of(SHARED_UNREACHABLE.copy().edges(1).spec(PORTS), NginxLog.events(logs))).isNull();
     }

@@ -44,7 +44,7 @@ class FleetFiguresTest {
         assertThat(cell("fleet/split.uri-hash").trait(Cell.Fleet.class)).isEqualTo(new Cell.Fleet(3, FleetLimit.SPLIT));
         assertThat(cell("fleet/shared").properties().get("keys")).contains("free:40:" + KeyedTraffic.NOISY)
                 .contains("free:10:free-1");
-        var s = cell("fleet/split").apply(new dev.ratecache.suite.nginx.NginxSwitches());
+        var s = cell("fleet/split").apply(new dev.ratecache.suite.switches.StackSwitches());
         assertThat(s.edges()).isEqualTo(3);
         assertThat(s.fleetLimit()).isEqualTo(FleetLimit.SPLIT);
         assertThat(s.problems()).isEmpty();

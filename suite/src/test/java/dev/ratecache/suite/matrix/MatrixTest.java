@@ -3,7 +3,7 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ class MatrixTest {
     }
 
     @Test
-    void aDirectCellCannotHaveNginxSwitches() {
+    void aDirectCellCannotHaveSwitches() {
         assertThatThrownBy(() -> Cell.of(Plan.STRESS, "odd").direct().serverCache().build())
                 .hasMessageContaining("direct");
     }
@@ -95,10 +95,10 @@ class MatrixTest {
 
     @Test
     void cellSwitchesLeaveTheUsersOtherSwitchesAlone() {
-        NginxSwitches mine = new NginxSwitches().frontRate(7).cache(true);
+        StackSwitches mine = new StackSwitches().frontRate(7).cache(true);
         Cell noCaching = Matrix.reference(PLANS).get(0);
 
-        NginxSwitches applied = noCaching.apply(mine);
+        StackSwitches applied = noCaching.apply(mine);
 
         assertThat(applied.cache()).isFalse();
         assertThat(mine.cache()).as("the user's switches are not changed").isTrue();
@@ -107,7 +107,7 @@ class MatrixTest {
 
     @Test
     void copyCarriesEverySwitch() throws Exception {
-        NginxSwitches changed = new NginxSwitches();
+        StackSwitches changed = new StackSwitches();
         // Give every field a value unlike its default, then check the copy has them all.
         List<java.util.Map.Entry<Object, Field>> fields = switchFields(changed);
         assertThat(fields).as("the switches' fields").hasSizeGreaterThan(40);
@@ -125,23 +125,23 @@ class MatrixTest {
                 f.set(holder, new java.util.LinkedHashMap<>(java.util.Map.of("/p", 1)));
             } else if (value instanceof java.util.List<?>) {
                 f.set(holder, new java.util.ArrayList<>(List.of(java.net.URI.create("http://h:1"))));
-            } else if (value instanceof dev.ratecache.suite.nginx.LimitMode) {
-                f.set(holder, dev.ratecache.suite.nginx.LimitMode.parse("delay=3"));
-            } else if (value instanceof dev.ratecache.suite.nginx.StaleMode mode) {
-                f.set(holder, mode == dev.ratecache.suite.nginx.StaleMode.RFC
-                        ? dev.ratecache.suite.nginx.StaleMode.PROTECTIVE : dev.ratecache.suite.nginx.StaleMode.RFC);
+            } else if (value instanceof dev.ratecache.suite.switches.LimitMode) {
+                f.set(holder, dev.ratecache.suite.switches.LimitMode.parse("delay=3"));
+            } else if (value instanceof dev.ratecache.suite.switches.StaleMode mode) {
+                f.set(holder, mode == dev.ratecache.suite.switches.StaleMode.RFC
+                        ? dev.ratecache.suite.switches.StaleMode.PROTECTIVE : dev.ratecache.suite.switches.StaleMode.RFC);
             } else if (value instanceof dev.ratecache.suite.spec.FleetLimit) {
                 f.set(holder, dev.ratecache.suite.spec.FleetLimit.SHARED);
             } else if (value instanceof dev.ratecache.suite.spec.EdgeBalance) {
                 f.set(holder, dev.ratecache.suite.spec.EdgeBalance.URI_HASH);
             } else if (value instanceof dev.ratecache.suite.spec.Balance) {
                 f.set(holder, dev.ratecache.suite.spec.Balance.LEAST_CONN);
-            } else if (value instanceof dev.ratecache.suite.nginx.LimitKey) {
-                f.set(holder, dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
-            } else if (value instanceof dev.ratecache.suite.nginx.MissingKey) {
-                f.set(holder, dev.ratecache.suite.nginx.MissingKey.REJECT);
-            } else if (value instanceof dev.ratecache.suite.nginx.AddressCeiling) {
-                f.set(holder, dev.ratecache.suite.nginx.AddressCeiling.OFF);
+            } else if (value instanceof dev.ratecache.suite.switches.LimitKey) {
+                f.set(holder, dev.ratecache.suite.switches.LimitKey.parse("header:X-Api-Key"));
+            } else if (value instanceof dev.ratecache.suite.switches.MissingKey) {
+                f.set(holder, dev.ratecache.suite.switches.MissingKey.REJECT);
+            } else if (value instanceof dev.ratecache.suite.switches.AddressCeiling) {
+                f.set(holder, dev.ratecache.suite.switches.AddressCeiling.OFF);
             } else if (value instanceof dev.ratecache.suite.spec.AgeSource) {
                 f.set(holder, dev.ratecache.suite.spec.AgeSource.NJS);
             } else if (value instanceof dev.ratecache.suite.spec.LimitScope) {
@@ -164,10 +164,10 @@ class MatrixTest {
         }
     }
 
-    /** Every field that holds a switch: the fields of NginxSwitches' groups, each with the group object it is in. */
-    private static List<java.util.Map.Entry<Object, Field>> switchFields(NginxSwitches s) throws IllegalAccessException {
+    /** Every field that holds a switch: the fields of StackSwitches' groups, each with the group object it is in. */
+    private static List<java.util.Map.Entry<Object, Field>> switchFields(StackSwitches s) throws IllegalAccessException {
         List<java.util.Map.Entry<Object, Field>> all = new java.util.ArrayList<>();
-        for (Field group : NginxSwitches.class.getDeclaredFields()) {
+        for (Field group : StackSwitches.class.getDeclaredFields()) {
             if (Modifier.isStatic(group.getModifiers())) {
                 continue;
             }

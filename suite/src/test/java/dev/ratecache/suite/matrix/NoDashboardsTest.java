@@ -2,8 +2,8 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.PrintWriter;
@@ -21,7 +21,7 @@ class NoDashboardsTest {
     void aRunWithoutDashboardsLeavesTheJtlAndDrawsNothing() throws Exception {
         Path dir = TestDirs.fresh(getClass(), "run");
         List<Cell> cells = Matrix.select(Matrix.reference(List.of(Plan.STRESS)), List.of("stress/direct"));
-        MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new NginxSwitches(),
+        MatrixRunner.Options options = new MatrixRunner.Options(cells, Profile.QUICK, 1, new StackSwitches(),
                 StackPorts.free(), 10, Map.of("users", "2", "loops", "2"), dir, List.of(), null, 0, false);
 
         MatrixRunner.Outcome outcome = new MatrixRunner(options, new PrintWriter(new StringWriter(), true)).run();

@@ -2,10 +2,10 @@ package dev.ratecache.suite.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.nginx.LimitTier;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.TiersFile;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.switches.LimitTier;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.TiersFile;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,9 +37,9 @@ class TiersMatrixTest {
 
     @Test
     void eachCellSwitchesItsKeyAndScopeOnTopOfTheUsers() {
-        NginxSwitches user = new NginxSwitches().frontRate(100);
-        NginxSwitches addr = cells.get(0).apply(user);
-        NginxSwitches misses = cells.get(4).apply(user);
+        StackSwitches user = new StackSwitches().frontRate(100);
+        StackSwitches addr = cells.get(0).apply(user);
+        StackSwitches misses = cells.get(4).apply(user);
         assertThat(addr.limitKey().byAddress()).isTrue();
         assertThat(misses.limitKey().toString()).isEqualTo("header:X-Api-Key");
         assertThat(misses.limitScope()).isEqualTo(LimitScope.MISSES);
@@ -50,14 +50,14 @@ class TiersMatrixTest {
     void theSuitesTiersFileReadsBackAsItsTiers(@TempDir Path dir) throws Exception {
         Path file = cells.get(2).trait(KeyedTraffic.class).tiersFileIn(dir);
         assertThat(TiersFile.read(file)).isEqualTo(KeyedTraffic.defaultTiers());
-        NginxSwitches s = cells.get(2).apply(new NginxSwitches()).tiers(file);
+        StackSwitches s = cells.get(2).apply(new StackSwitches()).tiers(file);
         assertThat(s.problems()).isEmpty();
     }
 
     @Test
     void aUsersTiersSendAtMostFiveKeysEachAndTheirFirstKeyIsTheNoisyOne() {
         List<String> keys = java.util.stream.IntStream.range(0, 20).mapToObj(i -> "k" + i).toList();
-        List<LimitTier> mine = List.of(new LimitTier("gold", 4, 8, dev.ratecache.suite.nginx.LimitMode.QUEUE, keys));
+        List<LimitTier> mine = List.of(new LimitTier("gold", 4, 8, dev.ratecache.suite.switches.LimitMode.QUEUE, keys));
         List<Cell> own = Matrix.tiers(mine, Path.of("mine.txt"), "X-Key");
         assertThat(own.get(0).properties().get("keys")).isEqualTo("gold:2:k0;gold:2:k1;gold:2:k2;gold:2:k3;gold:2:k4");
         assertThat(own.get(1).properties().get("keys")).startsWith("gold:40:k0;gold:2:k1;")

@@ -3,6 +3,7 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,25 +29,25 @@ class AgeSourceTest {
 
     @Test
     void theSwitchesLineSaysWhichAgeIsInUse() {
-        assertThat(new NginxSwitches().ageSource(AgeSource.NATIVE).describe()).contains("edge cache on (100m, Age native)");
-        assertThat(new NginxSwitches().ageSource(AgeSource.NJS).describe()).contains("edge cache on (100m, Age njs)");
-        assertThat(new NginxSwitches().age(false).describe()).contains("edge cache on (100m, no Age)");
+        assertThat(new StackSwitches().ageSource(AgeSource.NATIVE).describe()).contains("edge cache on (100m, Age native)");
+        assertThat(new StackSwitches().ageSource(AgeSource.NJS).describe()).contains("edge cache on (100m, Age njs)");
+        assertThat(new StackSwitches().age(false).describe()).contains("edge cache on (100m, no Age)");
         // auto names what it resolved to, never "auto".
-        assertThat(new NginxSwitches().describe()).containsPattern("Age (native|njs)\\)");
+        assertThat(new StackSwitches().describe()).containsPattern("Age (native|njs)\\)");
     }
 
     @Test
     void nativeWithoutTheModuleIsAProblemNamingHowToBuildIt() {
-        Path module = NginxRenderer.ageModule();
+        Path module = AgeSource.module();
         boolean built = module != null && Files.isRegularFile(module);
-        String problem = "--age-source native needs the module ./run-tests.sh builds (" + NginxRenderer.AGE_MODULE
+        String problem = "--age-source native needs the module ./run-tests.sh builds (" + AgeSource.MODULE
                 + "): run it once as root, or build it as nginx/modules/age/README.md says";
 
         if (built) {
-            assertThat(new NginxSwitches().ageSource(AgeSource.NATIVE).problems()).doesNotContain(problem);
+            assertThat(new StackSwitches().ageSource(AgeSource.NATIVE).problems()).doesNotContain(problem);
         } else {
-            assertThat(new NginxSwitches().ageSource(AgeSource.NATIVE).problems()).contains(problem);
+            assertThat(new StackSwitches().ageSource(AgeSource.NATIVE).problems()).contains(problem);
         }
-        assertThat(new NginxSwitches().ageSource(AgeSource.NJS).problems()).doesNotContain(problem);
+        assertThat(new StackSwitches().ageSource(AgeSource.NJS).problems()).doesNotContain(problem);
     }
 }

@@ -7,6 +7,12 @@ import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.StaleMode;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -28,7 +34,7 @@ class EveryCombinationPassesNginxTest {
 
     @Test
     void everyFrontEndCombinationPassesNginxT() throws Exception {
-        List<NginxSwitches> all = new ArrayList<>();
+        List<StackSwitches> all = new ArrayList<>();
         for (boolean limit : new boolean[] {true, false})
             for (LimitMode mode : MODES)
                 for (int conn : new int[] {0, 50})
@@ -36,14 +42,14 @@ class EveryCombinationPassesNginxTest {
                         for (boolean background : new boolean[] {true, false})
                             for (int status : new int[] {429, 503})
                                 for (StaleMode stale : StaleMode.values())
-                                    all.add(new NginxSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
+                                    all.add(new StackSwitches().frontLimit(limit).frontMode(mode).limitConn(conn)
                                             .cache(cache).backgroundUpdate(background).rejectStatus(status).stale(stale));
         assertThat(checkAll(Tier.FRONT, all)).isEqualTo(192);
     }
 
     @Test
     void everyBackEndCombinationPassesNginxT() throws Exception {
-        List<NginxSwitches> all = new ArrayList<>();
+        List<StackSwitches> all = new ArrayList<>();
         List<List<URI>> originSets = List.of(List.of(),
                 List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082")));
         for (boolean limit : new boolean[] {true, false})
@@ -53,7 +59,7 @@ class EveryCombinationPassesNginxTest {
                         for (List<URI> origins : originSets)
                             for (int status : new int[] {429, 503})
                                 for (StaleMode stale : StaleMode.values()) {
-                                NginxSwitches s = new NginxSwitches().backLimit(limit).backMode(mode)
+                                StackSwitches s = new StackSwitches().backLimit(limit).backMode(mode)
                                         .balance(balance).origins(origins).rejectStatus(status).stale(stale);
                                 if (freshness) {
                                     s.freshness("/hare", 3).freshness("/tortoise", 10).freshness("/snail", 60);
@@ -66,26 +72,26 @@ class EveryCombinationPassesNginxTest {
     @Test
     void theFrontEndPassesNginxTWithEitherAgeSource() throws Exception {
         Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
-        Path module = NginxRenderer.ageModule();
+        Path module = AgeSource.module();
         Required.that(module != null && Files.isRegularFile(module),
-                "the native Age module is not built (./run-tests.sh builds it into " + NginxRenderer.AGE_MODULE + ")");
-        List<NginxSwitches> all = new ArrayList<>();
+                "the native Age module is not built (./run-tests.sh builds it into " + AgeSource.MODULE + ")");
+        List<StackSwitches> all = new ArrayList<>();
         for (AgeSource source : List.of(AgeSource.NATIVE, AgeSource.NJS))
             for (StaleMode stale : StaleMode.values())
-                all.add(new NginxSwitches().ageSource(source).stale(stale));
+                all.add(new StackSwitches().ageSource(source).stale(stale));
         assertThat(checkAll(Tier.FRONT, all)).isEqualTo(4);
     }
 
     @Test
     void everyTlsCombinationPassesNginxTAloneAndAtTheBalancer() throws Exception {
         TlsFiles tls = ThrowawayCa.write(TestDirs.fresh(getClass(), "tls"), List.of());
-        List<NginxSwitches> alone = new ArrayList<>();
-        List<NginxSwitches> balanced = new ArrayList<>();
+        List<StackSwitches> alone = new ArrayList<>();
+        List<StackSwitches> balanced = new ArrayList<>();
         for (boolean http2 : List.of(true, false))
             for (boolean hsts : List.of(true, false))
                 for (int httpPort : List.of(0, 18080)) {
-                    alone.add(new NginxSwitches().tls(true).http2(http2).hsts(hsts).httpPort(httpPort).throwawayTls(tls));
-                    balanced.add(new NginxSwitches().tls(true).http2(http2).hsts(hsts).httpPort(httpPort).edges(2)
+                    alone.add(new StackSwitches().tls(true).http2(http2).hsts(hsts).httpPort(httpPort).throwawayTls(tls));
+                    balanced.add(new StackSwitches().tls(true).http2(http2).hsts(hsts).httpPort(httpPort).edges(2)
                             .throwawayTls(tls));
                 }
         assertThat(checkAll(Tier.FRONT, alone)).isEqualTo(8);
@@ -95,9 +101,9 @@ class EveryCombinationPassesNginxTest {
     @Test
     void aZeroBurstPassesNginxTInEveryModeOnBothTiers() throws Exception {
         // nginx refuses burst=0, so a zero burst renders no burst argument at all.
-        List<NginxSwitches> all = new ArrayList<>();
+        List<StackSwitches> all = new ArrayList<>();
         for (LimitMode mode : MODES) {
-            all.add(new NginxSwitches().frontBurst(0).frontMode(mode).backBurst(0).backMode(mode));
+            all.add(new StackSwitches().frontBurst(0).frontMode(mode).backBurst(0).backMode(mode));
         }
         assertThat(checkAll(Tier.FRONT, all)).isEqualTo(3);
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(3);
@@ -118,8 +124,8 @@ class EveryCombinationPassesNginxTest {
      * kind), the missing key, the address ceiling, tiers, an allow-list and the scope, and a key with the
      * per-client limit off. By address only the allow-list and the scope apply (the others are refused).
      */
-    static List<NginxSwitches> identityCombinations(Path tiers) {
-        List<NginxSwitches> all = new ArrayList<>();
+    static List<StackSwitches> identityCombinations(Path tiers) {
+        List<StackSwitches> all = new ArrayList<>();
         List<LimitKey> keys = List.of(LimitKey.ADDR, LimitKey.parse("header:X-Api-Key"), LimitKey.parse("cookie:session"),
                 LimitKey.parse("arg:api_key"));
         for (LimitKey key : keys)
@@ -132,16 +138,16 @@ class EveryCombinationPassesNginxTest {
                                         || ceiling != AddressCeiling.AUTO)) {
                                     continue;
                                 }
-                                all.add(new NginxSwitches().limitKey(key).missingKey(missing).addressCeiling(ceiling)
+                                all.add(new StackSwitches().limitKey(key).missingKey(missing).addressCeiling(ceiling)
                                         .tiers(tiersFile).allow(allow).limitScope(scope));
                             }
-        all.add(new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).frontLimit(false));
+        all.add(new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).frontLimit(false));
         return all;
     }
 
     @Test
     void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
-        List<NginxSwitches> all = identityCombinations(tiersFile(TestDirs.fresh(getClass(), "tiers-file")));
+        List<StackSwitches> all = identityCombinations(tiersFile(TestDirs.fresh(getClass(), "tiers-file")));
         assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());
         assertThat(checkAll(Tier.FRONT, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
@@ -178,14 +184,14 @@ class EveryCombinationPassesNginxTest {
 
     /** nginx -t on the front and (the keys counted there, scope misses) the back end, and no hash warning in either's log. */
     private int checkWithoutHashWarning(Path tiers) throws Exception {
-        NginxSwitches s = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)
+        StackSwitches s = new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)
                 .limitScope(LimitScope.MISSES);
         assertThat(s.problems()).isEmpty();
         StackPorts ports = StackPorts.free();
         int checked = 0;
         for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
             Path prefix = TestDirs.fresh(getClass(), "hash-" + tiers.getParent().getFileName() + "-" + tier.id());
-            NginxServer.prepare(tier, s, ports, prefix);
+            NginxServer.prepare(tier, s.spec(ports), prefix);
             for (String log : List.of("logs/error.log", "logs/nginx-t.log")) {
                 Path file = prefix.resolve(log);
                 String text = java.nio.file.Files.exists(file) ? java.nio.file.Files.readString(file) : "";
@@ -196,13 +202,13 @@ class EveryCombinationPassesNginxTest {
         return checked;
     }
 
-    private int checkAll(Tier tier, List<NginxSwitches> all) throws Exception {
+    private int checkAll(Tier tier, List<StackSwitches> all) throws Exception {
         StackPorts ports = StackPorts.free();
         int checked = 0;
-        for (NginxSwitches switches : all) {
+        for (StackSwitches switches : all) {
             Path prefix = TestDirs.fresh(getClass(), tier.id() + "-" + checked);
             // prepare() renders and runs nginx -t, throwing with nginx's own words on failure.
-            NginxServer.prepare(tier, switches, ports, prefix);
+            NginxServer.prepare(tier, switches.spec(ports), prefix);
             checked++;
         }
         return checked;

@@ -9,6 +9,9 @@ import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -45,22 +48,22 @@ class GixyLintTest {
     void renderedConfigsHaveNoGixyFindings() throws Exception {
         dev.ratecache.suite.spec.TlsFiles tls = dev.ratecache.suite.nginx.ThrowawayCa.write(
                 TestDirs.fresh(getClass(), "tls"), List.of());
-        Map<String, NginxSwitches> variants = Map.of(
-                "defaults", new NginxSwitches(),
+        Map<String, StackSwitches> variants = Map.of(
+                "defaults", new StackSwitches(),
                 // TLS where clients connect, with HSTS and the cleartext port's redirect: alone, and at the balancer.
-                "tls", new NginxSwitches().tls(true).hsts(true).httpPort(18080).throwawayTls(tls),
-                "tls-edges", new NginxSwitches().tls(true).hsts(true).http2(false).httpPort(18080).edges(2).throwawayTls(tls),
-                "everything-on", new NginxSwitches().limitConn(50).rejectStatus(503)
+                "tls", new StackSwitches().tls(true).hsts(true).httpPort(18080).throwawayTls(tls),
+                "tls-edges", new StackSwitches().tls(true).hsts(true).http2(false).httpPort(18080).edges(2).throwawayTls(tls),
+                "everything-on", new StackSwitches().limitConn(50).rejectStatus(503)
                         .frontMode(LimitMode.parse("delay=50")).backMode(LimitMode.NODELAY)
                         .freshness("/hare", 3).balance(Balance.LEAST_CONN)
                         .origins(List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"))),
-                "everything-off", new NginxSwitches().frontLimit(false).backLimit(false).cache(false),
+                "everything-off", new StackSwitches().frontLimit(false).backLimit(false).cache(false),
                 // Two edges behind the balancer: the edges with real-ip, the balancer with the URI hash.
-                "edges", new NginxSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH),
+                "edges", new StackSwitches().edges(2).edgeBalance(EdgeBalance.URI_HASH),
                 // The fleet's limit: the balancer's client hash by key, and the edges' Lua and Redis with tiers.
-                "fleet-client-hash", new NginxSwitches().edges(3).fleetLimit(FleetLimit.CLIENT_HASH)
+                "fleet-client-hash", new StackSwitches().edges(3).fleetLimit(FleetLimit.CLIENT_HASH)
                         .limitKey(LimitKey.parse("header:X-Api-Key")),
-                "fleet-shared", new NginxSwitches().edges(3).fleetLimit(FleetLimit.SHARED).frontRate(10).frontBurst(5)
+                "fleet-shared", new StackSwitches().edges(3).fleetLimit(FleetLimit.SHARED).frontRate(10).frontBurst(5)
                         .limitKey(LimitKey.parse("header:X-Api-Key")).allow(List.of("10.0.0.0/8")));
         Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "variants"));
         for (var variant : variants.entrySet()) {
@@ -76,7 +79,7 @@ class GixyLintTest {
     @Test
     void tlsWithoutHstsHasNoOtherGixyFinding() throws Exception {
         Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "tls-without-hsts"));
-        NginxSwitches s = new NginxSwitches().tls(true)
+        StackSwitches s = new StackSwitches().tls(true)
                 .throwawayTls(ThrowawayCa.write(TestDirs.fresh(getClass(), "tls-without-hsts-ca"), List.of()));
         rendered.add("front", Tier.FRONT, s);
         rendered.add("balancer", Tier.BALANCER, s.copy().edges(2));
@@ -88,7 +91,7 @@ class GixyLintTest {
     @Test
     void everyIdentityCombinationHasNoGixyFindings() throws Exception {
         Path tiers = EveryCombinationPassesNginxTest.tiersFile(TestDirs.fresh(getClass(), "tiers-file"));
-        List<NginxSwitches> all = EveryCombinationPassesNginxTest.identityCombinations(tiers);
+        List<StackSwitches> all = EveryCombinationPassesNginxTest.identityCombinations(tiers);
         Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "identity"));
         for (int i = 0; i < all.size(); i++) {
             for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
@@ -126,9 +129,9 @@ class GixyLintTest {
             return ports;
         }
 
-        void add(String name, Tier tier, NginxSwitches switches) throws IOException {
+        void add(String name, Tier tier, StackSwitches switches) throws IOException {
             Path dir = root.resolve(name);
-            Path conf = new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, dir);
+            Path conf = new NginxRenderer(Repo.nginxTemplates()).render(tier, switches.spec(ports), dir);
             StringBuilder directives = new StringBuilder();
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {

@@ -6,6 +6,10 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -31,13 +35,13 @@ class NginxRendererTest {
     @Command
     static final class RenderFlags {
         @Mixin
-        NginxSwitches switches = new NginxSwitches();
+        StackSwitches switches = new StackSwitches();
         @Mixin
         StackPorts ports = new StackPorts();
     }
 
-    private static NginxSwitches unusual() {
-        return new NginxSwitches().frontRate(50).frontMode(LimitMode.parse("delay=20")).backLimit(false)
+    private static StackSwitches unusual() {
+        return new StackSwitches().frontRate(50).frontMode(LimitMode.parse("delay=20")).backLimit(false)
                 .limitConn(7).rejectStatus(503).retryAfter(2).cacheSize("1g").backgroundUpdate(false)
                 .freshness("/hare", 3).freshness("/snail", 60).purgeAllow(List.of("127.0.0.1", "10.0.0.0/8"))
                 .origins(List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082")))
@@ -46,12 +50,12 @@ class NginxRendererTest {
 
     @Test
     void everyRenderedFileNamesItsTemplateAndSwitchesAndNoneSaysItIsATemplate() throws IOException {
-        NginxSwitches switches = unusual();
+        StackSwitches switches = unusual();
         // Given, not chosen free: rendering binds no port.
         StackPorts ports = new StackPorts().edgePorts(List.of(10_001, 10_002, 10_003, 10_004, 10_005));
         for (Tier tier : Tier.values()) {
             Path conf = TestDirs.fresh(getClass(), "stamped-" + tier.id());
-            new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, ports, conf);
+            new NginxRenderer(Repo.nginxTemplates()).render(tier, switches.spec(ports), conf);
             Map<String, String> files = files(conf);
             assertThat(files).containsKey(tier.template()).containsKey("snippets/shared/basics.conf");
             // The configs are stamped; an njs script is JavaScript, copied as it is.
@@ -84,7 +88,7 @@ class NginxRendererTest {
         Path tiers = Files.writeString(dir.resolve("tiers.txt"), "free 2 2 nodelay noisy,tab,rate,calm,default,include\n");
         Path conf = dir.resolve("conf");
         new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT,
-                new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers), new StackPorts(), conf);
+                new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers).spec(new StackPorts()), conf);
 
         String map = files(conf).get("snippets/shared/limit-tier.conf");
         assertThat(map).contains("\n  noisy  \"free noisy\";\n", "\n  tab  \"free tab\";\n",
@@ -96,11 +100,11 @@ class NginxRendererTest {
     void theMapHashIsSizedForTheLongestKeyAndTheKeyCountOnlyWhereTiersHaveKeys() throws IOException {
         Path dir = TestDirs.fresh(getClass(), "map-hash");
         Path tiers = Files.writeString(dir.resolve("tiers.txt"), "free 2 2 nodelay a," + "k".repeat(256) + "\n");
-        NginxSwitches byKey = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers);
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey, new StackPorts(), dir.resolve("keys"));
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey.copy().tiers((java.nio.file.Path) null), new StackPorts(),
+        StackSwitches byKey = new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey.spec(new StackPorts()), dir.resolve("keys"));
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, byKey.copy().tiers((java.nio.file.Path) null).spec(new StackPorts()),
                 dir.resolve("no-tiers"));
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.BACK, byKey, new StackPorts(), dir.resolve("back-all"));
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.BACK, byKey.spec(new StackPorts()), dir.resolve("back-all"));
 
         // Eight 256-byte keys: each 8 + 264 bytes, a pointer to end the bucket, rounded to 64.
         assertThat(files(dir.resolve("keys")).get("snippets/shared/map-hash.conf"))
@@ -118,8 +122,8 @@ class NginxRendererTest {
         // The file's own anonymous tier (5 r/s), not --front-rate (100), is the anonymous tier in force.
         Path dir = TestDirs.fresh(getClass(), "ceiling");
         Path tiers = Files.writeString(dir.resolve("tiers.txt"), "pro 30 40 nodelay p1\nanonymous 5 10 queue\n");
-        NginxSwitches s = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers).frontRate(100);
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, s, new StackPorts(), dir.resolve("conf"));
+        StackSwitches s = new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers).frontRate(100);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, s.spec(new StackPorts()), dir.resolve("conf"));
 
         AddressCeiling ceiling = s.addressCeilingInForce(s.limitTiers());
         assertThat(ceiling).isEqualTo(new AddressCeiling(AddressCeiling.Kind.SET, 300, 400));
@@ -132,8 +136,8 @@ class NginxRendererTest {
         Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
         Path with = TestDirs.fresh(getClass(), "age-on");
         Path without = TestDirs.fresh(getClass(), "age-off");
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches(), new StackPorts(), with);
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().age(false), new StackPorts(), without);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new StackSwitches().spec(new StackPorts()), with);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new StackSwitches().age(false).spec(new StackPorts()), without);
 
         assertThat(files(with)).containsKey("snippets/front/age.conf");
         assertThat(files(without)).doesNotContainKey("snippets/front/age.conf");
@@ -144,14 +148,13 @@ class NginxRendererTest {
     void theNativeAgeLoadsTheModuleAndTheMapReadsItsVariableWithNoScript() throws IOException {
         // Rendering reads no module: this holds whether run-tests.sh built it here or not.
         Path conf = TestDirs.fresh(getClass(), "age-native");
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().ageSource(AgeSource.NATIVE),
-                new StackPorts(), conf);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new StackSwitches().ageSource(AgeSource.NATIVE).spec(new StackPorts()), conf);
         Map<String, String> files = files(conf);
 
         assertThat(files.get("front-end.conf")).contains("include snippets/front/age-module.conf;")
                 .contains("include snippets/front/age-value.conf;", "include snippets/front/age.conf;");
         assertThat(files.get("snippets/front/age-module.conf"))
-                .contains("\nload_module " + NginxRenderer.ageModule() + ";\n");
+                .contains("\nload_module " + AgeSource.module() + ";\n");
         assertThat(files.get("snippets/front/age-value.conf"))
                 .contains("  HIT         $upstream_cache_age;\n", "  REVALIDATED $upstream_cache_age;\n",
                         "  default     $upstream_http_age;\n")
@@ -163,8 +166,7 @@ class NginxRendererTest {
     void theNjsAgeImportsItsScriptAndLoadsNoAgeModule() throws IOException {
         Required.that(Files.isRegularFile(NginxRenderer.NJS_MODULE), "njs module not installed (libnginx-mod-http-js)");
         Path conf = TestDirs.fresh(getClass(), "age-njs");
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new NginxSwitches().ageSource(AgeSource.NJS),
-                new StackPorts(), conf);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, new StackSwitches().ageSource(AgeSource.NJS).spec(new StackPorts()), conf);
         Map<String, String> files = files(conf);
 
         assertThat(files).doesNotContainKey("snippets/front/age-module.conf");
@@ -184,8 +186,7 @@ class NginxRendererTest {
         // the front imports a script whether or not the native module is built here.
         for (Tier tier : List.of(Tier.FRONT, Tier.BACK)) {
             Path conf = TestDirs.fresh(getClass(), "scripts-" + tier.id());
-            new NginxRenderer(Repo.nginxTemplates()).render(tier, new NginxSwitches().ageSource(AgeSource.NJS),
-                    new StackPorts(), conf);
+            new NginxRenderer(Repo.nginxTemplates()).render(tier, new StackSwitches().ageSource(AgeSource.NJS).spec(new StackPorts()), conf);
             java.util.regex.Matcher imports = java.util.regex.Pattern.compile("js_import \\w+ from (njs/[\\w.]+);")
                     .matcher(String.join("\n", files(conf).values()));
             List<String> scripts = new java.util.ArrayList<>();
@@ -222,7 +223,7 @@ class NginxRendererTest {
     void theRenderAgainLineRendersTheSameFiles() throws IOException {
         StackPorts ports = new StackPorts();
         Path first = TestDirs.fresh(getClass(), "first");
-        Path top = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, unusual(), ports, first);
+        Path top = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, unusual().spec(ports), first);
         String again = Files.readString(top).lines().filter(l -> l.startsWith(AGAIN)).findFirst().orElseThrow();
 
         RenderFlags parsed = new RenderFlags();
@@ -230,7 +231,7 @@ class NginxRendererTest {
         new CommandLine(parsed).parseArgs(args);
         assertThat(parsed.switches.problems()).isEmpty();
         Path second = TestDirs.fresh(getClass(), "second");
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, parsed.switches, parsed.ports, second);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, parsed.switches.spec(parsed.ports), second);
 
         assertThat(Arrays.asList(args)).contains("--no-background-update", "--freshness", "/snail=60",
                 "--purge-allow", "127.0.0.1,10.0.0.0/8", "--origin", "http://127.0.0.1:18082");
@@ -239,7 +240,7 @@ class NginxRendererTest {
 
     @Test
     void withTheDefaultsTheRenderAgainLineHasNoFlags() {
-        assertThat(NginxRenderer.stamp(new NginxSwitches().spec(new StackPorts()))).last().isEqualTo(AGAIN);
+        assertThat(NginxRenderer.stamp(new StackSwitches().spec(new StackPorts()))).last().isEqualTo(AGAIN);
     }
 
     private static Map<String, String> files(Path dir) throws IOException {

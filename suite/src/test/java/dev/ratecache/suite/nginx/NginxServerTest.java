@@ -3,10 +3,11 @@ package dev.ratecache.suite.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -24,7 +25,7 @@ class NginxServerTest {
         StackPorts ports = StackPorts.free();
         Path prefix = TestDirs.fresh(NginxServerTest.class, "status-port-taken");
         try (ServerSocket taken = new ServerSocket(ports.frontStatus(), 1, InetAddress.getByName(Ports.LOOPBACK))) {
-            NginxServer front = NginxServer.prepare(Tier.FRONT, new NginxSwitches(), ports, prefix);
+            NginxServer front = NginxServer.prepare(Tier.FRONT, new StackSwitches().spec(ports), prefix);
 
             assertThatThrownBy(front::start).isInstanceOf(IOException.class)
                     .hasMessageContaining("the front tier did not start on port " + ports.front())
@@ -37,10 +38,10 @@ class NginxServerTest {
     @Test
     void aConfigNginxRejectsFailsWithNginxsReasonOnTheFirstLine() {
         // An origin the command line refuses, set in code: nginx -t is what refuses it here.
-        NginxSwitches switches = new NginxSwitches().origins(List.of(URI.create("http://127.0.0.1:70000")));
+        StackSwitches switches = new StackSwitches().origins(List.of(URI.create("http://127.0.0.1:70000")));
         Path prefix = TestDirs.fresh(NginxServerTest.class, "rejected");
 
-        assertThatThrownBy(() -> NginxServer.prepare(Tier.BACK, switches, StackPorts.free(), prefix))
+        assertThatThrownBy(() -> NginxServer.prepare(Tier.BACK, switches.spec(StackPorts.free()), prefix))
                 .isInstanceOf(IOException.class)
                 .satisfies(e -> assertThat(e.getMessage().lines().findFirst().orElseThrow())
                         .startsWith("nginx -t rejects the back config ")

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.StaleMode;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,17 +16,17 @@ import org.junit.jupiter.api.Test;
 /** What --stale puts into each tier's rendered config. */
 class StaleRenderingTest {
 
-    private String rendered(Tier tier, NginxSwitches switches, String file) throws IOException {
+    private String rendered(Tier tier, StackSwitches switches, String file) throws IOException {
         Path conf = TestDirs.fresh(getClass(), tier.id() + "-" + switches.stale() + "-" + switches.rejectStatus()
                 + "-" + switches.ageSourceInForce());
-        new NginxRenderer(Repo.nginxTemplates()).render(tier, switches, new StackPorts(), conf);
+        new NginxRenderer(Repo.nginxTemplates()).render(tier, switches.spec(new StackPorts()), conf);
         Path path = conf.resolve(file);
         return Files.isRegularFile(path) ? Files.readString(path) : "";
     }
 
     @Test
     void rfcServesNoStaleOfItsOwnAndTheBackEndDropsOriginErrors() throws IOException {
-        NginxSwitches rfc = new NginxSwitches();
+        StackSwitches rfc = new StackSwitches();
 
         assertThat(rendered(Tier.FRONT, rfc, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale off;").doesNotContain("updating http_");
@@ -40,7 +42,7 @@ class StaleRenderingTest {
 
     @Test
     void theFrontEndSignalsAnEntryItMayServeStaleExactlyWithTheNativeModule() throws IOException {
-        NginxSwitches nativeModule = new NginxSwitches().ageSource(AgeSource.NATIVE);
+        StackSwitches nativeModule = new StackSwitches().ageSource(AgeSource.NATIVE);
 
         assertThat(rendered(Tier.FRONT, nativeModule, "front-end.conf"))
                 .contains("include snippets/front/stale-if-error-signal.conf;")
@@ -51,7 +53,7 @@ class StaleRenderingTest {
 
     @Test
     void withoutTheModuleTheFrontEndSignalsEveryExpiredEntryItHolds() throws IOException {
-        NginxSwitches plain = new NginxSwitches().ageSource(AgeSource.NJS);
+        StackSwitches plain = new StackSwitches().ageSource(AgeSource.NJS);
 
         assertThat(rendered(Tier.FRONT, plain, "front-end.conf"))
                 .contains("include snippets/front/stale-if-error-signal.conf;",
@@ -65,13 +67,13 @@ class StaleRenderingTest {
 
     @Test
     void theBackEndsOwn503RejectionsAreNotDropped() throws IOException {
-        assertThat(rendered(Tier.BACK, new NginxSwitches().rejectStatus(503), "snippets/back/origin-errors.conf"))
+        assertThat(rendered(Tier.BACK, new StackSwitches().rejectStatus(503), "snippets/back/origin-errors.conf"))
                 .contains("\n  error_page 500 502 504 = @drop_connection;");
     }
 
     @Test
     void protectiveServesStaleOnAnyFailureAndTheBackEndPassesOriginErrorsOn() throws IOException {
-        NginxSwitches protective = new NginxSwitches().stale(StaleMode.PROTECTIVE);
+        StackSwitches protective = new StackSwitches().stale(StaleMode.PROTECTIVE);
 
         assertThat(rendered(Tier.FRONT, protective, "snippets/front/cache.conf"))
                 .contains("\nproxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504 http_429;");
@@ -81,7 +83,7 @@ class StaleRenderingTest {
 
     @Test
     void withoutTheEdgeCacheNothingIsDropped() throws IOException {
-        assertThat(rendered(Tier.BACK, new NginxSwitches().cache(false), "back-end.conf"))
+        assertThat(rendered(Tier.BACK, new StackSwitches().cache(false), "back-end.conf"))
                 .doesNotContain("back/origin-errors.conf");
     }
 }

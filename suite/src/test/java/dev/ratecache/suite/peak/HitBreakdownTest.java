@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxRenderer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.peak.HitBreakdown.Feature;
 import dev.ratecache.suite.peak.HitBreakdown.Step;
 import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,8 +28,7 @@ class HitBreakdownTest {
 
     private static String production(AgeSource age) throws IOException {
         Path conf = TestDirs.fresh(HitBreakdownTest.class, "front-" + age);
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, HitBreakdown.edge(new NginxSwitches().ageSource(age)),
-                new StackPorts(), conf);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, HitBreakdown.edge(new StackSwitches().ageSource(age)).spec(new StackPorts()), conf);
         return Files.readString(conf.resolve(Tier.FRONT.template()));
     }
 

@@ -10,7 +10,7 @@ import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +88,7 @@ class FleetPredictionTest {
         for (Cell c : CELLS) {
             Map<String, String> props = new LinkedHashMap<>(Plan.KEYS.sizes(Profile.QUICK));
             props.putAll(c.properties());
-            Prediction p = Predictor.predict(new Predictor.Input(c, c.apply(new NginxSwitches()), props, Profile.QUICK,
+            Prediction p = Predictor.predict(new Predictor.Input(c, c.apply(new StackSwitches()), props, Profile.QUICK,
                     8, null, -1, 0), FleetPrediction.MODEL);
             assertThat(p.gap()).as(c.name()).isEqualTo(FleetPrediction.GAP);
             assertThat(p.fleet()).as(c.name()).isNotNull();

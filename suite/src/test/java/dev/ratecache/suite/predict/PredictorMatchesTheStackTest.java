@@ -6,15 +6,15 @@ import dev.ratecache.accesslog.ScheduledRequest;
 import dev.ratecache.model.Freshness;
 import dev.ratecache.model.OriginSpec;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxRenderer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.origin.SpringDuration;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -90,9 +90,9 @@ class PredictorMatchesTheStackTest {
 
     @Test
     void theModelsEdgeDropsAnUnusedEntryWhenTheRenderedEdgeDoes() throws IOException {
-        NginxSwitches switches = new NginxSwitches();
+        StackSwitches switches = new StackSwitches();
         Path conf = TestDirs.fresh(getClass(), "front");
-        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, switches, new StackPorts(), conf);
+        new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, switches.spec(new StackPorts()), conf);
         Matcher found = null;
         try (Stream<Path> files = Files.walk(conf)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
@@ -116,7 +116,7 @@ class PredictorMatchesTheStackTest {
         // flood.jmx: ${__P(rate,300)}, ${__P(ramp,5)}, ${__P(hold,10)}, ${__P(sources,1)}, ${__P(path,/hare)}.
         String jmx = Files.readString(Plan.FLOOD.file());
         Cell cell = Cell.of(Plan.FLOOD, Cell.NO_CACHING).build();
-        Predictor.Input bare = new Predictor.Input(cell, cell.apply(new NginxSwitches()), Map.of(), Profile.DEFAULT, 10,
+        Predictor.Input bare = new Predictor.Input(cell, cell.apply(new StackSwitches()), Map.of(), Profile.DEFAULT, 10,
                 null, 0, 0).withPlanDefaults();
 
         var arrivals = ((dev.ratecache.model.Workload.Open) Predictor.workload(bare, 0, 1)).arrivals();
@@ -128,7 +128,7 @@ class PredictorMatchesTheStackTest {
     }
 
     private static Predictor.Input input(Cell cell, Profile profile, Predictor.ReplayTraffic replay) {
-        return new Predictor.Input(cell, cell.apply(new NginxSwitches()), cell.plan().sizes(profile), profile, 10, replay, 0, 0);
+        return new Predictor.Input(cell, cell.apply(new StackSwitches()), cell.plan().sizes(profile), profile, 10, replay, 0, 0);
     }
 
     private static Map<?, ?> applicationYml() throws IOException {

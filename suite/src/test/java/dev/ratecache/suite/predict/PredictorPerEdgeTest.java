@@ -7,14 +7,14 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Each edge's cells are predicted with its own product's limiter and cache, not nginx's. */
 class PredictorPerEdgeTest {
-    private static final NginxSwitches NODELAY = new NginxSwitches().frontMode(LimitMode.NODELAY)
+    private static final StackSwitches NODELAY = new StackSwitches().frontMode(LimitMode.NODELAY)
             .backMode(LimitMode.NODELAY);
 
     private static Prediction predict(String name) {

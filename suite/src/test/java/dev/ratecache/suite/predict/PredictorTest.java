@@ -13,9 +13,9 @@ import dev.ratecache.suite.matrix.Generator;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The predictor on shapes whose answer is known from the limits' arithmetic. */
 class PredictorTest {
 
-    private static Prediction predict(Cell cell, NginxSwitches base, Map<String, String> props, Profile profile,
+    private static Prediction predict(Cell cell, StackSwitches base, Map<String, String> props, Profile profile,
             Predictor.ReplayTraffic replay, long minMs) {
         return Predictor.predict(new Predictor.Input(cell, cell.apply(base), props, profile, 10, replay, minMs, 0));
     }
@@ -33,7 +33,7 @@ class PredictorTest {
     @Test
     void stressWithoutCacheIsBoundByTheBackLimitsBurstPlusRate() {
         Cell cell = Cell.of(Plan.STRESS, Cell.NO_CACHING).build();
-        Prediction p = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
+        Prediction p = predict(cell, new StackSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
         assertThat(p.predicted()).isTrue();
         // 1000 requests; the back (10 r/s, burst 50, queue) admits its burst and then 10 per second while
         // users that were rejected come straight back: most requests end rejected (SimulationTest: 73 %).
@@ -46,7 +46,7 @@ class PredictorTest {
     @Test
     void stressWithTheEdgeCacheRejectsNothingAndReachesTheOriginAboutOncePerLifetime() {
         Cell cell = Cell.of(Plan.STRESS, Cell.SERVER_CACHE).serverCache().build();
-        Prediction p = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
+        Prediction p = predict(cell, new StackSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
         assertThat(p.value(Metric.REJECTED_PCT)).isZero();
         // /hare is fresh 3 s: one fetch, then a background refresh per lifetime at most.
         assertThat(p.value(Metric.ORIGIN_REQUESTS)).isBetween(1.0, 10.0);
@@ -56,8 +56,8 @@ class PredictorTest {
     @Test
     void theRoundTripOverheadComesFromTheCellsFastestSample() {
         Cell cell = Cell.of(Plan.STRESS, Cell.DIRECT).direct().build();
-        Prediction none = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, -1);
-        Prediction some = predict(cell, new NginxSwitches(), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 15);
+        Prediction none = predict(cell, new StackSwitches(), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, -1);
+        Prediction some = predict(cell, new StackSwitches(), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 15);
         // The fastest direct answer is /hare's 10 ms in the quick profile: 15 ms measured leaves 5 ms.
         assertThat(none.overheadMs()).isZero();
         assertThat(some.overheadMs()).isEqualTo(5);
@@ -71,7 +71,7 @@ class PredictorTest {
     void jmetersClientCacheKeepsEachUsersRepeatsFromTheStack() {
         // The load plan, client cache on, no edge cache: each of the 5 users fetches each path once per
         // lifetime, so the origin sees far fewer requests than the 60 the plan sends.
-        NginxSwitches s = new NginxSwitches().cache(false);
+        StackSwitches s = new StackSwitches().cache(false);
         Prediction cached = predict(Cell.of(Plan.LOAD, Cell.CLIENT_CACHE).clientCache().build(), s,
                 Plan.LOAD.sizes(Profile.QUICK), Profile.QUICK, null, 0);
         Prediction plain = predict(Cell.of(Plan.LOAD, Cell.NO_CACHING).build(), s, Plan.LOAD.sizes(Profile.QUICK),
@@ -84,9 +84,9 @@ class PredictorTest {
 
     @Test
     void aPlanThatShufflesItsPathsIsPredictedAsTheMedianOverOrdersWithTheirRange() {
-        Prediction load = predict(Cell.of(Plan.LOAD, Cell.SERVER_CACHE).serverCache().build(), new NginxSwitches(),
+        Prediction load = predict(Cell.of(Plan.LOAD, Cell.SERVER_CACHE).serverCache().build(), new StackSwitches(),
                 Plan.LOAD.sizes(Profile.QUICK), Profile.QUICK, null, 3);
-        Prediction stress = predict(Cell.of(Plan.STRESS, Cell.SERVER_CACHE).serverCache().build(), new NginxSwitches(),
+        Prediction stress = predict(Cell.of(Plan.STRESS, Cell.SERVER_CACHE).serverCache().build(), new StackSwitches(),
                 Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 3);
 
         assertThat(load.orders()).isEqualTo(Predictor.ORDERS);
@@ -119,7 +119,7 @@ class PredictorTest {
             snailFirst.add(first);
             snailLast.add(last);
         }
-        NginxSwitches base = new NginxSwitches();
+        StackSwitches base = new StackSwitches();
         StackSpec stack = cell.apply(base).spec(new StackPorts());
         Prediction median = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
                 null, 3, 0));
@@ -140,7 +140,7 @@ class PredictorTest {
     void drawnOrdersThatDoNotFitThePlanFallBackToTheMedian() {
         Cell cell = Cell.of(Plan.LOAD, Cell.SERVER_CACHE).serverCache().build();
         Map<String, String> sizes = Plan.LOAD.sizes(Profile.QUICK);
-        NginxSwitches base = new NginxSwitches();
+        StackSwitches base = new StackSwitches();
         StackSpec stack = cell.apply(base).spec(new StackPorts());
         Prediction median = Predictor.predict(new Predictor.Input(cell, cell.apply(base), sizes, Profile.QUICK, 10,
                 null, 3, 0));
@@ -190,7 +190,7 @@ class PredictorTest {
         // max-age arrive stale, but inside the origin's stale-while-revalidate they answer the next
         // loop at once; their background revalidations, queued behind the back's limit, are given
         // up as each user ends (the model gives 18 % rejected and 92 origin requests, JMeter 45.5 % and 109).
-        NginxSwitches s = new NginxSwitches().cache(false);
+        StackSwitches s = new StackSwitches().cache(false);
         Prediction library = predict(Cell.of(Plan.STRESS, "library").clientCache().generator(Generator.LIBRARY).build(),
                 s, Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
         Prediction jmeter = predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), s, Plan.STRESS.sizes(Profile.QUICK),
@@ -207,7 +207,7 @@ class PredictorTest {
         // with its last sample; whether it reaches the back's queue before the client closes decides
         // how many later retries that queue rejects.
         Prediction library = predict(Cell.of(Plan.STRESS, "library").clientCache().generator(Generator.LIBRARY).build(),
-                new NginxSwitches().cache(false), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
+                new StackSwitches().cache(false), Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0);
 
         assertThat(library.revalidationRace()).isTrue();
         Prediction.Range rejected = library.range(Metric.REJECTED_PCT);
@@ -217,8 +217,8 @@ class PredictorTest {
 
     @Test
     void cellsTheModelCannotTakeSayWhy() {
-        NginxSwitches s = new NginxSwitches();
-        assertThat(predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), new NginxSwitches().limitConn(5),
+        StackSwitches s = new StackSwitches();
+        assertThat(predict(Cell.of(Plan.STRESS, Cell.NO_CACHING).build(), new StackSwitches().limitConn(5),
                 Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, null, 0).gap()).isEqualTo("the model does not include limit_conn");
     }
 
@@ -234,7 +234,7 @@ class PredictorTest {
         }
         schedule.sort(java.util.Comparator.comparingLong(ScheduledRequest::offsetMs));
         Plan plan = Plan.replay(Path.of("schedule.csv"), schedule.size(), 10, 200);
-        NginxSwitches s = new NginxSwitches().frontRate(5).frontBurst(10).backRate(1000).backBurst(1000);
+        StackSwitches s = new StackSwitches().frontRate(5).frontBurst(10).backRate(1000).backBurst(1000);
         Predictor.ReplayTraffic traffic = new Predictor.ReplayTraffic(schedule, Map.of("/a", 20L, "/b", 30L), 10);
 
         Prediction noCache = predict(Cell.of(plan, Cell.NO_CACHING).build(), s, plan.sizes(Profile.DEFAULT),
@@ -256,12 +256,12 @@ class PredictorTest {
                 new ScheduledRequest(500, "127.16.0.1", "GET", "/a", "10.0.0.1", ""));
         Plan plan = Plan.replay(Path.of("schedule.csv"), schedule.size(), 1, 10, "X-Api-Key");
         Predictor.ReplayTraffic traffic = new Predictor.ReplayTraffic(schedule, Map.of("/a", 20L), 10);
-        NginxSwitches keyed = new NginxSwitches().limitKey(dev.ratecache.suite.nginx.LimitKey.parse("header:X-Api-Key"));
+        StackSwitches keyed = new StackSwitches().limitKey(dev.ratecache.suite.switches.LimitKey.parse("header:X-Api-Key"));
 
         assertThat(predict(Cell.of(plan, Cell.NO_CACHING).build(), keyed, plan.sizes(Profile.DEFAULT), Profile.DEFAULT,
                 traffic, 1).gap()).startsWith("the model counts a replay's requests by address; this one sends keys");
         // By address the keys mean nothing to nginx: predicted as before.
-        assertThat(predict(Cell.of(plan, Cell.NO_CACHING).build(), new NginxSwitches(), plan.sizes(Profile.DEFAULT),
+        assertThat(predict(Cell.of(plan, Cell.NO_CACHING).build(), new StackSwitches(), plan.sizes(Profile.DEFAULT),
                 Profile.DEFAULT, traffic, 1).gap()).isNull();
     }
 

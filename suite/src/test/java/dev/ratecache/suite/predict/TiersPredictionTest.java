@@ -7,7 +7,7 @@ import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +18,10 @@ class TiersPredictionTest {
     private final List<Cell> cells = Matrix.tiers(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
 
     private static Prediction predict(Cell cell) {
-        return predict(cell, new NginxSwitches());
+        return predict(cell, new StackSwitches());
     }
 
-    private static Prediction predict(Cell cell, NginxSwitches switches) {
+    private static Prediction predict(Cell cell, StackSwitches switches) {
         Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(Profile.QUICK));
         props.putAll(cell.properties());
         return Predictor.predict(new Predictor.Input(cell, cell.apply(switches), props, Profile.QUICK, 10,
@@ -31,8 +31,8 @@ class TiersPredictionTest {
     @Test
     void anAllowedNetworkIsCountedByNoPerClientLimitAndOthersAreAsBefore() {
         Cell noisy = cells.get(1);
-        Prediction allowed = predict(noisy, new NginxSwitches().allow(List.of("127.0.0.0/8")));
-        Prediction elsewhere = predict(noisy, new NginxSwitches().allow(List.of("10.0.0.0/8")));
+        Prediction allowed = predict(noisy, new StackSwitches().allow(List.of("127.0.0.0/8")));
+        Prediction elsewhere = predict(noisy, new StackSwitches().allow(List.of("10.0.0.0/8")));
         // 280 r/s of /hare from the loopback address: allowed, nothing meets a per-client limit, and the
         // edge cache keeps the back's limit from rejecting; another network's allow-list changes nothing.
         assertThat(allowed.predicted()).isTrue();
@@ -86,7 +86,7 @@ class TiersPredictionTest {
     void theModelNamesWhatItLacks() {
         // The address ceiling at 10 r/s: the one address's 280 r/s reaches it, and the model has no ceiling.
         Cell noisy = cells.get(3);
-        NginxSwitches low = new NginxSwitches().addressCeiling(dev.ratecache.suite.nginx.AddressCeiling.parse("10"));
+        StackSwitches low = new StackSwitches().addressCeiling(dev.ratecache.suite.switches.AddressCeiling.parse("10"));
         Map<String, String> props = new LinkedHashMap<>(noisy.plan().sizes(Profile.QUICK));
         props.putAll(noisy.properties());
         assertThat(Predictor.predict(new Predictor.Input(noisy, noisy.apply(low), props, Profile.QUICK, 10, null, 0, 0))
@@ -97,13 +97,13 @@ class TiersPredictionTest {
     void theAddressCeilingIsResolvedAgainstTheFilesOwnAnonymousTierAsRendered() {
         // auto is ten times the most generous tier in force: free's 20 r/s here, the file's anonymous tier
         // (5 r/s) standing in for --front-rate's 100. The noisy cell's one address sends 240 r/s.
-        List<dev.ratecache.suite.nginx.LimitTier> tiers = List.of(
-                new dev.ratecache.suite.nginx.LimitTier("free", 20, 20, dev.ratecache.suite.nginx.LimitMode.NODELAY,
+        List<dev.ratecache.suite.switches.LimitTier> tiers = List.of(
+                new dev.ratecache.suite.switches.LimitTier("free", 20, 20, dev.ratecache.suite.switches.LimitMode.NODELAY,
                         List.of("free-1", "free-2", "free-3", "free-4", KeyedTraffic.NOISY)),
-                new dev.ratecache.suite.nginx.LimitTier("anonymous", 5, 5, dev.ratecache.suite.nginx.LimitMode.QUEUE, List.of()));
+                new dev.ratecache.suite.switches.LimitTier("anonymous", 5, 5, dev.ratecache.suite.switches.LimitMode.QUEUE, List.of()));
         Cell noisy = Matrix.tiers(tiers, null, "X-Api-Key").get(3);
         assertThat(noisy.name()).isEqualTo("keys/api-key.noisy");
-        assertThat(predict(noisy, new NginxSwitches().frontRate(100)).gap())
+        assertThat(predict(noisy, new StackSwitches().frontRate(100)).gap())
                 .startsWith("the model does not include the address ceiling (200 r/s)");
     }
 

@@ -71,7 +71,8 @@ class ReportWriterTest {
         Path dir = TestDirs.fresh(getClass(), "section");
         ReportSection section = new ReportSection("Tiers: keys/x", "How to read it.", List.of(new ReportSection.Table(
                 List.of("tier", "keys", "rejected %"), List.of(new ReportSection.Row("free", List.of("20", "3.5")),
-                        new ReportSection.Row("paid-long-name", List.of("5", "0.0"))))), List.of("a finding"));
+                        new ReportSection.Row("paid-long-name", List.of("5", "0.0"))))), List.of("a finding"),
+                Map.of("stress/no-caching", Map.of("sectionFigure", 7)));
         MatrixRunner.Outcome outcome = everyCell(dir);
         new ReportWriter(dir, Map.of(), outcome, List.of(), true, Map.of(), List.of(section)).write();
 
@@ -80,6 +81,9 @@ class ReportWriterTest {
                 + "- a finding\n");
         assertThat(Files.readString(dir.resolve("index.html"))).contains("<thead><tr><th>tier</th><th>keys</th>"
                 + "<th>rejected %</th></tr></thead>", "<tr><td>free</td><td>20</td><td>3.5</td></tr>", "<li>a finding</li>");
+        JsonNode cells = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("cells");
+        assertThat(cells.get(0).get("sectionFigure").asInt()).isEqualTo(7);
+        assertThat(cells.get(1).has("sectionFigure")).isFalse();
         assertThat(ReportWriter.terminal(dir, outcome, List.of(), true, Map.of(), List.of(section)))
                 .contains("Tiers: keys/x\n  tier            keys  rejected %\n  free              20         3.5\n"
                         + "  paid-long-name     5         0.0\n  a finding");

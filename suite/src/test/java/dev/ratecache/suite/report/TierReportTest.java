@@ -50,8 +50,10 @@ class TierReportTest {
     @Test
     void theTierTableAndTheNoisyNeighbourFigureComeFromTheMeasurement() throws Exception {
         Path dir = TestDirs.fresh(getClass(), "tiers");
-        new ReportWriter(dir, Map.of(), new MatrixRunner.Outcome(List.of(noisyCell(dir)), 20, 10, 1), List.of(), false)
-                .write();
+        List<CellResult> cells = List.of(noisyCell(dir));
+        // --matrix tiers brings its section: the tables and each cell's figures in summary.json.
+        new ReportWriter(dir, Map.of(), new MatrixRunner.Outcome(cells, 20, 10, 1), List.of(), false, Map.of(),
+                TiersSection.of(cells, Map.of())).write();
 
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("## Tiers: keys/api-key.noisy")

@@ -2,13 +2,13 @@ package dev.ratecache.suite.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.StaleMode;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
 import java.nio.file.Files;
@@ -23,7 +23,7 @@ class StackSpecTest {
 
     @Test
     void defaultsAreTheReferenceSetup() {
-        StackSpec spec = new NginxSwitches().spec(PORTS);
+        StackSpec spec = new StackSwitches().spec(PORTS);
 
         assertThat(spec.front()).contains(new StackSpec.Limit(100, 200, StackSpec.Mode.QUEUE, 0));
         assertThat(spec.back()).contains(new StackSpec.Limit(10, 50, StackSpec.Mode.QUEUE, 0));
@@ -50,7 +50,7 @@ class StackSpecTest {
 
     @Test
     void everySwitchItKnowsIsCarriedOver() {
-        StackSpec spec = new NginxSwitches().frontLimit(false).backRate(3).backBurst(4)
+        StackSpec spec = new StackSwitches().frontLimit(false).backRate(3).backBurst(4)
                 .backMode(LimitMode.parse("delay=2")).rejectStatus(503).retryAfter(9).cacheSize("512k")
                 .stale(StaleMode.PROTECTIVE).purgeAllow(List.of("10.0.0.0/8", "::1")).origins(List.of(URI.create("http://10.0.0.2:8000"))).edges(2)
                 .readTimeout(5).spec(PORTS);
@@ -69,7 +69,7 @@ class StackSpecTest {
 
     @Test
     void nodelayLimitsDoNotQueue() {
-        StackSpec spec = new NginxSwitches().frontMode(LimitMode.NODELAY).backLimit(false).spec(PORTS);
+        StackSpec spec = new StackSwitches().frontMode(LimitMode.NODELAY).backLimit(false).spec(PORTS);
 
         assertThat(spec.queues()).isFalse();
         assertThat(spec.back()).isEqualTo(Optional.empty());
@@ -77,7 +77,7 @@ class StackSpecTest {
 
     @Test
     void aKeyItsMissingActionAndTheAllowListAreCarriedOver() {
-        StackSpec spec = new NginxSwitches().limitKey(LimitKey.parse("cookie:api_key"))
+        StackSpec spec = new StackSwitches().limitKey(LimitKey.parse("cookie:api_key"))
                 .missingKey(MissingKey.REJECT).allow(List.of("10.0.0.0/8", "127.0.9.0/24")).spec(PORTS);
 
         assertThat(spec.key()).isEqualTo(new StackSpec.Key(StackSpec.Source.COOKIE, "api_key"));
@@ -87,7 +87,7 @@ class StackSpecTest {
 
     @Test
     void theAddressCeilingIsResolvedAsNginxsEdgeResolvesAuto() {
-        NginxSwitches keyed = new NginxSwitches().frontRate(7).frontBurst(9).limitKey(LimitKey.parse("header:X-Api-Key"));
+        StackSwitches keyed = new StackSwitches().frontRate(7).frontBurst(9).limitKey(LimitKey.parse("header:X-Api-Key"));
 
         assertThat(keyed.spec(PORTS).ceiling())
                 .contains(new StackSpec.Limit(70, 90, StackSpec.Mode.NODELAY, 0));
@@ -101,7 +101,7 @@ class StackSpecTest {
         Path tiers = TestDirs.fresh(getClass(), "tiers").resolve("tiers.txt");
         Files.writeString(tiers, "pro 40 80 delay=10 pro-1,pro-2\n");
         TlsFiles own = new TlsFiles(Path.of("cert.pem"), Path.of("key.pem"), Path.of("cert.pem"));
-        StackSpec spec = new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)
+        StackSpec spec = new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)
                 .tls(true).tlsFiles(own.certificate(), own.key()).http2(false).hsts(true).httpPort(8443)
                 .edges(3).edgeBalance(EdgeBalance.URI_HASH).fleetLimit(FleetLimit.SPLIT)
                 .keepalive(7).readTimeout(20).clientTimeout(30).workers("2").spec(PORTS);
@@ -123,7 +123,7 @@ class StackSpecTest {
     void theAddressCeilingAutoIsResolvedAgainstTheTiers() throws Exception {
         Path tiers = TestDirs.fresh(getClass(), "ceiling").resolve("tiers.txt");
         Files.writeString(tiers, "pro 40 80 nodelay pro-1\n");
-        StackSpec spec = new NginxSwitches().frontRate(7).frontBurst(9).limitKey(LimitKey.parse("header:X-Api-Key"))
+        StackSpec spec = new StackSwitches().frontRate(7).frontBurst(9).limitKey(LimitKey.parse("header:X-Api-Key"))
                 .tiers(tiers).spec(PORTS);
 
         assertThat(spec.ceiling()).contains(new StackSpec.Limit(400, 800, StackSpec.Mode.NODELAY, 0));
@@ -131,7 +131,7 @@ class StackSpecTest {
 
     @Test
     void flagsOnlyNginxRendersAreNamedTogetherInOneLine() {
-        StackSpec spec = new NginxSwitches().tls(true).limitConn(5).freshness("/hare", 3).spec(PORTS);
+        StackSpec spec = new StackSwitches().tls(true).limitConn(5).freshness("/hare", 3).spec(PORTS);
 
         assertThat(spec.limitConn()).isEqualTo(5);
         assertThat(spec.cache().freshness()).containsExactly(java.util.Map.entry("/hare", 3));
@@ -140,6 +140,6 @@ class StackSpecTest {
                 + " adapter yet: drop them, or use --edge nginx");
         assertThat(spec.notRenderedBy("Varnish", java.util.Set.of("--tls", "--limit-conn")))
                 .contains("--freshness is not in Varnish's adapter yet: drop it, or use --edge nginx");
-        assertThat(new NginxSwitches().spec(PORTS).notRenderedBy("HAProxy", java.util.Set.of())).isEmpty();
+        assertThat(new StackSwitches().spec(PORTS).notRenderedBy("HAProxy", java.util.Set.of())).isEmpty();
     }
 }

@@ -4,10 +4,10 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +27,7 @@ class AddressCeilingTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, AddressCeilingTest.class, new NginxSwitches().limitKey(LimitKey.parse("arg:key"))
+        stack = Stacks.around(origin, AddressCeilingTest.class, new StackSwitches().limitKey(LimitKey.parse("arg:key"))
                 .addressCeiling(AddressCeiling.parse("1,3")).cache(false));
     }
 

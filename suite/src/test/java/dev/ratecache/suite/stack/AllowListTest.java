@@ -5,9 +5,9 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +27,7 @@ class AllowListTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, AllowListTest.class, new NginxSwitches().allow(List.of("127.0.7.0/24"))
+        stack = Stacks.around(origin, AllowListTest.class, new StackSwitches().allow(List.of("127.0.7.0/24"))
                 .frontRate(1).frontBurst(0).frontMode(LimitMode.NODELAY)
                 .backRate(2).backBurst(5).backMode(LimitMode.NODELAY).cache(false));
     }

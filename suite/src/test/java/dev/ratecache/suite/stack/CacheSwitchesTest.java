@@ -4,12 +4,12 @@ import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.origin.OriginServer;
-import java.util.List;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import java.net.http.HttpResponse;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class CacheSwitchesTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, CacheSwitchesTest.class, new NginxSwitches()
+        stack = Stacks.around(origin, CacheSwitchesTest.class, new StackSwitches()
                 .backgroundUpdate(false)
                 .freshness("/bare", 2)
                 .freshness("/hare", 99));

@@ -6,13 +6,13 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.testkit.TestDirs;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -35,7 +35,7 @@ class CookieAndArgKeysTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        NginxSwitches keyed = new NginxSwitches().addressCeiling(AddressCeiling.OFF).frontRate(1).frontBurst(2)
+        StackSwitches keyed = new StackSwitches().addressCeiling(AddressCeiling.OFF).frontRate(1).frontBurst(2)
                 .frontMode(LimitMode.NODELAY).cache(false);
         cookie = Stacks.around(origin, TestDirs.fresh(CookieAndArgKeysTest.class, "cookie"),
                 keyed.copy().limitKey(LimitKey.parse("cookie:session")));

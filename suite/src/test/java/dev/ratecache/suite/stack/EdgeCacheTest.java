@@ -1,14 +1,14 @@
 package dev.ratecache.suite.stack;
 
-import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -36,7 +36,7 @@ class EdgeCacheTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, EdgeCacheTest.class, new NginxSwitches().readTimeout(2));
+        stack = Stacks.around(origin, EdgeCacheTest.class, new StackSwitches().readTimeout(2));
     }
 
     @AfterAll

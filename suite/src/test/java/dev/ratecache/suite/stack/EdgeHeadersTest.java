@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.nginx.NginxRenderer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ class EdgeHeadersTest {
     static void start(OriginServer origin) throws Exception {
         // Age by njs, the fallback where the native module cannot be built: NativeAgeTest checks the
         // same Age behaviours against the module, which the default (auto) picks wherever it is built.
-        stack = Stacks.around(origin, EdgeHeadersTest.class, new NginxSwitches().ageSource(AgeSource.NJS));
+        stack = Stacks.around(origin, EdgeHeadersTest.class, new StackSwitches().ageSource(AgeSource.NJS));
     }
 
     @AfterAll

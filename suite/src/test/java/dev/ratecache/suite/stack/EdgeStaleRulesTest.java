@@ -8,9 +8,9 @@ import static org.awaitility.Awaitility.await;
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Waits;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @StackTest
 @ExtendWith(SharedOrigin.class)
 class EdgeStaleRulesTest {
-    private static final NginxSwitches SWITCHES = new NginxSwitches().readTimeout(2);
+    private static final StackSwitches SWITCHES = new StackSwitches().readTimeout(2);
     private static Stack stack;
 
     @BeforeAll

@@ -6,8 +6,8 @@ import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.EdgeHitShare;
 import dev.ratecache.suite.matrix.Plan;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ class EdgesLoadPlanTest {
 
     private static Outcome run(EdgeBalance balance) throws Exception {
         Path dir = TestDirs.fresh(EdgesLoadPlanTest.class, balance.toString());
-        try (Stack stack = Stack.start(new NginxSwitches().edges(EDGES).edgeBalance(balance), StackPorts.free(), dir, 10,
+        try (Stack stack = Stack.start(new StackSwitches().edges(EDGES).edgeBalance(balance), StackPorts.free(), dir, 10,
                 List.of("--origin.endpoints.snail.delay=200ms", "--origin.endpoints.tortoise.delay=200ms"))) {
             Map<String, String> props = new LinkedHashMap<>(Plan.LOAD.paths());
             props.putAll(Map.of("host", "127.0.0.1", "port", String.valueOf(stack.ports().front()),

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.matrix.EdgeHitShare;
-import dev.ratecache.suite.nginx.LimitMode;
 import dev.ratecache.suite.nginx.NginxServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.EdgeBalance;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ class EdgesTest {
     }
 
     /** Two edges with {@code switches}, tiers of the test's own (the switches differ) around the shared origin. */
-    private static Stack start(String name, NginxSwitches switches) throws Exception {
+    private static Stack start(String name, StackSwitches switches) throws Exception {
         return Stacks.around(origin, TestDirs.fresh(EdgesTest.class, name), switches.edges(2));
     }
 
@@ -68,7 +68,7 @@ class EdgesTest {
 
     @Test
     void roundRobinGivesEachEdgeItsOwnCopy() throws Exception {
-        try (Stack stack = start("round-robin", new NginxSwitches().frontLimit(false))) {
+        try (Stack stack = start("round-robin", new StackSwitches().frontLimit(false))) {
             assertThat(stack.fronts()).hasSize(2);
             assertThat(stack.balancer()).isPresent();
 
@@ -88,7 +88,7 @@ class EdgesTest {
     @Test
     void uriHashShardsTheCacheSoEachUrlReachesTheOriginOnce() throws Exception {
         try (Stack stack = start("uri-hash",
-                new NginxSwitches().frontLimit(false).edgeBalance(EdgeBalance.URI_HASH))) {
+                new StackSwitches().frontLimit(false).edgeBalance(EdgeBalance.URI_HASH))) {
             long reached = askEachUrlRepeatedly(stack, SHARDED_URLS);
             stack.close();
 
@@ -109,7 +109,7 @@ class EdgesTest {
     @Test
     void theEdgesSeeTheClientAndLimitItThoughTheBalancerSitsBetween() throws Exception {
         // 2 r/s, burst 3, nodelay, no cache: a burst of 10 from one address on one URL.
-        NginxSwitches switches = new NginxSwitches().frontRate(2).frontBurst(3).frontMode(LimitMode.NODELAY)
+        StackSwitches switches = new StackSwitches().frontRate(2).frontBurst(3).frontMode(LimitMode.NODELAY)
                 .cache(false).edgeBalance(EdgeBalance.URI_HASH).backLimit(false);
         try (Stack stack = start("client-address", switches)) {
             List<Http.Raw> one = burst(stack, "127.0.0.31", 10, "X-Forwarded-For: 203.0.113.9");
@@ -133,7 +133,7 @@ class EdgesTest {
     @Test
     void theOneBackLimitProtectsTheOriginFromAllEdgesTogether() throws Exception {
         // Back limit 1 r/s burst 2 nodelay; the edges' own limits and caches out of the way.
-        NginxSwitches switches = new NginxSwitches().frontLimit(false).cache(false)
+        StackSwitches switches = new StackSwitches().frontLimit(false).cache(false)
                 .backRate(1).backBurst(2).backMode(LimitMode.NODELAY);
         try (Stack stack = start("back-limit", switches)) {
             List<String> paths = new ArrayList<>();
@@ -157,7 +157,7 @@ class EdgesTest {
 
     @Test
     void theEdgesAreStoppedWithTheStack() throws Exception {
-        Stack stack = start("stop", new NginxSwitches());
+        Stack stack = start("stop", new StackSwitches());
         List<NginxServer> all = new ArrayList<>(stack.fronts());
         all.add(stack.balancer().orElseThrow());
         stack.close();

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -45,13 +45,13 @@ class FleetLimitTest {
         origin = shared;
     }
 
-    private static NginxSwitches fleet(FleetLimit strategy) {
+    private static StackSwitches fleet(FleetLimit strategy) {
         // The back limit off: only the per-client limit decides.
-        return new NginxSwitches().edges(EDGES).fleetLimit(strategy).frontRate(1).frontBurst(BURST)
+        return new StackSwitches().edges(EDGES).fleetLimit(strategy).frontRate(1).frontBurst(BURST)
                 .frontMode(LimitMode.NODELAY).backLimit(false);
     }
 
-    private static Stack start(String name, NginxSwitches switches) throws Exception {
+    private static Stack start(String name, StackSwitches switches) throws Exception {
         return Stacks.around(origin, TestDirs.fresh(FleetLimitTest.class, name), switches);
     }
 

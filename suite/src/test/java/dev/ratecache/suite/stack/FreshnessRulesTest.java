@@ -1,13 +1,13 @@
 package dev.ratecache.suite.stack;
 
-import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -36,8 +36,8 @@ class FreshnessRulesTest {
     private Stack stack;
 
     /** The back end would give /badexpires a minute of its own, were the origin silent. */
-    NginxSwitches switches() {
-        return new NginxSwitches().freshness("/badexpires", 60);
+    StackSwitches switches() {
+        return new StackSwitches().freshness("/badexpires", 60);
     }
 
     @BeforeAll

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.AccessLog;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.time.Duration;
@@ -41,7 +41,7 @@ class Http2LimitsTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        conn = Stacks.around(origin, TestDirs.fresh(Http2LimitsTest.class, "conn"), new NginxSwitches()
+        conn = Stacks.around(origin, TestDirs.fresh(Http2LimitsTest.class, "conn"), new StackSwitches()
                 .tls(true).limitConn(2).frontLimit(false).cache(false));
         // Two stacks with the same limit: each comparison starts from a full bucket of its own,
         // since every h2load connection comes from 127.0.0.1.
@@ -49,8 +49,8 @@ class Http2LimitsTest {
         rateManyConnections = Stacks.around(origin, TestDirs.fresh(Http2LimitsTest.class, "rate-h1"), rateSwitches());
     }
 
-    private static NginxSwitches rateSwitches() {
-        return new NginxSwitches().tls(true).frontRate(RATE).frontBurst(BURST).frontMode(LimitMode.NODELAY).cache(false);
+    private static StackSwitches rateSwitches() {
+        return new StackSwitches().tls(true).frontRate(RATE).frontBurst(BURST).frontMode(LimitMode.NODELAY).cache(false);
     }
 
     @AfterAll

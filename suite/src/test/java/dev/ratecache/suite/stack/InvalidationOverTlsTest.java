@@ -1,6 +1,6 @@
 package dev.ratecache.suite.stack;
 
-import dev.ratecache.suite.nginx.NginxSwitches;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SharedOrigin.class)
 class InvalidationOverTlsTest extends InvalidationTest {
     @Override
-    NginxSwitches switches() {
+    StackSwitches switches() {
         return super.switches().tls(true);
     }
 }

@@ -1,12 +1,12 @@
 package dev.ratecache.suite.stack;
 
-import static dev.ratecache.suite.stack.Stacks.fresh;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
+import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class InvalidationTest {
     private Stack stack;
 
-    NginxSwitches switches() {
-        return new NginxSwitches();
+    StackSwitches switches() {
+        return new StackSwitches();
     }
 
     @BeforeAll

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.Waits;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,7 +30,7 @@ class ItemWritesThroughTheEdgeTest {
 
     @BeforeAll
     static void start() throws Exception {
-        stack = Stacks.withOwnOrigin(ItemWritesThroughTheEdgeTest.class, new NginxSwitches(),
+        stack = Stacks.withOwnOrigin(ItemWritesThroughTheEdgeTest.class, new StackSwitches(),
                 "--origin.items.max-age=" + MAX_AGE_S + "s");
     }
 

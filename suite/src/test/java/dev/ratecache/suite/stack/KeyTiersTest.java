@@ -5,12 +5,12 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.MissingKey;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.MissingKey;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -40,7 +40,7 @@ class KeyTiersTest {
         Files.writeString(dir.resolve("tiers.txt"), "# name rate burst mode keys\nfree 1 1 nodelay free-1,free-2,default\n"
                 + "pro 1 10 nodelay @pro.keys\n");
         Files.writeString(dir.resolve("pro.keys"), "pro-1\npro-2\n");
-        stack = Stacks.around(origin, KeyTiersTest.class, new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key"))
+        stack = Stacks.around(origin, KeyTiersTest.class, new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key"))
                 .tiers(dir.resolve("tiers.txt")).missingKey(MissingKey.REJECT).addressCeiling(AddressCeiling.OFF)
                 .frontRate(1).frontBurst(0).frontMode(LimitMode.NODELAY).cache(false));
     }

@@ -5,8 +5,8 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -22,7 +22,7 @@ class LimitConnTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, LimitConnTest.class, new NginxSwitches().limitConn(2).frontLimit(false).cache(false));
+        stack = Stacks.around(origin, LimitConnTest.class, new StackSwitches().limitConn(2).frontLimit(false).cache(false));
     }
 
     @AfterAll

@@ -5,11 +5,11 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.AddressCeiling;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.AddressCeiling;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +30,7 @@ class LimitKeyTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, LimitKeyTest.class, new NginxSwitches().limitKey(LimitKey.parse("header:X-Api-Key"))
+        stack = Stacks.around(origin, LimitKeyTest.class, new StackSwitches().limitKey(LimitKey.parse("header:X-Api-Key"))
                 .addressCeiling(AddressCeiling.OFF).frontRate(1).frontBurst(2).frontMode(LimitMode.NODELAY).cache(false));
     }
 

@@ -5,11 +5,11 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.LimitKey;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.switches.LimitKey;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -29,7 +29,7 @@ class LimitScopeMissesTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, LimitScopeMissesTest.class, new NginxSwitches()
+        stack = Stacks.around(origin, LimitScopeMissesTest.class, new StackSwitches()
                 .limitKey(LimitKey.parse("header:X-Api-Key")).limitScope(LimitScope.MISSES)
                 .frontRate(1).frontBurst(1).frontMode(LimitMode.NODELAY).backRate(1000).backBurst(1000));
     }

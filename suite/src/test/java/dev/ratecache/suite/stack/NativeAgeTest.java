@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxRenderer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
@@ -39,10 +38,10 @@ class NativeAgeTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        Path module = NginxRenderer.ageModule();
+        Path module = AgeSource.module();
         Required.that(module != null && Files.isRegularFile(module),
-                "the native Age module is not built (./run-tests.sh builds it into " + NginxRenderer.AGE_MODULE + ")");
-        stack = Stacks.around(origin, NativeAgeTest.class, new NginxSwitches().ageSource(AgeSource.NATIVE));
+                "the native Age module is not built (./run-tests.sh builds it into " + AgeSource.MODULE + ")");
+        stack = Stacks.around(origin, NativeAgeTest.class, new StackSwitches().ageSource(AgeSource.NATIVE));
     }
 
     @AfterAll

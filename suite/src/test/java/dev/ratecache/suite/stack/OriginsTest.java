@@ -2,12 +2,12 @@ package dev.ratecache.suite.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.Http;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.origin.OriginServer;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ class OriginsTest {
         Path dir = TestDirs.fresh(getClass(), "round-robin");
         try (OriginServer a = OriginServer.start(Ports.free(), Ports.free(), 10, dir.resolve("a.log"), List.of());
                 OriginServer b = OriginServer.start(Ports.free(), Ports.free(), 10, dir.resolve("b.log"), List.of());
-                Stack stack = Stack.start(new NginxSwitches().origins(List.of(a.uri(), b.uri())).cache(false),
+                Stack stack = Stack.start(new StackSwitches().origins(List.of(a.uri(), b.uri())).cache(false),
                         StackPorts.free(), dir)) {
             assertThat(stack.ownOrigin()).isEmpty();
 

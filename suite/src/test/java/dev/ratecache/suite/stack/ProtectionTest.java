@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.Socket;
 import java.net.URI;
@@ -29,7 +29,7 @@ class ProtectionTest {
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
         stack = Stacks.around(origin, ProtectionTest.class,
-                new NginxSwitches().clientTimeout((int) CLIENT_TIMEOUT.toSeconds())
+                new StackSwitches().clientTimeout((int) CLIENT_TIMEOUT.toSeconds())
                 // One worker per tier, so that the back end's log is written in the order it logged (AccessLog.linesBeforeSentinel).
                 .workers("1"));
     }

@@ -3,10 +3,9 @@ package dev.ratecache.suite.stack;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.nginx.StaleMode;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.switches.StaleMode;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
@@ -22,7 +21,7 @@ class ProtectiveStaleTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, ProtectiveStaleTest.class, new NginxSwitches().stale(StaleMode.PROTECTIVE));
+        stack = Stacks.around(origin, ProtectiveStaleTest.class, new StackSwitches().stale(StaleMode.PROTECTIVE));
     }
 
     @AfterAll

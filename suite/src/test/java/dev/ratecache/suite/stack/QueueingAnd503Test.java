@@ -5,8 +5,8 @@ import static dev.ratecache.suite.stack.RateLimitTest.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +24,7 @@ class QueueingAnd503Test {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, QueueingAnd503Test.class, new NginxSwitches()
+        stack = Stacks.around(origin, QueueingAnd503Test.class, new StackSwitches()
                 .frontRate(5).frontBurst(5).rejectStatus(503).cache(false));
     }
 

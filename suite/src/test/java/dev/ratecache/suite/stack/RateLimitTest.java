@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.LimitMode;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -29,7 +29,7 @@ class RateLimitTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, RateLimitTest.class, new NginxSwitches()
+        stack = Stacks.around(origin, RateLimitTest.class, new StackSwitches()
                 .frontRate(2).frontBurst(3).frontMode(LimitMode.NODELAY).cache(false));
     }
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * class EdgeCacheTest {
  *     @BeforeAll
  *     static void start(OriginServer origin) throws Exception {
- *         stack = Stacks.around(origin, EdgeCacheTest.class, new NginxSwitches());
+ *         stack = Stacks.around(origin, EdgeCacheTest.class, new StackSwitches());
  *     }
  * }
  * }</pre>

@@ -3,12 +3,12 @@ package dev.ratecache.suite.stack;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,12 +23,12 @@ public final class Stacks {
      * Fresh tiers with {@code switches} in front of the JVM's {@link SharedOrigin}, in the class's
      * own folder: the stack a behaviour class starts once and shares between its tests.
      */
-    public static Stack around(OriginServer origin, Class<?> owner, NginxSwitches switches) throws IOException {
+    public static Stack around(OriginServer origin, Class<?> owner, StackSwitches switches) throws IOException {
         return around(origin, TestDirs.fresh(owner, "stack"), switches);
     }
 
     /** As above, in {@code dir}: for a test that starts tiers of its own. */
-    public static Stack around(OriginServer origin, Path dir, NginxSwitches switches) throws IOException {
+    public static Stack around(OriginServer origin, Path dir, StackSwitches switches) throws IOException {
         StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
         return trusted(Stack.around(origin, switches, ports, dir));
     }
@@ -52,7 +52,7 @@ public final class Stacks {
      * A whole stack with an origin of its own, started with {@code originArgs}: for the few classes
      * whose origin settings differ from the shared one's (delays, the items' lifetime).
      */
-    public static Stack withOwnOrigin(Class<?> owner, NginxSwitches switches, String... originArgs) throws IOException {
+    public static Stack withOwnOrigin(Class<?> owner, StackSwitches switches, String... originArgs) throws IOException {
         return trusted(Stack.start(switches, StackPorts.free(), TestDirs.fresh(owner, "stack"), 10, List.of(originArgs)));
     }
 

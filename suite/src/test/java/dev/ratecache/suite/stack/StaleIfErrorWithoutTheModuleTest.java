@@ -5,9 +5,9 @@ import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +28,7 @@ class StaleIfErrorWithoutTheModuleTest {
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
         stack = Stacks.around(origin, StaleIfErrorWithoutTheModuleTest.class,
-                new NginxSwitches().ageSource(AgeSource.NJS).readTimeout(2));
+                new StackSwitches().ageSource(AgeSource.NJS).readTimeout(2));
     }
 
     @AfterAll

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.suite.Http;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.nginx.ThrowawayCa;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.InputStream;
@@ -45,12 +45,12 @@ class TlsEdgeTest {
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
-        edge = Stacks.around(origin, TestDirs.fresh(TlsEdgeTest.class, "edge"), new NginxSwitches()
+        edge = Stacks.around(origin, TestDirs.fresh(TlsEdgeTest.class, "edge"), new StackSwitches()
                 .tls(true).hsts(true).httpPort(httpPort = dev.ratecache.proc.Ports.free()));
         own = ThrowawayCa.write(TestDirs.fresh(TlsEdgeTest.class, "own-ca"), List.of());
-        ownCertificate = Stacks.around(origin, TestDirs.fresh(TlsEdgeTest.class, "own"), new NginxSwitches()
+        ownCertificate = Stacks.around(origin, TestDirs.fresh(TlsEdgeTest.class, "own"), new StackSwitches()
                 .tls(true).tlsFiles(own.certificate(), own.key()).http2(false));
-        fleet = Stacks.around(origin, TestDirs.fresh(TlsEdgeTest.class, "fleet"), new NginxSwitches()
+        fleet = Stacks.around(origin, TestDirs.fresh(TlsEdgeTest.class, "fleet"), new StackSwitches()
                 .tls(true).edges(2));
     }
 
@@ -175,7 +175,7 @@ class TlsEdgeTest {
             exchange.close();
         });
         origin.start();
-        try (Stack through = Stacks.trusted(Stack.around(null, new NginxSwitches().tls(true).edges(2)
+        try (Stack through = Stacks.trusted(Stack.around(null, new StackSwitches().tls(true).edges(2)
                 .origins(List.of(URI.create("http://127.0.0.1:" + origin.getAddress().getPort()))),
                 StackPorts.free(), TestDirs.fresh(TlsEdgeTest.class, "scheme")))) {
             assertThat(Http.get(through.frontUri(), "/scheme").statusCode()).isEqualTo(200);

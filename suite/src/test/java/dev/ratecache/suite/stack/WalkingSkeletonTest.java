@@ -3,12 +3,12 @@ package dev.ratecache.suite.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.Http;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
-import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.nginx.NginxSwitches;
-import dev.ratecache.suite.origin.OriginServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -36,7 +36,7 @@ class WalkingSkeletonTest {
 
     @Test
     void secondGetInsideFreshnessIsAnEdgeHitThatNeverReachesTheOrigin(OriginServer origin) throws Exception {
-        stack = Stacks.around(origin, TestDirs.fresh(getClass(), "hit"), new NginxSwitches());
+        stack = Stacks.around(origin, TestDirs.fresh(getClass(), "hit"), new StackSwitches());
 
         HttpResponse<String> first = Http.get(stack.frontUri(), "/hare");
         HttpResponse<String> second = Http.get(stack.frontUri(), "/hare");
@@ -53,7 +53,7 @@ class WalkingSkeletonTest {
     void whenTheFrontEndCannotStartNothingIsLeftRunning() throws Exception {
         StackPorts ports = StackPorts.free();
         try (ServerSocket taken = new ServerSocket(ports.front(), 1, InetAddress.getByName("127.0.0.1"))) {
-            assertThatThrownBy(() -> Stack.start(new NginxSwitches(), ports, TestDirs.fresh(getClass(), "fails")))
+            assertThatThrownBy(() -> Stack.start(new StackSwitches(), ports, TestDirs.fresh(getClass(), "fails")))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining(String.valueOf(ports.front()));
         }
@@ -66,7 +66,7 @@ class WalkingSkeletonTest {
     void burstBeyondTheBackEndLimitIsRejectedWhileTheOriginSeesNoMoreThanRatePlusBurst(OriginServer origin)
             throws Exception {
         // Tiers of its own: the burst leaves the back end's bucket full for seconds after it.
-        stack = Stacks.around(origin, TestDirs.fresh(getClass(), "burst"), new NginxSwitches());
+        stack = Stacks.around(origin, TestDirs.fresh(getClass(), "burst"), new StackSwitches());
         // A distinct query string each: the edge cache cannot answer any of them.
         List<String> paths = IntStream.range(0, 150).mapToObj(i -> "/hare?n=" + i).toList();
 

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import dev.ratecache.suite.spec.LimitScope;
 import java.nio.file.Path;
@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
  * The rate limits of both tiers: the per-client limit at the front (its rate, burst and mode,
  * what it counts by, its tiers of keys, the networks it spares, which requests it counts) and the
  * limit for the whole origin at the back, and how a rejection is answered. A group of
- * {@link NginxSwitches}, which checks them all in one place.
+ * {@link StackSwitches}, which checks them all in one place.
  */
 final class LimitSwitches implements WholeNumber.Flags {
     @Option(names = "--front-limit", negatable = true, fallbackValue = "true",
@@ -24,22 +24,22 @@ final class LimitSwitches implements WholeNumber.Flags {
     @Option(names = "--front-burst", paramLabel = "N", description = "Front end burst, requests. Default: ${DEFAULT-VALUE}.")
     int frontBurst = 200;
 
-    @Option(names = "--front-mode", paramLabel = "MODE", converter = NginxSwitches.LimitModeConverter.class,
+    @Option(names = "--front-mode", paramLabel = "MODE", converter = StackSwitches.LimitModeConverter.class,
             description = "Front end burst handling: queue, nodelay or delay=N. Default: queue.")
     LimitMode frontMode = LimitMode.QUEUE;
 
-    @Option(names = "--limit-key", paramLabel = "KEY", converter = NginxSwitches.LimitKeyConverter.class,
+    @Option(names = "--limit-key", paramLabel = "KEY", converter = StackSwitches.LimitKeyConverter.class,
             description = "What the per-client limit counts by: addr (the client's address), header:NAME, cookie:NAME or"
                     + " arg:NAME (a key the client sends). A key over 256 bytes or with control characters counts as"
                     + " missing. Default: addr.")
     LimitKey limitKey = LimitKey.ADDR;
 
-    @Option(names = "--missing-key", paramLabel = "ACTION", converter = NginxSwitches.MissingKeyConverter.class,
+    @Option(names = "--missing-key", paramLabel = "ACTION", converter = StackSwitches.MissingKeyConverter.class,
             description = "A request without a valid key: addr (limited by its address, at the anonymous tier's rate)"
                     + " or reject (401 with a one-line body). Default: addr.")
     MissingKey missingKey = MissingKey.ADDR;
 
-    @Option(names = "--address-ceiling", paramLabel = "auto|off|RATE[,BURST]", converter = NginxSwitches.AddressCeilingConverter.class,
+    @Option(names = "--address-ceiling", paramLabel = "auto|off|RATE[,BURST]", converter = StackSwitches.AddressCeilingConverter.class,
             description = "With a key other than addr, a per-address limit kept beside the key's, so that a client"
                     + " cannot rotate keys to escape it: auto (ten times the most generous tier's rate and burst),"
                     + " RATE[,BURST] (burst twice the rate if left out) or off. Default: auto.")
@@ -61,7 +61,7 @@ final class LimitSwitches implements WholeNumber.Flags {
             description = "Networks never limited per client (the back end's limit for the whole origin still applies).")
     List<String> allow = new ArrayList<>();
 
-    @Option(names = "--limit-scope", paramLabel = "SCOPE", converter = NginxSwitches.LimitScopeConverter.class,
+    @Option(names = "--limit-scope", paramLabel = "SCOPE", converter = StackSwitches.LimitScopeConverter.class,
             description = "Which requests cost per-client quota: all (counted at the edge, before its cache) or misses"
                     + " (counted at the back end, so edge-cache hits are free). Default: all.")
     LimitScope limitScope = LimitScope.ALL;
@@ -76,7 +76,7 @@ final class LimitSwitches implements WholeNumber.Flags {
     @Option(names = "--back-burst", paramLabel = "N", description = "Back end burst, requests. Default: ${DEFAULT-VALUE}.")
     int backBurst = 50;
 
-    @Option(names = "--back-mode", paramLabel = "MODE", converter = NginxSwitches.LimitModeConverter.class,
+    @Option(names = "--back-mode", paramLabel = "MODE", converter = StackSwitches.LimitModeConverter.class,
             description = "Back end burst handling: queue, nodelay or delay=N. Default: queue.")
     LimitMode backMode = LimitMode.QUEUE;
 
@@ -93,6 +93,6 @@ final class LimitSwitches implements WholeNumber.Flags {
 
     @Override
     public Map<String, WholeNumber> wholeNumbers() {
-        return NginxSwitches.WHOLE_NUMBERS;
+        return StackSwitches.WHOLE_NUMBERS;
     }
 }

@@ -1,7 +1,8 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.nginx.ThrowawayCa;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.testkit.TestDirs;
 import java.io.StringWriter;
@@ -31,7 +32,7 @@ class TlsSwitchesTest {
 
     @Test
     void tlsFlagsWithoutTlsAreRefused() {
-        NginxSwitches s = new NginxSwitches().tlsFiles(Path.of("a.pem"), Path.of("a.key")).hsts(true).http2(false)
+        StackSwitches s = new StackSwitches().tlsFiles(Path.of("a.pem"), Path.of("a.key")).hsts(true).http2(false)
                 .httpPort(8080);
 
         assertThat(s.problems()).containsExactly("--tls-cert goes with --tls: add --tls",
@@ -41,9 +42,9 @@ class TlsSwitchesTest {
 
     @Test
     void aCertificateWithoutItsKeyIsRefused() {
-        assertThat(new NginxSwitches().tls(true).tlsFiles(Path.of("a.pem"), null).problems())
+        assertThat(new StackSwitches().tls(true).tlsFiles(Path.of("a.pem"), null).problems())
                 .containsExactly("--tls-cert needs its private key: add --tls-key FILE");
-        assertThat(new NginxSwitches().tls(true).tlsFiles(null, Path.of("a.key")).problems())
+        assertThat(new StackSwitches().tls(true).tlsFiles(null, Path.of("a.key")).problems())
                 .containsExactly("--tls-key needs its certificate: add --tls-cert FILE");
     }
 
@@ -160,7 +161,7 @@ class TlsSwitchesTest {
     }
 
     private static List<String> problems(Path cert, Path key) {
-        return new NginxSwitches().tls(true).tlsFiles(cert, key).problems();
+        return new StackSwitches().tls(true).tlsFiles(cert, key).problems();
     }
 
     private static KeyPair rsa() throws Exception {

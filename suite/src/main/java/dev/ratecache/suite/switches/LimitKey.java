@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -38,16 +38,6 @@ public record LimitKey(Kind kind, String name) {
 
     public boolean byAddress() {
         return kind == Kind.ADDR;
-    }
-
-    /** The nginx variable that holds the key as the client sent it. */
-    public String variable() {
-        return switch (kind) {
-            case ADDR -> "$binary_remote_addr";
-            case HEADER -> "$http_" + name.toLowerCase(Locale.ROOT).replace('-', '_');
-            case COOKIE -> "$cookie_" + name;
-            case ARG -> "$arg_" + name;
-        };
     }
 
     /** Where the client puts the key, in words. */

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Several front tiers (edges) behind a balancer, and how the per-client limit holds across them.
- * A group of {@link NginxSwitches}, which checks them all in one place.
+ * A group of {@link StackSwitches}, which checks them all in one place.
  */
 final class FleetSwitches implements WholeNumber.Flags {
     @Option(names = "--edges", paramLabel = "N",
@@ -15,13 +15,13 @@ final class FleetSwitches implements WholeNumber.Flags {
                     + " balancing nginx on the front port; 1 is no balancer. Default: ${DEFAULT-VALUE}.")
     int edges = 1;
 
-    @Option(names = "--edge-balance", paramLabel = "METHOD", converter = NginxSwitches.EdgeBalanceConverter.class,
+    @Option(names = "--edge-balance", paramLabel = "METHOD", converter = StackSwitches.EdgeBalanceConverter.class,
             description = "With --edges N > 1, how the balancer spreads requests: round-robin (independent caches) or"
                     + " uri-hash (hash $request_uri consistent: each URL cached on one edge). A matrix run given --edges"
                     + " without it runs each edge-cache cell both ways. Default: round-robin.")
     EdgeBalance edgeBalance = EdgeBalance.ROUND_ROBIN;
 
-    @Option(names = "--fleet-limit", paramLabel = "STRATEGY", converter = NginxSwitches.FleetLimitConverter.class,
+    @Option(names = "--fleet-limit", paramLabel = "STRATEGY", converter = StackSwitches.FleetLimitConverter.class,
             description = "With --edges N > 1, how the per-client limit holds across the edges: per-edge (each counts"
                     + " alone: a client gets up to N times its limit), client-hash (the balancer sends each client to"
                     + " one edge), split (each edge rate/N and burst/N) or shared (one bucket per client in Redis,"
@@ -40,6 +40,6 @@ final class FleetSwitches implements WholeNumber.Flags {
 
     @Override
     public Map<String, WholeNumber> wholeNumbers() {
-        return NginxSwitches.WHOLE_NUMBERS;
+        return StackSwitches.WHOLE_NUMBERS;
     }
 }

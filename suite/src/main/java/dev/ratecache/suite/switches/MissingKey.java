@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 /**
  * What happens to a request without a valid key ({@code --missing-key}): {@code addr} counts it

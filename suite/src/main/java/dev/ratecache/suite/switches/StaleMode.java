@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 /**
  * When the edge cache may answer with an expired entry. {@code rfc}: only where the origin allowed

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,25 +30,6 @@ public record LimitMode(Kind kind, int delay) {
             return new LimitMode(Kind.DELAY, Integer.parseInt(m.group(1)));
         }
         throw new IllegalArgumentException("'" + text + "' is not a limit mode: use " + ACCEPTED);
-    }
-
-    /** The text after {@code burst=N} in the limit_req directive. */
-    public String argument() {
-        return switch (kind) {
-            case QUEUE -> "";
-            case NODELAY -> " nodelay";
-            case DELAY -> " delay=" + delay;
-        };
-    }
-
-    /** One line, for the rendered config, saying what the mode does. */
-    public String note() {
-        return switch (kind) {
-            case QUEUE -> "Requests inside the burst are queued and released at the rate (no nodelay).";
-            case NODELAY -> "Requests inside the burst pass at once (nodelay); the burst refills at the rate.";
-            case DELAY -> "The first " + delay + " requests beyond the rate pass at once; the rest of the burst"
-                    + " is queued (two-stage limiting).";
-        };
     }
 
     @Override

@@ -1,11 +1,11 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
  * The connections between tiers and to clients, and nginx's worker processes. A group of
- * {@link NginxSwitches}, which checks them all in one place.
+ * {@link StackSwitches}, which checks them all in one place.
  */
 final class ConnectionSwitches implements WholeNumber.Flags {
     @Option(names = "--keepalive", paramLabel = "N", description = "Idle kept-alive connections each tier holds to the next. Default: ${DEFAULT-VALUE}.")
@@ -23,6 +23,6 @@ final class ConnectionSwitches implements WholeNumber.Flags {
 
     @Override
     public Map<String, WholeNumber> wholeNumbers() {
-        return NginxSwitches.WHOLE_NUMBERS;
+        return StackSwitches.WHOLE_NUMBERS;
     }
 }

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import dev.ratecache.suite.spec.AgeSource;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The edge cache at the front: its size, when it serves stale, Age, the freshness the back gives
- * paths, and who may purge. A group of {@link NginxSwitches}, which checks them all in one place.
+ * paths, and who may purge. A group of {@link StackSwitches}, which checks them all in one place.
  */
 final class CacheSwitches {
     @Option(names = "--cache", negatable = true, fallbackValue = "true",
@@ -30,13 +30,13 @@ final class CacheSwitches {
                     + " about a quarter of the HIT path's CPU, see nginx/README.md). Default: on.")
     boolean age = true;
 
-    @Option(names = "--age-source", paramLabel = "SOURCE", converter = NginxSwitches.AgeSourceConverter.class,
+    @Option(names = "--age-source", paramLabel = "SOURCE", converter = StackSwitches.AgeSourceConverter.class,
             description = "What counts the edge's Age: native (nginx/modules/age, which ./run-tests.sh builds against"
                     + " Debian's nginx), njs (nginx/njs/age.js) or auto (native when it is built, else njs)."
                     + " Default: auto.")
     AgeSource ageSource = AgeSource.AUTO;
 
-    @Option(names = "--stale", paramLabel = "MODE", converter = NginxSwitches.StaleModeConverter.class,
+    @Option(names = "--stale", paramLabel = "MODE", converter = StackSwitches.StaleModeConverter.class,
             description = "When the edge cache serves expired entries: rfc (only as the origin's stale-while-revalidate"
                     + " and stale-if-error allow) or protective (whenever the origin fails or an entry is being refreshed,"
                     + " whatever the origin allowed: availability over correctness). Default: rfc.")

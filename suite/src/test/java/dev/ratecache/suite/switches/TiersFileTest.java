@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

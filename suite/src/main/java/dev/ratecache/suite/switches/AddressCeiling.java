@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,7 +44,7 @@ public record AddressCeiling(Kind kind, int rate, int burst) {
 
     /**
      * The rate and burst in force, {@code auto} resolved against the most generous of {@code tiers}
-     * (the tiers in force, anonymous included: {@link NginxSwitches#tiersInForce}).
+     * (the tiers in force, anonymous included: {@link StackSwitches#tiersInForce}).
      */
     AddressCeiling resolved(java.util.List<LimitTier> tiers) {
         int highestRate = tiers.stream().mapToInt(LimitTier::rate).max().orElse(0);

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import dev.ratecache.suite.spec.TlsFiles;
 import java.nio.file.Path;
@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 
 /**
  * TLS where the clients connect: the certificate, HTTP/2, HSTS and a port that redirects to
- * https. A group of {@link NginxSwitches}, which checks them all in one place.
+ * https. A group of {@link StackSwitches}, which checks them all in one place.
  */
 final class TlsSwitches implements WholeNumber.Flags {
     @Option(names = "--tls", negatable = true, fallbackValue = "true",
@@ -44,6 +44,6 @@ final class TlsSwitches implements WholeNumber.Flags {
 
     @Override
     public Map<String, WholeNumber> wholeNumbers() {
-        return NginxSwitches.WHOLE_NUMBERS;
+        return StackSwitches.WHOLE_NUMBERS;
     }
 }

@@ -1,11 +1,11 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * A flag that takes a whole number from {@code min} to {@code max}. Its check once parsed, and the

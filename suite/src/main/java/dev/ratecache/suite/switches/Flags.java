@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,15 +12,15 @@ import picocli.CommandLine;
 
 /** The switches' values as a user types them: their --help spelling in any case, or one line listing the accepted ones. */
 class FlagValueTest {
-    private static NginxSwitches parsed(String... args) {
-        NginxSwitches switches = new NginxSwitches();
+    private static StackSwitches parsed(String... args) {
+        StackSwitches switches = new StackSwitches();
         new CommandLine(switches).parseArgs(args);
         return switches;
     }
 
     @Test
     void anEnumSwitchTakesItsHelpSpellingInAnyCase() {
-        NginxSwitches s = parsed("--stale", "PROTECTIVE", "--balance", "Least-Conn", "--edge-balance", " uri-hash ",
+        StackSwitches s = parsed("--stale", "PROTECTIVE", "--balance", "Least-Conn", "--edge-balance", " uri-hash ",
                 "--limit-scope", "misses", "--missing-key", "Reject", "--age-source", "NJS");
         assertThat(s.stale()).isEqualTo(StaleMode.PROTECTIVE);
         assertThat(s.balance()).isEqualTo(Balance.LEAST_CONN);

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.spec.AgeSource;
@@ -29,7 +29,7 @@ import picocli.CommandLine.Mixin;
  * command line. The defaults are the reference experiment's setup, with 429 instead of nginx's
  * default 503.
  */
-public final class NginxSwitches implements WholeNumber.Flags {
+public final class StackSwitches implements WholeNumber.Flags {
     private static final Pattern SIZE = Pattern.compile("\\d{1,9}[kmg]?");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9._~/-]*");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.-]+:(\\d{1,5})");
@@ -82,9 +82,9 @@ public final class NginxSwitches implements WholeNumber.Flags {
         }
         range(p, "--retry-after", limits.retryAfter);
         range(p, "--limit-conn", limits.limitConn);
-        Path ageModule = NginxRenderer.ageModule();
+        Path ageModule = AgeSource.module();
         if (caching.ageSource == AgeSource.NATIVE && (ageModule == null || !Files.isRegularFile(ageModule))) {
-            p.add("--age-source native needs the module ./run-tests.sh builds (" + NginxRenderer.AGE_MODULE
+            p.add("--age-source native needs the module ./run-tests.sh builds (" + AgeSource.MODULE
                     + "): run it once as root, or build it as nginx/modules/age/README.md says");
         }
         if (!SIZE.matcher(caching.cacheSize).matches()) {
@@ -260,8 +260,8 @@ public final class NginxSwitches implements WholeNumber.Flags {
     }
 
     /** An independent copy: a matrix changes a few switches per cell on top of the user's. */
-    public NginxSwitches copy() {
-        NginxSwitches c = new NginxSwitches();
+    public StackSwitches copy() {
+        StackSwitches c = new StackSwitches();
         // Every flag from the annotations, as Flags.differing reads them, so that a flag added is copied too.
         Flags.copy(this, c);
         c.limits.givenTiers = limits.givenTiers;
@@ -270,51 +270,51 @@ public final class NginxSwitches implements WholeNumber.Flags {
     }
 
     // Fluent setters, for tests and other code that builds a scenario without a command line.
-    public NginxSwitches frontLimit(boolean on) { limits.frontLimit = on; return this; }
-    public NginxSwitches frontRate(int r) { limits.frontRate = r; return this; }
-    public NginxSwitches frontBurst(int n) { limits.frontBurst = n; return this; }
-    public NginxSwitches frontMode(LimitMode m) { limits.frontMode = m; return this; }
-    public NginxSwitches limitKey(LimitKey k) { limits.limitKey = k; return this; }
-    public NginxSwitches missingKey(MissingKey m) { limits.missingKey = m; return this; }
-    public NginxSwitches addressCeiling(AddressCeiling c) { limits.addressCeiling = c; return this; }
-    public NginxSwitches tiers(Path file) { limits.tiers = file; return this; }
+    public StackSwitches frontLimit(boolean on) { limits.frontLimit = on; return this; }
+    public StackSwitches frontRate(int r) { limits.frontRate = r; return this; }
+    public StackSwitches frontBurst(int n) { limits.frontBurst = n; return this; }
+    public StackSwitches frontMode(LimitMode m) { limits.frontMode = m; return this; }
+    public StackSwitches limitKey(LimitKey k) { limits.limitKey = k; return this; }
+    public StackSwitches missingKey(MissingKey m) { limits.missingKey = m; return this; }
+    public StackSwitches addressCeiling(AddressCeiling c) { limits.addressCeiling = c; return this; }
+    public StackSwitches tiers(Path file) { limits.tiers = file; return this; }
     /** Tiers of keys without a file: a tiers cell's own, which its folder's tiers.txt then names. */
-    public NginxSwitches tiers(List<LimitTier> given) { limits.givenTiers = List.copyOf(given); return this; }
-    public NginxSwitches allow(List<String> cidrs) { limits.allow = new ArrayList<>(cidrs); return this; }
-    public NginxSwitches limitScope(LimitScope s) { limits.limitScope = s; return this; }
-    public NginxSwitches backLimit(boolean on) { limits.backLimit = on; return this; }
-    public NginxSwitches backRate(int r) { limits.backRate = r; return this; }
-    public NginxSwitches backBurst(int n) { limits.backBurst = n; return this; }
-    public NginxSwitches backMode(LimitMode m) { limits.backMode = m; return this; }
-    public NginxSwitches rejectStatus(int s) { limits.rejectStatus = s; return this; }
-    public NginxSwitches retryAfter(int s) { limits.retryAfter = s; return this; }
-    public NginxSwitches limitConn(int n) { limits.limitConn = n; return this; }
-    public NginxSwitches cache(boolean on) { caching.cache = on; return this; }
-    public NginxSwitches cacheSize(String s) { caching.cacheSize = s; return this; }
-    public NginxSwitches backgroundUpdate(boolean on) { caching.backgroundUpdate = on; return this; }
-    public NginxSwitches age(boolean on) { caching.age = on; return this; }
-    public NginxSwitches ageSource(AgeSource a) { caching.ageSource = a; return this; }
-    public NginxSwitches stale(StaleMode m) { caching.stale = m; return this; }
-    public NginxSwitches freshness(String path, int seconds) { caching.freshness.put(path, seconds); return this; }
-    public NginxSwitches purgeAllow(List<String> a) { caching.purgeAllow = new ArrayList<>(a); return this; }
-    public NginxSwitches origins(List<URI> o) { originSwitches.origins = new ArrayList<>(o); return this; }
-    public NginxSwitches balance(Balance b) { originSwitches.balance = b; return this; }
-    public NginxSwitches edges(int n) { fleet.edges = n; return this; }
-    public NginxSwitches edgeBalance(EdgeBalance b) { fleet.edgeBalance = b; return this; }
-    public NginxSwitches fleetLimit(FleetLimit f) { fleet.fleetLimit = f; return this; }
-    public NginxSwitches fleetRedis(String hostPort) { fleet.fleetRedis = hostPort; return this; }
-    public NginxSwitches fleetRedisTimeout(int ms) { fleet.fleetRedisTimeout = ms; return this; }
-    public NginxSwitches tls(boolean on) { tlsSwitches.tls = on; return this; }
-    public NginxSwitches tlsFiles(Path certificate, Path key) { tlsSwitches.tlsCert = certificate; tlsSwitches.tlsKey = key; return this; }
-    public NginxSwitches http2(boolean on) { tlsSwitches.http2 = on; return this; }
-    public NginxSwitches hsts(boolean on) { tlsSwitches.hsts = on; return this; }
-    public NginxSwitches httpPort(int port) { tlsSwitches.httpPort = port; return this; }
+    public StackSwitches tiers(List<LimitTier> given) { limits.givenTiers = List.copyOf(given); return this; }
+    public StackSwitches allow(List<String> cidrs) { limits.allow = new ArrayList<>(cidrs); return this; }
+    public StackSwitches limitScope(LimitScope s) { limits.limitScope = s; return this; }
+    public StackSwitches backLimit(boolean on) { limits.backLimit = on; return this; }
+    public StackSwitches backRate(int r) { limits.backRate = r; return this; }
+    public StackSwitches backBurst(int n) { limits.backBurst = n; return this; }
+    public StackSwitches backMode(LimitMode m) { limits.backMode = m; return this; }
+    public StackSwitches rejectStatus(int s) { limits.rejectStatus = s; return this; }
+    public StackSwitches retryAfter(int s) { limits.retryAfter = s; return this; }
+    public StackSwitches limitConn(int n) { limits.limitConn = n; return this; }
+    public StackSwitches cache(boolean on) { caching.cache = on; return this; }
+    public StackSwitches cacheSize(String s) { caching.cacheSize = s; return this; }
+    public StackSwitches backgroundUpdate(boolean on) { caching.backgroundUpdate = on; return this; }
+    public StackSwitches age(boolean on) { caching.age = on; return this; }
+    public StackSwitches ageSource(AgeSource a) { caching.ageSource = a; return this; }
+    public StackSwitches stale(StaleMode m) { caching.stale = m; return this; }
+    public StackSwitches freshness(String path, int seconds) { caching.freshness.put(path, seconds); return this; }
+    public StackSwitches purgeAllow(List<String> a) { caching.purgeAllow = new ArrayList<>(a); return this; }
+    public StackSwitches origins(List<URI> o) { originSwitches.origins = new ArrayList<>(o); return this; }
+    public StackSwitches balance(Balance b) { originSwitches.balance = b; return this; }
+    public StackSwitches edges(int n) { fleet.edges = n; return this; }
+    public StackSwitches edgeBalance(EdgeBalance b) { fleet.edgeBalance = b; return this; }
+    public StackSwitches fleetLimit(FleetLimit f) { fleet.fleetLimit = f; return this; }
+    public StackSwitches fleetRedis(String hostPort) { fleet.fleetRedis = hostPort; return this; }
+    public StackSwitches fleetRedisTimeout(int ms) { fleet.fleetRedisTimeout = ms; return this; }
+    public StackSwitches tls(boolean on) { tlsSwitches.tls = on; return this; }
+    public StackSwitches tlsFiles(Path certificate, Path key) { tlsSwitches.tlsCert = certificate; tlsSwitches.tlsKey = key; return this; }
+    public StackSwitches http2(boolean on) { tlsSwitches.http2 = on; return this; }
+    public StackSwitches hsts(boolean on) { tlsSwitches.hsts = on; return this; }
+    public StackSwitches httpPort(int port) { tlsSwitches.httpPort = port; return this; }
     /** The throwaway CA's files the suite made for this run (--tls without --tls-cert). */
-    public NginxSwitches throwawayTls(TlsFiles files) { tlsSwitches.throwawayTls = files; return this; }
-    public NginxSwitches keepalive(int n) { connections.keepalive = n; return this; }
-    public NginxSwitches readTimeout(int s) { connections.readTimeout = s; return this; }
-    public NginxSwitches clientTimeout(int s) { connections.clientTimeout = s; return this; }
-    public NginxSwitches workers(String w) { connections.workers = w; return this; }
+    public StackSwitches throwawayTls(TlsFiles files) { tlsSwitches.throwawayTls = files; return this; }
+    public StackSwitches keepalive(int n) { connections.keepalive = n; return this; }
+    public StackSwitches readTimeout(int s) { connections.readTimeout = s; return this; }
+    public StackSwitches clientTimeout(int s) { connections.clientTimeout = s; return this; }
+    public StackSwitches workers(String w) { connections.workers = w; return this; }
 
     public boolean frontLimit() { return limits.frontLimit; }
     public boolean backLimit() { return limits.backLimit; }
@@ -327,7 +327,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
     public boolean cache() { return caching.cache; }
     public String cacheSize() { return caching.cacheSize; }
     /** What counts the edge's Age, auto resolved: native when run-tests.sh built the module, else njs. */
-    public AgeSource ageSourceInForce() { return caching.ageSource.resolved(NginxRenderer.ageModule()); }
+    public AgeSource ageSourceInForce() { return caching.ageSource.resolved(AgeSource.module()); }
     public int rejectStatus() { return limits.rejectStatus; }
     public int retryAfter() { return limits.retryAfter; }
     public List<URI> origins() { return List.copyOf(originSwitches.origins); }
@@ -426,7 +426,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
                         Optional.ofNullable(fleetRedis()), fleetRedisTimeout()),
                 tlsSpec, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),
                 new StackSpec.Tuning(workers(), ageSourceInForce()),
-                new StackSpec.Said(describe(), Flags.differing(this, new NginxSwitches())));
+                new StackSpec.Said(describe(), Flags.differing(this, new StackSwitches())));
     }
 
     private static StackSpec.Key specKey(LimitKey key) {
@@ -439,7 +439,7 @@ public final class NginxSwitches implements WholeNumber.Flags {
     }
 
     /** Resolved as nginx's edge resolves it: auto against the tiers in force. */
-    private static Optional<StackSpec.Limit> specCeiling(NginxSwitches switches) {
+    private static Optional<StackSpec.Limit> specCeiling(StackSwitches switches) {
         AddressCeiling c = switches.addressCeilingInForce(switches.limitTiers());
         return switches.limitKey().byAddress() || c.kind() == AddressCeiling.Kind.OFF ? Optional.empty()
                 : Optional.of(new StackSpec.Limit(c.rate(), c.burst(), StackSpec.Mode.NODELAY, 0));

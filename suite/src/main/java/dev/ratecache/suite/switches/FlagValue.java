@@ -1,4 +1,4 @@
-package dev.ratecache.suite.nginx;
+package dev.ratecache.suite.switches;
 
 import java.util.Arrays;
 import java.util.List;
@@ -8,7 +8,7 @@ import picocli.CommandLine;
 /**
  * A picocli converter for a flag's value: a bad value is refused in one line, the parser's own,
  * which says what is accepted. Here rather than in the command line's package because the tiers'
- * switches ({@link NginxSwitches}) are a mixin of several commands and name no package above them.
+ * switches ({@link StackSwitches}) are a mixin of several commands and name no package above them.
  */
 public class FlagValue<T> implements CommandLine.ITypeConverter<T> {
     private final Function<String, T> parse;
