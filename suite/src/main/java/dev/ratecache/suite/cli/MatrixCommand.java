@@ -15,6 +15,7 @@ import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.predict.Predictor;
+import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.report.Check;
@@ -57,6 +58,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Mixin
     OriginThreads originThreads = new OriginThreads();
+
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
 
     @Option(names = "--matrix", paramLabel = "KIND",
             description = "${COMPLETION-CANDIDATES}. default: the reference experiment's cells; full: every combination"
@@ -151,7 +155,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
                 switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
-                !noDashboards),
+                !noDashboards, originDatabase()),
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
@@ -217,6 +221,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         matrix.defaults(switches, kindInput(List.of()));
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
+        problems.addAll(database.problems());
+        if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
+            problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
+                    + " drop --origin, or them");
+        }
         int repeats = repeat != null ? repeat : profile.repeats();
         REPEAT.check(problems, repeats);
         if (redisPort < 0 || redisPort > 65535) {
@@ -333,6 +342,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         if (run.cells.stream().anyMatch(c -> !c.direct())) {
             WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
+        } else if (originDatabase().postgres()) {
+            WorkerAccess.postgresProblem(runDir.getParent(), "--results").ifPresent(problems::add);
+        }
+        if (originDatabase().postgres()) {
+            PostgresServer.notInstalled().ifPresent(problems::add);
         }
         problems.addAll(ports.unavailable(switches.origins().isEmpty()));
         Refuse.ifAny(spec, problems);
@@ -423,12 +437,21 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads.threads() + " request threads"
                 : switches.origins().toString());
+        if (switches.origins().isEmpty()) {
+            run.put("database", originDatabase().describe("PostgreSQL 15 (" + PostgresServer.binDir()
+                    + ", its own cluster in the run folder, fsync off)"));
+        }
         if (!jmeterProperties.isEmpty()) {
             run.put("jmeter_properties", jmeterProperties.toString());
         }
         run.putAll(describeInput());
         run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
+    }
+
+    /** The suite's own origin's database and pool, as given (only once the input is checked). */
+    dev.ratecache.suite.origin.OriginDatabase originDatabase() {
+        return database.chosen(spec.commandLine().getParseResult());
     }
 
     /** results/latest points at the newest run. */
