@@ -35,7 +35,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * The origin on a real PostgreSQL (Debian's, started as the suite starts it, once for the class)
  * with a pool of one connection: the queries behind /places, /items written and read through it,
  * a seed that a reused database does not double, a request that finds no free connection
- * answered 504 and counted, a dead database answered 503, and PostgreSQL's CPU seen with its
+ * answered 504 and counted, a dead database answered 502, and PostgreSQL's CPU seen with its
  * backends.
  */
 @AutoConfigureObservability(tracing = false)
@@ -182,14 +182,14 @@ class PostgresOriginTest extends RunningOrigin {
 
     @Test
     @Order(5)
-    void aDeadDatabaseIsAnswered503CountedAndTheOriginStaysHealthy() {
+    void aDeadDatabaseIsAnswered502CountedAndTheOriginStaysHealthy() {
         postgres.kill();
         HttpResponse<String> read = api.get("/places?code=1227");
-        assertThat(read.statusCode()).isEqualTo(503);
+        assertThat(read.statusCode()).isEqualTo(502);
         assertThat(OriginHttp.json(read.body()).get("error").asText()).startsWith("the database failed: ");
-        // The pool finds it cannot open a new connection: 503 again, within the acquire timeout.
+        // The pool finds it cannot open a new connection: 502 again, within the acquire timeout.
         Timed<HttpResponse<String>> next = Timed.of(() -> api.get("/items/3"));
-        assertThat(next.result().statusCode()).isEqualTo(503);
+        assertThat(next.result().statusCode()).isEqualTo(502);
         assertThat(next.elapsed()).isLessThan(Duration.ofSeconds(10));
 
         JsonNode counters = management.getJson("/actuator/origin");

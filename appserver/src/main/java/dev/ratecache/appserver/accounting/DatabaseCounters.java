@@ -38,7 +38,7 @@ public class DatabaseCounters {
         timeouts.incrementAndGet();
     }
 
-    /** A request answered 503: the database failed or could not be reached; {@code what} in one line. */
+    /** A request answered 502: the database failed or could not be reached; {@code what} in one line. */
     public void failed(String what) {
         failures.incrementAndGet();
         lastFailure.set(what);

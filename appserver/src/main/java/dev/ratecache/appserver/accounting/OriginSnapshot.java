@@ -22,7 +22,7 @@ public record OriginSnapshot(Counts total, Map<String, Counts> endpoints, Other 
      * @param product     its name and version, e.g. "PostgreSQL 15.18 (Debian 15.18-0+deb12u1)"
      * @param queries     statements sent: /items reads and writes and /places queries
      * @param timeouts    requests answered 504: no pooled connection freed up within the acquire timeout
-     * @param failures    requests answered 503: the database failed or could not be reached
+     * @param failures    requests answered 502: the database failed or could not be reached
      * @param lastFailure the last of those, in the driver's words; null when none
      * @param pool        the connection pool, from Micrometer's HikariCP meters
      */

@@ -13,9 +13,11 @@ import org.springframework.transaction.TransactionException;
 
 /**
  * The answer to a request the database could not serve, counted: 504 when no pooled connection
- * freed up within the acquire timeout (the pool is exhausted: PostgREST answers the same), 503 when
- * the database failed or cannot be reached (a connection broke, or none can be opened: PostgREST's
- * 503 too). Neither carries cache headers, so nothing in front stores it in place of the content.
+ * freed up within the acquire timeout (the pool is exhausted: PostgREST answers the same), 502 when
+ * the database failed or cannot be reached (a connection broke, or none can be opened), as a proxy
+ * answers for an upstream that failed. PostgREST says 503 there, but in this suite 503 is a rate
+ * limit's rejection, and the client's figures count it as one: a dead database must show as
+ * errors. Neither carries cache headers, so nothing in front stores it in place of the content.
  */
 @Component
 public class DatabaseFailures {
@@ -43,13 +45,13 @@ public class DatabaseFailures {
         }
         String what = oneLine(failure);
         counters.failed(what);
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.APPLICATION_JSON)
+        return ResponseEntity.status(HttpStatus.BAD_GATEWAY).contentType(MediaType.APPLICATION_JSON)
                 .body(Map.of("error", "the database failed: " + what));
     }
 
     /**
      * Hikari's timeout, with no cause: every connection was busy. With a cause (the last attempt to
-     * open a connection failed) the pool was waiting on a database it cannot reach, which is a 503.
+     * open a connection failed) the pool was waiting on a database it cannot reach, which is a 502.
      */
     static boolean poolTimedOut(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {

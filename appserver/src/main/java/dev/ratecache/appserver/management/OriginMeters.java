@@ -64,13 +64,13 @@ class OriginMeters implements MeterBinder {
                 .register(registry);
         FunctionCounter.builder("origin.database.unanswered", database, DatabaseCounters::timeouts)
                 .description("Requests the database could not serve: 504, no pooled connection within the acquire"
-                        + " timeout; 503, the database failed or could not be reached")
+                        + " timeout; 502, the database failed or could not be reached")
                 .tag("status", "504")
                 .register(registry);
         FunctionCounter.builder("origin.database.unanswered", database, DatabaseCounters::failures)
                 .description("Requests the database could not serve: 504, no pooled connection within the acquire"
-                        + " timeout; 503, the database failed or could not be reached")
-                .tag("status", "503")
+                        + " timeout; 502, the database failed or could not be reached")
+                .tag("status", "502")
                 .register(registry);
         FunctionCounter.builder("origin.app.cache.lookups", appCache, AppCacheCounters::hits)
                 .description("App cache lookups for /items, as the origin saw them")

@@ -16,7 +16,7 @@ import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * What the origin answers when the database cannot serve a request, whichever of Spring's wrappers
- * the failure comes in: 504 for a pool with no free connection (as PostgREST), 503 for a database
+ * the failure comes in: 504 for a pool with no free connection (as PostgREST), 502 for a database
  * that failed or cannot be reached, each counted.
  */
 class DatabaseFailuresTest {
@@ -54,7 +54,7 @@ class DatabaseFailuresTest {
     }
 
     @Test
-    void aPoolWaitingOnADatabaseItCannotReachIs503WithTheDriversWords() {
+    void aPoolWaitingOnADatabaseItCannotReachIs502WithTheDriversWords() {
         SQLException refused = new SQLException("Connection to 127.0.0.1:5432 refused.", "08001",
                 new ConnectException("Connection refused"));
         SQLTransientConnectionException timeout = new SQLTransientConnectionException(
@@ -62,18 +62,18 @@ class DatabaseFailuresTest {
 
         ResponseEntity<?> answer = failures.answer(new CannotGetJdbcConnectionException("Failed to obtain", timeout));
 
-        assertThat(answer.getStatusCode().value()).isEqualTo(503);
+        assertThat(answer.getStatusCode().value()).isEqualTo(502);
         assertThat(answer.getBody()).isEqualTo(Map.of("error", "the database failed: Connection refused"));
         assertThat(counters.failures()).isEqualTo(1);
         assertThat(counters.timeouts()).isZero();
     }
 
     @Test
-    void aBrokenConnectionIs503AndOnlyDatabaseFailuresAreAnswered() {
+    void aBrokenConnectionIs502AndOnlyDatabaseFailuresAreAnswered() {
         ResponseEntity<?> answer = failures.answer(new DataAccessResourceFailureException("I/O error",
                 new SQLException("An I/O error occurred while sending to the backend.\n  at line 2", "08006")));
 
-        assertThat(answer.getStatusCode().value()).isEqualTo(503);
+        assertThat(answer.getStatusCode().value()).isEqualTo(502);
         assertThat(answer.getBody()).isEqualTo(Map.of("error",
                 "the database failed: An I/O error occurred while sending to the backend. | at line 2"));
         assertThat(DatabaseFailures.isDatabase(new DataAccessResourceFailureException("x"))).isTrue();

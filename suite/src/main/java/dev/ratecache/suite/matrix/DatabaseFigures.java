@@ -12,7 +12,7 @@ import java.util.Locale;
  * @param poolSize       the pool's connections
  * @param acquireTimeout the acquire timeout, as given (e.g. "10s")
  * @param timeouts       requests the origin answered 504: no connection freed up within the acquire timeout
- * @param failures       requests it answered 503: the database failed or could not be reached
+ * @param failures       requests it answered 502: the database failed or could not be reached
  * @param lastFailure    the last of those, in the driver's words; null when none
  * @param acquireMeanMs  the mean wait for a connection; null when none was handed out
  * @param activePeak     the most connections lent at once in the once-a-second readings; null without one
@@ -37,7 +37,7 @@ public record DatabaseFigures(long poolSize, String acquireTimeout, long timeout
         return timeouts > 0 || failures > 0;
     }
 
-    /** The report's and the terminal's words for a cell whose origin answered 504s or 503s: counted, not hidden. */
+    /** The report's and the terminal's words for a cell whose origin answered 504s or 502s: counted, not hidden. */
     public String describeUnanswered() {
         StringBuilder words = new StringBuilder();
         if (timeouts > 0) {
@@ -46,7 +46,7 @@ public record DatabaseFigures(long poolSize, String acquireTimeout, long timeout
         }
         if (failures > 0) {
             words.append(words.isEmpty() ? "the origin answered " : "; and ").append(String.format(Locale.ROOT,
-                    "%d requests 503: the database failed or could not be reached%s", failures,
+                    "%d requests 502: the database failed or could not be reached%s", failures,
                     lastFailure == null ? "" : " (last: " + lastFailure + ")"));
         }
         return words.toString();
@@ -54,7 +54,7 @@ public record DatabaseFigures(long poolSize, String acquireTimeout, long timeout
 
     /** For the cell's line on the terminal. */
     String terminalText() {
-        return String.format(Locale.ROOT, ", database 504s %d, 503s %d, pool wait %s ms, active peak %s of %d", timeouts,
+        return String.format(Locale.ROOT, ", database 504s %d, 502s %d, pool wait %s ms, active peak %s of %d", timeouts,
                 failures, acquireMeanMs == null ? "n/a" : String.format(Locale.ROOT, "%.1f", acquireMeanMs),
                 activePeak == null ? "n/a" : activePeak, poolSize);
     }

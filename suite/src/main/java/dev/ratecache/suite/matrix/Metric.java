@@ -44,7 +44,7 @@ public enum Metric {
     DB_504S("db_504s", "count", "requests the origin answered 504 because no database connection freed up within"
             + " --db-acquire-timeout (the pool exhausted, as PostgREST answers); n/a unless the run reports the pool"
             + " (--origin-db postgres, --db-pool, --db-acquire-timeout)", m -> m.databaseTimeouts()),
-    DB_503S("db_503s", "count", "requests the origin answered 503 because the database failed or could not be reached",
+    DB_502S("db_502s", "count", "requests the origin answered 502 because the database failed or could not be reached",
             m -> m.databaseFailures()),
     POOL_WAIT_MEAN_MS("pool_wait_mean_ms", "ms", "the mean wait of a request for a pooled database connection"
             + " (Micrometer's hikaricp.connections.acquire)", m -> m.poolWaitMeanMs()),

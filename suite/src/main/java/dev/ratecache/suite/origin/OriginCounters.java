@@ -29,7 +29,7 @@ public record OriginCounters(Count total, Map<String, Count> endpoints, Items it
      * The database behind /items and /places and its pool, since the last reset (null from an older origin).
      *
      * @param timeouts requests answered 504: no pooled connection freed up within the acquire timeout
-     * @param failures requests answered 503: the database failed or could not be reached
+     * @param failures requests answered 502: the database failed or could not be reached
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record DatabasePart(String product, long queries, long timeouts, long failures, String lastFailure, Pool pool) {}

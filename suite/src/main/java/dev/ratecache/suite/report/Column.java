@@ -48,7 +48,7 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
             of(Metric.DATABASE_QUERIES, "database queries", "", 0).onlyWhenMeasured(),
             of(Metric.CACHE_ERRORS, "cache errors", "", 0).onlyWhenMeasured(),
             of(Metric.DB_504S, "504s", "", 0).onlyWhenAny(),
-            of(Metric.DB_503S, "503s", "", 0).onlyWhenAny(),
+            of(Metric.DB_502S, "502s", "", 0).onlyWhenAny(),
             of(Metric.POOL_WAIT_MEAN_MS, "pool wait", "ms", 1).onlyWhenAny(),
             of(Metric.POOL_ACTIVE_PEAK, "pool active peak", "", 0).onlyWhenAny(),
             of(Metric.STALE_READS, "stale reads", "", 0).onlyWhenMeasured(),
@@ -81,7 +81,7 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
 
     /** The database's columns of the narrow views: the answers it could not give, the pool's waits, its CPU. */
     private static List<Column> databaseAtAGlance() {
-        return pick(Metric.DB_504S, Metric.DB_503S, Metric.POOL_WAIT_MEAN_MS, Metric.POOL_ACTIVE_PEAK,
+        return pick(Metric.DB_504S, Metric.DB_502S, Metric.POOL_WAIT_MEAN_MS, Metric.POOL_ACTIVE_PEAK,
                 Metric.CPU_POSTGRES_PCT);
     }
 

@@ -396,7 +396,7 @@ final class ReportModel {
                 .map(dev.ratecache.suite.matrix.CellMeasurement.Caches::describeFailure);
     }
 
-    /** What a cell whose origin answered 504s or 503s says: how many, and why, counted rather than hidden among the errors. */
+    /** What a cell whose origin answered 504s or 502s says: how many, and why, counted rather than hidden among the errors. */
     static Optional<String> databaseUnanswered(CellResult r) {
         return r.runs().stream().map(dev.ratecache.suite.matrix.CellMeasurement::database)
                 .filter(d -> d != null && d.unanswered()).findFirst()
