@@ -5,6 +5,8 @@ import dev.ratecache.appserver.appcache.RedisWarmUp;
 import dev.ratecache.appserver.config.AppCacheMode;
 import dev.ratecache.appserver.config.ItemsProperties;
 import dev.ratecache.appserver.config.ReplayProperties;
+import dev.ratecache.appserver.database.Database;
+import dev.ratecache.appserver.places.PlaceSeed;
 import dev.ratecache.appserver.items.ItemSeed;
 import dev.ratecache.appserver.replay.ReplayPaths;
 import java.util.StringJoiner;
@@ -34,9 +36,13 @@ class ReadyLogLine {
     private final ReplayPaths replay;
     private final ItemSeed seed;
     private final ObjectProvider<RedisWarmUp> redis;
+    private final Database database;
+    private final PlaceSeed places;
 
     ReadyLogLine(OriginProperties origin, ServerProperties server, ReplayPaths replay, ItemSeed seed,
-            ObjectProvider<RedisWarmUp> redis) {
+            ObjectProvider<RedisWarmUp> redis, Database database, PlaceSeed places) {
+        this.database = database;
+        this.places = places;
         this.origin = origin;
         this.redis = redis;
         this.server = server;
@@ -54,7 +60,9 @@ class ReadyLogLine {
                 + environment.getProperty("local.server.port") + " with "
                 + server.getTomcat().getThreads().getMax() + " request threads, management port "
                 + environment.getProperty("local.management.port") + ", content " + origin.contentVersion()
-                + ", endpoints: " + endpoints + items(environment) + replayMode());
+                + ", endpoints: " + endpoints + items(environment) + places() + "; database " + database.product()
+                + ", a pool of " + origin.database().poolSize() + " connections, acquire timeout "
+                + origin.database().acquireTimeout().toMillis() + " ms" + replayMode());
     }
 
     private String items(Environment environment) {
@@ -67,6 +75,11 @@ class ReadyLogLine {
         return "; /items/{id}: " + seed.count() + " items seeded in " + seed.tookMillis() + " ms, query cost "
                 + items.queryCost().toMillis() + " ms (" + origin.publicCacheControl(items.maxAge())
                 + "), app cache " + appCache;
+    }
+
+    private String places() {
+        return "; /places: " + places.rows() + " rows " + (places.seeded() ? "seeded" : "found") + " ("
+                + origin.sharedCacheControl(origin.places().maxAge(), origin.places().sMaxage()) + ")";
     }
 
     private String replayMode() {

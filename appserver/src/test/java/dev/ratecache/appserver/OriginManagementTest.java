@@ -30,10 +30,16 @@ class OriginManagementTest extends RunningOrigin {
     void reportsCountsInTheShapeTheSuiteParses() {
         JsonNode origin = origin();
 
-        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "other", "items");
+        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "other", "items", "database");
         assertThat(origin.get("other").fieldNames()).toIterable().containsExactly("requests");
         assertThat(origin.get("endpoints").fieldNames()).toIterable()
-                .containsExactlyInAnyOrder("hare", "tortoise", "snail", "items");
+                .containsExactlyInAnyOrder("hare", "tortoise", "snail", "items", "places");
+        assertThat(origin.get("database").fieldNames()).toIterable()
+                .containsExactly("product", "queries", "timeouts", "failures", "lastFailure", "pool");
+        assertThat(origin.at("/database/pool").fieldNames()).toIterable().containsExactly("max", "active", "idle",
+                "pending", "acquisitions", "acquireMsTotal", "acquireMsMax", "timeouts");
+        assertThat(origin.at("/database/product").asText()).startsWith("H2 ");
+        assertThat(origin.at("/database/pool/max").asLong()).isEqualTo(10);
         assertThat(origin.get("items").fieldNames()).toIterable()
                 .containsExactly("requests", "database", "appCache");
         assertThat(origin.at("/items/database").fieldNames()).toIterable().containsExactly("reads", "writes");

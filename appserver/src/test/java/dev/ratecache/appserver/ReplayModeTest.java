@@ -157,9 +157,9 @@ class ReplayModeTest extends RunningOrigin {
         api.get("/hare");
 
         JsonNode origin = management.getJson("/actuator/origin");
-        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "other", "items");
+        assertThat(origin.fieldNames()).toIterable().containsExactly("total", "endpoints", "other", "items", "database");
         assertThat(origin.get("endpoints").fieldNames()).toIterable()
-                .containsExactly("hare", "tortoise", "snail", "replay", "items");
+                .containsExactly("hare", "tortoise", "snail", "replay", "items", "places");
         assertThat(origin.at("/endpoints/replay/requests").asLong()).isEqualTo(4);
         assertThat(origin.at("/endpoints/replay/notModified").asLong()).isEqualTo(1);
         assertThat(origin.at("/endpoints/hare/requests").asLong()).isEqualTo(1);

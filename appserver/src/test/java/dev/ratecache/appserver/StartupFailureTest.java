@@ -30,6 +30,10 @@ class StartupFailureTest {
             zero app cache TTL    | --origin.app-cache-ttl=0s               | origin.app-cache-ttl=0s: must be positive (accepted: a duration such as 30s, 5m, more than 0)
             negative item count   | --origin.items.count=-1                 | origin.items.count=-1: must not be negative (accepted: a whole number of items such as 10000, 0 or more)
             negative query cost   | --origin.items.query-cost=-5ms          | origin.items.query-cost=-5ms: must not be negative (accepted: a duration such as 5ms, 0ms)
+            empty pool            | --origin.database.pool-size=0           | origin.database.pool-size=0: must be at least 1 (accepted: a whole number of connections from 1 to 1000, such as 10)
+            pool not a number     | --origin.database.pool-size=ten         | origin.database.pool-size=ten: not a valid value (accepted: a whole number of connections from 1 to 1000, such as 10)
+            acquire timeout Hikari would replace | --origin.database.acquire-timeout=100ms | origin.database.acquire-timeout=100ms: must be at least 250ms (accepted: a duration from 250ms to 10m, such as 10s)
+            negative s-maxage     | --origin.places.s-maxage=-1s            | origin.places.s-maxage=-1s: must not be negative (accepted: a duration such as 3s, 10m)
             """)
     void badValueIsRefusedInOneLineNamingItAndTheAcceptedForm(String what, String arg, String line) {
         assertThat(stderrOfFailedStart(arg)).containsExactly("origin: invalid configuration: " + line);

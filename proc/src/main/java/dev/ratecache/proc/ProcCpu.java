@@ -41,6 +41,27 @@ public final class ProcCpu {
         return total;
     }
 
+    /**
+     * The process, its live descendants, and the children it has already reaped (cutime and
+     * cstime): for a server that forks a process per connection and waits for each one's end
+     * (PostgreSQL), so that backends that came and went during a run still count. Empty when the
+     * process is gone.
+     */
+    public static OptionalDouble treeSecondsWithReaped(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            double total = ticks / Ticks.PER_SECOND;
+            for (ProcessHandle child : ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(List.of())) {
+                total += seconds(child.pid()).orElse(0);
+            }
+            return OptionalDouble.of(total);
+        } catch (IOException | RuntimeException gone) {
+            return OptionalDouble.empty();
+        }
+    }
+
     private static double ticksPerSecond() {
         try {
             return Double.parseDouble(ManagedProcess.run(List.of("getconf", "CLK_TCK"), Duration.ofSeconds(10))

@@ -1,6 +1,8 @@
 package dev.ratecache.appserver.accounting;
 
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.database.Database;
+import dev.ratecache.appserver.database.PoolMeters;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,7 +22,8 @@ import org.springframework.stereotype.Component;
  * hold millions of distinct paths, and counters per path would grow without bound, in memory and
  * as Prometheus series alike. A configured endpoint of that name shares the counters.
  *
- * <p>Every item is counted under the one endpoint {@value #ITEMS}, for the same reason.
+ * <p>Every item is counted under the one endpoint {@value #ITEMS}, and every /places query under
+ * {@value #PLACES}, for the same reason.
  */
 @Component
 public class OriginAccounting {
@@ -30,6 +33,9 @@ public class OriginAccounting {
     /** The database-backed resource {@code /items/{id}}, counted like an endpoint. */
     public static final String ITEMS = "items";
 
+    /** The database queries {@code /places?code=} and {@code /places?region=}, counted like an endpoint. */
+    public static final String PLACES = "places";
+
     private final RequestCounters total = new RequestCounters();
     /** Requests no endpoint took, counted when they are answered: they are never in flight for long. */
     private final RequestCounters other = new RequestCounters();
@@ -37,9 +43,16 @@ public class OriginAccounting {
     private final ThreadLocal<Arrival> serving = new ThreadLocal<>();
     private final Map<String, RequestCounters> endpoints;
     private final ItemsAccounting items;
+    private final DatabaseCounters database;
+    private final Database product;
+    private final PoolMeters pool;
 
-    public OriginAccounting(OriginProperties properties, ItemsAccounting items) {
+    public OriginAccounting(OriginProperties properties, ItemsAccounting items, DatabaseCounters database,
+            Database product, PoolMeters pool) {
         this.items = items;
+        this.database = database;
+        this.product = product;
+        this.pool = pool;
         Map<String, RequestCounters> counters = new LinkedHashMap<>();
         properties.endpoints().keySet().forEach(name -> counters.put(name, new RequestCounters()));
         if (properties.replay().enabled()) {
@@ -47,6 +60,7 @@ public class OriginAccounting {
         }
         // Always there, like the resource; an endpoint configured with this name shares the counters.
         counters.putIfAbsent(ITEMS, new RequestCounters());
+        counters.putIfAbsent(PLACES, new RequestCounters());
         this.endpoints = Collections.unmodifiableMap(counters);
     }
 
@@ -90,7 +104,9 @@ public class OriginAccounting {
         Map<String, Counts> perEndpoint = new LinkedHashMap<>();
         endpoints.forEach((name, counters) -> perEndpoint.put(name, counters.snapshot()));
         return new OriginSnapshot(total.snapshot(), perEndpoint, new OriginSnapshot.Other(other.requests()),
-                items.snapshot());
+                items.snapshot(), new OriginSnapshot.DatabasePart(product.product(),
+                        database.reads() + database.writes() + database.places(), database.timeouts(),
+                        database.failures(), database.lastFailure(), pool.figures()));
     }
 
     public void reset() {
@@ -98,6 +114,7 @@ public class OriginAccounting {
         total.reset();
         other.reset();
         items.reset();
+        pool.reset();
     }
 
     /** One request in progress at the origin, from its arrival to its answer. */

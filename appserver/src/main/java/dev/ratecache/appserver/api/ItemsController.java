@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.appserver.accounting.ItemsAccounting;
 import dev.ratecache.appserver.accounting.OriginAccounting;
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.database.DatabaseFailures;
 import dev.ratecache.appserver.faults.RuntimeFaults;
 import dev.ratecache.appserver.items.Item;
 import dev.ratecache.appserver.items.ItemCatalog;
@@ -53,10 +54,12 @@ class ItemsController {
     private final ObjectMapper json;
     private final String cacheControl;
     private final ReplayResponder replay;
+    private final DatabaseFailures failures;
 
     ItemsController(ItemCatalog catalog, OriginAccounting accounting, ItemsAccounting items, RuntimeFaults faults,
-            ObjectMapper json, OriginProperties properties, ReplayResponder replay) {
+            ObjectMapper json, OriginProperties properties, ReplayResponder replay, DatabaseFailures failures) {
         this.replay = replay;
+        this.failures = failures;
         this.catalog = catalog;
         this.accounting = accounting;
         this.items = items;
@@ -141,9 +144,22 @@ class ItemsController {
             ResponseEntity<?> response = faults.statusOf(OriginAccounting.ITEMS)
                     // No cache headers, so nothing in front may store the error in place of the item.
                     .<ResponseEntity<?>>map(status -> ResponseEntity.status(status).build())
-                    .orElseGet(() -> answer.apply(visit));
+                    .orElseGet(() -> answerOrDatabaseFailure(answer, visit));
             items.answered(request.getMethod(), response.getStatusCode().value());
             return response;
+        }
+    }
+
+    // A request the database could not serve is answered 504 or 503 and counted like any other answer.
+    private ResponseEntity<?> answerOrDatabaseFailure(Function<OriginAccounting.Visit, ResponseEntity<?>> answer,
+            OriginAccounting.Visit visit) {
+        try {
+            return answer.apply(visit);
+        } catch (RuntimeException e) {
+            if (DatabaseFailures.isDatabase(e)) {
+                return failures.answer(e);
+            }
+            throw e;
         }
     }
 

@@ -34,7 +34,8 @@ public final class AcceptedForms {
             + "origin.stale-while-revalidate, origin.stale-if-error, "
             + "origin.replay.paths-file, origin.replay.default-delay, origin.replay.max-age, "
             + "origin.replay.default-body-bytes, origin.items.count, origin.items.query-cost, "
-            + "origin.items.max-age, origin.app-cache, origin.app-cache-ttl";
+            + "origin.items.max-age, origin.places.max-age, origin.places.s-maxage, origin.database.pool-size, "
+            + "origin.database.acquire-timeout, origin.app-cache, origin.app-cache-ttl";
 
     /** What the replay mode's paths file must hold; the suite writes it, a person may edit it. */
     public static final String REPLAY_PATHS_FILE = "a CSV file with the header line "
@@ -56,7 +57,9 @@ public final class AcceptedForms {
         String leaf = property.getLastElement(ConfigurationPropertyName.Form.UNIFORM);
         return switch (leaf) {
             case "delay", "defaultdelay" -> "a duration such as 100ms, 2s";
-            case "maxage" -> "a duration such as 3s, 10m";
+            case "maxage", "smaxage" -> "a duration such as 3s, 10m";
+            case "poolsize" -> "a whole number of connections from 1 to 1000, such as 10";
+            case "acquiretimeout" -> "a duration from 250ms to 10m, such as 10s";
             case "cachecontrol" -> "a Cache-Control value such as 'private, max-age=60' or 'no-store', "
                     + "or 'none' for no header";
             case "setcookie" -> "a Set-Cookie value such as 'session=abc; Path=/'";

@@ -32,6 +32,9 @@ import org.springframework.validation.annotation.Validated;
  * entries kept for {@code appCacheTtl}: 30 s, longer than the items' max-age, so that the app
  * cache absorbs the refreshes of the caches in front while a write, which evicts, is still seen at
  * once. The TTL bounds how long a read that raced a write can leave an old version in Redis.
+ *
+ * <p>{@code places} is the read-only {@code /places} queries; {@code database} the connection pool
+ * both resources share.
  */
 @Validated
 @ConfigurationProperties(prefix = OriginProperties.PREFIX, ignoreUnknownFields = false)
@@ -62,6 +65,16 @@ public record OriginProperties(
         @Valid
         ItemsProperties items,
 
+        @DefaultValue
+        @NotNull
+        @Valid
+        PlacesProperties places,
+
+        @DefaultValue
+        @NotNull
+        @Valid
+        DatabaseProperties database,
+
         @DefaultValue("off")
         @NotNull
         AppCacheMode appCache,
@@ -85,6 +98,16 @@ public record OriginProperties(
      */
     public String publicCacheControl(Duration maxAge) {
         return "public, max-age=" + maxAge.toSeconds()
+                + directive("stale-while-revalidate", staleWhileRevalidate)
+                + directive("stale-if-error", staleIfError);
+    }
+
+    /**
+     * As {@link #publicCacheControl(Duration)}, with a separate lifetime for shared caches
+     * ({@code s-maxage}, RFC 9111 section 5.2.2.10), which the edge takes in place of max-age.
+     */
+    public String sharedCacheControl(Duration maxAge, Duration sMaxage) {
+        return "public, max-age=" + maxAge.toSeconds() + ", s-maxage=" + sMaxage.toSeconds()
                 + directive("stale-while-revalidate", staleWhileRevalidate)
                 + directive("stale-if-error", staleIfError);
     }

@@ -2,6 +2,8 @@ package dev.ratecache.appserver.items;
 
 import dev.ratecache.appserver.accounting.DatabaseCounters;
 import dev.ratecache.appserver.config.OriginProperties;
+import dev.ratecache.appserver.database.Database;
+import dev.ratecache.appserver.database.Dialect;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -23,9 +25,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * as a round trip to a database server would hold it: the pool (Hikari's default 10) is then a
  * limit, as it is in a real app.
  *
- * <p>Writes are atomic in one statement: H2's {@code FINAL TABLE (UPDATE ...)} is its form of
- * {@code UPDATE ... RETURNING}, so the version is incremented by the database and the row read
- * back is exactly the one this write produced, even with concurrent writes to the same item.
+ * <p>Writes are atomic in one statement: PostgreSQL's {@code UPDATE ... RETURNING}, or H2's form
+ * of it, {@code FINAL TABLE (UPDATE ...)} ({@link Dialect}), so the version is incremented by the
+ * database and the row read back is exactly the one this write produced, even with concurrent
+ * writes to the same item.
  */
 @Repository
 public class ItemStore {
@@ -35,14 +38,16 @@ public class ItemStore {
     private static final RowMapper<Item> ITEM = ItemStore::item;
 
     private final JdbcTemplate jdbc;
+    private final Dialect dialect;
     private final TransactionTemplate transaction;
     private final DatabaseCounters counters;
     private final Duration queryCost;
     private final Clock clock = Clock.systemUTC();
 
-    ItemStore(JdbcTemplate jdbc, PlatformTransactionManager transactions, DatabaseCounters counters,
+    ItemStore(JdbcTemplate jdbc, Database database, PlatformTransactionManager transactions, DatabaseCounters counters,
             OriginProperties properties) {
         this.jdbc = jdbc;
+        this.dialect = database.dialect();
         this.transaction = new TransactionTemplate(transactions);
         this.counters = counters;
         this.queryCost = properties.items().queryCost();
@@ -55,9 +60,9 @@ public class ItemStore {
 
     /** Renames the item and increments its version; empty when there is no such item. */
     public Optional<Item> update(long id, String name) {
-        return statement(counters::wrote, () -> jdbc.query(
-                "SELECT " + COLUMNS + " FROM FINAL TABLE (UPDATE items SET name = ?, version = version + 1, "
-                        + "updated_at = ? WHERE id = ?)", ITEM, name, now(), id).stream().findFirst());
+        return statement(counters::wrote, () -> jdbc.query(dialect.returning(
+                "UPDATE items SET name = ?, version = version + 1, updated_at = ? WHERE id = ?", COLUMNS),
+                ITEM, name, now(), id).stream().findFirst());
     }
 
     /** Whether there was such an item. */
@@ -66,9 +71,8 @@ public class ItemStore {
     }
 
     public Item create(String name) {
-        return statement(counters::wrote, () -> jdbc.queryForObject(
-                "SELECT " + COLUMNS + " FROM FINAL TABLE (INSERT INTO items (name, version, updated_at) "
-                        + "VALUES (?, 1, ?))", ITEM, name, now()));
+        return statement(counters::wrote, () -> jdbc.queryForObject(dialect.returning(
+                "INSERT INTO items (name, version, updated_at) VALUES (?, 1, ?)", COLUMNS), ITEM, name, now()));
     }
 
     // In a transaction only so that the connection is taken from the pool before the cost is spent

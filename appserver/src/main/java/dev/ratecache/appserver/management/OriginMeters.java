@@ -58,6 +58,20 @@ class OriginMeters implements MeterBinder {
                 .description("Statements sent to the database behind /items")
                 .tag("operation", "write")
                 .register(registry);
+        FunctionCounter.builder("origin.database.queries", database, DatabaseCounters::places)
+                .description("Statements sent to the database behind /places")
+                .tag("operation", "places")
+                .register(registry);
+        FunctionCounter.builder("origin.database.unanswered", database, DatabaseCounters::timeouts)
+                .description("Requests the database could not serve: 504, no pooled connection within the acquire"
+                        + " timeout; 502, the database failed or could not be reached")
+                .tag("status", "504")
+                .register(registry);
+        FunctionCounter.builder("origin.database.unanswered", database, DatabaseCounters::failures)
+                .description("Requests the database could not serve: 504, no pooled connection within the acquire"
+                        + " timeout; 502, the database failed or could not be reached")
+                .tag("status", "502")
+                .register(registry);
         FunctionCounter.builder("origin.app.cache.lookups", appCache, AppCacheCounters::hits)
                 .description("App cache lookups for /items, as the origin saw them")
                 .tag("result", "hit")

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.jmeter.JMeter;
@@ -58,6 +59,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Mixin
     OriginThreads originThreads = new OriginThreads();
+
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
 
     @Option(names = "--matrix", paramLabel = "KIND",
             description = "${COMPLETION-CANDIDATES}. default: the reference experiment's cells; full: every combination"
@@ -152,7 +156,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
                 switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
-                !noDashboards),
+                !noDashboards, originDatabase()),
                 out, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
@@ -224,6 +228,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         matrix.defaults(switches, kindInput(List.of()));
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
+        problems.addAll(database.problems());
+        if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
+            problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
+                    + " drop --origin, or them");
+        }
         int repeats = repeat != null ? repeat : profile.repeats();
         REPEAT.check(problems, repeats);
         if (redisPort < 0 || redisPort > 65535) {
@@ -340,6 +349,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         if (run.cells.stream().anyMatch(c -> !c.direct())) {
             WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
+        } else if (originDatabase().postgres()) {
+            WorkerAccess.postgresProblem(runDir.getParent(), "--results").ifPresent(problems::add);
+        }
+        if (originDatabase().postgres()) {
+            PostgresServer.notInstalled().ifPresent(problems::add);
         }
         problems.addAll(ports.unavailable(switches.origins().isEmpty()));
         Refuse.ifAny(spec, problems);
@@ -430,12 +444,21 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads.threads() + " request threads"
                 : switches.origins().toString());
+        if (switches.origins().isEmpty()) {
+            run.put("database", originDatabase().describe("PostgreSQL 15 (" + PostgresServer.binDir()
+                    + ", its own cluster in the run folder, fsync off)"));
+        }
         if (!jmeterProperties.isEmpty()) {
             run.put("jmeter_properties", jmeterProperties.toString());
         }
         run.putAll(describeInput());
         run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
+    }
+
+    /** The suite's own origin's database and pool, as given (only once the input is checked). */
+    dev.ratecache.suite.origin.OriginDatabase originDatabase() {
+        return database.chosen(spec.commandLine().getParseResult());
     }
 
     /** results/latest points at the newest run. */

@@ -54,6 +54,8 @@ public final class RunTestsCommand extends MatrixCommand {
         cli.registerConverter(Profile.class, FlagValue.oneOf(Profile.class, "a profile"));
         cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
         cli.registerConverter(AppCacheMode.class, FlagValue.oneOf(AppCacheMode.class, "an app cache mode"));
+        cli.registerConverter(dev.ratecache.suite.origin.OriginDatabase.Kind.class,
+                FlagValue.oneOf(dev.ratecache.suite.origin.OriginDatabase.Kind.class, "a database"));
         cli.registerConverter(EdgeProduct.class, FlagValue.oneOf(EdgeProduct.class, "an edge"));
         // A number past an int is refused naming the flag's range, as one in an int but out of range is.
         cli.registerConverter(Integer.class, new WholeNumber.Converter());

@@ -73,6 +73,9 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
     @Mixin
     OriginThreads originThreads = new OriginThreads();
 
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
+
     @Option(names = "--profile", paramLabel = "quick|default",
             description = "quick: the origin's delays and freshness lifetimes divided by ten, as in a quick matrix run."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -98,7 +101,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         checkMachine(chosen);
         UpSession.Settings settings = new UpSession.Settings(edge, chosen, ports, originThreads.threads(),
-                profile.originArgs(), every);
+                profile.originArgs(), every, database.chosen(spec.commandLine().getParseResult()));
         return new UpSession(settings, resultsDir, RunFolders.next(resultsDir, "up-"), spec.commandLine().getOut(),
                 spec.commandLine().getErr()).run();
     }
@@ -122,6 +125,11 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             }
         }
         originThreads.problem().ifPresent(problems::add);
+        problems.addAll(database.problems());
+        if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
+            problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
+                    + " drop --origin, or them");
+        }
         if (profile == Profile.FULL) {
             problems.add("--profile full repeats matrix cells; up has none: use quick or default");
         }
@@ -144,6 +152,9 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
     void checkMachine(StackSwitches chosen) {
         List<String> problems = new ArrayList<>();
         WorkerAccess.problem(RunFolders.results(results), "--results").ifPresent(problems::add);
+        if (database.kind == dev.ratecache.suite.origin.OriginDatabase.Kind.POSTGRES) {
+            dev.ratecache.proc.PostgresServer.notInstalled().ifPresent(problems::add);
+        }
         problems.addAll(ports.unavailable(chosen.origins().isEmpty()));
         Refuse.ifAny(spec, problems);
     }

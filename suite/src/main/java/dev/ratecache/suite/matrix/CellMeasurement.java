@@ -78,8 +78,17 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
         public static final WindowCpu UNKNOWN = new WindowCpu(null, null);
     }
 
-    /** CPU seconds per process; null for a process the cell did not run (no Nginx when direct). */
-    public record Cpu(Double front, Double back, Double origin, Double jmeter) {}
+    /**
+     * CPU seconds per process; null for a process the cell did not run (no Nginx when direct, no
+     * PostgreSQL with H2, which runs inside the origin's JVM and counts as the origin's).
+     *
+     * @param database PostgreSQL: its postmaster and every backend it forked during the run
+     */
+    public record Cpu(Double front, Double back, Double origin, Double jmeter, Double database) {
+        public Cpu(Double front, Double back, Double origin, Double jmeter) {
+            this(front, back, origin, jmeter, null);
+        }
+    }
 
     /**
      * The caches behind the edge, for cells on the origin's /items. Each figure is null where it does
@@ -118,6 +127,15 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
         return breakdowns.figure(FleetFallbacks.class) == null ? null : (double) breakdowns.figure(FleetFallbacks.class).fallbacks();
     }
     public Double generatorCpuPct() { return windowCpu.generatorPct(); }
+    /** The database and its pool; null when the run does not report them. */
+    public DatabaseFigures database() { return breakdowns.figure(DatabaseFigures.class); }
+    private Double databaseFigure(java.util.function.Function<DatabaseFigures, Double> figure) {
+        return database() == null ? null : figure.apply(database());
+    }
+    public Double databaseTimeouts() { return databaseFigure(d -> (double) d.timeouts()); }
+    public Double databaseFailures() { return databaseFigure(d -> (double) d.failures()); }
+    public Double poolWaitMeanMs() { return databaseFigure(DatabaseFigures::acquireMeanMs); }
+    public Double poolActivePeak() { return databaseFigure(d -> d.activePeak() == null ? null : (double) d.activePeak()); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }
     public Double databaseQueries() { return cachesFigure(Caches::databaseQueries); }

@@ -4,6 +4,7 @@ import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.origin.OriginCounters;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
@@ -32,11 +33,19 @@ public final class MatrixRunner {
     /**
      * Everything a matrix run needs; each cell knows its plan. {@code originArgs} go to the suite's
      * origin beside the profile's; {@code cellReport}, when not null, adds to each cell's folder;
-     * {@code dashboards} false skips JMeter's dashboard and graphs of each cell (--no-dashboards).
+     * {@code dashboards} false skips JMeter's dashboard and graphs of each cell (--no-dashboards);
+     * {@code database} is the suite's own origin's database and pool.
      */
     public record Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
             int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
-            CellReport cellReport, int redisPort, boolean dashboards) {
+            CellReport cellReport, int redisPort, boolean dashboards, OriginDatabase database) {
+        public Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
+                int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
+                CellReport cellReport, int redisPort, boolean dashboards) {
+            this(cells, profile, repeats, switches, ports, originThreads, jmeterProperties, runDir, originArgs,
+                    cellReport, redisPort, dashboards, OriginDatabase.defaults());
+        }
+
         public Options(List<Cell> cells, Profile profile, int repeats, StackSwitches switches, StackPorts ports,
                 int originThreads, Map<String, String> jmeterProperties, Path runDir, List<String> originArgs,
                 CellReport cellReport, int redisPort) {
@@ -171,15 +180,26 @@ public final class MatrixRunner {
             StackSpec spec = switchesOf(cell, dir).spec(options.ports());
             stack = cell.direct() ? null : tiers(cell, origin, spec, dir);
             aimAt(cell, stack, origin, props);
-            TierCpu tierCpu = TierCpu.before(origin, redis);
+            TierCpu tierCpu = TierCpu.before(origin, redis, ownOrigin ? lifecycle.postgres() : null);
             Path clientDir = dir.resolve(cell.generator().folder());
-            Generated generated = generate(cell, props, clientDir);
+            PoolSampler pool = ownOrigin && options.database().reported() ? PoolSampler.start(origin, tierCpu) : null;
+            Generated generated;
+            try {
+                generated = generate(cell, props, clientDir);
+            } finally {
+                if (pool != null) {
+                    pool.close();
+                }
+            }
             LoadGenerator.Run run = generated.run();
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
             Timeline timeline = Timeline.of(run.jtl(), logs.front(), logs.back());
+            if (pool != null) {
+                timeline = pool.addTo(timeline);
+            }
             timeline.write(dir.resolve("timeline.json"));
             ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
@@ -189,7 +209,8 @@ public final class MatrixRunner {
             OriginCounters counters = ownOrigin ? origin.counters() : null;
             FleetFallbacks fallbacks = fleetFallbacks(cell, stack, logs);
             // Null figures (a cell that is no replay, shares no limit) are left out by Breakdowns.
-            List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks));
+            DatabaseFigures database = pool == null ? null : DatabaseFigures.of(counters, pool.activePeak(), options.database());
+            List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
             figures.addAll(traitFigures(cell, client, fallbacks));
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
                     LoadHostSamples.count(client.samples(), remote, dir, out), timeline, figures);
@@ -312,6 +333,11 @@ public final class MatrixRunner {
         return written;
     }
 
+    /** The run's PostgreSQL, while one runs (--origin-db postgres): tests kill it mid-cell. */
+    public dev.ratecache.proc.PostgresServer postgres() {
+        return lifecycle.postgres();
+    }
+
     /** The run's redis-server, while one runs: tests stop it mid-cell to see the origin go on without it. */
     public RedisServer redis() {
         return lifecycle.redis();
@@ -333,6 +359,10 @@ public final class MatrixRunner {
         if (r.median(Metric.STALE_READS) != null) {
             line += String.format(java.util.Locale.ROOT, ", stale reads %.0f (%.2f %%, oldest %.0f ms)",
                     r.median(Metric.STALE_READS), r.median(Metric.STALE_PCT), r.median(Metric.STALE_OLDEST_MS));
+        }
+        DatabaseFigures database = r.runs().isEmpty() ? null : r.runs().get(0).database();
+        if (database != null) {
+            line += database.terminalText();
         }
         String failed = r.runs().stream().map(CellMeasurement::caches).filter(c -> c != null && c.cacheFailed())
                 .findFirst().map(c -> "; APP CACHE FAILED: " + c.describeFailure())

@@ -41,6 +41,15 @@ public enum Metric {
     REDIS_MISSES("redis_misses", "count", "app-cache lookups Redis did not have (keyspace_misses of its INFO stats)", m -> m.redisMisses()),
     DATABASE_QUERIES("database_queries", "count", "statements the origin sent to its database for /items (reads and writes)", m -> m.databaseQueries()),
     CACHE_ERRORS("cache_errors", "count", "app-cache operations that failed at the origin (Redis down, stopped or hung); each such read was answered from the database", m -> m.cacheErrors()),
+    DB_504S("db_504s", "count", "requests the origin answered 504 because no database connection freed up within"
+            + " --db-acquire-timeout (the pool exhausted, as PostgREST answers); n/a unless the run reports the pool"
+            + " (--origin-db postgres, --db-pool, --db-acquire-timeout)", m -> m.databaseTimeouts()),
+    DB_502S("db_502s", "count", "requests the origin answered 502 because the database failed or could not be reached",
+            m -> m.databaseFailures()),
+    POOL_WAIT_MEAN_MS("pool_wait_mean_ms", "ms", "the mean wait of a request for a pooled database connection"
+            + " (Micrometer's hikaricp.connections.acquire)", m -> m.poolWaitMeanMs()),
+    POOL_ACTIVE_PEAK("pool_active_peak", "connections", "the most database connections lent to requests at once, in"
+            + " readings of the origin's pool once a second", m -> m.poolActivePeak()),
     STALE_READS("stale_reads", "count", "reads that returned an item older than a write acknowledged before the read started (hotset.jmx's staleMs)", m -> m.staleReads()),
     STALE_PCT("stale_pct", "%", "stale reads as a share of the answered reads", m -> m.stalePct()),
     STALE_OLDEST_MS("stale_oldest_ms", "ms", "the oldest stale read: how long after the write it missed was acknowledged", m -> m.staleOldestMs()),
@@ -48,11 +57,15 @@ public enum Metric {
     CPU_BACK_S("cpu_back_s", "s", "CPU seconds of the back end nginx, from /proc", m -> m.cpu().back()),
     CPU_ORIGIN_S("cpu_origin_s", "s", "CPU seconds of the origin JVM during the run, from /proc", m -> m.cpu().origin()),
     CPU_REDIS_S("cpu_redis_s", "s", "CPU seconds of redis-server during the run, from /proc; n/a with the app cache off", m -> m.redisCpu()),
+    CPU_POSTGRES_S("cpu_postgres_s", "s", "CPU seconds of PostgreSQL during the run, from /proc: the postmaster and"
+            + " every backend it forked, ended ones included; n/a with H2, which runs in the origin's JVM",
+            m -> m.cpu().database()),
     CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM (the library's driver in library rows), from /proc", m -> m.cpu().jmeter()),
     CPU_FRONT_PCT("cpu_front_pct", "%", "front end CPU as a share of one core over the run", m -> m.cpuPct(m.cpu().front())),
     CPU_BACK_PCT("cpu_back_pct", "%", "back end CPU as a share of one core", m -> m.cpuPct(m.cpu().back())),
     CPU_ORIGIN_PCT("cpu_origin_pct", "%", "origin CPU as a share of one core", m -> m.cpuPct(m.cpu().origin())),
     CPU_REDIS_PCT("cpu_redis_pct", "%", "redis-server CPU as a share of one core", m -> m.cpuPct(m.redisCpu())),
+    CPU_POSTGRES_PCT("cpu_postgres_pct", "%", "PostgreSQL CPU as a share of one core", m -> m.cpuPct(m.cpu().database())),
     CPU_JMETER_PCT("cpu_jmeter_pct", "%", "JMeter CPU as a share of one core", m -> m.cpuPct(m.cpu().jmeter())),
     WALL_S("wall_s", "s", "wall time of the JMeter run", m -> m.wallSeconds()),
     MACHINE_CPU_PCT("machine_cpu_pct", "%", "the whole machine's CPU from the first request's start to the last"

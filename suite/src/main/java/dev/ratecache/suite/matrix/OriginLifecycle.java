@@ -1,5 +1,6 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.origin.OriginServer;
 import java.io.IOException;
@@ -8,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The suite's own origin, and the Redis of its app cache, over a whole matrix run: one origin
- * serves every cell and is restarted only when it died or a cell needs the other app-cache mode.
+ * The suite's own origin, the Redis of its app cache and its PostgreSQL (--origin-db postgres), over
+ * a whole matrix run: one origin serves every cell and is restarted only when it died or a cell
+ * needs the other app-cache mode.
  */
 final class OriginLifecycle implements AutoCloseable {
     private final MatrixRunner.Options options;
@@ -24,6 +26,13 @@ final class OriginLifecycle implements AutoCloseable {
      */
     private RedisServer redis;
     private int redisPort;
+    /**
+     * With --origin-db postgres, one PostgreSQL for the whole run, started before the origin. One
+     * that died during a cell (a test kills it) is started again before the next, on its port and
+     * from its data folder, which the origin's pool reconnects to by itself.
+     */
+    private PostgresServer postgres;
+    private int postgresPort;
 
     OriginLifecycle(MatrixRunner.Options options, PrintWriter out) {
         this.options = options;
@@ -34,6 +43,9 @@ final class OriginLifecycle implements AutoCloseable {
     void prepare(boolean appCache) throws IOException {
         if (appCache) {
             ensureRedis();
+        }
+        if (options.database().postgres()) {
+            ensurePostgres();
         }
         ensureOrigin(appCache);
         origin.reset();
@@ -50,6 +62,23 @@ final class OriginLifecycle implements AutoCloseable {
     /** The run's redis-server, while one runs. */
     RedisServer redis() {
         return redis;
+    }
+
+    /** The run's PostgreSQL, while one runs; null with H2. */
+    PostgresServer postgres() {
+        return postgres;
+    }
+
+    private void ensurePostgres() throws IOException {
+        if (postgres != null && postgres.isRunning() && postgres.acceptsConnections()) {
+            return;
+        }
+        if (postgres != null) {
+            postgres.close();
+            out.println("  (re)starting PostgreSQL: it stopped during an earlier cell");
+        }
+        postgres = PostgresServer.start(options.runDir().resolve("postgres"), postgresPort);
+        postgresPort = postgres.port();
     }
 
     /** Starts the run's redis-server, or starts it again (on its port, which the origin connects to) if it stopped. */
@@ -79,6 +108,10 @@ final class OriginLifecycle implements AutoCloseable {
         if (appCache) {
             args.addAll(redis.originArgs());
         }
+        args.addAll(options.database().originArgs());
+        if (postgres != null) {
+            args.addAll(postgres.originArgs());
+        }
         originAppCache = appCache;
         origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
                 options.runDir().resolve("origin.log"), args);
@@ -91,6 +124,10 @@ final class OriginLifecycle implements AutoCloseable {
         }
         if (redis != null) {
             redis.close();
+        }
+        // After the origin, whose pool then closes its connections first.
+        if (postgres != null) {
+            postgres.close();
         }
     }
 }

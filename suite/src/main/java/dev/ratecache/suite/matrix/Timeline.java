@@ -44,6 +44,9 @@ public final class Timeline {
     /** Latency of the requests that ended in the second (null for a second in which none did). */
     public static final String P50_MS = "p50_ms";
     public static final String P95_MS = "p95_ms";
+    /** The origin's database pool, read once a second: connections lent to requests, and requests waiting for one. */
+    public static final String DB_ACTIVE = "db_active";
+    public static final String DB_PENDING = "db_pending";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -163,6 +166,20 @@ public final class Timeline {
 
     public void write(Path json) throws IOException {
         JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), json());
+    }
+
+    /**
+     * This timeline with one more series, from values by epoch second: a second before the first
+     * request's or past the last is left out, one without a value is null.
+     */
+    public Timeline with(String key, Map<Long, Long> byEpochSecond) {
+        List<Long> values = new ArrayList<>();
+        for (int i = 0; i < seconds(); i++) {
+            values.add(byEpochSecond.get(startEpochSecond + i));
+        }
+        Map<String, List<Long>> all = new LinkedHashMap<>(series);
+        all.put(key, Collections.unmodifiableList(values));
+        return new Timeline(startEpochSecond, all);
     }
 
     /** The epoch second a tier's event ended in: when the tier logged it. */

@@ -29,6 +29,15 @@ public final class WorkerAccess {
      * @param flag the option that named the folder, for the line
      */
     public static Optional<String> problem(Path dir, String flag) {
+        return problem(dir, flag, "nginx's workers run as", "to write the edge cache");
+    }
+
+    /** As {@link #problem(Path, String)}, for the suite's PostgreSQL, which runs as nobody when the suite runs as root. */
+    public static Optional<String> postgresProblem(Path dir, String flag) {
+        return problem(dir, flag, "PostgreSQL runs as", "to reach its data folder");
+    }
+
+    private static Optional<String> problem(Path dir, String flag, String who, String why) {
         if (!runningAsRoot()) {
             return Optional.empty();
         }
@@ -40,9 +49,9 @@ public final class WorkerAccess {
             try {
                 var perms = Files.getPosixFilePermissions(p);
                 if (!perms.contains(PosixFilePermission.OTHERS_EXECUTE)) {
-                    return Optional.of(flag + " " + given + ": the suite runs as root, so nginx's workers run as "
+                    return Optional.of(flag + " " + given + ": the suite runs as root, so " + who + " "
                             + WORKER_USER + ", who cannot enter " + p + " (" + PosixFilePermissions.toString(perms)
-                            + ") to write the edge cache: give " + flag + " a folder every user can enter, e.g. "
+                            + ") " + why + ": give " + flag + " a folder every user can enter, e.g. "
                             + flag + " /tmp/ratecache-results, or run as another user");
                 }
             } catch (IOException | UnsupportedOperationException e) {

@@ -5,7 +5,11 @@ import java.util.Map;
 
 /** The origin's own accounting, as its management port reports it. */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record OriginCounters(Count total, Map<String, Count> endpoints, Items items) {
+public record OriginCounters(Count total, Map<String, Count> endpoints, Items items, DatabasePart database) {
+
+    public OriginCounters(Count total, Map<String, Count> endpoints, Items items) {
+        this(total, endpoints, items, null);
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Count(long requests, long notModified, long inFlight, long peakInFlight) {}
@@ -20,6 +24,23 @@ public record OriginCounters(Count total, Map<String, Count> endpoints, Items it
             return reads + writes;
         }
     }
+
+    /**
+     * The database behind /items and /places and its pool, since the last reset (null from an older origin).
+     *
+     * @param timeouts requests answered 504: no pooled connection freed up within the acquire timeout
+     * @param failures requests answered 502: the database failed or could not be reached
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record DatabasePart(String product, long queries, long timeouts, long failures, String lastFailure, Pool pool) {}
+
+    /**
+     * Micrometer's HikariCP meters: connections now, and since the reset the connections handed out,
+     * the time spent waiting for them and the waits that ended with none.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Pool(long max, long active, long idle, long pending, long acquisitions, double acquireMsTotal,
+            double acquireMsMax, long timeouts) {}
 
     /** The origin's view of its app cache: {@code mode} off or redis; errors are failed cache operations. */
     @JsonIgnoreProperties(ignoreUnknown = true)

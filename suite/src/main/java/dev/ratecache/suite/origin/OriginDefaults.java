@@ -25,10 +25,12 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * @param replayDefaultDelay   {@code origin.replay.default-delay}: a replayed path's delay when the log gave none
  * @param replayMaxAge         {@code origin.replay.max-age}: every replayed path's freshness
  * @param threads              {@code server.tomcat.threads.max}: the request threads, the origin's capacity
+ * @param poolSize             {@code origin.database.pool-size}: the connections of its database pool
+ * @param acquireTimeout       {@code origin.database.acquire-timeout}: a request's longest wait for one, then 504
  */
 public record OriginDefaults(List<Endpoint> endpoints, Duration staleWhileRevalidate, Duration staleIfError,
         Duration replayDefaultDelay,
-        Duration replayMaxAge, int threads) {
+        Duration replayMaxAge, int threads, int poolSize, Duration acquireTimeout) {
 
     public OriginDefaults {
         endpoints = List.copyOf(endpoints);
@@ -73,7 +75,9 @@ public record OriginDefaults(List<Endpoint> endpoints, Duration staleWhileRevali
                 duration(root, ChronoUnit.SECONDS, "origin", "stale-if-error"),
                 duration(root, ChronoUnit.MILLIS, "origin", "replay", "default-delay"),
                 duration(root, ChronoUnit.SECONDS, "origin", "replay", "max-age"),
-                Integer.parseInt(String.valueOf(at(root, "server", "tomcat", "threads", "max"))));
+                Integer.parseInt(String.valueOf(at(root, "server", "tomcat", "threads", "max"))),
+                Integer.parseInt(String.valueOf(at(root, "origin", "database", "pool-size"))),
+                duration(root, ChronoUnit.MILLIS, "origin", "database", "acquire-timeout"));
     }
 
     private static Duration duration(Map<?, ?> root, ChronoUnit unitIfNone, Object... keys) {

@@ -20,9 +20,11 @@ import java.util.function.Function;
  * @param whenMeasured shown in a plan's table only when one of its cells measured the caches behind
  *                  the edge (the origin's database, its Redis app cache, stale reads): those apply to
  *                  /items plans and app-cache cells only, and would be a column of n/a in every other table
+ * @param whenAny   shown only when one of the table's cells has a figure for it: the database pool's and
+ *                  PostgreSQL's, which a run reports only when asked (--origin-db postgres, --db-pool)
  */
 public record Column(String heading, String unit, int decimals, List<Metric> metrics,
-        Function<Reference, Double> reference, boolean whenMeasured) {
+        Function<Reference, Double> reference, boolean whenMeasured, boolean whenAny) {
 
     /** Every column report.md shows, in order. */
     public static final List<Column> ALL = List.of(
@@ -45,12 +47,17 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
             joined("Redis hits / misses", "", 0, Metric.REDIS_HITS, Metric.REDIS_MISSES).onlyWhenMeasured(),
             of(Metric.DATABASE_QUERIES, "database queries", "", 0).onlyWhenMeasured(),
             of(Metric.CACHE_ERRORS, "cache errors", "", 0).onlyWhenMeasured(),
+            of(Metric.DB_504S, "504s", "", 0).onlyWhenAny(),
+            of(Metric.DB_502S, "502s", "", 0).onlyWhenAny(),
+            of(Metric.POOL_WAIT_MEAN_MS, "pool wait", "ms", 1).onlyWhenAny(),
+            of(Metric.POOL_ACTIVE_PEAK, "pool active peak", "", 0).onlyWhenAny(),
             of(Metric.STALE_READS, "stale reads", "", 0).onlyWhenMeasured(),
             of(Metric.STALE_PCT, "stale share", "%", 2).onlyWhenMeasured(),
             of(Metric.STALE_OLDEST_MS, "oldest stale", "ms", 0).onlyWhenMeasured(),
             joined("CPU front / back / origin / JMeter", "%", 1,
                     Metric.CPU_FRONT_PCT, Metric.CPU_BACK_PCT, Metric.CPU_ORIGIN_PCT, Metric.CPU_JMETER_PCT),
             of(Metric.CPU_REDIS_PCT, "CPU Redis", "%", 1).onlyWhenMeasured(),
+            of(Metric.CPU_POSTGRES_PCT, "CPU PostgreSQL", "%", 1).onlyWhenAny(),
             of(Metric.WALL_S, "wall", "s", 1));
 
     /** The columns the reference experiment published figures for: summary.json and summary.csv carry them. */
@@ -72,43 +79,57 @@ public record Column(String heading, String unit, int decimals, List<Metric> met
         return columns;
     }
 
+    /** The database's columns of the narrow views: the answers it could not give, the pool's waits, its CPU. */
+    private static List<Column> databaseAtAGlance() {
+        return pick(Metric.DB_504S, Metric.DB_502S, Metric.POOL_WAIT_MEAN_MS, Metric.POOL_ACTIVE_PEAK,
+                Metric.CPU_POSTGRES_PCT);
+    }
+
     private static List<Column> concat(List<Column> first, List<Column> second) {
         List<Column> all = new ArrayList<>(first);
         all.addAll(second);
         return List.copyOf(all);
     }
 
-    public static final List<Column> HTML = concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.OTHER_ERRORS_PCT,
-            Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS),
-            cachesAtAGlance());
+    public static final List<Column> HTML = concat(concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT,
+            Metric.OTHER_ERRORS_PCT, Metric.MEAN_MS, Metric.P95_MS, Metric.ORIGIN_REQUESTS, Metric.EDGE_HIT_PCT,
+            Metric.CLIENT_CACHE_HITS), cachesAtAGlance()), databaseAtAGlance());
 
     /** The terminal's tables: narrow enough for a wide terminal, even with spreads over repeats. */
     public static final List<Column> TERMINAL = concat(pick(Metric.THROUGHPUT, Metric.REJECTED_PCT,
             Metric.OTHER_ERRORS_PCT, Metric.MEAN_MS, Metric.P95_MS, Metric.MAX_MS, Metric.ORIGIN_REQUESTS,
-            Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS), concat(cachesAtAGlance(), pick(Metric.WALL_S)));
+            Metric.EDGE_HIT_PCT, Metric.CLIENT_CACHE_HITS), concat(concat(cachesAtAGlance(), databaseAtAGlance()),
+            pick(Metric.WALL_S)));
 
     /** The per-plan bar charts (index.html and charts/*.png). */
     public static final List<Column> CHARTED = pick(Metric.THROUGHPUT, Metric.REJECTED_PCT, Metric.P95_MS,
             Metric.ORIGIN_REQUESTS);
 
     static Column of(Metric metric, String heading, String unit, int decimals) {
-        return new Column(heading, unit, decimals, List.of(metric), null, false);
+        return new Column(heading, unit, decimals, List.of(metric), null, false, false);
     }
 
     static Column joined(String heading, String unit, int decimals, Metric... metrics) {
-        return new Column(heading, unit, decimals, List.of(metrics), null, false);
+        return new Column(heading, unit, decimals, List.of(metrics), null, false, false);
     }
 
     Column withReference(Function<Reference, Double> figure) {
-        return new Column(heading, unit, decimals, metrics, figure, whenMeasured);
+        return new Column(heading, unit, decimals, metrics, figure, whenMeasured, whenAny);
     }
 
     Column onlyWhenMeasured() {
-        return new Column(heading, unit, decimals, metrics, reference, true);
+        return new Column(heading, unit, decimals, metrics, reference, true, whenAny);
+    }
+
+    Column onlyWhenAny() {
+        return new Column(heading, unit, decimals, metrics, reference, whenMeasured, true);
     }
 
     /** Whether a table of these cells shows this column: always, or for a caches column when a cell measured it. */
     public boolean shownFor(List<CellResult> cells) {
+        if (whenAny) {
+            return cells.stream().anyMatch(r -> r.runs().stream().anyMatch(m -> metric().of(m) != null));
+        }
         return !whenMeasured || cells.stream().anyMatch(r -> r.runs().stream().anyMatch(m -> m.caches() != null));
     }
 

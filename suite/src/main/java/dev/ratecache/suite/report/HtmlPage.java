@@ -42,9 +42,10 @@ final class HtmlPage {
      *
      * @param caches whether any cache answered (else its caches chart is left out)
      * @param tiers  whether it is a keys cell with figures per tier (its per-tier chart is drawn)
+     * @param pool   whether its timeline has the origin's database pool, read once a second (its pool chart is drawn)
      */
     public record CellView(String name, String anchor, String description, boolean failed, String failure,
-            boolean hasTimeline, boolean caches, List<ReportModel.Link> links, boolean tiers) {}
+            boolean hasTimeline, boolean caches, List<ReportModel.Link> links, boolean tiers, boolean pool) {}
 
     /** Writes index.html and its assets. */
     void write(List<ChartData.BarChart> bars) throws IOException {
@@ -73,7 +74,7 @@ final class HtmlPage {
                 }
                 cells.add(new CellView(r.cell().name(), anchor, r.cell().describe(), r.failed(),
                         r.failed() ? r.failure() : "", timeline != null, timeline != null && ChartData.anyCache(timeline),
-                        model.links(r), tiers != null));
+                        model.links(r), tiers != null, timeline != null && timeline.series(Timeline.DB_ACTIVE) != null));
             }
             sections.add(new Section(model.table(plan, Column.HTML), canvases, cells));
         }

@@ -303,6 +303,7 @@ final class ReportModel {
             rows.add(row(r, columns, distortion.isPresent()));
             explanation(r).ifPresent(e -> notes.add(new Note(r.cell().name(), e)));
             cacheFailure(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
+            databaseUnanswered(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             distortion.ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             errors(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
             Saturation.of(r).ifPresent(s -> warnings.add(new Note(r.cell().name(), s.warning())));
@@ -317,6 +318,13 @@ final class ReportModel {
         return r.runs().stream().map(dev.ratecache.suite.matrix.CellMeasurement::caches)
                 .filter(c -> c != null && c.cacheFailed()).findFirst()
                 .map(dev.ratecache.suite.matrix.CellMeasurement.Caches::describeFailure);
+    }
+
+    /** What a cell whose origin answered 504s or 502s says: how many, and why, counted rather than hidden among the errors. */
+    static Optional<String> databaseUnanswered(CellResult r) {
+        return r.runs().stream().map(dev.ratecache.suite.matrix.CellMeasurement::database)
+                .filter(d -> d != null && d.unanswered()).findFirst()
+                .map(dev.ratecache.suite.matrix.DatabaseFigures::describeUnanswered);
     }
 
     /** What a cell with --fleet-limit shared says when most of its requests fell back: the limit it names did not run. */

@@ -2,8 +2,10 @@ package dev.ratecache.suite.up;
 
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.HaproxyEdge;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
@@ -32,9 +34,15 @@ public final class UpSession {
      * @param switches      the tiers' switches (a --scenario's already applied)
      * @param originArgs    arguments for the suite's own origin (the profile's)
      * @param everySeconds  the status line's period
+     * @param database      the suite's own origin's database and pool: with PostgreSQL, up starts it first
      */
     public record Settings(EdgeProduct product, StackSwitches switches, StackPorts ports, int originThreads,
-            List<String> originArgs, int everySeconds) {}
+            List<String> originArgs, int everySeconds, OriginDatabase database) {
+        public Settings(EdgeProduct product, StackSwitches switches, StackPorts ports, int originThreads,
+                List<String> originArgs, int everySeconds) {
+            this(product, switches, ports, originThreads, originArgs, everySeconds, OriginDatabase.defaults());
+        }
+    }
 
     private final Settings settings;
     private final Path resultsDir;
@@ -43,6 +51,8 @@ public final class UpSession {
     private final PrintWriter err;
     private final Object cleanupLock = new Object();
     private Stack stack;
+    /** The origin's PostgreSQL with --origin-db postgres, started before the stack and stopped after it. */
+    private PostgresServer postgres;
     private UpState state;
     private boolean cleanedUp;
     /** Set as soon as a stop begins (a signal, the shutdown hook or the end of run()). */
@@ -106,13 +116,24 @@ public final class UpSession {
                     + " (switches: " + chosen.describe() + ")");
             out.flush();
             try {
-                stack = Stack.start(product, chosen, ports, runDir, settings.originThreads(), settings.originArgs());
+                List<String> originArgs = new ArrayList<>(settings.originArgs());
+                if (ownOrigin) {
+                    originArgs.addAll(settings.database().originArgs());
+                    if (settings.database().postgres()) {
+                        postgres = PostgresServer.start(runDir.resolve("postgres"), 0);
+                        originArgs.addAll(postgres.originArgs());
+                    }
+                }
+                stack = Stack.start(product, chosen, ports, runDir, settings.originThreads(), originArgs);
             } catch (IOException | RuntimeException e) {
                 String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
                 err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
                 return 1;
             }
             List<UpState.Child> children = new ArrayList<>();
+            if (postgres != null) {
+                children.add(UpState.Child.of("postgres", postgres.pid()));
+            }
             stack.ownOrigin().ifPresent(o -> children.add(UpState.Child.of("origin", o.pid())));
             children.add(UpState.Child.of("back", stack.backPid()));
             children.add(UpState.Child.of("front", stack.frontPid()));
@@ -123,7 +144,12 @@ public final class UpSession {
             if (chosen.httpPort() != 0) {
                 urls.put("front-http", "http://" + Ports.LOOPBACK + ":" + chosen.httpPort());
             }
-            state = state.with(children, urls, portMap(ownOrigin));
+            Map<String, Integer> portMap = portMap(ownOrigin);
+            if (postgres != null) {
+                urls.put("database", postgres.jdbcUrl());
+                portMap.put("postgres", postgres.port());
+            }
+            state = state.with(children, urls, portMap);
             state.write(resultsDir);
             // The first reading before the URLs are out: every request sent after seeing them counts.
             LiveStatus live = new LiveStatus(tiers(chosen), ownOrigin ? ports.management() : 0);
@@ -221,6 +247,10 @@ public final class UpSession {
         out.println("  origin       " + urls.get("origin"));
         if (urls.containsKey("management")) {
             out.println("  management   " + urls.get("management") + "  (counters; /actuator/health, /actuator/prometheus)");
+            out.println("  database     " + (postgres == null ? "H2 in the origin's JVM"
+                    : urls.get("database") + "  (psql -h " + Ports.LOOPBACK + " -p " + postgres.port() + " -U "
+                            + PostgresServer.USER + " " + PostgresServer.DATABASE + ")")
+                    + "; /places?code=1227, /places?region=R042, /items/42");
         }
         switch (settings.product()) {
             case NGINX -> {
@@ -248,6 +278,9 @@ public final class UpSession {
 
     /** The tier that is no longer running, if one died while up watched. */
     private Optional<String> deadTier(boolean ownOrigin) {
+        if (postgres != null && !postgres.isRunning()) {
+            return Optional.of("PostgreSQL");
+        }
         if (ownOrigin && !stack.origin().isRunning()) {
             return Optional.of("the origin");
         }
@@ -288,6 +321,9 @@ public final class UpSession {
             cleanedUp = true;
             if (stack != null) {
                 stack.close();
+            }
+            if (postgres != null) {
+                postgres.close();
             }
             if (state != null) {
                 state.remove(resultsDir);

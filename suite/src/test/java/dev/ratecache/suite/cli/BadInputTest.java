@@ -127,7 +127,21 @@ class BadInputTest {
                         "Varnish's vsthrottle only rejects and never queues or delays (--front-mode queue): give"
                                 + " --front-mode nodelay, or use --edge nginx"),
                 refused("fleet Redis port 0", List.of("--edges", "3", "--fleet-limit", "shared",
-                        "--fleet-redis", "127.0.0.1:0"), "(got '127.0.0.1:0')")), RefusedRows.origins());
+                        "--fleet-redis", "127.0.0.1:0"), "(got '127.0.0.1:0')"),
+                refused("a database the origin does not run on", List.of("--origin-db", "mysql"),
+                        "Invalid value for option '--origin-db': 'mysql' is not a database: use h2 or postgres"),
+                refused("an empty pool", List.of("--db-pool", "0"),
+                        "--db-pool must be a whole number of connections from 1 to 100 (got 0)"),
+                refused("a pool past PostgreSQL's connections", List.of("--db-pool", "500"),
+                        "--db-pool must be a whole number of connections from 1 to 100 (got 500)"),
+                refused("an acquire timeout that is no duration", List.of("--db-acquire-timeout", "soon"),
+                        "--db-acquire-timeout must be a duration from 250ms to 10m, such as 2s or 500ms (got 'soon')"),
+                refused("an acquire timeout Hikari would replace with 30 s", List.of("--db-acquire-timeout", "100ms"),
+                        "--db-acquire-timeout must be a duration from 250ms to 10m, such as 2s or 500ms (got '100ms')"),
+                refused("the suite's database with a user's origin", List.of("--origin", "http://127.0.0.1:9000",
+                        "--origin-db", "postgres"),
+                        "--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database: drop"
+                                + " --origin, or them")), RefusedRows.origins());
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")
@@ -191,7 +205,7 @@ class BadInputTest {
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
                 "--matrix=KIND default, full, protection, caches, tiers, fleet, edges.",
                 "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
-                "--app-cache=MODE redis, off.");
+                "--app-cache=MODE redis, off.", "--origin-db=DB h2, postgres.");
     }
 
     @Test

@@ -45,7 +45,14 @@ class UpInputTest {
                 refused("TLS, which Varnish has not", List.of("--edge", "varnish", "--tls",
                         "--front-mode", "nodelay", "--back-mode", "nodelay"),
                         "Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put a TLS proxy such as"
-                                + " hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx")),
+                                + " hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx"),
+                refused("a database the origin does not run on", List.of("--origin-db", "sqlite"),
+                        "Invalid value for option '--origin-db': 'sqlite' is not a database: use h2 or postgres"),
+                refused("an acquire timeout past ten minutes", List.of("--db-acquire-timeout", "1h"),
+                        "--db-acquire-timeout must be a duration from 250ms to 10m, such as 2s or 500ms (got '1h')"),
+                refused("a pool for a user's origin", List.of("--origin", "http://127.0.0.1:9000", "--db-pool", "4"),
+                        "--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database: drop"
+                                + " --origin, or them")),
                 RefusedRows.origins());
     }
 

@@ -33,6 +33,9 @@ class OriginDefaultsTest {
                   replay:
                     default-delay: 50
                     max-age: 10s
+                  database:
+                    pool-size: 10
+                    acquire-timeout: 10s
                 server:
                   tomcat:
                     threads:
@@ -49,6 +52,8 @@ class OriginDefaultsTest {
         assertThat(d.replayDefaultDelay()).isEqualTo(Duration.ofMillis(50));
         assertThat(d.replayMaxAge()).isEqualTo(Duration.ofSeconds(10));
         assertThat(d.threads()).isEqualTo(10);
+        assertThat(d.poolSize()).isEqualTo(10);
+        assertThat(d.acquireTimeout()).isEqualTo(Duration.ofSeconds(10));
     }
 
     @Test

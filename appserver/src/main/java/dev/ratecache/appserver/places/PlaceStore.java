@@ -1,0 +1,39 @@
+package dev.ratecache.appserver.places;
+
+import dev.ratecache.appserver.accounting.DatabaseCounters;
+import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.stereotype.Repository;
+
+/** The places table's two queries, each one indexed statement, counted. */
+@Repository
+public class PlaceStore {
+
+    private static final RowMapper<Place> PLACE = (row, n) -> new Place(row.getString("code"), row.getString("town"),
+            row.getString("region"));
+
+    private final JdbcTemplate jdbc;
+    private final DatabaseCounters counters;
+
+    PlaceStore(JdbcTemplate jdbc, DatabaseCounters counters) {
+        this.jdbc = jdbc;
+        this.counters = counters;
+    }
+
+    /** The towns that share a postal code: about 5. */
+    public List<Place> byCode(String code) {
+        return query("code", code);
+    }
+
+    /** The towns of a region: about 50. */
+    public List<Place> byRegion(String region) {
+        return query("region", region);
+    }
+
+    private List<Place> query(String column, String value) {
+        counters.queriedPlaces();
+        return jdbc.query("SELECT code, town, region FROM places WHERE " + column + " = ? ORDER BY town, id", PLACE,
+                value);
+    }
+}
