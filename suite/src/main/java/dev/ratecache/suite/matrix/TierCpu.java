@@ -45,7 +45,7 @@ final class TierCpu {
         return new TierCpu(origin, redis, postgres);
     }
 
-    /** Takes PostgreSQL's reading now, while it runs: called every second during the run. */
+    /** Takes PostgreSQL's reading now, while it runs: called several times a second during the run. */
     void sample() {
         if (postgres != null) {
             postgres.cpuSeconds().ifPresent(seconds -> postgresLast = seconds);
