@@ -36,11 +36,6 @@ final class TierCpu {
     }
 
     /** Read just before the generator starts. */
-    static TierCpu before(OriginServer origin, RedisServer redis) {
-        return new TierCpu(origin, redis, null);
-    }
-
-    /** Read just before the generator starts, with the origin's PostgreSQL (null with H2). */
     static TierCpu before(OriginServer origin, RedisServer redis, PostgresServer postgres) {
         return new TierCpu(origin, redis, postgres);
     }
