@@ -292,6 +292,41 @@ wants_redis() {
   return 1
 }
 
+# --origin-db postgres (the run command and up) and the origin's tests on PostgreSQL: Debian's
+# PostgreSQL 15, whose binaries the suite runs in a cluster of its own under the run folder, on a
+# port of its own, stopped by its PID; never the package's own cluster or service.
+# POSTGRES_BIN_DIR names another build's bin folder.
+need_postgres() {
+  [[ -n ${POSTGRES_BIN_DIR:-} ]] && return
+  [[ -x /usr/lib/postgresql/15/bin/postgres ]] || apt_install postgresql-15
+}
+
+# Whether the arguments ask for the suite's PostgreSQL: --origin-db postgres.
+wants_postgres() {
+  local previous=""
+  for arg in "$@"; do
+    if [[ $arg == --origin-db=postgres ]] || [[ $previous == --origin-db && $arg == postgres ]]; then
+      return 0
+    fi
+    previous=$arg
+  done
+  return 1
+}
+
+# bombardier, the load tool of the HAProxy and PostgREST experiment, which ./run-tests.sh reproduce
+# reruns with its own tool and parameters. Debian's package of that name is the GNU Bombing game,
+# not this tool: it is built from its Go module (go 1.18 or newer; bookworm's golang-go is 1.19)
+# into .tools/bin. BOMBARDIER_BIN names another build.
+readonly BOMBARDIER_VERSION=v1.2.6
+readonly BOMBARDIER="$ROOT/.tools/bin/bombardier"
+need_bombardier() {
+  [[ -n ${BOMBARDIER_BIN:-} ]] && return
+  [[ -x $BOMBARDIER ]] && return
+  command -v go >/dev/null 2>&1 || apt_install golang-go
+  say "building bombardier $BOMBARDIER_VERSION from its Go module into .tools/bin"
+  GOBIN="$ROOT/.tools/bin" go install "github.com/codesenberg/bombardier@$BOMBARDIER_VERSION"
+}
+
 install_prerequisites() {
   need_java
   need_nginx
@@ -305,6 +340,8 @@ run_tests() {
   need_gui_tools
   need_peak_tools
   need_redis
+  need_postgres
+  need_bombardier
   cd "$ROOT"
   # Two modules at a time: the origin's module and its stack tests (about a minute) run beside the
   # suite's and the client's builds instead of before them; acceptance/ waits for both.
@@ -348,6 +385,12 @@ main() {
   fi
   if wants_redis "$@"; then
     need_redis
+  fi
+  if wants_postgres "$@"; then
+    need_postgres
+  fi
+  if [[ ${1:-} == reproduce ]]; then
+    need_bombardier
   fi
   build_if_stale
   # exec: the Java process owns every child it starts and stops them all on exit or Ctrl-C.

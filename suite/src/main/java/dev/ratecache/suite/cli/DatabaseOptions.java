@@ -27,9 +27,9 @@ final class DatabaseOptions implements WholeNumber.Flags {
     OriginDatabase.Kind kind = OriginDatabase.Kind.H2;
 
     @Option(names = "--db-pool", paramLabel = "N",
-            description = "The origin's database connections (HikariCP), 1 to 100. Default: ${DEFAULT-VALUE}, the"
-                    + " origin's request threads: a request holds one connection at a time, so none waits for one"
-                    + " unless the pool is made smaller than the threads.")
+            description = "The origin's database connections (HikariCP), 1 to 100. Default: ${DEFAULT-VALUE},"
+                    + " Hikari's own and the origin's default request threads: a request holds one connection at a"
+                    + " time, so none waits for one unless the pool is smaller than --origin-threads.")
     int poolSize = OriginDefaults.get().poolSize();
 
     @Option(names = "--db-acquire-timeout", paramLabel = "DURATION",

@@ -36,16 +36,11 @@ final class TierCpu {
     }
 
     /** Read just before the generator starts. */
-    static TierCpu before(OriginServer origin, RedisServer redis) {
-        return new TierCpu(origin, redis, null);
-    }
-
-    /** Read just before the generator starts, with the origin's PostgreSQL (null with H2). */
     static TierCpu before(OriginServer origin, RedisServer redis, PostgresServer postgres) {
         return new TierCpu(origin, redis, postgres);
     }
 
-    /** Takes PostgreSQL's reading now, while it runs: called every second during the run. */
+    /** Takes PostgreSQL's reading now, while it runs: called several times a second during the run. */
     void sample() {
         if (postgres != null) {
             postgres.cpuSeconds().ifPresent(seconds -> postgresLast = seconds);

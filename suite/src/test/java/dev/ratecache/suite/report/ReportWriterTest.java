@@ -144,9 +144,9 @@ class ReportWriterTest {
             assertThat(terminal).containsPattern("(?m)^  " + java.util.regex.Pattern.quote(cell.name()) + " +\\d");
         }
         // Every column of report.md, in one header line per plan; the caches' columns only where a cell
-        // measured the caches (no stress cell did).
+        // measured the caches (no stress cell did), the database's only where a cell reported it (none did).
         for (Column c : Column.ALL) {
-            if (c.whenMeasured()) {
+            if (c.whenMeasured() || c.whenAny()) {
                 assertThat(stressPart).doesNotContain(" " + c.label() + " |");
             } else {
                 assertThat(stressPart).contains(" " + c.label() + " |");
@@ -184,6 +184,45 @@ class ReportWriterTest {
                 .contains("<h3>Read with care</h3>");
         assertThat(ReportWriter.terminal(dir, outcome, List.of(), false))
                 .contains("  warning hotset/app-cache: the app cache failed 12 times").contains("oldest stale (ms)");
+    }
+
+    @Test
+    void aCellOnPostgresShowsItsCpuAndPoolAndCountsThe504sAnd502sItsOriginAnswered() throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "database");
+        JtlSummary jtl = new JtlSummary(1000, 0, 40, 0, 50, 20, 1, 900, 10, 30, 40, 99, 20_000);
+        Map<String, List<Long>> series = new java.util.LinkedHashMap<>();
+        series.put(Timeline.OFFERED, List.of(500L, 500L));
+        Timeline timeline = new Timeline(1, series).with(Timeline.DB_ACTIVE, Map.of(1L, 2L, 2L, 2L))
+                .with(Timeline.DB_PENDING, Map.of(2L, 7L));
+        CellMeasurement.Breakdowns breakdowns = CellMeasurement.Breakdowns.of(null, timeline,
+                new dev.ratecache.suite.matrix.DatabaseFigures(2, "500ms", 30, 10, "Connection refused", 12.5, 2L, 960));
+        CellResult pooled = new CellResult(NO_CACHING, List.of(new CellMeasurement(jtl, 1000.0, null,
+                new CellMeasurement.Cpu(0.1, 0.1, 4.0, 5.0, 6.0), 20, null, null, null, CellMeasurement.WindowCpu.UNKNOWN,
+                breakdowns)), null, dir, dir);
+        CellResult plain = new CellResult(CELLS.get(1), List.of(run(20, 0)), null, dir, dir);
+        MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(List.of(pooled, plain), 40, 38, 1);
+        new ReportWriter(dir, Map.of(), outcome, List.of(), false).write();
+
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("| 504s | 502s | pool wait (ms) | pool active peak |")
+                .contains("| 30 | 10 | 12.5 | 2 |").contains("| CPU PostgreSQL (%) |").contains("| 30.0 |")
+                .contains("| n/a | n/a | n/a | n/a |")
+                .contains("- **stress/no-caching**: the origin answered 30 requests 504: no database connection freed up"
+                        + " within 500ms (a pool of 2); and 10 requests 502: the database failed or could not be reached"
+                        + " (last: Connection refused)");
+        String html = Files.readString(dir.resolve("index.html"));
+        assertThat(html).contains("<th>504s</th>").contains("<th>CPU PostgreSQL (%)</th>")
+                .containsOnlyOnce("data-kind=\"pool\"");
+        JsonNode drawn = pageData(html).get("timelines").get("cell-" + NO_CACHING.folder());
+        assertThat(drawn.get("series").get("db_active").toString()).isEqualTo("[2,2]");
+        assertThat(drawn.get("series").get("db_pending").toString()).isEqualTo("[null,7]");
+        JsonNode metrics = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("cells").get(0)
+                .get("metrics");
+        assertThat(metrics.get("db_504s").get("median").asDouble()).isEqualTo(30);
+        assertThat(metrics.get("db_502s").get("median").asDouble()).isEqualTo(10);
+        assertThat(metrics.get("cpu_postgres_pct").get("median").asDouble()).isEqualTo(30);
+        assertThat(ReportWriter.terminal(dir, outcome, List.of(), false))
+                .contains("  warning stress/no-caching: the origin answered 30 requests 504");
     }
 
     @Test
