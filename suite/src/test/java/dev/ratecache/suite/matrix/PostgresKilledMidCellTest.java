@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.proc.PostgresServer;
-import dev.ratecache.suite.nginx.NginxSwitches;
 import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -56,7 +56,7 @@ class PostgresKilledMidCellTest {
         // to kill PostgreSQL early, and to see the hot items expire (max-age 1 s) after it. Once it is
         // dead, an expired item is served stale only after the origin failed, a 250 ms wait each.
         MatrixRunner runner = new MatrixRunner(new MatrixRunner.Options(
-                Matrix.select(Matrix.caches(), List.of("hotset/edge")), Profile.QUICK, 1, new NginxSwitches(), ports,
+                Matrix.select(Matrix.caches(), List.of("hotset/edge")), Profile.QUICK, 1, new StackSwitches(), ports,
                 10, Map.of("loops", "80", "hot_share", "90", "write_share", "2", "think_time", "10"),
                 TestDirs.fresh(getClass(), "killed"), List.of("--origin.items.max-age=1s"), null, 0, false,
                 // A dead database holds each request for the acquire timeout: the shortest Hikari takes.
