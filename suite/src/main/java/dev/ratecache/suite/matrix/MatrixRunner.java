@@ -95,7 +95,7 @@ public final class MatrixRunner {
         this.remote = remote;
         JMeter jmeter = JMeter.assembled();
         this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
-                new LibraryDriver());
+                new LibraryDriver(), Generator.WRK, new WrkGenerator());
         this.dashboards = new Dashboards(jmeter, options.dashboards(), out);
         this.lifecycle = new OriginLifecycle(options, out);
     }
@@ -179,7 +179,7 @@ public final class MatrixRunner {
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
             // Per second, for index.html's over-time charts.
-            Timeline timeline = Timeline.of(run.jtl(), logs.front(), logs.back());
+            Timeline timeline = Timeline.of(client.samples(), logs.front(), logs.back());
             timeline.write(dir.resolve("timeline.json"));
             ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
@@ -201,7 +201,9 @@ public final class MatrixRunner {
             Double edgeHits = EdgeHitShare.of(cell, logs);
             Double originPeak = OriginPeak.of(logs);
             JtlSummary admitted = client.admitted();
-            dashboards.draw(run.jtl(), clientDir);
+            if (run.jtl() != null) {
+                dashboards.draw(run.jtl(), clientDir);
+            }
             return new CellMeasurement(client.summary(),
                     counters != null ? (double) counters.total().requests() : null, edgeHits, cpu.cpu(),
                     run.wallSeconds(), originPeak, admitted,
@@ -259,7 +261,8 @@ public final class MatrixRunner {
         try (CpuDuringRun during = CpuDuringRun.start()) {
             LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
             during.finished();
-            ClientSamples client = ClientSamples.read(run.jtl());
+            ClientSamples client = run.summarized() != null ? ClientSamples.of(run.summarized())
+                    : ClientSamples.read(run.jtl());
             return new Generated(run, client, during.over(client.firstStartMs(), client.lastEndMs()));
         }
     }

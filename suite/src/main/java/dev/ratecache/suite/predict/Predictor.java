@@ -112,6 +112,9 @@ public final class Predictor {
 
     /** The prediction for one cell, or the model's gap for it. */
     public static Prediction predict(Input given) {
+        if (given.cell().generator().modelGap() != null) {
+            return Prediction.gap(given.cell().generator().modelGap());
+        }
         Input in;
         try {
             in = given.withPlanDefaults();
