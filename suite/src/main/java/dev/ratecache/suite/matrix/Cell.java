@@ -314,6 +314,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** Beside a row of another experiment's published table than the reference's. */
+        public Builder published(Published row) {
+            traits.add(row);
+            return this;
+        }
+
         /** Through another edge product's tiers than nginx's. */
         public Builder edge(EdgeProduct product) {
             edge = product;
