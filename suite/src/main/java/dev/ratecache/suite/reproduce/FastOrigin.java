@@ -138,12 +138,14 @@ final class FastOrigin implements Experiment {
         var origin = m.cpuMicrosPerAnswer(DIRECT, CPU_ORIGIN_S);
         var edge = m.cpuMicrosPerAnswer(EDGE, CPU_FRONT_S);
         if (origin.isPresent() && edge.isPresent()) {
-            lines.add(String.format(Locale.ROOT, "An edge multiplies what a slow origin serves (the reference"
-                    + " experiment's /hare takes 100 ms; seed 001's Python app 65 ms), but an origin that answers from"
-                    + " memory leaves it only the difference between the two servers' own costs: %.0f µs of CPU per"
-                    + " answer in the origin, %.0f µs in the front nginx, with wrk using %s of a core's worth beside"
-                    + " them on the same 2 cores. The edge's own ceiling bounds the gain; ./run-tests.sh peak measures"
-                    + " that ceiling alone.", origin.get(), edge.get(),
+            lines.add(String.format(Locale.ROOT, "On cores they share, each server answers at most as fast as its CPU"
+                    + " per answer allows: %.0f µs in the origin, %.0f µs in the front nginx, so the edge can gain at"
+                    + " most %.1f times here (%.2f measured, wrk using %s of a core beside them). The faster the"
+                    + " origin, the smaller that quotient: one as fast as a C server answering from memory (omni_httpd)"
+                    + " costs about what the edge does, and the edge gains little beyond its own ceiling; behind a slow"
+                    + " origin (the reference experiment's /hare takes 100 ms, seed 001's Python app 65 ms a request)"
+                    + " the same HIT multiplies throughput many times. ./run-tests.sh peak measures the edge's ceiling"
+                    + " alone.", origin.get(), edge.get(), origin.get() / edge.get(), ratio.get(),
                     m.median(EDGE, GENERATOR_CPU_PCT).map(p -> String.format(Locale.ROOT, "%.0f %%", p)).orElse("n/a")));
         }
         return lines;

@@ -127,8 +127,8 @@ final class RedisVsNginx implements Experiment {
         if (app.isPresent() && edge.isPresent()) {
             lines.add(String.format(Locale.ROOT, "Each answer cost %.0f µs of CPU in the app and Redis, against %.0f µs"
                     + " in the edge: a Redis hit still runs the app's whole request path (its servlet, JSON, a Redis"
-                    + " round trip), a HIT runs nginx's alone. The published gap was mostly the Python app's cost;"
-                    + " here it is the JVM's, on a machine where wrk takes its share of the same 2 cores.",
+                    + " round trip), a HIT runs nginx's alone. The write-up put its gap down to the Python code the"
+                    + " cache spared; here the JVM's request path is what the edge spares, on 2 cores that wrk shares.",
                     app.get(), edge.get()));
         }
         return lines;

@@ -70,6 +70,45 @@ class ReproductionSectionTest {
         assertThat(lines.get(2)).startsWith("Each answer cost 500 µs of CPU in the app and Redis, against 20 µs in the edge");
     }
 
+    /** On shared cores the edge gains at most the quotient of the two servers' CPU per answer. */
+    @Test
+    void aFastOriginsGainIsBoundByTheQuotientOfEachServersCpuPerAnswer() {
+        CellResult direct = Results.measured(Results.cell(FAST, "fast-origin/direct"), 5000, 4, 50_000,
+                new CellMeasurement.Cpu(null, null, 12.5, 8.0), null);
+        CellResult edge = Results.measured(Results.cell(FAST, "fast-origin/edge"), 50000, 0.4, 500_000,
+                new CellMeasurement.Cpu(9.0, 0.0, 0.0, 8.0), null);
+
+        List<String> lines = ReproductionSection.of(FAST, List.of(direct, edge)).lines();
+
+        assertThat(lines.get(1)).isEqualTo("Here: The edge's HIT answered 50000.00 requests/s against the origin's"
+                + " 5000.00 straight from memory: 10.00 times (mean latency 0.40 against 4.00 ms).");
+        assertThat(lines.get(2)).startsWith("On cores they share, each server answers at most as fast as its CPU per"
+                + " answer allows: 250 µs in the origin, 18 µs in the front nginx, so the edge can gain at most 13.9"
+                + " times here (10.00 measured, wrk using 80 % of a core beside them).");
+    }
+
+    @Test
+    void theReferencesFindingIsServerSideCachingsGainInEachPlan() {
+        Experiment reference = Reproductions.named("reference");
+        CellMeasurement.Cpu cpu = new CellMeasurement.Cpu(0.1, 0.1, 1.0, 2.0);
+        List<CellResult> cells = List.of(
+                Results.measured(Results.cell(reference, "stress/no-caching"), 29, 1400, 1000, 650, cpu, null),
+                Results.measured(Results.cell(reference, "stress/server-cache"), 99, 500, 1000, 0, cpu, null),
+                Results.measured(Results.cell(reference, "load/no-caching"), 4, 2400, 300, 0, cpu, null),
+                Results.measured(Results.cell(reference, "load/server-cache"), 37, 250, 300, 0, cpu, null));
+
+        ReportSection s = ReproductionSection.of(reference, cells);
+
+        assertThat(s.lines().get(1)).isEqualTo("Here: Server-side caching took the stress plan from 29.0 to 99.0"
+                + " responses/s (3.4 times) and its rejections from 65.0 % to 0.0 %, and the load plan from 4.0 to 37.0"
+                + " responses/s (9.3 times). Each row's difference from the published one, and why, is under the plans'"
+                + " tables.");
+        assertThat(row(s, 0)).contains("stress/no-caching", "23 / 29.00", "54 / 65.0", "1.26");
+        assertThat(row(s, 1).get(8)).isEqualTo("within a quarter of theirs: nothing to explain");
+        // A row whose cell did not run says so rather than guessing.
+        assertThat(row(s, 2).get(8)).isEqualTo("not measured: stress/client-cache did not run");
+    }
+
     /** 20 connections at 48,000 requests/s wait 0.42 ms on average at most: wrk's 11 ms is its correction's. */
     @Test
     void aWrkMeanLatencyPastWhatItsConnectionsAllowIsToBeReadWithCare() {

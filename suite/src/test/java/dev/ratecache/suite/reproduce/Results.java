@@ -19,7 +19,13 @@ final class Results {
      */
     static CellResult measured(Cell cell, double throughput, double meanMs, long samples, CellMeasurement.Cpu cpu,
             Double redisCpu) {
-        JtlSummary jtl = new JtlSummary(samples, 0, 0, 0, throughput, meanMs, 0, Math.round(meanMs * 10),
+        return measured(cell, throughput, meanMs, samples, 0, cpu, redisCpu);
+    }
+
+    /** The same, {@code rejected} of its samples answered 429 or 503. */
+    static CellResult measured(Cell cell, double throughput, double meanMs, long samples, long rejected,
+            CellMeasurement.Cpu cpu, Double redisCpu) {
+        JtlSummary jtl = new JtlSummary(samples, rejected, 0, 0, throughput, meanMs, 0, Math.round(meanMs * 10),
                 Math.round(meanMs), Math.round(meanMs * 2), Math.round(meanMs * 3), Math.round(meanMs * 5),
                 Math.round(1000.0 * samples / throughput));
         CellMeasurement.Caches caches = redisCpu == null ? null
