@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * reproduce fast-origin end to end, wrk shortened to 2 s: its cells are cells like any other in
+ * reproduce fast-origin end to end, wrk shortened to 1 s: its cells are cells like any other in
  * summary.json, with wrk's figures and the published ones beside them, and its section sets the
  * published table beside ours.
  */
@@ -29,7 +29,7 @@ class ReproduceStackTest {
     @BeforeAll
     static void reproduce() throws Exception {
         Path results = TestDirs.fresh(ReproduceStackTest.class, "results");
-        exitCode = CLI.run("reproduce", "fast-origin", "--duration", "2", "--no-dashboards", "--results",
+        exitCode = CLI.run("reproduce", "fast-origin", "--duration", "1", "--no-dashboards", "--results",
                 results.toString());
         run = results.resolve("latest").toRealPath();
         summary = new ObjectMapper().readTree(run.resolve("summary.json").toFile());
@@ -46,7 +46,7 @@ class ReproduceStackTest {
         assertThat(CELLS).containsOnlyKeys("fast-origin/direct", "fast-origin/edge");
         CELLS.values().forEach(c -> {
             assertThat(c.get("status").asText()).as(c.toString()).isEqualTo("ok");
-            assertThat(c.get("description").asText()).startsWith("wrk -t10 -c20 -d2s on /fast, ");
+            assertThat(c.get("description").asText()).startsWith("wrk -t10 -c20 -d1s on /fast, ");
             assertThat(c.at("/metrics/samples/median").asDouble()).isPositive();
             assertThat(c.at("/metrics/throughput/median").asDouble()).isPositive();
             assertThat(c.at("/metrics/other_errors_pct/median").asDouble()).isZero();
@@ -72,7 +72,7 @@ class ReproduceStackTest {
         assertThat(CELLS.get("fast-origin/direct").at("/reference/throughput").asDouble()).isEqualTo(18838.56);
         assertThat(CELLS.get("fast-origin/edge").at("/prediction/predicted").asBoolean()).isFalse();
         assertThat(CELLS.get("fast-origin/edge").at("/prediction/gap").asText()).contains("wrk's connections");
-        assertThat(summary.at("/run/shortened").asText()).startsWith("wrk ran 2 s in each wrk cell");
+        assertThat(summary.at("/run/shortened").asText()).startsWith("wrk ran 1 s in each wrk cell");
     }
 
     @Test
