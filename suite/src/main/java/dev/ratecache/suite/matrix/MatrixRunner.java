@@ -178,9 +178,11 @@ public final class MatrixRunner {
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
-            // Per second, for index.html's over-time charts.
-            Timeline timeline = Timeline.of(client.samples(), logs.front(), logs.back());
-            timeline.write(dir.resolve("timeline.json"));
+            // Per second, for index.html's over-time charts; none of a generator that kept no record per request.
+            Timeline timeline = run.summarized() != null ? null : Timeline.of(client.samples(), logs.front(), logs.back());
+            if (timeline != null) {
+                timeline.write(dir.resolve("timeline.json"));
+            }
             ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log(),

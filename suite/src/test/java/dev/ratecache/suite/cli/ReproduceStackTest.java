@@ -54,6 +54,15 @@ class ReproduceStackTest {
         assertThat(run.resolve("cells/fast-origin-edge/wrk/wrk.out")).content().contains("Requests/sec:");
     }
 
+    /** wrk keeps no record per request: no second-by-second timeline, and index.html says why. */
+    @Test
+    void aWrkCellHasNoTimelineAndThePageSaysWhy() throws Exception {
+        assertThat(run.resolve("cells/fast-origin-edge/timeline.json")).doesNotExist();
+        assertThat(Files.readString(run.resolve("index.html")))
+                .contains("No timeline: this cell's client left no per-request results.")
+                .contains("<th>published row</th>");
+    }
+
     @Test
     void theEdgeCellIsAnsweredByTheEdgeCacheAndTheDirectOneByTheOrigin() {
         JsonNode edge = CELLS.get("fast-origin/edge").get("metrics");

@@ -61,6 +61,13 @@ class PublishedBesideOursTest {
                 .endsWith("beside seed 003's published row \"omni_httpd\"");
     }
 
+    /** The grey bars are the seed's, not the reference experiment's of 2014. */
+    @Test
+    void theChartsNameWhoseFiguresTheGreyBarsAre() throws Exception {
+        assertThat(Files.readString(written().resolve("index.html"))).contains("\"referenceLabel\":\"published (seed 003)\"")
+                .doesNotContain("reference (2014)");
+    }
+
     @Test
     void aSectionsTableIsInEveryView() throws Exception {
         Path dir = written();
