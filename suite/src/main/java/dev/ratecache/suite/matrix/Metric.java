@@ -48,7 +48,7 @@ public enum Metric {
     CPU_BACK_S("cpu_back_s", "s", "CPU seconds of the back end nginx, from /proc", m -> m.cpu().back()),
     CPU_ORIGIN_S("cpu_origin_s", "s", "CPU seconds of the origin JVM during the run, from /proc", m -> m.cpu().origin()),
     CPU_REDIS_S("cpu_redis_s", "s", "CPU seconds of redis-server during the run, from /proc; n/a with the app cache off", m -> m.redisCpu()),
-    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM (the library's driver in library rows), from /proc", m -> m.cpu().jmeter()),
+    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM (the library's driver in library rows, wrk in wrk rows), from /proc", m -> m.cpu().jmeter()),
     CPU_FRONT_PCT("cpu_front_pct", "%", "front end CPU as a share of one core over the run", m -> m.cpuPct(m.cpu().front())),
     CPU_BACK_PCT("cpu_back_pct", "%", "back end CPU as a share of one core", m -> m.cpuPct(m.cpu().back())),
     CPU_ORIGIN_PCT("cpu_origin_pct", "%", "origin CPU as a share of one core", m -> m.cpuPct(m.cpu().origin())),
