@@ -4,6 +4,7 @@
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
 #   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B -T 2 verify)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
+#   ./run-tests.sh reproduce    the source experiments rerun as published, beside their figures
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
 #   ./run-tests.sh up           start the stack and keep it up (Ctrl-C, or ./run-tests.sh down, stops it)
@@ -278,6 +279,13 @@ need_redis() {
   command -v redis-server >/dev/null 2>&1 || [[ -x /usr/bin/redis-server ]] || apt_install redis-server
 }
 
+# reproduce drives its experiments with their own tools: wrk (seeds 001 and 003), and Redis as
+# seed 001's app cache.
+need_reproduce_tools() {
+  command -v wrk >/dev/null 2>&1 || apt_install wrk
+  need_redis
+}
+
 # Whether the arguments ask for the Redis app cache: --app-cache redis, the caches matrix, or
 # peak's comparison of the edge with the app's cache (--app-path).
 wants_redis() {
@@ -382,6 +390,9 @@ main() {
   install_prerequisites
   if [[ ${1:-} == peak ]]; then
     need_peak_tools
+  fi
+  if [[ ${1:-} == reproduce ]]; then
+    need_reproduce_tools
   fi
   if wants_redis "$@"; then
     need_redis

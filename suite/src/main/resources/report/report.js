@@ -96,7 +96,7 @@
     }];
     if (chart.reference) {
       datasets.push({
-        label: 'reference (2014)',
+        label: chart.referenceLabel,
         data: chart.reference,
         backgroundColor: data.referenceColor,
         borderRadius: 3,

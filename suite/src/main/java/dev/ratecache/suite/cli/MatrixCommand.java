@@ -462,7 +462,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     /** results/latest points at the newest run. */
-    private static void linkLatest(Path runDir) {
+    static void linkLatest(Path runDir) {
         Path latest = runDir.getParent().resolve("latest");
         try {
             Files.deleteIfExists(latest);

@@ -69,6 +69,26 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
     }
 
+    /**
+     * A cell that stands beside a row of a published experiment other than the reference's (which
+     * its plans hold): that row's figures, shown beside the cell's as the reference's are.
+     *
+     * @param source    the experiment, e.g. "seed 001"
+     * @param row       the published row, in the write-up's words
+     * @param reference its figures, and why ours differ
+     */
+    public record Published(String source, String row, Reference reference) implements CellTrait {
+        @Override
+        public StackSwitches apply(StackSwitches switches) {
+            return switches;
+        }
+
+        @Override
+        public String describe(Cell cell) {
+            return "beside " + source + "'s published row \"" + row + "\"";
+        }
+    }
+
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
     public static final String SERVER_CACHE = "server-cache";
@@ -134,6 +154,14 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
                 edgeBalance, appCache, traits, product);
     }
 
+    /** The same cell with its property {@code name} (a plan's size, e.g. wrk's duration) set to {@code value}. */
+    public Cell withProperty(String name, String value) {
+        Map<String, String> changed = new LinkedHashMap<>(properties);
+        changed.put(name, value);
+        return new Cell(this.name, plan, direct, frontLimit, backLimit, serverCache, clientCache, generator, changed,
+                edgeBalance, appCache, traits, edge);
+    }
+
     /** A folder name for the cell: its name with the slash replaced. */
     public String folder() {
         return name.replace('/', '-');
@@ -157,9 +185,13 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
                 : NO_CACHING);
     }
 
-    /** The reference experiment's published figure for a cell of this shape, if it measured one. */
+    /**
+     * The published figure beside this cell: its {@link Published} row's, or the reference
+     * experiment's for a cell of this shape, if it measured one.
+     */
     public Optional<Reference> reference() {
-        return referenceRow().map(plan.references()::get);
+        Published published = trait(Published.class);
+        return published != null ? Optional.of(published.reference()) : referenceRow().map(plan.references()::get);
     }
 
     /** What the cell measures, in words, for the report. */
@@ -172,7 +204,9 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     private String describeStack() {
         String through = direct || edge == EdgeProduct.NGINX ? ""
                 : edge.displayName() + " (which cannot " + edge.cannot() + "): ";
-        return through + describeTiers();
+        String sent = generator == Generator.WRK ? WrkGenerator.describe(properties) + " on "
+                + properties.getOrDefault("path", plan.paths().get("path")) + ", " : "";
+        return sent + through + describeTiers();
     }
 
     private String describeTiers() {
@@ -277,6 +311,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         public Builder fleet(Fleet setup, EdgeBalance balance) {
             traits.add(setup);
             edgeBalance = balance;
+            return this;
+        }
+
+        /** Beside a row of another experiment's published table than the reference's. */
+        public Builder published(Published row) {
+            traits.add(row);
             return this;
         }
 

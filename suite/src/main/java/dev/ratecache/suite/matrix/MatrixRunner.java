@@ -104,7 +104,7 @@ public final class MatrixRunner {
         this.remote = remote;
         JMeter jmeter = JMeter.assembled();
         this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
-                new LibraryDriver());
+                new LibraryDriver(), Generator.WRK, new WrkGenerator());
         this.dashboards = new Dashboards(jmeter, options.dashboards(), out);
         this.lifecycle = new OriginLifecycle(options, out);
     }
@@ -195,12 +195,14 @@ public final class MatrixRunner {
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
-            // Per second, for index.html's over-time charts.
-            Timeline timeline = Timeline.of(run.jtl(), logs.front(), logs.back());
-            if (pool != null) {
+            // Per second, for index.html's over-time charts; none of a generator that kept no record per request.
+            Timeline timeline = run.summarized() != null ? null : Timeline.of(client.samples(), logs.front(), logs.back());
+            if (timeline != null && pool != null) {
                 timeline = pool.addTo(timeline);
             }
-            timeline.write(dir.resolve("timeline.json"));
+            if (timeline != null) {
+                timeline.write(dir.resolve("timeline.json"));
+            }
             ReplayBreakdown replay = cellReport(cell, dir, client, logs);
             if (ownOrigin && !origin.healthy()) {
                 throw new CellFailure("the origin died during the run", origin.log(),
@@ -222,7 +224,9 @@ public final class MatrixRunner {
             Double edgeHits = EdgeHitShare.of(cell, logs);
             Double originPeak = OriginPeak.of(logs);
             JtlSummary admitted = client.admitted();
-            dashboards.draw(run.jtl(), clientDir);
+            if (run.jtl() != null) {
+                dashboards.draw(run.jtl(), clientDir);
+            }
             return new CellMeasurement(client.summary(),
                     counters != null ? (double) counters.total().requests() : null, edgeHits, cpu.cpu(),
                     run.wallSeconds(), originPeak, admitted,
@@ -280,7 +284,8 @@ public final class MatrixRunner {
         try (CpuDuringRun during = CpuDuringRun.start()) {
             LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
             during.finished();
-            ClientSamples client = ClientSamples.read(run.jtl());
+            ClientSamples client = run.summarized() != null ? ClientSamples.of(run.summarized())
+                    : ClientSamples.read(run.jtl());
             return new Generated(run, client, during.over(client.firstStartMs(), client.lastEndMs()));
         }
     }

@@ -60,7 +60,7 @@ public enum Metric {
     CPU_POSTGRES_S("cpu_postgres_s", "s", "CPU seconds of PostgreSQL during the run, from /proc: the postmaster and"
             + " every backend it forked, ended ones included; n/a with H2, which runs in the origin's JVM",
             m -> m.cpu().database()),
-    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM (the library's driver in library rows), from /proc", m -> m.cpu().jmeter()),
+    CPU_JMETER_S("cpu_jmeter_s", "s", "CPU seconds of the JMeter JVM (the library's driver in library rows, wrk in wrk rows), from /proc", m -> m.cpu().jmeter()),
     CPU_FRONT_PCT("cpu_front_pct", "%", "front end CPU as a share of one core over the run", m -> m.cpuPct(m.cpu().front())),
     CPU_BACK_PCT("cpu_back_pct", "%", "back end CPU as a share of one core", m -> m.cpuPct(m.cpu().back())),
     CPU_ORIGIN_PCT("cpu_origin_pct", "%", "origin CPU as a share of one core", m -> m.cpuPct(m.cpu().origin())),

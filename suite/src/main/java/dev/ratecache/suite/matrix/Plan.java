@@ -123,6 +123,16 @@ public record Plan(String name, String fileName, Path userFile, Map<String, Stri
                 new Estimate(cell, cell, cell, cell), Map.of(), false, List.of("threads", "lead_ms"), requests);
     }
 
+    /**
+     * The plan of an experiment that drove its load with another tool than JMeter (wrk): no .jmx
+     * file, only the one path it asked for; the tool's parameters are its cells' properties.
+     * {@code cellSeconds} is how long a cell takes, start-up included.
+     */
+    public static Plan ofPath(String name, String path, double cellSeconds) {
+        return new Plan(name, null, null, Map.of("path", path), 0, Map.of(),
+                new Estimate(cellSeconds, cellSeconds, cellSeconds, cellSeconds), Map.of(), false, List.of(), 0);
+    }
+
     /** One of the suite's own plans. */
     public static Optional<Plan> builtIn(String name) {
         return BUILT_IN.stream().filter(p -> p.name.equals(name)).findFirst();

@@ -69,7 +69,11 @@ public final class Timeline {
      * @param back  the back tier's events; null likewise
      */
     public static Timeline of(Path jtl, List<EdgeEvent> front, List<EdgeEvent> back) throws IOException {
-        List<Sample> samples = Jtl.read(jtl);
+        return of(Jtl.read(jtl), front, back);
+    }
+
+    /** The same, of samples already read; none (a generator without a JTL) gives an empty timeline. */
+    public static Timeline of(List<Sample> samples, List<EdgeEvent> front, List<EdgeEvent> back) {
         if (samples.isEmpty()) {
             return new Timeline(0, new LinkedHashMap<>());
         }

@@ -129,6 +129,9 @@ public final class Predictor {
 
     /** The prediction for one cell by {@code model}, or the model's gap for it. */
     public static Prediction predict(Input given, Model model) {
+        if (given.cell().generator().modelGap() != null) {
+            return Prediction.gap(given.cell().generator().modelGap());
+        }
         Input in;
         try {
             in = given.withPlanDefaults();

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Timeline;
@@ -27,7 +28,7 @@ final class ChartData {
      * @param reference the reference's figure per cell (null where it has none); null when no cell has one
      */
     record BarChart(String plan, String metric, String title, String unit, int decimals, String color,
-            List<String> labels, List<Double> measured, List<Double> reference) {
+            List<String> labels, List<Double> measured, List<Double> reference, String referenceLabel) {
         /** charts/PLAN-METRIC.png */
         String file() {
             return ReportModel.safe(plan) + "-" + metric + ".png";
@@ -54,10 +55,17 @@ final class ChartData {
                 }
                 boolean anyReference = reference.stream().anyMatch(v -> v != null);
                 charts.add(new BarChart(plan.name(), column.metric().id(), column.heading(), column.unit(),
-                        column.decimals(), colorOf(column.metric()), labels, measured, anyReference ? reference : null));
+                        column.decimals(), colorOf(column.metric()), labels, measured, anyReference ? reference : null,
+                        referenceLabel(plan)));
             }
         }
         return charts;
+    }
+
+    /** Whose the grey bars are: the experiment the plan's cells reproduce, or the reference experiment's. */
+    private static String referenceLabel(ReportModel.PlanCells plan) {
+        return plan.cells().stream().map(r -> r.cell().trait(Cell.Published.class)).filter(p -> p != null)
+                .findFirst().map(p -> "published (" + p.source() + ")").orElse("reference (2014)");
     }
 
     /** The reference's bars, beside ours in every chart. */

@@ -31,7 +31,7 @@ final class PngCharts {
             for (int i = 0; i < c.labels().size(); i++) {
                 data.addValue(c.measured().get(i), "measured", c.labels().get(i));
                 if (c.reference() != null) {
-                    data.addValue(c.reference().get(i), "reference (2014)", c.labels().get(i));
+                    data.addValue(c.reference().get(i), c.referenceLabel(), c.labels().get(i));
                 }
             }
             JFreeChart chart = ChartFactory.createBarChart(c.plan() + ": " + c.axis() + " per cell", null, c.axis(), data,

@@ -2,6 +2,7 @@ package dev.ratecache.suite.report;
 
 import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.jmeter.JMeter;
+import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.FleetFallbacks;
 import dev.ratecache.suite.matrix.LibraryDriver;
@@ -10,6 +11,7 @@ import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
+import dev.ratecache.suite.matrix.WrkGenerator;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
@@ -195,6 +197,9 @@ final class ReportModel {
         c.put("dashboardsSkipped", !outcome.dashboards());
         c.put("dashboardsSkippedNote", DASHBOARDS_SKIPPED);
         c.put("comparable", comparable);
+        // Cells beside another experiment's published rows than the reference's: the brackets say whose.
+        c.put("reproduced", outcome.cells().stream()
+                .anyMatch(r -> r.cell().trait(Cell.Published.class) != null));
         c.put("tables", tables(columns));
         c.put("library", outcome.cells().stream().anyMatch(r -> r.cell().library()));
         c.put("libraryNote", LIBRARY_NOTE);
@@ -388,6 +393,8 @@ final class ReportModel {
             addIfExists(links, LIBRARY_STATISTICS, client.resolve("summary.json"));
         }
         addIfExists(links, "JTL", jtlOf(r));
+        // A generator without a JTL (wrk) keeps its own report, to set beside the published one.
+        addIfExists(links, "wrk report", client.resolve(WrkGenerator.OUTPUT));
         addIfExists(links, "timeline", timelineOf(r));
         return links;
     }

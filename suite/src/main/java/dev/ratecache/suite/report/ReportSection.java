@@ -39,6 +39,12 @@ public record ReportSection(String title, String intro, List<Table> tables, List
         public Table {
             headings = List.copyOf(headings);
             rows = List.copyOf(rows);
+            for (Row r : rows) {
+                if (r.values().size() + 1 != headings.size()) {
+                    throw new IllegalArgumentException("a row of " + (r.values().size() + 1) + " cells under "
+                            + headings.size() + " headings: " + r.cells());
+                }
+            }
         }
 
         public String mdSeparator() {
@@ -50,6 +56,19 @@ public record ReportSection(String title, String intro, List<Table> tables, List
     public record Row(String name, List<String> values) {
         public Row {
             values = List.copyOf(values);
+        }
+
+        /** A row from its cells: the first is its name. */
+        public static Row of(List<String> cells) {
+            return new Row(cells.get(0), cells.subList(1, cells.size()));
+        }
+
+        /** Its name, then its figures: every cell of the row. */
+        public List<String> cells() {
+            List<String> all = new java.util.ArrayList<>();
+            all.add(name);
+            all.addAll(values);
+            return all;
         }
     }
 }

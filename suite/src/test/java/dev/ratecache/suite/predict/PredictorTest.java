@@ -290,6 +290,20 @@ class PredictorTest {
         assertThat(late.reasons()).containsExactly("the generator fell behind its schedule (lateness p99 450 ms)");
     }
 
+    /** wrk asks again the moment an answer comes: a cell with no delay anywhere is bound by CPU, which the model has not. */
+    @Test
+    void aCellWrkDrivesIsTheModelsGapSayingWhy() {
+        Cell cell = Cell.of(Plan.ofPath("fast-origin", "/fast", 14), "edge").frontLimit(false).backLimit(false)
+                .serverCache().generator(Generator.WRK).property("threads", "10").property("connections", "20")
+                .property("duration", "10").build();
+
+        Prediction p = predict(cell, new StackSwitches(), cell.properties(), Profile.DEFAULT, null, 0);
+
+        assertThat(p.predicted()).isFalse();
+        assertThat(p.gap()).isEqualTo(Generator.WRK.modelGap()).startsWith("the model has service times, limits and"
+                + " caches, not CPU");
+    }
+
     private static CellResult result(Cell cell, double rejectedPct, double origin, long p95) {
         JtlSummary jtl = new JtlSummary(100, Math.round(rejectedPct), 0, 0, 10, 50, 1, 300, 40, 80, p95, 250, 10_000);
         CellMeasurement m = new CellMeasurement(jtl, origin, null, new CellMeasurement.Cpu(null, null, null, null), 10);

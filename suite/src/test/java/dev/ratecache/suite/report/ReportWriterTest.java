@@ -84,6 +84,9 @@ class ReportWriterTest {
         JsonNode cells = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("cells");
         assertThat(cells.get(0).get("sectionFigure").asInt()).isEqualTo(7);
         assertThat(cells.get(1).has("sectionFigure")).isFalse();
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("sections").get(0);
+        assertThat(json.at("/tables/0/rows/1/values/1").asText()).isEqualTo("0.0");
+        assertThat(json.has("cellFigures")).isFalse();
         assertThat(ReportWriter.terminal(dir, outcome, List.of(), true, Map.of(), List.of(section)))
                 .contains("Tiers: keys/x\n  tier            keys  rejected %\n  free              20         3.5\n"
                         + "  paid-long-name     5         0.0\n  a finding");

@@ -1,0 +1,63 @@
+package dev.ratecache.suite.reproduce;
+
+import static dev.ratecache.suite.matrix.Metric.MAX_MS;
+import static dev.ratecache.suite.matrix.Metric.MEAN_MS;
+import static dev.ratecache.suite.matrix.Metric.SAMPLES;
+import static dev.ratecache.suite.matrix.Metric.THROUGHPUT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.ratecache.suite.matrix.Metric;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** A published figure, read as its write-up meant it and kept as it printed it. */
+class FigureTest {
+
+    @ParameterizedTest(name = "{1} is {2} for {0}")
+    @CsvSource(delimiter = ';', value = {"THROUGHPUT; 124366.73; 124366.73", "THROUGHPUT; about 70K/sec; 70000",
+            "THROUGHPUT; 32,179; 32179", "THROUGHPUT; about 1,050; 1050", "MEAN_MS; 354.85us; 0.35485",
+            "MEAN_MS; 65.27ms; 65.27", "MAX_MS; 5.00s; 5000", "MEAN_MS; 6874; 6874", "REJECTED_PCT; 54%; 54",
+            "SAMPLES; 1256199; 1256199"})
+    void aFigureIsReadInItsMetricsUnit(Metric metric, String printed, double value) {
+        Figure f = Figure.of(metric, printed);
+
+        assertThat(f.value()).isCloseTo(value, within(1e-9));
+        assertThat(f.printed()).isEqualTo(printed);
+    }
+
+    @Test
+    void aTimeForAFigureThatIsNoTimeOrNoNumberAtAllIsRefused() {
+        assertThatThrownBy(() -> Figure.of(THROUGHPUT, "5ms")).hasMessage("'5ms' is a time, and throughput is no time");
+        assertThatThrownBy(() -> Figure.of(MEAN_MS, "fast")).hasMessage("no number in the published figure 'fast'");
+    }
+
+    /** The reference experiment's figures are numbers in Plan: printed as the write-up did, "23" not "23.0". */
+    @Test
+    void aFigureHeldAsANumberIsPrintedWithoutTrailingZeros() {
+        assertThat(List.of(Figure.of(THROUGHPUT, 23.0), Figure.of(THROUGHPUT, 99.3), Figure.of(MEAN_MS, 6874.0),
+                Figure.of(MEAN_MS, 0.0))).extracting(Figure::printed).containsExactly("23", "99.3", "6874", "0");
+    }
+
+    /** The write-ups' figures, quoted: a figure here that differs from its seed is a misquote. */
+    @Test
+    void thePublishedTablesQuoteTheSeeds() {
+        assertThat(printed("redis-vs-nginx", THROUGHPUT)).containsExactly("169.76", "428.75");
+        assertThat(printed("redis-vs-nginx", MEAN_MS)).containsExactly("65.27ms", "23.38ms");
+        assertThat(printed("redis-vs-nginx", MAX_MS)).containsExactly("472.13ms", "71.50ms");
+        assertThat(printed("redis-vs-nginx", SAMPLES)).containsExactly("1704", "4293");
+        assertThat(printed("fast-origin", THROUGHPUT)).containsExactly("124366.73", "about 70K/sec", "18838.56",
+                "30361.88");
+        assertThat(printed("fast-origin", MEAN_MS)).containsExactly("354.85us", "1.11ms", "663.15us");
+        assertThat(printed("fast-origin", MAX_MS)).containsExactly("47.24ms", "33.09ms", "9.87ms");
+        assertThat(printed("fast-origin", SAMPLES)).containsExactly("1256199", "190319", "306649");
+    }
+
+    private static List<String> printed(String experiment, Metric metric) {
+        return Reproductions.named(experiment).published().stream().flatMap(r -> r.figure(metric).stream())
+                .map(Figure::printed).toList();
+    }
+}
