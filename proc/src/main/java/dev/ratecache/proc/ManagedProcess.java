@@ -148,6 +148,30 @@ public final class ManagedProcess implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Waits until {@code ready} says the process serves; when it exits first, or is not ready
+     * {@code within}, stops it through {@code stop} and throws with {@code output}: "NAME exited
+     * during start-up on port N: ..." or "NAME did not {@code doing} on port N within S s: ...".
+     */
+    public void awaitReady(String doing, int port, Duration within, java.util.function.BooleanSupplier ready,
+            java.util.function.Supplier<String> output, AutoCloseable stop) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!ready.getAsBoolean()) {
+            boolean exited = !isAlive();
+            if (exited || System.nanoTime() > deadline) {
+                String words = output.get();
+                try {
+                    stop.close();
+                } catch (Exception e) {
+                    words += " (and stopping it failed: " + e.getMessage() + ")";
+                }
+                throw new IOException(exited ? name + " exited during start-up on port " + port + ": " + words
+                        : name + " did not " + doing + " on port " + port + " within " + within.toSeconds() + " s: " + words);
+            }
+            Poll.pause(50);
+        }
+    }
+
     /** Starts {@code command} with its output passed through to ours (for live progress). */
     public static ManagedProcess startInherited(String name, List<String> command, Path workDir)
             throws IOException {

@@ -7,7 +7,6 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -98,19 +97,9 @@ public final class PostgresServer implements AutoCloseable {
                 "-c", "logging_collector=off"));
         ManagedProcess process = ManagedProcess.start("postgres", command, abs, log);
         PostgresServer server = new PostgresServer(process, chosen, abs);
-        Instant deadline = Instant.now().plus(READY_WITHIN);
-        while (!server.acceptsConnections()) {
-            if (!process.isAlive()) {
-                process.close();
-                throw new IOException("postgres exited during start-up on port " + chosen + ": " + server.output());
-            }
-            if (Instant.now().isAfter(deadline)) {
-                server.close();
-                throw new IOException("postgres did not accept connections on port " + chosen + " within "
-                        + READY_WITHIN.toSeconds() + " s: " + server.output());
-            }
-            Poll.pause(50);
-        }
+        // On a failed start only the postmaster is there to stop: it has forked no backend yet.
+        process.awaitReady("accept connections", chosen, READY_WITHIN, server::acceptsConnections, server::output,
+                process);
         return server;
     }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,19 +89,7 @@ public final class RedisServer implements AutoCloseable {
                 "--logfile", "");
         ManagedProcess process = ManagedProcess.start("redis-server", command, dir, log);
         RedisServer redis = new RedisServer(process, chosen, dir, bind);
-        Instant deadline = Instant.now().plus(READY_WITHIN);
-        while (!redis.answersPing()) {
-            if (!process.isAlive()) {
-                process.close();
-                throw new IOException("redis-server exited during start-up on port " + chosen + ": " + redis.output());
-            }
-            if (Instant.now().isAfter(deadline)) {
-                process.close();
-                throw new IOException("redis-server did not answer PING on port " + chosen + " within "
-                        + READY_WITHIN.toSeconds() + " s: " + redis.output());
-            }
-            Poll.pause(20);
-        }
+        process.awaitReady("answer PING", chosen, READY_WITHIN, redis::answersPing, redis::output, process);
         return redis;
     }
 
