@@ -183,6 +183,11 @@ public final class ManagedProcess implements AutoCloseable {
         return name;
     }
 
+    /** What it logged last, on one line: for error messages. */
+    public String lastWords() {
+        return logTail(5).strip().replaceAll("\\s*\\n\\s*", " | ");
+    }
+
     public long pid() {
         return process.pid();
     }

@@ -155,7 +155,7 @@ public final class PostgresServer implements AutoCloseable {
 
     /** What it printed last, on one line: for error messages. */
     public String output() {
-        return process.logTail(5).strip().replaceAll("\\s*\\n\\s*", " | ");
+        return process.lastWords();
     }
 
     /** The JDBC URL the origin connects to. */

@@ -102,7 +102,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** What it printed, on one line: for error messages. */
     public String output() {
-        return process.logTail(5).strip().replaceAll("\\s*\\n\\s*", " | ");
+        return process.lastWords();
     }
 
     /** The Spring Boot arguments that point the origin's app cache here. */

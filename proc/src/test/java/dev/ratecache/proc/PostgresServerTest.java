@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ratecache.testkit.Descendants;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -13,7 +14,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +30,6 @@ class PostgresServerTest {
         Required.that(PostgresServer.notInstalled().isEmpty(), PostgresServer.notInstalled().orElse(""));
     }
 
-    /** postgres processes (postmaster and backends) this JVM started that are still running. */
-    private static List<ProcessHandle> livePostgres() {
-        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false)).toList();
-    }
 
     @Test
     void startsOnAFreePortReusesItsDataFolderAndStopsByPidWithItsBackends() throws Exception {
@@ -56,7 +51,7 @@ class PostgresServerTest {
             }
         }
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("stopped by its PID").isFalse();
-        assertThat(livePostgres()).as("no backend outlives it").isEmpty();
+        assertThat(Descendants.running("postgres")).as("no backend outlives it").isEmpty();
         assertThat(Ports.accepting(port)).isFalse();
         assertThat(dir.resolve("data/PG_VERSION")).isRegularFile();
         String initialized = Files.readString(dir.resolve("postgres.log"));
@@ -83,7 +78,7 @@ class PostgresServerTest {
             assertThat(again.acceptsConnections()).isFalse();
             assertThat(again.cpuSeconds()).isEmpty();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> livePostgres().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> Descendants.running("postgres").isEmpty());
     }
 
     private static int countOf(String text, String word) {

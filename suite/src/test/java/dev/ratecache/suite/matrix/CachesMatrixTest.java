@@ -77,13 +77,7 @@ class CachesMatrixTest {
         MatrixRunner runner = new MatrixRunner(options(List.of("hotset/app-cache"),
                 Map.of("loops", "300", "think_time", "10"), TestDirs.fresh(getClass(), "killed"), StackPorts.free()),
                 new PrintWriter(out, true));
-        CompletableFuture<MatrixRunner.Outcome> running = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<MatrixRunner.Outcome> running = InBackground.run(runner);
 
         // Traffic is flowing through the cache: Redis has answered lookups of this cell.
         RedisServer redis = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))

@@ -10,6 +10,7 @@ import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.Descendants;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
@@ -43,10 +44,6 @@ class PostgresKilledMidCellTest {
         Required.that(PostgresServer.notInstalled().isEmpty(), PostgresServer.notInstalled().orElse(""));
     }
 
-    private static List<ProcessHandle> livePostgres() {
-        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false)).toList();
-    }
 
     @Test
     void theCellCompletesCountsTheOriginsErrorsAndTheEdgeServesWhatItHolds() throws Exception {
@@ -62,13 +59,7 @@ class PostgresKilledMidCellTest {
                 // A dead database holds each request for the acquire timeout: the shortest Hikari takes.
                 new OriginDatabase(OriginDatabase.Kind.POSTGRES, 10, Duration.ofMillis(250), true)),
                 new PrintWriter(out, true));
-        CompletableFuture<MatrixRunner.Outcome> running = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<MatrixRunner.Outcome> running = InBackground.run(runner);
 
         // Traffic flows through the edge to the database: the origin has answered some of this cell's requests.
         PostgresServer postgres = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
@@ -101,7 +92,7 @@ class PostgresKilledMidCellTest {
         assertThat(after).extracting(Sample::cacheStatus).as("expired, and served stale all the same")
                 .contains("STALE");
 
-        assertThat(livePostgres()).as("PostgreSQL stopped with the matrix").isEmpty();
+        assertThat(Descendants.running("postgres")).as("PostgreSQL stopped with the matrix").isEmpty();
     }
 
     private static long originRequests(StackPorts ports) {
