@@ -17,7 +17,9 @@ import java.util.function.LongConsumer;
 
 /**
  * bombardier as a cell's load generator: {@value #CONNECTIONS} connections sending
- * {@value #REQUESTS} requests in all, on the plan's one path, as the HAProxy experiment ran it.
+ * {@value #REQUESTS} requests in all, on the plan's one path, as the HAProxy experiment ran it; or,
+ * without a number of requests, starting {@value #RATE} requests a second for {@value #DURATION}
+ * seconds (a constant arrival rate, as far as its connections are free to send them).
  * bombardier keeps no record per request: its JSON result (kept as bombardier.json) stands for the
  * JTL. Like wrk, it cannot tell a rate limit's rejection from another error status: every answer
  * outside 2xx and 3xx, and every socket error, counts as an other error.
@@ -25,6 +27,9 @@ import java.util.function.LongConsumer;
 public final class BombardierGenerator implements LoadGenerator {
     public static final String CONNECTIONS = "connections";
     public static final String REQUESTS = "requests";
+    /** Without {@value #REQUESTS}: requests started per second, for this many seconds ({@value #DURATION}). */
+    public static final String RATE = "rate";
+    public static final String DURATION = "duration";
     public static final String OUTPUT = "bombardier.json";
 
     /** The build run-tests.sh makes from bombardier's Go module; BOMBARDIER_BIN names another. */
@@ -40,7 +45,13 @@ public final class BombardierGenerator implements LoadGenerator {
 
     /** The command line as the write-up prints it, e.g. "bombardier -c 125 -n 100000". */
     public static String describe(Map<String, String> properties) {
-        return "bombardier -c " + properties.get(CONNECTIONS) + " -n " + properties.get(REQUESTS);
+        return "bombardier -c " + properties.get(CONNECTIONS) + " " + String.join(" ", load(properties));
+    }
+
+    /** -n N, or at a constant rate -r R -d Ns. */
+    private static List<String> load(Map<String, String> properties) {
+        return properties.containsKey(REQUESTS) ? List.of("-n", properties.get(REQUESTS))
+                : List.of("-r", properties.get(RATE), "-d", properties.get(DURATION) + "s");
     }
 
     @Override
@@ -51,8 +62,9 @@ public final class BombardierGenerator implements LoadGenerator {
         String url = properties.getOrDefault("protocol", "http") + "://" + properties.get("host") + ":"
                 + properties.get("port") + path;
         // Its own 2 s timeout, as the write-up ran it; -l adds the percentiles, -p r -o j the result alone, in JSON.
-        List<String> command = List.of(binary(), "-c", properties.get(CONNECTIONS), "-n", properties.get(REQUESTS),
-                "-l", "-p", "r", "-o", "j", url);
+        List<String> command = new java.util.ArrayList<>(List.of(binary(), "-c", properties.get(CONNECTIONS)));
+        command.addAll(load(properties));
+        command.addAll(List.of("-l", "-p", "r", "-o", "j", url));
         Path out = dir.resolve(OUTPUT);
         Path log = dir.resolve("bombardier.log");
         try (ManagedProcess bombardier = ManagedProcess.start("bombardier", command, dir, out, log)) {

@@ -64,5 +64,7 @@ class BombardierGeneratorTest {
     void theCommandLineReadsAsTheWriteUpPrintsIt() {
         assertThat(BombardierGenerator.describe(Map.of("connections", "125", "requests", "100000")))
                 .isEqualTo("bombardier -c 125 -n 100000");
+        assertThat(BombardierGenerator.describe(Map.of("connections", "250", "rate", "2500", "duration", "10")))
+                .isEqualTo("bombardier -c 250 -r 2500 -d 10s");
     }
 }

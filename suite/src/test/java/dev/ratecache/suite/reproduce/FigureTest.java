@@ -64,6 +64,11 @@ class FigureTest {
         assertThat(printed("haproxy-cache", CPU_POSTGRES_PCT)).containsExactly("0", "120", "0", "130");
         assertThat(printed("haproxy-cache", CPU_ORIGIN_PCT)).containsExactly("0", "310", "0", "310");
         assertThat(printed("haproxy-cache", WALL_S)).containsExactly("3 s", "22s", "10 s", "2m24s");
+        assertThat(printed("redis-balancer", THROUGHPUT)).containsExactly("about 400 RPS", "around 1050 RPS",
+                "about 1.7 K RPS", "~2.0 K RPS", "+2.5 K RPS");
+        assertThat(printed("redis-balancer", MEAN_MS)).containsExactly("328 ms", "187 ms", "about 12.5 ms", "3.56 ms");
+        assertThat(Reproductions.named("redis-balancer").published()).extracting(PublishedRow::throughput)
+                .containsExactly(400.0, 1050.0, 1700.0, 2000.0, 2500.0);
     }
 
     private static List<String> printed(String experiment, Metric metric) {
