@@ -56,7 +56,8 @@ import picocli.CommandLine;
                     + " with why ours differs where it does. Without NAME, every experiment, in the order of their"
                     + " seeds; the tiers' ports are free ones, chosen at start.",
             "",
-            "  ./run-tests.sh reproduce                 all of them (about 5 minutes)",
+            "  ./run-tests.sh reproduce                 all of them (about 10 minutes)",
+            "  ./run-tests.sh reproduce haproxy-cache   seed 000: HAProxy's cache in front of PostgreSQL",
             "  ./run-tests.sh reproduce redis-vs-nginx  seed 001: the edge against Redis",
             "  ./run-tests.sh reproduce fast-origin     seed 003: a fast origin",
             "  ./run-tests.sh reproduce 4               seed 004, by number: the reference",

@@ -148,7 +148,8 @@ final class RedisBalancer implements Experiment {
         }
         return List.of("Offered " + RATE + " requests/s, ours answered: " + String.join("; ", parts) + ".",
                 "On one machine, more origin instances split the same 2 cores rather than adding any: the balancer"
-                        + " spreads the load but cannot add capacity, which the write-up's extra EC2 hosts did. The"
+                        + " spreads the load but cannot add capacity, which the write-up's extra EC2 hosts did, and each"
+                        + " instance started for the cell compiles its request path during it (a JVM of its own). The"
                         + " origin's CPU and counters in the tables are the first instance's.");
     }
 }
