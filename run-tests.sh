@@ -279,11 +279,13 @@ need_redis() {
   command -v redis-server >/dev/null 2>&1 || [[ -x /usr/bin/redis-server ]] || apt_install redis-server
 }
 
-# reproduce drives its experiments with their own tools: wrk (seeds 001 and 003), and Redis as
-# seed 001's app cache.
+# reproduce drives its experiments with their own tools: wrk (seeds 001 and 003), bombardier
+# (seeds 000 and 002, below), Redis as seeds 001's and 002's app cache, and PostgreSQL behind the
+# origin of seeds 000 and 002.
 need_reproduce_tools() {
   command -v wrk >/dev/null 2>&1 || apt_install wrk
   need_redis
+  need_postgres
 }
 
 # Whether the arguments ask for the Redis app cache: --app-cache redis, the caches matrix, or

@@ -1,6 +1,8 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.matrix.BombardierGenerator;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Generator;
 import dev.ratecache.suite.matrix.MatrixRunner;
@@ -8,6 +10,7 @@ import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.matrix.WrkGenerator;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.WorkerAccess;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.predict.CellPrediction;
@@ -53,7 +56,8 @@ import picocli.CommandLine;
                     + " with why ours differs where it does. Without NAME, every experiment, in the order of their"
                     + " seeds; the tiers' ports are free ones, chosen at start.",
             "",
-            "  ./run-tests.sh reproduce                 all of them (about 5 minutes)",
+            "  ./run-tests.sh reproduce                 all of them (about 10 minutes)",
+            "  ./run-tests.sh reproduce haproxy-cache   seed 000: HAProxy's cache in front of PostgreSQL",
             "  ./run-tests.sh reproduce redis-vs-nginx  seed 001: the edge against Redis",
             "  ./run-tests.sh reproduce fast-origin     seed 003: a fast origin",
             "  ./run-tests.sh reproduce 4               seed 004, by number: the reference",
@@ -95,7 +99,7 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
         List<Experiment> experiments = validate(runDir);
         List<Cell> cells = cells(experiments);
         StackPorts ports = StackPorts.free();
-        checkMachine(cells, runDir);
+        checkMachine(experiments, cells, runDir);
         StackSwitches switches = new StackSwitches();
         int threads = OriginDefaults.get().threads();
         Files.createDirectories(runDir);
@@ -103,9 +107,10 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
         out.println("reproduce:  " + String.join(", ", experiments.stream().map(e -> e.name() + " (seed " + e.seed()
                 + ")").toList()) + ": " + cells.size() + " cells");
         out.flush();
+        OriginDatabase database = database(experiments);
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(cells, Profile.DEFAULT, 1, switches,
-                ports, threads, Map.of(), runDir, Reproductions.originArgs(experiments), null, 0, !noDashboards),
-                out).run();
+                ports, threads, Map.of(), runDir, Reproductions.originArgs(experiments), null, 0, !noDashboards,
+                database), out).run();
         Map<String, CellPrediction> predictions;
         try {
             predictions = Predictions.of(outcome.cells(), new Predictions.Run(switches, Profile.DEFAULT, threads,
@@ -151,6 +156,16 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
         return experiments;
     }
 
+    /**
+     * The origin's database: the suite's PostgreSQL when an experiment's API reads one (seeds 000 and
+     * 002), for every cell of the run, since one origin serves them all; the pool as the origin sets it.
+     */
+    static OriginDatabase database(List<Experiment> experiments) {
+        OriginDatabase defaults = OriginDatabase.defaults();
+        return experiments.stream().noneMatch(Experiment::postgres) ? defaults
+                : new OriginDatabase(OriginDatabase.Kind.POSTGRES, defaults.poolSize(), defaults.acquireTimeout(), false);
+    }
+
     /** The experiments' cells, each wrk cell with --duration when given. */
     private List<Cell> cells(List<Experiment> experiments) {
         List<Cell> cells = Reproductions.cells(experiments);
@@ -158,15 +173,25 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
                 ? c.withProperty(WrkGenerator.DURATION, String.valueOf(duration)) : c).toList();
     }
 
-    /** What this machine must have for the cells: wrk, redis-server for an app cache, a run folder nginx's workers can enter. */
-    private void checkMachine(List<Cell> cells, Path runDir) {
+    /**
+     * What this machine must have for the cells: wrk, bombardier, redis-server for an app cache,
+     * PostgreSQL for a database API, a run folder the edge's workers can enter.
+     */
+    private void checkMachine(List<Experiment> experiments, List<Cell> cells, Path runDir) {
         List<String> problems = new ArrayList<>();
         if (cells.stream().anyMatch(c -> c.generator() == Generator.WRK) && !Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run"
                     + " ./run-tests.sh reproduce, which installs it");
         }
+        if (cells.stream().anyMatch(c -> c.generator() == Generator.BOMBARDIER) && !BombardierGenerator.installed()) {
+            problems.add("bombardier is not built (" + BombardierGenerator.binary() + "): run ./run-tests.sh reproduce,"
+                    + " which builds it from its Go module, or set BOMBARDIER_BIN to a build of it");
+        }
         if (cells.stream().anyMatch(Cell::appCache)) {
             RedisServer.notInstalled().ifPresent(problems::add);
+        }
+        if (database(experiments).postgres()) {
+            PostgresServer.notInstalled().ifPresent(problems::add);
         }
         if (cells.stream().anyMatch(c -> !c.direct())) {
             WorkerAccess.problem(runDir.getParent(), "--results").ifPresent(problems::add);
@@ -185,7 +210,8 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
             run.put("shortened", "wrk ran " + duration + " s in each wrk cell instead of the published duration: the"
                     + " published figures beside them are for their shape only");
         }
-        run.put("origin", "the suite's own, " + threads + " request threads");
+        run.put("origin", "the suite's own, " + threads + " request threads; its database: "
+                + database(experiments).describe("the suite's PostgreSQL 15"));
         run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
     }

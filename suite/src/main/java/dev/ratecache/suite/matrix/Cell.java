@@ -89,6 +89,29 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
     }
 
+    /**
+     * A cell whose back tier balances over {@code hosts} instances of the suite's own origin (round
+     * robin), as seed 002's nginx balancer did over its app hosts: the run starts the instances
+     * beside the first, each with the same database, pool and Redis.
+     */
+    public record OriginHosts(int hosts) implements CellTrait {
+        public OriginHosts {
+            if (hosts < 1) {
+                throw new IllegalArgumentException("a cell has at least one origin host: " + hosts);
+            }
+        }
+
+        @Override
+        public StackSwitches apply(StackSwitches switches) {
+            return switches;
+        }
+
+        @Override
+        public String describe(Cell cell) {
+            return hosts + (hosts == 1 ? " origin instance" : " origin instances, round robin");
+        }
+    }
+
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
     public static final String SERVER_CACHE = "server-cache";
@@ -204,8 +227,9 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     private String describeStack() {
         String through = direct || edge == EdgeProduct.NGINX ? ""
                 : edge.displayName() + " (which cannot " + edge.cannot() + "): ";
-        String sent = generator == Generator.WRK ? WrkGenerator.describe(properties) + " on "
-                + properties.getOrDefault("path", plan.paths().get("path")) + ", " : "";
+        String tool = generator == Generator.WRK ? WrkGenerator.describe(properties)
+                : generator == Generator.BOMBARDIER ? BombardierGenerator.describe(properties) : null;
+        String sent = tool == null ? "" : tool + " on " + properties.getOrDefault("path", plan.paths().get("path")) + ", ";
         return sent + through + describeTiers();
     }
 
@@ -317,6 +341,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         /** Beside a row of another experiment's published table than the reference's. */
         public Builder published(Published row) {
             traits.add(row);
+            return this;
+        }
+
+        /** Over {@code hosts} instances of the suite's origin behind the back tier's balancer. */
+        public Builder originHosts(int hosts) {
+            traits.add(new OriginHosts(hosts));
             return this;
         }
 

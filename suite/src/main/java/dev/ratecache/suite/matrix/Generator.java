@@ -12,7 +12,14 @@ public enum Generator {
      */
     WRK("wrk", "the model has service times, limits and caches, not CPU: wrk's connections ask again the moment"
             + " an answer arrives, so with no delay anywhere on the path the cell runs as fast as the cores that"
-            + " wrk, the tiers and the origin share allow, which the model does not include");
+            + " wrk, the tiers and the origin share allow, which the model does not include"),
+    /**
+     * bombardier (built from its Go module), as the HAProxy experiment ran it: a number of
+     * connections sending a number of requests in all, each asking again the moment its answer arrives.
+     */
+    BOMBARDIER("bombardier", "the model has service times, limits and caches, not CPU: bombardier's connections ask"
+            + " again the moment an answer arrives, so the cell runs as fast as the cores that bombardier, the tiers,"
+            + " the origin and its database share allow, which the model does not include");
 
     private final String folder;
     private final String modelGap;

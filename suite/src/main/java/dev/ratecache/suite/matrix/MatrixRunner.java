@@ -104,7 +104,7 @@ public final class MatrixRunner {
         this.remote = remote;
         JMeter jmeter = JMeter.assembled();
         this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
-                new LibraryDriver(), Generator.WRK, new WrkGenerator());
+                new LibraryDriver(), Generator.WRK, new WrkGenerator(), Generator.BOMBARDIER, new BombardierGenerator());
         this.dashboards = new Dashboards(jmeter, options.dashboards(), out);
         this.lifecycle = new OriginLifecycle(options, out);
     }
@@ -177,7 +177,7 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            StackSpec spec = switchesOf(cell, dir).spec(options.ports());
+            StackSpec spec = hosts(cell, origin, switchesOf(cell, dir)).spec(options.ports());
             stack = cell.direct() ? null : tiers(cell, origin, spec, dir);
             aimAt(cell, stack, origin, props);
             TierCpu tierCpu = TierCpu.before(origin, redis, ownOrigin ? lifecycle.postgres() : null);
@@ -252,6 +252,20 @@ public final class MatrixRunner {
         StackSwitches s = cell.apply(options.switches());
         KeyedTraffic keys = cell.trait(KeyedTraffic.class);
         return keys == null || keys.limitKey().byAddress() ? s : s.tiers(keys.tiersFileIn(dir));
+    }
+
+    /**
+     * The cell's switches with its origin hosts (a {@link Cell.OriginHosts} cell on the suite's own
+     * origin): the first origin and the instances started beside it, which the back tier balances over.
+     */
+    private StackSwitches hosts(Cell cell, OriginServer origin, StackSwitches switches) throws IOException {
+        Cell.OriginHosts hosts = cell.trait(Cell.OriginHosts.class);
+        if (origin == null || hosts == null || hosts.hosts() == 1) {
+            return switches;
+        }
+        List<URI> uris = new ArrayList<>(List.of(origin.uri()));
+        lifecycle.more(hosts.hosts() - 1).forEach(o -> uris.add(o.uri()));
+        return switches.origins(uris);
     }
 
     /** Points the generator at the cell's front end, or for a direct cell at the origin (ours, or the user's first). */

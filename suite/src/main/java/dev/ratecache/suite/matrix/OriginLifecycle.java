@@ -33,6 +33,12 @@ final class OriginLifecycle implements AutoCloseable {
      */
     private PostgresServer postgres;
     private int postgresPort;
+    /**
+     * Origin instances beside the first, for a cell that spreads its requests over several app
+     * hosts (seed 002's balancer over 2 and 5): started by the first cell that needs them, in its
+     * app-cache mode, and kept for the next such cell.
+     */
+    private final List<OriginServer> more = new ArrayList<>();
 
     OriginLifecycle(MatrixRunner.Options options, PrintWriter out) {
         this.options = options;
@@ -52,6 +58,35 @@ final class OriginLifecycle implements AutoCloseable {
         if (appCache) {
             redis.reset();
         }
+    }
+
+    /**
+     * {@code count} running origin instances beside the first, as it was started (same arguments,
+     * database and Redis), each on free ports: a cell's app hosts. Their counters are reset.
+     */
+    List<OriginServer> more(int count) throws IOException {
+        while (more.size() > count) {
+            more.remove(more.size() - 1).close();
+        }
+        for (int i = 0; i < more.size(); i++) {
+            if (!more.get(i).isRunning() || !more.get(i).healthy()) {
+                more.get(i).close();
+                more.set(i, startMore(i));
+            }
+        }
+        while (more.size() < count) {
+            more.add(startMore(more.size()));
+        }
+        for (OriginServer o : more) {
+            o.reset();
+        }
+        return List.copyOf(more);
+    }
+
+    private OriginServer startMore(int index) throws IOException {
+        return OriginServer.start(dev.ratecache.proc.Ports.free(), dev.ratecache.proc.Ports.free(),
+                options.originThreads(), options.runDir().resolve("origin-" + (index + 2) + ".log"),
+                originArgs(originAppCache));
     }
 
     /** The running origin; null before the first cell. */
@@ -103,6 +138,15 @@ final class OriginLifecycle implements AutoCloseable {
             out.println(originAppCache != appCache ? "  restarting the origin with its app cache " + (appCache ? "on" : "off")
                     : "  (re)starting the origin");
         }
+        // The instances beside it were started in its mode: they follow it.
+        more.forEach(OriginServer::close);
+        more.clear();
+        originAppCache = appCache;
+        origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
+                options.runDir().resolve("origin.log"), originArgs(appCache));
+    }
+
+    private List<String> originArgs(boolean appCache) {
         List<String> args = new ArrayList<>(options.profile().originArgs());
         args.addAll(options.originArgs());
         if (appCache) {
@@ -112,13 +156,12 @@ final class OriginLifecycle implements AutoCloseable {
         if (postgres != null) {
             args.addAll(postgres.originArgs());
         }
-        originAppCache = appCache;
-        origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
-                options.runDir().resolve("origin.log"), args);
+        return args;
     }
 
     @Override
     public void close() {
+        more.forEach(OriginServer::close);
         if (origin != null) {
             origin.close();
         }

@@ -395,6 +395,7 @@ final class ReportModel {
         addIfExists(links, "JTL", jtlOf(r));
         // A generator without a JTL (wrk) keeps its own report, to set beside the published one.
         addIfExists(links, "wrk report", client.resolve(WrkGenerator.OUTPUT));
+        addIfExists(links, "bombardier result", client.resolve(dev.ratecache.suite.matrix.BombardierGenerator.OUTPUT));
         addIfExists(links, "timeline", timelineOf(r));
         return links;
     }

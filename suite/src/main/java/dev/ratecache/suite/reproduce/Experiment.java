@@ -34,6 +34,11 @@ public interface Experiment {
     /** What the suite's origin needs for its cells beyond its defaults (an endpoint of its own, a lifetime). */
     List<String> originArgs();
 
+    /** Whether its origin reads the suite's own PostgreSQL (--origin-db postgres) rather than H2. */
+    default boolean postgres() {
+        return false;
+    }
+
     /** The published table, row by row. */
     List<PublishedRow> published();
 

@@ -15,22 +15,30 @@ import java.util.regex.Pattern;
  */
 public record Figure(Metric metric, String printed, double value) {
     /** A number, maybe with thousands' commas or a K, then maybe a unit of time or a percent sign. */
+    /** A duration in minutes and seconds, as bombardier's users print one: "2m24s". */
+    private static final Pattern MINUTES = Pattern.compile("(\\d+)m(\\d+(?:\\.\\d+)?)s");
     private static final Pattern NUMBER = Pattern.compile("(\\d[\\d,]*(?:\\.\\d+)?)\\s*(K|k)?\\s*(us|µs|ms|s|%)?");
 
     /**
      * The figure {@code printed} for {@code metric}: its first number, read as the write-up meant it
-     * ("12.51k" is 12,510; "354.85us" is 0.35485 ms); a time without a unit is in milliseconds.
+     * ("12.51k" is 12,510; "354.85us" is 0.35485 ms; "2m24s" is 144 s); a time without a unit is in
+     * the metric's (milliseconds for latency, seconds for a duration).
      *
      * @throws IllegalArgumentException when it holds no number, or a time unit for a figure that is no time
      */
     public static Figure of(Metric metric, String printed) {
+        Matcher minutes = MINUTES.matcher(printed);
+        boolean time = metric.unit().equals("ms") || metric.unit().equals("s");
+        if (time && minutes.find()) {
+            double seconds = 60 * Double.parseDouble(minutes.group(1)) + Double.parseDouble(minutes.group(2));
+            return new Figure(metric, printed, metric.unit().equals("s") ? seconds : 1000 * seconds);
+        }
         Matcher m = NUMBER.matcher(printed);
         if (!m.find()) {
             throw new IllegalArgumentException("no number in the published figure '" + printed + "'");
         }
         double value = Double.parseDouble(m.group(1).replace(",", "")) * (m.group(2) != null ? 1000 : 1);
         String unit = m.group(3);
-        boolean time = metric.unit().equals("ms");
         if (unit != null && !unit.equals("%") && !time) {
             throw new IllegalArgumentException("'" + printed + "' is a time, and " + metric.id() + " is no time");
         }
@@ -40,6 +48,8 @@ public record Figure(Metric metric, String printed, double value) {
                 case "s" -> 1000;
                 default -> 1;
             };
+            // The value is in milliseconds now: in seconds for a metric counted in seconds.
+            value /= metric.unit().equals("s") ? 1000 : 1;
         }
         return new Figure(metric, printed, value);
     }
@@ -59,6 +69,11 @@ public record Figure(Metric metric, String printed, double value) {
             case MEAN_MS -> "mean ms";
             case MIN_MS -> "min ms";
             case MAX_MS -> "max ms";
+            case WALL_S -> "duration s";
+            case CPU_FRONT_PCT -> "front CPU %";
+            case CPU_BACK_PCT -> "back CPU %";
+            case CPU_ORIGIN_PCT -> "origin CPU %";
+            case CPU_POSTGRES_PCT -> "PostgreSQL CPU %";
             default -> metric.id() + " (" + metric.unit() + ")";
         };
     }
@@ -70,7 +85,8 @@ public record Figure(Metric metric, String printed, double value) {
         }
         return switch (metric) {
             case SAMPLES -> String.format(Locale.ROOT, "%.0f", value);
-            case REJECTED_PCT, MIN_MS, MAX_MS -> String.format(Locale.ROOT, "%.1f", value);
+            case REJECTED_PCT, MIN_MS, MAX_MS, WALL_S, CPU_FRONT_PCT, CPU_BACK_PCT, CPU_ORIGIN_PCT, CPU_POSTGRES_PCT ->
+                    String.format(Locale.ROOT, "%.1f", value);
             default -> String.format(Locale.ROOT, "%.2f", value);
         };
     }

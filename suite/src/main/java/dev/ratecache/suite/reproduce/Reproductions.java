@@ -8,8 +8,9 @@ import java.util.Map;
 
 /** The experiments `reproduce` reruns, in the order of their seeds, and how its NAME picks them. */
 public final class Reproductions {
-    /** Every experiment reproduced so far. Seeds 000 and 002 need PostgreSQL behind the origin and come with it. */
-    public static final List<Experiment> ALL = List.of(new RedisVsNginx(), new FastOrigin(), new ReferenceRun());
+    /** Every experiment reproduced so far. */
+    public static final List<Experiment> ALL = List.of(new HaproxyCache(), new RedisVsNginx(), new RedisBalancer(),
+            new FastOrigin(), new ReferenceRun());
 
     private Reproductions() {}
 
@@ -30,7 +31,7 @@ public final class Reproductions {
                 + ", or no NAME for all of them");
     }
 
-    /** "redis-vs-nginx (001), fast-origin (003) or reference (004)". */
+    /** "haproxy-cache (000), redis-vs-nginx (001), redis-balancer (002), fast-origin (003) or reference (004)". */
     public static String accepted() {
         List<String> names = ALL.stream().map(e -> e.name() + " (" + e.seed() + ")").toList();
         return names.size() == 1 ? names.get(0)

@@ -21,9 +21,9 @@ class ReproduceInputTest {
     static Stream<Arguments> refusedInput() {
         return Stream.of(
                 refused("an experiment it does not know, listing those it does", List.of("warp"),
-                        "run-tests.sh: 'warp' is not an experiment: use redis-vs-nginx (001), fast-origin (003) or"
-                                + " reference (004), or no NAME for all of them\n"),
-                refused("a seed not reproduced yet", List.of("000"), "'000' is not an experiment: use redis-vs-nginx"),
+                        "run-tests.sh: 'warp' is not an experiment: use haproxy-cache (000), redis-vs-nginx (001),"
+                                + " redis-balancer (002), fast-origin (003) or reference (004), or no NAME for all of them\n"),
+                refused("a seed there is none of", List.of("005"), "'005' is not an experiment: use haproxy-cache"),
                 refused("two experiments named", List.of("fast-origin", "reference"),
                         "Unmatched argument at index 2: 'reference'"),
                 refused("a duration of none", List.of("fast-origin", "--duration", "0"),

@@ -1,9 +1,13 @@
 package dev.ratecache.suite.reproduce;
 
+import static dev.ratecache.suite.matrix.Metric.CPU_FRONT_PCT;
+import static dev.ratecache.suite.matrix.Metric.CPU_ORIGIN_PCT;
+import static dev.ratecache.suite.matrix.Metric.CPU_POSTGRES_PCT;
 import static dev.ratecache.suite.matrix.Metric.MAX_MS;
 import static dev.ratecache.suite.matrix.Metric.MEAN_MS;
 import static dev.ratecache.suite.matrix.Metric.SAMPLES;
 import static dev.ratecache.suite.matrix.Metric.THROUGHPUT;
+import static dev.ratecache.suite.matrix.Metric.WALL_S;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -21,7 +25,8 @@ class FigureTest {
     @CsvSource(delimiter = ';', value = {"THROUGHPUT; 124366.73; 124366.73", "THROUGHPUT; about 70K/sec; 70000",
             "THROUGHPUT; 32,179; 32179", "THROUGHPUT; about 1,050; 1050", "MEAN_MS; 354.85us; 0.35485",
             "MEAN_MS; 65.27ms; 65.27", "MAX_MS; 5.00s; 5000", "MEAN_MS; 6874; 6874", "REJECTED_PCT; 54%; 54",
-            "SAMPLES; 1256199; 1256199"})
+            "SAMPLES; 1256199; 1256199", "WALL_S; 3 s; 3", "WALL_S; 22s; 22", "WALL_S; 2m24s; 144",
+            "MEAN_MS; 2m24s; 144000", "CPU_ORIGIN_PCT; 310; 310", "THROUGHPUT; +2.5 K; 2500", "MEAN_MS; 400+ ms; 400"})
     void aFigureIsReadInItsMetricsUnit(Metric metric, String printed, double value) {
         Figure f = Figure.of(metric, printed);
 
@@ -54,6 +59,16 @@ class FigureTest {
         assertThat(printed("fast-origin", MEAN_MS)).containsExactly("354.85us", "1.11ms", "663.15us");
         assertThat(printed("fast-origin", MAX_MS)).containsExactly("47.24ms", "33.09ms", "9.87ms");
         assertThat(printed("fast-origin", SAMPLES)).containsExactly("1256199", "190319", "306649");
+        assertThat(printed("haproxy-cache", THROUGHPUT)).containsExactly("32179.23", "4510.63", "9210.26", "1180");
+        assertThat(printed("haproxy-cache", CPU_FRONT_PCT)).containsExactly("120", "0", "80", "0");
+        assertThat(printed("haproxy-cache", CPU_POSTGRES_PCT)).containsExactly("0", "120", "0", "130");
+        assertThat(printed("haproxy-cache", CPU_ORIGIN_PCT)).containsExactly("0", "310", "0", "310");
+        assertThat(printed("haproxy-cache", WALL_S)).containsExactly("3 s", "22s", "10 s", "2m24s");
+        assertThat(printed("redis-balancer", THROUGHPUT)).containsExactly("about 400 RPS", "around 1050 RPS",
+                "about 1.7 K RPS", "~2.0 K RPS", "+2.5 K RPS");
+        assertThat(printed("redis-balancer", MEAN_MS)).containsExactly("328 ms", "187 ms", "about 12.5 ms", "3.56 ms");
+        assertThat(Reproductions.named("redis-balancer").published()).extracting(PublishedRow::throughput)
+                .containsExactly(400.0, 1050.0, 1700.0, 2000.0, 2500.0);
     }
 
     private static List<String> printed(String experiment, Metric metric) {
