@@ -89,8 +89,8 @@ class ReproduceStackTest {
         JsonNode section = summary.at("/sections/0");
 
         assertThat(section.get("title").asText()).startsWith("Seed 003 reproduced (fast-origin)");
-        assertThat(section.at("/table/rows/0/cells/1").asText()).isEqualTo("fast-origin/edge");
-        assertThat(section.at("/table/rows/0/cells/2").asText()).matches("124366\\.73 / \\d+\\.\\d\\d");
+        assertThat(section.at("/tables/0/rows/0/values/0").asText()).isEqualTo("fast-origin/edge");
+        assertThat(section.at("/tables/0/rows/0/values/1").asText()).matches("124366\\.73 / \\d+\\.\\d\\d");
         assertThat(section.at("/lines/1").asText()).startsWith("Here: The edge's HIT answered ");
         assertThat(Files.readString(run.resolve("report.md"))).contains("## Seed 003 reproduced (fast-origin)");
     }
