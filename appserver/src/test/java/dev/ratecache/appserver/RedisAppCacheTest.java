@@ -136,6 +136,29 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
     }
 
     @Test
+    void aPlacesQueryIsCachedAsideInItsOwnCacheKeyedByTheQuery() throws IOException {
+        long queries = management.getJson("/actuator/origin").at("/database/queries").asLong();
+
+        HttpResponse<String> miss = api.get("/places?code=1228");
+        HttpResponse<String> hit = api.get("/places?code=1228&n=2");
+        HttpResponse<String> region = api.get("/places?region=R043");
+
+        assertThat(hit.body()).isEqualTo(miss.body());
+        assertThat(hit.headers().firstValue("ETag")).isEqualTo(miss.headers().firstValue("ETag"));
+        assertThat(OriginHttp.json(region.body())).hasSize(50);
+        JsonNode counters = management.getJson("/actuator/origin");
+        assertThat(counters.at("/database/queries").asLong()).as("the code's second read came from Redis")
+                .isEqualTo(queries + 2);
+        assertThat(counters.at("/items/appCache/hits").asLong()).isEqualTo(1);
+        assertThat(counters.at("/items/appCache/misses").asLong()).isEqualTo(2);
+        try (Jedis keys = redis.client()) {
+            assertThat(OriginHttp.json(keys.get("places::code=1228"))).isEqualTo(OriginHttp.json(miss.body()));
+            assertThat(keys.exists("places::region=R043")).isTrue();
+            assertThat(keys.pttl("places::code=1228")).isPositive().isLessThanOrEqualTo(30_000);
+        }
+    }
+
+    @Test
     void prometheusPublishesTheAppCacheLookups() {
         api.get("/items/106");
         api.get("/items/106");

@@ -86,7 +86,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     EdgeProduct edge = EdgeProduct.NGINX;
 
     @Option(names = "--app-cache", paramLabel = "MODE",
-            description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items reads: redis starts the suite's"
+            description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items and /places reads: redis starts the suite's"
                     + " redis-server (Debian's, on a port of its own, no persistence) and the origin with"
                     + " origin.app-cache=redis, for every cell; with --matrix caches it picks that matrix's cells with"
                     + " (redis) or without (off) it. Default: ${DEFAULT-VALUE}.")

@@ -32,7 +32,7 @@ import java.util.Optional;
  * @param properties  JMeter properties of this cell beside the plan's sizes (e.g. a flood's rate), which the
  *                    user's -J values still override
  * @param edgeBalance with several edges (--edges N), how this cell spreads requests over them; null: as switched
- * @param appCache    the origin's own cache of /items reads in Redis (origin.app-cache=redis): the origin is
+ * @param appCache    the origin's own cache of /items and /places reads in Redis (origin.app-cache=redis): the origin is
  *                    started in that mode and the suite's Redis runs beside it
  * @param traits      what the cell's kind of matrix adds: e.g. a tiers cell's keys ({@link KeyedTraffic}), a
  *                    fleet cell's edges ({@link Fleet}); none for the plans' cells (the user's switches hold)
@@ -295,7 +295,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
-        /** The origin's Redis app cache for /items reads. */
+        /** The origin's Redis app cache for /items and /places reads. */
         public Builder appCache() {
             appCache = true;
             return this;
