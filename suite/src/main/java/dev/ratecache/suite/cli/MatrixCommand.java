@@ -13,6 +13,7 @@ import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.WorkerAccess;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
@@ -229,6 +230,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
         problems.addAll(database.problems());
+        databaseOfKind().ifPresent(problems::add);
         if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
             problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
                     + " drop --origin, or them");
@@ -454,6 +456,20 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         run.putAll(describeInput());
         run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
+    }
+
+    /** The kind's own database (--matrix db's PostgreSQL) in place of the default; a line refusing another given. */
+    private Optional<String> databaseOfKind() {
+        OriginDatabase.Kind own = matrix.database();
+        if (own == null || database.kind == own) {
+            return Optional.empty();
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--origin-db")) {
+            return Optional.of("--matrix " + matrix + " runs on --origin-db " + own + " (got '" + database.kind
+                    + "'): drop --origin-db");
+        }
+        database.kind = own;
+        return Optional.empty();
     }
 
     /** The suite's own origin's database and pool, as given (only once the input is checked). */

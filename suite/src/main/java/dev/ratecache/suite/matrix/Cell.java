@@ -89,6 +89,22 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
     }
 
+    /**
+     * A cell of --matrix db's pool sweep: the suite's origin runs with {@code size} pooled database
+     * connections (its --db-pool), restarted when the cell before had another.
+     */
+    public record Pool(int size) implements CellTrait {
+        @Override
+        public StackSwitches apply(StackSwitches switches) {
+            return switches;
+        }
+
+        @Override
+        public String describe(Cell cell) {
+            return "a pool of " + size + " database connections";
+        }
+    }
+
     /** The reference experiment's rows, which are also the default matrix's cell names within a plan. */
     public static final String NO_CACHING = "no-caching";
     public static final String SERVER_CACHE = "server-cache";
@@ -311,6 +327,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         public Builder fleet(Fleet setup, EdgeBalance balance) {
             traits.add(setup);
             edgeBalance = balance;
+            return this;
+        }
+
+        /** A cell of --matrix db's pool sweep: the origin's pool size. */
+        public Builder pool(Pool size) {
+            traits.add(size);
             return this;
         }
 
