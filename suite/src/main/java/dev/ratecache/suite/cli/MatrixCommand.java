@@ -79,7 +79,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " the run's exit code is 1; edges: nginx, HAProxy and Varnish side by side, each with both limits"
                     + " (nodelay unless --front-mode or --back-mode say otherwise) and the edge cache on, on the stress and"
                     + " load plans and the flood at 2x and 10x the front rate from one address and from many, with each"
-                    + " edge's per-client and back-limit promises checked. Default: ${DEFAULT-VALUE}.")
+                    + " edge's per-client and back-limit promises checked; db: the small /places query on PostgreSQL"
+                    + " (--origin-db postgres is its default, h2 is refused; --origin-threads 50 unless given) under the stress plan straight to the"
+                    + " origin, behind the edge cache, the app cache (Redis) and both, then the flood plan straight to"
+                    + " the origin with pools of 2, 5, 10, 20 and 50 (--db-pool sets the first four cells' pool), with"
+                    + " where the pool's optimum lies. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
@@ -231,6 +235,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         originThreads.problem().ifPresent(problems::add);
         problems.addAll(database.problems());
         databaseOfKind().ifPresent(problems::add);
+        if (matrix.originThreads() > 0 && !spec.commandLine().getParseResult().hasMatchedOption("--origin-threads")) {
+            originThreads.threads = matrix.originThreads();
+        }
         if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
             problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
                     + " drop --origin, or them");

@@ -194,6 +194,12 @@ enum MatrixKind {
         }
 
         @Override
+        int originThreads() {
+            // A request holds one connection at a time: with fewer threads the larger pools would sit idle.
+            return Matrix.DB_POOLS.get(Matrix.DB_POOLS.size() - 1);
+        }
+
+        @Override
         boolean cellsChooseAppCache() {
             return true;
         }
@@ -236,6 +242,11 @@ enum MatrixKind {
     /** The database the kind's cells run on, whatever --origin-db says; null: the user's. */
     OriginDatabase.Kind database() {
         return null;
+    }
+
+    /** The origin's request threads the kind needs unless --origin-threads says otherwise; 0: the default. */
+    int originThreads() {
+        return 0;
     }
 
     /** Whether each cell has its own --app-cache mode, so that the flag picks cells instead of setting it. */
