@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.testkit.StackTest;
-import redis.clients.jedis.Jedis;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
+import redis.clients.jedis.Jedis;
 
 /**
  * {@code origin.app-cache=redis} with a real redis-server of the test's own: cache-aside on reads,
@@ -133,6 +133,29 @@ class RedisAppCacheTest extends RunningOriginWithRedis {
         JsonNode items = items();
         assertThat(items.at("/database/reads").asLong()).isEqualTo(1);
         assertThat(items.at("/appCache/hits").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aPlacesQueryIsCachedAsideInItsOwnCacheKeyedByTheQuery() throws IOException {
+        long queries = management.getJson("/actuator/origin").at("/database/queries").asLong();
+
+        HttpResponse<String> miss = api.get("/places?code=1228");
+        HttpResponse<String> hit = api.get("/places?code=1228&n=2");
+        HttpResponse<String> region = api.get("/places?region=R043");
+
+        assertThat(hit.body()).isEqualTo(miss.body());
+        assertThat(hit.headers().firstValue("ETag")).isEqualTo(miss.headers().firstValue("ETag"));
+        assertThat(OriginHttp.json(region.body())).hasSize(50);
+        JsonNode counters = management.getJson("/actuator/origin");
+        assertThat(counters.at("/database/queries").asLong()).as("the code's second read came from Redis")
+                .isEqualTo(queries + 2);
+        assertThat(counters.at("/items/appCache/hits").asLong()).isEqualTo(1);
+        assertThat(counters.at("/items/appCache/misses").asLong()).isEqualTo(2);
+        try (Jedis keys = redis.client()) {
+            assertThat(OriginHttp.json(keys.get("places::code=1228"))).isEqualTo(OriginHttp.json(miss.body()));
+            assertThat(keys.exists("places::region=R043")).isTrue();
+            assertThat(keys.pttl("places::code=1228")).isPositive().isLessThanOrEqualTo(30_000);
+        }
     }
 
     @Test

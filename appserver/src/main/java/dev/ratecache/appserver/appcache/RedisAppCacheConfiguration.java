@@ -1,15 +1,18 @@
 package dev.ratecache.appserver.appcache;
 
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.appserver.accounting.AppCacheCounters;
 import dev.ratecache.appserver.config.OriginProperties;
 import dev.ratecache.appserver.items.Item;
 import dev.ratecache.appserver.items.ItemCatalog;
+import dev.ratecache.appserver.places.Place;
+import dev.ratecache.appserver.places.PlaceStore;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import java.time.Duration;
-import java.util.Set;
+import java.util.List;
 import org.springframework.boot.autoconfigure.data.redis.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.cache.CacheManager;
@@ -27,7 +30,7 @@ import org.springframework.data.redis.serializer.RedisSerializationContext.Seria
 
 /**
  * {@code origin.app-cache=redis}: Spring's cache abstraction on Redis, for {@link ItemCatalog}'s
- * cache-aside. Only then is caching enabled at all; with {@code off} nothing here exists and the
+ * and {@link PlaceStore}'s cache-aside, each cache with its own serializer and all counted alike. Only then is caching enabled at all; with {@code off} nothing here exists and the
  * origin never opens a Redis connection (Spring Boot's Redis connection factory connects lazily,
  * and its health check is turned off in application.yml).
  *
@@ -45,12 +48,16 @@ class RedisAppCacheConfiguration {
             AppCacheCounters counters) {
         RedisCacheConfiguration entries = RedisCacheConfiguration.defaultCacheConfig()
                 .entryTtl(properties.appCacheTtl())
-                .disableCachingNullValues()
-                // JSON rather than Java serialisation: readable with redis-cli, and the API's own form.
-                .serializeValuesWith(SerializationPair.fromSerializer(new Jackson2JsonRedisSerializer<>(json, Item.class)));
+                .disableCachingNullValues();
+        // JSON rather than Java serialisation: readable with redis-cli, and the API's own form.
+        JavaType places = json.getTypeFactory().constructCollectionType(List.class, Place.class);
         RedisCacheManager manager = RedisCacheManager.builder(redis)
-                .cacheDefaults(entries)
-                .initialCacheNames(Set.of(ItemCatalog.CACHE))
+                .withCacheConfiguration(ItemCatalog.CACHE, entries.serializeValuesWith(
+                        SerializationPair.fromSerializer(new Jackson2JsonRedisSerializer<>(json, Item.class))))
+                .withCacheConfiguration(PlaceStore.CACHE, entries.serializeValuesWith(
+                        SerializationPair.fromSerializer(new Jackson2JsonRedisSerializer<>(json, places))))
+                // A cache that no configuration names would store values no serializer here reads.
+                .disableCreateOnMissingCache()
                 .build();
         manager.initializeCaches();
         return new CountingCacheManager(manager, counters);

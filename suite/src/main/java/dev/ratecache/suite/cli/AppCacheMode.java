@@ -2,7 +2,7 @@ package dev.ratecache.suite.cli;
 
 import java.util.Locale;
 
-/** --app-cache: the origin's own cache of /items reads, in Redis, or none. */
+/** --app-cache: the origin's own cache of /items and /places reads, in Redis, or none. */
 enum AppCacheMode {
     REDIS, OFF;
 

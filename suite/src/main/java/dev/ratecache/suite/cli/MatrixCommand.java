@@ -13,6 +13,7 @@ import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.WorkerAccess;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import dev.ratecache.suite.predict.Predictor;
@@ -78,7 +79,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " the run's exit code is 1; edges: nginx, HAProxy and Varnish side by side, each with both limits"
                     + " (nodelay unless --front-mode or --back-mode say otherwise) and the edge cache on, on the stress and"
                     + " load plans and the flood at 2x and 10x the front rate from one address and from many, with each"
-                    + " edge's per-client and back-limit promises checked. Default: ${DEFAULT-VALUE}.")
+                    + " edge's per-client and back-limit promises checked; db: the small /places query on PostgreSQL"
+                    + " (--origin-db postgres is its default, h2 is refused; --origin-threads 50 unless given) under the stress plan straight to the"
+                    + " origin, behind the edge cache, the app cache (Redis) and both, then the flood plan straight to"
+                    + " the origin with pools of 2, 5, 10, 20 and 50 (--db-pool sets the first four cells' pool), with"
+                    + " where the pool's optimum lies. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
@@ -86,7 +91,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     EdgeProduct edge = EdgeProduct.NGINX;
 
     @Option(names = "--app-cache", paramLabel = "MODE",
-            description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items reads: redis starts the suite's"
+            description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items and /places reads: redis starts the suite's"
                     + " redis-server (Debian's, on a port of its own, no persistence) and the origin with"
                     + " origin.app-cache=redis, for every cell; with --matrix caches it picks that matrix's cells with"
                     + " (redis) or without (off) it. Default: ${DEFAULT-VALUE}.")
@@ -229,6 +234,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
         problems.addAll(database.problems());
+        databaseOfKind().ifPresent(problems::add);
+        if (matrix.originThreads() > 0 && !spec.commandLine().getParseResult().hasMatchedOption("--origin-threads")) {
+            originThreads.threads = matrix.originThreads();
+        }
         if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
             problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
                     + " drop --origin, or them");
@@ -454,6 +463,20 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         run.putAll(describeInput());
         run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
+    }
+
+    /** The kind's own database (--matrix db's PostgreSQL) in place of the default; a line refusing another given. */
+    private Optional<String> databaseOfKind() {
+        OriginDatabase.Kind own = matrix.database();
+        if (own == null || database.kind == own) {
+            return Optional.empty();
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--origin-db")) {
+            return Optional.of("--matrix " + matrix + " runs on --origin-db " + own + " (got '" + database.kind
+                    + "'): drop --origin-db");
+        }
+        database.kind = own;
+        return Optional.empty();
     }
 
     /** The suite's own origin's database and pool, as given (only once the input is checked). */

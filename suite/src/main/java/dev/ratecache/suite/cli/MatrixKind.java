@@ -5,11 +5,14 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.predict.DbPrediction;
 import dev.ratecache.suite.predict.FleetPrediction;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
+import dev.ratecache.suite.report.DbSection;
 import dev.ratecache.suite.report.EdgePromise;
 import dev.ratecache.suite.report.EdgesSection;
 import dev.ratecache.suite.report.FleetPromise;
@@ -168,7 +171,51 @@ enum MatrixKind {
             Map<String, CellPrediction> predictions, StackSpec limits) {
             return List.of(EdgesSection.of(cells, checks, limits));
         }
+    },
+    /**
+     * The database endpoint behind each cache, and the pool sweep: on the suite's PostgreSQL unless
+     * --origin-db says otherwise, which it may not (H2 in the origin's JVM has no CPU, no
+     * connections and no backends of its own to measure).
+     */
+    DB {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "runs the suite's stress and flood plans on /places");
+            if (!in.switches().origins().isEmpty()) {
+                throw new IllegalArgumentException("--matrix db measures the suite's own origin and its PostgreSQL:"
+                        + " drop --origin");
+            }
+            return Matrix.db();
+        }
+
+        @Override
+        OriginDatabase.Kind database() {
+            return OriginDatabase.Kind.POSTGRES;
+        }
+
+        @Override
+        int originThreads() {
+            // A request holds one connection at a time: with fewer threads the larger pools would sit idle.
+            return Matrix.DB_POOLS.get(Matrix.DB_POOLS.size() - 1);
+        }
+
+        @Override
+        boolean cellsChooseAppCache() {
+            return true;
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+                Map<String, CellPrediction> predictions, StackSpec limits) {
+            return DbSection.of(cells, predictions);
+        }
+
+        @Override
+        Predictor.Model model() {
+            return DbPrediction.MODEL;
+        }
     };
+
 
     /** What a kind reads of the command to make its cells. */
     interface Input {
@@ -191,6 +238,16 @@ enum MatrixKind {
 
     /** Sets what the kind needs of the switches the user left alone, before they are checked. */
     void defaults(StackSwitches switches, Input in) {}
+
+    /** The database the kind's cells run on, whatever --origin-db says; null: the user's. */
+    OriginDatabase.Kind database() {
+        return null;
+    }
+
+    /** The origin's request threads the kind needs unless --origin-threads says otherwise; 0: the default. */
+    int originThreads() {
+        return 0;
+    }
 
     /** Whether each cell has its own --app-cache mode, so that the flag picks cells instead of setting it. */
     boolean cellsChooseAppCache() {

@@ -32,7 +32,7 @@ import java.util.Optional;
  * @param properties  JMeter properties of this cell beside the plan's sizes (e.g. a flood's rate), which the
  *                    user's -J values still override
  * @param edgeBalance with several edges (--edges N), how this cell spreads requests over them; null: as switched
- * @param appCache    the origin's own cache of /items reads in Redis (origin.app-cache=redis): the origin is
+ * @param appCache    the origin's own cache of /items and /places reads in Redis (origin.app-cache=redis): the origin is
  *                    started in that mode and the suite's Redis runs beside it
  * @param traits      what the cell's kind of matrix adds: e.g. a tiers cell's keys ({@link KeyedTraffic}), a
  *                    fleet cell's edges ({@link Fleet}); none for the plans' cells (the user's switches hold)
@@ -109,6 +109,22 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         @Override
         public String describe(Cell cell) {
             return hosts + (hosts == 1 ? " origin instance" : " origin instances, round robin");
+        }
+    }
+
+    /**
+     * A cell of --matrix db's pool sweep: the suite's origin runs with {@code size} pooled database
+     * connections (its --db-pool), restarted when the cell before had another.
+     */
+    public record Pool(int size) implements CellTrait {
+        @Override
+        public StackSwitches apply(StackSwitches switches) {
+            return switches;
+        }
+
+        @Override
+        public String describe(Cell cell) {
+            return "a pool of " + size + " database connections";
         }
     }
 
@@ -319,7 +335,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
-        /** The origin's Redis app cache for /items reads. */
+        /** The origin's Redis app cache for /items and /places reads. */
         public Builder appCache() {
             appCache = true;
             return this;
@@ -335,6 +351,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         public Builder fleet(Fleet setup, EdgeBalance balance) {
             traits.add(setup);
             edgeBalance = balance;
+            return this;
+        }
+
+        /** A cell of --matrix db's pool sweep: the origin's pool size. */
+        public Builder pool(Pool size) {
+            traits.add(size);
             return this;
         }
 

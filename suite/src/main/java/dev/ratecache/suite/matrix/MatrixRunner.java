@@ -169,7 +169,7 @@ public final class MatrixRunner {
         Files.createDirectories(dir);
         boolean ownOrigin = options.switches().origins().isEmpty();
         if (ownOrigin) {
-            lifecycle.prepare(cell.appCache());
+            lifecycle.prepare(cell);
         }
         OriginServer origin = ownOrigin ? lifecycle.origin() : null;
         RedisServer redis = ownOrigin && cell.appCache() ? lifecycle.redis() : null;

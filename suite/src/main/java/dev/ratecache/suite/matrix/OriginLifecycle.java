@@ -2,6 +2,7 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.origin.OriginServer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,6 +20,8 @@ final class OriginLifecycle implements AutoCloseable {
     private OriginServer origin;
     /** Whether the running origin was started with the Redis app cache. */
     private boolean originAppCache;
+    /** The running origin's database pool: a cell of its own pool ({@link Cell.Pool}) restarts it. */
+    private int originPool;
     /**
      * One redis-server for the whole run, started by the first cell with the app cache and emptied
      * (FLUSHALL, CONFIG RESETSTAT) before each such cell: a cold cache with zeroed counters, as a
@@ -45,15 +48,23 @@ final class OriginLifecycle implements AutoCloseable {
         this.out = out;
     }
 
-    /** Ready for a cell: the origin running in the cell's app-cache mode, its counters reset, Redis emptied. */
-    void prepare(boolean appCache) throws IOException {
+    /**
+     * Ready for {@code cell}: the origin running in its app-cache mode and with its pool, its
+     * counters reset, Redis emptied.
+     */
+    void prepare(Cell cell) throws IOException {
+        Cell.Pool pool = cell.trait(Cell.Pool.class);
+        prepare(cell.appCache(), pool == null ? options.database().poolSize() : pool.size());
+    }
+
+    private void prepare(boolean appCache, int pool) throws IOException {
         if (appCache) {
             ensureRedis();
         }
         if (options.database().postgres()) {
             ensurePostgres();
         }
-        ensureOrigin(appCache);
+        ensureOrigin(appCache, pool);
         origin.reset();
         if (appCache) {
             redis.reset();
@@ -86,7 +97,7 @@ final class OriginLifecycle implements AutoCloseable {
     private OriginServer startMore(int index) throws IOException {
         return OriginServer.start(dev.ratecache.proc.Ports.free(), dev.ratecache.proc.Ports.free(),
                 options.originThreads(), options.runDir().resolve("origin-" + (index + 2) + ".log"),
-                originArgs(originAppCache));
+                originArgs(originAppCache, originPool));
     }
 
     /** The running origin; null before the first cell. */
@@ -129,30 +140,34 @@ final class OriginLifecycle implements AutoCloseable {
         redisPort = redis.port();
     }
 
-    private void ensureOrigin(boolean appCache) throws IOException {
-        if (origin != null && origin.isRunning() && origin.healthy() && originAppCache == appCache) {
+    private void ensureOrigin(boolean appCache, int pool) throws IOException {
+        if (origin != null && origin.isRunning() && origin.healthy() && originAppCache == appCache
+                && originPool == pool) {
             return;
         }
         if (origin != null) {
             origin.close();
             out.println(originAppCache != appCache ? "  restarting the origin with its app cache " + (appCache ? "on" : "off")
-                    : "  (re)starting the origin");
+                    : originPool != pool ? "  restarting the origin with a pool of " + pool : "  (re)starting the origin");
         }
         // The instances beside it were started in its mode: they follow it.
         more.forEach(OriginServer::close);
         more.clear();
         originAppCache = appCache;
+        originPool = pool;
         origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
-                options.runDir().resolve("origin.log"), originArgs(appCache));
+                options.runDir().resolve("origin.log"), originArgs(appCache, pool));
     }
 
-    private List<String> originArgs(boolean appCache) {
+    private List<String> originArgs(boolean appCache, int pool) {
         List<String> args = new ArrayList<>(options.profile().originArgs());
         args.addAll(options.originArgs());
         if (appCache) {
             args.addAll(redis.originArgs());
         }
-        args.addAll(options.database().originArgs());
+        OriginDatabase database = options.database();
+        args.addAll(new OriginDatabase(database.kind(), pool, database.acquireTimeout(), database.poolGiven())
+                .originArgs());
         if (postgres != null) {
             args.addAll(postgres.originArgs());
         }

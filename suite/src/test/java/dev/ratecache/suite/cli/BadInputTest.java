@@ -53,7 +53,12 @@ class BadInputTest {
                 refused("unknown profile", List.of("--profile", "fast"),
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
-                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet or edges"),
+                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, edges or db"),
+                refused("the db matrix told to run on H2", List.of("--matrix", "db", "--origin-db", "h2"),
+                        "--matrix db runs on --origin-db postgres (got 'h2'): drop --origin-db"),
+                refused("the db matrix on the user's own origin", List.of("--matrix", "db", "--origin",
+                        "http://127.0.0.1:9000"), "--matrix db measures the suite's own origin and its PostgreSQL:"
+                                + " drop --origin"),
                 refused("limit key of an unknown kind", List.of("--limit-key", "token:abc"),
                         "'token:abc' is not a limit key: use addr, header:NAME, cookie:NAME or arg:NAME"),
                 refused("header key without a name", List.of("--limit-key", "header:"), "'header:' is not a limit key"),
@@ -203,7 +208,7 @@ class BadInputTest {
     void helpListsTheValuesOfEveryChoice() {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
-                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges.",
+                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges, db.",
                 "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.", "--origin-db=DB h2, postgres.");
     }
