@@ -96,7 +96,7 @@
     }];
     if (chart.reference) {
       datasets.push({
-        label: 'reference (2014)',
+        label: chart.referenceLabel,
         data: chart.reference,
         backgroundColor: data.referenceColor,
         borderRadius: 3,
@@ -252,6 +252,29 @@
     });
   }
 
+  // The origin's database pool, read once a second: connections lent to requests, requests waiting for one.
+  function poolChart(canvas, t) {
+    const s = t.series;
+    const options = countOptions('Database pool, read once a second');
+    options.scales.x.stacked = false;
+    options.scales.y.stacked = false;
+    options.scales.y.title.text = 'connections / requests';
+    options.plugins.tooltip.callbacks.label = function (item) {
+      return item.dataset.label + ': ' + format(item.parsed.y, 0);
+    };
+    // A second whose reading failed (the origin busy) is bridged, not a break in the line.
+    const datasets = [
+      line('connections lent to requests', s.db_active, COLORS.origin, 'active', false),
+      line('requests waiting for one', s.db_pending, COLORS.rejected, 'pending', true)
+    ].map(function (d) { d.spanGaps = true; return d; });
+    new Chart(canvas, {
+      type: 'line',
+      data: { labels: seconds(t), datasets: datasets },
+      options: options,
+      plugins: [mark]
+    });
+  }
+
   // A keys cell: each tier's admitted (solid) and rejected (dashed) requests per second, one colour per tier.
   const TIER_COLORS = ['#3182ce', '#38a169', '#805ad5', '#d69e2e', '#319795', '#c53030', '#1a202c'];
   function tiersChart(canvas, t) {
@@ -285,7 +308,7 @@
     barChart(canvas, plan.name, chart);
   });
 
-  const draw = { requests: requestsChart, caches: cachesChart, latency: latencyChart, tiers: tiersChart };
+  const draw = { requests: requestsChart, caches: cachesChart, latency: latencyChart, tiers: tiersChart, pool: poolChart };
   document.querySelectorAll('canvas[data-cell]').forEach(function (canvas) {
     const kind = canvas.dataset.kind;
     draw[kind](canvas, (kind === 'tiers' ? data.tierTimelines : data.timelines)[canvas.dataset.cell]);
