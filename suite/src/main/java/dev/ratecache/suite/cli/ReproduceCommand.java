@@ -56,7 +56,7 @@ import picocli.CommandLine;
                     + " with why ours differs where it does. Without NAME, every experiment, in the order of their"
                     + " seeds; the tiers' ports are free ones, chosen at start.",
             "",
-            "  ./run-tests.sh reproduce                 all of them (about 10 minutes)",
+            "  ./run-tests.sh reproduce                 all of them (about 7 minutes on 2 cores)",
             "  ./run-tests.sh reproduce haproxy-cache   seed 000: HAProxy's cache in front of PostgreSQL",
             "  ./run-tests.sh reproduce redis-vs-nginx  seed 001: the edge against Redis",
             "  ./run-tests.sh reproduce fast-origin     seed 003: a fast origin",
