@@ -34,14 +34,17 @@ public class PoolMeters {
      * @param acquireMsTotal  the time those requests waited for them, in all
      * @param acquireMsMax    the longest wait in Micrometer's recent window (about two minutes), not since the reset
      * @param timeouts        waits that ended with no connection (hikaricp.connections.timeout)
+     * @param usages          connections given back since the reset (hikaricp.connections.usage's count)
+     * @param usageMsTotal    the time those were held, in all: a query's service time, as the pool sees it
      */
     public record Figures(long max, long active, long idle, long pending, long acquisitions, double acquireMsTotal,
-            double acquireMsMax, long timeouts) {
-        static final Figures NONE = new Figures(0, 0, 0, 0, 0, 0, 0, 0);
+            double acquireMsMax, long timeouts, long usages, double usageMsTotal) {
+        static final Figures NONE = new Figures(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         Figures since(Figures start) {
             return new Figures(max, active, idle, pending, acquisitions - start.acquisitions,
-                    acquireMsTotal - start.acquireMsTotal, acquireMsMax, timeouts - start.timeouts);
+                    acquireMsTotal - start.acquireMsTotal, acquireMsMax, timeouts - start.timeouts,
+                    usages - start.usages, usageMsTotal - start.usageMsTotal);
         }
     }
 
@@ -58,12 +61,15 @@ public class PoolMeters {
         Timer acquire = registry.find("hikaricp.connections.acquire").tag(POOL_TAG, OriginDataSource.POOL_NAME).timer();
         Counter timeouts = registry.find("hikaricp.connections.timeout").tag(POOL_TAG, OriginDataSource.POOL_NAME)
                 .counter();
+        Timer usage = registry.find("hikaricp.connections.usage").tag(POOL_TAG, OriginDataSource.POOL_NAME).timer();
         return new Figures(gauge("hikaricp.connections.max"), gauge("hikaricp.connections.active"),
                 gauge("hikaricp.connections.idle"), gauge("hikaricp.connections.pending"),
                 acquire == null ? 0 : acquire.count(),
                 acquire == null ? 0 : acquire.totalTime(TimeUnit.MILLISECONDS),
                 acquire == null ? 0 : acquire.max(TimeUnit.MILLISECONDS),
-                timeouts == null ? 0 : (long) timeouts.count());
+                timeouts == null ? 0 : (long) timeouts.count(),
+                usage == null ? 0 : usage.count(),
+                usage == null ? 0 : usage.totalTime(TimeUnit.MILLISECONDS));
     }
 
     private long gauge(String name) {

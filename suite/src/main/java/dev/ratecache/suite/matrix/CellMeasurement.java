@@ -135,6 +135,7 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
     public Double databaseTimeouts() { return databaseFigure(d -> (double) d.timeouts()); }
     public Double databaseFailures() { return databaseFigure(d -> (double) d.failures()); }
     public Double poolWaitMeanMs() { return databaseFigure(DatabaseFigures::acquireMeanMs); }
+    public Double poolHoldMeanMs() { return databaseFigure(DatabaseFigures::holdMeanMs); }
     public Double poolActivePeak() { return databaseFigure(d -> d.activePeak() == null ? null : (double) d.activePeak()); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }

@@ -17,9 +17,11 @@ import java.util.Locale;
  * @param acquireMeanMs  the mean wait for a connection; null when none was handed out
  * @param activePeak     the most connections lent at once in the once-a-second readings; null without one
  * @param queries        statements sent to the database (/items and /places)
+ * @param holdMeanMs     the mean time a request held its connection: the query's service time as the pool
+ *                       saw it (Micrometer's hikaricp.connections.usage); null when none was given back
  */
 public record DatabaseFigures(long poolSize, String acquireTimeout, long timeouts, long failures, String lastFailure,
-        Double acquireMeanMs, Long activePeak, long queries) {
+        Double acquireMeanMs, Long activePeak, long queries, Double holdMeanMs) {
 
     /** Null when the origin's counters have no database part (an older origin). */
     static DatabaseFigures of(OriginCounters counters, Long activePeak, OriginDatabase database) {
@@ -28,8 +30,10 @@ public record DatabaseFigures(long poolSize, String acquireTimeout, long timeout
             return null;
         }
         Double mean = d.pool().acquisitions() == 0 ? null : d.pool().acquireMsTotal() / d.pool().acquisitions();
+        Double hold = d.pool().usages() == 0 ? null : d.pool().usageMsTotal() / d.pool().usages();
         return new DatabaseFigures(d.pool().max(), dev.ratecache.suite.origin.SpringDuration.format(
-                database.acquireTimeout()), d.timeouts(), d.failures(), d.lastFailure(), mean, activePeak, d.queries());
+                database.acquireTimeout()), d.timeouts(), d.failures(), d.lastFailure(), mean, activePeak, d.queries(),
+                hold);
     }
 
     /** Whether the origin answered any request without the database. */

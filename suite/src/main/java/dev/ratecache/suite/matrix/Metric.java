@@ -48,6 +48,9 @@ public enum Metric {
             m -> m.databaseFailures()),
     POOL_WAIT_MEAN_MS("pool_wait_mean_ms", "ms", "the mean wait of a request for a pooled database connection"
             + " (Micrometer's hikaricp.connections.acquire)", m -> m.poolWaitMeanMs()),
+    POOL_HOLD_MEAN_MS("pool_hold_mean_ms", "ms", "the mean time a request held its pooled database connection:"
+            + " the query's service time as the pool saw it (Micrometer's hikaricp.connections.usage)",
+            m -> m.poolHoldMeanMs()),
     POOL_ACTIVE_PEAK("pool_active_peak", "connections", "the most database connections lent to requests at once, in"
             + " readings of the origin's pool once a second", m -> m.poolActivePeak()),
     STALE_READS("stale_reads", "count", "reads that returned an item older than a write acknowledged before the read started (hotset.jmx's staleMs)", m -> m.staleReads()),

@@ -36,11 +36,12 @@ public record OriginCounters(Count total, Map<String, Count> endpoints, Items it
 
     /**
      * Micrometer's HikariCP meters: connections now, and since the reset the connections handed out,
-     * the time spent waiting for them and the waits that ended with none.
+     * the time spent waiting for them, the waits that ended with none, and the connections given
+     * back with the time they were held.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Pool(long max, long active, long idle, long pending, long acquisitions, double acquireMsTotal,
-            double acquireMsMax, long timeouts) {}
+            double acquireMsMax, long timeouts, long usages, double usageMsTotal) {}
 
     /** The origin's view of its app cache: {@code mode} off or redis; errors are failed cache operations. */
     @JsonIgnoreProperties(ignoreUnknown = true)

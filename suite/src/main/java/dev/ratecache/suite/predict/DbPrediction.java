@@ -14,10 +14,11 @@ import java.util.Map;
  * the timeout and is answered 504 (as the origin does). Below saturation nothing waits long enough
  * for that, and the throughput is the offered rate.
  *
- * <p>The service time per query is the cell's own fastest sample: a request that found a free
- * connection and an idle CPU, so its latency is the query's, plus one loopback round trip. The
- * model has no CPU: on a machine whose cores saturate before the pool does, the measured throughput
- * stays under the model's, whichever the pool, and the report says so.
+ * <p>The service time per query is the time the cell's requests held their connection, as the
+ * origin's pool measured it (Micrometer's hikaricp.connections.usage, in whole milliseconds, its
+ * mean over the cell): the query, its round trip to PostgreSQL and the rows read, while the
+ * connection is lent. The model has no CPU: on a machine whose cores saturate before the pool does,
+ * the measured throughput stays under the model's, whichever the pool, and the report says so.
  *
  * @param servers        the pool's connections
  * @param serviceMs      a query's time holding its connection
@@ -43,13 +44,13 @@ public record DbPrediction(int servers, double serviceMs, double offeredPerS, do
         if (pool == null) {
             return Prediction.gap(GAP);
         }
-        if (in.measuredMinMs() <= 0) {
-            return Prediction.gap("the cell's fastest sample, the model's service time per query, was under 1 ms or"
-                    + " unknown: JMeter counts whole milliseconds");
+        if (in.poolHoldMs() == null || in.poolHoldMs() <= 0) {
+            return Prediction.gap("the origin's pool measured no time held per query (hikaricp.connections.usage), the"
+                    + " model's service time: an origin without the pool's meters, or no query finished");
         }
         double rate = Predictor.count(in.properties(), "rate");
         double hold = Predictor.count(in.properties(), "hold") + Predictor.count(in.properties(), "ramp") / 2.0;
-        DbPrediction p = new DbPrediction(pool.size(), in.measuredMinMs(), rate, hold, ACQUIRE_TIMEOUT);
+        DbPrediction p = new DbPrediction(pool.size(), in.poolHoldMs(), rate, hold, ACQUIRE_TIMEOUT);
         Map<Metric, Double> values = new LinkedHashMap<>();
         values.put(Metric.THROUGHPUT, p.throughput());
         values.put(Metric.OTHER_ERRORS_PCT, p.timedOutPct());

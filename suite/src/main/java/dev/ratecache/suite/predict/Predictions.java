@@ -87,7 +87,7 @@ public final class Predictions {
             StackSpec stack = r.cell().apply(run.switches()).spec(new StackPorts());
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
-                    drawnOrders(samples)), run.model());
+                    drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS)), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props))));
         }

@@ -86,27 +86,35 @@ public final class Predictor {
      * @param epochMs       wall-clock time of the cell's first request (the cache counts whole seconds); 0 when unknown
      * @param drawn         each user's paths in the order the run drew them (from its JTL), for a plan that
      *                      shuffles them; null when unknown (a prediction made before the run)
+     * @param poolHoldMs    the mean time the cell's requests held a pooled database connection, as the
+     *                      origin's pool measured it: a query's service time; null when the run has no pool
      */
     public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
-            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn) {
+            int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
+            Double poolHoldMs) {
+
+        public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
+                int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn) {
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn, null);
+        }
 
         public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
-            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, null);
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, null, null);
         }
 
         /** The same, of the stack {@code switches} describe: the model needs no ports. */
         public Input(Cell cell, StackSwitches switches, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs) {
             this(cell, switches.spec(new StackPorts()), properties, profile, originThreads, replay, measuredMinMs,
-                    epochMs, null);
+                    epochMs, null, null);
         }
 
         /** The cell's properties over the defaults its plan's file declares: what JMeter ran with. */
         Input withPlanDefaults() throws IOException {
             Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
             all.putAll(properties);
-            return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn);
+            return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,18 +21,19 @@ class DbPredictionTest {
         return Matrix.db().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
-    private static Prediction predict(Cell cell, long fastestMs, Map<String, String> extra) {
+    /** With the pool's measured hold per query (its service time), and a fastest sample of 0 ms, as on an idle machine. */
+    private static Prediction predict(Cell cell, Double holdMs, Map<String, String> extra) {
         Map<String, String> props = new LinkedHashMap<>(cell.plan().sizes(Profile.DEFAULT));
         props.putAll(cell.properties());
         props.putAll(extra);
-        return Predictor.predict(new Predictor.Input(cell, cell.apply(new StackSwitches()), props, Profile.DEFAULT, 200,
-                null, fastestMs, 0), DbPrediction.MODEL);
+        return Predictor.predict(new Predictor.Input(cell, cell.apply(new StackSwitches()).spec(new StackPorts()), props,
+                Profile.DEFAULT, 200, null, 0, 0, null, holdMs), DbPrediction.MODEL);
     }
 
     @Test
     void aPoolWithRoomAnswersTheOfferedRateWithoutA504() {
         // 20 connections of 2 ms each answer 10,000 a second: the flood's rate passes.
-        Prediction p = predict(cell("db/pool-20"), 2, Map.of());
+        Prediction p = predict(cell("db/pool-20"), 2.0, Map.of());
 
         assertThat(p.predicted()).isTrue();
         assertThat(p.value(Metric.THROUGHPUT)).isEqualTo(Matrix.DB_SWEEP_RATE);
@@ -60,14 +62,23 @@ class DbPredictionTest {
 
     @Test
     void theCachesCellsCarryTheReasonTheyAreNotModelled() {
-        Prediction p = predict(cell("db/edge"), 2, Map.of());
+        Prediction p = predict(cell("db/edge"), 2.0, Map.of());
 
         assertThat(p.predicted()).isFalse();
         assertThat(p.gap()).contains("predicts the pool sweep");
     }
 
     @Test
-    void aFastestSampleUnderAMillisecondLeavesNoServiceTime() {
-        assertThat(predict(cell("db/pool-5"), 0, Map.of()).gap()).contains("whole milliseconds");
+    void theServiceTimeIsThePoolsMeasuredHoldNotTheFastestSample() {
+        // 5 connections held 20 ms each answer 250 a second: under the sweep's offered rate.
+        Prediction p = predict(cell("db/pool-5"), 20.0, Map.of());
+
+        assertThat(p.predicted()).isTrue();
+        assertThat(p.value(Metric.THROUGHPUT)).isLessThan(Matrix.DB_SWEEP_RATE);
+    }
+
+    @Test
+    void withoutThePoolsMeasuredHoldThereIsNoServiceTime() {
+        assertThat(predict(cell("db/pool-5"), null, Map.of()).gap()).contains("hikaricp.connections.usage");
     }
 }

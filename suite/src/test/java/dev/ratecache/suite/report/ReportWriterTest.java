@@ -198,7 +198,7 @@ class ReportWriterTest {
         Timeline timeline = new Timeline(1, series).with(Timeline.DB_ACTIVE, Map.of(1L, 2L, 2L, 2L))
                 .with(Timeline.DB_PENDING, Map.of(2L, 7L));
         CellMeasurement.Breakdowns breakdowns = CellMeasurement.Breakdowns.of(null, timeline,
-                new dev.ratecache.suite.matrix.DatabaseFigures(2, "500ms", 30, 10, "Connection refused", 12.5, 2L, 960));
+                new dev.ratecache.suite.matrix.DatabaseFigures(2, "500ms", 30, 10, "Connection refused", 12.5, 2L, 960, 3.0));
         CellResult pooled = new CellResult(NO_CACHING, List.of(new CellMeasurement(jtl, 1000.0, null,
                 new CellMeasurement.Cpu(0.1, 0.1, 4.0, 5.0, 6.0), 20, null, null, null, CellMeasurement.WindowCpu.UNKNOWN,
                 breakdowns)), null, dir, dir);
