@@ -37,7 +37,7 @@ class OriginManagementTest extends RunningOrigin {
         assertThat(origin.get("database").fieldNames()).toIterable()
                 .containsExactly("product", "queries", "timeouts", "failures", "lastFailure", "pool");
         assertThat(origin.at("/database/pool").fieldNames()).toIterable().containsExactly("max", "active", "idle",
-                "pending", "acquisitions", "acquireMsTotal", "acquireMsMax", "timeouts");
+                "pending", "acquisitions", "acquireMsTotal", "acquireMsMax", "timeouts", "usages", "usageMsTotal");
         assertThat(origin.at("/database/product").asText()).startsWith("H2 ");
         assertThat(origin.at("/database/pool/max").asLong()).isEqualTo(10);
         assertThat(origin.get("items").fieldNames()).toIterable()
