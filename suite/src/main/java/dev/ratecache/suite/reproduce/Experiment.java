@@ -10,40 +10,74 @@ import java.util.List;
  * implements this, and one line in {@link Reproductions#ALL}.
  */
 public interface Experiment {
-    /** How `reproduce NAME` names it: short, lower case, words joined by '-'. */
-    String name();
+    /**
+     * What the experiment is, as published and as rerun here: constants, which each experiment
+     * gives once.
+     *
+     * @param name       how `reproduce NAME` names it: short, lower case, words joined by '-'
+     * @param seed       its number among the seeds, as their files are named: "001"
+     * @param title      what it compares, in a few words
+     * @param source     the write-up: its title, year, the setup it ran on (machine, stack), as far as it says
+     * @param tool       the load it ran, as published: its tool and parameters
+     * @param here       what runs here in its place: the suite's tiers and origin, and how they stand in for theirs
+     * @param foundThen  what the write-up found, in one sentence with its figures
+     * @param published  the published table, row by row
+     * @param originArgs what the suite's origin needs for its cells beyond its defaults (an endpoint of its own,
+     *                   a lifetime)
+     * @param postgres   whether its origin reads the suite's own PostgreSQL (--origin-db postgres) rather than H2
+     */
+    record About(String name, String seed, String title, String source, String tool, String here, String foundThen,
+            List<PublishedRow> published, List<String> originArgs, boolean postgres) {
+        public About {
+            published = List.copyOf(published);
+            originArgs = List.copyOf(originArgs);
+        }
+    }
 
-    /** Its number among the seeds, as their files are named: "001". */
-    String seed();
+    About about();
 
-    /** What it compares, in a few words. */
-    String title();
+    default String name() {
+        return about().name();
+    }
 
-    /** The write-up: its title, year, the setup it ran on (machine, stack), as far as it says. */
-    String source();
+    default String seed() {
+        return about().seed();
+    }
 
-    /** The load it ran, as published: its tool and parameters. */
-    String tool();
+    default String title() {
+        return about().title();
+    }
 
-    /** What runs here in its place: the suite's tiers and origin, and how they stand in for theirs. */
-    String here();
+    default String source() {
+        return about().source();
+    }
+
+    default String tool() {
+        return about().tool();
+    }
+
+    default String here() {
+        return about().here();
+    }
 
     /** Its cells, in the order they run, each named {@code name()/VARIANT}. */
     List<Cell> cells();
 
-    /** What the suite's origin needs for its cells beyond its defaults (an endpoint of its own, a lifetime). */
-    List<String> originArgs();
-
-    /** Whether its origin reads the suite's own PostgreSQL (--origin-db postgres) rather than H2. */
-    default boolean postgres() {
-        return false;
+    default List<String> originArgs() {
+        return about().originArgs();
     }
 
-    /** The published table, row by row. */
-    List<PublishedRow> published();
+    default boolean postgres() {
+        return about().postgres();
+    }
 
-    /** What the write-up found, in one sentence with its figures. */
-    String foundThen();
+    default List<PublishedRow> published() {
+        return about().published();
+    }
+
+    default String foundThen() {
+        return about().foundThen();
+    }
 
     /** What this run finds, first in one sentence with its figures, then what explains the difference. */
     List<String> foundHere(Measured measured);

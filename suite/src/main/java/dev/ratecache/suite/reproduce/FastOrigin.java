@@ -61,38 +61,22 @@ final class FastOrigin implements Experiment {
                     Figure.of(THROUGHPUT, "30361.88"), Figure.of(MEAN_MS, "663.15us"), Figure.of(MAX_MS, "9.87ms"),
                     Figure.of(SAMPLES, "306649")));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String seed() {
-        return "003";
-    }
-
-    @Override
-    public String title() {
-        return "a fast origin, straight and behind the edge";
-    }
-
-    @Override
-    public String source() {
-        return "\"What happens if you put HTTP server inside Postgres?\" (Omnigres, 2023): omni_httpd, an HTTP server"
-                + " inside PostgreSQL, against a Node.js server with a pg pool, on a MacBook Pro M1 Max";
-    }
-
-    @Override
-    public String tool() {
-        return WrkGenerator.describe(WRK) + " (the write-up gives -c 20 -t 10; 10 s is wrk's default)";
-    }
-
-    @Override
-    public String here() {
-        return "the suite's origin answering " + PLAN.paths().get("path") + " from memory (no delay, no database),"
+    private static final About ABOUT = new About(NAME, "003", "a fast origin, straight and behind the edge",
+            "\"What happens if you put HTTP server inside Postgres?\" (Omnigres, 2023): omni_httpd, an HTTP server"
+                + " inside PostgreSQL, against a Node.js server with a pg pool, on a MacBook Pro M1 Max",
+            WrkGenerator.describe(WRK) + " (the write-up gives -c 20 -t 10; 10 s is wrk's default)",
+            "the suite's origin answering " + PLAN.paths().get("path") + " from memory (no delay, no database),"
                 + " straight; then through the suite's edge (front and back nginx, limits off, edge cache on), every"
                 + " answer after the first a HIT. The point: the edge's gain shrinks as the origin gets faster, and"
-                + " the edge's own ceiling bounds it";
+                + " the edge's own ceiling bounds it",
+            "An HTTP server inside PostgreSQL answered 6.6 times what Node.js with a pg pool did (124366.73 against"
+                + " 18838.56 requests/s; 4.1 times the 30361.88 over Unix sockets): a process and a hop fewer per request.",
+            PUBLISHED, List.of("--origin.endpoints." + ENDPOINT + ".delay=0ms",
+                    "--origin.endpoints." + ENDPOINT + ".max-age=86400"), false);
+
+    @Override
+    public About about() {
+        return ABOUT;
     }
 
     @Override
@@ -106,22 +90,6 @@ final class FastOrigin implements Experiment {
     private static Cell.Builder wrk(Cell.Builder cell) {
         WRK.forEach(cell::property);
         return cell.generator(Generator.WRK);
-    }
-
-    @Override
-    public List<String> originArgs() {
-        return List.of("--origin.endpoints." + ENDPOINT + ".delay=0ms", "--origin.endpoints." + ENDPOINT + ".max-age=86400");
-    }
-
-    @Override
-    public List<PublishedRow> published() {
-        return PUBLISHED;
-    }
-
-    @Override
-    public String foundThen() {
-        return "An HTTP server inside PostgreSQL answered 6.6 times what Node.js with a pg pool did (124366.73 against"
-                + " 18838.56 requests/s; 4.1 times the 30361.88 over Unix sockets): a process and a hop fewer per request.";
     }
 
     @Override

@@ -68,38 +68,22 @@ final class HaproxyCache implements Experiment {
                     Figure.of(THROUGHPUT, "1180"), Figure.of(CPU_FRONT_PCT, "0"), Figure.of(CPU_POSTGRES_PCT, "130"),
                     Figure.of(CPU_ORIGIN_PCT, "310"), Figure.of(WALL_S, "2m24s")));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String seed() {
-        return "000";
-    }
-
-    @Override
-    public String title() {
-        return "HAProxy's cache in front of a database API";
-    }
-
-    @Override
-    public String source() {
-        return "\"HAProxy - PART II - Caching API with HAProxy\" (Nexsol Technologies, 2024): HAProxy's cache in front"
-                + " of PostgREST on PostgreSQL (the Swiss postal codes), in docker, on an Apple Mac M1 with 8 GB";
-    }
-
-    @Override
-    public String tool() {
-        return BombardierGenerator.describe(BOMBARDIER) + " (100000 requests, 125 clients), on the small and the"
-                + " medium query, with HAProxy's cache and straight to PostgREST";
-    }
-
-    @Override
-    public String here() {
-        return "the suite's origin on its own PostgreSQL 15, answering " + SMALL_PATH + " (5 rows) and " + MEDIUM_PATH
+    private static final About ABOUT = new About(NAME, "000", "HAProxy's cache in front of a database API",
+            "\"HAProxy - PART II - Caching API with HAProxy\" (Nexsol Technologies, 2024): HAProxy's cache in front"
+                + " of PostgREST on PostgreSQL (the Swiss postal codes), in docker, on an Apple Mac M1 with 8 GB",
+            BombardierGenerator.describe(BOMBARDIER) + " (100000 requests, 125 clients), on the small and the"
+                + " medium query, with HAProxy's cache and straight to PostgREST",
+            "the suite's origin on its own PostgreSQL 15, answering " + SMALL_PATH + " (5 rows) and " + MEDIUM_PATH
                 + " (50 rows) of a 10,000-row indexed table, with Cache-Control s-maxage=1d; behind the suite's"
-                + " HAProxy tiers (--edge haproxy, limits off), their cache on, then off";
+                + " HAProxy tiers (--edge haproxy, limits off), their cache on, then off",
+            "HAProxy's cache answered about 7x what PostgREST did on the small query (32179.23 against 4510.63"
+                + " req/s, HAProxy at 120 % CPU against PostgreSQL's 120 % and PostgREST's 310 %) and about 14x on the"
+                + " medium one (9210.26 against 1180 req/s).",
+            PUBLISHED, List.of(), true);
+
+    @Override
+    public About about() {
+        return ABOUT;
     }
 
     /**
@@ -118,28 +102,6 @@ final class HaproxyCache implements Experiment {
                 .serverCache(cache).generator(Generator.BOMBARDIER).property("path", path);
         BOMBARDIER.forEach(cell::property);
         return cell.published(besideRow(name)).build();
-    }
-
-    @Override
-    public List<String> originArgs() {
-        return List.of();
-    }
-
-    @Override
-    public boolean postgres() {
-        return true;
-    }
-
-    @Override
-    public List<PublishedRow> published() {
-        return PUBLISHED;
-    }
-
-    @Override
-    public String foundThen() {
-        return "HAProxy's cache answered about 7x what PostgREST did on the small query (32179.23 against 4510.63"
-                + " req/s, HAProxy at 120 % CPU against PostgreSQL's 120 % and PostgREST's 310 %) and about 14x on the"
-                + " medium one (9210.26 against 1180 req/s).";
     }
 
     @Override

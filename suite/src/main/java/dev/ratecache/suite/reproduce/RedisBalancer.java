@@ -62,40 +62,24 @@ final class RedisBalancer implements Experiment {
                             + " ours is JMeter's, end to end through both nginx tiers.",
                     Figure.of(THROUGHPUT, "+2.5 K RPS"), Figure.of(MEAN_MS, "3.56 ms")));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String seed() {
-        return "002";
-    }
-
-    @Override
-    public String title() {
-        return "Redis cache-aside and an nginx balancer over 1, 2 and 5 app hosts";
-    }
-
-    @Override
-    public String source() {
-        return "\"Grubby Hub Restaurant Profile Microservice\" (Node.js on PostgreSQL, Redis, an nginx round-robin"
-                + " balancer, on AWS EC2 t2.micro instances), measured with k6 and New Relic";
-    }
-
-    @Override
-    public String tool() {
-        return "k6 at a constant arrival rate (the write-up gives no rate or duration; its final setup sustained"
-                + " +2.5 K RPS)";
-    }
-
-    @Override
-    public String here() {
-        return BombardierGenerator.describe(LOAD) + " (requests started on a schedule from 250 connections, as k6's"
+    private static final About ABOUT = new About(NAME, "002",
+            "Redis cache-aside and an nginx balancer over 1, 2 and 5 app hosts",
+            "\"Grubby Hub Restaurant Profile Microservice\" (Node.js on PostgreSQL, Redis, an nginx round-robin"
+                + " balancer, on AWS EC2 t2.micro instances), measured with k6 and New Relic",
+            "k6 at a constant arrival rate (the write-up gives no rate or duration; its final setup sustained"
+                + " +2.5 K RPS)",
+            BombardierGenerator.describe(LOAD) + " (requests started on a schedule from 250 connections, as k6's"
                 + " constant-arrival-rate starts them from its virtual users) on " + PATH + ", the suite's origin on"
                 + " its PostgreSQL (a pool of 10), without and with its Redis app cache, behind the suite's nginx"
                 + " tiers (limits and edge cache off), the back tier balancing round robin over 1, 2 or 5 origin"
-                + " instances on this machine";
+                + " instances on this machine",
+            "Redis took the API from about 400 RPS to around 1050 RPS (latency 328 ms, then 187 ms), five hosts"
+                + " behind nginx to about 1.7 K RPS, a pool to ~2.0 K RPS, and the final setup to +2.5 K RPS at 3.56 ms.",
+            PUBLISHED, List.of(), true);
+
+    @Override
+    public About about() {
+        return ABOUT;
     }
 
     @Override
@@ -112,27 +96,6 @@ final class RedisBalancer implements Experiment {
                 .generator(Generator.BOMBARDIER);
         LOAD.forEach(cell::property);
         return redis ? cell.appCache() : cell;
-    }
-
-    @Override
-    public List<String> originArgs() {
-        return List.of();
-    }
-
-    @Override
-    public boolean postgres() {
-        return true;
-    }
-
-    @Override
-    public List<PublishedRow> published() {
-        return PUBLISHED;
-    }
-
-    @Override
-    public String foundThen() {
-        return "Redis took the API from about 400 RPS to around 1050 RPS (latency 328 ms, then 187 ms), five hosts"
-                + " behind nginx to about 1.7 K RPS, a pool to ~2.0 K RPS, and the final setup to +2.5 K RPS at 3.56 ms.";
     }
 
     @Override

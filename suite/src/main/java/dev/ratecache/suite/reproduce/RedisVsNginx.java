@@ -48,37 +48,20 @@ final class RedisVsNginx implements Experiment {
                     Figure.of(THROUGHPUT, "428.75"), Figure.of(MEAN_MS, "23.38ms"), Figure.of(MAX_MS, "71.50ms"),
                     Figure.of(SAMPLES, "4293")));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String seed() {
-        return "001";
-    }
-
-    @Override
-    public String title() {
-        return "nginx's cache against an app-level Redis cache";
-    }
-
-    @Override
-    public String source() {
-        return "\"Caching: Redis vs Nginx\" (2020): two Flask APIs with flask-caching, Redis 6.0.8 and nginx in"
-                + " docker-compose, on a machine the write-up does not name";
-    }
-
-    @Override
-    public String tool() {
-        return WrkGenerator.describe(WRK) + " (wrk's defaults), once against the API and once through nginx";
-    }
-
-    @Override
-    public String here() {
-        return "the suite's origin (Spring Boot) answering " + PLAN.paths().get("path") + " from its Redis app cache,"
+    private static final About ABOUT = new About(NAME, "001", "nginx's cache against an app-level Redis cache",
+            "\"Caching: Redis vs Nginx\" (2020): two Flask APIs with flask-caching, Redis 6.0.8 and nginx in"
+                + " docker-compose, on a machine the write-up does not name",
+            WrkGenerator.describe(WRK) + " (wrk's defaults), once against the API and once through nginx",
+            "the suite's origin (Spring Boot) answering " + PLAN.paths().get("path") + " from its Redis app cache,"
                 + " straight; then the same item through the suite's edge (front and back nginx, limits off, edge"
-                + " cache on), every answer after the first a HIT";
+                + " cache on), every answer after the first a HIT",
+            "nginx's cache answered 2.5 times what the app did from Redis (428.75 against 169.76 requests/s; mean"
+                + " latency 23.38 against 65.27 ms): the request no longer reaches the Python code.",
+            PUBLISHED, List.of("--origin.items.max-age=86400"), false);
+
+    @Override
+    public About about() {
+        return ABOUT;
     }
 
     @Override
@@ -95,21 +78,6 @@ final class RedisVsNginx implements Experiment {
     }
 
     /** Both caches keep the item through the run: a day at the edge (the origin's 5 s would refresh it twice). */
-    @Override
-    public List<String> originArgs() {
-        return List.of("--origin.items.max-age=86400");
-    }
-
-    @Override
-    public List<PublishedRow> published() {
-        return PUBLISHED;
-    }
-
-    @Override
-    public String foundThen() {
-        return "nginx's cache answered 2.5 times what the app did from Redis (428.75 against 169.76 requests/s; mean"
-                + " latency 23.38 against 65.27 ms): the request no longer reaches the Python code.";
-    }
 
     @Override
     public List<String> foundHere(Measured m) {

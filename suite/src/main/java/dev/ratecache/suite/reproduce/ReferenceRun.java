@@ -33,37 +33,21 @@ final class ReferenceRun implements Experiment {
     private static final List<String> ORDER = List.of(Cell.NO_CACHING, Cell.SERVER_CACHE, Cell.CLIENT_CACHE, Cell.BOTH,
             Cell.DIRECT);
 
-    @Override
-    public String name() {
-        return "reference";
-    }
+    private static final About ABOUT = new About("reference", "004",
+            "the reference experiment: rate limiting and caching in two nginx tiers",
+            "the reference experiment (2014): JMeter against two nginx tiers in front of an app server, client"
+                + " and servers on one machine",
+            "JMeter: the stress plan (100 users x 10 loops on /hare) and the load plan (10 users x 10 loops over"
+                + " /tortoise, /hare and /snail in random order)",
+            "the default run's matrix (./run-tests.sh with no flags): the same plans through the suite's two nginx"
+                + " tiers and its origin, plus the client library's rows",
+            "Server-side caching took the stress plan from 23 to 99.3 responses/s and its 503s from 54 % to none"
+                + " (the write-up's \"5x\"), and the load plan from 1.4 to 20 responses/s (its \"12x\").",
+            publishedRows(), List.of(), false);
 
     @Override
-    public String seed() {
-        return "004";
-    }
-
-    @Override
-    public String title() {
-        return "the reference experiment: rate limiting and caching in two nginx tiers";
-    }
-
-    @Override
-    public String source() {
-        return "the reference experiment (2014): JMeter against two nginx tiers in front of an app server, client"
-                + " and servers on one machine";
-    }
-
-    @Override
-    public String tool() {
-        return "JMeter: the stress plan (100 users x 10 loops on /hare) and the load plan (10 users x 10 loops over"
-                + " /tortoise, /hare and /snail in random order)";
-    }
-
-    @Override
-    public String here() {
-        return "the default run's matrix (./run-tests.sh with no flags): the same plans through the suite's two nginx"
-                + " tiers and its origin, plus the client library's rows";
+    public About about() {
+        return ABOUT;
     }
 
     @Override
@@ -71,13 +55,8 @@ final class ReferenceRun implements Experiment {
         return Matrix.reference(Plan.REFERENCE);
     }
 
-    @Override
-    public List<String> originArgs() {
-        return List.of();
-    }
-
-    @Override
-    public List<PublishedRow> published() {
+    /** The reference experiment's published figures, the plans' own, as rows. */
+    private static List<PublishedRow> publishedRows() {
         List<PublishedRow> rows = new ArrayList<>();
         for (Plan plan : Plan.REFERENCE) {
             Map<String, String> words = plan == Plan.STRESS ? STRESS_ROWS : LOAD_ROWS;
@@ -100,12 +79,6 @@ final class ReferenceRun implements Experiment {
             figures.add(Figure.of(MAX_MS, r.maxMs()));
         }
         return new PublishedRow(words, cell, figures, r.whyOursDiffers());
-    }
-
-    @Override
-    public String foundThen() {
-        return "Server-side caching took the stress plan from 23 to 99.3 responses/s and its 503s from 54 % to none"
-                + " (the write-up's \"5x\"), and the load plan from 1.4 to 20 responses/s (its \"12x\").";
     }
 
     @Override

@@ -11,15 +11,7 @@ class ForwardingExperiment implements Experiment {
         this.of = of;
     }
 
-    @Override public String name() { return of.name(); }
-    @Override public String seed() { return of.seed(); }
-    @Override public String title() { return of.title(); }
-    @Override public String source() { return of.source(); }
-    @Override public String tool() { return of.tool(); }
-    @Override public String here() { return of.here(); }
+    @Override public About about() { return of.about(); }
     @Override public List<Cell> cells() { return of.cells(); }
-    @Override public List<String> originArgs() { return of.originArgs(); }
-    @Override public List<PublishedRow> published() { return of.published(); }
-    @Override public String foundThen() { return of.foundThen(); }
     @Override public List<String> foundHere(Measured measured) { return of.foundHere(measured); }
 }
