@@ -329,6 +329,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** Driven by {@code generator} with its {@code parameters} (as properties): wrk's or bombardier's, as published. */
+        public Builder drivenBy(Generator generator, Map<String, String> parameters) {
+            properties.putAll(parameters);
+            return generator(generator);
+        }
+
         /** A JMeter property of this cell, e.g. {@code property("rate", "200")}. */
         public Builder property(String name, String value) {
             properties.put(name, value);

@@ -82,14 +82,9 @@ final class FastOrigin implements Experiment {
     @Override
     public List<Cell> cells() {
         return List.of(
-                wrk(Cell.of(PLAN, "direct").direct()).published(besideRow(DIRECT)).build(),
-                wrk(Cell.of(PLAN, "edge").frontLimit(false).backLimit(false).serverCache())
+                Cell.of(PLAN, "direct").direct().drivenBy(Generator.WRK, WRK).published(besideRow(DIRECT)).build(),
+                Cell.of(PLAN, "edge").frontLimit(false).backLimit(false).serverCache().drivenBy(Generator.WRK, WRK)
                         .published(besideRow(EDGE)).build());
-    }
-
-    private static Cell.Builder wrk(Cell.Builder cell) {
-        WRK.forEach(cell::property);
-        return cell.generator(Generator.WRK);
     }
 
     @Override

@@ -99,8 +99,7 @@ final class HaproxyCache implements Experiment {
 
     private Cell cell(String variant, String path, boolean cache, String name) {
         Cell.Builder cell = Cell.of(PLAN, variant).edge(EdgeProduct.HAPROXY).frontLimit(false).backLimit(false)
-                .serverCache(cache).generator(Generator.BOMBARDIER).property("path", path);
-        BOMBARDIER.forEach(cell::property);
+                .serverCache(cache).drivenBy(Generator.BOMBARDIER, BOMBARDIER).property("path", path);
         return cell.published(besideRow(name)).build();
     }
 

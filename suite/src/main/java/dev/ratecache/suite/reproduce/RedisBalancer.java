@@ -93,8 +93,7 @@ final class RedisBalancer implements Experiment {
 
     private static Cell.Builder cell(String variant, int hosts, boolean redis) {
         Cell.Builder cell = Cell.of(PLAN, variant).frontLimit(false).backLimit(false).originHosts(hosts)
-                .generator(Generator.BOMBARDIER);
-        LOAD.forEach(cell::property);
+                .drivenBy(Generator.BOMBARDIER, LOAD);
         return redis ? cell.appCache() : cell;
     }
 

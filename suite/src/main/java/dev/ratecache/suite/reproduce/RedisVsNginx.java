@@ -57,6 +57,7 @@ final class RedisVsNginx implements Experiment {
                 + " cache on), every answer after the first a HIT",
             "nginx's cache answered 2.5 times what the app did from Redis (428.75 against 169.76 requests/s; mean"
                 + " latency 23.38 against 65.27 ms): the request no longer reaches the Python code.",
+            // Both caches keep the item through the run: a day at the edge (the origin's 5 s would refresh it twice).
             PUBLISHED, List.of("--origin.items.max-age=86400"), false);
 
     @Override
@@ -67,17 +68,11 @@ final class RedisVsNginx implements Experiment {
     @Override
     public List<Cell> cells() {
         return List.of(
-                wrk(Cell.of(PLAN, "app-redis").direct().appCache()).published(besideRow(APP)).build(),
-                wrk(Cell.of(PLAN, "nginx-cache").frontLimit(false).backLimit(false).serverCache())
+                Cell.of(PLAN, "app-redis").direct().appCache().drivenBy(Generator.WRK, WRK).published(besideRow(APP))
+                        .build(),
+                Cell.of(PLAN, "nginx-cache").frontLimit(false).backLimit(false).serverCache().drivenBy(Generator.WRK, WRK)
                         .published(besideRow(EDGE)).build());
     }
-
-    private static Cell.Builder wrk(Cell.Builder cell) {
-        WRK.forEach(cell::property);
-        return cell.generator(Generator.WRK);
-    }
-
-    /** Both caches keep the item through the run: a day at the edge (the origin's 5 s would refresh it twice). */
 
     @Override
     public List<String> foundHere(Measured m) {
