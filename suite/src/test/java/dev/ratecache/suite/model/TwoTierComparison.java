@@ -150,7 +150,7 @@ final class TwoTierComparison {
 
     /**
      * A request left unexplained at the back that the model refused a slot nginx gave it, or gave
-     * one nginx refused, paired with an earlier one displaced the other way (both decided at the front
+     * one nginx refused, paired with another displaced the other way, before it or after it (both decided at the front
      * as nginx did, each pair used once): the back's bucket holds the same after both, so the one slot
      * went to the other request, as a millisecond's difference earlier on can move it. A model with
      * a wrong rate or burst gives the back more or fewer slots, which displaces requests one way only.
@@ -159,19 +159,34 @@ final class TwoTierComparison {
         List<Disagreement> result = new ArrayList<>(disagreements);
         boolean[] paired = new boolean[result.size()];
         for (int i = 0; i < result.size(); i++) {
-            if (result.get(i).boundary() || !atTheBackOnly(result.get(i))) {
+            if (paired[i] || result.get(i).boundary() || !atTheBackOnly(result.get(i))) {
                 continue;
             }
-            for (int j = i - 1; j >= 0; j--) {
+            // The nearest before it first, then the nearest after: which of the two a busy machine's hop
+            // delayed is not the model's to know, only that the slot went to the other one.
+            for (int j : nearestFirst(i, result.size())) {
                 if (!paired[j] && atTheBackOnly(result.get(j)) && admitted(result.get(j)) != admitted(result.get(i))) {
                     paired[i] = true;
                     paired[j] = true;
                     result.set(i, result.get(i).explained());
+                    result.set(j, result.get(j).explained());
                     break;
                 }
             }
         }
         return result;
+    }
+
+    /** The other disagreements' places: those before {@code i}, nearest first, then those after it, nearest first. */
+    private static List<Integer> nearestFirst(int i, int size) {
+        List<Integer> order = new ArrayList<>();
+        for (int j = i - 1; j >= 0; j--) {
+            order.add(j);
+        }
+        for (int j = i + 1; j < size; j++) {
+            order.add(j);
+        }
+        return order;
     }
 
     /** Decided at the front as nginx did, otherwise at the back. */

@@ -130,4 +130,104 @@ class TwoTierComparisonTest {
 
         assertThat(result.disagreements()).anyMatch(d -> !d.boundary());
     }
+
+    /**
+     * From a run beside two busy loops: at the back the model gave t-40 (2002 ms) the slot nginx gave
+     * t-39 (2000 ms), and the other way round. The later one is explained by a shift; the earlier one
+     * is the same swap seen from its side, and pairs with the one after it.
+     */
+    static final String SWAPPED_FRONT_LOG = """
+            0 t-0 127.16.0.5 PASSED 1
+            2 t-1 127.16.0.6 PASSED 124
+            4 t-2 127.16.0.7 PASSED 247
+            70 t-3 127.16.0.5 DELAYED 306
+            139 t-4 127.16.0.5 DELAYED 611
+            150 t-5 127.16.0.6 DELAYED 351
+            212 t-6 127.16.0.5 DELAYED 664
+            283 t-7 127.16.0.5 REJECTED 0
+            300 t-8 127.16.0.6 DELAYED 103
+            353 t-9 127.16.0.5 REJECTED 0
+            399 t-10 127.16.0.7 PASSED 227
+            420 t-11 127.16.0.5 DELAYED 714
+            450 t-12 127.16.0.6 DELAYED 152
+            492 t-13 127.16.0.5 REJECTED 0
+            560 t-14 127.16.0.5 REJECTED 0
+            600 t-15 127.16.0.6 DELAYED 203
+            629 t-16 127.16.0.5 DELAYED 622
+            706 t-17 127.16.0.5 REJECTED 0
+            749 t-18 127.16.0.6 DELAYED 627
+            769 t-19 127.16.0.5 REJECTED 0
+            799 t-20 127.16.0.7 PASSED 202
+            844 t-21 127.16.0.5 DELAYED 357
+            900 t-22 127.16.0.6 DELAYED 303
+            910 t-23 127.16.0.5 REJECTED 0
+            980 t-24 127.16.0.5 REJECTED 0
+            1050 t-25 127.16.0.5 DELAYED 576
+            1050 t-26 127.16.0.6 DELAYED 700
+            1119 t-27 127.16.0.5 REJECTED 0
+            1189 t-28 127.16.0.5 REJECTED 0
+            1200 t-30 127.16.0.7 PASSED 301
+            1200 t-29 127.16.0.6 REJECTED 0
+            1260 t-31 127.16.0.5 DELAYED 341
+            1330 t-32 127.16.0.5 REJECTED 0
+            1349 t-33 127.16.0.6 DELAYED 256
+            1399 t-34 127.16.0.5 REJECTED 0
+            1469 t-35 127.16.0.5 DELAYED 531
+            1500 t-36 127.16.0.6 DELAYED 626
+            1540 t-37 127.16.0.5 REJECTED 0
+            1600 t-38 127.16.0.7 PASSED 276
+            1610 t-39 127.16.0.5 DELAYED 641
+            1649 t-40 127.16.0.6 DELAYED 354
+            1680 t-41 127.16.0.5 REJECTED 0
+            1749 t-42 127.16.0.5 REJECTED 0
+            1800 t-43 127.16.0.6 REJECTED 0
+            1819 t-44 127.16.0.5 DELAYED 681
+            1889 t-45 127.16.0.5 REJECTED 0
+            1950 t-46 127.16.0.6 DELAYED 253
+            1959 t-47 127.16.0.5 REJECTED 0
+            2000 t-48 127.16.0.7 PASSED 376
+            """;
+
+    static final String SWAPPED_BACK_LOG = """
+            1 t-0 127.0.0.1 PASSED 0
+            2 t-1 127.0.0.1 DELAYED 124
+            4 t-2 127.0.0.1 DELAYED 247
+            200 t-3 127.0.0.1 DELAYED 176
+            202 t-5 127.0.0.1 DELAYED 299
+            400 t-10 127.0.0.1 DELAYED 225
+            401 t-4 127.0.0.1 DELAYED 349
+            403 t-8 127.0.0.1 REJECTED 0
+            601 t-6 127.0.0.1 DELAYED 274
+            602 t-12 127.0.0.1 REJECTED 0
+            799 t-20 127.0.0.1 DELAYED 202
+            800 t-11 127.0.0.1 DELAYED 334
+            803 t-15 127.0.0.1 REJECTED 0
+            1001 t-16 127.0.0.1 DELAYED 250
+            1002 t-18 127.0.0.1 DELAYED 374
+            1200 t-30 127.0.0.1 DELAYED 301
+            1201 t-21 127.0.0.1 REJECTED 0
+            1203 t-22 127.0.0.1 REJECTED 0
+            1400 t-25 127.0.0.1 DELAYED 226
+            1402 t-26 127.0.0.1 DELAYED 348
+            1600 t-38 127.0.0.1 DELAYED 276
+            1601 t-31 127.0.0.1 REJECTED 0
+            1605 t-33 127.0.0.1 REJECTED 0
+            1801 t-35 127.0.0.1 DELAYED 199
+            1802 t-36 127.0.0.1 DELAYED 324
+            2000 t-39 127.0.0.1 DELAYED 250
+            2000 t-48 127.0.0.1 DELAYED 376
+            2002 t-40 127.0.0.1 REJECTED 0
+            2203 t-44 127.0.0.1 DELAYED 297
+            2203 t-46 127.0.0.1 REJECTED 0
+            """;
+
+    @Test
+    void aSlotTheModelGaveToALaterRequestPairsTheEarlierOneNginxGaveItTo() {
+        TwoTierComparison.Result result = TwoTierComparison.compare(FRONT, BACK, log(SWAPPED_FRONT_LOG),
+                log(SWAPPED_BACK_LOG));
+
+        assertThat(result.compared()).isEqualTo(49);
+        assertThat(result.disagreements()).extracting(TwoTierComparison.Disagreement::id).contains("t-39");
+        assertThat(result.disagreements()).allMatch(TwoTierComparison.Disagreement::boundary);
+    }
 }
