@@ -91,7 +91,7 @@ final class FastOrigin implements Experiment {
     public List<String> foundHere(Measured m) {
         var ratio = m.ratio(EDGE, DIRECT, THROUGHPUT);
         if (ratio.isEmpty()) {
-            return List.of("Not measured: " + m.missing(m.median(DIRECT, THROUGHPUT).isEmpty() ? DIRECT : EDGE) + ".");
+            return List.of(m.notMeasured(DIRECT, EDGE));
         }
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "The edge's HIT answered %.2f requests/s against the origin's %.2f straight"

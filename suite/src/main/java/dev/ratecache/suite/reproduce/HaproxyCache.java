@@ -108,10 +108,7 @@ final class HaproxyCache implements Experiment {
         var small = m.ratio(SMALL_CACHED, SMALL_UNCACHED, THROUGHPUT);
         var medium = m.ratio(MEDIUM_CACHED, MEDIUM_UNCACHED, THROUGHPUT);
         if (small.isEmpty() || medium.isEmpty()) {
-            String missing = m.median(SMALL_CACHED, THROUGHPUT).isEmpty() ? SMALL_CACHED
-                    : m.median(SMALL_UNCACHED, THROUGHPUT).isEmpty() ? SMALL_UNCACHED
-                    : m.median(MEDIUM_CACHED, THROUGHPUT).isEmpty() ? MEDIUM_CACHED : MEDIUM_UNCACHED;
-            return List.of("Not measured: " + m.missing(missing) + ".");
+            return List.of(m.notMeasured(SMALL_CACHED, SMALL_UNCACHED, MEDIUM_CACHED, MEDIUM_UNCACHED));
         }
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "HAProxy's cache answered %.1fx what the origin did through HAProxy on the"

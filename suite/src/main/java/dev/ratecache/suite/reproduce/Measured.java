@@ -51,6 +51,21 @@ public final class Measured {
         return samples.map(n -> 1e6 * total / n);
     }
 
+    /**
+     * The sentence that stands for a finding whose cells lack figures: the first of {@code cells}
+     * without a throughput (the last when each has one, as a ratio over 0 has none), and why.
+     */
+    public String notMeasured(String... cells) {
+        String cell = cells[cells.length - 1];
+        for (String c : cells) {
+            if (median(c, Metric.THROUGHPUT).isEmpty()) {
+                cell = c;
+                break;
+            }
+        }
+        return "Not measured: " + missing(cell) + ".";
+    }
+
     /** Why a cell has no figures, for a sentence that would have used them. */
     public String missing(String cell) {
         CellResult r = byName.get(cell);

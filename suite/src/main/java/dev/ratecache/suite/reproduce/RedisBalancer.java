@@ -103,7 +103,7 @@ final class RedisBalancer implements Experiment {
         for (String cell : List.of(NO_CACHE, REDIS_1, REDIS_2, REDIS_5)) {
             var rate = m.median(cell, THROUGHPUT);
             if (rate.isEmpty()) {
-                return List.of("Not measured: " + m.missing(cell) + ".");
+                return List.of(m.notMeasured(cell));
             }
             parts.add(String.format(Locale.ROOT, "%s %.2f requests/s at %.2f ms", cell.substring(NAME.length() + 1),
                     rate.get(), m.median(cell, MEAN_MS).orElse(Double.NaN)));

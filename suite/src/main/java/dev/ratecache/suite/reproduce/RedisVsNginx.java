@@ -78,7 +78,7 @@ final class RedisVsNginx implements Experiment {
     public List<String> foundHere(Measured m) {
         var ratio = m.ratio(EDGE, APP, THROUGHPUT);
         if (ratio.isEmpty()) {
-            return List.of("Not measured: " + m.missing(m.median(APP, THROUGHPUT).isEmpty() ? APP : EDGE) + ".");
+            return List.of(m.notMeasured(APP, EDGE));
         }
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "nginx's cache answered %.1f times what the app did from Redis (%.2f"
