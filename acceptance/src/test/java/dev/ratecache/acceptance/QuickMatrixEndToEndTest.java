@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.HeadlessChromium;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.docs.DocCommands;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.TestDirs;
@@ -25,7 +27,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** ./run-tests.sh --profile quick, end to end: the default matrix scaled down, and the report it leaves. */
+/**
+ * ./run-tests.sh --profile quick, end to end: the default matrix scaled down, and the report it
+ * leaves. The command is the README's first, as the page shows it (the docs' other commands run in
+ * DocCommandsStackTest), so the README's run command runs whole in every test run.
+ */
 @StackTest
 class QuickMatrixEndToEndTest {
     private static final StringWriter OUT = new StringWriter();
@@ -37,7 +43,10 @@ class QuickMatrixEndToEndTest {
     @BeforeAll
     static void runQuickProfile() throws Exception {
         results = TestDirs.fresh(QuickMatrixEndToEndTest.class, "results");
-        List<String> args = new java.util.ArrayList<>(List.of("--profile", "quick", "--results", results.toString(),
+        DocCommands.Command readme = DocCommands.of(Repo.root().resolve("README.md")).get(0);
+        assertThat(readme.exits()).as(readme.toString()).isZero();
+        List<String> args = new java.util.ArrayList<>(readme.args());
+        args.addAll(List.of("--profile", "quick", "--results", results.toString(),
                 "--assert", "stress/server-cache.rejected_pct == 0",
                 "--assert", "stress/no-caching.rejected_pct > 0"));
         args.addAll(StackPorts.free().flags());

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -85,10 +86,17 @@ public final class GuiCommand implements Callable<Integer> {
         return cli.getCommand();
     }
 
+    @Mixin
+    DryRun dryRun = new DryRun();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Launch launch = prepare();
+        if (dryRun.on) {
+            launch.notes().forEach(out::println);
+            return dryRun.report(out, List.of("JMeter's GUI on " + launch.plan()));
+        }
         String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
         String display = System.getenv("DISPLAY");
         if ((display == null || display.isBlank()) && os.contains("linux")) {

@@ -133,6 +133,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     @Mixin
     LoadHostOptions loadHosts = new LoadHostOptions();
 
+    @Mixin
+    DryRun dryRun = new DryRun();
+
     @Option(names = "--no-dashboards",
             description = "Skip JMeter's HTML dashboard and PNG graphs of each cell (three JVMs per cell, several"
                     + " CPU-seconds each): a faster run when the report is all you need. The report says they were"
@@ -147,6 +150,12 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         Run run = validate(runDir);
         checkMachine(run, runDir);
         JMeter.Remote remote = loadHosts.given() ? checkLoadHosts(runDir) : null;
+        if (dryRun.on) {
+            List<String> cells = new ArrayList<>(List.of(run.cells.size() + " cells (" + matrix + ", profile " + run.profile
+                    + (run.repeats > 1 ? ", each " + run.repeats + " times" : "") + ") with " + switches.describe()));
+            run.cells.forEach(c -> cells.add("  " + c.name()));
+            return dryRun.report(out, cells);
+        }
         Files.createDirectories(runDir);
         out.println("run folder: " + runDir);
         out.println("matrix:     " + run.cells.size() + " cells (" + matrix + ", profile " + run.profile

@@ -162,6 +162,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             description = "Where a running ./run-tests.sh up keeps its state (as given to up). Default: results/ in the checkout.")
     Path results;
 
+    @Mixin
+    DryRun dryRun = new DryRun();
+
     @Override
     public Integer call() throws Exception {
         // With a stack that up keeps running, peak points at it: that stack as configured, against
@@ -173,10 +176,16 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " ./run-tests.sh down"));
         }
         if (up.isPresent()) {
-            return measureRunning(up.get());
+            return dryRun.on ? dryRun.report(spec.commandLine().getOut(), List.of("peak against the running up ("
+                    + up.get().describe() + ")")) : measureRunning(up.get());
         }
         validate();
         checkMachine();
+        if (dryRun.on) {
+            return dryRun.report(spec.commandLine().getOut(), List.of("peak of the " + edge + " edge"
+                    + (switches.tls() ? " over TLS" : breakdown ? ", feature by feature" : appPath != null
+                    ? " against the app cache on " + appPath : "") + ", " + rounds + " round(s) of " + duration + " s"));
+        }
         PrintWriter out = spec.commandLine().getOut();
         // One worker unless told otherwise: wrk needs a core of its own for the figures to mean anything.
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();

@@ -37,6 +37,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -91,6 +92,9 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
     @Option(names = "--duration", paramLabel = "SECONDS", hidden = true)
     Integer duration;
 
+    @Mixin
+    DryRun dryRun = new DryRun();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -100,6 +104,9 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
         List<Cell> cells = cells(experiments);
         StackPorts ports = StackPorts.free();
         checkMachine(experiments, cells, runDir);
+        if (dryRun.on) {
+            return dryRun.report(out, experiments.stream().map(e -> e.name() + " (seed " + e.seed() + ")").toList());
+        }
         StackSwitches switches = new StackSwitches();
         int threads = OriginDefaults.get().threads();
         Files.createDirectories(runDir);

@@ -89,6 +89,9 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             description = "Where the run folder (up-<timestamp>/) and up.json, which down finds, go. Default: results/ in the checkout.")
     Path results;
 
+    @Mixin
+    DryRun dryRun = new DryRun();
+
     @Override
     public Integer call() throws Exception {
         StackSwitches chosen = validate();
@@ -100,6 +103,10 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             return 1;
         }
         checkMachine(chosen);
+        if (dryRun.on) {
+            return dryRun.report(spec.commandLine().getOut(), List.of("the " + edge + " tiers with " + chosen.describe()
+                    + ", kept up until ./run-tests.sh down"));
+        }
         UpSession.Settings settings = new UpSession.Settings(edge, chosen, ports, originThreads.threads(),
                 profile.originArgs(), every, database.chosen(spec.commandLine().getParseResult()));
         return new UpSession(settings, resultsDir, RunFolders.next(resultsDir, "up-"), spec.commandLine().getOut(),

@@ -1,0 +1,72 @@
+package dev.ratecache.suite.docs;
+
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.ThrowawayCa;
+import dev.ratecache.suite.spec.TlsFiles;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The files the docs' commands name (your access log, your tiers, your plan, your certificate),
+ * made as a reader would have them, in one folder: a command's word that names one of them is
+ * given that file.
+ */
+public final class DocFixtures {
+    /** The docs' replay window is 10:00 to 11:00 on this day, +01:00: the log spans it. */
+    private static final ZonedDateTime START = ZonedDateTime.parse("2026-11-20T10:00:00+01:00");
+    private static final List<String> PATHS = List.of("/hare", "/tortoise", "/snail", "/hare?page=2");
+
+    private DocFixtures() {}
+
+    /** Writes every fixture into {@code dir}; returns it. */
+    public static Path write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<String> combined = new ArrayList<>();
+        List<String> json = new ArrayList<>();
+        DateTimeFormatter clf = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
+        // Twenty clients, each every 3 s for ten minutes, over four paths: enough for a limit and a lifetime each.
+        for (int second = 0; second < 600; second++) {
+            for (int client = 0; client < 20; client++) {
+                if ((second + client) % 3 != 0) {
+                    continue;
+                }
+                ZonedDateTime at = START.plusSeconds(second);
+                String ip = "192.0.2." + (10 + client);
+                String path = PATHS.get((second / 3 + client) % PATHS.size());
+                combined.add(ip + " - - [" + clf.format(at) + "] \"GET " + path + " HTTP/1.1\" 200 512 \"-\" \"docs/1.0\"");
+                json.add("{\"ts\":\"" + at.toOffsetDateTime() + "\",\"ip\":\"" + ip + "\",\"verb\":\"GET\",\"path\":\"" + path
+                        + "\"}");
+            }
+        }
+        Files.write(dir.resolve("access.log"), combined, StandardCharsets.UTF_8);
+        try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(dir.resolve("access.log.gz")))) {
+            gz.write((String.join("\n", combined) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        Files.write(dir.resolve("app.jsonl"), json, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("tiers.txt"), """
+                # tier  rate  burst  mode     keys
+                free    20    20     nodelay  free-1,free-2
+                pro     40    40     nodelay  pro-1
+                """);
+        Files.writeString(dir.resolve("checks.txt"), """
+                # one check per line
+                stress/server-cache.rejected_pct == 0
+                load/both.p95_ms < 3000
+                """);
+        Files.copy(Repo.plans().resolve("stress.jmx"), dir.resolve("my-plan.jmx"));
+        Files.copy(Repo.plans().resolve("hotset.jmx"), dir.resolve("my-items.jmx"));
+        TlsFiles tls = ThrowawayCa.write(dir.resolve("ca"), List.of("127.0.0.1"));
+        Files.copy(tls.certificate(), dir.resolve("edge.pem"));
+        Files.copy(tls.key(), dir.resolve("edge.key"));
+        return dir;
+    }
+}
