@@ -42,4 +42,22 @@ public final class Committed {
             }
         }
     }
+
+    /**
+     * Checks (or writes) the block between {@code <!-- BEGIN generated NAME -->} and
+     * {@code <!-- END generated NAME -->} of a hand-written page: the rest of the page stays the writer's.
+     */
+    public static void block(Path file, String name, String expected, String regenerate) throws IOException {
+        String begin = "<!-- BEGIN generated " + name + ": " + regenerate + " -->\n";
+        String end = "<!-- END generated " + name + " -->";
+        String page = Files.readString(file, StandardCharsets.UTF_8);
+        int from = page.indexOf("<!-- BEGIN generated " + name + ":");
+        int to = page.indexOf(end);
+        if (from < 0 || to < from) {
+            fail(file.getFileName() + " has no block '" + name + "': put the two lines " + begin.strip() + " and " + end
+                    + " where it goes, then write it with " + regenerate);
+        }
+        String rewritten = page.substring(0, from) + begin + expected + page.substring(to);
+        page(file, rewritten, regenerate);
+    }
 }
