@@ -30,11 +30,11 @@ import picocli.CommandLine;
  * code the page says, as Rust's doc tests are. What is cheap runs whole (render, advise, down,
  * --help). What starts a stack and measures for minutes runs with --dry-run here: every check the
  * real run makes before it starts (the input, the files it names, the ports, the tools), and the
- * cells it would run; the default command itself runs whole in QuickMatrixEndToEndTest, which takes
+ * cells it would run; the README's run command runs whole in QuickMatrixEndToEndTest, which takes
  * it from the README. With {@code -Ddocs.full=true} every command runs whole instead, a matrix under
- * --profile quick ({@code ./mvnw -B verify -pl acceptance -am -Dtest=NONE -Dit.test=DocCommandsStackTest
- * -Ddocs.full=true}, about an hour). Only a command whose page says what it needs that this machine
- * cannot give (several hosts, your own app) is skipped, with that reason.
+ * --profile quick (well over an hour; {@code -Ddocs.only=REGEX} keeps the lines that match). Only a
+ * command whose page says what it needs that this machine cannot give (several hosts, your own
+ * app) is skipped, with that reason.
  */
 @StackTest
 class DocCommandsStackTest {
@@ -59,6 +59,7 @@ class DocCommandsStackTest {
     @MethodSource("commands")
     void everyCommandInTheDocsExitsAsItsPageSays(DocCommands.Command command) throws Exception {
         assumeTrue(command.needs().isEmpty(), () -> "needs " + command.needs().orElseThrow());
+        assumeTrue(command.text().matches(System.getProperty("docs.only", ".*")), "not chosen by -Ddocs.only");
         List<String> subcommands = List.copyOf(RunTestsCommand.commandLine().getSubcommands().keySet());
         String sub = command.subcommand(subcommands);
         boolean whole = full() || WHOLE.contains(sub) || command.args().contains("--help");

@@ -33,8 +33,9 @@ public final class DocFixtures {
         List<String> combined = new ArrayList<>();
         List<String> json = new ArrayList<>();
         DateTimeFormatter clf = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
-        // Twenty clients, each every 3 s for ten minutes, over four paths: enough for a limit and a lifetime each.
-        for (int second = 0; second < 600; second++) {
+        // Twenty clients, each every 3 s for 70 s, over four paths: enough for advise (at least 60 s and
+        // 100 requests) and short enough to replay whole in a test.
+        for (int second = 0; second < 70; second++) {
             for (int client = 0; client < 20; client++) {
                 if ((second + client) % 3 != 0) {
                     continue;
