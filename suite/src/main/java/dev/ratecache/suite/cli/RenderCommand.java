@@ -1,6 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
@@ -51,6 +52,12 @@ final class RenderCommand implements Callable<Integer> {
                     + " --back-mode nodelay. A run and up take --edge too. Default: nginx.")
     EdgeProduct edge = EdgeProduct.NGINX;
 
+    /** Hidden: a maintainer's switch, behind examples/ ({@link ExamplesCommand}), not a user's. */
+    @Option(names = "--portable", hidden = true,
+            description = "Render nginx's configs for any Debian machine with the modules run-tests.sh installs, not"
+                    + " for this one: no path of this checkout, and tls/ left for your own certificate and key.")
+    boolean portable;
+
     @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/, tls/ and"
             + " front.cfg, back.cfg, front.vcl, back.vcl, tiers.map, freshness.map are replaced; nothing else in it is"
             + " touched.")
@@ -67,14 +74,19 @@ final class RenderCommand implements Callable<Integer> {
         }
         Refuse.ifAny(spec, problems);
         clearOwnFolders();
+        StackSpec stack = switches.spec(ports);
         // --tls without a certificate of your own: a throwaway CA in DIR/tls, its ca.pem for curl --cacert.
-        for (Path file : edge.adapter().render(Stack.withTls(switches.spec(ports), dir), dir)) {
+        // Portable nginx configs name tls/server.pem and tls/server.key and copy no key at all.
+        if (!(portable && edge == EdgeProduct.NGINX)) {
+            stack = Stack.withTls(stack, dir);
+        }
+        for (Path file : (portable ? edge.portableAdapter() : edge.adapter()).render(stack, dir)) {
             spec.commandLine().getOut().println(file);
         }
         return 0;
     }
 
-    private static boolean owned(Path child) {
+    static boolean owned(Path child) {
         return OWNED.matcher(child.getFileName().toString()).matches();
     }
 

@@ -38,7 +38,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh load-server      a JMeter server on a load host (--load-hosts)",
             ""},
         subcommands = {ReplayCommand.class, AdviseCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
-            DownCommand.class, LoadServerCommand.class, ReproduceCommand.class},
+            DownCommand.class, LoadServerCommand.class, ReproduceCommand.class, ExamplesCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand extends MatrixCommand {
     @Option(names = "--plan", paramLabel = "FILE.jmx",

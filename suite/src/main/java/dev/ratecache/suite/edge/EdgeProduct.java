@@ -1,6 +1,7 @@
 package dev.ratecache.suite.edge;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import java.util.EnumSet;
@@ -19,6 +20,15 @@ public enum EdgeProduct {
             case HAPROXY -> new HaproxyEdge(Repo.haproxyTemplates());
             case VARNISH -> new VarnishEdge(Repo.varnishTemplates());
         };
+    }
+
+    /**
+     * The adapter for configs to copy to another machine (render --portable): nginx's as any Debian
+     * machine with the optional modules would run them, naming the TLS certificate and key without
+     * copying them; HAProxy's and Varnish's name nothing of the machine that renders them.
+     */
+    public Edge portableAdapter() {
+        return this == NGINX ? new NginxEdge(Repo.nginxTemplates(), NginxRenderer.Machine.debian()) : adapter();
     }
 
     /**

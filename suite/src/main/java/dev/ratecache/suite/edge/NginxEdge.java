@@ -26,9 +26,17 @@ import java.util.Set;
  */
 public final class NginxEdge implements Edge {
     private final Path templates;
+    /** The machine the rendered configs name; null for this one, probed when they are rendered. */
+    private final NginxRenderer.Machine machine;
 
     public NginxEdge(Path templates) {
+        this(templates, null);
+    }
+
+    /** Renders configs for {@code machine} (render --portable); starting tiers always renders them for this one. */
+    public NginxEdge(Path templates, NginxRenderer.Machine machine) {
         this.templates = templates;
+        this.machine = machine;
     }
 
     @Override
@@ -73,7 +81,7 @@ public final class NginxEdge implements Edge {
      */
     @Override
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
-        NginxRenderer renderer = new NginxRenderer(templates);
+        NginxRenderer renderer = machine == null ? new NginxRenderer(templates) : new NginxRenderer(templates, machine);
         List<Path> files = new ArrayList<>();
         for (TierAt t : layout(spec)) {
             files.add(renderer.render(t.tier(), t.spec(), dir.resolve(t.folder())));

@@ -76,14 +76,49 @@ public final class NginxRenderer {
     // Missing variables are errors, not empty strings: a typo in a template must fail loudly.
     private final Mustache.Compiler compiler = Mustache.compiler().escapeHTML(false).strictSections(true);
     private final Path templates;
+    private final Machine machine;
 
+    /** Renders for this machine: with the modules installed here, the Lua library and Age module of this checkout. */
     public NginxRenderer(Path templates) {
+        this(templates, Machine.here());
+    }
+
+    public NginxRenderer(Path templates, Machine machine) {
         this.templates = templates;
+        this.machine = machine;
+    }
+
+    /**
+     * What a rendered config takes from the machine it will run on: which of Debian's optional modules
+     * it loads, where the Lua Redis client and the built Age module are, and whether the TLS
+     * certificate and key in force are copied beside it.
+     */
+    public record Machine(boolean njs, boolean purge, boolean headersMore, String redisLibrary, String ageModule,
+            boolean tlsFiles) {
+        /** This machine as it is now, and this checkout's .tools/: what the suite's own tiers run with. */
+        public static Machine here() {
+            Path ageModule = AgeSource.module();
+            return new Machine(Files.isRegularFile(NJS_MODULE), Files.isRegularFile(PURGE_MODULE),
+                    Files.isRegularFile(HEADERS_MORE_MODULE),
+                    dev.ratecache.suite.Repo.root().resolve(REDIS_LUA_LIBRARY).toString(),
+                    ageModule != null ? ageModule.toString() : AgeSource.MODULE, true);
+        }
+
+        /**
+         * Any Debian machine with the modules run-tests.sh installs and the lua-nginx-redis package,
+         * whatever this one has: configs to copy (render --neutral, examples/) must not change with the
+         * machine that renders them. The Age module, which Debian does not ship, is looked for in the
+         * prefix's modules/; the certificate and key are the user's to put in tls/.
+         */
+        public static Machine debian() {
+            return new Machine(true, true, true, "/usr/share/lua/5.1",
+                    "modules/" + Path.of(AgeSource.MODULE).getFileName(), false);
+        }
     }
 
     /** Renders {@code tier} of {@code spec} into {@code confDir}; returns the top-level file. */
     public Path render(Tier tier, StackSpec spec, Path confDir) throws IOException {
-        Map<String, Object> context = context(tier, spec);
+        Map<String, Object> context = context(tier, spec, machine);
         List<String> stamp = stamp(spec);
         Set<String> done = new LinkedHashSet<>();
         Deque<String> todo = new ArrayDeque<>(List.of(tier.template()));
@@ -109,7 +144,7 @@ public final class NginxRenderer {
                 copyLua(confDir);
             }
         }
-        if (terminatesTls(tier, spec)) {
+        if (terminatesTls(tier, spec) && machine.tlsFiles()) {
             copyTlsFiles(spec, confDir);
         }
         return confDir.resolve(tier.template());
@@ -416,7 +451,7 @@ public final class NginxRenderer {
      * How the per-client limit holds across the edges (--fleet-limit): the balancer's hash of the client,
      * and for shared, where the edges' Redis is and what each tier's bucket holds, in limit_req's units.
      */
-    private static Map<String, Object> fleet(Tier tier, StackSpec s) {
+    private static Map<String, Object> fleet(Tier tier, StackSpec s, Machine machine) {
         Map<String, Object> f = new HashMap<>();
         StackSpec.Key limitKey = s.key();
         int edges = s.edges();
@@ -433,7 +468,7 @@ public final class NginxRenderer {
         f.put("timeout", s.fleet().redisTimeoutMs());
         f.put("luaModule", LUA_MODULE.toString());
         f.put("ndkModule", NDK_MODULE.toString());
-        f.put("redisLibrary", dev.ratecache.suite.Repo.root().resolve(REDIS_LUA_LIBRARY).toString());
+        f.put("redisLibrary", machine.redisLibrary());
         f.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
         f.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
         f.put("defaultTier", plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS);
@@ -491,7 +526,7 @@ public final class NginxRenderer {
         return "\"" + name + "\";q=" + rate + ";w=1;ratecache-burst=" + burst;
     }
 
-    static Map<String, Object> context(Tier tier, StackSpec s) {
+    static Map<String, Object> context(Tier tier, StackSpec s, Machine machine) {
         TierPorts ports = s.ports();
         StackSpec.Cache cache = s.cache();
         boolean behindBalancer = s.edges() > 1;
@@ -508,20 +543,20 @@ public final class NginxRenderer {
         front.put("staleProtective", cache.stale() == StackSpec.Stale.PROTECTIVE);
         // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
         front.put("lockTimeout", s.readTimeout() + "s");
-        front.put("purge", cache.on() && Files.isRegularFile(PURGE_MODULE));
+        front.put("purge", cache.on() && machine.purge());
         front.put("purgeModule", PURGE_MODULE.toString());
         front.put("purgeAllow", s.purgeAllow());
         // If-None-Match over If-Modified-Since matters only where nginx answers from its cache.
-        front.put("validatorPrecedence", cache.on() && Files.isRegularFile(HEADERS_MORE_MODULE));
+        front.put("validatorPrecedence", cache.on() && machine.headersMore());
         front.put("headersMoreModule", HEADERS_MORE_MODULE.toString());
         // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
         // purge module. Without them the edge does as plain nginx does.
-        boolean njs = Files.isRegularFile(NJS_MODULE);
+        boolean njs = machine.njs();
         // The native module (nginx/modules/age) serves Age and the stale-if-error signal alike.
         boolean nativeModule = cache.on() && s.tuning().ageSource() == AgeSource.NATIVE;
         boolean ageNative = nativeModule && cache.age();
         boolean age = ageNative || (cache.on() && cache.age() && njs);
-        boolean invalidateOnWrite = cache.on() && njs && Files.isRegularFile(PURGE_MODULE);
+        boolean invalidateOnWrite = cache.on() && njs && machine.purge();
         boolean dropOriginErrors = dropOriginErrors(s);
         front.put("age", age);
         front.put("ageNative", ageNative);
@@ -530,8 +565,7 @@ public final class NginxRenderer {
         // that may be served stale (the module), or every one held (plain nginx).
         front.put("staleIfError", nativeModule ? "$upstream_cache_stale_if_error" : "$edge_stale_if_error");
         front.put("staleSignalMap", dropOriginErrors && !nativeModule);
-        Path ageModule = AgeSource.module();
-        front.put("ageModule", ageModule != null ? ageModule.toString() : AgeSource.MODULE);
+        front.put("ageModule", machine.ageModule());
         // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
         front.put("ageFromCache", ageNative ? "$upstream_cache_age" : "$edge_age_from_cache");
         front.put("invalidateOnWrite", invalidateOnWrite);
@@ -586,7 +620,7 @@ public final class NginxRenderer {
         // is the front end, an edge's the balancer; both on loopback.
         context.put("trustedProxies", List.of(Ports.LOOPBACK));
         context.put("clientLimit", clientLimit(tier, s));
-        context.put("fleet", fleet(tier, s));
+        context.put("fleet", fleet(tier, s, machine));
         context.put("balancer", balancer);
         context.put("front", front);
         context.put("back", back);

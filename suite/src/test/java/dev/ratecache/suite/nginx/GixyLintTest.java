@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * configs into one folder tree and lints them all in one run.
  */
 @StackTest
-class GixyLintTest {
+public class GixyLintTest {
 
     static Path gixy() {
         String configured = System.getProperty("gixy.bin");
@@ -149,7 +149,7 @@ class GixyLintTest {
     }
 
     /** One gixy run over {@code confs}: no finding in any, and gixy says it looked at each. */
-    private static void lint(List<Path> confs, String... skips) throws Exception {
+    public static void lint(List<Path> confs, String... skips) throws Exception {
         List<String> command = new ArrayList<>(List.of(gixy().toString()));
         if (skips.length > 0) {
             command.addAll(List.of("--skips", String.join(",", skips)));
