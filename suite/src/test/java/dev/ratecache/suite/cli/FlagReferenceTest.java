@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -32,7 +33,7 @@ class FlagReferenceTest {
     void theReferenceHasEveryCommandAndEveryOption() {
         String reference = reference();
         CommandLine cli = RunTestsCommand.commandLine();
-        assertThat(reference).contains(cli.getSubcommands().keySet().stream().map(c -> "## `" + c + "`").toList());
+        assertThat(reference).contains(shown().stream().map(c -> "## `" + c + "`").toList());
         // A negatable flag shows as --[no-]NAME: its name without the dashes is there either way.
         assertThat(reference).contains(cli.getCommandSpec().options().stream()
                 .map(o -> o.longestName().replaceFirst("^--", "")).toList());
@@ -51,12 +52,18 @@ class FlagReferenceTest {
 
                 """.formatted(WIDTH));
         List<String> commands = new ArrayList<>(List.of(""));
-        commands.addAll(RunTestsCommand.commandLine().getSubcommands().keySet());
+        commands.addAll(shown());
         for (String command : commands) {
             page.append(command.isEmpty() ? "## `./run-tests.sh`" : "## `" + command + "`").append("\n\n```\n")
                     .append(help(command).stripTrailing()).append("\n```\n\n");
         }
         return page.toString().stripTrailing() + "\n";
+    }
+
+    /** The commands --help lists: a hidden one (a maintainer's) is not the users' to look up. */
+    private static List<String> shown() {
+        return RunTestsCommand.commandLine().getSubcommands().entrySet().stream()
+                .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden()).map(Map.Entry::getKey).toList();
     }
 
     private static String help(String command) {
