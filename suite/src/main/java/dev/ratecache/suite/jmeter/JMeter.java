@@ -135,13 +135,16 @@ public final class JMeter {
         }
     }
 
+    /** What a run without {@code echo} writes its console to, in its folder. */
+    public static final String OUTPUT = "jmeter.out";
+
     /** The files one run leaves in its folder, and what it cost (see {@link ManagedProcess.Finished}). */
     public record Run(Path jtl, Path log, int exitCode, double wallSeconds, double cpuSeconds) {}
 
     /**
      * Runs {@code plan} headless with {@code properties} as -J values; writes results.jtl and
      * jmeter.log into {@code outDir}. When {@code echo} is true JMeter's live summary is shown on
-     * our terminal, otherwise it goes to outDir/jmeter.out.
+     * our terminal, otherwise it goes to outDir/{@value #OUTPUT}.
      */
     public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo)
             throws IOException, InterruptedException {
@@ -180,7 +183,7 @@ public final class JMeter {
         }
         try (ManagedProcess jmeter = echo
                 ? ManagedProcess.startInherited("jmeter", command.build(), outDir)
-                : ManagedProcess.start("jmeter", command.build(), outDir, outDir.resolve("jmeter.out"))) {
+                : ManagedProcess.start("jmeter", command.build(), outDir, outDir.resolve(OUTPUT))) {
             started.accept(jmeter.pid());
             ManagedProcess.Finished done = jmeter.waitMeasured(Duration.ofHours(2));
             return new Run(jtl, log, done.exitCode(), done.wallSeconds(), done.cpuSeconds());

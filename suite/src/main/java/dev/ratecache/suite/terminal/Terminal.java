@@ -1,0 +1,57 @@
+package dev.ratecache.suite.terminal;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Help.Ansi;
+import picocli.CommandLine.Help.Ansi.IStyle;
+import picocli.CommandLine.Help.Ansi.Style;
+
+/**
+ * Where a command writes, as its user sees it: colour where picocli's {@link Ansi#AUTO} allows it
+ * (a terminal, and no NO_COLOR), a line that rewrites itself only on a terminal, so that a log or a
+ * pipe gets neither escapes nor carriage returns; and whether the tools' own output is wanted too
+ * (--verbose).
+ */
+public record Terminal(PrintWriter out, Ansi ansi, boolean live, boolean verbose) {
+    /** A word that says how something ended, at the start of a line (after its indent), or a cache's failure anywhere. */
+    private static final Pattern VERDICT = Pattern.compile("(?m)^(\\s*)(PASS|FAILED|FAIL|INCOMPLETE|warning)\\b|APP CACHE FAILED");
+
+    public static Terminal of(PrintWriter out, boolean verbose) {
+        return new Terminal(out, Ansi.AUTO.enabled() ? Ansi.ON : Ansi.OFF, System.console() != null, verbose);
+    }
+
+    /** No colour, no live line, no tools' output: for a caller that reads what is written. */
+    public static Terminal plain(PrintWriter out) {
+        return new Terminal(out, Ansi.OFF, false, false);
+    }
+
+    /** {@code text} with each verdict word coloured: PASS green, FAIL, FAILED and INCOMPLETE red, warning yellow. */
+    public String highlight(String text) {
+        if (!ansi.enabled()) {
+            return text;
+        }
+        Matcher m = VERDICT.matcher(text);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String indent = m.group(1) == null ? "" : m.group(1);
+            String word = m.group(2) == null ? m.group() : m.group(2);
+            m.appendReplacement(sb, Matcher.quoteReplacement(indent + ansi.apply(word, styleOf(word)).toString()));
+        }
+        return m.appendTail(sb).toString();
+    }
+
+    private static List<IStyle> styleOf(String word) {
+        return switch (word) {
+            case "PASS" -> List.of(Style.fg_green);
+            case "warning" -> List.of(Style.fg_yellow);
+            default -> List.of(Style.bold, Style.fg_red);
+        };
+    }
+
+    public void println(String line) {
+        out.println(highlight(line));
+        out.flush();
+    }
+}
