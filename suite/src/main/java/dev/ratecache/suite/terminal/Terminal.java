@@ -46,7 +46,7 @@ public record Terminal(PrintWriter out, Ansi ansi, boolean live, boolean verbose
         return switch (word) {
             case "PASS" -> List.of(Style.fg_green);
             case "warning" -> List.of(Style.fg_yellow);
-            default -> List.of(Style.bold, Style.fg_red);
+            default -> List.of(Style.fg_red);
         };
     }
 

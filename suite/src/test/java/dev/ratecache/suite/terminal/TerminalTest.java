@@ -9,7 +9,7 @@ import picocli.CommandLine.Help.Ansi;
 
 /** Verdicts in colour on a terminal, and the same text, byte for byte, where colour is off (a pipe, NO_COLOR). */
 class TerminalTest {
-    private static final String RED = "\u001b[1m\u001b[31m";
+    private static final String RED = "\u001b[31m";
     private static final String GREEN = "\u001b[32m";
     private static final String YELLOW = "\u001b[33m";
 
