@@ -15,8 +15,12 @@ import picocli.CommandLine.Help.Ansi.Style;
  * (--verbose).
  */
 public record Terminal(PrintWriter out, Ansi ansi, boolean live, boolean verbose) {
-    /** A word that says how something ended, at the start of a line (after its indent), or a cache's failure anywhere. */
-    private static final Pattern VERDICT = Pattern.compile("(?m)^(\\s*)(PASS|FAILED|FAIL|INCOMPLETE|warning)\\b|APP CACHE FAILED");
+    /**
+     * A verdict: an upper-case word that says how something ended (a check's PASS or FAIL, a failed
+     * cell, a peak below its bar), or a warning at the start of a line (after its indent).
+     */
+    private static final Pattern VERDICT = Pattern.compile(
+            "\\b(PASS|FAIL|FAILED|BELOW|INCOMPLETE|APP CACHE FAILED)\\b|(?m)(?<=^\\s{0,8})warning\\b");
 
     public static Terminal of(PrintWriter out, boolean verbose) {
         return new Terminal(out, Ansi.AUTO.enabled() ? Ansi.ON : Ansi.OFF, System.console() != null, verbose);
@@ -27,19 +31,12 @@ public record Terminal(PrintWriter out, Ansi ansi, boolean live, boolean verbose
         return new Terminal(out, Ansi.OFF, false, false);
     }
 
-    /** {@code text} with each verdict word coloured: PASS green, FAIL, FAILED and INCOMPLETE red, warning yellow. */
+    /** {@code text} with each verdict coloured: PASS green, warning yellow, the others red. */
     public String highlight(String text) {
         if (!ansi.enabled()) {
             return text;
         }
-        Matcher m = VERDICT.matcher(text);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            String indent = m.group(1) == null ? "" : m.group(1);
-            String word = m.group(2) == null ? m.group() : m.group(2);
-            m.appendReplacement(sb, Matcher.quoteReplacement(indent + ansi.apply(word, styleOf(word)).toString()));
-        }
-        return m.appendTail(sb).toString();
+        return VERDICT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(ansi.apply(m.group(), styleOf(m.group())).toString()));
     }
 
     private static List<IStyle> styleOf(String word) {

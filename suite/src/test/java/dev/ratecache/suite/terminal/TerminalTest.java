@@ -20,7 +20,8 @@ class TerminalTest {
               warning fleet/split: most requests fell back
               PASS stress/server-cache.rejected_pct == 0: 0.0
               FAIL stress/no-caching.rejected_pct > 50: 12.0
-              a FAILED word inside a line, and PASSWORD, are left alone
+              bar: haproxy's full edge at 0.91 of its bare form's HIT rate: BELOW, the bar is 0.95
+              a PASSWORD, a Failed word and a warning inside a line are left alone
             """;
 
     private static Terminal terminal(Ansi ansi) {
@@ -33,7 +34,7 @@ class TerminalTest {
 
         assertThat(coloured).contains(RED + "INCOMPLETE\u001b[", "  " + RED + "FAILED\u001b[", "; " + RED + "APP CACHE FAILED\u001b[",
                 "  " + YELLOW + "warning\u001b[", "  " + GREEN + "PASS\u001b[", "  " + RED + "FAIL\u001b[",
-                "  a FAILED word inside a line, and PASSWORD, are left alone");
+                ": " + RED + "BELOW\u001b[", "  a PASSWORD, a Failed word and a warning inside a line are left alone");
         assertThat(coloured.replaceAll("\u001b\\[[0-9;]*m", "")).isEqualTo(RESULTS);
     }
 
