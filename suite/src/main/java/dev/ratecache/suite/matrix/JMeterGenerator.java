@@ -26,7 +26,7 @@ final class JMeterGenerator implements LoadGenerator {
         // The plan's paths from the one place that knows them; the user's -J values still win.
         Map<String, String> props = new LinkedHashMap<>(cell.plan().paths());
         props.putAll(properties);
-        JMeter.Run run = jmeter.run(cell.plan().file(), props, dir, false, remote, started);
+        JMeter.Run run = jmeter.run(cell.plan().file(), props, dir, remote, started);
         if (run.exitCode() != 0) {
             throw new CellFailure("JMeter exited with code " + run.exitCode()
                     + (run.exitCode() == 2 ? " (the plan refused a property value)" : ""), run.log());
