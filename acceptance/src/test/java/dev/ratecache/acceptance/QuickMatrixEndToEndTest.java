@@ -185,6 +185,20 @@ class QuickMatrixEndToEndTest {
         }
     }
 
+    /**
+     * The terminal holds the suite's own lines: JMeter's console (log4j's warnings, its banner, its
+     * summariser) and the client driver's summary go to each cell's folder, and output that is no
+     * terminal's gets neither colour nor a live line.
+     */
+    @Test
+    void theToolsOwnOutputIsInEachCellsFolderAndNotOnTheTerminal() {
+        assertThat(run.resolve("cells/stress-server-cache/jmeter/jmeter.out")).content()
+                .contains("Created the tree successfully", "summary =");
+        assertThat(run.resolve("cells/stress-library/library/driver.out")).content().contains("client-driver: ");
+        assertThat(OUT.toString()).doesNotContain("StatusConsoleListener", "log4j", "Created the tree", "Starting standalone",
+                "summary +", "client-driver: ", "\u001b", "\r");
+    }
+
     @Test
     void reportTablesCarryEveryCellAndSayTheReferenceIsNotComparableAtQuickSizes() throws Exception {
         String md = Files.readString(run.resolve("report.md"));

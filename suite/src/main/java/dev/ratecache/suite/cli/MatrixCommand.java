@@ -25,6 +25,7 @@ import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.WholeNumber;
+import dev.ratecache.suite.terminal.Terminal;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,9 +143,16 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " skipped; each cell's JTL stays in its folder.")
     boolean noDashboards;
 
+    @Option(names = "--verbose",
+            description = "Show JMeter's and the client driver's own output as they run (their warnings, banner and"
+                    + " summary every 5 s) instead of one live line per cell; it is always in the cell's folder"
+                    + " (jmeter/jmeter.out, library/driver.out).")
+    boolean verbose;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        Terminal terminal = Terminal.of(out, verbose);
         LocalDateTime started = LocalDateTime.now().withNano(0);
         Path runDir = RunFolders.next(RunFolders.results(results), "");
         Run run = validate(runDir);
@@ -171,7 +179,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
                 switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
                 !noDashboards, originDatabase()),
-                out, remote).run();
+                terminal, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
         checked.addAll(builtInChecks(outcome.cells()));
@@ -183,7 +191,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable, predictions, sections).write();
         linkLatest(runDir);
         out.println();
-        out.println(ReportWriter.terminal(runDir, outcome, checked, comparable, predictions, sections));
+        terminal.println(ReportWriter.terminal(runDir, outcome, checked, comparable, predictions, sections));
         out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
                 + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
                 (System.nanoTime() - reportStart) / 1e9);

@@ -16,6 +16,7 @@ import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.WholeNumber;
+import dev.ratecache.suite.terminal.Terminal;
 import dev.ratecache.suite.up.UpState;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -293,7 +294,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     private int printed(String table, List<String> warnings, Path dir) {
         PrintWriter out = spec.commandLine().getOut();
         out.println();
-        out.print(table);
+        out.print(Terminal.of(out, false).highlight(table));
         out.flush();
         warnings.forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
         deleteQuietly(dir);

@@ -24,6 +24,7 @@ import dev.ratecache.suite.reproduce.Reproductions;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.WholeNumber;
+import dev.ratecache.suite.terminal.Terminal;
 import dev.ratecache.suite.up.UpState;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -98,6 +99,7 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        Terminal terminal = Terminal.of(out, false);
         LocalDateTime started = LocalDateTime.now().withNano(0);
         Path runDir = RunFolders.next(RunFolders.results(results), "reproduce-");
         List<Experiment> experiments = validate(runDir);
@@ -117,7 +119,7 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
         OriginDatabase database = database(experiments);
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(cells, Profile.DEFAULT, 1, switches,
                 ports, threads, Map.of(), runDir, Reproductions.originArgs(experiments), null, 0, !noDashboards,
-                database), out).run();
+                database), terminal, null).run();
         Map<String, CellPrediction> predictions;
         try {
             predictions = Predictions.of(outcome.cells(), new Predictions.Run(switches, Profile.DEFAULT, threads,
@@ -131,7 +133,7 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
                 sections).write();
         MatrixCommand.linkLatest(runDir);
         out.println();
-        out.println(ReportWriter.terminal(runDir, outcome, List.of(), true, predictions, sections));
+        terminal.println(ReportWriter.terminal(runDir, outcome, List.of(), true, predictions, sections));
         out.printf(Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.0f s in all%n", runDir,
                 outcome.totalSeconds());
         if (outcome.anyFailed()) {

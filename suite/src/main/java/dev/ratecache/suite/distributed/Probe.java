@@ -40,7 +40,7 @@ public final class Probe {
         }
         Map<String, String> props = new LinkedHashMap<>();
         props.put("probe_names", String.join(",", REMOTE_PROPERTIES));
-        JMeter.Run run = jmeter.run(plan, props, dir, false, remote);
+        JMeter.Run run = jmeter.run(plan, props, dir, remote);
         Map<String, String> wanted = suiteProperties();
         List<Sample> samples = Files.isRegularFile(run.jtl()) ? Jtl.read(run.jtl()) : List.of();
         Map<String, List<String>> problems = new LinkedHashMap<>();

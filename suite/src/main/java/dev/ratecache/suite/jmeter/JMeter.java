@@ -135,31 +135,33 @@ public final class JMeter {
         }
     }
 
+    /** Where a run's console goes, in its folder: never to ours, which shows the suite's own lines. */
+    public static final String OUTPUT = "jmeter.out";
+
     /** The files one run leaves in its folder, and what it cost (see {@link ManagedProcess.Finished}). */
     public record Run(Path jtl, Path log, int exitCode, double wallSeconds, double cpuSeconds) {}
 
     /**
-     * Runs {@code plan} headless with {@code properties} as -J values; writes results.jtl and
-     * jmeter.log into {@code outDir}. When {@code echo} is true JMeter's live summary is shown on
-     * our terminal, otherwise it goes to outDir/jmeter.out.
+     * Runs {@code plan} headless with {@code properties} as -J values; writes results.jtl,
+     * jmeter.log and its console ({@value #OUTPUT}) into {@code outDir}.
      */
-    public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo)
+    public Run run(Path plan, Map<String, String> properties, Path outDir)
             throws IOException, InterruptedException {
-        return run(plan, properties, outDir, echo, null);
+        return run(plan, properties, outDir, null);
     }
 
     /**
-     * As {@link #run(Path, Map, Path, boolean)}, but through the JMeter servers of {@code remote}
+     * As {@link #run(Path, Map, Path)}, but through the JMeter servers of {@code remote}
      * when it is not null: JMeter's own distributed mode (-R), each server running the whole plan,
      * the properties sent to them as -G, results merged by JMeter into one JTL here.
      */
-    public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo, Remote remote)
+    public Run run(Path plan, Map<String, String> properties, Path outDir, Remote remote)
             throws IOException, InterruptedException {
-        return run(plan, properties, outDir, echo, remote, pid -> {});
+        return run(plan, properties, outDir, remote, pid -> {});
     }
 
-    /** As {@link #run(Path, Map, Path, boolean, Remote)}, telling {@code started} JMeter's PID once it runs. */
-    public Run run(Path plan, Map<String, String> properties, Path outDir, boolean echo, Remote remote,
+    /** As {@link #run(Path, Map, Path, Remote)}, telling {@code started} JMeter's PID once it runs. */
+    public Run run(Path plan, Map<String, String> properties, Path outDir, Remote remote,
             java.util.function.LongConsumer started) throws IOException, InterruptedException {
         requireAssembled();
         if (!Files.isRegularFile(plan)) {
@@ -178,9 +180,7 @@ public final class JMeter {
             // -G: the plan runs on the servers, which read its switches from their own properties.
             command.add(remote.arguments()).properties("-G", properties);
         }
-        try (ManagedProcess jmeter = echo
-                ? ManagedProcess.startInherited("jmeter", command.build(), outDir)
-                : ManagedProcess.start("jmeter", command.build(), outDir, outDir.resolve("jmeter.out"))) {
+        try (ManagedProcess jmeter = ManagedProcess.start("jmeter", command.build(), outDir, outDir.resolve(OUTPUT))) {
             started.accept(jmeter.pid());
             ManagedProcess.Finished done = jmeter.waitMeasured(Duration.ofHours(2));
             return new Run(jtl, log, done.exitCode(), done.wallSeconds(), done.cpuSeconds());

@@ -66,13 +66,19 @@ public final class LibraryDriver implements LoadGenerator {
         if (shuffles(cell.plan())) {
             command.add("--shuffle");
         }
-        try (ManagedProcess driver = ManagedProcess.startInherited("client-driver", command, dir)) {
+        try (ManagedProcess driver = ManagedProcess.start("client-driver", command, dir, output(dir))) {
             started.accept(driver.pid());
             ManagedProcess.Finished done = driver.waitMeasured(Duration.ofHours(2));
             if (done.exitCode() != 0 || !Files.isRegularFile(jtl)) {
-                throw new CellFailure("the client library's driver exited with code " + done.exitCode(), dir);
+                throw new CellFailure("the client library's driver exited with code " + done.exitCode(), output(dir));
             }
             return new Run(jtl, json, done.wallSeconds(), done.cpuSeconds());
         }
+    }
+
+    /** Its summary of the run (samples, latency, the library's statistics), beside its JTL. */
+    @Override
+    public Path output(Path dir) {
+        return dir.resolve("driver.out");
     }
 }

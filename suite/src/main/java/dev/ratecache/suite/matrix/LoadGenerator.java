@@ -41,4 +41,12 @@ public interface LoadGenerator {
      */
     Run run(Cell cell, Map<String, String> properties, Path dir, LongConsumer started)
             throws IOException, InterruptedException, CellFailure;
+
+    /**
+     * The file in {@code dir} that the generator's own console output goes to while it runs, read
+     * as it grows for the cell's live line and --verbose; null for one that writes none as it goes.
+     */
+    default Path output(Path dir) {
+        return null;
+    }
 }

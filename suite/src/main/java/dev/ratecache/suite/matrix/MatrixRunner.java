@@ -10,6 +10,7 @@ import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.suite.terminal.Terminal;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -86,21 +87,26 @@ public final class MatrixRunner {
     }
 
     private final Options options;
+    private final Terminal terminal;
     private final PrintWriter out;
     private final Map<Generator, LoadGenerator> generators;
     /** The load hosts' JMeter servers a distributed run goes through; null: JMeter runs here. */
     private final JMeter.Remote remote;
     private final Dashboards dashboards;
     private final OriginLifecycle lifecycle;
+    /** The run's time left, and when the running cell started: for the cell's live line. */
+    private Estimate estimate;
+    private long cellStarted;
 
     public MatrixRunner(Options options, PrintWriter out) {
-        this(options, out, null);
+        this(options, Terminal.plain(out), null);
     }
 
     /** A run whose JMeter cells go through the JMeter servers of {@code remote} (--load-hosts). */
-    public MatrixRunner(Options options, PrintWriter out, JMeter.Remote remote) {
+    public MatrixRunner(Options options, Terminal terminal, JMeter.Remote remote) {
         this.options = options;
-        this.out = out;
+        this.terminal = terminal;
+        this.out = terminal.out();
         this.remote = remote;
         JMeter jmeter = JMeter.assembled();
         this.generators = Map.of(Generator.JMETER, new JMeterGenerator(jmeter, remote), Generator.LIBRARY,
@@ -113,22 +119,21 @@ public final class MatrixRunner {
         long started = System.nanoTime();
         double jmeterSeconds = 0;
         List<CellResult> results = new ArrayList<>();
-        Estimate estimate = new Estimate(options.cells(), options.profile(), options.repeats());
+        estimate = new Estimate(options.cells(), options.profile(), options.repeats());
         try {
             for (int i = 0; i < options.cells().size(); i++) {
                 Cell cell = options.cells().get(i);
                 out.printf("%n[%d/%d] %s: %s%s%n", i + 1, options.cells().size(), cell.name(), cell.describe(),
                         estimate.remainingText());
                 out.flush();
-                long cellStart = System.nanoTime();
+                cellStarted = System.nanoTime();
                 CellResult result = runCell(cell);
-                double cellSeconds = (System.nanoTime() - cellStart) / 1e9;
+                double cellSeconds = (System.nanoTime() - cellStarted) / 1e9;
                 estimate.finished(cell, cellSeconds);
                 jmeterSeconds += result.runs().stream().mapToDouble(CellMeasurement::wallSeconds).sum();
                 results.add(result);
-                out.println(result.failed() ? "  FAILED: " + result.failure() + " (see " + result.log() + ")"
+                terminal.println(result.failed() ? "  FAILED: " + result.failure() + " (see " + result.log() + ")"
                         : "  " + oneLine(result));
-                out.flush();
             }
             long drawStart = System.nanoTime();
             dashboards.awaitAll();
@@ -295,8 +300,13 @@ public final class MatrixRunner {
 
     private Generated generate(Cell cell, Map<String, String> props, Path clientDir)
             throws IOException, InterruptedException, CellFailure {
+        LoadGenerator generator = generators.get(cell.generator());
         try (CpuDuringRun during = CpuDuringRun.start()) {
-            LoadGenerator.Run run = generators.get(cell.generator()).run(cell, props, clientDir, during::generatorStarted);
+            LoadGenerator.Run run;
+            try (CellProgress progress = CellProgress.start(terminal, generator.output(clientDir),
+                    estimate.cellGuess(cell), estimate.runGuess(), cellStarted)) {
+                run = generator.run(cell, props, clientDir, during::generatorStarted);
+            }
             during.finished();
             ClientSamples client = run.summarized() != null ? ClientSamples.of(run.summarized())
                     : ClientSamples.read(run.jtl());
@@ -323,7 +333,7 @@ public final class MatrixRunner {
         }
         FleetFallbacks f = FleetFallbacks.of(stack.spec(), logs.front());
         if (f != null && f.mostFellBack()) {
-            out.println("  warning " + cell.name() + ": " + f.warning());
+            terminal.println("  warning " + cell.name() + ": " + f.warning());
         }
         return f;
     }
@@ -410,10 +420,21 @@ public final class MatrixRunner {
         }
 
         String remainingText() {
-            double guessed = left.stream().mapToDouble(this::guess).sum();
-            double factor = guessedDone > 0 ? actualDone / guessedDone : 1;
-            Duration d = Duration.ofSeconds(Math.round(guessed * factor));
-            return String.format(" (about %dm%02ds left)", d.toMinutes(), d.toSecondsPart());
+            return " (about " + CellProgress.minutes(runGuess().toSeconds()) + " left)";
+        }
+
+        /** The run's time left from the start of its next (or running) cell. */
+        Duration runGuess() {
+            return Duration.ofSeconds(Math.round(left.stream().mapToDouble(this::guess).sum() * factor()));
+        }
+
+        /** How long {@code cell} should take, whole. */
+        Duration cellGuess(Cell cell) {
+            return Duration.ofSeconds(Math.round(guess(cell) * factor()));
+        }
+
+        private double factor() {
+            return guessedDone > 0 ? actualDone / guessedDone : 1;
         }
 
         /** Seconds, from the plan's estimate and this profile's sizes. */

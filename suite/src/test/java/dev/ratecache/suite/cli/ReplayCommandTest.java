@@ -119,6 +119,9 @@ class ReplayCommandTest {
                 "1 request left out: its request line is over the 8 KiB the suite's front takes");
         assertThat(front).filteredOn(e -> e.path("uri").asText().equals(query)).singleElement()
                 .satisfies(e -> assertThat(e.path("status").asInt()).isEqualTo(200));
+        // JMeter's own console is in the cell's folder, not among the suite's lines.
+        assertThat(cell.resolve("jmeter/jmeter.out")).content().contains("Created the tree successfully", "summary =");
+        assertThat(cli.out()).doesNotContain("StatusConsoleListener", "Created the tree", "summary =");
     }
 
     @Test
@@ -128,9 +131,11 @@ class ReplayCommandTest {
 
         int code = run(replay(log, "--edge", "haproxy", "--only", "replay/no-caching", "--front-rate", "5",
                 "--front-burst", "5", "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000",
-                "--back-mode", "nodelay", "--max-lateness", "1000"));
+                "--back-mode", "nodelay", "--max-lateness", "1000", "--verbose"));
 
         assertThat(code).as(cli.err()).isZero();
+        // --verbose: JMeter's own console among the suite's lines, as it ran.
+        assertThat(cli.out()).contains("Created the tree successfully", "summary =");
         Path cell = runFolder().resolve("cells/replay-no-caching");
         ReplayBreakdown b = ReplayCellReport.read(cell);
         Map<String, ReplayBreakdown.ClientRow> byClient = b.clients().stream()

@@ -177,7 +177,7 @@ class HotsetPlanTest {
         for (int i = 0; i + 1 < properties.length; i += 2) {
             props.put(properties[i], properties[i + 1]);
         }
-        return JMeter.assembled().run(Repo.plans().resolve("hotset.jmx"), props, dir.resolve("jmeter"), false);
+        return JMeter.assembled().run(Repo.plans().resolve("hotset.jmx"), props, dir.resolve("jmeter"));
     }
 
     private JMeter.Run hotsetOk(String... properties) throws Exception {

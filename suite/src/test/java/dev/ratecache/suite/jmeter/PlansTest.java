@@ -71,7 +71,7 @@ class PlansTest {
         for (int i = 0; i + 1 < properties.length; i += 2) {
             props.put(properties[i], properties[i + 1]);
         }
-        return JMeter.assembled().run(Repo.plans().resolve(plan + ".jmx"), props, outDir, false);
+        return JMeter.assembled().run(Repo.plans().resolve(plan + ".jmx"), props, outDir);
     }
 
     private JMeter.Run run(String plan, String... properties) throws Exception {

@@ -55,7 +55,7 @@ class ReplayBenchmark {
                 String url = "http://127.0.0.1:" + server.port();
                 JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"), Map.of("host", "127.0.0.1",
                         "port", String.valueOf(server.port()), "schedule", schedule.toString(), "warmup_url", url + "/warmup"),
-                        dir.resolve("jmeter"), false);
+                        dir.resolve("jmeter"));
                 List<Sample> samples = Jtl.read(run.jtl());
                 Lateness l = Lateness.of(samples);
                 table.append(String.format(Locale.ROOT, "  %5d r/s: %6d samples, start lateness p50 %d ms, p99 %d ms, max %d ms%n",

@@ -136,7 +136,7 @@ class ReplayPlanTest {
         for (int i = 0; i + 1 < properties.length; i += 2) {
             props.put(properties[i], properties[i + 1]);
         }
-        JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"), props, dir.resolve("jmeter"), false);
+        JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"), props, dir.resolve("jmeter"));
         assertThat(run.exitCode()).as(why(run)).isZero();
         return run;
     }
@@ -207,7 +207,7 @@ class ReplayPlanTest {
 
         JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"), Map.of("host", "127.0.0.1",
                 "port", String.valueOf(server.port()), "schedule", file.toString(), "threads", "1",
-                "key_header", "X-Api-Key"), dir.resolve("jmeter"), false);
+                "key_header", "X-Api-Key"), dir.resolve("jmeter"));
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         List<Sample> samples = Jtl.read(run.jtl());
@@ -326,7 +326,7 @@ class ReplayPlanTest {
         Path file = schedule(List.of(new Row(0, "127.16.0.1", "GET", "/a", "one")));
         JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),
                 Map.of("host", "127.0.0.1", "port", String.valueOf(server.port()), "schedule", file.toString(),
-                        "warmup_url", "ftp://127.0.0.1/"), dir.resolve("jmeter"), false);
+                        "warmup_url", "ftp://127.0.0.1/"), dir.resolve("jmeter"));
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(Files.readString(run.log().resolveSibling("jmeter.out")))
@@ -339,7 +339,7 @@ class ReplayPlanTest {
         Path file = Files.writeString(dir.resolve("schedule.csv"), "time,ip,method,uri\n0,127.16.0.1,GET,/x\n");
         JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),
                 Map.of("host", "127.0.0.1", "port", String.valueOf(server.port()), "schedule", file.toString()),
-                dir.resolve("jmeter"), false);
+                dir.resolve("jmeter"));
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(Files.readString(run.log().resolveSibling("jmeter.out")))

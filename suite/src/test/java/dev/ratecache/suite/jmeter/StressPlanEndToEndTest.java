@@ -29,7 +29,7 @@ class StressPlanEndToEndTest {
             JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("stress.jmx"),
                     Map.of("host", "127.0.0.1", "port", String.valueOf(stack.ports().front()),
                             "users", "5", "loops", "4", "rampup", "1"),
-                    dir.resolve("jmeter"), false);
+                    dir.resolve("jmeter"));
 
             assertThat(run.exitCode()).isZero();
             JtlSummary summary = JtlSummary.read(run.jtl());

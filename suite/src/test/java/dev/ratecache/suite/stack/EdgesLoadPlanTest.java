@@ -36,7 +36,7 @@ class EdgesLoadPlanTest {
             Map<String, String> props = new LinkedHashMap<>(Plan.LOAD.paths());
             props.putAll(Map.of("host", "127.0.0.1", "port", String.valueOf(stack.ports().front()),
                     "users", "10", "loops", "5", "rampup", "1"));
-            JMeter.Run run = JMeter.assembled().run(Plan.LOAD.file(), props, dir.resolve("jmeter"), false);
+            JMeter.Run run = JMeter.assembled().run(Plan.LOAD.file(), props, dir.resolve("jmeter"));
             assertThat(run.exitCode()).isZero();
             Map<String, Long> reached = new LinkedHashMap<>();
             for (String endpoint : List.of("snail", "tortoise", "hare")) {
