@@ -3,6 +3,8 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.docs.DocCommands;
 import dev.ratecache.suite.docs.DocFixtures;
 import dev.ratecache.suite.stack.StackPorts;
@@ -15,8 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +65,7 @@ class DocCommandsStackTest {
         boolean whole = full() || WHOLE.contains(sub) || command.args().contains("--help");
         CommandRun cli = new CommandRun();
         List<String> args = args(command, sub, whole);
-        int exit = whole && sub.equals("up") ? upThenDown(cli, args) : cli.run(args.toArray(String[]::new));
+        int exit = whole && sub.equals("up") ? upThenDown(args) : cli.run(args.toArray(String[]::new));
 
         int expected = whole || command.exits() == 2 ? command.exits() : 0;
         assertThat(exit).as("%s\nran as: ./run-tests.sh %s\n%s\n%s", command, String.join(" ", args), cli.out(), cli.err())
@@ -100,13 +100,24 @@ class DocCommandsStackTest {
         assertThat(cli.err()).contains("stress/nowhere").doesNotContain("dry run");
     }
 
-    /** up stays in the foreground until down stops it, as the page says: its exit code once down did. */
-    private static int upThenDown(CommandRun cli, List<String> args) throws Exception {
-        Path results = Path.of(args.get(args.indexOf("--results") + 1));
-        CompletableFuture<Integer> up = CompletableFuture.supplyAsync(() -> cli.run(args.toArray(String[]::new)));
-        Awaitility.await().atMost(Duration.ofMinutes(3)).until(() -> up.isDone() || Files.exists(results.resolve("up.json")));
-        assertThat(new CommandRun().run("down", "--results", results.toString())).isZero();
-        return up.get(1, TimeUnit.MINUTES);
+    /**
+     * up stays in the foreground until down stops it, as the page says: started as its own process
+     * (down signals the up's PID, and this JVM is not an up), its exit code once down did.
+     */
+    private static int upThenDown(List<String> args) throws Exception {
+        Path results = Files.createDirectories(Path.of(args.get(args.indexOf("--results") + 1)));
+        // As from a terminal: env gives the JVM SIGINT's default handling back, as UpDownTest explains.
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", ManagedProcess.javaBinary(),
+                "-Dratecache.home=" + Repo.root(), "-cp", System.getProperty("java.class.path"),
+                RunTestsCommand.class.getName()));
+        command.addAll(args);
+        Path output = results.resolve("up.out");
+        try (ManagedProcess up = ManagedProcess.start("up", command, results, output)) {
+            Awaitility.await().atMost(Duration.ofMinutes(3)).until(() -> !up.isAlive()
+                    || Files.exists(output) && Files.readString(output).contains("run-tests.sh up: running"));
+            assertThat(new CommandRun().run("down", "--results", results.toString())).as(Files.readString(output)).isZero();
+            return up.waitFor(Duration.ofMinutes(1));
+        }
     }
 
     private static boolean full() {
