@@ -46,7 +46,7 @@ class ExamplesPassTheirChecksTest {
             for (Path conf : topLevelNginxConfs(example.committed())) {
                 Path tier = conf.getParent();
                 Path prefix = TestDirs.fresh(getClass(), example.folder() + "-" + tier.getFileName());
-                copy(tier, prefix.resolve("conf"));
+                ExamplesTest.copy(tier, prefix.resolve("conf"));
                 Files.createDirectories(prefix.resolve("logs"));
                 Files.createDirectories(prefix.resolve("temp"));
                 if (Files.isRegularFile(tier.resolve("snippets/shared/tls-certificate.conf"))) {
@@ -108,18 +108,5 @@ class ExamplesPassTheirChecksTest {
             }
         }
         return confs;
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(f, target);
-                }
-            }
-        }
     }
 }

@@ -149,7 +149,8 @@ class ExamplesTest {
         }
     }
 
-    private static Path copy(Path from, Path to) throws IOException {
+    /** A copy of the folder {@code from} and all below it at {@code to}. */
+    static Path copy(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : files.toList()) {
                 Path target = to.resolve(from.relativize(f).toString());
