@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -158,14 +159,15 @@ abstract class SmugglingVectors {
         Edge.Running stack = edge().start(switches.spec(ports), TestDirs.fresh(getClass(), "stack"));
         try {
             List<Vector> all = vectors().toList();
+            OriginCounters before = origin.counters();
             for (int i = 0; i < all.size(); i++) {
                 String bytes = (all.get(i).bytes() + LAST).replace(MARKED, marker(i));
-                OriginCounters before = origin.counters();
                 long from = System.currentTimeMillis();
                 Exchange exchange = exchange(pool() + ".0." + (i + 1), ports.front(), bytes);
                 OriginCounters after = origin.counters();
                 sent.put(all.get(i).name(), new Sent(from, System.currentTimeMillis(), exchange.statuses(),
                         exchange.timedOut(), before, after));
+                before = after;
             }
         } finally {
             stack.close();
@@ -174,6 +176,10 @@ abstract class SmugglingVectors {
         back = stack.backEvents();
     }
 
+    /**
+     * What each vector got, as a table in the class's folder (findings.md): what docs/smuggling.md
+     * was written from, and what to compare it with when a product's answers change.
+     */
     @AfterAll
     void writeFindings() throws IOException {
         if (front == null) {
@@ -195,13 +201,17 @@ abstract class SmugglingVectors {
         int index = vectors().toList().indexOf(vector);
         Sent s = sent.get(vector.name());
         List<EdgeEvent> logged = frontOf(s);
-
-        List<Integer> unlogged = unlogged(s);
+        List<Integer> read = new ArrayList<>(s.statuses());
 
         assertThat(s.timedOut()).as("the tiers closed the connection (no timeout)").isFalse();
-        assertThat(unlogged).as("answers the front did not log").allMatch(status -> !logsUnreadRequests() && status == 400);
+        // A status 0 is a request the front closed the connection on without an answer.
+        logged.stream().filter(e -> e.status() != 0).forEach(e -> assertThat(read.remove((Integer) e.status()))
+                .as("the client read the %d the front logged", e.status()).isTrue());
+        assertThat(read).as("answers the front did not log").allMatch(status -> !logsUnreadRequests() && status == 400);
         assertThat(s.statuses()).as("each refusal is a 4xx, or 501 for a transfer coding the tier does not implement"
                 + " (RFC 9112 section 6.1)").allMatch(status -> status < 500 || status == 501);
+        assertThat(logged.stream().filter(e -> e.status() >= 400))
+                .as("refusals by the front or the back, none passed to the origin").noneMatch(e -> reachedTheOrigin(e, index));
         assertThat(delta(s).getOrDefault("snail", 0L)).as("the hidden request at the origin").isZero();
         assertThat(delta(s)).as("the origin's requests per endpoint, against the front's that reached it")
                 .isEqualTo(endpoints(logged.stream().filter(e -> reachedTheOrigin(e, index)).toList()));
@@ -242,15 +252,10 @@ abstract class SmugglingVectors {
         return backFor(event, index).map(EdgeEvent::wentUpstream).orElse(false);
     }
 
-    /**
-     * The statuses the client read that the front did not log, once it is checked that the client
-     * read each the front logged. A status 0 in the log is a request the tier closed the connection
-     * on without an answer (Varnish, for a body it could not read).
-     */
+    /** The statuses the client read that the front did not log. */
     private List<Integer> unlogged(Sent s) {
         List<Integer> unlogged = new ArrayList<>(s.statuses());
-        frontOf(s).stream().filter(e -> e.status() != 0).forEach(e -> assertThat(unlogged.remove((Integer) e.status()))
-                .as("the client read the %d the front logged", e.status()).isTrue());
+        frontOf(s).forEach(e -> unlogged.remove((Integer) e.status()));
         return unlogged;
     }
 
@@ -348,7 +353,7 @@ abstract class SmugglingVectors {
             for (String line : head.split("\r\n")) {
                 int colon = line.indexOf(':');
                 if (colon > 0) {
-                    headers.put(line.substring(0, colon).trim().toLowerCase(), line.substring(colon + 1).trim());
+                    headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
                 }
             }
             at = headEnd + 4;
