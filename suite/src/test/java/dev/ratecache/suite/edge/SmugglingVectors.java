@@ -42,9 +42,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>One stack per class: every vector is sent once before the tests, one after the other, each on
  * a connection of its own, followed on it by a plain request that closes it, so that reading ends
- * when the tier closes rather than at a timeout. The tiers are then stopped, which writes out their logs, and each test checks
- * its vector against them and against the origin's counters read around it. docs/smuggling.md
- * holds what each product did.
+ * when the tier closes rather than at a timeout. The tiers are then stopped, which writes out
+ * their logs, and each test checks its vector against them and against the origin's counters
+ * read around it. docs/smuggling.md holds what each product did.
  */
 @ExtendWith(SharedOrigin.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
