@@ -197,7 +197,14 @@ abstract class SmugglingVectors {
      */
     @TestFactory
     Stream<DynamicTest> theOriginSeesExactlyWhatTheFrontLoggedAndNothingHidden() {
-        return vectors().map(v -> DynamicTest.dynamicTest(v.name(), () -> check(v)));
+        return vectors().map(v -> DynamicTest.dynamicTest(v.name(), () -> {
+            try {
+                check(v);
+            } catch (AssertionError e) {
+                // Surefire's report names a dynamic test by its index alone.
+                throw new AssertionError(v.name() + ": " + e.getMessage(), e);
+            }
+        }));
     }
 
     private void check(Vector vector) {
