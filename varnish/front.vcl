@@ -47,6 +47,7 @@ vcl 4.1;
 {{#connLimit}}
 {{> snippets/front/conn-limit.vcl}}
 {{/connLimit}}
+{{> snippets/front/request-body.vcl}}
 {{#cache}}
 {{> snippets/front/purge.vcl}}
 {{> snippets/front/invalidation.vcl}}
