@@ -258,6 +258,35 @@ public final class Matrix {
         return cells;
     }
 
+    /** The name of --matrix faults' set of cells. */
+    public static final String FAULTS = "faults";
+
+    /** When each fault fires: seconds after the edge's first request, mid-way through the flood's hold. */
+    public static final double FAULT_AT_SECONDS = 2;
+
+    /** What a reload divides the front rate by: far enough under the old limit that its seconds tell the two apart. */
+    public static final int RELOAD_DIVISOR = 4;
+
+    /**
+     * Each fault at the edge while the flood plan runs at twice the front rate from one address: the
+     * front limit the only one on (so that what it admits is what the client counts), the edge cache
+     * on (the origin answers little, so a failure is the fault's). A second of ramp, eight held, the
+     * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
+     * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
+     * be left after the fault to see the new limit in.
+     */
+    public static List<Cell> faults(int frontRate) {
+        List<Cell> cells = new ArrayList<>();
+        for (Fault fault : List.of(
+                new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR)),
+                new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0))) {
+            cells.add(Cell.named(Plan.FLOOD, FAULTS, fault.kind().toString()).backLimit(false).serverCache()
+                    .fault(fault).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")
+                    .property("ramp", "1").property("hold", "8").property("drain", "2").build());
+        }
+        return cells;
+    }
+
     /** The name suffix of the fleet cell whose edges are chosen by URI hash. */
     public static final String URI_HASH = ".uri-hash";
 

@@ -1,0 +1,155 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.spec.StackSpec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Makes a cell's {@link Fault} happen to its own front tier while the generator runs: on a thread of
+ * its own, once the tier's stub_status counts traffic, {@link Fault#atSeconds()} later. The access
+ * log would say when the first request came only a flush (1 s) late.
+ */
+final class FaultInjector implements AutoCloseable {
+    /** How long the master may take to start a worker in place of a killed one before the cell says it did not. */
+    static final Duration RESPAWN_DEADLINE = Duration.ofSeconds(10);
+    private static final Pattern REQUESTS = Pattern.compile("\\n\\s*\\d+\\s+\\d+\\s+(\\d+)");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    /**
+     * What happened, in epoch milliseconds; {@code firedMs} 0 when the fault never fired (the cell's
+     * traffic ended first, or {@code error} says why).
+     *
+     * @param doneMs      the reload's signal sent, or the killed worker's successor seen; 0 when not
+     * @param killedPid   the worker killed; 0 for a reload
+     * @param respawnedPid the worker the master started in its place; 0 when none came within the deadline
+     */
+    record Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {}
+
+    private final Fault fault;
+    private final NginxServer front;
+    private final StackSpec reloaded;
+    private final URI status;
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fault");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Happened happened;
+    private int polls;
+
+    /** @param reloaded for a reload, the spec the front tier reloads with; null otherwise */
+    FaultInjector(Fault fault, NginxServer front, StackSpec reloaded, int statusPort) {
+        this.fault = fault;
+        this.front = front;
+        this.reloaded = reloaded;
+        this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
+        this.happened = new Happened(fault, 0, 0, 0, 0, "the cell's traffic ended before the fault's moment");
+    }
+
+    /** Starts watching for the traffic; the fault fires on its own thread. */
+    void start() {
+        thread.scheduleWithFixedDelay(this::untilTraffic, 0, 20, TimeUnit.MILLISECONDS);
+    }
+
+    private void untilTraffic() {
+        // Each poll is a request of its own on the same counter; a few more than them is the cell's.
+        long requests = requests();
+        polls++;
+        if (requests > polls + 2) {
+            thread.schedule(this::fire, Math.round(fault.atSeconds() * 1000), TimeUnit.MILLISECONDS);
+            throw new Stop();
+        }
+    }
+
+    /** Thrown to end the fixed-delay poll: an executor's only way to cancel a task from inside it. */
+    private static final class Stop extends RuntimeException {
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    private long requests() {
+        try {
+            String body = HTTP.send(HttpRequest.newBuilder(status).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher m = REQUESTS.matcher(body);
+            return m.find() ? Long.parseLong(m.group(1)) : 0;
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    private void fire() {
+        long fired = System.currentTimeMillis();
+        try {
+            switch (fault.kind()) {
+                case RELOAD -> {
+                    // Rendered and checked first: the moment is the signal's, which the windows are timed from.
+                    front.rewrite(reloaded);
+                    fired = System.currentTimeMillis();
+                    front.reload();
+                    happened = new Happened(fault, fired, System.currentTimeMillis(), 0, 0, null);
+                }
+                case WORKER_KILL -> {
+                    List<Long> before = front.workers();
+                    if (before.isEmpty()) {
+                        happened = new Happened(fault, 0, 0, 0, 0, "the front tier had no worker to kill");
+                        return;
+                    }
+                    long victim = before.get(0);
+                    fired = System.currentTimeMillis();
+                    ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
+                    happened = new Happened(fault, fired, 0, victim, 0, null);
+                    long deadline = fired + RESPAWN_DEADLINE.toMillis();
+                    while (System.currentTimeMillis() < deadline) {
+                        long successor = front.workers().stream().filter(w -> !before.contains(w)).findFirst()
+                                .orElse(0L);
+                        if (successor != 0) {
+                            happened = new Happened(fault, fired, System.currentTimeMillis(), victim, successor, null);
+                            return;
+                        }
+                        dev.ratecache.proc.Poll.pause(10);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            happened = new Happened(fault, 0, 0, 0, 0, String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the thread (a fault not yet fired stays unfired) and says what happened. */
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(RESPAWN_DEADLINE.toSeconds() + 5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A reload's new front limit, rate + burst: the most it admits in any one second; 0 for other faults. */
+    int newLimit() {
+        return reloaded == null ? 0 : reloaded.front().map(l -> l.rate() + l.burst()).orElse(0);
+    }
+
+    Happened happened() {
+        return happened;
+    }
+}
