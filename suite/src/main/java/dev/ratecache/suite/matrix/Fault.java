@@ -17,7 +17,7 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
     public enum Kind {
         /** The front tier's config rendered again with another front rate, and nginx -s reload. */
         RELOAD,
-        /** One of the front tier's workers killed with SIGKILL: its master starts another. */
+        /** The front tier's busiest worker killed with SIGKILL: its master starts another. */
         WORKER_KILL;
 
         @Override
@@ -36,7 +36,7 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
         String when = String.format(Locale.ROOT, "%.1f s after the first request", atSeconds);
         return switch (kind) {
             case RELOAD -> "the front tier reloaded (nginx -s reload) with its limit at " + newRate + " r/s, " + when;
-            case WORKER_KILL -> "a front worker killed with SIGKILL, " + when;
+            case WORKER_KILL -> "the front worker holding the most connections killed with SIGKILL, " + when;
         };
     }
 }

@@ -110,7 +110,9 @@ final class FaultInjector implements AutoCloseable {
                         happened = new Happened(fault, 0, 0, 0, 0, "the front tier had no worker to kill");
                         return;
                     }
-                    long victim = before.get(0);
+                    // The worst case: the worker holding the most connections (descriptors), so the most in flight.
+                    long victim = before.stream().max(java.util.Comparator.comparingLong(FaultInjector::descriptors))
+                            .orElseThrow();
                     fired = System.currentTimeMillis();
                     ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
                     happened = new Happened(fault, fired, 0, victim, 0, null);
@@ -130,6 +132,14 @@ final class FaultInjector implements AutoCloseable {
             happened = new Happened(fault, 0, 0, 0, 0, String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static long descriptors(long pid) {
+        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc", String.valueOf(pid), "fd"))) {
+            return fds.count();
+        } catch (IOException | java.io.UncheckedIOException gone) {
+            return 0;
         }
     }
 

@@ -268,23 +268,27 @@ public final class Matrix {
     public static final int RELOAD_DIVISOR = 4;
 
     /**
-     * Each fault at the edge while the flood plan runs at twice the front rate from one address: the
-     * front limit the only one on (so that what it admits is what the client counts), the edge cache
-     * on (the origin answers little, so a failure is the fault's). A second of ramp, eight held, the
+     * Each fault at the edge while the flood plan runs at twice the front rate from one address, the
+     * front limit the only one on (so that what it admits is what the client counts): the reload on
+     * /hare behind the edge cache (the origin answers little, so a failure is the reload's), the
+     * worker kill on /tortoise without it (200 ms each in the quick profile, so that some are in flight). A second of ramp, eight held, the
      * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
      * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
      * be left after the fault to see the new limit in.
      */
     public static List<Cell> faults(int frontRate) {
-        List<Cell> cells = new ArrayList<>();
-        for (Fault fault : List.of(
-                new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR)),
-                new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0))) {
-            cells.add(Cell.named(Plan.FLOOD, FAULTS, fault.kind().toString()).backLimit(false).serverCache()
-                    .fault(fault).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")
-                    .property("ramp", "1").property("hold", "8").property("drain", "2").build());
-        }
-        return cells;
+        Fault reload = new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
+        Fault kill = new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
+        return List.of(
+                flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().fault(reload), frontRate),
+                // Past the cache, to the slow path: requests are in flight at the kill, to be lost and counted.
+                flood(Cell.named(Plan.FLOOD, FAULTS, kill.kind().toString()).fault(kill).property("path", "/tortoise"),
+                        frontRate));
+    }
+
+    private static Cell flood(Cell.Builder cell, int frontRate) {
+        return cell.backLimit(false).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")
+                .property("ramp", "1").property("hold", "8").property("drain", "2").build();
     }
 
     /** The name suffix of the fleet cell whose edges are chosen by URI hash. */
