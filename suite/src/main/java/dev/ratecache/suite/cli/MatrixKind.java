@@ -238,7 +238,7 @@ enum MatrixKind {
             }
             if (!in.switches().frontLimit()) {
                 throw new IllegalArgumentException("--matrix faults reloads the front limit with another rate: drop"
-                        + " --front-limit off");
+                        + " --no-front-limit");
             }
             return Matrix.faults(in.switches().frontRate());
         }
