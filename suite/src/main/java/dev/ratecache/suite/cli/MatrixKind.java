@@ -219,7 +219,8 @@ enum MatrixKind {
     },
     /**
      * Faults at the edge while the flood runs: nginx reloaded with another front limit, a worker
-     * killed. Both act on nginx's master and workers by PID, so other products are refused; one
+     * killed, the suite's origin killed and started again. The first two act on nginx's master and
+     * workers by PID, so other products are refused; one
      * edge, so that the fault reaches every request. The front limit rejects over it (nodelay) with
      * a small burst unless the user says otherwise, so that each second's admissions show which
      * limit is in force.
@@ -240,7 +241,8 @@ enum MatrixKind {
                 throw new IllegalArgumentException("--matrix faults reloads the front limit with another rate: drop"
                         + " --no-front-limit");
             }
-            return Matrix.faults(in.switches().frontRate());
+            // The suite cannot restart a user's origin: that cell is left out.
+            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty());
         }
 
         @Override

@@ -18,7 +18,9 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
         /** The front tier's config rendered again with another front rate, and nginx -s reload. */
         RELOAD,
         /** The front tier's busiest worker killed with SIGKILL: its master starts another. */
-        WORKER_KILL;
+        WORKER_KILL,
+        /** The suite's origin killed with SIGKILL, and started again at once: the edge answers meanwhile from its cache. */
+        ORIGIN_RESTART;
 
         @Override
         public String toString() {
@@ -37,6 +39,7 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
         return switch (kind) {
             case RELOAD -> "the front tier reloaded (nginx -s reload) with its limit at " + newRate + " r/s, " + when;
             case WORKER_KILL -> "the front worker holding the most connections killed with SIGKILL, " + when;
+            case ORIGIN_RESTART -> "the origin killed with SIGKILL and started again, " + when;
         };
     }
 }

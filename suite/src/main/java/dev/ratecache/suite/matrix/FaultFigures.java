@@ -17,14 +17,33 @@ import java.util.Locale;
  * @param newLimit     a reload's: the new limit's rate + burst, the most it admits in any one second
  * @param respawnMs    a worker kill's: from the kill to its successor seen; null when none came
  * @param error        why the fault did not fire, or fired and could not be measured; null when it was
+ * @param downMs       an origin restart's: from the kill to the new origin ready; null for other faults
+ * @param servedStale  an origin restart's: requests in that time the edge answered from an expired
+ *                     entry (X-Cache-Status STALE or UPDATING), as the origin's stale-* permit
+ * @param originAfter  an origin restart's: requests the new origin answered, the edge's own way back
+ *                     to it; null when not known
  */
 public record FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
-        long beforePeak, long afterPeak, int newLimit, Long respawnMs) implements CellTrait.Figure {
+        long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
+        Long originAfter) implements CellTrait.Figure {
+
+    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+            long beforePeak, long afterPeak, int newLimit, Long respawnMs) {
+        this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, null, 0, null);
+    }
+
+    /** X-Cache-Status of an answer from an expired entry. */
+    private static final List<String> STALE = List.of("STALE", "UPDATING");
 
     /** Windows slide by this much: the precision of when a reload took effect. */
     public static final long STEP_MS = 100;
 
     static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit) {
+        return of(h, samples, newLimit, null);
+    }
+
+    /** @param originRequests what the cell's origin (the one running at its end) counted; null when unknown */
+    static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit, Long originRequests) {
         List<Sample> sent = samples.stream().filter(s -> !s.clientCacheHit()).toList();
         long failed = sent.stream().filter(s -> !s.success() && !s.rejected()).count();
         long lost = sent.stream().filter(s -> !s.success() && !s.rejected())
@@ -33,6 +52,16 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
             return new FaultFigures(h.fault(), 0, h.error(), failed, lost, null, 0, 0, newLimit, null);
         }
         Long respawn = h.respawnedPid() != 0 ? h.doneMs() - h.firedMs() : null;
+        if (h.fault().kind() == Fault.Kind.ORIGIN_RESTART) {
+            if (h.doneMs() == 0) {
+                return new FaultFigures(h.fault(), h.firedMs(), "the origin was not ready again before the cell ended",
+                        failed, lost, null, 0, 0, newLimit, null, null, 0, originRequests);
+            }
+            long stale = sent.stream().filter(s -> s.timeStamp() >= h.firedMs() && s.timeStamp() < h.doneMs())
+                    .filter(s -> STALE.contains(s.cacheStatus())).count();
+            return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null,
+                    h.doneMs() - h.firedMs(), stale, originRequests);
+        }
         if (h.fault().kind() != Fault.Kind.RELOAD) {
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, respawn);
         }
@@ -89,6 +118,11 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
         return firedMs != 0;
     }
 
+    /** Whether the edge reached the origin again by itself once it was back. */
+    public boolean recovered() {
+        return originAfter != null && originAfter > 0;
+    }
+
     /** Whether the master started a worker in place of the one killed. */
     public boolean respawned() {
         return respawnMs != null;
@@ -107,6 +141,10 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
                     + " the new limit's rate + burst %d)", failed,
                     effectMs == null ? "the new limit never held" : "the new limit held from " + effectMs
                             + " ms after the signal", beforePeak, afterPeak, newLimit);
+            case ORIGIN_RESTART -> String.format(Locale.ROOT, "origin restart: down %d ms, %d requests answered"
+                    + " stale meanwhile; %d failed; %s", downMs, servedStale, failed, originAfter == null
+                    ? "whether the edge went back to it is unknown" : recovered() ? "the edge went back to the new origin"
+                    + " by itself (" + originAfter + " requests)" : "THE EDGE NEVER WENT BACK to the new origin");
             case WORKER_KILL -> String.format(Locale.ROOT, "worker kill: %s; %d requests lost in flight (%d failed in all)",
                     respawnMs == null ? "NO WORKER STARTED in its place" : "the master started another in " + respawnMs
                             + " ms", lost, failed);

@@ -1,7 +1,7 @@
 package dev.ratecache.suite.matrix;
 
-import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.stack.Stack;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,15 +30,17 @@ final class FaultInjector implements AutoCloseable {
      * What happened, in epoch milliseconds; {@code firedMs} 0 when the fault never fired (the cell's
      * traffic ended first, or {@code error} says why).
      *
-     * @param doneMs      the reload's signal sent, or the killed worker's successor seen; 0 when not
+     * @param doneMs      the reload's signal sent, the killed worker's successor seen, or the origin started
+     *                    again and ready; 0 when not
      * @param killedPid   the worker killed; 0 for a reload
      * @param respawnedPid the worker the master started in its place; 0 when none came within the deadline
      */
     record Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {}
 
     private final Fault fault;
-    private final NginxServer front;
+    private final Stack stack;
     private final StackSpec reloaded;
+    private final OriginLifecycle origin;
     private final URI status;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "fault");
@@ -48,10 +50,14 @@ final class FaultInjector implements AutoCloseable {
     private volatile Happened happened;
     private int polls;
 
-    /** @param reloaded for a reload, the spec the front tier reloads with; null otherwise */
-    FaultInjector(Fault fault, NginxServer front, StackSpec reloaded, int statusPort) {
+    /**
+     * @param reloaded for a reload, the spec the front tier reloads with; null otherwise
+     * @param origin   the suite's origin, for a fault that kills it; null for a user's
+     */
+    FaultInjector(Fault fault, Stack stack, StackSpec reloaded, int statusPort, OriginLifecycle origin) {
         this.fault = fault;
-        this.front = front;
+        this.origin = origin;
+        this.stack = stack;
         this.reloaded = reloaded;
         this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
         this.happened = new Happened(fault, 0, 0, 0, 0, "the cell's traffic ended before the fault's moment");
@@ -98,14 +104,20 @@ final class FaultInjector implements AutoCloseable {
         try {
             switch (fault.kind()) {
                 case RELOAD -> {
-                    // Rendered and checked first: the moment is the signal's, which the windows are timed from.
-                    front.rewrite(reloaded);
-                    fired = System.currentTimeMillis();
-                    front.reload();
+                    // The moment is the signal's, after the config's render and check: the windows are timed from it.
+                    fired = stack.reloadFront(reloaded);
                     happened = new Happened(fault, fired, System.currentTimeMillis(), 0, 0, null);
                 }
+                case ORIGIN_RESTART -> {
+                    long[] killed = new long[1];
+                    origin.killAndStartAgain(at -> {
+                        killed[0] = at;
+                        happened = new Happened(fault, at, 0, 0, 0, null);
+                    });
+                    happened = new Happened(fault, killed[0], System.currentTimeMillis(), 0, 0, null);
+                }
                 case WORKER_KILL -> {
-                    List<Long> before = front.workers();
+                    List<Long> before = stack.frontWorkers();
                     if (before.isEmpty()) {
                         happened = new Happened(fault, 0, 0, 0, 0, "the front tier had no worker to kill");
                         return;
@@ -118,7 +130,7 @@ final class FaultInjector implements AutoCloseable {
                     happened = new Happened(fault, fired, 0, victim, 0, null);
                     long deadline = fired + RESPAWN_DEADLINE.toMillis();
                     while (System.currentTimeMillis() < deadline) {
-                        long successor = front.workers().stream().filter(w -> !before.contains(w)).findFirst()
+                        long successor = stack.frontWorkers().stream().filter(w -> !before.contains(w)).findFirst()
                                 .orElse(0L);
                         if (successor != 0) {
                             happened = new Happened(fault, fired, System.currentTimeMillis(), victim, successor, null);

@@ -201,6 +201,8 @@ public final class MatrixRunner {
                 }
             }
             LoadGenerator.Run run = generated.run();
+            // A fault cell may have killed the origin and started another: the cell's origin is the one running now.
+            origin = ownOrigin ? lifecycle.origin() : null;
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
@@ -224,7 +226,8 @@ public final class MatrixRunner {
             List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
             figures.addAll(traitFigures(cell, client, fallbacks));
             if (faults != null) {
-                FaultFigures f = FaultFigures.of(faults.happened(), client.samples(), faults.newLimit());
+                FaultFigures f = FaultFigures.of(faults.happened(), client.samples(), faults.newLimit(),
+                        counters == null ? null : counters.total().requests());
                 out.println("  " + f.terminalLine());
                 figures.add(f);
             }
@@ -321,7 +324,12 @@ public final class MatrixRunner {
             StackSpec spec = switchesOf(cell, dir).frontRate(fault.newRate()).spec(options.ports());
             reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
         }
-        return new FaultInjector(fault, stack.frontEnd(), reloaded, options.ports().frontStatus());
+        boolean ownOrigin = options.switches().origins().isEmpty();
+        if (fault.kind() == Fault.Kind.ORIGIN_RESTART && !ownOrigin) {
+            throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
+        }
+        return new FaultInjector(fault, stack, reloaded, options.ports().frontStatus(),
+                ownOrigin ? lifecycle : null);
     }
 
     private Generated generate(Cell cell, Map<String, String> props, Path clientDir, FaultInjector faults)

@@ -11,7 +11,9 @@ import java.util.List;
  * not one request fails (nginx's old workers finish what they hold while the new ones take the new
  * connections), and the new limit holds from some second after the signal to the end of the traffic.
  * A worker killed: its master starts another; the requests it held are lost, and counted, not
- * promised.
+ * promised. The origin killed and started again: the edge answers from its cache meanwhile, stale
+ * as the origin's stale-while-revalidate and stale-if-error permit, fails nothing, and goes back to
+ * the new origin by itself.
  */
 public final class FaultPromise {
     private FaultPromise() {}
@@ -21,6 +23,7 @@ public final class FaultPromise {
         return cell + switch (kind) {
             case RELOAD -> ": no failed request across the reload, and the new limit in force after it";
             case WORKER_KILL -> ": the master started a worker in place of the one killed";
+            case ORIGIN_RESTART -> ": no failed request while the origin was down, and the edge back on the new one by itself";
         };
     }
 
@@ -63,6 +66,7 @@ public final class FaultPromise {
             // Under the old limit the seconds before must admit more than the new one allows, or they tell nothing.
             case RELOAD -> f.failed() == 0 && f.effectMs() != null && f.beforePeak() > f.newLimit();
             case WORKER_KILL -> f.respawned();
+            case ORIGIN_RESTART -> f.failed() == 0 && f.recovered();
         };
     }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
 /** --matrix faults' table: each fault, the requests it cost, and how the edge came through it. */
 public final class FaultsSection {
     static final List<String> HEADINGS = List.of("cell", "failed requests", "lost in flight (no response)",
-            "new limit in force after (ms)", "admitted/s before / after", "worker started again after (ms)");
+            "new limit in force after (ms)", "admitted/s before / after", "worker started again after (ms)",
+            "origin down (ms)", "answered stale meanwhile", "new origin's requests");
 
     private FaultsSection() {}
 
@@ -28,7 +29,10 @@ public final class FaultsSection {
             rows.add(new ReportSection.Row(r.cell().name(), List.of(String.valueOf(f.failed()), String.valueOf(f.lost()),
                     reload && f.effectMs() != null ? String.valueOf(f.effectMs()) : "n/a",
                     reload ? f.beforePeak() + " / " + f.afterPeak() + " (new limit " + f.newLimit() + ")" : "n/a",
-                    f.respawnMs() != null ? String.valueOf(f.respawnMs()) : "n/a")));
+                    f.respawnMs() != null ? String.valueOf(f.respawnMs()) : "n/a",
+                    f.downMs() != null ? String.valueOf(f.downMs()) : "n/a",
+                    f.downMs() != null ? String.valueOf(f.servedStale()) : "n/a",
+                    f.originAfter() != null && f.downMs() != null ? String.valueOf(f.originAfter()) : "n/a")));
             lines.add(r.cell().name() + ": " + f.terminalLine() + ".");
             figures.put(r.cell().name(), Map.of("fault", json(f)));
         }
@@ -56,6 +60,9 @@ public final class FaultsSection {
         json.put("after_peak", f.afterPeak());
         json.put("new_limit", f.newLimit());
         json.put("respawn_ms", f.respawnMs());
+        json.put("down_ms", f.downMs());
+        json.put("served_stale", f.servedStale());
+        json.put("origin_after", f.originAfter());
         return json;
     }
 }

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * --matrix faults under the quick profile, on real nginx, the origin and JMeter: the front tier
  * reloaded mid-flood with a quarter of its limit fails no request and holds the new limit; one of
- * its workers killed mid-flood is started again by its master, and the requests it held are counted.
+ * its workers killed mid-flood is started again by its master, and the requests it held are counted;
+ * the origin killed and started again mid-flood fails nothing behind the edge's cache, and the edge
+ * goes back to the new origin by itself.
  */
 @StackTest
 class FaultsMatrixStackTest {
@@ -25,7 +27,8 @@ class FaultsMatrixStackTest {
 
     @BeforeAll
     static void runTheFaultCells() throws Exception {
-        matrix = MatrixRun.of(FaultsMatrixStackTest.class, "faults", List.of("faults/reload", "faults/worker-kill"));
+        matrix = MatrixRun.of(FaultsMatrixStackTest.class, "faults",
+                List.of("faults/reload", "faults/worker-kill", "faults/origin-restart"));
     }
 
     private static JsonNode fault(String cell) {
@@ -68,6 +71,21 @@ class FaultsMatrixStackTest {
                 .filter(s -> !Character.isDigit(s.responseCode().charAt(0))).count();
         assertThat(f.get("lost").asLong()).isEqualTo(noResponse);
         assertThat(matrix.output()).contains("requests lost in flight");
+    }
+
+    @Test
+    void theEdgeAnswersStaleWhileTheOriginIsDownAndGoesBackToTheNewOne() throws Exception {
+        JsonNode f = fault("faults/origin-restart");
+        assertThat(check("faults/origin-restart", Fault.Kind.ORIGIN_RESTART).get("passed").asBoolean())
+                .as(matrix.output()).isTrue();
+        assertThat(f.get("failed").asLong()).isZero();
+        // /hare is fresh for 1 s in the quick profile: an outage of seconds outlives it, so some answers were stale.
+        assertThat(f.get("down_ms").asLong()).as(matrix.output()).isGreaterThan(1000);
+        assertThat(f.get("served_stale").asLong()).isPositive();
+        assertThat(f.get("origin_after").asLong()).isPositive();
+        // Ready twice in the run's origin log: at the run's start, and after the fault started it again.
+        String log = Files.readString(matrix.run.resolve("origin.log"));
+        assertThat(log.split("origin ready in", -1).length - 1).as(log).isEqualTo(2);
     }
 
     @Test

@@ -88,6 +88,38 @@ class FaultFiguresTest {
     }
 
     @Test
+    void anOriginRestartCountsTheStaleAnswersWhileItWasDownAndWhetherTheEdgeWentBack() {
+        Fault restart = new Fault(Fault.Kind.ORIGIN_RESTART, 2, 0);
+        List<Sample> samples = new ArrayList<>(flood(T0, T0 + 6000, 20));
+        samples.add(new Sample(T0 + 2500, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
+        samples.add(new Sample(T0 + 3000, 1, "", "200", "OK", "", true, 0, 1, "", "UPDATING", ""));
+        // Stale after the origin is back (stale-while-revalidate's, not the outage's): not counted.
+        samples.add(new Sample(T0 + 5500, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
+        FaultInjector.Happened h = new FaultInjector.Happened(restart, T0 + 2000, T0 + 5000, 0, 0, null);
+
+        FaultFigures back = FaultFigures.of(h, samples, 0, 3L);
+        assertThat(back.downMs()).isEqualTo(3000);
+        assertThat(back.servedStale()).isEqualTo(2);
+        assertThat(back.recovered()).isTrue();
+        assertThat(back.terminalLine()).isEqualTo("origin restart: down 3000 ms, 2 requests answered stale meanwhile;"
+                + " 0 failed; the edge went back to the new origin by itself (3 requests)");
+
+        assertThat(FaultFigures.of(h, samples, 0, 0L).terminalLine()).contains("THE EDGE NEVER WENT BACK");
+        FaultFigures notBack = FaultFigures.of(new FaultInjector.Happened(restart, T0 + 2000, 0, 0, 0, null),
+                samples, 0, 0L);
+        assertThat(notBack.error()).isEqualTo("the origin was not ready again before the cell ended");
+    }
+
+    @Test
+    void theFaultsMatrixRestartsOnlyTheSuitesOwnOrigin() {
+        assertThat(Matrix.faults(40, true)).extracting(Cell::name)
+                .containsExactly("faults/reload", "faults/worker-kill", "faults/origin-restart");
+        assertThat(Matrix.faults(40, false)).extracting(Cell::name).containsExactly("faults/reload", "faults/worker-kill");
+        // A quarter of the front rate: far enough under it that a second tells the two limits apart.
+        assertThat(Matrix.faults(40, true).get(0).trait(Fault.class).newRate()).isEqualTo(10);
+    }
+
+    @Test
     void aFaultThatNeverFiredSaysWhy() {
         FaultFigures f = FaultFigures.of(new FaultInjector.Happened(KILL, 0, 0, 0, 0, "the traffic ended first"),
                 flood(T0, T0 + 1000, 20), 0);

@@ -52,6 +52,19 @@ class FaultPromiseTest {
     }
 
     @Test
+    void anOriginRestartKeepsItWithNothingFailedAndTheEdgeBackOnTheNewOrigin() {
+        Fault restart = new Fault(Fault.Kind.ORIGIN_RESTART, 2, 0);
+        Check check = new Check(FaultPromise.text("faults/origin-restart", restart.kind()), "faults/origin-restart",
+                null, "==", 1);
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 0, 0, null, 0, 0, 0, null,
+                4000L, 120, 2L))).passed()).isTrue();
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 3, 0, null, 0, 0, 0, null,
+                4000L, 120, 2L))).passed()).as("three 502s while it was down").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 0, 0, null, 0, 0, 0, null,
+                4000L, 120, 0L))).passed()).as("the edge never asked the new origin").isFalse();
+    }
+
+    @Test
     void aFaultThatNeverFiredBreaksIt() {
         FaultFigures unfired = new FaultFigures(KILL, 0, "the traffic ended first", 0, 0, null, 0, 0, 0, null);
         assertThat(FaultPromise.evaluate(KILL_CHECK, List.of(unfired)).passed()).isFalse();
