@@ -259,6 +259,14 @@ enum MatrixKind {
         }
 
         @Override
+        int originThreads() {
+            // The worker kill's flood admits 40 /tortoise a second, 2 s each in the default profile: 80 at once.
+            // With fewer threads they queue at the origin, the kill loses the queue as well as what was in flight,
+            // and the next cell starts behind the backlog.
+            return FAULTS_ORIGIN_THREADS;
+        }
+
+        @Override
         List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
             return FaultPromise.check(cells);
         }
@@ -277,6 +285,7 @@ enum MatrixKind {
      */
     static final int FAULTS_FRONT_RATE = 40;
     static final int FAULTS_FRONT_BURST = 5;
+    static final int FAULTS_ORIGIN_THREADS = 100;
 
     /** What a kind reads of the command to make its cells. */
     interface Input {

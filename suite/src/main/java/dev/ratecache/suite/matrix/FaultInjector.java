@@ -9,8 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,6 +22,8 @@ import java.util.regex.Pattern;
 final class FaultInjector implements AutoCloseable {
     /** How long the master may take to start a worker in place of a killed one before the cell says it did not. */
     static final Duration RESPAWN_DEADLINE = Duration.ofSeconds(10);
+    /** Longer than the origin's own start-up limit, which fails the start by itself. */
+    private static final Duration RESTART_DEADLINE = Duration.ofSeconds(150);
     private static final Pattern REQUESTS = Pattern.compile("\\n\\s*\\d+\\s+\\d+\\s+(\\d+)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
@@ -42,7 +43,7 @@ final class FaultInjector implements AutoCloseable {
     private final StackSpec reloaded;
     private final OriginLifecycle origin;
     private final URI status;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+    private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "fault");
         t.setDaemon(true);
         return t;
@@ -61,6 +62,9 @@ final class FaultInjector implements AutoCloseable {
         this.reloaded = reloaded;
         this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
         this.happened = new Happened(fault, 0, 0, 0, 0, "the cell's traffic ended before the fault's moment");
+        // At the traffic's end a fault not yet fired never fires, and one under way finishes (see close).
+        thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        thread.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
     }
 
     /** Starts watching for the traffic; the fault fires on its own thread. */
@@ -155,12 +159,15 @@ final class FaultInjector implements AutoCloseable {
         }
     }
 
-    /** Stops the thread (a fault not yet fired stays unfired) and says what happened. */
+    /**
+     * Stops the thread: a fault not yet fired stays unfired; one under way is waited for, so that an
+     * origin being started again is ready (or failed) before the cell looks at it.
+     */
     @Override
     public void close() {
-        thread.shutdownNow();
+        thread.shutdown();
         try {
-            thread.awaitTermination(RESPAWN_DEADLINE.toSeconds() + 5, TimeUnit.SECONDS);
+            thread.awaitTermination(RESTART_DEADLINE.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -273,10 +273,10 @@ public final class Matrix {
      * /hare behind the edge cache (the origin answers little, so a failure is the reload's), the
      * worker kill on /tortoise without it (200 ms each in the quick profile, so that some are in flight);
      * with the suite's own origin ({@code ownOrigin}), the origin killed and started again, on /hare
-     * behind the cache. A second of ramp, eight held, the
+     * behind the cache. A second of ramp, seven held, a second to drain (nodelay queues nothing), the
      * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
      * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
-     * be left after the fault to see the new limit in.
+     * be left after the fault to see the new limit in, or the edge go back to a restarted origin.
      */
     public static List<Cell> faults(int frontRate, boolean ownOrigin) {
         Fault reload = new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
@@ -297,7 +297,7 @@ public final class Matrix {
 
     private static Cell flood(Cell.Builder cell, int frontRate) {
         return cell.backLimit(false).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")
-                .property("ramp", "1").property("hold", "8").property("drain", "2").build();
+                .property("ramp", "1").property("hold", "7").property("drain", "1").build();
     }
 
     /** The name suffix of the fleet cell whose edges are chosen by URI hash. */
