@@ -83,6 +83,9 @@ class FaultsMatrixStackTest {
         assertThat(f.get("down_ms").asLong()).as(matrix.output()).isGreaterThan(1000);
         assertThat(f.get("served_stale").asLong()).isPositive();
         assertThat(f.get("origin_after").asLong()).isPositive();
+        // Two processes, neither of which ran the whole cell: no origin CPU rather than a negative one.
+        assertThat(matrix.cells.get("faults/origin-restart").path("metrics").path("cpu_origin_s").path("median")
+                .isNumber()).as(matrix.output()).isFalse();
         // Ready twice in the run's origin log: at the run's start, and after the fault started it again.
         String log = Files.readString(matrix.run.resolve("origin.log"));
         assertThat(log.split("origin ready in", -1).length - 1).as(log).isEqualTo(2);
