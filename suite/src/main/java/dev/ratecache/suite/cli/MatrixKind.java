@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
@@ -229,7 +230,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "floods with the suite's flood plan");
-            if (in.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
+            if (in.edge() != EdgeProduct.NGINX) {
                 throw new IllegalArgumentException("--matrix faults reloads nginx and kills its workers: drop --edge "
                         + in.edge() + " (HAProxy would need its master socket's reload, Varnish a VCL swap)");
             }
@@ -297,7 +298,7 @@ enum MatrixKind {
         boolean given(String option);
 
         /** The edge product --edge names (nginx unless given). */
-        dev.ratecache.suite.edge.EdgeProduct edge();
+        EdgeProduct edge();
 
         /** Whether the plans are the user's own rather than the suite's. */
         boolean ownPlan();

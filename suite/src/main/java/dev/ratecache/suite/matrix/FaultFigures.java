@@ -8,7 +8,8 @@ import java.util.Locale;
  * What a cell of --matrix faults measured of its fault: when it fired, the requests that failed
  * (neither answered nor refused by a limit) and those of them that got no HTTP response at all (lost
  * in flight); for a reload, when the new limit took effect; for a worker killed, whether and when
- * the master started another.
+ * the master started another; for the origin killed and started again, how long it was down, what
+ * the edge answered stale meanwhile, and whether it went back to the new one.
  *
  * @param effectMs     a reload's: from the signal to the start of the first one-second window from
  *                     which every window admits at most {@code newLimit}; null when none did

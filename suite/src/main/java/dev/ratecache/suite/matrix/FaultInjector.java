@@ -1,13 +1,18 @@
 package dev.ratecache.suite.matrix;
 
+import dev.ratecache.proc.Poll;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -127,7 +132,7 @@ final class FaultInjector implements AutoCloseable {
                         return;
                     }
                     // The worst case: the worker holding the most connections (descriptors), so the most in flight.
-                    long victim = before.stream().max(java.util.Comparator.comparingLong(FaultInjector::descriptors))
+                    long victim = before.stream().max(Comparator.comparingLong(FaultInjector::descriptors))
                             .orElseThrow();
                     fired = System.currentTimeMillis();
                     ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
@@ -140,7 +145,7 @@ final class FaultInjector implements AutoCloseable {
                             happened = new Happened(fault, fired, System.currentTimeMillis(), victim, successor, null);
                             return;
                         }
-                        dev.ratecache.proc.Poll.pause(10);
+                        Poll.pause(10);
                     }
                 }
             }
@@ -152,9 +157,9 @@ final class FaultInjector implements AutoCloseable {
     }
 
     private static long descriptors(long pid) {
-        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc", String.valueOf(pid), "fd"))) {
+        try (var fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
             return fds.count();
-        } catch (IOException | java.io.UncheckedIOException gone) {
+        } catch (IOException | UncheckedIOException gone) {
             return 0;
         }
     }

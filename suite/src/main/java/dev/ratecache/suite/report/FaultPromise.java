@@ -1,8 +1,8 @@
 package dev.ratecache.suite.report;
 
+import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Fault;
 import dev.ratecache.suite.matrix.FaultFigures;
-import dev.ratecache.suite.matrix.CellResult;
 import java.util.ArrayList;
 import java.util.List;
 

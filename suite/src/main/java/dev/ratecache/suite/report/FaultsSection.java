@@ -1,6 +1,7 @@
 package dev.ratecache.suite.report;
 
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Fault;
 import dev.ratecache.suite.matrix.FaultFigures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +26,7 @@ public final class FaultsSection {
             if (f == null) {
                 continue;
             }
-            boolean reload = f.fault().kind() == dev.ratecache.suite.matrix.Fault.Kind.RELOAD;
+            boolean reload = f.fault().kind() == Fault.Kind.RELOAD;
             rows.add(new ReportSection.Row(r.cell().name(), List.of(String.valueOf(f.failed()), String.valueOf(f.lost()),
                     reload && f.effectMs() != null ? String.valueOf(f.effectMs()) : "n/a",
                     reload ? f.beforePeak() + " / " + f.afterPeak() + " (new limit " + f.newLimit() + ")" : "n/a",
