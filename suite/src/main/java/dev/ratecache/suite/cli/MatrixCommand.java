@@ -84,7 +84,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " (--origin-db postgres is its default, h2 is refused; --origin-threads 50 unless given) under the stress plan straight to the"
                     + " origin, behind the edge cache, the app cache (Redis) and both, then the flood plan straight to"
                     + " the origin with pools of 2, 5, 10, 20 and 50 (--db-pool sets the first four cells' pool), with"
-                    + " where the pool's optimum lies. Default: ${DEFAULT-VALUE}.")
+                    + " where the pool's optimum lies; faults: the flood at twice the front rate (40 r/s, burst 5, nodelay"
+                    + " unless given; --origin-threads 100 unless given) while nginx's front tier is reloaded with a quarter of it, while one of its"
+                    + " workers is killed, and while the suite's origin is killed and started again (not with --origin),"
+                    + " with each promise checked (no failed request and the new limit in force; the worker started"
+                    + " again; no failed request and the edge back on the new origin) and the requests lost counted. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
@@ -540,6 +544,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             @Override public List<Plan> plans() { return plans; }
             @Override public StackSwitches switches() { return switches; }
             @Override public boolean given(String option) { return parsed.hasMatchedOption(option); }
+            @Override public dev.ratecache.suite.edge.EdgeProduct edge() { return edge; }
             @Override public boolean ownPlan() { return MatrixCommand.this.ownPlan(); }
             @Override public String notOwnPlan() { return MatrixCommand.this.notOwnPlan(); }
         };

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
@@ -15,6 +16,8 @@ import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.DbSection;
 import dev.ratecache.suite.report.EdgePromise;
 import dev.ratecache.suite.report.EdgesSection;
+import dev.ratecache.suite.report.FaultPromise;
+import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.FleetSection;
 import dev.ratecache.suite.report.ReportSection;
@@ -214,8 +217,76 @@ enum MatrixKind {
         Predictor.Model model() {
             return DbPrediction.MODEL;
         }
+    },
+    /**
+     * Faults at the edge while the flood runs: nginx reloaded with another front limit, a worker
+     * killed, the suite's origin killed and started again. The first two act on nginx's master and
+     * workers by PID, so other products are refused; one
+     * edge, so that the fault reaches every request. The front limit rejects over it (nodelay) with
+     * a small burst unless the user says otherwise, so that each second's admissions show which
+     * limit is in force.
+     */
+    FAULTS {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "floods with the suite's flood plan");
+            if (in.edge() != EdgeProduct.NGINX) {
+                throw new IllegalArgumentException("--matrix faults reloads nginx and kills its workers: drop --edge "
+                        + in.edge() + " (HAProxy would need its master socket's reload, Varnish a VCL swap)");
+            }
+            if (in.switches().edges() > 1) {
+                throw new IllegalArgumentException("--matrix faults strikes one edge: drop --edges "
+                        + in.switches().edges());
+            }
+            if (!in.switches().frontLimit()) {
+                throw new IllegalArgumentException("--matrix faults reloads the front limit with another rate: drop"
+                        + " --no-front-limit");
+            }
+            // The suite cannot restart a user's origin: that cell is left out.
+            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty());
+        }
+
+        @Override
+        void defaults(StackSwitches switches, Input in) {
+            if (!in.given("--front-mode")) {
+                switches.frontMode(LimitMode.NODELAY);
+            }
+            if (!in.given("--front-rate")) {
+                switches.frontRate(FAULTS_FRONT_RATE);
+            }
+            if (!in.given("--front-burst")) {
+                switches.frontBurst(FAULTS_FRONT_BURST);
+            }
+        }
+
+        @Override
+        int originThreads() {
+            // The worker kill's flood admits 40 /tortoise a second, 2 s each in the default profile: 80 at once.
+            // With fewer threads they queue at the origin, the kill loses the queue as well as what was in flight,
+            // and the next cell starts behind the backlog.
+            return FAULTS_ORIGIN_THREADS;
+        }
+
+        @Override
+        List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
+            return FaultPromise.check(cells);
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+                Map<String, CellPrediction> predictions, StackSpec limits) {
+            return FaultsSection.of(cells);
+        }
     };
 
+    /**
+     * --matrix faults' front rate and burst unless given: a flood at twice the rate stays light on a
+     * shared machine, and a reload to a quarter of it admits (rate / 4 + burst) a second, well under
+     * the old rate: the seconds tell the two limits apart.
+     */
+    static final int FAULTS_FRONT_RATE = 40;
+    static final int FAULTS_FRONT_BURST = 5;
+    static final int FAULTS_ORIGIN_THREADS = 100;
 
     /** What a kind reads of the command to make its cells. */
     interface Input {
@@ -225,6 +296,9 @@ enum MatrixKind {
 
         /** Whether the user gave {@code option} on the command line. */
         boolean given(String option);
+
+        /** The edge product --edge names (nginx unless given). */
+        EdgeProduct edge();
 
         /** Whether the plans are the user's own rather than the suite's. */
         boolean ownPlan();

@@ -56,6 +56,19 @@ public interface Edge {
         /** The same for the back tier: what reached the origin, and when. */
         List<EdgeEvent> backEvents() throws IOException;
 
+        /**
+         * The front tier's config rewritten from {@code spec} and reloaded without a restart, as the
+         * product does it (--matrix faults); returns the epoch ms the reload was signalled at, once it is.
+         */
+        default long reloadFront(StackSpec spec) throws IOException, InterruptedException {
+            throw new UnsupportedOperationException("the suite reloads only nginx's tiers");
+        }
+
+        /** The front tier's worker processes now, by PID: what a fault kills; none when the suite cannot tell them. */
+        default List<Long> frontWorkers() {
+            return List.of();
+        }
+
         @Override
         void close();
     }

@@ -196,6 +196,21 @@ public final class NginxEdge implements Edge {
             return NginxLog.events(fronts.stream().map(NginxServer::accessLog).toList());
         }
 
+        /** The first edge's: rendered and checked with nginx -t first, so the moment returned is the signal's. */
+        @Override
+        public long reloadFront(StackSpec spec) throws IOException, InterruptedException {
+            NginxServer front = fronts.get(0);
+            front.rewrite(spec);
+            long signalled = System.currentTimeMillis();
+            front.reload();
+            return signalled;
+        }
+
+        @Override
+        public List<Long> frontWorkers() {
+            return fronts.get(0).workers();
+        }
+
         @Override
         public List<EdgeEvent> backEvents() throws IOException {
             return NginxLog.events(back.accessLog());

@@ -366,6 +366,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** A cell of --matrix faults: what goes wrong at the edge mid-cell, and when. */
+        public Builder fault(Fault fault) {
+            traits.add(fault);
+            return this;
+        }
+
         /** Beside a row of another experiment's published table than the reference's. */
         public Builder published(Published row) {
             traits.add(row);

@@ -258,6 +258,48 @@ public final class Matrix {
         return cells;
     }
 
+    /** The name of --matrix faults' set of cells. */
+    public static final String FAULTS = "faults";
+
+    /** When each fault fires: seconds after the edge's first request, mid-way through the flood's hold. */
+    public static final double FAULT_AT_SECONDS = 2;
+
+    /** What a reload divides the front rate by: far enough under the old limit that its seconds tell the two apart. */
+    public static final int RELOAD_DIVISOR = 4;
+
+    /**
+     * Each fault at the edge while the flood plan runs at twice the front rate from one address, the
+     * front limit the only one on (so that what it admits is what the client counts): the reload on
+     * /hare behind the edge cache (the origin answers little, so a failure is the reload's), the
+     * worker kill on /tortoise without it (200 ms each in the quick profile, so that some are in flight);
+     * with the suite's own origin ({@code ownOrigin}), the origin killed and started again, on /hare
+     * behind the cache. A second of ramp, seven held, a second to drain (nodelay queues nothing), the
+     * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
+     * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
+     * be left after the fault to see the new limit in, or the edge go back to a restarted origin.
+     */
+    public static List<Cell> faults(int frontRate, boolean ownOrigin) {
+        Fault reload = new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
+        Fault kill = new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
+        Fault origin = new Fault(Fault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
+        List<Cell> cells = new ArrayList<>(List.of(
+                flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().fault(reload), frontRate),
+                // Past the cache, to the slow path: requests are in flight at the kill, to be lost and counted.
+                flood(Cell.named(Plan.FLOOD, FAULTS, kill.kind().toString()).fault(kill).property("path", "/tortoise"),
+                        frontRate)));
+        if (ownOrigin) {
+            // Behind the cache: what the edge holds is what it can answer while the origin is gone.
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, origin.kind().toString()).serverCache().fault(origin),
+                    frontRate));
+        }
+        return cells;
+    }
+
+    private static Cell flood(Cell.Builder cell, int frontRate) {
+        return cell.backLimit(false).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")
+                .property("ramp", "1").property("hold", "7").property("drain", "1").build();
+    }
+
     /** The name suffix of the fleet cell whose edges are chosen by URI hash. */
     public static final String URI_HASH = ".uri-hash";
 

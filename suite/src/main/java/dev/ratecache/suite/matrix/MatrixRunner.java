@@ -188,15 +188,21 @@ public final class MatrixRunner {
             TierCpu tierCpu = TierCpu.before(origin, redis, ownOrigin ? lifecycle.postgres() : null);
             Path clientDir = dir.resolve(cell.generator().folder());
             PoolSampler pool = ownOrigin && options.database().reported() ? PoolSampler.start(origin, tierCpu) : null;
+            FaultInjector faults = faultOf(cell, stack, dir);
             Generated generated;
             try {
-                generated = generate(cell, props, clientDir);
+                generated = generate(cell, props, clientDir, faults);
             } finally {
                 if (pool != null) {
                     pool.close();
                 }
+                if (faults != null) {
+                    faults.close();
+                }
             }
             LoadGenerator.Run run = generated.run();
+            // A fault cell may have killed the origin and started another: the cell's origin is the one running now.
+            origin = ownOrigin ? lifecycle.origin() : null;
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
@@ -219,6 +225,12 @@ public final class MatrixRunner {
             DatabaseFigures database = pool == null ? null : DatabaseFigures.of(counters, pool.activePeak(), options.database());
             List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
             figures.addAll(traitFigures(cell, client, fallbacks));
+            if (faults != null) {
+                FaultFigures f = FaultFigures.of(faults.happened(), client.samples(), faults.newLimit(),
+                        counters == null ? null : counters.total().requests());
+                out.println("  " + f.terminalLine());
+                figures.add(f);
+            }
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
                     LoadHostSamples.count(client.samples(), remote, dir, out), timeline, figures);
             Optional<String> incomplete = Completeness.problem(client.summary().samples(),
@@ -298,14 +310,41 @@ public final class MatrixRunner {
     /** What the generator left: its run, its samples read once, and the CPU over the samples' window. */
     private record Generated(LoadGenerator.Run run, ClientSamples client, CellMeasurement.WindowCpu windowCpu) {}
 
-    private Generated generate(Cell cell, Map<String, String> props, Path clientDir)
+    /**
+     * The injector of the cell's {@link Fault} into its front tier, null for a cell without one; a
+     * reload's config is the cell's with the fault's front rate, rendered when it fires.
+     */
+    private FaultInjector faultOf(Cell cell, Stack stack, Path dir) throws IOException {
+        Fault fault = cell.trait(Fault.class);
+        if (fault == null || stack == null) {
+            return null;
+        }
+        StackSpec reloaded = null;
+        if (fault.kind() == Fault.Kind.RELOAD) {
+            StackSpec spec = switchesOf(cell, dir).frontRate(fault.newRate()).spec(options.ports());
+            reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
+        }
+        boolean ownOrigin = options.switches().origins().isEmpty();
+        if (fault.kind() == Fault.Kind.ORIGIN_RESTART && !ownOrigin) {
+            throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
+        }
+        return new FaultInjector(fault, stack, reloaded, options.ports().frontStatus(),
+                ownOrigin ? lifecycle : null);
+    }
+
+    private Generated generate(Cell cell, Map<String, String> props, Path clientDir, FaultInjector faults)
             throws IOException, InterruptedException, CellFailure {
         LoadGenerator generator = generators.get(cell.generator());
         try (CpuDuringRun during = CpuDuringRun.start()) {
             LoadGenerator.Run run;
             try (CellProgress progress = CellProgress.start(terminal, generator.output(clientDir),
                     estimate.cellGuess(cell), estimate.runGuess(), cellStarted)) {
-                run = generator.run(cell, props, clientDir, during::generatorStarted);
+                run = generator.run(cell, props, clientDir, pid -> {
+                    during.generatorStarted(pid);
+                    if (faults != null) {
+                        faults.start();
+                    }
+                });
             }
             during.finished();
             ClientSamples client = run.summarized() != null ? ClientSamples.of(run.summarized())

@@ -17,7 +17,8 @@ import java.util.List;
 final class OriginLifecycle implements AutoCloseable {
     private final MatrixRunner.Options options;
     private final PrintWriter out;
-    private OriginServer origin;
+    /** Volatile: a fault cell's thread starts it again mid-cell ({@link #killAndStartAgain}). */
+    private volatile OriginServer origin;
     /** Whether the running origin was started with the Redis app cache. */
     private boolean originAppCache;
     /** The running origin's database pool: a cell of its own pool ({@link Cell.Pool}) restarts it. */
@@ -157,6 +158,23 @@ final class OriginLifecycle implements AutoCloseable {
         originPool = pool;
         origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
                 options.runDir().resolve("origin.log"), originArgs(appCache, pool));
+    }
+
+    /**
+     * The origin killed with SIGKILL mid-cell (--matrix faults), then started again as it was, on its
+     * ports, with its arguments: returns once the new one is ready. The kill's moment goes to
+     * {@code killed} before the start.
+     */
+    OriginServer killAndStartAgain(java.util.function.LongConsumer killed) throws IOException {
+        OriginServer dead = origin;
+        ProcessHandle process = ProcessHandle.of(dead.pid()).orElseThrow(() -> new IOException("the origin is not running"));
+        process.destroyForcibly();
+        killed.accept(System.currentTimeMillis());
+        process.onExit().join();
+        dead.close();
+        origin = OriginServer.start(options.ports().origin(), options.ports().management(), options.originThreads(),
+                options.runDir().resolve("origin.log"), originArgs(originAppCache, originPool));
+        return origin;
     }
 
     private List<String> originArgs(boolean appCache, int pool) {

@@ -54,7 +54,9 @@ final class TierCpu {
      * @param stack the tiers, or null for a cell straight to the origin
      */
     Used after(Stack stack, double generatorSeconds) {
-        Double originCpu = origin == null ? null : ProcCpu.seconds(origin.pid()).orElse(0) - originBefore;
+        // Gone (killed, and another started by a fault cell): no one process's CPU covers the run.
+        Double originCpu = origin == null || !origin.isRunning() ? null
+                : ProcCpu.seconds(origin.pid()).orElse(0) - originBefore;
         // Gone (stopped during the run): its CPU went with it.
         Double redisCpu = redis != null && redis.isRunning() ? redis.cpuSeconds().orElse(redisBefore) - redisBefore : null;
         Double front = stack == null ? null : stack.frontCpuSeconds();

@@ -186,6 +186,46 @@ public final class NginxServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Renders {@code spec}'s config of this tier over the running one and checks it with
+     * {@code nginx -t}; the master goes on with the old one until {@link #reload()}.
+     */
+    public void rewrite(StackSpec spec) throws IOException, InterruptedException {
+        check(new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates()).render(tier, spec, prefix.resolve("conf")));
+    }
+
+    /**
+     * {@code nginx -s reload}: HUP to the master named in the pid file. Returns once the signal is
+     * sent; the master starts new workers on the config as it is now and lets the old ones finish theirs.
+     */
+    public void reload() throws IOException, InterruptedException {
+        Path log = prefix.resolve("logs/nginx-s-reload.log");
+        try (ManagedProcess signal = ManagedProcess.start("nginx -s reload " + name, command("-s", "reload"), prefix,
+                log)) {
+            if (signal.waitFor(Duration.ofSeconds(30)) != 0) {
+                throw new IOException("nginx -s reload of the " + name + " tier failed: " + LogTail.of(log, 5));
+            }
+        }
+    }
+
+    /**
+     * The master's worker processes now, by PID: its children whose title nginx set to "nginx: worker
+     * process" (the cache manager and loader are children too, and are not workers).
+     */
+    public List<Long> workers() {
+        return ProcessHandle.of(pid()).stream().flatMap(ProcessHandle::children)
+                .filter(child -> title(child.pid()).startsWith("nginx: worker process")).map(ProcessHandle::pid)
+                .toList();
+    }
+
+    private static String title(long pid) {
+        try {
+            return Files.readString(Path.of("/proc", String.valueOf(pid), "cmdline")).replace('\0', ' ').strip();
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+
     private Path pidFile() {
         return prefix.toAbsolutePath().resolve("nginx.pid");
     }

@@ -185,6 +185,16 @@ public final class Stack implements AutoCloseable {
         return tiers.backEvents();
     }
 
+    /** See {@link Edge.Running#reloadFront}. */
+    public long reloadFront(StackSpec spec) throws IOException, InterruptedException {
+        return tiers.reloadFront(spec);
+    }
+
+    /** See {@link Edge.Running#frontWorkers}. */
+    public List<Long> frontWorkers() {
+        return tiers.frontWorkers();
+    }
+
     /** The Redis the edges share with --fleet-limit shared, when the suite started it. */
     public Optional<RedisServer> fleetRedis() { return nginxTiers().flatMap(NginxEdge.Tiers::fleetRedis); }
 

@@ -53,7 +53,14 @@ class BadInputTest {
                 refused("unknown profile", List.of("--profile", "fast"),
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
-                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, edges or db"),
+                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, edges, db or faults"),
+                refused("the faults matrix through another edge product", List.of("--matrix", "faults", "--edge",
+                        "haproxy"), "--matrix faults reloads nginx and kills its workers: drop --edge haproxy"),
+                refused("the faults matrix over several edges", List.of("--matrix", "faults", "--edges", "2"),
+                        "--matrix faults strikes one edge: drop --edges 2"),
+                refused("the faults matrix without the front limit it reloads", List.of("--matrix", "faults",
+                        "--no-front-limit"), "--matrix faults reloads the front limit with another rate: drop"
+                                + " --no-front-limit"),
                 refused("the db matrix told to run on H2", List.of("--matrix", "db", "--origin-db", "h2"),
                         "--matrix db runs on --origin-db postgres (got 'h2'): drop --origin-db"),
                 refused("the db matrix on the user's own origin", List.of("--matrix", "db", "--origin",
@@ -208,7 +215,7 @@ class BadInputTest {
     void helpListsTheValuesOfEveryChoice() {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
-                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges, db.",
+                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges, db, faults.",
                 "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.", "--origin-db=DB h2, postgres.");
     }

@@ -1,0 +1,154 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.jtl.Sample;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a cell of --matrix faults measured of its fault: when it fired, the requests that failed
+ * (neither answered nor refused by a limit) and those of them that got no HTTP response at all (lost
+ * in flight); for a reload, when the new limit took effect; for a worker killed, whether and when
+ * the master started another; for the origin killed and started again, how long it was down, what
+ * the edge answered stale meanwhile, and whether it went back to the new one.
+ *
+ * @param effectMs     a reload's: from the signal to the start of the first one-second window from
+ *                     which every window admits at most {@code newLimit}; null when none did
+ * @param beforePeak   a reload's: the most admitted in one second before the signal (the old limit's)
+ * @param afterPeak    a reload's: the most admitted in one second from {@code effectMs} on
+ * @param newLimit     a reload's: the new limit's rate + burst, the most it admits in any one second
+ * @param respawnMs    a worker kill's: from the kill to its successor seen; null when none came
+ * @param error        why the fault did not fire, or fired and could not be measured; null when it was
+ * @param downMs       an origin restart's: from the kill to the new origin ready; null for other faults
+ * @param servedStale  an origin restart's: requests in that time the edge answered from an expired
+ *                     entry (X-Cache-Status STALE or UPDATING), as the origin's stale-* permit
+ * @param originAfter  an origin restart's: requests the new origin answered, the edge's own way back
+ *                     to it; null when not known
+ */
+public record FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+        long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
+        Long originAfter) implements CellTrait.Figure {
+
+    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+            long beforePeak, long afterPeak, int newLimit, Long respawnMs) {
+        this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, null, 0, null);
+    }
+
+    /** X-Cache-Status of an answer from an expired entry. */
+    private static final List<String> STALE = List.of("STALE", "UPDATING");
+
+    /** Windows slide by this much: the precision of when a reload took effect. */
+    public static final long STEP_MS = 100;
+
+    static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit) {
+        return of(h, samples, newLimit, null);
+    }
+
+    /** @param originRequests what the cell's origin (the one running at its end) counted; null when unknown */
+    static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit, Long originRequests) {
+        List<Sample> sent = samples.stream().filter(s -> !s.clientCacheHit()).toList();
+        long failed = sent.stream().filter(s -> !s.success() && !s.rejected()).count();
+        long lost = sent.stream().filter(s -> !s.success() && !s.rejected())
+                .filter(s -> s.responseCode().isEmpty() || !Character.isDigit(s.responseCode().charAt(0))).count();
+        if (h.firedMs() == 0) {
+            return new FaultFigures(h.fault(), 0, h.error(), failed, lost, null, 0, 0, newLimit, null);
+        }
+        Long respawn = h.respawnedPid() != 0 ? h.doneMs() - h.firedMs() : null;
+        if (h.fault().kind() == Fault.Kind.ORIGIN_RESTART) {
+            if (h.doneMs() == 0) {
+                return new FaultFigures(h.fault(), h.firedMs(), "the origin was not ready again before the cell ended",
+                        failed, lost, null, 0, 0, newLimit, null, null, 0, originRequests);
+            }
+            long stale = sent.stream().filter(s -> s.timeStamp() >= h.firedMs() && s.timeStamp() < h.doneMs())
+                    .filter(s -> STALE.contains(s.cacheStatus())).count();
+            return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null,
+                    h.doneMs() - h.firedMs(), stale, originRequests);
+        }
+        if (h.fault().kind() != Fault.Kind.RELOAD) {
+            return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, respawn);
+        }
+        long[] admitted = sent.stream().filter(Sample::success).mapToLong(Sample::timeStamp).sorted().toArray();
+        long first = sent.stream().mapToLong(Sample::timeStamp).min().orElse(0);
+        long last = sent.stream().mapToLong(Sample::timeStamp).max().orElse(0);
+        long beforePeak = 0;
+        for (long t = first; t + 1000 <= h.firedMs(); t += STEP_MS) {
+            beforePeak = Math.max(beforePeak, count(admitted, t));
+        }
+        // The latest window over the new limit: the limit took effect at the step after its start.
+        if (h.firedMs() + 1000 > last) {
+            return new FaultFigures(h.fault(), h.firedMs(), "the traffic ended less than a second after the signal",
+                    failed, lost, null, beforePeak, 0, newLimit, null);
+        }
+        Long effect = null;
+        long afterPeak = 0;
+        for (long t = h.firedMs(); t + 1000 <= last; t += STEP_MS) {
+            long n = count(admitted, t);
+            if (n > newLimit) {
+                effect = null;
+                afterPeak = 0;
+            } else {
+                if (effect == null) {
+                    effect = t - h.firedMs();
+                }
+                afterPeak = Math.max(afterPeak, n);
+            }
+        }
+        return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, effect, beforePeak, afterPeak, newLimit,
+                null);
+    }
+
+    /** Admissions (start times, sorted) in [from, from + 1 s). */
+    private static long count(long[] admitted, long from) {
+        return lowerBound(admitted, from + 1000) - lowerBound(admitted, from);
+    }
+
+    private static int lowerBound(long[] sorted, long value) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] < value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    public boolean fired() {
+        return firedMs != 0;
+    }
+
+    /** Whether the edge reached the origin again by itself once it was back. */
+    public boolean recovered() {
+        return originAfter != null && originAfter > 0;
+    }
+
+    /** Whether the master started a worker in place of the one killed. */
+    public boolean respawned() {
+        return respawnMs != null;
+    }
+
+    @Override
+    public String terminalLine() {
+        if (!fired()) {
+            return "fault " + fault.kind() + " did not happen: " + error;
+        }
+        if (error != null) {
+            return fault.kind() + ": " + failed + " failed requests; not measured: " + error;
+        }
+        return switch (fault.kind()) {
+            case RELOAD -> String.format(Locale.ROOT, "reload: %d failed requests; %s (at most %d/s before, %d/s after;"
+                    + " the new limit's rate + burst %d)", failed,
+                    effectMs == null ? "the new limit never held" : "the new limit held from " + effectMs
+                            + " ms after the signal", beforePeak, afterPeak, newLimit);
+            case ORIGIN_RESTART -> String.format(Locale.ROOT, "origin restart: down %d ms, %d requests answered"
+                    + " stale meanwhile; %d failed; %s", downMs, servedStale, failed, originAfter == null
+                    ? "whether the edge went back to it is unknown" : recovered() ? "the edge went back to the new origin"
+                    + " by itself (" + originAfter + " requests)" : "THE EDGE NEVER WENT BACK to the new origin");
+            case WORKER_KILL -> String.format(Locale.ROOT, "worker kill: %s; %d requests lost in flight (%d failed in all)",
+                    respawnMs == null ? "NO WORKER STARTED in its place" : "the master started another in " + respawnMs
+                            + " ms", lost, failed);
+        };
+    }
+}

@@ -1,0 +1,189 @@
+package dev.ratecache.suite.matrix;
+
+import dev.ratecache.proc.Poll;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.stack.Stack;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Makes a cell's {@link Fault} happen to its own front tier while the generator runs: on a thread of
+ * its own, once the tier's stub_status counts traffic, {@link Fault#atSeconds()} later. The access
+ * log would say when the first request came only a flush (1 s) late.
+ */
+final class FaultInjector implements AutoCloseable {
+    /** How long the master may take to start a worker in place of a killed one before the cell says it did not. */
+    static final Duration RESPAWN_DEADLINE = Duration.ofSeconds(10);
+    /** Longer than the origin's own start-up limit, which fails the start by itself. */
+    private static final Duration RESTART_DEADLINE = Duration.ofSeconds(150);
+    private static final Pattern REQUESTS = Pattern.compile("\\n\\s*\\d+\\s+\\d+\\s+(\\d+)");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    /**
+     * What happened, in epoch milliseconds; {@code firedMs} 0 when the fault never fired (the cell's
+     * traffic ended first, or {@code error} says why).
+     *
+     * @param doneMs      the reload's signal sent, the killed worker's successor seen, or the origin started
+     *                    again and ready; 0 when not
+     * @param killedPid   the worker killed; 0 for a reload
+     * @param respawnedPid the worker the master started in its place; 0 when none came within the deadline
+     */
+    record Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {}
+
+    private final Fault fault;
+    private final Stack stack;
+    private final StackSpec reloaded;
+    private final OriginLifecycle origin;
+    private final URI status;
+    private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "fault");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Happened happened;
+    private int polls;
+
+    /**
+     * @param reloaded for a reload, the spec the front tier reloads with; null otherwise
+     * @param origin   the suite's origin, for a fault that kills it; null for a user's
+     */
+    FaultInjector(Fault fault, Stack stack, StackSpec reloaded, int statusPort, OriginLifecycle origin) {
+        this.fault = fault;
+        this.origin = origin;
+        this.stack = stack;
+        this.reloaded = reloaded;
+        this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
+        this.happened = new Happened(fault, 0, 0, 0, 0, "the cell's traffic ended before the fault's moment");
+        // At the traffic's end a fault not yet fired never fires, and one under way finishes (see close).
+        thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        thread.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+    }
+
+    /** Starts watching for the traffic; the fault fires on its own thread. */
+    void start() {
+        thread.scheduleWithFixedDelay(this::untilTraffic, 0, 20, TimeUnit.MILLISECONDS);
+    }
+
+    private void untilTraffic() {
+        // Each poll is a request of its own on the same counter; a few more than them is the cell's.
+        long requests = requests();
+        polls++;
+        if (requests > polls + 2) {
+            thread.schedule(this::fire, Math.round(fault.atSeconds() * 1000), TimeUnit.MILLISECONDS);
+            throw new Stop();
+        }
+    }
+
+    /** Thrown to end the fixed-delay poll: an executor's only way to cancel a task from inside it. */
+    private static final class Stop extends RuntimeException {
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    private long requests() {
+        try {
+            String body = HTTP.send(HttpRequest.newBuilder(status).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher m = REQUESTS.matcher(body);
+            return m.find() ? Long.parseLong(m.group(1)) : 0;
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    private void fire() {
+        long fired = System.currentTimeMillis();
+        try {
+            switch (fault.kind()) {
+                case RELOAD -> {
+                    // The moment is the signal's, after the config's render and check: the windows are timed from it.
+                    fired = stack.reloadFront(reloaded);
+                    happened = new Happened(fault, fired, System.currentTimeMillis(), 0, 0, null);
+                }
+                case ORIGIN_RESTART -> {
+                    long[] killed = new long[1];
+                    origin.killAndStartAgain(at -> {
+                        killed[0] = at;
+                        happened = new Happened(fault, at, 0, 0, 0, null);
+                    });
+                    happened = new Happened(fault, killed[0], System.currentTimeMillis(), 0, 0, null);
+                }
+                case WORKER_KILL -> {
+                    List<Long> before = stack.frontWorkers();
+                    if (before.isEmpty()) {
+                        happened = new Happened(fault, 0, 0, 0, 0, "the front tier had no worker to kill");
+                        return;
+                    }
+                    // The worst case: the worker holding the most connections (descriptors), so the most in flight.
+                    long victim = before.stream().max(Comparator.comparingLong(FaultInjector::descriptors))
+                            .orElseThrow();
+                    fired = System.currentTimeMillis();
+                    ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
+                    happened = new Happened(fault, fired, 0, victim, 0, null);
+                    long deadline = fired + RESPAWN_DEADLINE.toMillis();
+                    while (System.currentTimeMillis() < deadline) {
+                        long successor = stack.frontWorkers().stream().filter(w -> !before.contains(w)).findFirst()
+                                .orElse(0L);
+                        if (successor != 0) {
+                            happened = new Happened(fault, fired, System.currentTimeMillis(), victim, successor, null);
+                            return;
+                        }
+                        Poll.pause(10);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            happened = new Happened(fault, 0, 0, 0, 0, String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static long descriptors(long pid) {
+        try (var fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
+            return fds.count();
+        } catch (IOException | UncheckedIOException gone) {
+            return 0;
+        }
+    }
+
+    /**
+     * Stops the thread: a fault not yet fired stays unfired; one under way is waited for, so that an
+     * origin being started again is ready (or failed) before the cell looks at it.
+     */
+    @Override
+    public void close() {
+        thread.shutdown();
+        try {
+            thread.awaitTermination(RESTART_DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A reload's new front limit, rate + burst: the most it admits in any one second; 0 for other faults. */
+    int newLimit() {
+        return reloaded == null ? 0 : reloaded.front().map(l -> l.rate() + l.burst()).orElse(0);
+    }
+
+    Happened happened() {
+        return happened;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.FaultFigures;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the edge promises through a fault while the traffic flows (--matrix faults). A reload:
+ * not one request fails (nginx's old workers finish what they hold while the new ones take the new
+ * connections), and the new limit holds from some second after the signal to the end of the traffic.
+ * A worker killed: its master starts another; the requests it held are lost, and counted, not
+ * promised. The origin killed and started again: the edge answers from its cache meanwhile, stale
+ * as the origin's stale-while-revalidate and stale-if-error permit, fails nothing, and goes back to
+ * the new origin by itself.
+ */
+public final class FaultPromise {
+    private FaultPromise() {}
+
+    /** The check's line for a cell of {@code kind}, as the report and checks.xml name it. */
+    public static String text(String cell, Fault.Kind kind) {
+        return cell + switch (kind) {
+            case RELOAD -> ": no failed request across the reload, and the new limit in force after it";
+            case WORKER_KILL -> ": the master started a worker in place of the one killed";
+            case ORIGIN_RESTART -> ": no failed request while the origin was down, and the edge back on the new one by itself";
+        };
+    }
+
+    /** One check per run of a fault cell (cells without a fault have none). */
+    public static List<Check.Outcome> check(List<CellResult> cells) {
+        List<Check.Outcome> outcomes = new ArrayList<>();
+        for (CellResult r : cells) {
+            Fault fault = r.cell().trait(Fault.class);
+            if (fault == null) {
+                continue;
+            }
+            String name = r.cell().name();
+            Check check = new Check(text(name, fault.kind()), name, null, "==", 1);
+            if (r.failed()) {
+                outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
+                continue;
+            }
+            outcomes.add(evaluate(check, r.breakdownsPerRun().stream().map(b -> b.figure(FaultFigures.class)).toList()));
+        }
+        return outcomes;
+    }
+
+    /** Passed when every run kept the promise; the detail is the first run that broke it, or the first run's. */
+    static Check.Outcome evaluate(Check check, List<FaultFigures> runs) {
+        for (int run = 1; run <= runs.size(); run++) {
+            FaultFigures f = runs.get(run - 1);
+            String which = runs.size() > 1 ? " (run " + run + ")" : "";
+            if (f == null || !kept(f)) {
+                return new Check.Outcome(check, false, (f == null ? "no fault figures" : f.terminalLine()) + which);
+            }
+        }
+        return new Check.Outcome(check, true, runs.get(0).terminalLine());
+    }
+
+    private static boolean kept(FaultFigures f) {
+        if (!f.fired() || f.error() != null) {
+            return false;
+        }
+        return switch (f.fault().kind()) {
+            // Under the old limit the seconds before must admit more than the new one allows, or they tell nothing.
+            case RELOAD -> f.failed() == 0 && f.effectMs() != null && f.beforePeak() > f.newLimit();
+            case WORKER_KILL -> f.respawned();
+            case ORIGIN_RESTART -> f.failed() == 0 && f.recovered();
+        };
+    }
+}

@@ -1,0 +1,69 @@
+package dev.ratecache.suite.report;
+
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.FaultFigures;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** --matrix faults' table: each fault, the requests it cost, and how the edge came through it. */
+public final class FaultsSection {
+    static final List<String> HEADINGS = List.of("cell", "failed requests", "lost in flight (no response)",
+            "new limit in force after (ms)", "admitted/s before / after", "worker started again after (ms)",
+            "origin down (ms)", "answered stale meanwhile", "new origin's requests");
+
+    private FaultsSection() {}
+
+    /** The section, when any cell has fault figures (its first run's). */
+    public static List<ReportSection> of(List<CellResult> cells) {
+        List<ReportSection.Row> rows = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        Map<String, Map<String, Object>> figures = new LinkedHashMap<>();
+        for (CellResult r : cells) {
+            FaultFigures f = r.runs().isEmpty() ? null : r.firstBreakdowns().figure(FaultFigures.class);
+            if (f == null) {
+                continue;
+            }
+            boolean reload = f.fault().kind() == Fault.Kind.RELOAD;
+            rows.add(new ReportSection.Row(r.cell().name(), List.of(String.valueOf(f.failed()), String.valueOf(f.lost()),
+                    reload && f.effectMs() != null ? String.valueOf(f.effectMs()) : "n/a",
+                    reload ? f.beforePeak() + " / " + f.afterPeak() + " (new limit " + f.newLimit() + ")" : "n/a",
+                    f.respawnMs() != null ? String.valueOf(f.respawnMs()) : "n/a",
+                    f.downMs() != null ? String.valueOf(f.downMs()) : "n/a",
+                    f.downMs() != null ? String.valueOf(f.servedStale()) : "n/a",
+                    f.originAfter() != null && f.downMs() != null ? String.valueOf(f.originAfter()) : "n/a")));
+            lines.add(r.cell().name() + ": " + f.terminalLine() + ".");
+            figures.put(r.cell().name(), Map.of("fault", json(f)));
+        }
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        String intro = "Each fault strikes the front tier mid-flood (each cell's description says when). Failed: requests"
+                + " neither answered nor refused by a limit; lost in flight: those of them that got no HTTP response at"
+                + " all. A reload's new limit is in force from the first one-second window after the signal from which"
+                + " no window admits more than its rate + burst (windows slide by " + FaultFigures.STEP_MS + " ms, timed by the"
+                + " client's start of each request).";
+        return List.of(new ReportSection("Faults: the edge while things go wrong", intro,
+                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures));
+    }
+
+    private static Map<String, Object> json(FaultFigures f) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("kind", f.fault().kind().toString());
+        json.put("fired", f.fired());
+        json.put("error", f.error());
+        json.put("failed", f.failed());
+        json.put("lost", f.lost());
+        json.put("effect_ms", f.effectMs());
+        json.put("before_peak", f.beforePeak());
+        json.put("after_peak", f.afterPeak());
+        json.put("new_limit", f.newLimit());
+        json.put("respawn_ms", f.respawnMs());
+        json.put("down_ms", f.downMs());
+        json.put("served_stale", f.servedStale());
+        json.put("origin_after", f.originAfter());
+        return json;
+    }
+}

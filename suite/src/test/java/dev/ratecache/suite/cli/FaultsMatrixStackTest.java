@@ -1,0 +1,103 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.jtl.Jtl;
+import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.report.FaultPromise;
+import dev.ratecache.testkit.StackTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * --matrix faults under the quick profile, on real nginx, the origin and JMeter: the front tier
+ * reloaded mid-flood with a quarter of its limit fails no request and holds the new limit; one of
+ * its workers killed mid-flood is started again by its master, and the requests it held are counted;
+ * the origin killed and started again mid-flood fails nothing behind the edge's cache, and the edge
+ * goes back to the new origin by itself.
+ */
+@StackTest
+class FaultsMatrixStackTest {
+    private static MatrixRun matrix;
+
+    @BeforeAll
+    static void runTheFaultCells() throws Exception {
+        matrix = MatrixRun.of(FaultsMatrixStackTest.class, "faults",
+                List.of("faults/reload", "faults/worker-kill", "faults/origin-restart"));
+    }
+
+    private static JsonNode fault(String cell) {
+        JsonNode c = matrix.cells.get(cell);
+        assertThat(c.get("status").asText()).as(cell + "\n" + matrix.output()).isEqualTo("ok");
+        assertThat(c.get("fault")).as(cell + " has fault figures\n" + matrix.output()).isNotNull();
+        return c.get("fault");
+    }
+
+    private static JsonNode check(String cell, Fault.Kind kind) {
+        return matrix.checks.get(FaultPromise.text(cell, kind));
+    }
+
+    @Test
+    void aReloadFailsNoRequestAndItsNewLimitHolds() throws Exception {
+        JsonNode f = fault("faults/reload");
+        assertThat(check("faults/reload", Fault.Kind.RELOAD).get("passed").asBoolean()).as(matrix.output()).isTrue();
+        assertThat(f.get("failed").asLong()).isZero();
+        // 40 r/s, burst 5, before; 10 r/s after: rate + burst 15 in any second from when it held.
+        assertThat(f.get("before_peak").asLong()).as(matrix.output()).isGreaterThan(f.get("new_limit").asLong());
+        assertThat(f.get("after_peak").asLong()).isPositive().isLessThanOrEqualTo(f.get("new_limit").asLong());
+        assertThat(f.get("effect_ms").isNumber()).isTrue();
+        // The master took the new config: the front's config is the reloaded one, and its log says it was signalled.
+        Path front = matrix.run.resolve("cells/faults-reload/nginx/front");
+        assertThat(Files.readString(front.resolve("conf/snippets/shared/address-limit-zone.conf"))).contains("rate=10r/s");
+        assertThat(Files.readString(front.resolve("logs/error.log"))).contains("signal process started");
+        assertThat(matrix.output()).contains("reload: 0 failed requests; the new limit held from");
+    }
+
+    @Test
+    void aKilledWorkerIsStartedAgainAndTheRequestsItHeldAreCounted() throws Exception {
+        JsonNode f = fault("faults/worker-kill");
+        assertThat(check("faults/worker-kill", Fault.Kind.WORKER_KILL).get("passed").asBoolean()).as(matrix.output())
+                .isTrue();
+        // Wide: a loaded machine's master may take a while to be scheduled; the deadline is 10 s.
+        assertThat(f.get("respawn_ms").asLong()).as(matrix.output()).isBetween(0L, 10_000L);
+        // Lost: exactly the client's samples that got no HTTP response, however many the dead worker held.
+        List<Sample> samples = Jtl.read(matrix.run.resolve("cells/faults-worker-kill/jmeter/results.jtl"));
+        long noResponse = samples.stream().filter(s -> !s.success() && !s.rejected())
+                .filter(s -> !Character.isDigit(s.responseCode().charAt(0))).count();
+        assertThat(f.get("lost").asLong()).isEqualTo(noResponse);
+        assertThat(matrix.output()).contains("requests lost in flight");
+    }
+
+    @Test
+    void theEdgeAnswersStaleWhileTheOriginIsDownAndGoesBackToTheNewOne() throws Exception {
+        JsonNode f = fault("faults/origin-restart");
+        assertThat(check("faults/origin-restart", Fault.Kind.ORIGIN_RESTART).get("passed").asBoolean())
+                .as(matrix.output()).isTrue();
+        assertThat(f.get("failed").asLong()).isZero();
+        // /hare is fresh for 1 s in the quick profile: an outage of seconds outlives it, so some answers were stale.
+        assertThat(f.get("down_ms").asLong()).as(matrix.output()).isGreaterThan(1000);
+        assertThat(f.get("served_stale").asLong()).isPositive();
+        assertThat(f.get("origin_after").asLong()).isPositive();
+        // Two processes, neither of which ran the whole cell: no origin CPU rather than a negative one.
+        assertThat(matrix.cells.get("faults/origin-restart").path("metrics").path("cpu_origin_s").path("median")
+                .isNumber()).as(matrix.output()).isFalse();
+        // Ready twice in the run's origin log: at the run's start, and after the fault started it again.
+        String log = Files.readString(matrix.run.resolve("origin.log"));
+        assertThat(log.split("origin ready in", -1).length - 1).as(log).isEqualTo(2);
+    }
+
+    @Test
+    void thePromisesAreTheRunsChecksAndTheReportHasTheTable() throws Exception {
+        assertThat(matrix.exitCode).as(matrix.output()).isZero();
+        assertThat(Files.readString(matrix.run.resolve("checks.xml")))
+                .contains(FaultPromise.text("faults/reload", Fault.Kind.RELOAD),
+                        FaultPromise.text("faults/worker-kill", Fault.Kind.WORKER_KILL));
+        assertThat(Files.readString(matrix.run.resolve("report.md"))).contains("## Faults: the edge while things go wrong",
+                "| faults/worker-kill |");
+    }
+}

@@ -1,0 +1,130 @@
+package dev.ratecache.suite.matrix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.jtl.Sample;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fault's figures from the client's samples: when a reload's new limit took hold, the requests
+ * a fault failed, and those of them lost in flight (no HTTP response at all).
+ */
+class FaultFiguresTest {
+    private static final long T0 = 1_700_000_000_000L;
+    private static final Fault RELOAD = new Fault(Fault.Kind.RELOAD, 2, 10);
+    private static final Fault KILL = new Fault(Fault.Kind.WORKER_KILL, 2, 0);
+
+    /** {@code perSecond} admitted and as many refused each second in [fromMs, toMs), evenly spaced. */
+    private static List<Sample> flood(long fromMs, long toMs, int perSecond) {
+        List<Sample> samples = new ArrayList<>();
+        long gap = 1000 / perSecond;
+        for (long t = fromMs; t < toMs; t += gap) {
+            samples.add(Sample.of(t, 5, "200", true));
+            samples.add(Sample.of(t + 1, 1, "429", false));
+        }
+        return samples;
+    }
+
+    @Test
+    void aReloadsNewLimitHoldsFromTheFirstWindowNoLaterWindowBreaks() {
+        List<Sample> samples = new ArrayList<>(flood(T0, T0 + 3000, 40));
+        // Signal at T0 + 3 s; the old workers admit at the old rate for another half second.
+        samples.addAll(flood(T0 + 3000, T0 + 3500, 40));
+        samples.addAll(flood(T0 + 3500, T0 + 7000, 10));
+        FaultFigures f = FaultFigures.of(new FaultInjector.Happened(RELOAD, T0 + 3000, T0 + 3010, 0, 0, null),
+                samples, 15);
+
+        assertThat(f.failed()).isZero();
+        assertThat(f.beforePeak()).isEqualTo(40);
+        // The window from +0.5 s holds 10; the one from +0.4 s still 4 of the old limit's and 10 more.
+        assertThat(f.effectMs()).isBetween(200L, 500L);
+        assertThat(f.afterPeak()).isLessThanOrEqualTo(15);
+        assertThat(f.terminalLine()).contains("0 failed requests", "the new limit held from " + f.effectMs() + " ms");
+    }
+
+    @Test
+    void aLimitThatNeverChangedNeverHolds() {
+        FaultFigures f = FaultFigures.of(new FaultInjector.Happened(RELOAD, T0 + 3000, T0 + 3010, 0, 0, null),
+                flood(T0, T0 + 7000, 40), 15);
+
+        assertThat(f.effectMs()).isNull();
+        assertThat(f.terminalLine()).contains("the new limit never held");
+    }
+
+    @Test
+    void aReloadTooCloseToTheTrafficsEndIsNotMeasured() {
+        FaultFigures f = FaultFigures.of(new FaultInjector.Happened(RELOAD, T0 + 2500, T0 + 2510, 0, 0, null),
+                flood(T0, T0 + 3000, 40), 15);
+
+        assertThat(f.error()).isEqualTo("the traffic ended less than a second after the signal");
+        assertThat(f.effectMs()).isNull();
+    }
+
+    @Test
+    void lostInFlightAreTheFailuresWithNoHttpResponseNotRejectionsNorErrorStatuses() {
+        List<Sample> samples = new ArrayList<>(flood(T0, T0 + 4000, 20));
+        samples.add(Sample.of(T0 + 2000, 3, "Non HTTP response code: org.apache.http.NoHttpResponseException", false));
+        samples.add(Sample.of(T0 + 2001, 3, "Non HTTP response code: java.net.SocketException", false));
+        samples.add(Sample.of(T0 + 2002, 3, "502", false));
+        FaultFigures f = FaultFigures.of(new FaultInjector.Happened(KILL, T0 + 2000, T0 + 2040, 41, 42, null),
+                samples, 0);
+
+        assertThat(f.failed()).isEqualTo(3);
+        assertThat(f.lost()).isEqualTo(2);
+        assertThat(f.respawnMs()).isEqualTo(40);
+        assertThat(f.terminalLine()).isEqualTo(
+                "worker kill: the master started another in 40 ms; 2 requests lost in flight (3 failed in all)");
+    }
+
+    @Test
+    void aWorkerNobodyStartedAgainIsSaid() {
+        FaultFigures f = FaultFigures.of(new FaultInjector.Happened(KILL, T0 + 2000, 0, 41, 0, null),
+                flood(T0, T0 + 4000, 20), 0);
+
+        assertThat(f.respawned()).isFalse();
+        assertThat(f.terminalLine()).contains("NO WORKER STARTED");
+    }
+
+    @Test
+    void anOriginRestartCountsTheStaleAnswersWhileItWasDownAndWhetherTheEdgeWentBack() {
+        Fault restart = new Fault(Fault.Kind.ORIGIN_RESTART, 2, 0);
+        List<Sample> samples = new ArrayList<>(flood(T0, T0 + 6000, 20));
+        samples.add(new Sample(T0 + 2500, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
+        samples.add(new Sample(T0 + 3000, 1, "", "200", "OK", "", true, 0, 1, "", "UPDATING", ""));
+        // Stale after the origin is back (stale-while-revalidate's, not the outage's): not counted.
+        samples.add(new Sample(T0 + 5500, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
+        FaultInjector.Happened h = new FaultInjector.Happened(restart, T0 + 2000, T0 + 5000, 0, 0, null);
+
+        FaultFigures back = FaultFigures.of(h, samples, 0, 3L);
+        assertThat(back.downMs()).isEqualTo(3000);
+        assertThat(back.servedStale()).isEqualTo(2);
+        assertThat(back.recovered()).isTrue();
+        assertThat(back.terminalLine()).isEqualTo("origin restart: down 3000 ms, 2 requests answered stale meanwhile;"
+                + " 0 failed; the edge went back to the new origin by itself (3 requests)");
+
+        assertThat(FaultFigures.of(h, samples, 0, 0L).terminalLine()).contains("THE EDGE NEVER WENT BACK");
+        FaultFigures notBack = FaultFigures.of(new FaultInjector.Happened(restart, T0 + 2000, 0, 0, 0, null),
+                samples, 0, 0L);
+        assertThat(notBack.error()).isEqualTo("the origin was not ready again before the cell ended");
+    }
+
+    @Test
+    void theFaultsMatrixRestartsOnlyTheSuitesOwnOrigin() {
+        assertThat(Matrix.faults(40, true)).extracting(Cell::name)
+                .containsExactly("faults/reload", "faults/worker-kill", "faults/origin-restart");
+        assertThat(Matrix.faults(40, false)).extracting(Cell::name).containsExactly("faults/reload", "faults/worker-kill");
+        // A quarter of the front rate: far enough under it that a second tells the two limits apart.
+        assertThat(Matrix.faults(40, true).get(0).trait(Fault.class).newRate()).isEqualTo(10);
+    }
+
+    @Test
+    void aFaultThatNeverFiredSaysWhy() {
+        FaultFigures f = FaultFigures.of(new FaultInjector.Happened(KILL, 0, 0, 0, 0, "the traffic ended first"),
+                flood(T0, T0 + 1000, 20), 0);
+
+        assertThat(f.fired()).isFalse();
+        assertThat(f.terminalLine()).isEqualTo("fault worker-kill did not happen: the traffic ended first");
+    }
+}

@@ -1,0 +1,72 @@
+package dev.ratecache.suite.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.FaultFigures;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The promises through a fault: a reload fails nothing and its limit holds; a killed worker is started again. */
+class FaultPromiseTest {
+    private static final Fault RELOAD = new Fault(Fault.Kind.RELOAD, 2, 10);
+    private static final Fault KILL = new Fault(Fault.Kind.WORKER_KILL, 2, 0);
+    private static final Check RELOAD_CHECK = new Check(FaultPromise.text("faults/reload", Fault.Kind.RELOAD),
+            "faults/reload", null, "==", 1);
+    private static final Check KILL_CHECK = new Check(FaultPromise.text("faults/worker-kill", Fault.Kind.WORKER_KILL),
+            "faults/worker-kill", null, "==", 1);
+
+    private static FaultFigures reload(long failed, Long effectMs, long beforePeak) {
+        return new FaultFigures(RELOAD, 1, null, failed, 0, effectMs, beforePeak, 12, 15, null);
+    }
+
+    private static FaultFigures kill(Long respawnMs, long lost) {
+        return new FaultFigures(KILL, 1, null, lost, lost, null, 0, 0, 0, respawnMs);
+    }
+
+    @Test
+    void aReloadKeepsItWithNoFailureAndTheNewLimitInForce() {
+        Check.Outcome o = FaultPromise.evaluate(RELOAD_CHECK, List.of(reload(0, 300L, 40)));
+
+        assertThat(o.passed()).isTrue();
+        assertThat(o.detail()).contains("the new limit held from 300 ms after the signal");
+    }
+
+    @Test
+    void aReloadBreaksItWithOneFailedRequestOrTheOldLimitStillInForce() {
+        assertThat(FaultPromise.evaluate(RELOAD_CHECK, List.of(reload(1, 300L, 40))).passed()).isFalse();
+        assertThat(FaultPromise.evaluate(RELOAD_CHECK, List.of(reload(0, null, 40))).passed()).isFalse();
+    }
+
+    @Test
+    void aReloadWhoseSecondsBeforeWereUnderTheNewLimitTellsNothing() {
+        assertThat(FaultPromise.evaluate(RELOAD_CHECK, List.of(reload(0, 0L, 15))).passed()).isFalse();
+    }
+
+    @Test
+    void aKilledWorkerStartedAgainKeepsItWhateverWasLostAndTheFirstBrokenRunIsNamed() {
+        assertThat(FaultPromise.evaluate(KILL_CHECK, List.of(kill(40L, 4))).passed()).isTrue();
+        Check.Outcome o = FaultPromise.evaluate(KILL_CHECK, List.of(kill(40L, 4), kill(null, 0)));
+        assertThat(o.passed()).isFalse();
+        assertThat(o.detail()).contains("NO WORKER STARTED").endsWith("(run 2)");
+    }
+
+    @Test
+    void anOriginRestartKeepsItWithNothingFailedAndTheEdgeBackOnTheNewOrigin() {
+        Fault restart = new Fault(Fault.Kind.ORIGIN_RESTART, 2, 0);
+        Check check = new Check(FaultPromise.text("faults/origin-restart", restart.kind()), "faults/origin-restart",
+                null, "==", 1);
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 0, 0, null, 0, 0, 0, null,
+                4000L, 120, 2L))).passed()).isTrue();
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 3, 0, null, 0, 0, 0, null,
+                4000L, 120, 2L))).passed()).as("three 502s while it was down").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 0, 0, null, 0, 0, 0, null,
+                4000L, 120, 0L))).passed()).as("the edge never asked the new origin").isFalse();
+    }
+
+    @Test
+    void aFaultThatNeverFiredBreaksIt() {
+        FaultFigures unfired = new FaultFigures(KILL, 0, "the traffic ended first", 0, 0, null, 0, 0, 0, null);
+        assertThat(FaultPromise.evaluate(KILL_CHECK, List.of(unfired)).passed()).isFalse();
+    }
+}
