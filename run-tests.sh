@@ -348,7 +348,7 @@ fuzz_targets() {
     awk '/@FuzzTest/ { want = 1; next } want && match($0, /void [A-Za-z0-9_]+\(/) {
            print substr($0, RSTART + 5, RLENGTH - 6); want = 0 }' "$ROOT/$file" \
       | sed "s|^|$module:$class#|"
-  done < <(cd "$ROOT" && grep -rl --include='*FuzzTest.java' '@FuzzTest' -- */src/test/java | sort)
+  done < <(cd "$ROOT" && grep -rl --include='*FuzzTest.java' '@FuzzTest' -- */src/test/java 2>/dev/null | sort)
 }
 
 readonly FUZZ_USAGE='Usage: ./run-tests.sh fuzz [--minutes N] [TARGET...]

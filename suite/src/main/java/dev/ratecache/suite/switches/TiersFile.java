@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,7 @@ public final class TiersFile {
             }
             String name = f[0];
             if (!NAME.matcher(name).matches()) {
-                throw new Malformed(file, n, "tier name '" + name + "' must be a lowercase letter, then up to 31"
+                throw new Malformed(file, n, "tier name '" + Printable.escape(name) + "' must be a lowercase letter, then up to 31"
                         + " lowercase letters, digits, _ or -");
             }
             Integer earlier = lineOfTier.putIfAbsent(name.replace('-', '_'), n);
@@ -75,11 +76,11 @@ public final class TiersFile {
             }
             var rate = RATE.matcher(f[1]);
             if (!rate.matches() || !within(rate.group(1), 1, LimitTier.MAX_RATE)) {
-                throw new Malformed(file, n, "rate '" + f[1] + "' must be a whole number of requests/s from 1 to "
+                throw new Malformed(file, n, "rate '" + Printable.escape(f[1]) + "' must be a whole number of requests/s from 1 to "
                         + LimitTier.MAX_RATE + ", e.g. 10 or 10r/s");
             }
             if (!within(f[2], 0, LimitTier.MAX_BURST)) {
-                throw new Malformed(file, n, "burst '" + f[2] + "' must be a whole number from 0 to " + LimitTier.MAX_BURST);
+                throw new Malformed(file, n, "burst '" + Printable.escape(f[2]) + "' must be a whole number from 0 to " + LimitTier.MAX_BURST);
             }
             LimitMode mode;
             try {
@@ -197,8 +198,8 @@ public final class TiersFile {
         return n >= min && n <= max;
     }
 
+    /** A key fit for a one-line message: what is not printable escaped (not only controls: U+2028 breaks a line too), cut short. */
     private static String abbreviated(String key) {
-        String printable = key.replaceAll("\\p{Cntrl}", "?");
-        return printable.length() > 40 ? printable.substring(0, 40) + "..." : printable;
+        return Printable.escape(key, 43);
     }
 }
