@@ -408,22 +408,43 @@ run_fuzz() {
     [[ $found == true ]] || fuzz_refuse "no fuzz target $(printf '%q' "$name"): name one of ./run-tests.sh fuzz --help's targets, or its class"
   done
   need_java
-  local seconds=$((minutes * 60 / ${#chosen[@]})) failed=()
+  local seconds=$((minutes * 60 / ${#chosen[@]})) findings=() broken=() started
   ((seconds >= 1)) || seconds=1
   say "fuzzing ${#chosen[@]} target(s), ${seconds} s each"
   cd "$ROOT"
   for target in "${chosen[@]}"; do
+    local module=${target%%:*} out
+    out="$module/target/fuzz-${target##*#}.out"
     say "fuzzing ${target#*:} for ${seconds} s"
-    mkdir -p "$ROOT/${target%%:*}/target"
+    mkdir -p "$module/target"
+    started="$module/target/fuzz-${target##*#}.started"
+    touch "$started"
     # jazzer.internal.arg.N: libFuzzer's arguments, the first its program name; the last of a kind
     # wins over the @FuzzTest's own. -timeout: one input that takes 10 s is a hang, and a finding.
-    JAZZER_FUZZ=1 ./mvnw -B -q test -pl "${target%%:*}" -am -Dtest="${target#*:}" -Djazzer.hooks=true \
+    if ! JAZZER_FUZZ=1 ./mvnw -B -q test -pl "$module" -am -Dtest="${target#*:}" -Djazzer.hooks=true \
       -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$seconds" \
-      -Djazzer.internal.arg.2=-timeout=10 -Dsurefire.failIfNoSpecifiedTests=false \
-      >"$ROOT/${target%%:*}/target/fuzz-${target##*#}.out" 2>&1 || failed+=("${target#*:}")
+      -Djazzer.internal.arg.2=-timeout=10 -Dsurefire.failIfNoSpecifiedTests=false >"$out" 2>&1; then
+      # Jazzer writes a finding's input into the target's corpus folder; a failure without one is
+      # the build's (a compile error, a seed that fails), not the fuzzer's.
+      local inputs
+      inputs=$(find "$module/src/test/resources" -newer "$started" \( -name 'crash-*' -o -name 'timeout-*' \) | sort)
+      if [[ -n $inputs ]]; then
+        findings+=("${target#*:}: ${inputs//$'\n'/ }")
+      else
+        broken+=("${target#*:} (see $out)")
+      fi
+    fi
+    rm -f "$started"
   done
-  if [[ ${#failed[@]} -gt 0 ]]; then
-    say "findings in: ${failed[*]} (each target's output: MODULE/target/fuzz-METHOD.out; its input: under MODULE/src/test/resources/)"
+  local finding
+  for finding in "${findings[@]}"; do
+    say "finding in $finding"
+  done
+  for finding in "${broken[@]}"; do
+    say "failed without a finding: $finding"
+  done
+  if [[ ${#findings[@]} -gt 0 || ${#broken[@]} -gt 0 ]]; then
+    [[ ${#findings[@]} -eq 0 ]] || say "each target's output is MODULE/target/fuzz-METHOD.out; fix the parser and keep the input, renamed finding-WHAT (docs/fuzzing.md)"
     exit 1
   fi
   say "no findings in ${#chosen[@]} target(s)"
