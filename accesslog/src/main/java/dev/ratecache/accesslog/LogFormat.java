@@ -258,7 +258,7 @@ public sealed interface LogFormat
                             + "write it like json:time=ts,client=ip,method=verb,uri=path");
                 }
                 if (fields.put(key, name) != null) {
-                    throw new IllegalArgumentException("json log format names " + key + " twice");
+                    throw new IllegalArgumentException("json log format names " + Printable.escape(key) + " twice");
                 }
             }
             return new Json(fields);
