@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -151,8 +152,14 @@ public final class TiersFile {
 
     private static List<Listed> keys(Path file, int n, String tier, String field) throws Malformed {
         if (field.startsWith("@")) {
-            Path keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())
-                    .resolve(field.substring(1));
+            Path keyFile;
+            try {
+                keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())
+                        .resolve(field.substring(1));
+            } catch (InvalidPathException e) {
+                // A NUL byte, which no path may hold; the JDK's message would quote it as it is.
+                throw new Malformed(file, n, "key file '" + Printable.escape(field.substring(1)) + "' is no path");
+            }
             List<Listed> keys = new ArrayList<>();
             List<String> lines = lines(keyFile, file, n);
             for (int i = 0; i < lines.size(); i++) {
