@@ -36,14 +36,18 @@ public final class TiersFile {
     static final Pattern KEY = Pattern.compile("[A-Za-z0-9._+/=:@-][A-Za-z0-9._~+/=:@-]{0,255}");
     static final String KEY_RULE = "1 to 256 of A-Z a-z 0-9 . _ ~ + / = : @ - (not starting with ~)";
 
-    /** A file that is not a tiers file: one line, {@code FILE:LINE: what is wrong}. */
+    /**
+     * A file that is not a tiers file: one line, {@code FILE:LINE: what is wrong}. Escaped whole,
+     * since it quotes the file's fields and paths (a key file's among them); text escaped twice reads
+     * the same.
+     */
     public static final class Malformed extends Exception {
         Malformed(Path file, int line, String message) {
-            super(file + ":" + line + ": " + message);
+            super(Printable.escape(file + ":" + line + ": " + message));
         }
 
         Malformed(Path file, String message) {
-            super(file + ": " + message);
+            super(Printable.escape(file + ": " + message));
         }
     }
 
@@ -68,7 +72,7 @@ public final class TiersFile {
             }
             String name = f[0];
             if (!NAME.matcher(name).matches()) {
-                throw new Malformed(file, n, "tier name '" + Printable.escape(name) + "' must be a lowercase letter, then up to 31"
+                throw new Malformed(file, n, "tier name '" + name + "' must be a lowercase letter, then up to 31"
                         + " lowercase letters, digits, _ or -");
             }
             Integer earlier = lineOfTier.putIfAbsent(name.replace('-', '_'), n);
@@ -77,11 +81,11 @@ public final class TiersFile {
             }
             var rate = RATE.matcher(f[1]);
             if (!rate.matches() || !within(rate.group(1), 1, LimitTier.MAX_RATE)) {
-                throw new Malformed(file, n, "rate '" + Printable.escape(f[1]) + "' must be a whole number of requests/s from 1 to "
+                throw new Malformed(file, n, "rate '" + f[1] + "' must be a whole number of requests/s from 1 to "
                         + LimitTier.MAX_RATE + ", e.g. 10 or 10r/s");
             }
             if (!within(f[2], 0, LimitTier.MAX_BURST)) {
-                throw new Malformed(file, n, "burst '" + Printable.escape(f[2]) + "' must be a whole number from 0 to " + LimitTier.MAX_BURST);
+                throw new Malformed(file, n, "burst '" + f[2] + "' must be a whole number from 0 to " + LimitTier.MAX_BURST);
             }
             LimitMode mode;
             try {
@@ -158,7 +162,7 @@ public final class TiersFile {
                         .resolve(field.substring(1));
             } catch (InvalidPathException e) {
                 // A NUL byte, which no path may hold; the JDK's message would quote it as it is.
-                throw new Malformed(file, n, "key file '" + Printable.escape(field.substring(1)) + "' is no path");
+                throw new Malformed(file, n, "key file '" + field.substring(1) + "' is no path");
             }
             List<Listed> keys = new ArrayList<>();
             List<String> lines = lines(keyFile, file, n);
