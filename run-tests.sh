@@ -3,6 +3,7 @@
 #
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
 #   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B -T 2 verify)
+#   ./run-tests.sh fuzz         fuzz the parsers of users' files and tools' output (--minutes N in all)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
 #   ./run-tests.sh reproduce    the source experiments rerun as published, beside their figures
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
@@ -337,6 +338,119 @@ need_bombardier() {
   GOBIN="$ROOT/.tools/bin" go install "github.com/codesenberg/bombardier@$BOMBARDIER_VERSION"
 }
 
+# The parsers' fuzz tests (docs/fuzzing.md), each a Jazzer @FuzzTest method, found in the sources so
+# that a new one needs no entry here: MODULE:CLASS#METHOD, one a line.
+fuzz_targets() {
+  local file
+  while IFS= read -r file; do
+    local module=${file%%/*} class
+    class=$(basename "$file" .java)
+    awk '/@FuzzTest/ { want = 1; next } want && match($0, /void [A-Za-z0-9_]+\(/) {
+           print substr($0, RSTART + 5, RLENGTH - 6); want = 0 }' "$ROOT/$file" \
+      | sed "s|^|$module:$class#|"
+  done < <(cd "$ROOT" && grep -rl --include='*FuzzTest.java' '@FuzzTest' -- */src/test/java 2>/dev/null | sort)
+}
+
+readonly FUZZ_USAGE='Usage: ./run-tests.sh fuzz [--minutes N] [TARGET...]
+Fuzzes the parsers of users'"'"' files and tools'"'"' output (docs/fuzzing.md) with Jazzer, one target
+after another, N minutes in all (default 10), shared evenly; TARGET (e.g. JtlFuzzTest#jtl, or a
+class to take all of its targets) picks some. A finding fails its target and is kept as a file under
+*/src/test/resources/**/*FuzzTestInputs/METHOD/ (crash-..., timeout-...), which the unit lane
+then runs on every build: fix the parser, and keep the file as its regression input.
+Targets:'
+
+# A bad input is one line, before anything is installed or built (exit code 2).
+fuzz_refuse() {
+  say "$*"
+  printf 'Try ./run-tests.sh fuzz --help for its flags and targets.\n' >&2
+  exit 2
+}
+
+run_fuzz() {
+  local minutes=10 picked=() all=() chosen=() target
+  mapfile -t all < <(fuzz_targets)
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      -h | --help)
+        printf '%s\n' "$FUZZ_USAGE"
+        printf '  %s\n' "${all[@]#*:}"
+        exit 0
+        ;;
+      --minutes | --minutes=*)
+        if [[ $1 == --minutes ]]; then
+          [[ $# -ge 2 ]] || fuzz_refuse "--minutes needs a value: a whole number of minutes from 1 to 1440, e.g. --minutes 10"
+          minutes=$2
+          shift
+        else
+          minutes=${1#--minutes=}
+        fi
+        if ! [[ $minutes =~ ^[0-9]{1,4}$ ]] || ((10#$minutes < 1 || 10#$minutes > 1440)); then
+          fuzz_refuse "--minutes must be a whole number of minutes from 1 to 1440 (got $(printf '%q' "$minutes"))"
+        fi
+        minutes=$((10#$minutes))
+        ;;
+      -*) fuzz_refuse "fuzz has no flag $(printf '%q' "$1"): it takes --minutes N and target names" ;;
+      *) picked+=("$1") ;;
+    esac
+    shift
+  done
+  if [[ ${#picked[@]} -eq 0 ]]; then
+    chosen=("${all[@]}")
+  fi
+  for name in "${picked[@]}"; do
+    local found=false
+    for target in "${all[@]}"; do
+      if [[ ${target#*:} == "$name" || ${target#*:} == "$name#"* ]]; then
+        chosen+=("$target")
+        found=true
+      fi
+    done
+    [[ $found == true ]] || fuzz_refuse "no fuzz target $(printf '%q' "$name"): name one of ./run-tests.sh fuzz --help's targets, or its class"
+  done
+  need_java
+  local seconds=$((minutes * 60 / ${#chosen[@]})) findings=() broken=() started
+  ((seconds >= 1)) || seconds=1
+  say "fuzzing ${#chosen[@]} target(s), ${seconds} s each"
+  cd "$ROOT"
+  for target in "${chosen[@]}"; do
+    local module=${target%%:*} out
+    out="$module/target/fuzz-${target##*#}.out"
+    say "fuzzing ${target#*:} for ${seconds} s"
+    mkdir -p "$module/target"
+    started="$module/target/fuzz-${target##*#}.started"
+    touch "$started"
+    # jazzer.internal.arg.N: libFuzzer's arguments, the first its program name; the last of a kind
+    # wins over the @FuzzTest's own. -timeout: one input that takes 10 s is a hang, and a finding.
+    if ! JAZZER_FUZZ=1 ./mvnw -B -q test -pl "$module" -am -Dtest="${target#*:}" -Djazzer.hooks=true \
+      -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$seconds" \
+      -Djazzer.internal.arg.2=-timeout=10 -Dsurefire.failIfNoSpecifiedTests=false >"$out" 2>&1; then
+      # Jazzer writes a finding's input into the target's corpus folder; a failure without one is
+      # the build's (a compile error, a seed that fails), not the fuzzer's.
+      local inputs
+      inputs=$(find "$module/src/test/resources" -newer "$started" \( -name 'crash-*' -o -name 'timeout-*' \) | sort)
+      if [[ -n $inputs ]]; then
+        findings+=("${target#*:}: ${inputs//$'\n'/ }")
+      else
+        broken+=("${target#*:} (see $out)")
+      fi
+    fi
+    rm -f "$started"
+  done
+  local finding
+  for finding in "${findings[@]}"; do
+    say "finding in $finding"
+  done
+  for finding in "${broken[@]}"; do
+    say "failed without a finding: $finding"
+  done
+  if [[ ${#findings[@]} -gt 0 || ${#broken[@]} -gt 0 ]]; then
+    [[ ${#findings[@]} -eq 0 ]] || say "each target's output is MODULE/target/fuzz-METHOD.out; fix the parser and keep the input, renamed finding-WHAT (docs/fuzzing.md)"
+    exit 1
+  fi
+  say "no findings in ${#chosen[@]} target(s)"
+  exit 0
+}
+
 install_prerequisites() {
   need_java
   need_nginx
@@ -382,6 +496,10 @@ show_help() {
 }
 
 main() {
+  if [[ ${1:-} == fuzz ]]; then
+    shift
+    run_fuzz "$@"
+  fi
   if [[ ${1:-} != test ]] && wants_help "$@"; then
     show_help "$@"
   fi

@@ -12,7 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * ./run-tests.sh --help installs nothing, builds nothing and says nothing but the help: in a copy
@@ -85,5 +89,53 @@ class RunTestsHelpTest {
             assertThat(marks).as("tools an install or a build called").isEmpty();
         }
         assertThat(c.root().resolve(".tools")).doesNotExist();
+    }
+
+    @Test
+    void fuzzHelpSaysHowToFuzzWithoutInstallingOrBuilding() throws Exception {
+        Checkout c = checkout("fuzz-help");
+
+        ManagedProcess.Outcome help = run(c, "fuzz", "--help");
+
+        assertThat(help.exitCode()).as(help.stderr()).isZero();
+        assertThat(help.stderr()).isEmpty();
+        assertThat(help.stdout()).startsWith("Usage: ./run-tests.sh fuzz [--minutes N] [TARGET...]");
+        assertNothingInstalledOrBuilt(c);
+    }
+
+    /** Each case: the arguments after fuzz, and the one line they get. */
+    static Stream<Arguments> refusedFuzzInput() {
+        return Stream.of(
+                Arguments.of(List.of("--minutes", "soon"),
+                        "run-tests.sh: --minutes must be a whole number of minutes from 1 to 1440 (got soon)"),
+                Arguments.of(List.of("--minutes", "0"),
+                        "run-tests.sh: --minutes must be a whole number of minutes from 1 to 1440 (got 0)"),
+                Arguments.of(List.of("--minutes=99999999999999999999"),
+                        "run-tests.sh: --minutes must be a whole number of minutes from 1 to 1440 (got 99999999999999999999)"),
+                // A control character in the value is quoted as the shell would write it, not sent to the terminal.
+                Arguments.of(List.of("--minutes", "5\u001b[2J"),
+                        "run-tests.sh: --minutes must be a whole number of minutes from 1 to 1440 (got $'5\\E[2J')"),
+                Arguments.of(List.of("--minutes"),
+                        "run-tests.sh: --minutes needs a value: a whole number of minutes from 1 to 1440, e.g. --minutes 10"),
+                Arguments.of(List.of("--seconds", "30"),
+                        "run-tests.sh: fuzz has no flag --seconds: it takes --minutes N and target names"),
+                Arguments.of(List.of("NoSuchFuzzTest#parse"),
+                        "run-tests.sh: no fuzz target NoSuchFuzzTest#parse: name one of ./run-tests.sh fuzz --help's"
+                                + " targets, or its class"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("refusedFuzzInput")
+    void fuzzRefusesBadInputInOneLineBeforeInstallingOrBuilding(List<String> args, String line) throws Exception {
+        Checkout c = checkout("fuzz-refused");
+        List<String> all = new java.util.ArrayList<>(List.of("fuzz"));
+        all.addAll(args);
+
+        ManagedProcess.Outcome refused = run(c, all.toArray(String[]::new));
+
+        assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(2);
+        assertThat(refused.stderr().lines().findFirst()).contains(line);
+        assertThat(refused.stdout()).isEmpty();
+        assertNothingInstalledOrBuilt(c);
     }
 }

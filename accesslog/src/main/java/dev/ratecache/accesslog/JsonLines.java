@@ -78,7 +78,7 @@ final class JsonLines {
 
     private static Optional<OffsetDateTime> time(JsonNode n) {
         if (n.isNumber()) {
-            return LogTimes.epoch(n.decimalValue().toPlainString());
+            return plain(n).flatMap(LogTimes::epoch);
         }
         if (!n.isTextual()) {
             return Optional.empty();
@@ -87,11 +87,17 @@ final class JsonLines {
         return LogTimes.either(t).or(() -> LogTimes.epoch(t));
     }
 
+    /** A number in plain digits; empty for one past a double (1e999 reads as Infinity, which has no digits). */
+    private static Optional<String> plain(JsonNode n) {
+        return n.isFloatingPointNumber() && !Double.isFinite(n.doubleValue()) ? Optional.empty()
+                : Optional.of(n.decimalValue().toPlainString());
+    }
+
     private static OptionalDouble seconds(Optional<JsonNode> n) {
         if (n.isEmpty()) {
             return OptionalDouble.empty();
         }
-        String text = n.get().isNumber() ? n.get().decimalValue().toPlainString() : n.get().asText();
-        return NcsaLines.seconds(text).orElse(OptionalDouble.empty());
+        Optional<String> text = n.get().isNumber() ? plain(n.get()) : Optional.of(n.get().asText());
+        return text.flatMap(NcsaLines::seconds).orElse(OptionalDouble.empty());
     }
 }

@@ -78,7 +78,7 @@ public sealed interface LogFormat
                 if (lower.startsWith("json:")) {
                     return Json.parseMapping(t.substring("json:".length()));
                 }
-                throw new IllegalArgumentException("unknown log format \"" + t + "\"; use one of: " + ACCEPTED);
+                throw new IllegalArgumentException("unknown log format \"" + Printable.escape(t) + "\"; use one of: " + ACCEPTED);
         }
     }
 
@@ -236,7 +236,7 @@ public sealed interface LogFormat
             fields = named;
             for (String key : named.keySet()) {
                 if (!KEYS.contains(key)) {
-                    throw new IllegalArgumentException("unknown key \"" + key + "\" in json log format; keys are "
+                    throw new IllegalArgumentException("unknown key \"" + Printable.escape(key) + "\" in json log format; keys are "
                             + String.join(", ", KEYS));
                 }
             }
@@ -254,11 +254,11 @@ public sealed interface LogFormat
                 String key = eq < 0 ? pair.strip() : pair.substring(0, eq).strip().toLowerCase(Locale.ROOT);
                 String name = eq < 0 ? "" : pair.substring(eq + 1).strip();
                 if (key.isEmpty() || name.isEmpty()) {
-                    throw new IllegalArgumentException("\"" + pair.strip() + "\" in json log format is not KEY=FIELD; "
+                    throw new IllegalArgumentException("\"" + Printable.escape(pair.strip()) + "\" in json log format is not KEY=FIELD; "
                             + "write it like json:time=ts,client=ip,method=verb,uri=path");
                 }
                 if (fields.put(key, name) != null) {
-                    throw new IllegalArgumentException("json log format names " + key + " twice");
+                    throw new IllegalArgumentException("json log format names " + Printable.escape(key) + " twice");
                 }
             }
             return new Json(fields);

@@ -20,6 +20,12 @@ final class LogTimes {
     /** Below this an epoch number is seconds (until the year 5138), above it milliseconds (after 1973). */
     private static final double EPOCH_MILLIS_ABOVE = 1e11;
 
+    /** More seconds or milliseconds than any epoch time a log holds, and than a long's nanoseconds reach. */
+    private static final BigDecimal LARGEST_EPOCH = BigDecimal.TEN.pow(19);
+
+    /** A tenth of a nanosecond: less rounds to epoch 0 however it is scaled. */
+    private static final BigDecimal TINY_EPOCH = BigDecimal.ONE.movePointLeft(10);
+
     private LogTimes() {}
 
     /** {@code 10/Oct/2000:13:55:36 -0700}. */
@@ -57,8 +63,15 @@ final class LogTimes {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-        if (value.signum() < 0) {
+        // Past any time a long's nanoseconds hold; told before scaling, which for 1e999999999 would
+        // build a number of a billion digits (and throw).
+        if (value.signum() < 0 || value.compareTo(LARGEST_EPOCH) > 0) {
             return Optional.empty();
+        }
+        // Far below a nanosecond: epoch 0, as rounding makes it; told before scaling too, which for
+        // 1e-199999999 divides by a power of ten of 200 million digits (a hang).
+        if (value.compareTo(TINY_EPOCH) < 0) {
+            value = BigDecimal.ZERO;
         }
         BigDecimal nanos = value.doubleValue() > EPOCH_MILLIS_ABOVE
                 ? value.movePointRight(6) : value.movePointRight(9);

@@ -2,7 +2,9 @@ package dev.ratecache.jtl;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
 
@@ -39,28 +42,70 @@ public final class Jtl {
     public static final String HEADER = String.join(",", COLUMNS.subList(0, COLUMNS.size() - VARIABLES.size())) + ","
             + String.join(",", VARIABLES.stream().map(v -> '"' + v + '"').toList());
 
+    /** The columns a sample cannot do without; the others read as empty or 0 when absent. */
+    private static final List<String> REQUIRED = List.of("timeStamp", "elapsed", "label", "responseCode",
+            "responseMessage", "threadName", "success");
+
     private static final CSVFormat READ = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
 
     private Jtl() {}
 
-    /** Every sample of a JTL, in file order. */
+    /**
+     * Every sample of a JTL, in file order.
+     *
+     * @throws IOException when the file is missing or is not a JTL of {@link #COLUMNS} (torn by a
+     *     JMeter that was killed, or a user's plan's): one line naming the line or column, quoting
+     *     none of the file, so that nothing of it reaches the terminal
+     */
     public static List<Sample> read(Path jtl) throws IOException {
         if (!Files.isRegularFile(jtl)) {
             throw new IOException("no results file (" + jtl + ")");
         }
         List<Sample> samples = new ArrayList<>();
-        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8)) {
-            for (CSVRecord r : READ.parse(in)) {
-                samples.add(new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")),
-                        r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"),
-                        Boolean.parseBoolean(r.get("success")), parseLong(optional(r, "bytes")),
-                        (int) parseLong(optional(r, "allThreads")), optional(r, "URL"),
-                        optional(r, "cacheStatus"), optional(r, "retryAfter"),
-                        scheduledAt(optional(r, "scheduledAt")), optional(r, "client"),
-                        staleMs(optional(r, "staleMs")), key(optional(r, "key"))));
+        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8); CSVParser csv = READ.parse(in)) {
+            List<String> missing = REQUIRED.stream().filter(c -> !csv.getHeaderMap().containsKey(c)).toList();
+            if (!missing.isEmpty()) {
+                throw new IOException(jtl + ": not a JTL of the suite's columns (its header has no "
+                        + String.join(", ", missing) + ")");
             }
+            for (CSVRecord r : csv) {
+                samples.add(sample(jtl, r));
+            }
+        } catch (IllegalArgumentException e) {
+            // commons-csv's, for a header that names a column twice or is empty; its message quotes the header.
+            throw new IOException(jtl + ": not a JTL of the suite's columns (its header names a column twice, or none)");
+        } catch (UncheckedIOException e) {
+            throw notCsv(jtl, e.getCause());
+        } catch (MalformedInputException e) {
+            throw notCsv(jtl, e);
         }
         return samples;
+    }
+
+    /** commons-csv's messages say where, never what: "(line 3) invalid char between encapsulated token and delimiter". */
+    private static IOException notCsv(Path jtl, IOException e) {
+        return new IOException(jtl + ": not CSV as JMeter writes it ("
+                + (e instanceof MalformedInputException ? "not UTF-8 text" : e.getMessage()) + ")", e);
+    }
+
+    private static Sample sample(Path jtl, CSVRecord r) throws IOException {
+        // More values than columns were always read (the extra ignored); fewer leave a column without one.
+        if (r.size() < r.getParser().getHeaderNames().size()) {
+            throw new IOException(jtl + " record " + r.getRecordNumber() + ": " + r.size() + " values for the header's "
+                    + r.getParser().getHeaderNames().size() + " columns");
+        }
+        try {
+            return new Sample(Long.parseLong(r.get("timeStamp")), Long.parseLong(r.get("elapsed")),
+                    r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"),
+                    Boolean.parseBoolean(r.get("success")), parseLong(optional(r, "bytes")),
+                    (int) parseLong(optional(r, "allThreads")), optional(r, "URL"),
+                    optional(r, "cacheStatus"), optional(r, "retryAfter"),
+                    scheduledAt(optional(r, "scheduledAt")), optional(r, "client"),
+                    staleMs(optional(r, "staleMs")), key(optional(r, "key")));
+        } catch (NumberFormatException e) {
+            throw new IOException(jtl + " record " + r.getRecordNumber() + ": a number column (timeStamp, elapsed, bytes,"
+                    + " allThreads, scheduledAt or staleMs) holds no whole number");
+        }
     }
 
     /** Writes {@code samples} as a JTL with every column of {@link #COLUMNS}. */

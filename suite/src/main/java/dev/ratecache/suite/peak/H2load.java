@@ -102,14 +102,26 @@ public final class H2load {
         return parse(ClientProcess.run("h2load", name, command, dir, Duration.ofSeconds(120), url).output());
     }
 
-    /** Reads h2load's text output; throws when it has no "finished in" or requests line. */
+    /**
+     * Reads h2load's text output; throws IllegalArgumentException, quoting its first lines escaped,
+     * when it has no "finished in", requests or status codes line, or a figure that is no number.
+     */
     public static Result parse(String output) {
+        try {
+            return read(output);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not h2load's output (a figure that is no number, or past a long): "
+                    + Wrk.firstLines(output));
+        }
+    }
+
+    private static Result read(String output) {
         Matcher finished = FINISHED.matcher(output);
         Matcher requests = REQUESTS.matcher(output);
         Matcher status = STATUS.matcher(output);
         if (!finished.find() || !requests.find() || !status.find()) {
             throw new IllegalArgumentException("not h2load's output (no \"finished in\", requests or status codes line): "
-                    + output.lines().filter(l -> !l.isBlank()).limit(3).toList());
+                    + Wrk.firstLines(output));
         }
         long ok = Long.parseLong(status.group(1)) + Long.parseLong(status.group(2));
         long refused = Long.parseLong(status.group(3)) + Long.parseLong(status.group(4));

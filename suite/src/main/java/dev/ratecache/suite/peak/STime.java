@@ -90,12 +90,23 @@ public final class STime {
         return parse(ran.output()).timed(ran.wallSeconds());
     }
 
-    /** Reads s_time's output (one of -new and -reuse); throws when it has no count of connections. */
+    /**
+     * Reads s_time's output (one of -new and -reuse); throws IllegalArgumentException, quoting its
+     * first lines escaped, when it has no count of connections or one past a long.
+     */
     public static Result parse(String output) {
+        try {
+            return read(output);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not openssl s_time's output (a count past a long): " + Wrk.firstLines(output));
+        }
+    }
+
+    private static Result read(String output) {
         Matcher real = REAL.matcher(output);
         if (!real.find()) {
             throw new IllegalArgumentException("not openssl s_time's output (no \"connections in N real seconds\" line): "
-                    + output.lines().filter(l -> !l.isBlank()).limit(3).toList());
+                    + Wrk.firstLines(output));
         }
         long resumed = 0;
         Matcher marks = MARKS.matcher(output);

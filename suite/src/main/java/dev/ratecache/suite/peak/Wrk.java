@@ -1,5 +1,6 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import java.io.IOException;
@@ -90,13 +91,24 @@ public final class Wrk {
         return parse(ClientProcess.run("wrk", name, command, dir, load.duration().plusSeconds(30), url).output());
     }
 
-    /** Reads wrk's text output (as printed with --latency); throws when it holds no Requests/sec. */
+    /**
+     * Reads wrk's text output (as printed with --latency); throws IllegalArgumentException, quoting
+     * its first lines escaped, when it holds no Requests/sec or a figure that is no number.
+     */
     public static Result parse(String output) {
+        try {
+            return read(output);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not wrk's output (a figure that is no number, or past a long): "
+                    + firstLines(output));
+        }
+    }
+
+    private static Result read(String output) {
         Matcher rps = REQUESTS_PER_SECOND.matcher(output);
         Matcher total = TOTAL.matcher(output);
         if (!rps.find() || !total.find()) {
-            throw new IllegalArgumentException("not wrk's output (no Requests/sec line): "
-                    + output.lines().limit(3).toList());
+            throw new IllegalArgumentException("not wrk's output (no Requests/sec line): " + firstLines(output));
         }
         double p50 = Double.NaN;
         double p99 = Double.NaN;
@@ -121,6 +133,14 @@ public final class Wrk {
                 millis(total.group(2), total.group(3)) / 1000,
                 first(NON_2XX, output).map(Long::parseLong).orElse(0L), socketErrors,
                 avg.find() ? millis(avg.group(1), avg.group(2)) : Double.NaN, p50, p99);
+    }
+
+    /**
+     * The first three lines that are not blank, fit for a one-line message: a client's output may
+     * hold escape sequences (colour, a progress bar) or, from a crash, anything.
+     */
+    static List<String> firstLines(String output) {
+        return output.lines().filter(l -> !l.isBlank()).limit(3).map(l -> Printable.escape(l, 120)).toList();
     }
 
     private static Optional<String> first(Pattern pattern, String text) {

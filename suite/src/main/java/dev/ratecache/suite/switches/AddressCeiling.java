@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,7 +40,7 @@ public record AddressCeiling(Kind kind, int rate, int burst) {
             // Without a burst, the front end's default shape: twice the rate.
             return new AddressCeiling(Kind.SET, rate, m.group(2) == null ? 2 * rate : Integer.parseInt(m.group(2)));
         }
-        throw new IllegalArgumentException("'" + text + "' is not an address ceiling: use " + ACCEPTED);
+        throw new IllegalArgumentException("'" + Printable.escape(text) + "' is not an address ceiling: use " + ACCEPTED);
     }
 
     /**

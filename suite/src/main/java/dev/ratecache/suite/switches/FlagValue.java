@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
@@ -37,7 +38,7 @@ public class FlagValue<T> implements CommandLine.ITypeConverter<T> {
             }
         }
         List<String> names = Arrays.stream(type.getEnumConstants()).map(Object::toString).toList();
-        throw new IllegalArgumentException("'" + text + "' is not " + what + ": use "
+        throw new IllegalArgumentException("'" + Printable.escape(text) + "' is not " + what + ": use "
                 + String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1));
     }
 

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +33,7 @@ public record LimitKey(Kind kind, String name) {
         if (o.matches()) {
             return new LimitKey(o.group(1).equals("cookie") ? Kind.COOKIE : Kind.ARG, o.group(2));
         }
-        throw new IllegalArgumentException("'" + text + "' is not a limit key: use " + ACCEPTED
+        throw new IllegalArgumentException("'" + Printable.escape(text) + "' is not a limit key: use " + ACCEPTED
                 + " (a header name of letters, digits and dashes; a cookie or argument name of letters, digits and _)");
     }
 

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,7 +30,7 @@ public record LimitMode(Kind kind, int delay) {
         if (m.matches() && Integer.parseInt(m.group(1)) >= 1) {
             return new LimitMode(Kind.DELAY, Integer.parseInt(m.group(1)));
         }
-        throw new IllegalArgumentException("'" + text + "' is not a limit mode: use " + ACCEPTED);
+        throw new IllegalArgumentException("'" + Printable.escape(text) + "' is not a limit mode: use " + ACCEPTED);
     }
 
     @Override

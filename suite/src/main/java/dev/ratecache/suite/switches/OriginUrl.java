@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Optional;
@@ -29,7 +30,7 @@ public final class OriginUrl {
         try {
             uri = new URI(text.strip());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("'" + masked(text) + "' is not a URL: " + FORM);
+            throw new IllegalArgumentException("'" + Printable.escape(masked(text)) + "' is not a URL: " + FORM);
         }
         problem(uri).ifPresent(p -> {
             throw new IllegalArgumentException(p);
@@ -39,7 +40,8 @@ public final class OriginUrl {
 
     /** What is wrong with {@code uri} as an origin, in one line that quotes it masked; empty when it is one. */
     public static Optional<String> problem(URI uri) {
-        String quoted = "'" + masked(uri.toString()) + "'";
+        // A URI keeps characters outside ASCII as they are, a right-to-left override among them.
+        String quoted = "'" + Printable.escape(masked(uri.toString())) + "'";
         if (uri.getRawUserInfo() != null) {
             return Optional.of(quoted + " holds a user or password, which the tiers would not send to the origin: "
                     + FORM);

@@ -1,9 +1,11 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,14 +36,18 @@ public final class TiersFile {
     static final Pattern KEY = Pattern.compile("[A-Za-z0-9._+/=:@-][A-Za-z0-9._~+/=:@-]{0,255}");
     static final String KEY_RULE = "1 to 256 of A-Z a-z 0-9 . _ ~ + / = : @ - (not starting with ~)";
 
-    /** A file that is not a tiers file: one line, {@code FILE:LINE: what is wrong}. */
+    /**
+     * A file that is not a tiers file: one line, {@code FILE:LINE: what is wrong}. Escaped whole,
+     * since it quotes the file's fields and paths (a key file's among them); text escaped twice reads
+     * the same.
+     */
     public static final class Malformed extends Exception {
         Malformed(Path file, int line, String message) {
-            super(file + ":" + line + ": " + message);
+            super(Printable.escape(file + ":" + line + ": " + message));
         }
 
         Malformed(Path file, String message) {
-            super(file + ": " + message);
+            super(Printable.escape(file + ": " + message));
         }
     }
 
@@ -150,8 +156,14 @@ public final class TiersFile {
 
     private static List<Listed> keys(Path file, int n, String tier, String field) throws Malformed {
         if (field.startsWith("@")) {
-            Path keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())
-                    .resolve(field.substring(1));
+            Path keyFile;
+            try {
+                keyFile = (file.toAbsolutePath().getParent() == null ? Path.of(".") : file.toAbsolutePath().getParent())
+                        .resolve(field.substring(1));
+            } catch (InvalidPathException e) {
+                // A NUL byte, which no path may hold; the JDK's message would quote it as it is.
+                throw new Malformed(file, n, "key file '" + field.substring(1) + "' is no path");
+            }
             List<Listed> keys = new ArrayList<>();
             List<String> lines = lines(keyFile, file, n);
             for (int i = 0; i < lines.size(); i++) {
@@ -197,8 +209,8 @@ public final class TiersFile {
         return n >= min && n <= max;
     }
 
+    /** A key fit for a one-line message: what is not printable escaped (not only controls: U+2028 breaks a line too), cut short. */
     private static String abbreviated(String key) {
-        String printable = key.replaceAll("\\p{Cntrl}", "?");
-        return printable.length() > 40 ? printable.substring(0, 40) + "..." : printable;
+        return Printable.escape(key, 43);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +77,7 @@ public record WholeNumber(String flag, int min, int max, String unit) {
                 if (text.matches("[-+]?\\d+")) {
                     throw new PastInt(text);
                 }
-                throw new CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+                throw new CommandLine.TypeConversionException("'" + Printable.escape(text) + "' is not a whole number");
             }
         }
     }

@@ -103,6 +103,12 @@ class BadInputTest {
                         "run-tests.sh: --freshness must be a whole number no more than 2147483647 (got 99999999999)\n"),
                 refused("number that is no number", List.of("--keepalive", "lots"),
                         "'lots' is not a whole number"),
+                // A value's line break or escape sequence, escaped where it is quoted: the refusal stays one line.
+                refused("number with a line break in it", List.of("--keepalive", "5\n6"),
+                        "run-tests.sh: Invalid value for option '--keepalive': '5\\x0a6' is not a whole number\n"),
+                refused("limit mode with an escape sequence and a line break", List.of("--front-mode", "fast\u001b[2J\nqueue"),
+                        "run-tests.sh: Invalid value for option '--front-mode': 'fast\\x1b[2J\\x0aqueue' is not a limit mode:"
+                                + " use queue, nodelay or delay=N"),
                 refused("address ceiling past its largest", List.of("--limit-key", "header:X-Api-Key",
                         "--address-ceiling", "99999999999"),
                         "'99999999999' is not an address ceiling: use auto, off or RATE[,BURST] (RATE a whole number"
