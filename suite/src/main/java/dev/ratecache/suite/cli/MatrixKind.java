@@ -272,6 +272,13 @@ enum MatrixKind {
             return FaultPromise.check(cells);
         }
 
+        /** A fault changes the tiers mid-cell; figures set beside a simulation without it would all look wrong. */
+        @Override
+        Predictor.Model model() {
+            return Predictor.none("a fault changes the tiers mid-cell (a reload's new limit, a worker or the origin"
+                    + " gone), which the model does not simulate: the fault's own figures and promise stand in its place");
+        }
+
         @Override
         List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
                 Map<String, CellPrediction> predictions, StackSpec limits) {

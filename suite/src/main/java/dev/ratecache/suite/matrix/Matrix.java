@@ -273,7 +273,7 @@ public final class Matrix {
      * /hare behind the edge cache (the origin answers little, so a failure is the reload's), the
      * worker kill on /tortoise without it (200 ms each in the quick profile, so that some are in flight);
      * with the suite's own origin ({@code ownOrigin}), the origin killed and started again, on /hare
-     * behind the cache. A second of ramp, seven held, a second to drain (nodelay queues nothing), the
+     * behind the cache. A second of ramp, seven held (sixteen for the origin's restart), a second to drain (nodelay queues nothing), the
      * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
      * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
      * be left after the fault to see the new limit in, or the edge go back to a restarted origin.
@@ -283,21 +283,27 @@ public final class Matrix {
         Fault kill = new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
         Fault origin = new Fault(Fault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
         List<Cell> cells = new ArrayList<>(List.of(
-                flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().fault(reload), frontRate),
+                flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().fault(reload), frontRate,
+                        HOLD_SECONDS),
                 // Past the cache, to the slow path: requests are in flight at the kill, to be lost and counted.
                 flood(Cell.named(Plan.FLOOD, FAULTS, kill.kind().toString()).fault(kill).property("path", "/tortoise"),
-                        frontRate)));
+                        frontRate, HOLD_SECONDS)));
         if (ownOrigin) {
             // Behind the cache: what the edge holds is what it can answer while the origin is gone.
+            // Held longer: the origin's JVM takes seconds to start again (5.6 s on a busy 2-core machine), and
+            // traffic must be left after it to show the edge going back to it.
             cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, origin.kind().toString()).serverCache().fault(origin),
-                    frontRate));
+                    frontRate, ORIGIN_RESTART_HOLD_SECONDS));
         }
         return cells;
     }
 
-    private static Cell flood(Cell.Builder cell, int frontRate) {
+    private static final int HOLD_SECONDS = 7;
+    private static final int ORIGIN_RESTART_HOLD_SECONDS = 16;
+
+    private static Cell flood(Cell.Builder cell, int frontRate, int holdSeconds) {
         return cell.backLimit(false).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")
-                .property("ramp", "1").property("hold", "7").property("drain", "1").build();
+                .property("ramp", "1").property("hold", String.valueOf(holdSeconds)).property("drain", "1").build();
     }
 
     /** The name suffix of the fleet cell whose edges are chosen by URI hash. */

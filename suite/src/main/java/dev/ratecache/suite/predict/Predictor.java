@@ -127,6 +127,11 @@ public final class Predictor {
         Prediction predict(Input in);
     }
 
+    /** No prediction for any cell, for {@code reason}: a kind of matrix whose cells the model cannot simulate. */
+    public static Model none(String reason) {
+        return in -> Prediction.gap(reason);
+    }
+
     /** The simulation of the two tiers, the edge cache and the origin, for the cell's plan. */
     public static final Model SIMULATION = Predictor::simulate;
 

@@ -43,6 +43,14 @@ class FaultsMatrixStackTest {
     }
 
     @Test
+    void noFaultCellIsSetBesideASimulationThatHasNoFault() {
+        assertThat(matrix.cells.values()).allSatisfy(c -> {
+            assertThat(c.path("prediction").path("predicted").asBoolean()).as(c.get("name").asText()).isFalse();
+            assertThat(c.path("prediction").path("gap").asText()).contains("a fault changes the tiers mid-cell");
+        });
+    }
+
+    @Test
     void aReloadFailsNoRequestAndItsNewLimitHolds() throws Exception {
         JsonNode f = fault("faults/reload");
         assertThat(check("faults/reload", Fault.Kind.RELOAD).get("passed").asBoolean()).as(matrix.output()).isTrue();
