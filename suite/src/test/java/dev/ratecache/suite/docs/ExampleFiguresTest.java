@@ -21,7 +21,12 @@ class ExampleFiguresTest {
     private static final String REGENERATE = "./mvnw -B -q test -pl suite -am -Dtest=ExampleFiguresTest -Ddocs.write=true";
 
     static Map<String, JsonNode> cells() throws Exception {
-        JsonNode summary = new ObjectMapper().readTree(Repo.root().resolve("results/example/summary.json").toFile());
+        return cells("results/example");
+    }
+
+    /** The cells of a committed run's summary.json, by name. */
+    static Map<String, JsonNode> cells(String run) throws Exception {
+        JsonNode summary = new ObjectMapper().readTree(Repo.root().resolve(run).resolve("summary.json").toFile());
         Map<String, JsonNode> cells = new HashMap<>();
         summary.get("cells").forEach(c -> cells.put(c.get("name").asText(), c));
         return cells;
@@ -42,6 +47,29 @@ class ExampleFiguresTest {
                     pair(c, "throughput", "%.1f"), pair(c, "origin_requests", "%.0f"), measured(c, "rejected_pct")));
         }
         Committed.block(Repo.root().resolve("docs/client.md"), "library-vs-jmeter", table.toString(), REGENERATE);
+    }
+
+    @Test
+    void theFaultsPageQuotesTheCommittedFaultsRun() throws Exception {
+        Map<String, JsonNode> cells = cells("results/example-faults");
+        StringBuilder table = new StringBuilder("""
+                | cell | failed | lost in flight | new limit in force | admitted/s before / after | worker started again | origin down | answered stale meanwhile | new origin's requests |
+                | --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: |
+                """);
+        for (String cell : List.of("faults/reload", "faults/worker-kill", "faults/origin-restart")) {
+            JsonNode f = cells.get(cell).get("fault");
+            assertThat(f).as(cell + " in results/example-faults").isNotNull();
+            table.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s |%n", cell,
+                    f.get("failed").asLong(), f.get("lost").asLong(),
+                    f.get("effect_ms").isNumber() ? f.get("effect_ms").asLong() + " ms after the signal" : "",
+                    f.get("new_limit").asLong() > 0 ? f.get("before_peak").asLong() + " / " + f.get("after_peak").asLong()
+                            + " (limit " + f.get("new_limit").asLong() + ")" : "",
+                    f.get("respawn_ms").isNumber() ? "after " + f.get("respawn_ms").asLong() + " ms" : "",
+                    f.get("down_ms").isNumber() ? f.get("down_ms").asLong() + " ms" : "",
+                    f.get("down_ms").isNumber() ? String.valueOf(f.get("served_stale").asLong()) : "",
+                    f.get("origin_after").isNumber() ? String.valueOf(f.get("origin_after").asLong()) : ""));
+        }
+        Committed.block(Repo.root().resolve("docs/faults.md"), "faults", table.toString(), REGENERATE);
     }
 
     private static double measured(JsonNode cell, String metric) {
