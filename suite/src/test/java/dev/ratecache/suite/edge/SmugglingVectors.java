@@ -127,8 +127,8 @@ abstract class SmugglingVectors {
      * What one vector's connection brought: the statuses the client read, and the origin's counts
      * around it; {@code from} and {@code until} in epoch milliseconds, until the next vector's start.
      */
-    private record Sent(long from, long until, List<Integer> statuses, boolean timedOut, OriginCounters before,
-            OriginCounters after) {}
+    private record Sent(String source, long from, long until, List<Integer> statuses, boolean timedOut,
+            OriginCounters before, OriginCounters after) {}
 
     private final Map<String, Sent> sent = new LinkedHashMap<>();
     private List<EdgeEvent> front;
@@ -158,9 +158,10 @@ abstract class SmugglingVectors {
             for (int i = 0; i < all.size(); i++) {
                 String bytes = (all.get(i).bytes() + LAST).replace(MARKED, marker(i));
                 long from = System.currentTimeMillis();
-                Exchange exchange = exchange(pool() + ".0." + (i + 1), ports.front(), bytes);
+                String source = pool() + ".0." + (i + 1);
+                Exchange exchange = exchange(source, ports.front(), bytes);
                 OriginCounters after = origin.counters();
-                sent.put(all.get(i).name(), new Sent(from, System.currentTimeMillis(), exchange.statuses(),
+                sent.put(all.get(i).name(), new Sent(source, from, System.currentTimeMillis(), exchange.statuses(),
                         exchange.timedOut(), before, after));
                 before = after;
             }
@@ -237,11 +238,14 @@ abstract class SmugglingVectors {
     }
 
     /**
-     * What the front logged of a vector: by when it ended, not by the client's address, which
-     * HAProxy's front leaves out ("-") of a request it could not parse.
+     * What the front logged of a vector: by its own client address, each vector's own; by when it
+     * ended only for a line with no address, which HAProxy's front writes ("-") of a request it could
+     * not parse. Not by time alone: nginx stamps a line after the client has read the answer, so a
+     * vector's last line can end a millisecond into the next vector's time.
      */
     private List<EdgeEvent> frontOf(Sent s) {
-        return front.stream().filter(e -> e.endMs() >= s.from() && e.endMs() < s.until()).toList();
+        return front.stream().filter(e -> s.source().equals(e.key()) || !e.key().matches("[0-9a-fA-F.:]+")
+                && e.endMs() >= s.from() && e.endMs() < s.until()).toList();
     }
 
     /** What the back logged of vector {@code index}: its targets are the only ones with its marker. */
