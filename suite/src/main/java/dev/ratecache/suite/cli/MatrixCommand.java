@@ -163,15 +163,13 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         checkMachine(run, runDir);
         JMeter.Remote remote = loadHosts.given() ? checkLoadHosts(runDir) : null;
         if (dryRun.on) {
-            List<String> cells = new ArrayList<>(List.of(run.cells.size() + " cells (" + matrix + ", profile " + run.profile
-                    + (run.repeats > 1 ? ", each " + run.repeats + " times" : "") + ") with " + switches.describe()));
+            List<String> cells = new ArrayList<>(List.of(cellsOf(run) + " with " + switches.describe()));
             run.cells.forEach(c -> cells.add("  " + c.name()));
             return dryRun.report(out, cells);
         }
         Files.createDirectories(runDir);
         out.println("run folder: " + runDir);
-        out.println("matrix:     " + run.cells.size() + " cells (" + matrix + ", profile " + run.profile
-                + (run.repeats > 1 ? ", each " + run.repeats + " times" : "") + ")");
+        out.println("matrix:     " + cellsOf(run));
         out.println("switches:   " + switches.describe());
         out.flush();
         prepare(runDir, out);
@@ -239,6 +237,12 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
             Map<String, CellPrediction> predictions) {
         return matrix.sections(cells, checks, predictions, limitsAsSwitched());
+    }
+
+    /** "N cells (MATRIX, profile P[, each R times])": what the run and its dry run say they run. */
+    private String cellsOf(Run run) {
+        return run.cells.size() + " cells (" + matrix + ", profile " + run.profile
+                + (run.repeats > 1 ? ", each " + run.repeats + " times" : "") + ")";
     }
 
     /** What a run will do, once every input has been checked. */
