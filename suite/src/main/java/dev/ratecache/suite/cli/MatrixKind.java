@@ -11,6 +11,8 @@ import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.DbPrediction;
 import dev.ratecache.suite.predict.FleetPrediction;
 import dev.ratecache.suite.predict.Predictor;
+import dev.ratecache.suite.report.AttackPromise;
+import dev.ratecache.suite.report.AttacksSection;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.DbSection;
@@ -216,6 +218,56 @@ enum MatrixKind {
         @Override
         Predictor.Model model() {
             return DbPrediction.MODEL;
+        }
+    },
+    /**
+     * Slow clients (slow headers, a slow body, a slow reader) at each edge product while the normal
+     * clients run the stress plan, each beside the same edge's baseline without them. As the edges
+     * matrix, the products are compared rejecting over the limit (nodelay) unless the user says
+     * otherwise. The attacker speaks plain HTTP/1.1 to one front tier.
+     */
+    ATTACKS {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "runs the suite's stress plan beside its slow clients");
+            if (in.switches().edges() > 1) {
+                throw new IllegalArgumentException("--matrix attacks holds the connections of one edge: drop --edges "
+                        + in.switches().edges());
+            }
+            if (in.switches().tls()) {
+                throw new IllegalArgumentException("--matrix attacks' slow clients speak plain HTTP/1.1: drop --tls");
+            }
+            return Matrix.attacks();
+        }
+
+        @Override
+        void defaults(StackSwitches switches, Input in) {
+            EDGES.defaults(switches, in);
+        }
+
+        @Override
+        boolean cellsChooseEdge() {
+            return true;
+        }
+
+        @Override
+        List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
+            List<Check.Outcome> both = new ArrayList<>(AttackPromise.check(cells));
+            both.addAll(BackLimitPromise.of(limits).check(cells));
+            return both;
+        }
+
+        /** The model has no slow clients: each edge's baseline cell is the figure without them. */
+        @Override
+        Predictor.Model model() {
+            return Predictor.none("the model does not simulate slow clients: each edge's baseline cell, the same plan"
+                    + " without the attack, stands in its place");
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+                Map<String, CellPrediction> predictions, StackSpec limits) {
+            return AttacksSection.of(cells);
         }
     },
     /**

@@ -35,6 +35,12 @@ public interface Edge {
      */
     Running start(StackSpec spec, Path dir) throws IOException;
 
+    /**
+     * The settings of this product's front tier, as {@code spec} renders them, that bound a slow
+     * client of {@code attack}: what the report names beside the way its connections ended.
+     */
+    String slowClientBound(SlowClient attack, StackSpec spec);
+
     /** Started tiers; closing stops each by its PID. */
     interface Running extends AutoCloseable {
         URI frontUri();

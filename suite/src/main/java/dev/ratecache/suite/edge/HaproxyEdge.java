@@ -75,6 +75,18 @@ public final class HaproxyEdge implements Edge {
     static final String TLS_PEM = "tls/haproxy.pem";
 
     @Override
+    public String slowClientBound(SlowClient attack, StackSpec spec) {
+        String perClient = spec.front().map(l -> "the per-client limit, " + l.rate() + " r/s")
+                .orElse("no per-client limit");
+        // haproxy/snippets/shared/process.cfg: fixed, not --client-timeout's.
+        return switch (attack) {
+            case HEADERS -> "timeout http-request 10s, for the whole header";
+            case BODY -> "timeout client 10s of silence (the body is passed on as it comes); " + perClient;
+            case READ -> "timeout client 10s of silence; " + perClient;
+        };
+    }
+
+    @Override
     public Optional<String> refusal(StackSpec spec) {
         Optional<String> notYet = spec.notRenderedBy("HAProxy", RENDERS);
         if (notYet.isPresent()) {

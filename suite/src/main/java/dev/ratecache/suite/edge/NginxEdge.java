@@ -50,6 +50,18 @@ public final class NginxEdge implements Edge {
     }
 
     @Override
+    public String slowClientBound(SlowClient attack, StackSpec spec) {
+        int t = spec.connections().clientTimeout();
+        String perClient = spec.front().map(l -> "limit_req " + l.rate() + " r/s, burst " + l.burst() + " per client")
+                .orElse("no per-client limit_req") + (spec.limitConn() > 0 ? ", limit_conn " + spec.limitConn() : "");
+        return switch (attack) {
+            case HEADERS -> "client_header_timeout " + t + "s, for the whole header from its first byte";
+            case BODY -> "client_body_timeout " + t + "s between two reads; " + perClient;
+            case READ -> "send_timeout " + t + "s between two writes; " + perClient;
+        };
+    }
+
+    @Override
     public Optional<String> refusal(StackSpec spec) {
         return Optional.empty();
     }

@@ -59,6 +59,18 @@ public final class VarnishEdge implements Edge {
             "--limit-scope misses");
 
     @Override
+    public String slowClientBound(SlowClient attack, StackSpec spec) {
+        String perClient = spec.front().map(l -> "vsthrottle " + l.rate() + " r/s per client").orElse("no per-client limit");
+        // The suite passes varnishd none of these parameters: its defaults stand.
+        return switch (attack) {
+            case HEADERS -> "timeout_req 2s (varnishd's default), for the whole header";
+            case BODY -> "timeout_idle 5s (varnishd's default) while std.cache_req_body reads it; " + perClient;
+            case READ -> "idle_send_timeout 60s between two writes, send_timeout 600s in all (varnishd's defaults); "
+                    + perClient;
+        };
+    }
+
+    @Override
     public Optional<String> refusal(StackSpec spec) {
         if (spec.tls().isPresent()) {
             return Optional.of("Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put"

@@ -366,6 +366,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
+        /** A cell of --matrix attacks: slow clients at the edge while the normal clients run. */
+        public Builder attack(Attack attack) {
+            traits.add(attack);
+            return this;
+        }
+
         /** A cell of --matrix faults: what goes wrong at the edge mid-cell, and when. */
         public Builder fault(Fault fault) {
             traits.add(fault);

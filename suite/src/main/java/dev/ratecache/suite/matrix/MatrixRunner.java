@@ -13,6 +13,7 @@ import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.terminal.Terminal;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -189,15 +190,34 @@ public final class MatrixRunner {
             Path clientDir = dir.resolve(cell.generator().folder());
             PoolSampler pool = ownOrigin && options.database().reported() ? PoolSampler.start(origin, tierCpu) : null;
             FaultInjector faults = faultOf(cell, stack, dir);
+            Attack attack = stack == null ? null : cell.trait(Attack.class);
+            SlowClients attacker = attack == null ? null : new SlowClients(attack.kind(), attack.connections(),
+                    new InetSocketAddress(stack.frontUri().getHost(), stack.frontUri().getPort()));
             Generated generated;
+            AttackFigures attackFigures = null;
             try {
+                if (attacker != null) {
+                    // The normal clients meet an edge already under attack.
+                    attacker.start();
+                    attacker.awaitOpened(ATTACK_OPENING);
+                }
                 generated = generate(cell, props, clientDir, faults);
+                if (attacker != null) {
+                    List<SlowClients.Connection> connections = attacker.finish(Math.max(
+                            generated.client().lastEndMs() + 1000, attacker.startedMs() + attackMinimumMs()));
+                    attackFigures = AttackFigures.of(attack, connections, generated.client().firstStartMs(),
+                            generated.client().lastEndMs(), attacker.startedMs(),
+                            cell.edge().adapter().slowClientBound(attack.kind(), spec));
+                }
             } finally {
                 if (pool != null) {
                     pool.close();
                 }
                 if (faults != null) {
                     faults.close();
+                }
+                if (attacker != null) {
+                    attacker.close();
                 }
             }
             LoadGenerator.Run run = generated.run();
@@ -225,6 +245,10 @@ public final class MatrixRunner {
             DatabaseFigures database = pool == null ? null : DatabaseFigures.of(counters, pool.activePeak(), options.database());
             List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
             figures.addAll(traitFigures(cell, client, fallbacks));
+            if (attackFigures != null) {
+                out.println("  " + attackFigures.terminalLine());
+                figures.add(attackFigures);
+            }
             if (faults != null) {
                 FaultFigures f = FaultFigures.of(faults.happened(), client.samples(), faults.newLimit(),
                         counters == null ? null : counters.total().requests());
@@ -305,6 +329,17 @@ public final class MatrixRunner {
         } else if (origin != null) {
             props.putIfAbsent("warmup_url", origin.management("/actuator/health").toString());
         }
+    }
+
+    /** How long the slow clients may take to open their connections before the normal clients start anyway. */
+    private static final Duration ATTACK_OPENING = Duration.ofSeconds(30);
+
+    /**
+     * The least an attack lasts: twice the front's --client-timeout and 2 s more, so that a connection
+     * opened last outlives a timeout of that length and the edge is seen ending it (or not).
+     */
+    private long attackMinimumMs() {
+        return (2L * options.switches().clientTimeout() + 2) * 1000;
     }
 
     /** What the generator left: its run, its samples read once, and the CPU over the samples' window. */

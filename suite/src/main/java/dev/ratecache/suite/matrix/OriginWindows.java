@@ -19,6 +19,12 @@ import java.util.Map;
 public record OriginWindows(List<Long> arrivalsMs) {
     public static final long WINDOW_MS = 1000;
 
+    /**
+     * How well an arrival is known: to the millisecond either way, as the difference of two figures
+     * each rounded to one (the back tier's log time, less the origin's time).
+     */
+    public static final long RESOLUTION_MS = 1;
+
     /** The window with the most arrivals: {@code count} of them from {@code startMs} to just before startMs + 1 s. */
     public record Peak(int count, long startMs) {}
 
@@ -47,10 +53,15 @@ public record OriginWindows(List<Long> arrivalsMs) {
      * two clock seconds is still seen whole. Null when nothing reached the origin.
      */
     public Peak peak() {
+        return peak(WINDOW_MS);
+    }
+
+    /** The busiest window [t, t + {@code windowMs}); null when nothing reached the origin. */
+    public Peak peak(long windowMs) {
         if (arrivalsMs.isEmpty()) {
             return null;
         }
-        BusiestWindow busiest = BusiestWindow.in(arrivalsMs.stream().mapToLong(Long::longValue).toArray(), WINDOW_MS);
+        BusiestWindow busiest = BusiestWindow.in(arrivalsMs.stream().mapToLong(Long::longValue).toArray(), windowMs);
         return new Peak(busiest.count(), busiest.start());
     }
 

@@ -50,6 +50,15 @@ class OriginWindowsTest {
     }
 
     @Test
+    void aShorterWindowLeavesOutAnArrivalAMillisecondShortOfASecondLater() throws Exception {
+        Path log = Files.write(dir.resolve("access.log"), List.of(line(5_000, "200", "0"), line(5_999, "200", "0")));
+
+        OriginWindows windows = OriginWindows.of(NginxLog.events(log));
+        assertThat(windows.peak().count()).isEqualTo(2);
+        assertThat(windows.peak(OriginWindows.WINDOW_MS - 2 * OriginWindows.RESOLUTION_MS).count()).isEqualTo(1);
+    }
+
+    @Test
     void aWindowIsHalfOpenSoArrivalsOneSecondApartAreNeverTogether() throws Exception {
         Path log = Files.write(dir.resolve("access.log"), List.of(line(5_000, "200", "0"), line(6_000, "200", "0"),
                 line(7_000, "200", "0")));
