@@ -63,7 +63,7 @@ public final class VarnishEdge implements Edge {
         String perClient = spec.front().map(l -> "vsthrottle " + l.rate() + " r/s per client").orElse("no per-client limit");
         // The suite passes varnishd none of these parameters: its defaults stand.
         return switch (attack) {
-            case HEADERS -> "timeout_req 2s (varnishd's default), for the whole header";
+            case HEADERS -> "timeout_idle 5s and timeout_req 2s (varnishd's defaults)";
             case BODY -> "timeout_idle 5s (varnishd's default) while std.cache_req_body reads it; " + perClient;
             case READ -> "idle_send_timeout 60s between two writes, send_timeout 600s in all (varnishd's defaults); "
                     + perClient;

@@ -20,9 +20,12 @@ import java.util.Map;
  * @param attackSeconds   from the first connection to the attack's end
  * @param endings         how the connections ended, most first
  * @param bound           the edge's settings that bound this attack, as its config says them
+ * @param edge            the edge's own count of its connections over the attack (the normal clients'
+ *                        among them); null where the suite cannot read one (nginx's stub_status only)
  */
 public record AttackFigures(SlowClient kind, int connections, int opened, int peakHeld, int heldAtTraffic,
-        int heldAfterTraffic, double attackSeconds, List<Ending> endings, String bound) implements CellTrait.Figure {
+        int heldAfterTraffic, double attackSeconds, List<Ending> endings, String bound, EdgeConnections.Seen edge)
+        implements CellTrait.Figure {
 
     /**
      * Connections that ended the same way: {@code how} as the attacker saw it, the edge's status
@@ -50,12 +53,12 @@ public record AttackFigures(SlowClient kind, int connections, int opened, int pe
     }
 
     static AttackFigures of(Attack attack, List<SlowClients.Connection> connections, long trafficStartMs,
-            long trafficEndMs, long attackStartMs, String bound) {
+            long trafficEndMs, long attackStartMs, String bound, EdgeConnections.Seen edge) {
         List<SlowClients.Connection> taken = connections.stream().filter(c -> c.openedMs() != 0).toList();
         long attackEnd = connections.stream().mapToLong(SlowClients.Connection::endedMs).max().orElse(attackStartMs);
         return new AttackFigures(attack.kind(), attack.connections(), taken.size(), peak(taken),
                 openAt(taken, trafficStartMs), openAt(taken, trafficEndMs), (attackEnd - attackStartMs) / 1000.0,
-                endings(connections), bound);
+                endings(connections), bound, edge);
     }
 
     private static int openAt(List<SlowClients.Connection> taken, long at) {
@@ -103,10 +106,22 @@ public record AttackFigures(SlowClient kind, int connections, int opened, int pe
         return endings.stream().filter(e -> e.how().equals("held")).mapToLong(Ending::count).sum();
     }
 
+    /** The edge's side in words: "the edge counted at most 612 open (520 reading a header, ...), 7 at the attack's end". */
+    public String edgeWords() {
+        if (edge == null) {
+            return "";
+        }
+        EdgeConnections.Counts p = edge.peak();
+        return String.format(Locale.ROOT, "the edge counted at most %d connections open (%d reading a header, %d with a"
+                + " request under way, %d idle), %d at the attack's end", p.active(), p.reading(), p.writing(), p.waiting(),
+                edge.last().active());
+    }
+
     @Override
     public String terminalLine() {
         return String.format(Locale.ROOT, "%s: %d slow clients, %d connections taken in all, at most %d held at once (%d as the normal"
-                + " clients started, %d as they ended); %s", kind, connections, opened, peakHeld, heldAtTraffic,
-                heldAfterTraffic, String.join("; ", endings.stream().map(Ending::words).toList()));
+                + " clients started, %d as they ended); %s%s", kind, connections, opened, peakHeld, heldAtTraffic,
+                heldAfterTraffic, String.join("; ", endings.stream().map(Ending::words).toList()),
+                edge == null ? "" : "; " + edgeWords());
     }
 }

@@ -193,6 +193,9 @@ public final class MatrixRunner {
             Attack attack = stack == null ? null : cell.trait(Attack.class);
             SlowClients attacker = attack == null ? null : new SlowClients(attack.kind(), attack.connections(),
                     new InetSocketAddress(stack.frontUri().getHost(), stack.frontUri().getPort()));
+            // The edge's own count of its connections, where it keeps one the suite can read (nginx's stub_status).
+            EdgeConnections edgeConnections = attacker != null && stack.product().equals("nginx")
+                    ? EdgeConnections.start(options.ports().frontStatus()) : null;
             Generated generated;
             AttackFigures attackFigures = null;
             try {
@@ -203,13 +206,23 @@ public final class MatrixRunner {
                 }
                 generated = generate(cell, props, clientDir, faults);
                 if (attacker != null) {
-                    List<SlowClients.Connection> connections = attacker.finish(Math.max(
-                            generated.client().lastEndMs() + 1000, attacker.startedMs() + attackMinimumMs()));
+                    Thread.sleep(Math.max(0, Math.max(generated.client().lastEndMs() + 1000,
+                            attacker.startedMs() + attackMinimumMs()) - System.currentTimeMillis()));
+                    // The edge's last count is taken while the attacker still holds what it holds.
+                    EdgeConnections.Seen edgeSide = null;
+                    if (edgeConnections != null) {
+                        edgeConnections.close();
+                        edgeSide = edgeConnections.seen();
+                    }
+                    List<SlowClients.Connection> connections = attacker.finish();
                     attackFigures = AttackFigures.of(attack, connections, generated.client().firstStartMs(),
                             generated.client().lastEndMs(), attacker.startedMs(),
-                            cell.edge().adapter().slowClientBound(attack.kind(), spec));
+                            cell.edge().adapter().slowClientBound(attack.kind(), spec), edgeSide);
                 }
             } finally {
+                if (edgeConnections != null) {
+                    edgeConnections.close();
+                }
                 if (pool != null) {
                     pool.close();
                 }

@@ -108,9 +108,15 @@ final class SlowClients implements AutoCloseable {
                 while (!stopping) {
                     Connection c = attack(n, first);
                     first = false;
-                    if (!stopping || c.how() == How.HELD) {
-                        ended.add(c);
+                    if (stopping) {
+                        // However its socket's close reached the thread (an exception, or at times an end of
+                        // stream), a connection open when the attack stopped was held to the end.
+                        if (c.openedMs() != 0) {
+                            ended.add(new Connection(How.HELD, c.status(), c.openedMs(), c.endedMs()));
+                        }
+                        break;
                     }
+                    ended.add(c);
                     // Back at once after a timeout, as a slowloris is; a trickle's wait after a refusal or an
                     // answer, so that a limit's quick 429s do not turn the attack into a flood.
                     pause(c.how() == How.REFUSED || c.how() == How.ANSWERED ? TRICKLE.toMillis() : REOPEN_MS);
@@ -125,12 +131,8 @@ final class SlowClients implements AutoCloseable {
         return open.size();
     }
 
-    /**
-     * Lets the attack go on until {@code untilMs} (epoch ms), then closes what is open (those count
-     * as held); returns every connection the attack made.
-     */
-    List<Connection> finish(long untilMs) throws InterruptedException {
-        Thread.sleep(Math.max(0, untilMs - System.currentTimeMillis()));
+    /** Ends the attack: what is open is closed (those count as held); returns every connection the attack made. */
+    List<Connection> finish() {
         close();
         synchronized (ended) {
             return List.copyOf(ended);

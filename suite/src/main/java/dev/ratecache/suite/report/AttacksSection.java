@@ -20,7 +20,7 @@ public final class AttacksSection {
     static final List<String> HEADINGS = List.of("cell", "attacker's connections: taken in all / most held at once",
             "held while the normal clients ran (start / end)", "normal clients' throughput (responses/s, % of baseline)",
             "normal clients' p95 (ms; baseline)", "origin requests", "how the edge ended the attacker's connections",
-            "the edge's bound");
+            "the edge's own count: most open / at the attack's end", "the edge's bound");
 
     private AttacksSection() {}
 
@@ -48,7 +48,8 @@ public final class AttacksSection {
                     String.format(Locale.ROOT, "%.0f (%s)", r.median(Metric.P95_MS), baseline
                             .map(b -> String.format(Locale.ROOT, "%.0f", b.median(Metric.P95_MS))).orElse("n/a")),
                     origin == null ? "n/a" : String.format(Locale.ROOT, "%.0f", origin),
-                    String.join("; ", f.endings().stream().map(AttackFigures.Ending::words).toList()), f.bound())));
+                    String.join("; ", f.endings().stream().map(AttackFigures.Ending::words).toList()),
+                    f.edge() == null ? "n/a" : f.edge().peak().active() + " / " + f.edge().last().active(), f.bound())));
             lines.add(name + ": " + f.terminalLine() + ".");
             figures.put(name, Map.of("attack", json(f, kept)));
         }
@@ -90,6 +91,13 @@ public final class AttacksSection {
         }
         json.put("endings", endings);
         json.put("bound", f.bound());
+        if (f.edge() != null) {
+            json.put("edge_peak_active", f.edge().peak().active());
+            json.put("edge_peak_reading", f.edge().peak().reading());
+            json.put("edge_peak_writing", f.edge().peak().writing());
+            json.put("edge_peak_waiting", f.edge().peak().waiting());
+            json.put("edge_last_active", f.edge().last().active());
+        }
         return json;
     }
 }
