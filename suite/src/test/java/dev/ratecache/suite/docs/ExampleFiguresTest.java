@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -70,6 +71,144 @@ class ExampleFiguresTest {
                     f.get("origin_after").isNumber() ? String.valueOf(f.get("origin_after").asLong()) : ""));
         }
         Committed.block(Repo.root().resolve("docs/faults.md"), "faults", table.toString(), REGENERATE);
+    }
+
+    @Test
+    void theAttacksPageQuotesTheCommittedAttacksRun() throws Exception {
+        Map<String, JsonNode> cells = cells("results/example-attacks");
+        StringBuilder table = new StringBuilder("""
+                | cell | attacker's connections: taken / most held | normal clients' throughput (% of baseline) | p95 ms (baseline) | how the edge ended the attacker's connections | the edge's own count: most open / at the end |
+                | --- | ---: | ---: | ---: | --- | ---: |
+                """);
+        for (String cell : attackCells(cells)) {
+            JsonNode c = cells.get(cell);
+            JsonNode a = c.get("attack");
+            JsonNode baseline = cells.get(cell.substring(0, cell.lastIndexOf('.') + 1) + "baseline");
+            List<String> endings = new ArrayList<>();
+            a.get("endings").forEach(e -> endings.add(ending(e)));
+            table.append(String.format(Locale.ROOT, "| `%s` | %d / %d | %.1f (%.0f %%) | %.0f (%.0f) | %s | %s |%n", cell,
+                    a.get("opened").asLong(), a.get("peak_held").asLong(), measured(c, "throughput"),
+                    a.get("throughput_kept_pct").asDouble(), measured(c, "p95_ms"), measured(baseline, "p95_ms"),
+                    String.join("; ", endings), a.has("edge_peak_active")
+                            ? a.get("edge_peak_active").asLong() + " / " + a.get("edge_last_active").asLong() : "n/a"));
+        }
+        Committed.block(Repo.root().resolve("docs/attacks.md"), "attacks", table.toString(), REGENERATE);
+    }
+
+    /** The attack cells of a run, in its order. */
+    private static List<String> attackCells(Map<String, JsonNode> cells) throws Exception {
+        JsonNode summary = new ObjectMapper().readTree(Repo.root().resolve("results/example-attacks/summary.json")
+                .toFile());
+        List<String> names = new ArrayList<>();
+        summary.get("cells").forEach(c -> {
+            if (c.has("attack")) {
+                names.add(c.get("name").asText());
+            }
+        });
+        assertThat(names).as("attack cells in results/example-attacks").isNotEmpty();
+        return names;
+    }
+
+    private static String ending(JsonNode e) {
+        String how = e.get("how").asText();
+        int status = e.get("status").asInt();
+        String what = switch (how) {
+            case "answered" -> "answered " + status;
+            case "closed" -> "closed";
+            case "reset" -> "reset";
+            case "refused" -> "refused";
+            default -> "held to the end";
+        };
+        return String.format(Locale.ROOT, "%d %s%s", e.get("count").asLong(), what, how.equals("held") || how.equals("refused")
+                ? "" : String.format(Locale.ROOT, " at %.1f s", e.get("median_s").asDouble()));
+    }
+
+    /**
+     * docs/resilience.md's one table: every attack, fault, smuggling vector and fuzzed input the
+     * suite tries, what held and what was lost; from the committed attacks and faults runs, the
+     * smuggling vectors and the fuzz targets' committed inputs.
+     */
+    @Test
+    void theResiliencePageHoldsOneTableOfEverythingTried() throws Exception {
+        StringBuilder table = new StringBuilder("""
+                | what was tried | how much | what held | what was lost |
+                | --- | --- | --- | --- |
+                """);
+        Map<String, JsonNode> attacks = cells("results/example-attacks");
+        Map<String, Boolean> attackChecks = new java.util.HashMap<>();
+        new ObjectMapper().readTree(Repo.root().resolve("results/example-attacks/summary.json").toFile()).get("checks")
+                .forEach(c -> attackChecks.put(c.get("check").asText(), c.get("passed").asBoolean()));
+        Map<String, Boolean> held = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> kept = new java.util.LinkedHashMap<>();
+        Map<String, Long> taken = new java.util.LinkedHashMap<>();
+        Map<String, Double> failedPct = new java.util.LinkedHashMap<>();
+        for (String cell : attackCells(attacks)) {
+            JsonNode a = attacks.get(cell).get("attack");
+            String kind = a.get("kind").asText();
+            String product = cell.substring(cell.indexOf('/') + 1, cell.indexOf('.'));
+            kept.computeIfAbsent(kind, k -> new ArrayList<>()).add(String.format(Locale.ROOT, "%s %.0f %%", product,
+                    a.get("throughput_kept_pct").asDouble()));
+            taken.merge(kind, a.get("opened").asLong(), Long::sum);
+            failedPct.merge(kind, measured(attacks.get(cell), "other_errors_pct"), Math::max);
+            // Both of the cell's checks: its throughput beside the baseline's, and the origin within the back limit.
+            List<Boolean> checks = attackChecks.entrySet().stream().filter(e -> e.getKey().startsWith(cell + ":")
+                    || e.getKey().startsWith(cell + ".origin_peak_1s")).map(Map.Entry::getValue).toList();
+            assertThat(checks).as(cell + "'s checks in results/example-attacks").hasSize(2);
+            held.merge(kind, !checks.contains(false), Boolean::logicalAnd);
+        }
+        for (String kind : kept.keySet()) {
+            table.append(String.format(Locale.ROOT, "| [%s](attacks.md) beside the stress plan | 500 slow clients on each"
+                    + " of %d edges, %d connections in all | the normal clients' throughput: %s of the baseline's; %s"
+                    + " | %s of the normal clients' requests failed |%n", kind,
+                    kept.get(kind).size(), taken.get(kind), String.join(", ", kept.get(kind)), held.get(kind)
+                            ? "every promise kept (90 % of the throughput, the origin within the back limit)"
+                            : "A PROMISE BROKEN (attacks.md)",
+                    failedPct.get(kind) == 0 ? "none" : String.format(Locale.ROOT, "at most %.1f %%", failedPct.get(kind))));
+        }
+        Map<String, JsonNode> faults = cells("results/example-faults");
+        JsonNode faultsSummary = new ObjectMapper().readTree(Repo.root().resolve("results/example-faults/summary.json")
+                .toFile());
+        Map<String, Boolean> checks = new java.util.HashMap<>();
+        faultsSummary.get("checks").forEach(c -> checks.put(c.get("check").asText(), c.get("passed").asBoolean()));
+        faultsSummary.get("cells").forEach(c -> {
+            JsonNode f = c.get("fault");
+            if (f == null) {
+                return;
+            }
+            String name = c.get("name").asText();
+            boolean passed = checks.entrySet().stream().filter(e -> e.getKey().startsWith(name + ":"))
+                    .allMatch(Map.Entry::getValue);
+            table.append(String.format(Locale.ROOT, "| [%s](faults.md) mid-flood | once, %.0f requests | %s | %d"
+                    + " requests failed, %d of them lost in flight |%n", f.get("kind").asText(),
+                    measured(faults.get(name), "samples"), passed ? "its promise, kept" : "ITS PROMISE, BROKEN",
+                    f.get("failed").asLong(), f.get("lost").asLong()));
+        });
+        long vectors = dev.ratecache.suite.edge.SmugglingVectors.count();
+        table.append(String.format(Locale.ROOT, "| [request-smuggling vectors](smuggling.md) through both tiers |"
+                + " %d vectors on each of %d edges, raw bytes, in every test run | the origin saw exactly what the front"
+                + " logged, as a count and as paths | no hidden request reached the origin |%n", vectors,
+                dev.ratecache.suite.edge.EdgeProduct.values().length));
+        long targets;
+        long inputs;
+        try (var sources = java.nio.file.Files.walk(Repo.root())) {
+            List<Path> files = sources.filter(f -> !f.toString().contains("/target/") && !f.toString().contains("/.tools/"))
+                    .toList();
+            targets = 0;
+            for (Path f : files) {
+                if (f.toString().endsWith("FuzzTest.java") && f.toString().contains("/src/test/")) {
+                    // Each target is a method annotated on a line of its own.
+                    targets += java.nio.file.Files.readAllLines(f).stream().filter(l -> l.strip().equals("@FuzzTest"))
+                            .count();
+                }
+            }
+            inputs = files.stream().filter(java.nio.file.Files::isRegularFile)
+                    .filter(f -> f.getParent().toString().contains("FuzzTestInputs")).count();
+        }
+        table.append(String.format(Locale.ROOT, "| [parsers fuzzed](fuzzing.md): logs, JTL, tiers file, tools' output,"
+                + " switches | %d targets; %d committed seed and regression inputs replayed in every test run; longer"
+                + " on demand (`fuzz --minutes N`) | no uncaught exception, hang or unescaped echo | every finding fixed,"
+                + " its input kept |%n", targets, inputs));
+        Committed.block(Repo.root().resolve("docs/resilience.md"), "resilience", table.toString(), REGENERATE);
     }
 
     private static double measured(JsonNode cell, String metric) {

@@ -48,7 +48,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SharedOrigin.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SmugglingVectors {
+public abstract class SmugglingVectors {
+    /** How many vectors each product's class sends: for the docs' table of everything tried (docs/resilience.md). */
+    public static long count() {
+        return vectors().count();
+    }
+
     /** A vector: the bytes sent, with {@link #MARKED} where its marker goes. */
     record Vector(String name, String bytes) {}
 
