@@ -53,7 +53,7 @@ class BadInputTest {
                 refused("unknown profile", List.of("--profile", "fast"),
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
-                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, edges, db or faults"),
+                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, edges, db, attacks or faults"),
                 refused("the faults matrix through another edge product", List.of("--matrix", "faults", "--edge",
                         "haproxy"), "--matrix faults reloads nginx and kills its workers: drop --edge haproxy"),
                 refused("the faults matrix over several edges", List.of("--matrix", "faults", "--edges", "2"),
@@ -221,7 +221,7 @@ class BadInputTest {
     void helpListsTheValuesOfEveryChoice() {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
-                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges, db, faults.",
+                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges, db, attacks, faults.",
                 "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.", "--origin-db=DB h2, postgres.");
     }
