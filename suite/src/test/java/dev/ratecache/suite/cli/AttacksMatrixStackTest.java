@@ -58,7 +58,7 @@ class AttacksMatrixStackTest {
         assertThat(ending(a, "reset").get("median_s").asDouble()).isBetween(TIMEOUT_S - 0.1, TIMEOUT_S + 3.0);
         // The edge's own count: the slow clients were reading a header there.
         assertThat(a.get("edge_peak_reading").asInt()).isGreaterThan(Matrix.ATTACK_CONNECTIONS / 2);
-        assertThat(a.get("bound").asText()).isEqualTo("client_header_timeout 2s, for the whole header from its first byte");
+        assertThat(a.get("bound").asText()).isEqualTo("client_header_timeout " + TIMEOUT_S + "s, for the whole header from its first byte");
     }
 
     @Test
