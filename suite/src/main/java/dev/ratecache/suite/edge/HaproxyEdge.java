@@ -88,6 +88,10 @@ public final class HaproxyEdge implements Edge {
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
+        if (spec.quota().isPresent()) {
+            return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
+                    + " use --edge nginx");
+        }
         Optional<String> notYet = spec.notRenderedBy("HAProxy", RENDERS);
         if (notYet.isPresent()) {
             return notYet;

@@ -116,7 +116,7 @@ public final class NginxEdge implements Edge {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             RedisServer fleetRedis = null;
-            if (spec.fleetShared() && spec.fleet().redis().isEmpty()) {
+            if (spec.needsRedis() && spec.fleet().redis().isEmpty()) {
                 fleetRedis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
                 started.add(fleetRedis);
                 spec = spec.withFleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());

@@ -8,6 +8,7 @@ import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.spec.TlsFiles;
@@ -382,7 +383,9 @@ public final class NginxRenderer {
         boolean plain = byAddressAlone(s);
         c.put("identity", on && !plain);
         c.put("plain", on && plain);
-        c.put("plainPolicy", policyItem("per-address", front.rate(), front.burst()));
+        // With --quota, every response names both policies: the burst limit's and the quota's.
+        String quotaItem = s.quota().map(q -> ", " + q.policyItem()).orElse("");
+        c.put("plainPolicy", policyItem("per-address", front.rate(), front.burst()) + quotaItem);
         c.put("plainRejection", on && plain && scope == LimitScope.ALL);
 
         // Split and shared: each edge's own zones hold rate/N and burst/N (for shared, only while Redis fails).
@@ -416,7 +419,7 @@ public final class NginxRenderer {
             zone.put("burstArgument", burstArgument(t.burst() / share));
             zone.put("modeArgument", t.argument());
             zone.put("modeNote", t.note());
-            zone.put("policyValue", policyItem(policy, t.rate(), t.burst()));
+            zone.put("policyValue", policyItem(policy, t.rate(), t.burst()) + quotaItem);
             zones.add(zone);
         }
         c.put("tierKeys", tierKeys);
@@ -486,6 +489,37 @@ public final class NginxRenderer {
         }
         f.put("tiers", buckets);
         return f;
+    }
+
+    /** The problem type of an exhausted quota, as draft-ietf-httpapi-ratelimit-headers-11 registers it. */
+    static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+    /**
+     * The quota (--quota) at the edge: counted in the access phase by lua/quota.lua against the
+     * Redis the fleet's limit uses, per client as the per-client limit counts it.
+     */
+    private static Map<String, Object> quota(Tier tier, StackSpec s) {
+        Map<String, Object> q = new HashMap<>();
+        Optional<Quota> quota = s.quota();
+        q.put("on", tier == Tier.FRONT && quota.isPresent() && s.front().isPresent());
+        if (quota.isEmpty()) {
+            return q;
+        }
+        Quota given = quota.get();
+        boolean plain = byAddressAlone(s);
+        q.put("limit", given.limit());
+        q.put("windowMs", given.windowSeconds() * 1000);
+        q.put("window", given.window().toString());
+        q.put("mode", given.window().code());
+        q.put("name", given.policyName());
+        q.put("flag", given.flag());
+        q.put("fallbackLimit", Math.max(1, given.limit() / Math.max(1, s.edges())));
+        q.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
+        q.put("exempt", !plain);
+        q.put("problem", "{\"type\":\"" + QUOTA_EXCEEDED + "\",\"title\":\"Request cannot be satisfied as"
+                + " assigned quota has been exceeded\",\"status\":429,\"violated-policies\":[\"" + given.policyName()
+                + "\"]}");
+        return q;
     }
 
     /**
@@ -621,6 +655,10 @@ public final class NginxRenderer {
         context.put("trustedProxies", List.of(Ports.LOOPBACK));
         context.put("clientLimit", clientLimit(tier, s));
         context.put("fleet", fleet(tier, s, machine));
+        Map<String, Object> quota = quota(tier, s);
+        context.put("quota", quota);
+        context.put("lua", Map.of("on", Boolean.TRUE.equals(quota.get("on"))
+                || Boolean.TRUE.equals(((Map<?, ?>) context.get("fleet")).get("shared"))));
         context.put("balancer", balancer);
         context.put("front", front);
         context.put("back", back);

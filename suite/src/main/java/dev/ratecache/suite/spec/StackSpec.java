@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Missing missing, Optional<Limit> ceiling,
         List<KeyTier> tiers, List<String> allow, LimitScope scope, int limitConn, int rejectStatus, int retryAfter,
         Cache cache, List<String> purgeAllow, List<URI> origins, boolean ownOrigin, Balance balance, TierPorts ports, Fleet fleet,
-        Optional<Tls> tls, Connections connections, Tuning tuning, Said said) {
+        Optional<Tls> tls, Connections connections, Tuning tuning, Said said, Optional<Quota> quota) {
 
     /** The most bytes a valid key has, as nginx's edge checks it (snippets/shared/limit-key.conf). */
     public static final int MAX_KEY_BYTES = 256;
@@ -232,6 +232,11 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
         return fleet.edges() > 1 && front.isPresent() && fleet.limit() == FleetLimit.SHARED;
     }
 
+    /** Whether the edges need a Redis: to share each client's bucket, or to count its quota. */
+    public boolean needsRedis() {
+        return fleetShared() || quota.isPresent();
+    }
+
     /** Whether TLS waits for the throwaway CA the stack makes: asked for with no certificate given. */
     public boolean needsThrowawayTls() {
         return tls.isPresent() && tls.get().files().isEmpty();
@@ -242,20 +247,20 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
         Tls t = tls.orElseThrow(() -> new IllegalStateException("the stack has no TLS"));
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
                 cache, purgeAllow, origins, ownOrigin, balance, ports, fleet,
-                Optional.of(new Tls(Optional.of(files), t.http2(), t.hsts(), t.httpPort())), connections, tuning, said);
+                Optional.of(new Tls(Optional.of(files), t.http2(), t.hsts(), t.httpPort())), connections, tuning, said, quota);
     }
 
     /** This spec with its tiers on {@code ports}. */
     public StackSpec withPorts(TierPorts ports) {
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
-                cache, purgeAllow, origins, ownOrigin, balance, ports, fleet, tls, connections, tuning, said);
+                cache, purgeAllow, origins, ownOrigin, balance, ports, fleet, tls, connections, tuning, said, quota);
     }
 
     /** This spec with the edges sharing the Redis at {@code hostPort}. */
     public StackSpec withFleetRedis(String hostPort) {
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
                 cache, purgeAllow, origins, ownOrigin, balance, ports, new Fleet(fleet.edges(), fleet.spread(), fleet.limit(),
-                        Optional.of(hostPort), fleet.redisTimeoutMs()), tls, connections, tuning, said);
+                        Optional.of(hostPort), fleet.redisTimeoutMs()), tls, connections, tuning, said, quota);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.switches;
 
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.Quota;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,6 +91,19 @@ final class LimitSwitches implements WholeNumber.Flags {
     @Option(names = "--limit-conn", paramLabel = "N",
             description = "Concurrent connections per client at the front end; 0 is off. Default: off.")
     int limitConn = 0;
+
+    @Option(names = "--quota", paramLabel = "N/WINDOW",
+            description = "A quota per client beside the burst limit: at most N requests a minute (N/m), hour (N/h),"
+                    + " day (N/d) or any window in seconds (N/600s), counted for every edge together in Redis (the suite"
+                    + " starts its own unless --fleet-redis names one). An exhausted quota answers 429 with Retry-After"
+                    + " and a problem+json body; every answer says what is left in RateLimit. Default: none.")
+    String quota;
+
+    @Option(names = "--quota-window", paramLabel = "MODE", converter = StackSwitches.QuotaWindowConverter.class,
+            description = "How --quota's windows lie in time: sliding (a sliding-window counter over two fixed windows;"
+                    + " exact for even traffic, at most 2N - 1 in a sliding window in the worst case), fixed (from the"
+                    + " Unix epoch) or calendar (from each UTC midnight). Default: sliding.")
+    Quota.Window quotaWindow = Quota.Window.SLIDING;
 
     @Override
     public Map<String, WholeNumber> wholeNumbers() {

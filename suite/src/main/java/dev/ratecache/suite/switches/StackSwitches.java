@@ -6,6 +6,7 @@ import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.spec.TlsFiles;
@@ -124,6 +125,7 @@ public final class StackSwitches implements WholeNumber.Flags {
         }
         range(p, "--edges", fleet.edges);
         p.addAll(fleetProblems());
+        p.addAll(quotaProblems());
         p.addAll(tlsProblems());
         range(p, "--keepalive", connections.keepalive);
         range(p, "--read-timeout", connections.readTimeout);
@@ -157,6 +159,34 @@ public final class StackSwitches implements WholeNumber.Flags {
             } catch (TiersFile.Malformed e) {
                 p.add("--tiers " + e.getMessage());
             }
+        }
+        return p;
+    }
+
+    /** A --quota that does not parse, or that the rest of the switches leave nothing to count by. */
+    private List<String> quotaProblems() {
+        List<String> p = new ArrayList<>();
+        if (limits.quota == null) {
+            if (limits.quotaWindow != Quota.Window.SLIDING) {
+                p.add("--quota-window goes with --quota: add --quota N/WINDOW (" + Quota.FORM + ")");
+            }
+            return p;
+        }
+        try {
+            Quota.parse(limits.quota, limits.quotaWindow);
+        } catch (IllegalArgumentException e) {
+            p.add("--quota: " + e.getMessage());
+            return p;
+        }
+        if (!limits.frontLimit) {
+            p.add("--quota sits beside the per-client burst limit, which --no-front-limit turns off: drop one of them");
+        } else if (limits.limitScope == LimitScope.MISSES) {
+            p.add("--quota is counted at the edge, before its cache, so far: drop --limit-scope misses (quotas on misses"
+                    + " only are not built yet)");
+        }
+        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED) {
+            // Checked by fleetProblems for the fleet; a quota's Redis is named the same way.
+            return p;
         }
         return p;
     }
@@ -197,8 +227,8 @@ public final class StackSwitches implements WholeNumber.Flags {
         } else if (fleet.fleetLimit == FleetLimit.CLIENT_HASH && fleet.edgeBalance == EdgeBalance.URI_HASH) {
             p.add("--fleet-limit client-hash and --edge-balance uri-hash both choose the edge: give one of them");
         }
-        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED) {
-            p.add("--fleet-redis goes with --fleet-limit shared");
+        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED && limits.quota == null) {
+            p.add("--fleet-redis goes with --fleet-limit shared or --quota");
         } else if (fleet.fleetRedis != null) {
             var hostPort = HOST_PORT.matcher(fleet.fleetRedis);
             int port = hostPort.matches() ? Integer.parseInt(hostPort.group(1)) : 0;
@@ -334,6 +364,11 @@ public final class StackSwitches implements WholeNumber.Flags {
     public List<String> purgeAllow() { return List.copyOf(caching.purgeAllow); }
     public int edges() { return fleet.edges; }
     public boolean tls() { return tlsSwitches.tls; }
+    /** The quota per client; empty without --quota. Ask {@link #problems()} first. */
+    public Optional<Quota> quota() {
+        return limits.quota == null ? Optional.empty() : Optional.of(Quota.parse(limits.quota, limits.quotaWindow));
+    }
+    public StackSwitches quota(String quota, Quota.Window window) { limits.quota = quota; limits.quotaWindow = window; return this; }
     public boolean http2() { return tlsSwitches.tls && tlsSwitches.http2; }
     public boolean hsts() { return tlsSwitches.tls && tlsSwitches.hsts; }
     public int httpPort() { return tlsSwitches.tls ? tlsSwitches.httpPort : 0; }
@@ -426,7 +461,7 @@ public final class StackSwitches implements WholeNumber.Flags {
                         Optional.ofNullable(fleetRedis()), fleetRedisTimeout()),
                 tlsSpec, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),
                 new StackSpec.Tuning(workers(), ageSourceInForce()),
-                new StackSpec.Said(describe(), Flags.differing(this, new StackSwitches())));
+                new StackSpec.Said(describe(), Flags.differing(this, new StackSwitches())), quota());
     }
 
     private static StackSpec.Key specKey(LimitKey key) {
@@ -469,6 +504,10 @@ public final class StackSwitches implements WholeNumber.Flags {
 
     public static final class MissingKeyConverter extends FlagValue<MissingKey> {
         public MissingKeyConverter() { super(text -> choose(MissingKey.class, "a missing-key action", text)); }
+    }
+
+    public static final class QuotaWindowConverter extends FlagValue<Quota.Window> {
+        public QuotaWindowConverter() { super(text -> choose(Quota.Window.class, "a quota window", text)); }
     }
 
     public static final class LimitScopeConverter extends FlagValue<LimitScope> {
