@@ -179,7 +179,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
+                switches, ports, originThreads.threads(), jmeterProperties, runDir, withKindsOriginArgs(originArgs(runDir)), cellReport(), redisPort,
                 !noDashboards, originDatabase()),
                 terminal, remote).run();
 
@@ -560,6 +560,13 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     /** Arguments for the suite's own origin beside the profile's. */
     List<String> originArgs(Path runDir) {
         return List.of();
+    }
+
+    /** The command's origin arguments and those the matrix kind's cells need. */
+    private List<String> withKindsOriginArgs(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(matrix.originArgs());
+        return all;
     }
 
     /** What each finished cell adds to its folder beside the usual figures; null for nothing. */

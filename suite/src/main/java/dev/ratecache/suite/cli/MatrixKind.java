@@ -259,6 +259,12 @@ enum MatrixKind {
             }
         }
 
+        /** The stale-refused cell's endpoint, beside the origin's own: every other cell keeps its stale permissions. */
+        @Override
+        List<String> originArgs() {
+            return Matrix.NO_STALE_ORIGIN_ARGS;
+        }
+
         @Override
         int originThreads() {
             // The worker kill's flood admits 40 /tortoise a second, 2 s each in the default profile: 80 at once.
@@ -323,6 +329,11 @@ enum MatrixKind {
     /** The database the kind's cells run on, whatever --origin-db says; null: the user's. */
     OriginDatabase.Kind database() {
         return null;
+    }
+
+    /** Arguments the kind's cells need of the suite's own origin (an endpoint of their own), beside the profile's. */
+    List<String> originArgs() {
+        return List.of();
     }
 
     /** The origin's request threads the kind needs unless --origin-threads says otherwise; 0: the default. */

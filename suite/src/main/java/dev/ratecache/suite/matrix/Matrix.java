@@ -273,7 +273,9 @@ public final class Matrix {
      * /hare behind the edge cache (the origin answers little, so a failure is the reload's), the
      * worker kill on /tortoise without it (200 ms each in the quick profile, so that some are in flight);
      * with the suite's own origin ({@code ownOrigin}), the origin killed and started again, on /hare
-     * behind the cache. A second of ramp, seven held (sixteen for the origin's restart), a second to drain (nodelay queues nothing), the
+     * behind the cache, and again on {@link #NO_STALE_PATH}, which permits no stale; the edge cache
+     * filled to its (small) size by a distinct URL per request. A second of ramp, seven held (sixteen
+     * for the origin's restarts, eight for the cache's fill), a second to drain (nodelay queues nothing), the
      * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
      * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
      * be left after the fault to see the new limit in, or the edge go back to a restarted origin.
@@ -294,9 +296,42 @@ public final class Matrix {
             // traffic must be left after it to show the edge going back to it.
             cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, origin.kind().toString()).serverCache().fault(origin),
                     frontRate, ORIGIN_RESTART_HOLD_SECONDS));
+            // The same outage on a path whose answers permit no stale: the other side of the same rule.
+            Fault refused = new Fault(Fault.Kind.STALE_REFUSED, FAULT_AT_SECONDS, 0);
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, refused.kind().toString()).serverCache().fault(refused)
+                    .property("path", NO_STALE_PATH), frontRate, ORIGIN_RESTART_HOLD_SECONDS));
         }
+        // A distinct URL per request: each admitted one is a new entry, so the small cache fills within seconds.
+        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, full.kind().toString()).serverCache().fault(full)
+                .property("distinct", "true"), frontRate, CACHE_FULL_HOLD_SECONDS));
         return cells;
     }
+
+    /**
+     * The stale-refused cell's path: an endpoint the faults kind adds to the suite's origin
+     * ({@link #NO_STALE_ORIGIN_ARGS}), /hare's delay with {@code Cache-Control: public, max-age=1} and no
+     * stale-while-revalidate or stale-if-error. An endpoint rather than a switch: the matrix's one origin
+     * takes its arguments for the whole run, and every other cell keeps the origin's stale permissions.
+     */
+    public static final String NO_STALE_PATH = "/hare-no-stale";
+
+    /** The suite's origin's arguments for {@link #NO_STALE_PATH}. */
+    public static final List<String> NO_STALE_ORIGIN_ARGS = List.of(
+            "--origin.endpoints.hare-no-stale.delay=100ms",
+            "--origin.endpoints.hare-no-stale.cache-control=public, max-age=1");
+
+    /**
+     * The cache-full cell's --cache-size: 64 of nginx's 4 KB blocks (a small entry takes one), which the
+     * front limit's 40 admissions a second fill in under two seconds of the flood.
+     */
+    public static final String CACHE_FULL_SIZE = "256k";
+
+    /**
+     * Past the cache manager's first wake (10 s after nginx starts, the cell's generator starting in
+     * between), so that it evicts mid-flood; the injector waits for it past the traffic if it has not.
+     */
+    private static final int CACHE_FULL_HOLD_SECONDS = 8;
 
     private static final int HOLD_SECONDS = 7;
     private static final int ORIGIN_RESTART_HOLD_SECONDS = 16;

@@ -325,7 +325,7 @@ public final class MatrixRunner {
             reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
         }
         boolean ownOrigin = options.switches().origins().isEmpty();
-        if (fault.kind() == Fault.Kind.ORIGIN_RESTART && !ownOrigin) {
+        if ((fault.kind() == Fault.Kind.ORIGIN_RESTART || fault.kind() == Fault.Kind.STALE_REFUSED) && !ownOrigin) {
             throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
         }
         return new FaultInjector(fault, stack, reloaded, options.ports().frontStatus(),
