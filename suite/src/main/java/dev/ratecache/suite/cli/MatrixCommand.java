@@ -549,6 +549,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             @Override public StackSwitches switches() { return switches; }
             @Override public boolean given(String option) { return parsed.hasMatchedOption(option); }
             @Override public dev.ratecache.suite.edge.EdgeProduct edge() { return edge; }
+            @Override public boolean appCacheRedis() { return appCache == AppCacheMode.REDIS; }
             @Override public boolean ownPlan() { return MatrixCommand.this.ownPlan(); }
             @Override public String notOwnPlan() { return MatrixCommand.this.notOwnPlan(); }
         };

@@ -243,7 +243,8 @@ enum MatrixKind {
                         + " --no-front-limit");
             }
             // The suite cannot restart a user's origin: that cell is left out.
-            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty());
+            // Redis's cell only where the run has it: --app-cache redis, which the suite's own origin uses.
+            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty(), in.appCacheRedis());
         }
 
         @Override
@@ -312,6 +313,9 @@ enum MatrixKind {
 
         /** The edge product --edge names (nginx unless given). */
         EdgeProduct edge();
+
+        /** Whether the run has the origin's app cache in Redis (--app-cache redis). */
+        boolean appCacheRedis();
 
         /** Whether the plans are the user's own rather than the suite's. */
         boolean ownPlan();

@@ -30,7 +30,12 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
          * Not an act but a moment: the front tier's cache, made small for the cell ({@link Matrix#CACHE_FULL_SIZE}),
          * reaches its max_size under a flood of distinct URLs, and the cache manager must evict.
          */
-        CACHE_FULL;
+        CACHE_FULL,
+        /**
+         * The run's redis-server (the origin's app cache, --app-cache redis) killed with SIGKILL and started
+         * again at once, empty, on its port: the origin answers from its database meanwhile.
+         */
+        REDIS_RESTART;
 
         @Override
         public String toString() {
@@ -53,6 +58,8 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
             case ORIGIN_RESTART -> "the origin killed with SIGKILL and started again, " + when;
             case STALE_REFUSED -> "the origin killed with SIGKILL and started again, " + when + ", on "
                     + Matrix.NO_STALE_PATH + ", whose answers permit no stale";
+            case REDIS_RESTART -> "the origin's Redis (its app cache) killed with SIGKILL and started again, " + when
+                    + ", on " + Matrix.DB_PATH + " past the edge cache";
             case CACHE_FULL -> "the edge cache (max_size " + Matrix.CACHE_FULL_SIZE + ") filled by a distinct URL per"
                     + " request, and kept within its size by the cache manager";
         };

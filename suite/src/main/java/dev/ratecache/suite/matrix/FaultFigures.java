@@ -32,10 +32,22 @@ import java.util.stream.Collectors;
  * @param failedAfter  a stale-refused restart's: failed requests started once the new origin was ready;
  *                     null for other faults
  * @param cacheFill    a cache-full cell's: what its cache held and what the edge said; null for other faults
+ * @param redisAfter   a Redis restart's: lookups (hits and misses) the new redis-server counted, the
+ *                     origin's own way back to it; null for other faults, or when it did not answer
+ * @param appCacheErrors a Redis restart's: the app-cache operations the origin counted as failed in the
+ *                     cell (each answered from its database); null when not known
  */
 public record FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
         long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
-        Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill) implements CellTrait.Figure {
+        Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill, Long redisAfter,
+        Long appCacheErrors) implements CellTrait.Figure {
+
+    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+            long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
+            Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill) {
+        this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, downMs,
+                servedStale, originAfter, errorsMeanwhile, failedAfter, cacheFill, null, null);
+    }
 
     public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
             long beforePeak, long afterPeak, int newLimit, Long respawnMs) {
@@ -100,6 +112,15 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
 
     /** @param originRequests what the cell's origin (the one running at its end) counted; null when unknown */
     static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit, Long originRequests) {
+        return of(h, samples, newLimit, originRequests, null, null);
+    }
+
+    /**
+     * @param redisLookups   what the cell's redis-server (the one running at its end) counted; null when unknown
+     * @param appCacheErrors the origin's failed app-cache operations in the cell; null when unknown
+     */
+    static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit, Long originRequests,
+            Long redisLookups, Long appCacheErrors) {
         List<Sample> sent = samples.stream().filter(s -> !s.clientCacheHit()).toList();
         long failed = sent.stream().filter(s -> !s.success() && !s.rejected()).count();
         long lost = sent.stream().filter(s -> !s.success() && !s.rejected())
@@ -124,6 +145,15 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
                     .filter(s -> !s.success() && !s.rejected()).count() : null;
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null,
                     h.doneMs() - h.firedMs(), stale, originRequests, errors, failedAfter, null);
+        }
+        if (kind == Fault.Kind.REDIS_RESTART) {
+            if (h.doneMs() == 0) {
+                return new FaultFigures(h.fault(), h.firedMs(), "redis-server was not answering again before the cell"
+                        + " ended", failed, lost, null, 0, 0, newLimit, null, null, 0, null, null, null, null,
+                        redisLookups, appCacheErrors);
+            }
+            return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null,
+                    h.doneMs() - h.firedMs(), 0, null, null, null, null, redisLookups, appCacheErrors);
         }
         if (kind == Fault.Kind.CACHE_FULL) {
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null, null, 0,
@@ -202,6 +232,11 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
         return originAfter != null && originAfter > 0;
     }
 
+    /** Whether the origin used the new redis-server by itself once it was back. */
+    public boolean backOnRedis() {
+        return redisAfter != null && redisAfter > 0;
+    }
+
     /** Whether the master started a worker in place of the one killed. */
     public boolean respawned() {
         return respawnMs != null;
@@ -233,6 +268,12 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
                     originAfter == null ? "whether the edge went back to it is unknown" : recovered()
                             ? "the edge went back to the new origin by itself (" + originAfter + " requests)"
                             : "THE EDGE NEVER WENT BACK to the new origin");
+            case REDIS_RESTART -> String.format(Locale.ROOT, "redis restart: down %d ms, %d failed; %s; %s", downMs,
+                    failed, appCacheErrors == null ? "the origin's app-cache errors unknown" : "the origin counted "
+                            + appCacheErrors + " app-cache errors (each answered from its database)",
+                    redisAfter == null ? "whether the origin went back to it is unknown" : backOnRedis()
+                            ? "the origin went back to the new Redis by itself (" + redisAfter + " lookups)"
+                            : "THE ORIGIN NEVER WENT BACK to the new Redis");
             case CACHE_FULL -> String.format(Locale.ROOT, "cache full: max_size %d KB reached %d ms after the first"
                     + " request; %s; %d entries stored, %d evicted, %d held at the end (peak %d KB); %d failed;"
                     + " answers once full: %s", cacheFill.maxBytes() / 1024, cacheFill.fullAfterMs(),

@@ -198,6 +198,14 @@ final class FaultInjector implements AutoCloseable {
                     happened = new Happened(fault, fired, System.currentTimeMillis(), 0, 0, null);
                 }
                 case CACHE_FULL -> throw new IllegalStateException("a cache-full cell is polled, not fired");
+                case REDIS_RESTART -> {
+                    long[] killed = new long[1];
+                    origin.killRedisAndStartAgain(at -> {
+                        killed[0] = at;
+                        happened = new Happened(fault, at, 0, 0, 0, null);
+                    });
+                    happened = new Happened(fault, killed[0], System.currentTimeMillis(), 0, 0, null);
+                }
                 case ORIGIN_RESTART, STALE_REFUSED -> {
                     long[] killed = new long[1];
                     origin.killAndStartAgain(at -> {

@@ -281,6 +281,16 @@ public final class Matrix {
      * be left after the fault to see the new limit in, or the edge go back to a restarted origin.
      */
     public static List<Cell> faults(int frontRate, boolean ownOrigin) {
+        return faults(frontRate, ownOrigin, false);
+    }
+
+    /**
+     * As {@link #faults(int, boolean)}, and with {@code redis} (the run has the origin's app cache in
+     * Redis, --app-cache redis, on the suite's own origin) Redis killed and started again under a
+     * flood of {@link #DB_PATH} past the edge cache, so that every request admitted reaches the
+     * origin and its app cache.
+     */
+    public static List<Cell> faults(int frontRate, boolean ownOrigin, boolean redis) {
         Fault reload = new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
         Fault kill = new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
         Fault origin = new Fault(Fault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
@@ -305,6 +315,12 @@ public final class Matrix {
         Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
         cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, full.kind().toString()).serverCache().fault(full)
                 .property("distinct", "true"), frontRate, CACHE_FULL_HOLD_SECONDS));
+        if (ownOrigin && redis) {
+            Fault restart = new Fault(Fault.Kind.REDIS_RESTART, FAULT_AT_SECONDS, 0);
+            // Past the edge cache (it would answer /places for a day): every admitted request asks the app cache.
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, restart.kind().toString()).appCache().fault(restart)
+                    .property("path", DB_PATH), frontRate, HOLD_SECONDS));
+        }
         return cells;
     }
 

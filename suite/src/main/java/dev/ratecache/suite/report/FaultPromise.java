@@ -16,7 +16,8 @@ import java.util.List;
  * the new origin by itself. The same on a path that permits no stale: no stale answer, an error
  * instead, and no failure once the new origin is ready. The cache full: no failed request, every
  * answer says what the cache did (X-Cache-Status), and the cache manager evicts to keep it within
- * its size.
+ * its size. The origin's Redis killed and started again: the origin answers from its database
+ * meanwhile, fails nothing, and uses the new Redis by itself.
  */
 public final class FaultPromise {
     private FaultPromise() {}
@@ -29,6 +30,7 @@ public final class FaultPromise {
             case ORIGIN_RESTART -> ": no failed request while the origin was down, and the edge back on the new one by itself";
             case STALE_REFUSED -> ": no stale answer while the origin was down (none permitted), an error instead, and"
                     + " the edge back on the new one by itself";
+            case REDIS_RESTART -> ": no failed request while Redis was down, and the origin back on the new one by itself";
             case CACHE_FULL -> ": no failed request once the cache was full, every answer with its X-Cache-Status, and"
                     + " the cache manager evicting";
         };
@@ -77,6 +79,7 @@ public final class FaultPromise {
             // Without an error meanwhile no expired entry was asked for while it was down: the rule went untested.
             case STALE_REFUSED -> f.servedStale() == 0 && f.errorsMeanwhile() != null && f.errorsMeanwhile() > 0
                     && f.failedAfter() != null && f.failedAfter() == 0 && f.recovered();
+            case REDIS_RESTART -> f.failed() == 0 && f.backOnRedis();
             case CACHE_FULL -> f.failed() == 0 && f.cacheFill() != null && f.cacheFill().unsaid() == 0
                     && f.cacheFill().evictedAfterMs() != null && f.cacheFill().evicted() > 0;
         };
