@@ -192,6 +192,32 @@ class FaultFiguresTest {
     }
 
     @Test
+    void theRedisCellIsOnlyInARunWithTheSuitesOriginsAppCacheInRedis() {
+        assertThat(Matrix.faults(40, true, true)).extracting(Cell::name).endsWith("faults/redis-restart");
+        Cell redis = Matrix.faults(40, true, true).get(5);
+        assertThat(redis.appCache()).isTrue();
+        assertThat(redis.serverCache()).as("past the edge cache, to the app cache").isFalse();
+        assertThat(Matrix.faults(40, true, false)).extracting(Cell::name).doesNotContain("faults/redis-restart");
+        assertThat(Matrix.faults(40, false, true)).extracting(Cell::name).doesNotContain("faults/redis-restart");
+    }
+
+    @Test
+    void aRedisRestartSaysHowLongItWasDownAndWhetherTheOriginWentBackToIt() {
+        Fault restart = new Fault(Fault.Kind.REDIS_RESTART, 2, 0);
+        FaultInjector.Happened h = new FaultInjector.Happened(restart, T0 + 2000, T0 + 2070, 0, 0, null);
+        FaultFigures f = FaultFigures.of(h, flood(T0, T0 + 5000, 20), 0, 200L, 66L, 8L);
+
+        assertThat(f.downMs()).isEqualTo(70);
+        assertThat(f.backOnRedis()).isTrue();
+        assertThat(f.terminalLine()).isEqualTo("redis restart: down 70 ms, 0 failed; the origin counted 8 app-cache"
+                + " errors (each answered from its database); the origin went back to the new Redis by itself (66 lookups)");
+        assertThat(FaultFigures.of(h, flood(T0, T0 + 5000, 20), 0, 200L, 0L, 8L).terminalLine())
+                .contains("THE ORIGIN NEVER WENT BACK");
+        assertThat(FaultFigures.of(new FaultInjector.Happened(restart, T0 + 2000, 0, 0, 0, null),
+                flood(T0, T0 + 5000, 20), 0, 200L, null, 8L).error()).startsWith("redis-server was not answering");
+    }
+
+    @Test
     void aFaultThatNeverFiredSaysWhy() {
         FaultFigures f = FaultFigures.of(new FaultInjector.Happened(KILL, 0, 0, 0, 0, "the traffic ended first"),
                 flood(T0, T0 + 1000, 20), 0);

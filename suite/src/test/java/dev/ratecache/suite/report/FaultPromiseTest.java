@@ -97,6 +97,19 @@ class FaultPromiseTest {
     }
 
     @Test
+    void aRedisRestartKeepsItWithNothingFailedAndTheOriginBackOnTheNewRedis() {
+        Fault restart = new Fault(Fault.Kind.REDIS_RESTART, 2, 0);
+        Check check = new Check(FaultPromise.text("faults/redis-restart", restart.kind()), "faults/redis-restart",
+                null, "==", 1);
+        java.util.function.BiFunction<Long, Long, FaultFigures> run = (failed, lookups) -> new FaultFigures(restart, 1,
+                null, failed, 0, null, 0, 0, 0, null, 70L, 0, null, null, null, null, lookups, 8L);
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, 66L))).passed()).isTrue();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(1L, 66L))).passed()).as("one failed").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, 0L))).passed()).as("never back on it").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, null))).passed()).as("not known").isFalse();
+    }
+
+    @Test
     void aFaultThatNeverFiredBreaksIt() {
         FaultFigures unfired = new FaultFigures(KILL, 0, "the traffic ended first", 0, 0, null, 0, 0, 0, null);
         assertThat(FaultPromise.evaluate(KILL_CHECK, List.of(unfired)).passed()).isFalse();
