@@ -86,9 +86,12 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " the origin with pools of 2, 5, 10, 20 and 50 (--db-pool sets the first four cells' pool), with"
                     + " where the pool's optimum lies; faults: the flood at twice the front rate (40 r/s, burst 5, nodelay"
                     + " unless given; --origin-threads 100 unless given) while nginx's front tier is reloaded with a quarter of it, while one of its"
-                    + " workers is killed, and while the suite's origin is killed and started again (not with --origin),"
-                    + " with each promise checked (no failed request and the new limit in force; the worker started"
-                    + " again; no failed request and the edge back on the new origin) and the requests lost counted. Default: ${DEFAULT-VALUE}.")
+                    + " workers is killed, while the suite's origin is killed and started again (not with --origin),"
+                    + " again on a path that permits no stale, while a 256k edge cache fills with a URL per request,"
+                    + " and with --app-cache redis while Redis is killed and started again, with each promise checked"
+                    + " (no failed request and the new limit in force; the worker started again; no failed request and"
+                    + " the edge back on the new origin; no stale answer where none is permitted; the cache manager"
+                    + " evicting; no failed request without Redis) and the requests lost counted. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",

@@ -220,7 +220,9 @@ enum MatrixKind {
     },
     /**
      * Faults at the edge while the flood runs: nginx reloaded with another front limit, a worker
-     * killed, the suite's origin killed and started again. The first two act on nginx's master and
+     * killed, the suite's origin killed and started again (on /hare, and on a path that permits no
+     * stale), the edge cache full, and with --app-cache redis the origin's Redis killed and started
+     * again. The first two act on nginx's master and
      * workers by PID, so other products are refused; one
      * edge, so that the fault reaches every request. The front limit rejects over it (nodelay) with
      * a small burst unless the user says otherwise, so that each second's admissions show which
