@@ -102,7 +102,9 @@ final class FaultInjector implements AutoCloseable {
         this.happened = new Happened(fault, 0, 0, 0, 0, fault.kind() == Fault.Kind.CACHE_FULL
                 ? "the cell's traffic ended before the cache reached its max_size"
                 : "the cell's traffic ended before the fault's moment");
-        this.cacheDir = fault.kind() == Fault.Kind.CACHE_FULL ? stack.frontEnd().prefix().resolve("cache") : null;
+        this.cacheDir = fault.kind() == Fault.Kind.CACHE_FULL ? stack.frontCacheFolder()
+                .orElseThrow(() -> new IllegalStateException("a cache-full cell needs an edge whose cache is on disk"))
+                : null;
         this.maxBytes = stack.spec().cache().bytes();
         // At the traffic's end a fault not yet fired never fires, and one under way finishes (see close).
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
