@@ -89,9 +89,12 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " answers a little a second, with the promise checked (the normal clients keep 90 % of their"
                     + " throughput, the origin within the back limit); faults: the flood at twice the front rate (40 r/s, burst 5, nodelay"
                     + " unless given; --origin-threads 100 unless given) while nginx's front tier is reloaded with a quarter of it, while one of its"
-                    + " workers is killed, and while the suite's origin is killed and started again (not with --origin),"
-                    + " with each promise checked (no failed request and the new limit in force; the worker started"
-                    + " again; no failed request and the edge back on the new origin) and the requests lost counted. Default: ${DEFAULT-VALUE}.")
+                    + " workers is killed, while the suite's origin is killed and started again (not with --origin),"
+                    + " again on a path that permits no stale, while a 256k edge cache fills with a URL per request,"
+                    + " and with --app-cache redis while Redis is killed and started again, with each promise checked"
+                    + " (no failed request and the new limit in force; the worker started again; no failed request and"
+                    + " the edge back on the new origin; no stale answer where none is permitted; the cache manager"
+                    + " evicting; no failed request without Redis) and the requests lost counted. Default: ${DEFAULT-VALUE}.")
     MatrixKind matrix = MatrixKind.DEFAULT;
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
@@ -182,7 +185,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads.threads(), jmeterProperties, runDir, originArgs(runDir), cellReport(), redisPort,
+                switches, ports, originThreads.threads(), jmeterProperties, runDir, withKindsOriginArgs(originArgs(runDir)), cellReport(), redisPort,
                 !noDashboards, originDatabase()),
                 terminal, remote).run();
 
@@ -552,6 +555,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             @Override public StackSwitches switches() { return switches; }
             @Override public boolean given(String option) { return parsed.hasMatchedOption(option); }
             @Override public dev.ratecache.suite.edge.EdgeProduct edge() { return edge; }
+            @Override public boolean appCacheRedis() { return appCache == AppCacheMode.REDIS; }
             @Override public boolean ownPlan() { return MatrixCommand.this.ownPlan(); }
             @Override public String notOwnPlan() { return MatrixCommand.this.notOwnPlan(); }
         };
@@ -563,6 +567,13 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     /** Arguments for the suite's own origin beside the profile's. */
     List<String> originArgs(Path runDir) {
         return List.of();
+    }
+
+    /** The command's origin arguments and those the matrix kind's cells need. */
+    private List<String> withKindsOriginArgs(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(matrix.originArgs());
+        return all;
     }
 
     /** What each finished cell adds to its folder beside the usual figures; null for nothing. */

@@ -272,7 +272,9 @@ enum MatrixKind {
     },
     /**
      * Faults at the edge while the flood runs: nginx reloaded with another front limit, a worker
-     * killed, the suite's origin killed and started again. The first two act on nginx's master and
+     * killed, the suite's origin killed and started again (on /hare, and on a path that permits no
+     * stale), the edge cache full, and with --app-cache redis the origin's Redis killed and started
+     * again. The first two act on nginx's master and
      * workers by PID, so other products are refused; one
      * edge, so that the fault reaches every request. The front limit rejects over it (nodelay) with
      * a small burst unless the user says otherwise, so that each second's admissions show which
@@ -295,7 +297,8 @@ enum MatrixKind {
                         + " --no-front-limit");
             }
             // The suite cannot restart a user's origin: that cell is left out.
-            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty());
+            // Redis's cell only where the run has it: --app-cache redis, which the suite's own origin uses.
+            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty(), in.appCacheRedis());
         }
 
         @Override
@@ -309,6 +312,12 @@ enum MatrixKind {
             if (!in.given("--front-burst")) {
                 switches.frontBurst(FAULTS_FRONT_BURST);
             }
+        }
+
+        /** The stale-refused cell's endpoint, beside the origin's own: every other cell keeps its stale permissions. */
+        @Override
+        List<String> originArgs() {
+            return Matrix.NO_STALE_ORIGIN_ARGS;
         }
 
         @Override
@@ -359,6 +368,9 @@ enum MatrixKind {
         /** The edge product --edge names (nginx unless given). */
         EdgeProduct edge();
 
+        /** Whether the run has the origin's app cache in Redis (--app-cache redis). */
+        boolean appCacheRedis();
+
         /** Whether the plans are the user's own rather than the suite's. */
         boolean ownPlan();
 
@@ -375,6 +387,11 @@ enum MatrixKind {
     /** The database the kind's cells run on, whatever --origin-db says; null: the user's. */
     OriginDatabase.Kind database() {
         return null;
+    }
+
+    /** Arguments the kind's cells need of the suite's own origin (an endpoint of their own), beside the profile's. */
+    List<String> originArgs() {
+        return List.of();
     }
 
     /** The origin's request threads the kind needs unless --origin-threads says otherwise; 0: the default. */

@@ -75,6 +75,14 @@ public interface Edge {
             return List.of();
         }
 
+        /**
+         * The folder the front tier's cache keeps its entries in on disk, what a cache-full fault
+         * watches fill; empty for a product whose cache lives in memory.
+         */
+        default Optional<Path> frontCacheFolder() {
+            return Optional.empty();
+        }
+
         @Override
         void close();
     }

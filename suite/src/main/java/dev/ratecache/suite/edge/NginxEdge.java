@@ -223,6 +223,12 @@ public final class NginxEdge implements Edge {
             return fronts.get(0).workers();
         }
 
+        /** proxy_cache_path's folder, relative to the prefix (snippets/front/cache-zone.conf). */
+        @Override
+        public Optional<Path> frontCacheFolder() {
+            return Optional.of(fronts.get(0).prefix().resolve("cache"));
+        }
+
         @Override
         public List<EdgeEvent> backEvents() throws IOException {
             return NginxLog.events(back.accessLog());

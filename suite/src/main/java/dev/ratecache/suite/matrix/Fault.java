@@ -20,7 +20,22 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
         /** The front tier's busiest worker killed with SIGKILL: its master starts another. */
         WORKER_KILL,
         /** The suite's origin killed with SIGKILL, and started again at once: the edge answers meanwhile from its cache. */
-        ORIGIN_RESTART;
+        ORIGIN_RESTART,
+        /**
+         * As {@link #ORIGIN_RESTART}, on a path whose answers permit no stale ({@link Matrix#NO_STALE_PATH}):
+         * the edge must answer an error for an expired entry meanwhile, never the entry.
+         */
+        STALE_REFUSED,
+        /**
+         * Not an act but a moment: the front tier's cache, made small for the cell ({@link Matrix#CACHE_FULL_SIZE}),
+         * reaches its max_size under a flood of distinct URLs, and the cache manager must evict.
+         */
+        CACHE_FULL,
+        /**
+         * The run's redis-server (the origin's app cache, --app-cache redis) killed with SIGKILL and started
+         * again at once, empty, on its port: the origin answers from its database meanwhile.
+         */
+        REDIS_RESTART;
 
         @Override
         public String toString() {
@@ -30,7 +45,8 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
 
     @Override
     public StackSwitches apply(StackSwitches switches) {
-        return switches;
+        // Only the cell whose cache must fill gets a small one: the user's --cache-size would hold the whole flood.
+        return kind == Kind.CACHE_FULL ? switches.cacheSize(Matrix.CACHE_FULL_SIZE) : switches;
     }
 
     @Override
@@ -40,6 +56,12 @@ public record Fault(Kind kind, double atSeconds, int newRate) implements CellTra
             case RELOAD -> "the front tier reloaded (nginx -s reload) with its limit at " + newRate + " r/s, " + when;
             case WORKER_KILL -> "the front worker holding the most connections killed with SIGKILL, " + when;
             case ORIGIN_RESTART -> "the origin killed with SIGKILL and started again, " + when;
+            case STALE_REFUSED -> "the origin killed with SIGKILL and started again, " + when + ", on "
+                    + Matrix.NO_STALE_PATH + ", whose answers permit no stale";
+            case REDIS_RESTART -> "the origin's Redis (its app cache) killed with SIGKILL and started again, " + when
+                    + ", on " + Matrix.DB_PATH + " past the edge cache";
+            case CACHE_FULL -> "the edge cache (max_size " + Matrix.CACHE_FULL_SIZE + ") filled by a distinct URL per"
+                    + " request, and kept within its size by the cache manager";
         };
     }
 }

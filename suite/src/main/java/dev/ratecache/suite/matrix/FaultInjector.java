@@ -41,7 +41,34 @@ final class FaultInjector implements AutoCloseable {
      * @param killedPid   the worker killed; 0 for a reload
      * @param respawnedPid the worker the master started in its place; 0 when none came within the deadline
      */
-    record Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {}
+    record Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error,
+            CacheSeen cache) {
+        Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {
+            this(fault, firedMs, doneMs, killedPid, respawnedPid, error, null);
+        }
+    }
+
+    /**
+     * The front tier's cache folder as a cache-full cell saw it, counted as nginx counts its max_size
+     * (each file in whole blocks of {@link #BLOCK} bytes).
+     *
+     * @param maxBytes  the cell's max_size
+     * @param peakBytes the most the folder held at any poll
+     * @param held      the entries (files) in it once the traffic ended
+     * @param evictedMs when the folder first held less than at the poll before, once full: the cache
+     *                  manager's first eviction (epoch ms); 0 when none was seen
+     */
+    record CacheSeen(long maxBytes, long peakBytes, long held, long evictedMs) {}
+
+    /**
+     * How long past the traffic a cache-full cell waits for the cache manager's first eviction: nginx
+     * wakes it at most 10 s apart (ngx_http_file_cache_expire caps its wait at 10 s), and max_size is
+     * enforced only then.
+     */
+    static final Duration MANAGER_WAKE = Duration.ofSeconds(11);
+
+    /** The file system's block (4 KB here): nginx counts a cache file's size in whole blocks. */
+    static final long BLOCK = 4096;
 
     private final Fault fault;
     private final Stack stack;
@@ -55,6 +82,12 @@ final class FaultInjector implements AutoCloseable {
     });
     private volatile Happened happened;
     private int polls;
+    /** A cache-full cell's folder and size: its fill is polled from the first request on. */
+    private final Path cacheDir;
+    private final long maxBytes;
+    private volatile long peakBytes;
+    private volatile long lastBytes;
+    private volatile long evictedMs;
 
     /**
      * @param reloaded for a reload, the spec the front tier reloads with; null otherwise
@@ -66,7 +99,13 @@ final class FaultInjector implements AutoCloseable {
         this.stack = stack;
         this.reloaded = reloaded;
         this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
-        this.happened = new Happened(fault, 0, 0, 0, 0, "the cell's traffic ended before the fault's moment");
+        this.happened = new Happened(fault, 0, 0, 0, 0, fault.kind() == Fault.Kind.CACHE_FULL
+                ? "the cell's traffic ended before the cache reached its max_size"
+                : "the cell's traffic ended before the fault's moment");
+        this.cacheDir = fault.kind() == Fault.Kind.CACHE_FULL ? stack.frontCacheFolder()
+                .orElseThrow(() -> new IllegalStateException("a cache-full cell needs an edge whose cache is on disk"))
+                : null;
+        this.maxBytes = stack.spec().cache().bytes();
         // At the traffic's end a fault not yet fired never fires, and one under way finishes (see close).
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         thread.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
@@ -82,8 +121,51 @@ final class FaultInjector implements AutoCloseable {
         long requests = requests();
         polls++;
         if (requests > polls + 2) {
-            thread.schedule(this::fire, Math.round(fault.atSeconds() * 1000), TimeUnit.MILLISECONDS);
+            if (cacheDir != null) {
+                thread.scheduleWithFixedDelay(this::untilFull, 0, 20, TimeUnit.MILLISECONDS);
+            } else {
+                thread.schedule(this::fire, Math.round(fault.atSeconds() * 1000), TimeUnit.MILLISECONDS);
+            }
             throw new Stop();
+        }
+    }
+
+    /** A cache-full cell's poll: the moment its folder first reached max_size, and the most it held. */
+    private void untilFull() {
+        long bytes = cacheBytes(cacheDir);
+        long now = System.currentTimeMillis();
+        peakBytes = Math.max(peakBytes, bytes);
+        if (happened.firedMs() != 0 && evictedMs == 0 && bytes < lastBytes) {
+            evictedMs = now;
+        }
+        lastBytes = bytes;
+        if (bytes >= maxBytes && happened.firedMs() == 0) {
+            happened = new Happened(fault, now, now, 0, 0, null, new CacheSeen(maxBytes, peakBytes, 0, 0));
+        }
+    }
+
+    /** What nginx's cache manager counts against max_size: each file in whole blocks. */
+    static long cacheBytes(Path dir) {
+        return cacheFiles(dir).stream().mapToLong(size -> (size + BLOCK - 1) / BLOCK * BLOCK).sum();
+    }
+
+    /** The sizes of the cache folder's entries (files), none while it does not exist yet. */
+    private static List<Long> cacheFiles(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).map(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException evicted) {
+                    // The cache manager removed it between the listing and its size.
+                    return 0L;
+                }
+            }).filter(size -> size > 0).toList();
+        } catch (IOException | UncheckedIOException changing) {
+            // A folder the cache manager emptied under the walk: the next poll counts again.
+            return List.of();
         }
     }
 
@@ -117,7 +199,16 @@ final class FaultInjector implements AutoCloseable {
                     fired = stack.reloadFront(reloaded);
                     happened = new Happened(fault, fired, System.currentTimeMillis(), 0, 0, null);
                 }
-                case ORIGIN_RESTART -> {
+                case CACHE_FULL -> throw new IllegalStateException("a cache-full cell is polled, not fired");
+                case REDIS_RESTART -> {
+                    long[] killed = new long[1];
+                    origin.killRedisAndStartAgain(at -> {
+                        killed[0] = at;
+                        happened = new Happened(fault, at, 0, 0, 0, null);
+                    });
+                    happened = new Happened(fault, killed[0], System.currentTimeMillis(), 0, 0, null);
+                }
+                case ORIGIN_RESTART, STALE_REFUSED -> {
                     long[] killed = new long[1];
                     origin.killAndStartAgain(at -> {
                         killed[0] = at;
@@ -175,6 +266,18 @@ final class FaultInjector implements AutoCloseable {
             thread.awaitTermination(RESTART_DEADLINE.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (cacheDir != null && happened.firedMs() != 0) {
+            // A manager that has not woken yet in the cell's seconds will within MANAGER_WAKE: its eviction is the promise.
+            long deadline = System.currentTimeMillis() + MANAGER_WAKE.toMillis();
+            while (evictedMs == 0 && System.currentTimeMillis() < deadline) {
+                Poll.pause(100);
+                untilFull();
+            }
+            Happened h = happened;
+            happened = new Happened(h.fault(), h.firedMs(), h.doneMs(), 0, 0, null,
+                    new CacheSeen(maxBytes, Math.max(peakBytes, cacheBytes(cacheDir)), cacheFiles(cacheDir).size(),
+                            evictedMs));
         }
     }
 

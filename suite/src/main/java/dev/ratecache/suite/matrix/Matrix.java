@@ -302,12 +302,25 @@ public final class Matrix {
      * /hare behind the edge cache (the origin answers little, so a failure is the reload's), the
      * worker kill on /tortoise without it (200 ms each in the quick profile, so that some are in flight);
      * with the suite's own origin ({@code ownOrigin}), the origin killed and started again, on /hare
-     * behind the cache. A second of ramp, seven held (sixteen for the origin's restart), a second to drain (nodelay queues nothing), the
-     * fault {@link #FAULT_AT_SECONDS} after the first request: JMeter, started late on a busy machine,
+     * behind the cache, and again on {@link #NO_STALE_PATH}, which permits no stale; the edge cache
+     * filled to its (small) size by a distinct URL per request. A second of ramp, seven held (twelve
+     * for the origin's restart, ten for the stale-refused one, eight for the cache's fill, four for
+     * Redis's restart), a second to drain (nodelay queues nothing), the fault {@link #FAULT_AT_SECONDS}
+     * after the first request (one for the stale-refused restart): JMeter, started late on a busy machine,
      * sends the arrivals it is behind on at once, so the traffic can end seconds early, and some must
      * be left after the fault to see the new limit in, or the edge go back to a restarted origin.
      */
     public static List<Cell> faults(int frontRate, boolean ownOrigin) {
+        return faults(frontRate, ownOrigin, false);
+    }
+
+    /**
+     * As {@link #faults(int, boolean)}, and with {@code redis} (the run has the origin's app cache in
+     * Redis, --app-cache redis, on the suite's own origin) Redis killed and started again under a
+     * flood of {@link #DB_PATH} past the edge cache, so that every request admitted reaches the
+     * origin and its app cache.
+     */
+    public static List<Cell> faults(int frontRate, boolean ownOrigin, boolean redis) {
         Fault reload = new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
         Fault kill = new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
         Fault origin = new Fault(Fault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
@@ -323,12 +336,64 @@ public final class Matrix {
             // traffic must be left after it to show the edge going back to it.
             cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, origin.kind().toString()).serverCache().fault(origin),
                     frontRate, ORIGIN_RESTART_HOLD_SECONDS));
+            // The same outage on a path whose answers permit no stale: the other side of the same rule. Earlier and
+            // shorter: its entry, fresh 1 s, is stored by the first request, and a second after the new origin is
+            // ready shows the edge back on it (the first expired request goes there); what is left of the hold
+            // after a 5.6 s restart on a busy machine is still seconds.
+            Fault refused = new Fault(Fault.Kind.STALE_REFUSED, STALE_REFUSED_AT_SECONDS, 0);
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, refused.kind().toString()).serverCache().fault(refused)
+                    .property("path", NO_STALE_PATH), frontRate, STALE_REFUSED_HOLD_SECONDS));
+        }
+        // A distinct URL per request: each admitted one is a new entry, so the small cache fills within seconds.
+        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, full.kind().toString()).serverCache().fault(full)
+                .property("distinct", "true"), frontRate, CACHE_FULL_HOLD_SECONDS));
+        if (ownOrigin && redis) {
+            Fault restart = new Fault(Fault.Kind.REDIS_RESTART, FAULT_AT_SECONDS, 0);
+            // Past the edge cache (it would answer /places for a day): every admitted request asks the app cache.
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, restart.kind().toString()).appCache().fault(restart)
+                    .property("path", DB_PATH), frontRate, REDIS_RESTART_HOLD_SECONDS));
         }
         return cells;
     }
 
+    /**
+     * The stale-refused cell's path: an endpoint the faults kind adds to the suite's origin
+     * ({@link #NO_STALE_ORIGIN_ARGS}), /hare's delay with {@code Cache-Control: public, max-age=1} and no
+     * stale-while-revalidate or stale-if-error. An endpoint rather than a switch: the matrix's one origin
+     * takes its arguments for the whole run, and every other cell keeps the origin's stale permissions.
+     */
+    public static final String NO_STALE_PATH = "/hare-no-stale";
+
+    /** The suite's origin's arguments for {@link #NO_STALE_PATH}. */
+    public static final List<String> NO_STALE_ORIGIN_ARGS = List.of(
+            "--origin.endpoints.hare-no-stale.delay=100ms",
+            "--origin.endpoints.hare-no-stale.cache-control=public, max-age=1");
+
+    /**
+     * The cache-full cell's --cache-size: 64 of nginx's 4 KB blocks (a small entry takes one), which the
+     * front limit's 40 admissions a second fill in under two seconds of the flood.
+     */
+    public static final String CACHE_FULL_SIZE = "256k";
+
+    /**
+     * Past the cache manager's first wake (10 s after nginx starts, the cell's generator starting in
+     * between), so that it evicts mid-flood; the injector waits for it past the traffic if it has not.
+     */
+    private static final int CACHE_FULL_HOLD_SECONDS = 8;
+
+    private static final double STALE_REFUSED_AT_SECONDS = 1;
+    private static final int STALE_REFUSED_HOLD_SECONDS = 10;
+    /** Redis starts again in well under a second: two seconds of traffic after it show the origin back on it. */
+    private static final int REDIS_RESTART_HOLD_SECONDS = 4;
+
     private static final int HOLD_SECONDS = 7;
-    private static final int ORIGIN_RESTART_HOLD_SECONDS = 16;
+    /**
+     * A 5.6 s restart on a busy 2-core machine, 2 s after the first request, leaves over five seconds
+     * of the hold for the edge to go back to the new origin (sixteen before: four seconds of each run
+     * of the test lane's faults class, which the cells added since had to give back).
+     */
+    private static final int ORIGIN_RESTART_HOLD_SECONDS = 12;
 
     private static Cell flood(Cell.Builder cell, int frontRate, int holdSeconds) {
         return cell.backLimit(false).property("rate", String.valueOf(2 * frontRate)).property("sources", "1")

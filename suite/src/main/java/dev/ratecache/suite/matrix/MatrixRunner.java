@@ -234,8 +234,9 @@ public final class MatrixRunner {
                 }
             }
             LoadGenerator.Run run = generated.run();
-            // A fault cell may have killed the origin and started another: the cell's origin is the one running now.
+            // A fault cell may have killed the origin or Redis and started another: the cell's are those running now.
             origin = ownOrigin ? lifecycle.origin() : null;
+            redis = ownOrigin && cell.appCache() ? lifecycle.redis() : null;
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
@@ -264,7 +265,9 @@ public final class MatrixRunner {
             }
             if (faults != null) {
                 FaultFigures f = FaultFigures.of(faults.happened(), client.samples(), faults.newLimit(),
-                        counters == null ? null : counters.total().requests());
+                        counters == null ? null : counters.total().requests(), redisLookups(redis),
+                        counters == null || counters.items() == null || counters.items().appCache() == null ? null
+                                : counters.items().appCache().errors());
                 out.println("  " + f.terminalLine());
                 figures.add(f);
             }
@@ -290,6 +293,19 @@ public final class MatrixRunner {
             if (stack != null) {
                 stack.close();
             }
+        }
+    }
+
+    /** What the cell's redis-server counted (hits and misses); null without one, or when it does not answer. */
+    private static Long redisLookups(RedisServer redis) {
+        if (redis == null) {
+            return null;
+        }
+        try {
+            RedisServer.Stats stats = redis.stats();
+            return stats.keyspaceHits() + stats.keyspaceMisses();
+        } catch (IOException gone) {
+            return null;
         }
     }
 
@@ -373,8 +389,12 @@ public final class MatrixRunner {
             reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
         }
         boolean ownOrigin = options.switches().origins().isEmpty();
-        if (fault.kind() == Fault.Kind.ORIGIN_RESTART && !ownOrigin) {
+        if ((fault.kind() == Fault.Kind.ORIGIN_RESTART || fault.kind() == Fault.Kind.STALE_REFUSED) && !ownOrigin) {
             throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
+        }
+        if (fault.kind() == Fault.Kind.REDIS_RESTART && (!ownOrigin || !cell.appCache())) {
+            throw new IllegalStateException("a fault cell that restarts Redis runs only with the suite's own origin's"
+                    + " app cache (--app-cache redis)");
         }
         return new FaultInjector(fault, stack, reloaded, options.ports().frontStatus(),
                 ownOrigin ? lifecycle : null);

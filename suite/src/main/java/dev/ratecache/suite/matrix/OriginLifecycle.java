@@ -177,6 +177,25 @@ final class OriginLifecycle implements AutoCloseable {
         return origin;
     }
 
+    /**
+     * The run's redis-server killed with SIGKILL mid-cell (--matrix faults), then started again as it
+     * was, on its port (which the origin connects to), empty: returns once it answers PING. The kill's
+     * moment goes to {@code killed} before the start.
+     */
+    RedisServer killRedisAndStartAgain(java.util.function.LongConsumer killed) throws IOException {
+        RedisServer dead = redis;
+        if (dead == null) {
+            throw new IOException("the run has no redis-server to kill");
+        }
+        ProcessHandle process = ProcessHandle.of(dead.pid()).orElseThrow(() -> new IOException("redis-server is not running"));
+        process.destroyForcibly();
+        killed.accept(System.currentTimeMillis());
+        process.onExit().join();
+        dead.close();
+        redis = RedisServer.start(dead.dir(), dead.port());
+        return redis;
+    }
+
     private List<String> originArgs(boolean appCache, int pool) {
         List<String> args = new ArrayList<>(options.profile().originArgs());
         args.addAll(options.originArgs());

@@ -13,7 +13,11 @@ import java.util.List;
  * A worker killed: its master starts another; the requests it held are lost, and counted, not
  * promised. The origin killed and started again: the edge answers from its cache meanwhile, stale
  * as the origin's stale-while-revalidate and stale-if-error permit, fails nothing, and goes back to
- * the new origin by itself.
+ * the new origin by itself. The same on a path that permits no stale: no stale answer, an error
+ * instead, and no failure once the new origin is ready. The cache full: no failed request, every
+ * answer says what the cache did (X-Cache-Status), and the cache manager evicts to keep it within
+ * its size. The origin's Redis killed and started again: the origin answers from its database
+ * meanwhile, fails nothing, and uses the new Redis by itself.
  */
 public final class FaultPromise {
     private FaultPromise() {}
@@ -24,6 +28,11 @@ public final class FaultPromise {
             case RELOAD -> ": no failed request across the reload, and the new limit in force after it";
             case WORKER_KILL -> ": the master started a worker in place of the one killed";
             case ORIGIN_RESTART -> ": no failed request while the origin was down, and the edge back on the new one by itself";
+            case STALE_REFUSED -> ": no stale answer while the origin was down (none permitted), an error instead, and"
+                    + " the edge back on the new one by itself";
+            case REDIS_RESTART -> ": no failed request while Redis was down, and the origin back on the new one by itself";
+            case CACHE_FULL -> ": no failed request once the cache was full, every answer with its X-Cache-Status, and"
+                    + " the cache manager evicting";
         };
     }
 
@@ -67,6 +76,12 @@ public final class FaultPromise {
             case RELOAD -> f.failed() == 0 && f.effectMs() != null && f.beforePeak() > f.newLimit();
             case WORKER_KILL -> f.respawned();
             case ORIGIN_RESTART -> f.failed() == 0 && f.recovered();
+            // Without an error meanwhile no expired entry was asked for while it was down: the rule went untested.
+            case STALE_REFUSED -> f.servedStale() == 0 && f.errorsMeanwhile() != null && f.errorsMeanwhile() > 0
+                    && f.failedAfter() != null && f.failedAfter() == 0 && f.recovered();
+            case REDIS_RESTART -> f.failed() == 0 && f.backOnRedis();
+            case CACHE_FULL -> f.failed() == 0 && f.cacheFill() != null && f.cacheFill().unsaid() == 0
+                    && f.cacheFill().evictedAfterMs() != null && f.cacheFill().evicted() > 0;
         };
     }
 }

@@ -12,7 +12,9 @@ import java.util.Map;
 public final class FaultsSection {
     static final List<String> HEADINGS = List.of("cell", "failed requests", "lost in flight (no response)",
             "new limit in force after (ms)", "admitted/s before / after", "worker started again after (ms)",
-            "origin down (ms)", "answered stale meanwhile", "new origin's requests");
+            "origin (or Redis) down (ms)", "answered stale meanwhile", "answered with an error meanwhile", "new origin's requests",
+            "cache full: entries stored / evicted / held", "answers once full (X-Cache-Status)",
+            "origin's app-cache errors", "new Redis's lookups");
 
     private FaultsSection() {}
 
@@ -32,8 +34,15 @@ public final class FaultsSection {
                     reload ? f.beforePeak() + " / " + f.afterPeak() + " (new limit " + f.newLimit() + ")" : "n/a",
                     f.respawnMs() != null ? String.valueOf(f.respawnMs()) : "n/a",
                     f.downMs() != null ? String.valueOf(f.downMs()) : "n/a",
-                    f.downMs() != null ? String.valueOf(f.servedStale()) : "n/a",
-                    f.originAfter() != null && f.downMs() != null ? String.valueOf(f.originAfter()) : "n/a")));
+                    f.downMs() != null && f.fault().kind() != Fault.Kind.REDIS_RESTART ? String.valueOf(f.servedStale())
+                            : "n/a",
+                    f.errorsMeanwhile() != null ? String.valueOf(f.errorsMeanwhile()) : "n/a",
+                    f.originAfter() != null && f.downMs() != null ? String.valueOf(f.originAfter()) : "n/a",
+                    f.cacheFill() != null ? f.cacheFill().stored() + " / " + f.cacheFill().evicted() + " / "
+                            + f.cacheFill().held() : "n/a",
+                    f.cacheFill() != null ? f.cacheFill().statusesText() : "n/a",
+                    f.appCacheErrors() != null ? String.valueOf(f.appCacheErrors()) : "n/a",
+                    f.redisAfter() != null ? String.valueOf(f.redisAfter()) : "n/a")));
             lines.add(r.cell().name() + ": " + f.terminalLine() + ".");
             figures.put(r.cell().name(), Map.of("fault", json(f)));
         }
@@ -44,7 +53,8 @@ public final class FaultsSection {
                 + " neither answered nor refused by a limit; lost in flight: those of them that got no HTTP response at"
                 + " all. A reload's new limit is in force from the first one-second window after the signal from which"
                 + " no window admits more than its rate + burst (windows slide by " + FaultFigures.STEP_MS + " ms, timed by the"
-                + " client's start of each request).";
+                + " client's start of each request). The origin restarts' outage is from the kill to the new origin"
+                + " ready (for Redis, to the new one answering PING); a cache-full cell's moment is when its cache folder first reached its max_size.";
         return List.of(new ReportSection("Faults: the edge while things go wrong", intro,
                 List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures));
     }
@@ -64,6 +74,25 @@ public final class FaultsSection {
         json.put("down_ms", f.downMs());
         json.put("served_stale", f.servedStale());
         json.put("origin_after", f.originAfter());
+        json.put("errors_meanwhile", f.errorsMeanwhile());
+        json.put("failed_after", f.failedAfter());
+        json.put("redis_after", f.redisAfter());
+        json.put("app_cache_errors", f.appCacheErrors());
+        FaultFigures.CacheFill c = f.cacheFill();
+        if (c != null) {
+            Map<String, Object> cache = new LinkedHashMap<>();
+            cache.put("full_after_ms", c.fullAfterMs());
+            cache.put("max_bytes", c.maxBytes());
+            cache.put("peak_bytes", c.peakBytes());
+            cache.put("stored", c.stored());
+            cache.put("evicted", c.evicted());
+            cache.put("held", c.held());
+            cache.put("evicted_after_ms", c.evictedAfterMs());
+            cache.put("statuses_after", c.statusesAfter());
+            json.put("cache", cache);
+        } else {
+            json.put("cache", null);
+        }
         return json;
     }
 }

@@ -195,6 +195,11 @@ public final class Stack implements AutoCloseable {
         return tiers.frontWorkers();
     }
 
+    /** See {@link Edge.Running#frontCacheFolder}. */
+    public Optional<Path> frontCacheFolder() {
+        return tiers.frontCacheFolder();
+    }
+
     /** The Redis the edges share with --fleet-limit shared, when the suite started it. */
     public Optional<RedisServer> fleetRedis() { return nginxTiers().flatMap(NginxEdge.Tiers::fleetRedis); }
 

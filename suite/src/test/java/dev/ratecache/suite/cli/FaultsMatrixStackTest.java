@@ -19,7 +19,12 @@ import org.junit.jupiter.api.Test;
  * reloaded mid-flood with a quarter of its limit fails no request and holds the new limit; one of
  * its workers killed mid-flood is started again by its master, and the requests it held are counted;
  * the origin killed and started again mid-flood fails nothing behind the edge's cache, and the edge
- * goes back to the new origin by itself.
+ * goes back to the new origin by itself; on a path that permits no stale, the edge answers errors
+ * instead, never stale, and recovers as well; a small edge cache filled by a distinct URL per request
+ * keeps answering, and its cache manager evicts. One run for all of them. The Redis cell (a run with
+ * --app-cache redis) is left out: another 8 s of the test lane for what CachesMatrixTest and
+ * FleetMatrixStackTest already show of Redis killed mid-cell; its figures and promise are
+ * FaultFiguresTest's and FaultPromiseTest's, and the committed faults run has it.
  */
 @StackTest
 class FaultsMatrixStackTest {
@@ -27,8 +32,8 @@ class FaultsMatrixStackTest {
 
     @BeforeAll
     static void runTheFaultCells() throws Exception {
-        matrix = MatrixRun.of(FaultsMatrixStackTest.class, "faults",
-                List.of("faults/reload", "faults/worker-kill", "faults/origin-restart"));
+        matrix = MatrixRun.of(FaultsMatrixStackTest.class, "faults", List.of("faults/reload", "faults/worker-kill",
+                "faults/origin-restart", "faults/stale-refused", "faults/cache-full"));
     }
 
     private static JsonNode fault(String cell) {
@@ -94,9 +99,47 @@ class FaultsMatrixStackTest {
         // Two processes, neither of which ran the whole cell: no origin CPU rather than a negative one.
         assertThat(matrix.cells.get("faults/origin-restart").path("metrics").path("cpu_origin_s").path("median")
                 .isNumber()).as(matrix.output()).isFalse();
-        // Ready twice in the run's origin log: at the run's start, and after the fault started it again.
+        // Ready three times in the run's origin log: at the run's start, and after each restart cell started it again.
         String log = Files.readString(matrix.run.resolve("origin.log"));
-        assertThat(log.split("origin ready in", -1).length - 1).as(log).isEqualTo(2);
+        assertThat(log.split("origin ready in", -1).length - 1).as(log).isEqualTo(3);
+    }
+
+    @Test
+    void whereNoStaleIsPermittedTheEdgeAnswersErrorsMeanwhileNeverStaleAndRecovers() throws Exception {
+        JsonNode f = fault("faults/stale-refused");
+        assertThat(check("faults/stale-refused", Fault.Kind.STALE_REFUSED).get("passed").asBoolean())
+                .as(matrix.output()).isTrue();
+        assertThat(f.get("served_stale").asLong()).isZero();
+        // /hare-no-stale is fresh for 1 s: an outage of seconds has expired entries asked for, each answered 5xx.
+        assertThat(f.get("down_ms").asLong()).as(matrix.output()).isGreaterThan(1000);
+        assertThat(f.get("errors_meanwhile").asLong()).isPositive();
+        assertThat(f.get("failed_after").asLong()).isZero();
+        assertThat(f.get("origin_after").asLong()).isPositive();
+        // The origin's own Cache-Control for the path, as the edge stored it: no stale permission in it.
+        List<Sample> samples = Jtl.read(matrix.run.resolve("cells/faults-stale-refused/jmeter/results.jtl"));
+        assertThat(samples).noneMatch(s -> s.cacheStatus().equals("STALE") || s.cacheStatus().equals("UPDATING"));
+        assertThat(Files.readString(matrix.run.resolve("origin.log"))).contains("hare-no-stale 100 ms (public, max-age=1)");
+    }
+
+    @Test
+    void aFullCacheKeepsAnsweringAndItsManagerEvicts() throws Exception {
+        JsonNode f = fault("faults/cache-full");
+        assertThat(check("faults/cache-full", Fault.Kind.CACHE_FULL).get("passed").asBoolean()).as(matrix.output())
+                .isTrue();
+        JsonNode cache = f.get("cache");
+        assertThat(f.get("failed").asLong()).isZero();
+        assertThat(cache.get("max_bytes").asLong()).isEqualTo(256 * 1024);
+        assertThat(cache.get("peak_bytes").asLong()).as(matrix.output()).isGreaterThanOrEqualTo(256 * 1024);
+        assertThat(cache.get("evicted").asLong()).isPositive();
+        assertThat(cache.get("held").asLong()).isLessThan(cache.get("stored").asLong());
+        // Every URL was new: every answer once full was a MISS, and said so.
+        assertThat(cache.get("statuses_after").get("MISS").asLong()).isPositive();
+        assertThat(cache.get("statuses_after").has("none")).isFalse();
+        // The small cache was that cell's alone.
+        assertThat(Files.readString(matrix.run.resolve("cells/faults-cache-full/nginx/front/conf/snippets/front/"
+                + "cache-zone.conf"))).contains("max_size=256k");
+        assertThat(Files.readString(matrix.run.resolve("cells/faults-origin-restart/nginx/front/conf/snippets/front/"
+                + "cache-zone.conf"))).contains("max_size=100m");
     }
 
     @Test
@@ -104,7 +147,9 @@ class FaultsMatrixStackTest {
         assertThat(matrix.exitCode).as(matrix.output()).isZero();
         assertThat(Files.readString(matrix.run.resolve("checks.xml")))
                 .contains(FaultPromise.text("faults/reload", Fault.Kind.RELOAD),
-                        FaultPromise.text("faults/worker-kill", Fault.Kind.WORKER_KILL));
+                        FaultPromise.text("faults/worker-kill", Fault.Kind.WORKER_KILL),
+                        FaultPromise.text("faults/stale-refused", Fault.Kind.STALE_REFUSED),
+                        FaultPromise.text("faults/cache-full", Fault.Kind.CACHE_FULL));
         assertThat(Files.readString(matrix.run.resolve("report.md"))).contains("## Faults: the edge while things go wrong",
                 "| faults/worker-kill |");
     }

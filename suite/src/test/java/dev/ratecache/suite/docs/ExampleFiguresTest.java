@@ -54,22 +54,46 @@ class ExampleFiguresTest {
     void theFaultsPageQuotesTheCommittedFaultsRun() throws Exception {
         Map<String, JsonNode> cells = cells("results/example-faults");
         StringBuilder table = new StringBuilder("""
-                | cell | failed | lost in flight | new limit in force | admitted/s before / after | worker started again | origin down | answered stale meanwhile | new origin's requests |
-                | --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: |
+                | cell | failed | lost in flight | new limit in force | admitted/s before / after | worker started again | origin (or Redis) down | answered stale meanwhile | answered 5xx meanwhile | new origin's requests |
+                | --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: |
                 """);
-        for (String cell : List.of("faults/reload", "faults/worker-kill", "faults/origin-restart")) {
-            JsonNode f = cells.get(cell).get("fault");
+        StringBuilder more = new StringBuilder("""
+                | cell | failed | cache full after | first eviction after | entries stored / evicted / held | peak | answers once full | origin's app-cache errors | new Redis's lookups |
+                | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: |
+                """);
+        for (String cell : List.of("faults/reload", "faults/worker-kill", "faults/origin-restart", "faults/stale-refused",
+                "faults/cache-full", "faults/redis-restart")) {
+            JsonNode f = cells.get(cell) == null ? null : cells.get(cell).get("fault");
             assertThat(f).as(cell + " in results/example-faults").isNotNull();
-            table.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s |%n", cell,
+            JsonNode cache = f.path("cache");
+            if (cache.isObject() || f.get("redis_after").isNumber()) {
+                more.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |%n", cell,
+                        f.get("failed").asLong(),
+                        cache.isObject() ? cache.get("full_after_ms").asLong() + " ms" : "",
+                        cache.path("evicted_after_ms").isNumber() ? cache.get("evicted_after_ms").asLong() + " ms" : "",
+                        cache.isObject() ? cache.get("stored").asLong() + " / " + cache.get("evicted").asLong() + " / "
+                                + cache.get("held").asLong() : "",
+                        cache.isObject() ? cache.get("peak_bytes").asLong() / 1024 + " KB (max_size "
+                                + cache.get("max_bytes").asLong() / 1024 + " KB)" : "",
+                        cache.isObject() ? statuses(cache.get("statuses_after")) : "",
+                        f.get("app_cache_errors").isNumber() ? String.valueOf(f.get("app_cache_errors").asLong()) : "",
+                        f.get("redis_after").isNumber() ? String.valueOf(f.get("redis_after").asLong()) : ""));
+                if (cache.isObject()) {
+                    continue;
+                }
+            }
+            table.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s | %s |%n", cell,
                     f.get("failed").asLong(), f.get("lost").asLong(),
                     f.get("effect_ms").isNumber() ? f.get("effect_ms").asLong() + " ms after the signal" : "",
                     f.get("new_limit").asLong() > 0 ? f.get("before_peak").asLong() + " / " + f.get("after_peak").asLong()
                             + " (limit " + f.get("new_limit").asLong() + ")" : "",
                     f.get("respawn_ms").isNumber() ? "after " + f.get("respawn_ms").asLong() + " ms" : "",
                     f.get("down_ms").isNumber() ? f.get("down_ms").asLong() + " ms" : "",
-                    f.get("down_ms").isNumber() ? String.valueOf(f.get("served_stale").asLong()) : "",
+                    f.get("origin_after").isNumber() ? String.valueOf(f.get("served_stale").asLong()) : "",
+                    f.get("errors_meanwhile").isNumber() ? String.valueOf(f.get("errors_meanwhile").asLong()) : "",
                     f.get("origin_after").isNumber() ? String.valueOf(f.get("origin_after").asLong()) : ""));
         }
+        table.append('\n').append(more);
         Committed.block(Repo.root().resolve("docs/faults.md"), "faults", table.toString(), REGENERATE);
     }
 
@@ -209,6 +233,13 @@ class ExampleFiguresTest {
                 + " on demand (`fuzz --minutes N`) | no uncaught exception, hang or unescaped echo | every finding fixed,"
                 + " its input kept |%n", targets, inputs));
         Committed.block(Repo.root().resolve("docs/resilience.md"), "resilience", table.toString(), REGENERATE);
+    }
+
+    /** "MISS 235, ..." from a cache-full cell's answers by X-Cache-Status. */
+    private static String statuses(JsonNode byStatus) {
+        List<String> parts = new java.util.ArrayList<>();
+        byStatus.fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asLong()));
+        return String.join(", ", parts);
     }
 
     private static double measured(JsonNode cell, String metric) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.jtl.Sample;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,11 +113,108 @@ class FaultFiguresTest {
 
     @Test
     void theFaultsMatrixRestartsOnlyTheSuitesOwnOrigin() {
-        assertThat(Matrix.faults(40, true)).extracting(Cell::name)
-                .containsExactly("faults/reload", "faults/worker-kill", "faults/origin-restart");
-        assertThat(Matrix.faults(40, false)).extracting(Cell::name).containsExactly("faults/reload", "faults/worker-kill");
+        assertThat(Matrix.faults(40, true)).extracting(Cell::name).containsExactly("faults/reload",
+                "faults/worker-kill", "faults/origin-restart", "faults/stale-refused", "faults/cache-full");
+        assertThat(Matrix.faults(40, false)).extracting(Cell::name)
+                .containsExactly("faults/reload", "faults/worker-kill", "faults/cache-full");
         // A quarter of the front rate: far enough under it that a second tells the two limits apart.
         assertThat(Matrix.faults(40, true).get(0).trait(Fault.class).newRate()).isEqualTo(10);
+    }
+
+    @Test
+    void aStaleRefusedRestartCountsTheErrorsMeanwhileAndTheFailuresOnceTheOriginWasBack() {
+        Fault refused = new Fault(Fault.Kind.STALE_REFUSED, 2, 0);
+        List<Sample> samples = new ArrayList<>(flood(T0, T0 + 6000, 20));
+        samples.add(new Sample(T0 + 2500, 1, "", "502", "Bad Gateway", "", false, 0, 1, "", "EXPIRED", ""));
+        samples.add(new Sample(T0 + 3000, 1, "", "504", "Gateway Time-out", "", false, 0, 1, "", "", ""));
+        // A rejection meanwhile is the limit's, not the outage's error.
+        samples.add(new Sample(T0 + 3100, 1, "", "503", "", "", false, 0, 1, "", "", ""));
+        FaultInjector.Happened h = new FaultInjector.Happened(refused, T0 + 2000, T0 + 5000, 0, 0, null);
+
+        FaultFigures f = FaultFigures.of(h, samples, 0, 4L);
+        assertThat(f.servedStale()).isZero();
+        assertThat(f.errorsMeanwhile()).isEqualTo(2);
+        assertThat(f.failedAfter()).isZero();
+        assertThat(f.terminalLine()).isEqualTo("stale refused: down 3000 ms, 0 requests answered stale meanwhile, 2"
+                + " with an error (5xx); 0 failed after it was back; the edge went back to the new origin by itself"
+                + " (4 requests)");
+
+        samples.add(new Sample(T0 + 5200, 1, "", "502", "Bad Gateway", "", false, 0, 1, "", "EXPIRED", ""));
+        samples.add(new Sample(T0 + 4000, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
+        FaultFigures broken = FaultFigures.of(h, samples, 0, 4L);
+        assertThat(broken.failedAfter()).isEqualTo(1);
+        assertThat(broken.terminalLine()).contains("1 requests answered STALE THOUGH NOT PERMITTED");
+    }
+
+    @Test
+    void aFullCacheCountsWhatItStoredWhatTheManagerEvictedAndWhatTheEdgeSaidOnceFull() {
+        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        List<Sample> samples = new ArrayList<>();
+        for (long t = T0; t < T0 + 4000; t += 25) {
+            samples.add(new Sample(t, 1, "", "200", "OK", "", true, 0, 1, "", "MISS", ""));
+            samples.add(new Sample(t + 1, 1, "", "429", "", "", false, 0, 1, "", "", ""));
+        }
+        samples.add(new Sample(T0 + 3000, 1, "", "200", "OK", "", true, 0, 1, "", "", ""));
+        FaultInjector.Happened h = new FaultInjector.Happened(full, T0 + 1500, T0 + 1500, 0, 0, null,
+                new FaultInjector.CacheSeen(256 * 1024, 400 * 4096, 63, T0 + 3500));
+
+        FaultFigures.CacheFill c = FaultFigures.of(h, samples, 0).cacheFill();
+        assertThat(c.fullAfterMs()).isEqualTo(1500);
+        assertThat(c.stored()).isEqualTo(160);
+        assertThat(c.evicted()).isEqualTo(97);
+        assertThat(c.evictedAfterMs()).isEqualTo(2000);
+        // 100 MISS from T0 + 1.5 s on, and the one answer without the header.
+        assertThat(c.statusesAfter()).containsExactly(Map.entry("MISS", 100L), Map.entry("none", 1L));
+        assertThat(c.unsaid()).isEqualTo(1);
+        assertThat(FaultFigures.of(h, samples, 0).terminalLine()).isEqualTo("cache full: max_size 256 KB reached"
+                + " 1500 ms after the first request; the cache manager first evicted 2000 ms later; 160 entries stored,"
+                + " 97 evicted, 63 held at the end (peak 1600 KB); 0 failed; answers once full: MISS 100, none 1");
+    }
+
+    @Test
+    void theCacheFolderIsCountedInWholeBlocksAsNginxCountsMaxSize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        assertThat(FaultInjector.cacheBytes(dir.resolve("not-yet"))).isZero();
+        java.nio.file.Files.createDirectories(dir.resolve("1/ab"));
+        java.nio.file.Files.write(dir.resolve("1/ab/one"), new byte[600]);
+        java.nio.file.Files.write(dir.resolve("two"), new byte[5000]);
+        assertThat(FaultInjector.cacheBytes(dir)).isEqualTo(3 * FaultInjector.BLOCK);
+    }
+
+    @Test
+    void onlyTheCacheFullCellHasASmallCache() {
+        var switches = new dev.ratecache.suite.switches.StackSwitches();
+        List<Cell> cells = Matrix.faults(40, true);
+        assertThat(cells).allSatisfy(c -> assertThat(c.apply(switches).cacheSize())
+                .isEqualTo(c.name().equals("faults/cache-full") ? Matrix.CACHE_FULL_SIZE : "100m"));
+        assertThat(cells.get(4).properties()).containsEntry("distinct", "true");
+        assertThat(cells.get(3).properties()).containsEntry("path", Matrix.NO_STALE_PATH);
+    }
+
+    @Test
+    void theRedisCellIsOnlyInARunWithTheSuitesOriginsAppCacheInRedis() {
+        assertThat(Matrix.faults(40, true, true)).extracting(Cell::name).endsWith("faults/redis-restart");
+        Cell redis = Matrix.faults(40, true, true).get(5);
+        assertThat(redis.appCache()).isTrue();
+        assertThat(redis.serverCache()).as("past the edge cache, to the app cache").isFalse();
+        assertThat(Matrix.faults(40, true, false)).extracting(Cell::name).doesNotContain("faults/redis-restart");
+        assertThat(Matrix.faults(40, false, true)).extracting(Cell::name).doesNotContain("faults/redis-restart");
+    }
+
+    @Test
+    void aRedisRestartSaysHowLongItWasDownAndWhetherTheOriginWentBackToIt() {
+        Fault restart = new Fault(Fault.Kind.REDIS_RESTART, 2, 0);
+        FaultInjector.Happened h = new FaultInjector.Happened(restart, T0 + 2000, T0 + 2070, 0, 0, null);
+        FaultFigures f = FaultFigures.of(h, flood(T0, T0 + 5000, 20), 0, 200L, 66L, 8L);
+
+        assertThat(f.downMs()).isEqualTo(70);
+        assertThat(f.backOnRedis()).isTrue();
+        assertThat(f.terminalLine()).isEqualTo("redis restart: down 70 ms, 0 failed; the origin counted 8 app-cache"
+                + " errors (each answered from its database); the origin went back to the new Redis by itself (66 lookups)");
+        assertThat(FaultFigures.of(h, flood(T0, T0 + 5000, 20), 0, 200L, 0L, 8L).terminalLine())
+                .contains("THE ORIGIN NEVER WENT BACK");
+        assertThat(FaultFigures.of(new FaultInjector.Happened(restart, T0 + 2000, 0, 0, 0, null),
+                flood(T0, T0 + 5000, 20), 0, 200L, null, 8L).error()).startsWith("redis-server was not answering");
     }
 
     @Test

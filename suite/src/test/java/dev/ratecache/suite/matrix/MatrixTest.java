@@ -168,6 +168,8 @@ class MatrixTest {
                 f.set(holder, dev.ratecache.suite.switches.AddressCeiling.OFF);
             } else if (value instanceof dev.ratecache.suite.spec.AgeSource) {
                 f.set(holder, dev.ratecache.suite.spec.AgeSource.NJS);
+            } else if (value instanceof dev.ratecache.suite.spec.Quota.Window) {
+                f.set(holder, dev.ratecache.suite.spec.Quota.Window.CALENDAR);
             } else if (value instanceof dev.ratecache.suite.spec.LimitScope) {
                 f.set(holder, dev.ratecache.suite.spec.LimitScope.MISSES);
             } else if (value == null && f.getType() == String.class) {

@@ -65,6 +65,51 @@ class FaultPromiseTest {
     }
 
     @Test
+    void aStaleRefusedRestartKeepsItWithNoStaleAnErrorMeanwhileAndNoFailureOnceBack() {
+        Fault refused = new Fault(Fault.Kind.STALE_REFUSED, 2, 0);
+        Check check = new Check(FaultPromise.text("faults/stale-refused", refused.kind()), "faults/stale-refused",
+                null, "==", 1);
+        java.util.function.BiFunction<Long, Long, FaultFigures> run = (stale, errors) -> new FaultFigures(refused, 1,
+                null, errors, 0, null, 0, 0, 0, null, 3000L, stale, 5L, errors, 0L, null);
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, 90L))).passed()).isTrue();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(1L, 90L))).passed()).as("one stale answer").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, 0L))).passed())
+                .as("no error meanwhile: no expired entry was asked for, the rule went untested").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(refused, 1, null, 91, 0, null, 0, 0, 0, null,
+                3000L, 0, 5L, 90L, 1L, null))).passed()).as("a failure once the new origin was ready").isFalse();
+    }
+
+    @Test
+    void aFullCacheKeepsItWithNoFailureEveryAnswerSaidAndTheManagerEvicting() {
+        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        Check check = new Check(FaultPromise.text("faults/cache-full", full.kind()), "faults/cache-full", null, "==", 1);
+        java.util.function.BiFunction<Long, FaultFigures.CacheFill, FaultFigures> run = (failed, fill) ->
+                new FaultFigures(full, 1, null, failed, 0, null, 0, 0, 0, null, null, 0, null, null, null, fill);
+        FaultFigures.CacheFill evicting = new FaultFigures.CacheFill(1500, 262144, 1_200_000, 300, 63, 6000L,
+                java.util.Map.of("MISS", 235L));
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, evicting))).passed()).isTrue();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(2L, evicting))).passed()).as("two 502s").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, new FaultFigures.CacheFill(1500, 262144,
+                1_200_000, 300, 300, null, java.util.Map.of("MISS", 235L))))).passed()).as("never evicted").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, new FaultFigures.CacheFill(1500, 262144,
+                1_200_000, 300, 63, 6000L, java.util.Map.of("MISS", 234L, "none", 1L))))).passed())
+                .as("an answer that did not say what the cache did").isFalse();
+    }
+
+    @Test
+    void aRedisRestartKeepsItWithNothingFailedAndTheOriginBackOnTheNewRedis() {
+        Fault restart = new Fault(Fault.Kind.REDIS_RESTART, 2, 0);
+        Check check = new Check(FaultPromise.text("faults/redis-restart", restart.kind()), "faults/redis-restart",
+                null, "==", 1);
+        java.util.function.BiFunction<Long, Long, FaultFigures> run = (failed, lookups) -> new FaultFigures(restart, 1,
+                null, failed, 0, null, 0, 0, 0, null, 70L, 0, null, null, null, null, lookups, 8L);
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, 66L))).passed()).isTrue();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(1L, 66L))).passed()).as("one failed").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, 0L))).passed()).as("never back on it").isFalse();
+        assertThat(FaultPromise.evaluate(check, List.of(run.apply(0L, null))).passed()).as("not known").isFalse();
+    }
+
+    @Test
     void aFaultThatNeverFiredBreaksIt() {
         FaultFigures unfired = new FaultFigures(KILL, 0, "the traffic ended first", 0, 0, null, 0, 0, 0, null);
         assertThat(FaultPromise.evaluate(KILL_CHECK, List.of(unfired)).passed()).isFalse();

@@ -1,0 +1,116 @@
+-- A client's quota (--quota) beside its burst limit, counted for the whole
+-- fleet in Redis by one atomic script (lua/quota_window.lua). Called in the
+-- access phase (snippets/front/quota.conf), after limit_req's preaccess, so
+-- that a request the burst limit rejects costs no quota. When Redis fails or
+-- is slower than its timeout, each edge counts alone in a fixed window at
+-- quota/N (N edges): fail open with a ceiling, never closed.
+-- https://github.com/openresty/lua-nginx-module#access_by_lua_block
+
+-- OpenResty and LuaRocks name the Redis client resty.redis; Debian's
+-- lua-nginx-redis package installs the same library as nginx.redis.
+local redis
+do
+  local ok, module = pcall(require, "resty.redis")
+  redis = ok and module or require("nginx.redis")
+end
+
+local _M = {}
+
+local conf, script, sha
+
+local function hex(bytes)
+  return (bytes:gsub(".", function(c) return string.format("%02x", c:byte()) end))
+end
+
+-- c: redis {host, port, timeout (ms)}, script (the path of quota_window.lua),
+-- limit, window_ms, mode (0 sliding, 1 fixed, 2 calendar), name (the policy's,
+-- as RateLimit-Policy names it), fallback_limit (limit / edges), status,
+-- problem (the rejection's body), key and exempt (names of the variables that
+-- hold the client's key and whether an --allow network exempts it).
+function _M.configure(c)
+  conf = c
+  local f = assert(io.open(c.script, "rb"))
+  script = f:read("*a")
+  f:close()
+  sha = hex(ngx.sha1_bin(script))
+end
+
+-- The edge's own count while Redis fails: a fixed window in this edge's
+-- shared memory, the window's key expiring with it.
+local function count_here(key)
+  local now = ngx.now() * 1000
+  local window = math.floor(now / conf.window_ms)
+  local reset = (window + 1) * conf.window_ms - now
+  local dict = ngx.shared.quota_fallback
+  local name = key .. ":" .. window
+  if (dict:get(name) or 0) >= conf.fallback_limit then
+    return false, 0, reset, reset
+  end
+  local count = dict:incr(name, 1, 0, math.ceil(reset / 1000) + 1)
+  return true, conf.fallback_limit - (count or conf.fallback_limit), reset, 0
+end
+
+local function ask_redis(key)
+  local red = redis:new()
+  -- One timeout for connect, send and read: Debian's lua-nginx-redis (0.27)
+  -- predates set_timeouts.
+  red:set_timeout(conf.redis.timeout)
+  local ok, err = red:connect(conf.redis.host, conf.redis.port)
+  if not ok then
+    return nil, err
+  end
+  local quota = "ratecache:quota:" .. key
+  local res
+  res, err = red:evalsha(sha, 1, quota, conf.limit, conf.window_ms, conf.mode)
+  if not res and err and err:find("NOSCRIPT", 1, true) then
+    -- The first call after Redis started: EVAL loads the script for the rest.
+    res, err = red:eval(script, 1, quota, conf.limit, conf.window_ms, conf.mode)
+  end
+  if not res then
+    red:close()
+    return nil, err
+  end
+  red:set_keepalive(60000, 64)
+  return res
+end
+
+function _M.check()
+  local v = ngx.var
+  -- Once a request: not again in a subrequest.
+  if ngx.is_subrequest or v.quota_status ~= "" then
+    return
+  end
+  if conf.exempt and v[conf.exempt] == "1" then
+    v.quota_status = "EXEMPT"
+    return
+  end
+  local key = v[conf.key]
+  if key == nil or key == "" then
+    v.quota_status = "NONE"
+    return
+  end
+  local admitted, remaining, reset, retry
+  local res, err = ask_redis(key)
+  if res then
+    admitted, remaining, reset, retry = res[1] == 1, res[2], res[3], res[4]
+    v.quota_status = admitted and "PASSED" or "REJECTED"
+  else
+    ngx.log(ngx.WARN, "quota: Redis at ", conf.redis.host, ":", conf.redis.port, " failed (", err,
+            "): this edge counts the request against its own share, ", conf.fallback_limit)
+    admitted, remaining, reset, retry = count_here(key)
+    v.quota_status = admitted and "FALLBACK" or "FALLBACK_REJECTED"
+  end
+  -- RateLimit (draft-ietf-httpapi-ratelimit-headers-11): what is left, and
+  -- the seconds until the window that counts it ends.
+  v.quota_ratelimit = '"' .. conf.name .. '";r=' .. remaining .. ';t=' .. math.ceil(reset / 1000)
+  if admitted then
+    return
+  end
+  ngx.status = conf.status
+  ngx.header["Retry-After"] = math.max(1, math.ceil(retry / 1000))
+  ngx.header["Content-Type"] = "application/problem+json"
+  ngx.say(conf.problem)
+  return ngx.exit(ngx.HTTP_OK)
+end
+
+return _M
