@@ -420,6 +420,7 @@ public final class StackSwitches implements WholeNumber.Flags {
                                 + (limits.allow.isEmpty() ? "" : ", not for " + String.join(" ", limits.allow))
                                 + (limits.limitScope == LimitScope.MISSES ? ", counting only edge-cache misses" : "")
                         : "")
+                + (limits.quota != null ? ", quota " + limits.quota + " " + limits.quotaWindow : "")
                 + ", back limit " + (limits.backLimit ? limits.backRate + " r/s burst " + limits.backBurst + " " + limits.backMode : "off")
                 + ", edge cache " + (caching.cache ? "on (" + caching.cacheSize + (caching.stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
                         + (caching.age ? ", Age " + ageSourceInForce() : ", no Age") + ")" : "off")
