@@ -86,7 +86,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " the origin with pools of 2, 5, 10, 20 and 50 (--db-pool sets the first four cells' pool), with"
                     + " where the pool's optimum lies; attacks: the stress plan on each edge product (--edge keeps"
                     + " one), alone and beside 500 slow clients from 127.0.0.66 sending headers, a body or reading"
-                    + " answers a little a second, with the promise checked (the normal clients keep 90 % of their"
+                    + " answers a little a second, with the promise checked (the normal clients keep 90 %% of their"
                     + " throughput, the origin within the back limit); faults: the flood at twice the front rate (40 r/s, burst 5, nodelay"
                     + " unless given; --origin-threads 100 unless given) while nginx's front tier is reloaded with a quarter of it, while one of its"
                     + " workers is killed, while the suite's origin is killed and started again (not with --origin),"

@@ -100,6 +100,21 @@ class HelpTest {
         assertThat(help).contains("a line longer than 1 MiB (1048576 characters) is a bad line");
     }
 
+    /** picocli formats each description: a bare % (as in "90 % of") is a format error it only warns of on stderr. */
+    @Test
+    void everyDescriptionFormatsWithoutAWarning() {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(seen, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            help(120);
+            RunTestsCommand.commandLine().getSubcommands().keySet().forEach(c -> help(120, c));
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(seen.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    }
+
     @Test
     void peakHelpFitsEightyColumns() {
         String help = help(80, "peak");
