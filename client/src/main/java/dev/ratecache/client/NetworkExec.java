@@ -176,7 +176,7 @@ final class NetworkExec implements ExecChainHandler {
      * The body as the caller will see it: below the chain's decompression, a gzipped problem is
      * still gzipped here. Null when it can't be decoded within the size a problem may have.
      */
-    private static byte[] decoded(byte[] raw, String encoding) {
+    static byte[] decoded(byte[] raw, String encoding) {
         if (encoding == null || encoding.isBlank() || encoding.equalsIgnoreCase("identity")) {
             return raw;
         }

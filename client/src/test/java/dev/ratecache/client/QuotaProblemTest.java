@@ -65,6 +65,25 @@ class QuotaProblemTest {
     }
 
     @Test
+    void gzippedProblemIsReadAsTheCallerWillSeeIt() throws Exception {
+        java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(zipped)) {
+            gz.write(BODY.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] body = NetworkExec.decoded(zipped.toByteArray(), "gzip");
+        assertThat(QuotaProblem.violatedPolicies(429, "application/problem+json", body)).containsExactly("daily");
+        assertThat(NetworkExec.decoded(BODY.getBytes(StandardCharsets.UTF_8), null)).isEqualTo(BODY.getBytes(StandardCharsets.UTF_8));
+        assertThat(NetworkExec.decoded(new byte[] {1, 2, 3}, "gzip")).isNull();
+        assertThat(NetworkExec.decoded(zipped.toByteArray(), "br")).isNull();
+        // A gzip bomb is cut off at the size a problem may have.
+        java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(bomb)) {
+            gz.write(new byte[10 * 1024 * 1024]);
+        }
+        assertThat(NetworkExec.decoded(bomb.toByteArray(), "gzip")).isNull();
+    }
+
+    @Test
     void deepNestingAndHugeBodiesAreRefusedWithoutStackOverflow() {
         String deep = "{\"type\":\"" + QuotaProblem.TYPE + "\",\"x\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
         assertThat(violated(429, "application/problem+json", deep)).isNull();
