@@ -50,6 +50,23 @@ class QuotaPacingTest {
     }
 
     @Test
+    void concurrentRequestsEachTakeASlotOfTheirOwn() throws Exception {
+        pacer.learn(HOST, POLICY, List.of("\"daily\";r=10;t=10"));
+        List<Double> slots = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Thread t = new Thread(() -> slots.add(slot()));
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+
+        assertThat(slots).containsExactlyInAnyOrder(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    }
+
+    @Test
     void noneLeftWaitsForTheResetThenGoesOn() {
         pacer.learn(HOST, POLICY, List.of("\"daily\";r=0;t=3"));
 

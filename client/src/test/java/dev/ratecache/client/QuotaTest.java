@@ -3,6 +3,7 @@ package dev.ratecache.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.testkit.StackTest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,6 +86,8 @@ class QuotaTest {
         String burst = "/burst-" + paths.incrementAndGet();
         origin.fail(burst, 429);
         try (RateCacheClient client = RateCacheClient.builder().noCache().retryPolicy(RetryPolicy.none()).build()) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new RateCacheMetrics(client).bindTo(registry);
             List<RateCacheResponse> responses = send(client, path, 7);
             RateCacheResponse tooFast = client.get(origin.url(burst));
 
@@ -106,6 +109,8 @@ class QuotaTest {
             assertThat(stats.quotaRejectedCount()).isEqualTo(1);
             assertThat(stats.toString()).contains("quotaRejected=1");
             assertThat(ClientStats.empty().plus(stats).plus(stats).quotaRejectedCount()).isEqualTo(2);
+            assertThat(registry.get("ratecache.client.quota.rejected").functionCounter().count()).isEqualTo(1);
+            assertThat(registry.get("ratecache.client.rejected").functionCounter().count()).isEqualTo(2);
         }
     }
 
