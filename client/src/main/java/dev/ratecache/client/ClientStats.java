@@ -21,13 +21,14 @@ public final class ClientStats {
     private final long misses;
     private final long failures;
     private final long rejected;
+    private final long quotaRejected;
     private final Map<Integer, Long> retriesByStatus;
     private final long backgroundRevalidations;
     private final Duration retryWait;
     private final Duration throttleWait;
 
     ClientStats(long requests, long network, long hits, long validations, long staleWhileRevalidating,
-            long staleIfError, long misses, long failures, long rejected, Map<Integer, Long> retriesByStatus,
+            long staleIfError, long misses, long failures, long rejected, long quotaRejected, Map<Integer, Long> retriesByStatus,
             long backgroundRevalidations, Duration retryWait, Duration throttleWait) {
         this.requests = requests;
         this.network = network;
@@ -38,6 +39,7 @@ public final class ClientStats {
         this.misses = misses;
         this.failures = failures;
         this.rejected = rejected;
+        this.quotaRejected = quotaRejected;
         this.retriesByStatus = Collections.unmodifiableMap(new TreeMap<>(retriesByStatus));
         this.backgroundRevalidations = backgroundRevalidations;
         this.retryWait = retryWait;
@@ -46,7 +48,7 @@ public final class ClientStats {
 
     /** All zeros: a starting point for {@link #plus(ClientStats)}. */
     public static ClientStats empty() {
-        return new ClientStats(0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, Duration.ZERO, Duration.ZERO);
+        return new ClientStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, Duration.ZERO, Duration.ZERO);
     }
 
     /** Requests made through the client. */
@@ -69,6 +71,13 @@ public final class ClientStats {
     public long failureCount() { return failures; }
     /** Requests whose final answer was still a rate-limit rejection from the server (e.g. 429 after every retry). */
     public long rejectedCount() { return rejected; }
+    /**
+     * Requests whose final answer from the server was a 429 for an exhausted quota (the
+     * {@code quota-exceeded} problem) rather than for going too fast: the rejections that waiting
+     * a little will not cure. Counted in {@link #rejectedCount()} too while 429 is one of the
+     * retry policy's statuses (as by default).
+     */
+    public long quotaRejectedCount() { return quotaRejected; }
     /** Retries in all. */
     public long retryCount() { return retriesByStatus.values().stream().mapToLong(Long::longValue).sum(); }
     /** Retries made after a response with {@code status}. */
@@ -88,7 +97,8 @@ public final class ClientStats {
         o.retriesByStatus.forEach((k, v) -> retries.merge(k, v, Long::sum));
         return new ClientStats(requests + o.requests, network + o.network, hits + o.hits,
                 validations + o.validations, staleWhileRevalidating + o.staleWhileRevalidating,
-                staleIfError + o.staleIfError, misses + o.misses, failures + o.failures, rejected + o.rejected, retries,
+                staleIfError + o.staleIfError, misses + o.misses, failures + o.failures, rejected + o.rejected,
+                quotaRejected + o.quotaRejected, retries,
                 backgroundRevalidations + o.backgroundRevalidations, retryWait.plus(o.retryWait),
                 throttleWait.plus(o.throttleWait));
     }
@@ -97,7 +107,7 @@ public final class ClientStats {
     public String toString() {
         return "requests=" + requests + " network=" + network + " hits=" + hits + " validations=" + validations
                 + " staleWhileRevalidating=" + staleWhileRevalidating + " staleIfError=" + staleIfError
-                + " misses=" + misses + " failures=" + failures + " rejected=" + rejected
+                + " misses=" + misses + " failures=" + failures + " rejected=" + rejected + " quotaRejected=" + quotaRejected
                 + " retries=" + retriesByStatus + " backgroundRevalidations=" + backgroundRevalidations
                 + " retryWait=" + retryWait.toMillis() + "ms throttleWait=" + throttleWait.toMillis() + "ms";
     }

@@ -1,27 +1,35 @@
 package dev.ratecache.client;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.zip.GZIPInputStream;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
 
 /**
  * The chain element between the cache and the wire: it takes the throttle's token, waits for
  * the slot the server's policy allows (when pacing), counts the exchange, and retries rate-limit
- * rejections. Background revalidations pass here too, on their own thread.
+ * rejections. A quota-exceeded 429 is retried only when its reset is within the retry policy's
+ * waits, and never before it. Background revalidations pass here too, on their own thread.
  *
  * <p>Sitting inside the caching element is what makes the guarantees hold by construction: it
  * only ever sees responses from the network, so nothing the cache answered is retried, a
@@ -104,16 +112,25 @@ final class NetworkExec implements ExecChainHandler {
             exchange.lastNetworkStatus = status;
             if (pacer != null) {
                 Header policyHeader = response.getFirstHeader(PolicyPacer.HEADER);
-                pacer.learn(host, policyHeader == null ? null : policyHeader.getValue());
+                pacer.learn(host, policyHeader == null ? null : policyHeader.getValue(),
+                        values(response, RateLimitStatus.HEADER));
+            }
+            List<String> violated = quotaExceeded(response);
+            Duration untilReset = null;
+            if (violated != null) {
+                untilReset = untilReset(response, violated);
+                if (pacer != null) {
+                    pacer.exceeded(host, violated, untilReset);
+                }
             }
             if (!policy.isRejection(status)) {
                 return response;
             }
-            Duration wait = mayRetry
-                    ? policy.nextWait(retry, RetryAfter.of(response, Instant.now()),
-                            Duration.ofNanos(System.nanoTime() - exchange.startNanos),
-                            ThreadLocalRandom.current().nextDouble())
-                    : null;
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - exchange.startNanos);
+            double random = ThreadLocalRandom.current().nextDouble();
+            Duration wait = !mayRetry ? null
+                    : violated != null ? policy.nextQuotaWait(retry, untilReset, elapsed, random)
+                    : policy.nextWait(retry, RetryAfter.of(response, Instant.now()), elapsed, random);
             if (wait == null) {
                 keepOutOfCache(response, exchange);
                 return response;
@@ -125,6 +142,69 @@ final class NetworkExec implements ExecChainHandler {
             stats.retried(status, waited);
             attempt = ClassicRequestBuilder.copy(pristine).build();
         }
+    }
+
+    private static List<String> values(ClassicHttpResponse response, String name) {
+        Header[] headers = response.getHeaders(name);
+        if (headers.length == 0) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>(headers.length);
+        for (Header h : headers) {
+            values.add(h.getValue());
+        }
+        return values;
+    }
+
+    /**
+     * The policies a quota-exceeded 429 names, or null when the response is not one. Its body is
+     * read for this (the caller reads it in full anyway) and put back as it came, still encoded.
+     */
+    private static List<String> quotaExceeded(ClassicHttpResponse response) throws IOException {
+        HttpEntity entity = response.getEntity();
+        if (entity == null || !QuotaProblem.candidate(response.getCode(), entity.getContentType())) {
+            return null;
+        }
+        byte[] raw = EntityUtils.toByteArray(entity);
+        response.setEntity(new ByteArrayEntity(raw, ContentType.parseLenient(entity.getContentType()),
+                entity.getContentEncoding()));
+        byte[] body = decoded(raw, entity.getContentEncoding());
+        return body == null ? null : QuotaProblem.violatedPolicies(response.getCode(), entity.getContentType(), body);
+    }
+
+    /**
+     * The body as the caller will see it: below the chain's decompression, a gzipped problem is
+     * still gzipped here. Null when it can't be decoded within the size a problem may have.
+     */
+    static byte[] decoded(byte[] raw, String encoding) {
+        if (encoding == null || encoding.isBlank() || encoding.equalsIgnoreCase("identity")) {
+            return raw;
+        }
+        if (!encoding.trim().equalsIgnoreCase("gzip") && !encoding.trim().equalsIgnoreCase("x-gzip")) {
+            return null;
+        }
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(raw))) {
+            byte[] body = in.readNBytes(QuotaProblem.MAX_BODY + 1);
+            return body.length > QuotaProblem.MAX_BODY ? null : body;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * How long the quota stays spent: the later of Retry-After and the reset the RateLimit header
+     * gives the violated policies (those with nothing left when the problem names none); null
+     * when the response says neither.
+     */
+    private static Duration untilReset(ClassicHttpResponse response, List<String> violated) {
+        Duration wait = RetryAfter.of(response, Instant.now());
+        for (RateLimitStatus s : RateLimitStatus.parse(values(response, RateLimitStatus.HEADER))) {
+            boolean applies = violated.isEmpty() ? s.remaining() == 0 : violated.contains(s.policy());
+            if (applies && s.reset() != null && (wait == null || s.reset().compareTo(wait) > 0)) {
+                wait = s.reset();
+            }
+        }
+        return wait;
     }
 
     private static boolean repeatable(HttpEntity entity) {

@@ -2,52 +2,236 @@ package dev.ratecache.client;
 
 import io.github.bucket4j.Bucket;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * Paces requests to each host to the quota the host announced in its {@code RateLimit-Policy}
- * response header (draft-ietf-httpapi-ratelimit-headers: {@code "name";q=QUOTA;w=WINDOW}, with
- * the suite's edge adding {@code ratecache-burst=BURST}), so that a client that keeps to it is
- * never rejected rather than retrying after a 429.
+ * Paces requests to each host to the policies the host announces: its {@code RateLimit-Policy}
+ * response header (draft-ietf-httpapi-ratelimit-headers-11: {@code "name";q=QUOTA;w=WINDOW}, with
+ * the suite's edge adding {@code ratecache-burst=BURST}) and, for quotas, its {@code RateLimit}
+ * header ({@code "name";r=REMAINING;t=RESET}), so that a client that keeps to them is never
+ * rejected rather than retrying after a 429.
  *
  * <p>Each policy item becomes one limit of a Bucket4j bucket: {@code q/w} requests per second.
  * nginx's limit_req with a burst of B admits B + 1 back to back after a quiet spell; the bucket
  * holds B (at least 1), one short, so that requests bunched on their way to the server still
  * find a token there. Without the burst parameter, the bucket holds the window's quota.
- * Requests sent before the first policy arrives are not paced. A client paces all its requests
- * to one host together, as one identity: use one client per API key.
+ *
+ * <p>A quota (an item whose window is longer than a second) that the host also reports in
+ * {@code RateLimit} is paced from that report instead, as a bucket can't be: the bucket starts
+ * full whatever the server has already counted, and refills evenly where the server's window
+ * resets all at once. With r requests left and t seconds to the reset, requests are spread one
+ * every t/r seconds over what remains of the window; with none left, they wait for the reset.
+ * Each response's report replaces the last, so the spacing follows the server's count (and other
+ * clients spending the same quota). A quota-exceeded rejection holds the host's requests until
+ * the reset it names.
+ *
+ * <p>Requests sent before the first policy arrives are not paced. A client paces all its
+ * requests to one host together, as one identity: use one client per API key.
  */
 final class PolicyPacer {
     static final String HEADER = "RateLimit-Policy";
+    /** The key of a quota-exceeded rejection that named no policy. */
+    private static final String UNNAMED_QUOTA = "";
 
-    private record Paced(String policy, Bucket bucket) {}
+    /** One host's policies, and where each quota's next request may go. Guarded by itself. */
+    private static final class Host {
+        /** The last RateLimit-Policy that named a limit, and the policies (names) it gave windows. */
+        String policy;
+        Map<String, Long> windows = Map.of();
+        /** The bucket of the limits not spread by their reports; null when none are left. */
+        volatile Bucket bucket;
+        String bucketKey;
+        final Map<String, Spread> spreads = new HashMap<>();
+    }
 
-    private final Map<String, Paced> byHost = new ConcurrentHashMap<>();
+    private final Map<String, Host> byHost = new ConcurrentHashMap<>();
+    private final LongSupplier clock;
+
+    PolicyPacer() {
+        this(System::nanoTime);
+    }
+
+    /** {@code clock}: the nanoseconds the quotas' arithmetic is done in (tests drive it by hand). */
+    PolicyPacer(LongSupplier clock) {
+        this.clock = clock;
+    }
 
     /** Waits for this host's next slot; returns the nanoseconds waited (0 while no policy is known). */
     long acquire(String host) throws InterruptedIOException {
-        Paced paced = byHost.get(host);
-        return paced == null ? 0 : Throttle.Buckets.take(paced.bucket, "the server's rate-limit policy");
+        Host h = byHost.get(host);
+        if (h == null) {
+            return 0;
+        }
+        long waited = 0;
+        long delay = reserve(host) - clock.getAsLong();
+        if (delay > 0) {
+            long start = System.nanoTime();
+            try {
+                TimeUnit.NANOSECONDS.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for the server's quota");
+            }
+            waited += System.nanoTime() - start;
+        }
+        Bucket bucket = h.bucket;
+        if (bucket != null) {
+            waited += Throttle.Buckets.take(bucket, "the server's rate-limit policy");
+        }
+        return waited;
+    }
+
+    /**
+     * Takes this host's next slot under its quotas: the clock's time at which the request may go
+     * (now when no quota holds it back). The request is counted against the spacing from then.
+     */
+    long reserve(String host) {
+        long now = clock.getAsLong();
+        Host h = byHost.get(host);
+        if (h == null) {
+            return now;
+        }
+        synchronized (h) {
+            long slot = now;
+            for (Spread s : h.spreads.values()) {
+                slot = Math.max(slot, s.slot(now));
+            }
+            for (Spread s : h.spreads.values()) {
+                s.take(slot);
+            }
+            return slot;
+        }
     }
 
     /** Takes the policy a response from {@code host} carries; a response without one changes nothing. */
     void learn(String host, String policy) {
-        if (policy == null || policy.isBlank()) {
+        learn(host, policy, List.of());
+    }
+
+    /**
+     * Takes what a response from {@code host} says: its RateLimit-Policy ({@code policy}, null when
+     * none) and its RateLimit header lines. Nothing in them that can't be read changes anything.
+     */
+    void learn(String host, String policy, List<String> rateLimit) {
+        List<StructuredList.Member> items = policy == null || policy.isBlank() ? List.of() : StructuredList.parse(policy);
+        List<Limit> limits = limits(items);
+        List<RateLimitStatus> statuses = rateLimit.isEmpty() ? List.of() : RateLimitStatus.parse(rateLimit);
+        Host h = byHost.get(host);
+        if (h == null) {
+            if (limits.isEmpty()) {
+                // A report alone says nothing of its policy's window: nothing to pace to yet.
+                return;
+            }
+            h = byHost.computeIfAbsent(host, k -> new Host());
+        }
+        long now = clock.getAsLong();
+        synchronized (h) {
+            if (!limits.isEmpty() && !policy.equals(h.policy)) {
+                h.policy = policy;
+                h.windows = windows(items);
+            }
+            for (RateLimitStatus s : statuses) {
+                Long window = h.windows.get(s.policy());
+                if (window != null && window > 1 && s.reset() != null) {
+                    h.spreads.computeIfAbsent(s.policy(), k -> new Spread()).learn(now, s.remaining(), nanos(s.reset()));
+                }
+            }
+            rebucket(h);
+        }
+    }
+
+    /**
+     * A quota-exceeded rejection from {@code host}: the policies it names (every one, or the
+     * rejection itself when it names none) send nothing more until {@code untilReset} has passed.
+     */
+    void exceeded(String host, List<String> policies, Duration untilReset) {
+        if (untilReset == null) {
             return;
         }
-        Paced current = byHost.get(host);
-        if (current != null && current.policy.equals(policy)) {
+        long now = clock.getAsLong();
+        Host h = byHost.computeIfAbsent(host, k -> new Host());
+        synchronized (h) {
+            for (String p : policies.isEmpty() ? List.of(UNNAMED_QUOTA) : policies) {
+                h.spreads.computeIfAbsent(p, k -> new Spread()).learn(now, 0, nanos(untilReset));
+            }
+            rebucket(h);
+        }
+    }
+
+    /** The bucket of the host's limits less the quotas spread by their reports, made again when that set changes. */
+    private static void rebucket(Host h) {
+        if (h.policy == null) {
             return;
         }
-        List<Limit> limits = parse(policy);
-        if (limits.isEmpty()) {
+        String key = h.policy + "\n" + new TreeSet<>(h.spreads.keySet());
+        if (key.equals(h.bucketKey)) {
             return;
         }
-        byHost.put(host, new Paced(policy, bucket(limits)));
+        List<Limit> bucketed = new ArrayList<>();
+        for (Limit l : parse(h.policy)) {
+            if (!h.spreads.containsKey(l.name()) || h.windows.getOrDefault(l.name(), 1L) <= 1) {
+                bucketed.add(l);
+            }
+        }
+        try {
+            h.bucket = bucketed.isEmpty() ? null : bucket(bucketed);
+        } catch (RuntimeException e) {
+            // A policy Bucket4j refuses (a window of millennia, say) is not one to pace to; the
+            // request it came with is not to fail for it.
+            h.bucket = null;
+        }
+        h.bucketKey = key;
+    }
+
+    /** A wait in nanoseconds; one too long for a long (centuries) is as good as forever. */
+    private static long nanos(Duration d) {
+        return d.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : d.toNanos();
+    }
+
+    /**
+     * One quota's spacing, in the clock's nanoseconds: the next request's earliest time, the
+     * spacing after it, and when the server said the window resets (past it, the spacing is
+     * unknown until the next report, and nothing is held back).
+     */
+    static final class Spread {
+        private long next = Long.MIN_VALUE;
+        private long interval;
+        private long resetAt = Long.MIN_VALUE;
+
+        /** The server reported {@code remaining} requests left, resetting {@code resetNanos} from {@code now}. */
+        void learn(long now, long remaining, long resetNanos) {
+            resetAt = saturatedAdd(now, resetNanos);
+            if (remaining == 0) {
+                interval = 0;
+                next = Math.max(next, resetAt);
+            } else {
+                interval = resetNanos / remaining;
+                // Never earlier than a slot already handed out: a request still in flight took it
+                // and is not in the server's count yet.
+                next = Math.max(next, saturatedAdd(now, interval));
+            }
+        }
+
+        long slot(long now) {
+            return Math.max(now, next);
+        }
+
+        void take(long slot) {
+            next = slot < resetAt ? saturatedAdd(slot, interval) : slot;
+        }
+
+        private static long saturatedAdd(long a, long b) {
+            long r = a + b;
+            return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+        }
     }
 
     /** One item of the policy: {@code perSecond} on average, {@code capacity} back to back. */
@@ -58,40 +242,31 @@ final class PolicyPacer {
      * and window, or that don't parse, are left out.
      */
     static List<Limit> parse(String value) {
+        return limits(StructuredList.parse(value));
+    }
+
+    private static List<Limit> limits(List<StructuredList.Member> items) {
         List<Limit> limits = new ArrayList<>();
-        for (String item : value.split(",")) {
-            String[] parts = item.trim().split(";");
-            String name = parts[0].trim();
-            if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
-                name = name.substring(1, name.length() - 1);
-            }
-            long quota = -1;
-            long window = 1;
-            long burst = -1;
-            try {
-                for (int i = 1; i < parts.length; i++) {
-                    String[] kv = parts[i].trim().split("=", 2);
-                    if (kv.length != 2) {
-                        continue;
-                    }
-                    long n = Long.parseLong(kv[1].trim());
-                    switch (kv[0].trim().toLowerCase(Locale.ROOT)) {
-                        case "q" -> quota = n;
-                        case "w" -> window = n;
-                        case "ratecache-burst" -> burst = n;
-                        default -> { }
-                    }
-                }
-            } catch (NumberFormatException e) {
-                continue;
-            }
-            if (quota <= 0 || window <= 0) {
+        for (StructuredList.Member m : items) {
+            Long quota = m.ints().get("q");
+            long window = m.ints().getOrDefault("w", 1L);
+            long burst = m.ints().getOrDefault("ratecache-burst", -1L);
+            if (quota == null || quota <= 0 || window <= 0) {
                 continue;
             }
             long capacity = burst >= 0 ? Math.max(1, burst) : quota;
-            limits.add(new Limit(name, (double) quota / window, capacity));
+            limits.add(new Limit(m.name(), (double) quota / window, capacity));
         }
         return limits;
+    }
+
+    /** Each named item's window in seconds (1 when it gives none). */
+    private static Map<String, Long> windows(List<StructuredList.Member> items) {
+        Map<String, Long> windows = new HashMap<>();
+        for (StructuredList.Member m : items) {
+            windows.putIfAbsent(m.name(), m.ints().getOrDefault("w", 1L));
+        }
+        return Map.copyOf(windows);
     }
 
     private static Bucket bucket(List<Limit> limits) {

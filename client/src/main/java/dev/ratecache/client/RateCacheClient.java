@@ -213,7 +213,7 @@ public final class RateCacheClient implements Closeable {
         RateCacheResponse r = new RateCacheResponse(response.getCode(), response.getReasonPhrase(), response.getHeaders(),
                 body, entity == null ? null : entity.getContentType(), source, exchange.networkRequests, exchange.retries,
                 exchange.retryWaitNanos, exchange.throttleWaitNanos);
-        stats.answered(source, rejection);
+        stats.answered(source, rejection, source == ResponseSource.NETWORK && r.isQuotaExceeded());
         return r;
     }
 
@@ -277,7 +277,7 @@ public final class RateCacheClient implements Closeable {
     public RetryPolicy retryPolicy() { return retryPolicy; }
     /** The client-side throttle, or null when there is none. */
     public Throttle throttle() { return throttle; }
-    /** Whether requests are paced to the server's RateLimit-Policy. */
+    /** Whether requests are paced to the server's RateLimit-Policy (and its quotas to RateLimit). */
     public boolean pacesToPolicy() { return pacing; }
     /** Whether responses are cached at all. */
     public boolean cacheEnabled() { return storage != null; }
@@ -427,7 +427,11 @@ public final class RateCacheClient implements Closeable {
         /**
          * {@code true}: paces the requests to each host to the {@code RateLimit-Policy} its
          * responses announce ({@code "name";q=QUOTA;w=WINDOW}, plus the suite's edge's
-         * {@code ratecache-burst}), waiting before a request instead of being rejected. Before the
+         * {@code ratecache-burst}), waiting before a request instead of being rejected. A quota
+         * (a policy whose window is longer than a second) that the host reports in its
+         * {@code RateLimit} header ({@code "daily";r=REMAINING;t=RESET}) is spread over what
+         * remains of its window: at most one request every t/r seconds, and with none left none
+         * until the reset (a wait as long as the server says; an interrupt ends it). Before the
          * first policy arrives, and from hosts that send none, nothing is paced. All of this
          * client's requests to a host are paced together, as one identity. Off by default;
          * retries of 429 and 503 stay as the {@link RetryPolicy} says either way.

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * Meters: {@code ratecache.client.requests} tagged {@code outcome} = hit, validated, stale,
  * miss or failure; {@code ratecache.client.network.requests}; {@code ratecache.client.rejected};
+ * {@code ratecache.client.quota.rejected};
  * {@code ratecache.client.retries} tagged {@code status}; {@code ratecache.client.retry.wait}
  * and {@code ratecache.client.throttle.wait} (seconds); gauges {@code ratecache.client.cache.size}
  * (bytes) and {@code ratecache.client.cache.entries}.
@@ -49,6 +50,7 @@ public final class RateCacheMetrics implements MeterBinder {
         counter(registry, "ratecache.client.network.requests", "Exchanges on the wire, retries and revalidations included", s.network, Tags.empty());
         counter(registry, "ratecache.client.background.revalidations", "Revalidations started in the background for stale-while-revalidate", s.backgroundRevalidations, Tags.empty());
         counter(registry, "ratecache.client.rejected", "Requests whose final answer was a rate-limit rejection", s.rejected, Tags.empty());
+        counter(registry, "ratecache.client.quota.rejected", "Requests whose final answer was a 429 for an exhausted quota", s.quotaRejected, Tags.empty());
         for (int status : client.retryPolicy().statuses()) {
             FunctionCounter.builder("ratecache.client.retries", s, r -> r.retries(status))
                     .description("Retries after a rejection with this status")

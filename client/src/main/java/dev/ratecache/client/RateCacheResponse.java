@@ -80,6 +80,44 @@ public final class RateCacheResponse {
         return new String(body, cs);
     }
 
+    /**
+     * What the response's {@code RateLimit} header said of each of the server's policies, in the
+     * order sent ({@code "daily";r=REMAINING;t=RESET}; several header lines are one list); empty
+     * when it said nothing readable. Items that don't read are left out. Read from the headers
+     * when asked, so a response from the cache says what the server said when it stored it.
+     */
+    public List<RateLimitStatus> rateLimits() {
+        List<String> values = headers(RateLimitStatus.HEADER);
+        return values.isEmpty() ? List.of() : List.copyOf(RateLimitStatus.parse(values));
+    }
+
+    /** What the {@code RateLimit} header said of the policy named {@code policy} (its first item), or null. */
+    public RateLimitStatus rateLimit(String policy) {
+        for (RateLimitStatus s : rateLimits()) {
+            if (s.policy().equals(policy)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether this is the server's 429 for an exhausted quota: a body of type
+     * {@code application/problem+json} whose {@code type} is
+     * {@code https://iana.org/assignments/http-problem-types#quota-exceeded}.
+     */
+    public boolean isQuotaExceeded() {
+        return violatedPolicies() != null;
+    }
+
+    /**
+     * The policies an exhausted-quota 429 names in its problem's {@code violated-policies} (empty
+     * when it names none), or null when this is not such a rejection.
+     */
+    public List<String> violatedPolicies() {
+        return QuotaProblem.violatedPolicies(code, contentType, body);
+    }
+
     /** Where the response came from. */
     public ResponseSource source() { return source; }
     /** Whether the body came from the cache (a fresh hit, a 304-validated or a stale entry). */

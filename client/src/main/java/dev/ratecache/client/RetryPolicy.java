@@ -111,6 +111,30 @@ public final class RetryPolicy {
         return Duration.ofNanos(nanos);
     }
 
+    /**
+     * The wait before retrying a request whose quota is exhausted (a 429 with the quota-exceeded
+     * problem), or {@code null} for no retry. {@code untilReset} is how long the server said the
+     * quota stays spent (its Retry-After, or the violated policy's reset, whichever is later; null
+     * when it said neither). Unlike a burst rejection's, this wait is never cut to {@link #maxWait()}:
+     * a retry before the reset can only be rejected again and spend nothing but the server's
+     * time, so when the reset is unknown, further off than {@code maxWait}, or past the
+     * {@link #budget()}, the rejection is answered at once.
+     */
+    Duration nextQuotaWait(int retry, Duration untilReset, Duration elapsed, double random) {
+        if (retry >= maxRetries || untilReset == null) {
+            return null;
+        }
+        long asked = untilReset.toNanos();
+        if (asked > maxWait.toNanos()) {
+            return null;
+        }
+        long nanos = Math.max(asked, Math.min(asked + (long) (asked * retryAfterJitter * random), maxWait.toNanos()));
+        if (elapsed.toNanos() + nanos > budget.toNanos()) {
+            return null;
+        }
+        return Duration.ofNanos(nanos);
+    }
+
     @Override
     public String toString() {
         return maxRetries == 0 ? "no retries"

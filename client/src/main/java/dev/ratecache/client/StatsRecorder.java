@@ -18,11 +18,16 @@ final class StatsRecorder {
     final LongAdder misses = new LongAdder();
     final LongAdder failures = new LongAdder();
     final LongAdder rejected = new LongAdder();
+    final LongAdder quotaRejected = new LongAdder();
     final LongAdder retryWaitNanos = new LongAdder();
     final LongAdder throttleWaitNanos = new LongAdder();
     private final Map<Integer, LongAdder> retries = new ConcurrentHashMap<>();
 
     void answered(ResponseSource source, boolean rejection) {
+        answered(source, rejection, false);
+    }
+
+    void answered(ResponseSource source, boolean rejection, boolean quotaExceeded) {
         requests.increment();
         switch (source) {
             case CACHE -> hits.increment();
@@ -34,6 +39,9 @@ final class StatsRecorder {
         }
         if (rejection) {
             rejected.increment();
+        }
+        if (quotaExceeded) {
+            quotaRejected.increment();
         }
     }
 
@@ -56,7 +64,7 @@ final class StatsRecorder {
         Map<Integer, Long> byStatus = new TreeMap<>();
         retries.forEach((k, v) -> byStatus.put(k, v.sum()));
         return new ClientStats(requests.sum(), network.sum(), hits.sum(), validations.sum(),
-                staleWhileRevalidating.sum(), staleIfError.sum(), misses.sum(), failures.sum(), rejected.sum(), byStatus,
+                staleWhileRevalidating.sum(), staleIfError.sum(), misses.sum(), failures.sum(), rejected.sum(), quotaRejected.sum(), byStatus,
                 backgroundRevalidations.sum(), Duration.ofNanos(retryWaitNanos.sum()), Duration.ofNanos(throttleWaitNanos.sum()));
     }
 }

@@ -38,6 +38,20 @@ class RetryPolicyTest {
         assertThat(policy.nextWait(0, Duration.ofSeconds(1), Duration.ofMillis(3900), 0.0)).isEqualTo(Duration.ofSeconds(1));
     }
 
+    @Test
+    void quotaResetIsWaitedInFullOrNotAtAll() {
+        assertThat(policy.nextQuotaWait(0, Duration.ofSeconds(1), Duration.ZERO, 0.0)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(policy.nextQuotaWait(0, Duration.ofSeconds(1), Duration.ZERO, 0.999)).isBetween(Duration.ofSeconds(1), Duration.ofMillis(1100));
+        // The jitter is cut at maxWait; the reset itself never is.
+        assertThat(policy.nextQuotaWait(0, Duration.ofMillis(1950), Duration.ZERO, 0.999)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(policy.nextQuotaWait(0, Duration.ofMillis(2001), Duration.ZERO, 0.0)).isNull();
+        assertThat(policy.nextQuotaWait(0, Duration.ofSeconds(86400), Duration.ZERO, 0.0)).isNull();
+        assertThat(policy.nextQuotaWait(0, null, Duration.ZERO, 0.0)).isNull();
+        assertThat(policy.nextQuotaWait(0, Duration.ofSeconds(1), Duration.ofMillis(4500), 0.0)).isNull();
+        assertThat(policy.nextQuotaWait(3, Duration.ofSeconds(1), Duration.ZERO, 0.0)).isNull();
+        assertThat(policy.nextQuotaWait(0, Duration.ZERO, Duration.ZERO, 0.5)).isEqualTo(Duration.ZERO);
+    }
+
     @ParameterizedTest(name = "{0} may be repeated: {1}")
     @CsvSource({"GET, true", "put, true", "POST, false", "PATCH, false"})
     void onlyIdempotentMethodsMayBeRepeated(String method, boolean idempotent) {

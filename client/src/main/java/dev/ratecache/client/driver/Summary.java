@@ -19,13 +19,13 @@ record Summary(JtlSummary jtl, ClientStats library) {
                         + "latency ms: mean %.2f, min %d, p50 %d, p90 %d, p95 %d, p99 %d, max %d%n"
                         + "library: requests %d, network %d, hits %d, validations %d, stale while revalidating %d, stale if error %d,%n"
                         + "         misses %d, failures %d, background revalidations %d%n"
-                        + "         retries %s, waited %.1f s for Retry-After/backoff, throttled %.1f s, ended rejected %d%n",
+                        + "         retries %s, waited %.1f s for Retry-After/backoff, throttled %.1f s, ended rejected %d (quota exhausted %d)%n",
                 description, jtl.samples(), jtl.rejected(), jtl.rejectedPct(), jtl.otherErrors(),
                 jtl.throughput(), jtl.wallMs() / 1000.0, jtl.meanMs(), jtl.minMs(), jtl.p50Ms(), jtl.p90Ms(),
                 jtl.p95Ms(), jtl.p99Ms(), jtl.maxMs(),
                 s.requestCount(), s.networkCount(), s.hitCount(), s.validationCount(), s.staleWhileRevalidatingCount(),
                 s.staleIfErrorCount(), s.missCount(), s.failureCount(), s.backgroundRevalidationCount(), s.retriesByStatus().isEmpty() ? "none" : s.retriesByStatus().toString(),
-                s.retryWait().toMillis() / 1000.0, s.throttleWait().toMillis() / 1000.0, s.rejectedCount());
+                s.retryWait().toMillis() / 1000.0, s.throttleWait().toMillis() / 1000.0, s.rejectedCount(), s.quotaRejectedCount());
     }
 
     /** The JSON document that --json writes: these figures, the library's statistics and the run's settings. */
@@ -37,7 +37,7 @@ record Summary(JtlSummary jtl, ClientStats library) {
                 new Json.Library(s.requestCount(), s.networkCount(), s.hitCount(), s.validationCount(),
                         s.staleWhileRevalidatingCount(), s.staleIfErrorCount(), s.missCount(), s.failureCount(),
                         s.backgroundRevalidationCount(), s.retryCount(), s.retriesByStatus(),
-                        s.retryWait().toMillis(), s.throttleWait().toMillis(), s.rejectedCount()),
+                        s.retryWait().toMillis(), s.throttleWait().toMillis(), s.rejectedCount(), s.quotaRejectedCount()),
                 config);
     }
 
@@ -47,6 +47,6 @@ record Summary(JtlSummary jtl, ClientStats library) {
         record Library(long requests, long networkRequests, long hits, long validations,
                 long staleWhileRevalidating, long staleIfError, long misses, long failures,
                 long backgroundRevalidations, long retries, Map<Integer, Long> retriesByStatus, long retryWaitMs,
-                long throttleWaitMs, long rejected) {}
+                long throttleWaitMs, long rejected, long quotaRejected) {}
     }
 }
