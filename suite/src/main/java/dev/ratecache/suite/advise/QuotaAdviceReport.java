@@ -40,7 +40,8 @@ public final class QuotaAdviceReport {
                 out.add("  " + t.tier() + ": " + (t.keys() == 0 ? "no requests on a whole day" : "no normal key"));
                 continue;
             }
-            out.add("  " + t.tier() + ": " + t.keys() + " keys (" + t.outliers().size() + " outliers), " + t.keyDays()
+            out.add("  " + t.tier() + ": " + t.keys() + " keys (" + t.outliers().size()
+                    + (t.outliers().size() == 1 ? " outlier), " : " outliers), ") + t.keyDays()
                     + " normal key-days, median " + t.medianDay() + " a day; recommended " + t.pick().limit() + "/d");
             List<List<String>> rows = new ArrayList<>();
             rows.add(COLUMNS);
@@ -55,8 +56,8 @@ public final class QuotaAdviceReport {
         if (!q.advised()) {
             return s.append("None advised: ").append(q.none()).append(".\n").toString();
         }
-        s.append("Counted over the log's whole UTC days, ").append(days(q)).append(" (the first day counts when the log"
-                + " starts within its first hour, the last when it ends within its last). A *key-day* is a key and a"
+        s.append("Counted over the log's whole UTC days, ").append(days(q)).append(": the first day counts when the log"
+                + " starts within its first hour, the last when it ends within its last. A *key-day* is a key and a"
                 + " day on which it sent a request; a quota of N *cuts* it when the key sent more than N that day. A"
                 + " key is an *outlier* when its busiest day is over ").append(Advisor.plain(Advisor.OUTLIER_FACTOR))
                 .append(" times the tier's 95th-percentile key's busiest day; outliers are what a quota is meant to"

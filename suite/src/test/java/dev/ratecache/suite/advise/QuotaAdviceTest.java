@@ -183,7 +183,7 @@ class QuotaAdviceTest {
                 "Outlier keys: pro-heavy (busiest day ");
         String terminal = QuotaAdviceReport.terminal(q);
         assertThat(terminal).startsWith("daily quota per tier over the whole UTC days 2026-11-16 to 2026-11-22 (7 days)")
-                .contains("  pro: 21 keys (1 outliers), " + pro.keyDays() + " normal key-days, median " + pro.medianDay()
+                .contains("  pro: 21 keys (1 outlier), " + pro.keyDays() + " normal key-days, median " + pro.medianDay()
                         + " a day; recommended " + pro.pick().limit() + "/d")
                 .contains("N/day  key-days cut  key-days cut %");
         Files.writeString(dir.resolve("quota.md"), md);
