@@ -226,6 +226,22 @@ class QuotaTest {
     }
 
     @Test
+    void theSimulationAnswersAnExhaustedQuotaWith429PerClient() {
+        SimulationSpec spec = new SimulationSpec(QuotaSpec.of(3, 60_000, QuotaWindow.FIXED), null, null,
+                SuiteFixture.origin(200), 0, 0);
+        List<Arrival> arrivals = new ArrayList<>();
+        for (long t = 0; t < 5; t++) {
+            arrivals.add(new Arrival(t, "a", "/hare"));
+        }
+        arrivals.add(new Arrival(10, "b", "/hare"));
+        arrivals.add(new Arrival(60_000, "a", "/hare"));
+
+        List<RequestOutcome> got = Simulation.run(spec, new Workload.Open(arrivals)).requests();
+
+        assertThat(got).extracting(RequestOutcome::status).containsExactly(200, 200, 200, 429, 429, 200, 200);
+    }
+
+    @Test
     void windowsSayPerKeyWhenTheQuotaRanOutAndHowMuchWasRejectedAfter() {
         QuotaSpec spec = QuotaSpec.of(3, 60_000, QuotaWindow.FIXED);
         List<Arrival> arrivals = new ArrayList<>();

@@ -179,7 +179,8 @@ public final class QuotaAdvisor {
         int d = counts.length;
         int normalKeys = (int) outlier.values().stream().filter(o -> !o).count();
         if (d == 0) {
-            // Every key is an outlier only when there is one key: it has no peers to be judged by.
+            // Not reached while the bar is a multiple of a key's own busiest day; kept so that another
+            // outlier rule could not leave a tier with nothing to take a percentile of.
             return new TierQuota(tier, keys.size(), onWholeDays, 0, 0, 0, 0, List.of(), null, outliers);
         }
         int allowed = (int) Math.floor(d * maxCutPct / 100.0);
