@@ -191,8 +191,9 @@ public final class QuotaAdvisor {
         limits.add(pick);
         List<Candidate> candidates = new ArrayList<>();
         Candidate picked = null;
+        Counted counted = Counted.of(requests, indices, to);
         for (long n : limits) {
-            Candidate c = candidate(n, daily, outlier, d, requests, indices, from, to, onWholeDays);
+            Candidate c = candidate(n, daily, outlier, d, counted, from, onWholeDays);
             candidates.add(c);
             if (n == pick) {
                 picked = c;
@@ -224,7 +225,7 @@ public final class QuotaAdvisor {
     }
 
     private static Candidate candidate(long n, Map<String, Map<Long, Long>> daily, Map<String, Boolean> outlier, int d,
-            List<LoggedRequest> requests, List<Integer> indices, long from, long to, long onWholeDays) {
+            Counted counted, long from, long onWholeDays) {
         int cut = 0;
         int keysCut = 0;
         int outliersCut = 0;
@@ -237,25 +238,42 @@ public final class QuotaAdvisor {
                 keysCut += over > 0 ? 1 : 0;
             }
         }
-        long calendar = rejected(QuotaSpec.daily(n), requests, indices, from, to);
-        long sliding = rejected(QuotaSpec.of(n, QuotaSpec.DAY_MS, QuotaWindow.SLIDING), requests, indices, from, to);
+        long calendar = rejected(QuotaSpec.daily(n), counted, from);
+        long sliding = rejected(QuotaSpec.of(n, QuotaSpec.DAY_MS, QuotaWindow.SLIDING), counted, from);
         return new Candidate(n, cut, 100.0 * cut / d, keysCut, outliersCut, calendar, sliding,
                 onWholeDays == 0 ? 0 : 100.0 * calendar / onWholeDays);
     }
 
-    /** The model's quota over all the tier's requests (the day before the first whole one feeds sliding), counted on whole days. */
-    private static long rejected(QuotaSpec spec, List<LoggedRequest> requests, List<Integer> indices, long from, long to) {
-        Quota quota = new Quota(spec);
-        long rejected = 0;
-        for (int i : indices) {
-            LoggedRequest r = requests.get(i);
-            long t = millis(r);
-            long day = Math.floorDiv(t, QuotaSpec.DAY_MS);
-            if (day > to) {
-                break;
+    /**
+     * A tier's requests up to the end of the last whole day, as the quota sees them: times and
+     * identities, the identities made once rather than once per candidate.
+     */
+    private record Counted(long[] times, String[] ids) {
+        static Counted of(List<LoggedRequest> requests, List<Integer> indices, long to) {
+            long end = (to + 1) * QuotaSpec.DAY_MS;
+            int m = 0;
+            long[] times = new long[indices.size()];
+            String[] ids = new String[indices.size()];
+            for (int i : indices) {
+                LoggedRequest r = requests.get(i);
+                long t = millis(r);
+                if (t >= end) {
+                    break;
+                }
+                times[m] = t;
+                ids[m++] = identity(r);
             }
-            boolean admitted = quota.answer(identity(r), t).admitted();
-            if (!admitted && day >= from) {
+            return new Counted(Arrays.copyOf(times, m), Arrays.copyOf(ids, m));
+        }
+    }
+
+    /** The model's quota over the tier's requests (a partial first day's feed sliding), counted on the whole days. */
+    private static long rejected(QuotaSpec spec, Counted counted, long from) {
+        Quota quota = new Quota(spec);
+        long start = from * QuotaSpec.DAY_MS;
+        long rejected = 0;
+        for (int i = 0; i < counted.times().length; i++) {
+            if (!quota.answer(counted.ids()[i], counted.times()[i]).admitted() && counted.times()[i] >= start) {
                 rejected++;
             }
         }

@@ -170,6 +170,13 @@ class QuotaAdviceTest {
         QuotaAdvice q = advise(late, tiers, 1);
         assertThat(q.firstDay()).isEqualTo(MultiDayLog.FIRST_DAY.plusDays(1));
         assertThat(q.wholeDays()).isEqualTo(6);
+        // Leave out the last day's last hour: the last day is no longer whole either.
+        long lastHour = MultiDayLog.FIRST_DAY.plusDays(7).toEpochDay() * 86_400_000L - 3_600_000L;
+        QuotaAdvice both = advise(late.stream().filter(r -> r.time().toInstant().toEpochMilli() < lastHour).toList(),
+                tiers, 1);
+        assertThat(both.firstDay()).isEqualTo(MultiDayLog.FIRST_DAY.plusDays(1));
+        assertThat(both.lastDay()).isEqualTo(MultiDayLog.FIRST_DAY.plusDays(5));
+        assertThat(both.wholeDays()).isEqualTo(5);
     }
 
     @Test
