@@ -3,10 +3,11 @@ package dev.ratecache.model;
 /**
  * One tier's per-key request limit, in the terms of the product that enforces it: nginx's
  * limit_req ({@link LimitReqSpec}), HAProxy's stick-table request rate ({@link HaproxyReqRateSpec})
- * or Varnish's vsthrottle ({@link VsthrottleSpec}). The simulation asks each for a fresh
+ * or Varnish's vsthrottle ({@link VsthrottleSpec}); or a quota per window ({@link QuotaSpec}), which the
+ * suite's Redis script counts for every edge alike. The simulation asks each for a fresh
  * {@link Limiter} per zone and for the status a rejection is answered with.
  */
-public sealed interface LimitSpec permits LimitReqSpec, HaproxyReqRateSpec, VsthrottleSpec {
+public sealed interface LimitSpec permits LimitReqSpec, HaproxyReqRateSpec, VsthrottleSpec, QuotaSpec {
 
     /** The status a rejected request is answered with. */
     int rejectStatus();

@@ -35,10 +35,20 @@ public final class AdviceWriter {
 
     /** As above, with the advice per tier (advise --key-field): its section in advice.md and tiers.txt. */
     public static void write(Path dir, String source, Advice a, TierAdviceReport tiers) throws IOException {
+        write(dir, source, a, tiers, null);
+    }
+
+    /** As above, with the daily quota per tier (a keyed log of several UTC days) after the tiers' section. */
+    public static void write(Path dir, String source, Advice a, TierAdviceReport tiers, QuotaAdvisor.QuotaAdvice quotas)
+            throws IOException {
         writeAdvice(dir, source, a);
         if (tiers != null) {
             Files.writeString(dir.resolve(TierAdviceReport.FILE), tiers.tiersFileText(source), StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("advice.md"), tiers.markdown(), StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
+        }
+        if (quotas != null) {
+            Files.writeString(dir.resolve("advice.md"), QuotaAdviceReport.markdown(quotas), StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.APPEND);
         }
     }

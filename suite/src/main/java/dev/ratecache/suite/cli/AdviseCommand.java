@@ -7,6 +7,8 @@ import dev.ratecache.accesslog.ParsedLog;
 import dev.ratecache.accesslog.WithinSecond;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
+import dev.ratecache.suite.advise.QuotaAdviceReport;
+import dev.ratecache.suite.advise.QuotaAdvisor;
 import dev.ratecache.suite.advise.TierAdviceReport;
 import dev.ratecache.suite.switches.LimitTier;
 import dev.ratecache.suite.switches.TierMembership;
@@ -90,7 +92,9 @@ public final class AdviseCommand implements Callable<Integer> {
     @Option(names = "--key-field", paramLabel = "NAME",
             description = "For a JSON log (suite-json or json:...): the field holding each request's key. advise then"
                     + " recommends a rate and burst per tier (keys as the clients, within --max-hurt-clients of each"
-                    + " tier's normal keys) and writes tiers.txt, ready for --tiers.")
+                    + " tier's normal keys) and writes tiers.txt, ready for --tiers. A log of several UTC days also"
+                    + " gets a daily quota per tier: the tightest that cuts at most --max-hurt-clients of the tier's"
+                    + " normal key-days.")
     String keyField;
 
     @Option(names = "--tiers", paramLabel = "FILE",
@@ -109,12 +113,16 @@ public final class AdviseCommand implements Callable<Integer> {
         ParsedLog parsed;
         Advisor.Advice advice;
         TierAdviceReport perTier = null;
+        QuotaAdvisor.QuotaAdvice quotas = null;
         long started = System.nanoTime();
         try {
             parsed = logInput.read(log, logInput.format(), keyField);
             advice = Advisor.advise(parsed.requests(), parsed.resolution(), options);
             if (keyField != null) {
                 perTier = perTier(parsed, options, given);
+                TierMembership membership = TierMembership.of(given);
+                quotas = QuotaAdvisor.advise(parsed.requests(), options.maxHurtPct(), membership.names(),
+                        membership::tierOf, LimitTier.ANONYMOUS);
             }
         } catch (AccessLogException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -124,10 +132,13 @@ public final class AdviseCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - started) / 1e9;
         Path dir = RunFolders.next(RunFolders.results(results), "advise-");
         Files.createDirectories(dir);
-        AdviceWriter.write(dir, log.getFileName().toString(), advice, perTier);
+        AdviceWriter.write(dir, log.getFileName().toString(), advice, perTier, quotas);
         out.println(AdviceWriter.terminal(advice));
         if (perTier != null) {
             out.println(perTier.terminal());
+        }
+        if (quotas != null) {
+            out.println(QuotaAdviceReport.terminal(quotas));
         }
         out.println();
         out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines, %s%n", dir, seconds,

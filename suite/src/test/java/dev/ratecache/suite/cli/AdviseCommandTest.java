@@ -266,6 +266,35 @@ class AdviseCommandTest {
     }
 
     @Test
+    void aKeyedLogOfAWeekGetsADailyQuotaPerTierInTheTerminalAndAdviceMd() throws IOException {
+        dev.ratecache.suite.advise.MultiDayLog week = dev.ratecache.suite.advise.MultiDayLog.generate(38, 7);
+        Path log = week.write(dir.resolve("week"), "week.jsonl");
+        assertThat(cli.run("advise", log.toString(), "--key-field", "api_key", "--tiers",
+                dir.resolve("week/tiers-in.txt").toString(), "--results", dir.resolve("week-results").toString()))
+                .as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains("daily quota per tier over the whole UTC days 2026-11-16 to 2026-11-22 (7 days),"
+                + " the tightest that cuts at most 1 % of a tier's normal key-days:")
+                .containsPattern("  free: 51 keys \\(1 outlier\\), \\d+ normal key-days, median \\d+ a day; recommended \\d+/d")
+                .containsPattern("  pro: 21 keys \\(1 outlier\\), \\d+ normal key-days, median \\d+ a day; recommended \\d+/d");
+        Path advice = adviceFolder(cli.out());
+        assertThat(advice.resolve("advice.md")).content().contains("## Per tier (keys from field api_key)",
+                "## Daily quota per tier", "### free: ", "### pro: ", "Outlier keys: pro-heavy");
+    }
+
+    @Test
+    void aKeyedLogOfOneDayGetsNoQuotaAndOneLineSaysWhy() throws IOException {
+        Path log = write("api-one-day.jsonl", keyedLog());
+        assertThat(cli.run("advise", log.toString(), "--key-field", "api_key", "--results",
+                dir.resolve("one-day").toString())).as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains("daily quota per tier: none advised: the log spans one UTC day (2026-11-20):"
+                + " a daily quota needs a log of two days or more\n");
+        assertThat(adviceFolder(cli.out()).resolve("advice.md")).content()
+                .contains("## Daily quota per tier\n\nNone advised: the log spans one UTC day (2026-11-20)");
+    }
+
+    @Test
     void aKeyFieldNoRequestHasIsOneLine() throws IOException {
         Path log = write("api-nokey.jsonl", keyedLog());
         assertThat(cli.run("advise", log.toString(), "--key-field", "token", "--results", dir.resolve("r").toString()))
