@@ -6,21 +6,11 @@
 -- quota/N (N edges): fail open with a ceiling, never closed.
 -- https://github.com/openresty/lua-nginx-module#access_by_lua_block
 
--- OpenResty and LuaRocks name the Redis client resty.redis; Debian's
--- lua-nginx-redis package installs the same library as nginx.redis.
-local redis
-do
-  local ok, module = pcall(require, "resty.redis")
-  redis = ok and module or require("nginx.redis")
-end
+local redis_script = require "redis_script"
 
 local _M = {}
 
-local conf, script, sha
-
-local function hex(bytes)
-  return (bytes:gsub(".", function(c) return string.format("%02x", c:byte()) end))
-end
+local conf, script
 
 -- c: redis {host, port, timeout (ms)}, script (the path of quota_window.lua),
 -- limit, window_ms, mode (0 sliding, 1 fixed, 2 calendar), name (the policy's,
@@ -29,10 +19,7 @@ end
 -- hold the client's key and whether an --allow network exempts it).
 function _M.configure(c)
   conf = c
-  local f = assert(io.open(c.script, "rb"))
-  script = f:read("*a")
-  f:close()
-  sha = hex(ngx.sha1_bin(script))
+  script = redis_script.load(c.script)
 end
 
 -- The edge's own count while Redis fails: a fixed window in this edge's
@@ -48,30 +35,6 @@ local function count_here(key)
   end
   local count = dict:incr(name, 1, 0, math.ceil(reset / 1000) + 1)
   return true, conf.fallback_limit - (count or conf.fallback_limit), reset, 0
-end
-
-local function ask_redis(key)
-  local red = redis:new()
-  -- One timeout for connect, send and read: Debian's lua-nginx-redis (0.27)
-  -- predates set_timeouts.
-  red:set_timeout(conf.redis.timeout)
-  local ok, err = red:connect(conf.redis.host, conf.redis.port)
-  if not ok then
-    return nil, err
-  end
-  local quota = "ratecache:quota:" .. key
-  local res
-  res, err = red:evalsha(sha, 1, quota, conf.limit, conf.window_ms, conf.mode)
-  if not res and err and err:find("NOSCRIPT", 1, true) then
-    -- The first call after Redis started: EVAL loads the script for the rest.
-    res, err = red:eval(script, 1, quota, conf.limit, conf.window_ms, conf.mode)
-  end
-  if not res then
-    red:close()
-    return nil, err
-  end
-  red:set_keepalive(60000, 64)
-  return res
 end
 
 function _M.check()
@@ -90,7 +53,8 @@ function _M.check()
     return
   end
   local admitted, remaining, reset, retry
-  local res, err = ask_redis(key)
+  local res, err = redis_script.run(conf.redis, script, "ratecache:quota:" .. key, conf.limit, conf.window_ms,
+                                    conf.mode)
   if res then
     admitted, remaining, reset, retry = res[1] == 1, res[2], res[3], res[4]
     v.quota_status = admitted and "PASSED" or "REJECTED"

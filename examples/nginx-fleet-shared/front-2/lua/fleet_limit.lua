@@ -7,21 +7,11 @@
 -- a ceiling, never closed.
 -- https://github.com/openresty/lua-nginx-module#rewrite_by_lua_block
 
--- OpenResty and LuaRocks name the Redis client resty.redis; Debian's
--- lua-nginx-redis package installs the same library as nginx.redis.
-local redis
-do
-  local ok, module = pcall(require, "resty.redis")
-  redis = ok and module or require("nginx.redis")
-end
+local redis_script = require "redis_script"
 
 local _M = {}
 
-local conf, script, sha
-
-local function hex(bytes)
-  return (bytes:gsub(".", function(c) return string.format("%02x", c:byte()) end))
-end
+local conf, script
 
 -- c: redis {host, port, timeout (ms)}, script (the path of leaky_bucket.lua),
 -- status (the rejection's), key / tier / exempt (names of the variables that
@@ -30,10 +20,7 @@ end
 -- burst and delay in nginx's units, as leaky_bucket.lua takes them).
 function _M.configure(c)
   conf = c
-  local f = assert(io.open(c.script, "rb"))
-  script = f:read("*a")
-  f:close()
-  sha = hex(ngx.sha1_bin(script))
+  script = redis_script.load(c.script)
 end
 
 local function fall_back(err)
@@ -60,26 +47,11 @@ function _M.limit()
   end
   local name = conf.tier and v[conf.tier] or conf.default_tier
   local tier = conf.tiers[name]
-  local red = redis:new()
-  -- One timeout for connect, send and read: Debian's lua-nginx-redis (0.27)
-  -- predates set_timeouts.
-  red:set_timeout(conf.redis.timeout)
-  local ok, err = red:connect(conf.redis.host, conf.redis.port)
-  if not ok then
-    return fall_back(err)
-  end
   local bucket = "ratecache:fleet:" .. name .. ":" .. key
-  local res
-  res, err = red:evalsha(sha, 1, bucket, tier.rate, tier.burst, tier.delay)
-  if not res and err and err:find("NOSCRIPT", 1, true) then
-    -- The first call after Redis started: EVAL loads the script for the rest.
-    res, err = red:eval(script, 1, bucket, tier.rate, tier.burst, tier.delay)
-  end
+  local res, err = redis_script.run(conf.redis, script, bucket, tier.rate, tier.burst, tier.delay)
   if not res then
-    red:close()
     return fall_back(err)
   end
-  red:set_keepalive(60000, 64)
   if res < 0 then
     v.fleet_limit = "REJECTED"
     return ngx.exit(conf.status)

@@ -142,7 +142,7 @@ public final class NginxRenderer {
             }
             copyScripts(text, confDir);
             if (text.contains("lua_package_path")) {
-                copyLua(confDir);
+                copyLua(text, confDir);
             }
         }
         if (terminatesTls(tier, spec) && machine.tlsFiles()) {
@@ -185,12 +185,21 @@ public final class NginxRenderer {
         }
     }
 
-    /** Copies nginx/lua/, unchanged, to {@code confDir}/lua, where the tier's lua_package_path looks. */
-    private void copyLua(Path confDir) throws IOException {
+    /**
+     * Copies the scripts of nginx/lua/ that {@code text} (the tier's Lua set-up) names, unchanged, to
+     * {@code confDir}/lua, where the tier's lua_package_path looks: a module it requires
+     * ({@code require "quota"}) or a file it reads ({@code lua/quota_window.lua}). A rendered folder
+     * holds what it runs, and nothing else.
+     */
+    private void copyLua(String text, Path confDir) throws IOException {
         Path target = Files.createDirectories(confDir.resolve("lua"));
         try (var files = Files.list(templates.resolve("lua"))) {
             for (Path source : files.filter(f -> f.toString().endsWith(".lua")).toList()) {
-                Files.copy(source, target.resolve(source.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                String name = source.getFileName().toString();
+                String module = name.substring(0, name.length() - ".lua".length());
+                if (text.contains("require \"" + module + "\"") || text.contains("lua/" + name)) {
+                    Files.copy(source, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                }
             }
         }
     }

@@ -72,6 +72,8 @@ class QuotaSwitchesTest {
         // The scripts beside the config, where lua_package_path and the script's path look.
         assertThat(front.resolve("lua/quota_window.lua")).exists();
         assertThat(front.resolve("lua/quota.lua")).exists();
+        assertThat(front.resolve("lua/redis_script.lua")).exists();
+        assertThat(front.resolve("lua/fleet_limit.lua")).doesNotExist();
         // The back tier counts no quota.
         assertThat(dir.resolve("back/snippets/shared/logging.conf")).content().doesNotContain("$quota_status\"");
     }
