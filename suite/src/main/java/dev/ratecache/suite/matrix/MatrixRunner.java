@@ -1,6 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.origin.OriginCounters;
@@ -206,7 +207,7 @@ public final class MatrixRunner {
                 }
                 generated = generate(cell, props, clientDir, faults);
                 if (attacker != null) {
-                    Thread.sleep(Math.max(0, Math.max(generated.client().lastEndMs() + 1000,
+                    Poll.pause(Math.max(0, Math.max(generated.client().lastEndMs() + 1000,
                             attacker.startedMs() + attackMinimumMs()) - System.currentTimeMillis()));
                     // The edge's last count is taken while the attacker still holds what it holds.
                     EdgeConnections.Seen edgeSide = null;

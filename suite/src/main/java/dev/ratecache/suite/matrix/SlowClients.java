@@ -275,6 +275,10 @@ final class SlowClients implements AutoCloseable {
         return code.chars().allMatch(Character::isDigit) ? Integer.parseInt(code) : 0;
     }
 
+    /**
+     * A slow client's wait between bytes. Not Poll.pause: the attack's end interrupts these threads,
+     * and each must then still record its connection as held rather than die with an exception.
+     */
     private static void pause(long ms) {
         if (ms <= 0) {
             return;

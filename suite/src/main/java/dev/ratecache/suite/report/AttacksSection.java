@@ -56,7 +56,7 @@ public final class AttacksSection {
         if (rows.isEmpty()) {
             return List.of();
         }
-        String intro = "Each attack cell runs the stress plan behind the edge cache while " + "slow clients, from an"
+        String intro = "Each attack cell runs the stress plan behind the edge cache while slow clients, from an"
                 + " address of their own, hold connections of the front tier; they start first, open another connection"
                 + " as soon as the edge ends one, and go on until the normal clients are done and the attack has lasted"
                 + " twice --client-timeout and 2 s more."

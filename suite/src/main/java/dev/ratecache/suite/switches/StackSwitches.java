@@ -184,10 +184,6 @@ public final class StackSwitches implements WholeNumber.Flags {
             p.add("--quota is counted at the edge, before its cache, so far: drop --limit-scope misses (quotas on misses"
                     + " only are not built yet)");
         }
-        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED) {
-            // Checked by fleetProblems for the fleet; a quota's Redis is named the same way.
-            return p;
-        }
         return p;
     }
 
