@@ -286,6 +286,13 @@ final class FaultInjector implements AutoCloseable {
         return reloaded == null ? 0 : reloaded.front().map(l -> l.rate() + l.burst()).orElse(0);
     }
 
+    /** Whether the fault killed the origin and the new one is ready: the cell's counters are the new one's. */
+    boolean restartedOrigin() {
+        Happened h = happened;
+        return (h.fault().kind() == Fault.Kind.ORIGIN_RESTART || h.fault().kind() == Fault.Kind.STALE_REFUSED)
+                && h.doneMs() != 0;
+    }
+
     Happened happened() {
         return happened;
     }

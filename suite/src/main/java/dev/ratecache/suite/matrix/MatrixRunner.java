@@ -238,6 +238,9 @@ public final class MatrixRunner {
             // A fault cell may have killed the origin or Redis and started another: the cell's are those running now.
             origin = ownOrigin ? lifecycle.origin() : null;
             redis = ownOrigin && cell.appCache() ? lifecycle.redis() : null;
+            if (faults != null && origin != null && faults.restartedOrigin()) {
+                probeTheNewOrigin(stack, props.get("path"), origin);
+            }
             ClientSamples client = generated.client();
             TierCpu.Used cpu = tierCpu.after(stack, run.cpuSeconds());
             TierLogs logs = TierLogs.completed(stack, dir);
@@ -360,6 +363,33 @@ public final class MatrixRunner {
             props.putIfAbsent("warmup_url", origin.management("/actuator/health").toString());
         }
     }
+
+    /**
+     * The flood can end before a restarted origin is ready (a busy machine starts its JVM slowly):
+     * then nothing reached the new one, and whether the edge goes back to it by itself is unknown.
+     * A few requests through the edge, each past its cache, tell; none are sent once the new origin
+     * has counted one of the flood's.
+     */
+    private static void probeTheNewOrigin(Stack stack, String path, OriginServer origin) throws IOException {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        for (int i = 0; i < PROBES && origin.counters().total().requests() == 0; i++) {
+            URI probe = stack.frontUri().resolve((path == null ? "/hare" : path) + "?fault-probe=" + i);
+            try {
+                http.send(java.net.http.HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(10)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                // Counted or not, the origin's counter says; the next probe tries again.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            Poll.pause(PROBE_GAP_MS);
+        }
+    }
+
+    private static final int PROBES = 5;
+    /** Past the per-client limit's burst of the flood just ended, however small the limit. */
+    private static final long PROBE_GAP_MS = 500;
 
     /** How long the slow clients may take to open their connections before the normal clients start anyway. */
     private static final Duration ATTACK_OPENING = Duration.ofSeconds(30);

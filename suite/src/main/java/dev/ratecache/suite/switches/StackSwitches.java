@@ -172,11 +172,17 @@ public final class StackSwitches implements WholeNumber.Flags {
             }
             return p;
         }
+        Quota quota;
         try {
-            Quota.parse(limits.quota, limits.quotaWindow);
+            quota = Quota.parse(limits.quota, limits.quotaWindow);
         } catch (IllegalArgumentException e) {
             p.add("--quota: " + e.getMessage());
             return p;
+        }
+        if (quota.window() == Quota.Window.CALENDAR && quota.windowSeconds() > 86_400) {
+            // Its windows restart at each UTC midnight: a longer one would silently be a day.
+            p.add("--quota-window calendar restarts at each UTC midnight, so its window is a day at most (got "
+                    + limits.quota + "): give fixed or sliding for a longer one");
         }
         if (!limits.frontLimit) {
             p.add("--quota sits beside the per-client burst limit, which --no-front-limit turns off: drop one of them");

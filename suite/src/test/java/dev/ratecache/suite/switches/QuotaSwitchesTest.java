@@ -44,6 +44,10 @@ class QuotaSwitchesTest {
                 .anySatisfy(p -> assertThat(p).startsWith("--quota is counted at the edge"));
         assertThat(new StackSwitches().quota(null, Quota.Window.FIXED).problems())
                 .containsExactly("--quota-window goes with --quota: add --quota N/WINDOW (" + Quota.FORM + ")");
+        assertThat(new StackSwitches().quota("100/172800s", Quota.Window.CALENDAR).problems())
+                .containsExactly("--quota-window calendar restarts at each UTC midnight, so its window is a day at most"
+                        + " (got 100/172800s): give fixed or sliding for a longer one");
+        assertThat(new StackSwitches().quota("100/172800s", Quota.Window.FIXED).problems()).isEmpty();
         // Its Redis is named as the fleet's is.
         assertThat(new StackSwitches().quota("5/m", Quota.Window.SLIDING).fleetRedis("127.0.0.1:6390").problems()).isEmpty();
     }
