@@ -53,12 +53,16 @@ class EdgesMatrixStackTest {
     void eachFrontLoggedEveryRequestTheClientSentAndRejectedSomeOfTheFlood() throws Exception {
         for (String product : PRODUCTS) {
             List<EdgeEvent> front = EventFile.read(cellDir(product).resolve("events/front.jsonl"));
-            // What reached the tier: every sample with an HTTP status. One JMeter gave up on as the
-            // plan's drain ended ("Socket closed", nothing sent) never did, and a busy machine makes some.
-            long sent = dev.ratecache.jtl.Jtl.read(cellDir(product).resolve("jmeter/results.jtl")).stream()
-                    .filter(s -> s.responseCode().matches("\\d{3}")).count();
+            // What reached the tier: every sample with an HTTP status, and perhaps some without one. One
+            // JMeter gave up on as the plan's drain ended ("Socket closed", nothing sent) never did; but
+            // HAProxy closes a connection after its 429, and on a busy machine the close can reach the
+            // client before it reads the answer the tier logged (6 of 800 beside two busy loops).
+            List<dev.ratecache.jtl.Sample> samples = dev.ratecache.jtl.Jtl.read(cellDir(product).resolve(
+                    "jmeter/results.jtl"));
+            long sent = samples.stream().filter(s -> s.responseCode().matches("\\d{3}")).count();
             assertThat(sent).as(product).isGreaterThan(0);
-            assertThat(front.stream().filter(e -> e.uri().startsWith("/hare")).count()).as(product).isEqualTo(sent);
+            assertThat(front.stream().filter(e -> e.uri().startsWith("/hare")).count()).as(product)
+                    .isBetween(sent, (long) samples.size());
             assertThat(front).as(product).anyMatch(e -> e.limit() == EdgeEvent.Limit.REJECTED && e.status() == 429
                     && !e.wentUpstream());
         }
