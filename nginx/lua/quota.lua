@@ -31,10 +31,10 @@ local function count_here(key)
   local dict = ngx.shared.quota_fallback
   local name = key .. ":" .. window
   if (dict:get(name) or 0) >= conf.fallback_limit then
-    return false, 0, reset, reset
+    return false, 0, reset, reset, now
   end
   local count = dict:incr(name, 1, 0, math.ceil(reset / 1000) + 1)
-  return true, conf.fallback_limit - (count or conf.fallback_limit), reset, 0
+  return true, conf.fallback_limit - (count or conf.fallback_limit), reset, 0, now
 end
 
 function _M.check()
@@ -52,21 +52,27 @@ function _M.check()
     v.quota_status = "NONE"
     return
   end
-  local admitted, remaining, reset, retry
+  local admitted, remaining, reset, retry, at
   local res, err = redis_script.run(conf.redis, script, "ratecache:quota:" .. key, conf.limit, conf.window_ms,
                                     conf.mode)
   if res then
-    admitted, remaining, reset, retry = res[1] == 1, res[2], res[3], res[4]
+    admitted, remaining, reset, retry, at = res[1] == 1, res[2], res[3], res[4], res[5]
     v.quota_status = admitted and "PASSED" or "REJECTED"
   else
     ngx.log(ngx.WARN, "quota: Redis at ", conf.redis.host, ":", conf.redis.port, " failed (", err,
             "): this edge counts the request against its own share, ", conf.fallback_limit)
-    admitted, remaining, reset, retry = count_here(key)
+    admitted, remaining, reset, retry, at = count_here(key)
     v.quota_status = admitted and "FALLBACK" or "FALLBACK_REJECTED"
   end
   -- RateLimit (draft-ietf-httpapi-ratelimit-headers-11): what is left, and
   -- the seconds until the window that counts it ends.
   v.quota_ratelimit = '"' .. conf.name .. '";r=' .. remaining .. ';t=' .. math.ceil(reset / 1000)
+  -- For the log: when the count was taken (Redis's ms), what the client was
+  -- told was left, and whose count it was, as a fingerprint: the key is a
+  -- credential, which no log holds, but a run's windows are counted per key.
+  v.quota_at = string.format("%d", math.floor(at))
+  v.quota_remaining = remaining
+  v.quota_of = string.sub(ngx.md5(key), 1, 12)
   if admitted then
     return
   end

@@ -10,7 +10,8 @@
 --   ARGV[3]  0 sliding, 1 fixed (from the epoch), 2 calendar (from each UTC
 --            midnight; for W dividing a day the same as fixed)
 -- Returns {admitted (1 or 0), remaining, ms until the window ends, ms until a
--- request would be admitted again (0 when admitted)}. A rejected request
+-- request would be admitted again (0 when admitted), now (Redis's ms, which
+-- the edge logs so that a run's windows can be counted on the same clock)}. A rejected request
 -- costs nothing. Each counter expires with the window it can still matter
 -- in, so Redis holds only the active clients' keys.
 local n = tonumber(ARGV[1])
@@ -33,13 +34,13 @@ local cur = tonumber(redis.call('GET', current) or '0')
 
 if mode ~= 0 then
   if cur >= n then
-    return {0, 0, reset, reset}
+    return {0, 0, reset, reset, now}
   end
   cur = redis.call('INCR', current)
   if cur == 1 then
     redis.call('PEXPIRE', current, reset + 1000)
   end
-  return {1, n - cur, reset, 0}
+  return {1, n - cur, reset, 0, now}
 end
 
 -- Sliding: the previous window's count, weighed by the share of it the
@@ -60,7 +61,7 @@ if estimate + 1 > n then
     end
     retry = reset + into
   end
-  return {0, 0, reset, math.max(retry, 1)}
+  return {0, 0, reset, math.max(retry, 1), now}
 end
 cur = redis.call('INCR', current)
 if cur == 1 then
@@ -70,4 +71,4 @@ local remaining = math.floor(n - (prev * (w - elapsed) / w + cur))
 if remaining < 0 then
   remaining = 0
 end
-return {1, remaining, reset, 0}
+return {1, remaining, reset, 0, now}

@@ -107,6 +107,10 @@ public final class LoadDriver implements Callable<Integer> {
                     + " answering. Default: ${DEFAULT-VALUE}.")
     int revalidationThreads = 1;
 
+    @Option(names = "--header", paramLabel = "NAME:VALUE",
+            description = "A header every request carries, e.g. an API key: X-Api-Key:pro-1. Repeatable.")
+    List<String> headers = new ArrayList<>();
+
     @Option(names = "--pace", description = "Pace each user's requests to the server's RateLimit-Policy.")
     boolean pace;
 
@@ -169,6 +173,13 @@ public final class LoadDriver implements Callable<Integer> {
                     .revalidationThreads(revalidationThreads).paceToPolicy(pace);
             if (ca != null) {
                 b.trustCertificates(ca);
+            }
+            if (!headers.isEmpty()) {
+                List<org.apache.hc.core5.http.Header> fixed = headers.stream()
+                        .map(h -> (org.apache.hc.core5.http.Header) new org.apache.hc.core5.http.message.BasicHeader(
+                                h.substring(0, h.indexOf(':')).strip(), h.substring(h.indexOf(':') + 1).strip()))
+                        .toList();
+                b.configure(c -> c.setDefaultHeaders(fixed));
             }
             clients.add((cache ? b : b.noCache()).build());
         }
@@ -293,6 +304,11 @@ public final class LoadDriver implements Callable<Integer> {
         for (String p : paths) {
             if (!p.startsWith("/") || p.contains(" ")) {
                 problems.add("--path must start with / and hold no spaces (got '" + p + "')");
+            }
+        }
+        for (String h : headers) {
+            if (!h.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\\x20-\\x7e]*")) {
+                problems.add("--header must be NAME:VALUE, a token then printable ASCII (got '" + h + "')");
             }
         }
         range(problems, "--users", users, 1, 10_000);

@@ -22,8 +22,11 @@ import dev.ratecache.suite.report.FaultPromise;
 import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.FleetSection;
+import dev.ratecache.suite.report.QuotaPromise;
+import dev.ratecache.suite.report.QuotasSection;
 import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.TiersSection;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.suite.switches.LimitMode;
@@ -135,6 +138,46 @@ enum MatrixKind {
         @Override
         Predictor.Model model() {
             return FleetPrediction.MODEL;
+        }
+    },
+    /**
+     * A quota per key across the edges, its window compressed for the run (600/60s unless --quota
+     * says): each window mode's cells set --quota-window and the keys themselves, so the user's are
+     * refused rather than silently overridden.
+     */
+    QUOTAS {
+        @Override
+        List<Cell> cells(Input in) {
+            suitePlansOnly(in, "sends API keys with the suite's keys plan");
+            for (String own : List.of("--quota-window", "--tiers", "--limit-scope")) {
+                if (in.given(own)) {
+                    throw new IllegalArgumentException("--matrix quotas runs each window mode with keys of its own: drop "
+                            + own + " (--only picks cells)");
+                }
+            }
+            if (in.edge() != EdgeProduct.NGINX) {
+                throw new IllegalArgumentException("--matrix quotas counts each quota in nginx's Lua, which " + in.edge()
+                        + " has not got: drop --edge " + in.edge());
+            }
+            StackSwitches s = in.switches();
+            Quota quota = s.quota().orElseGet(() -> Quota.parse(Matrix.QUOTAS_DEFAULT, Quota.Window.SLIDING));
+            return Matrix.quotas(quota, keyHeader(in), s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
+        }
+
+        @Override
+        List<Check.Outcome> checks(List<CellResult> cells, StackSpec limits) {
+            return QuotaPromise.check(cells);
+        }
+
+        @Override
+        List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
+                Map<String, CellPrediction> predictions, StackSpec limits) {
+            return QuotasSection.of(cells);
+        }
+
+        @Override
+        Predictor.Model model() {
+            return QuotasSection.MODEL;
         }
     },
     /**

@@ -20,9 +20,64 @@ package dev.ratecache.suite.edge;
  * @param upstreamMs      how long its upstream took, 0 when it asked none
  * @param fleet           with a fleet-wide limit, what the fleet's store said (nginx's PASSED, REJECTED,
  *                        FALLBACK, ...); "" otherwise
+ * @param quota           with --quota, what the quota said of the request ({@link QuotaMark#NONE} otherwise)
  */
 public record EdgeEvent(long arrivalMs, long endMs, String key, String method, String uri, int status, long bytes,
-        Limit limit, Cache cache, String upstreamStatus, long upstreamMs, String fleet) {
+        Limit limit, Cache cache, String upstreamStatus, long upstreamMs, String fleet, QuotaMark quota) {
+
+    public EdgeEvent {
+        // An events file written before quotas has no quota field.
+        quota = quota == null ? QuotaMark.NONE : quota;
+    }
+
+    /** A request no quota counted: every product's but nginx's with --quota. */
+    public EdgeEvent(long arrivalMs, long endMs, String key, String method, String uri, int status, long bytes,
+            Limit limit, Cache cache, String upstreamStatus, long upstreamMs, String fleet) {
+        this(arrivalMs, endMs, key, method, uri, status, bytes, limit, cache, upstreamStatus, upstreamMs, fleet,
+                QuotaMark.NONE);
+    }
+
+    /**
+     * What a quota said of one request (nginx/lua/quota.lua), as the edge logged it.
+     *
+     * @param status    PASSED, REJECTED, FALLBACK, FALLBACK_REJECTED, EXEMPT or NONE; "" when no quota counted it
+     * @param atMs      when it was counted, on Redis's clock (the edge's own while Redis failed); 0 when not
+     * @param remaining the RateLimit r the client was told; -1 when not
+     * @param of        the key's fingerprint ({@link #fingerprint}); "" when not counted
+     */
+    public record QuotaMark(String status, long atMs, long remaining, String of) {
+        public static final QuotaMark NONE = new QuotaMark("", 0, -1, "");
+
+        /** Whether the quota decided the request (it was counted, or refused). */
+        public boolean decided() {
+            return atMs > 0;
+        }
+
+        /** Whether the quota admitted it, in Redis or, while Redis failed, at the edge. */
+        public boolean admitted() {
+            return status.equals("PASSED") || status.equals("FALLBACK");
+        }
+
+        /** How the edge names an API key's quota in its log: the fingerprint of its identity, "k" and the key. */
+        public static String ofKey(String key) {
+            return fingerprint("k" + key);
+        }
+
+        /**
+         * How the edge names what a quota counted by (nginx's $limit_identity: "k" and the API key, or
+         * "a" and the binary address) in its log: the first 12 hex digits of its MD5 (quota.lua).
+         * Enough to tell a run's keys apart; the key itself is a credential, which no log holds.
+         */
+        public static String fingerprint(String key) {
+            try {
+                byte[] d = java.security.MessageDigest.getInstance("MD5")
+                        .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                return java.util.HexFormat.of().formatHex(d).substring(0, 12);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java has MD5", e);
+            }
+        }
+    }
 
     /** What a tier's rate limit did to a request. */
     public enum Limit {

@@ -52,7 +52,19 @@ public final class NginxLog {
                 e.path("uri").asText(""), e.path("status").asInt(), e.path("bytes").asLong(),
                 limit(e.path("limit_req").asText("")), cache(e.path("cache").asText("")),
                 upstream.equals("-") ? "" : upstream, Math.round(upstreamSeconds(e.path("upstream_time").asText("")) * 1000),
-                e.path("fleet").asText(""));
+                e.path("fleet").asText(""), quota(e));
+    }
+
+    /** The quota's fields (snippets/shared/logging.conf); none in a line of a tier without --quota. */
+    private static EdgeEvent.QuotaMark quota(JsonNode e) {
+        String at = e.path("quota_at").asText("");
+        if (!e.has("quota") || at.isEmpty()) {
+            return e.has("quota") ? new EdgeEvent.QuotaMark(e.path("quota").asText(""), 0, -1, "")
+                    : EdgeEvent.QuotaMark.NONE;
+        }
+        String r = e.path("quota_r").asText("");
+        return new EdgeEvent.QuotaMark(e.path("quota").asText(""), Long.parseLong(at),
+                r.isEmpty() ? -1 : Long.parseLong(r), e.path("quota_of").asText(""));
     }
 
     private static EdgeEvent.Limit limit(String status) {

@@ -354,6 +354,12 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
 
         /** A cell of --matrix fleet: its edges, their balance and the fleet's strategy. */
+        public Builder quota(QuotaTraffic traffic) {
+            traits.add(traffic);
+            edgeBalance = EdgeBalance.ROUND_ROBIN;
+            return this;
+        }
+
         public Builder fleet(Fleet setup, EdgeBalance balance) {
             traits.add(setup);
             edgeBalance = balance;

@@ -29,6 +29,15 @@ public interface CellTrait {
         return null;
     }
 
+    /**
+     * As {@link #collect(Cell, List, FleetFallbacks)}, for a kind that also reads what the front tier
+     * logged of each request ({@code front}: every edge's, null for a cell straight to the origin).
+     */
+    default Figure collect(Cell cell, List<Sample> samples, FleetFallbacks fallbacks,
+            List<dev.ratecache.suite.edge.EdgeEvent> front) {
+        return collect(cell, samples, fallbacks);
+    }
+
     /** A figure a trait collects of a run: kept in the measurement, said on the terminal after the cell. */
     interface Figure {
         String terminalLine();

@@ -29,6 +29,11 @@ public final class LibraryDriver implements LoadGenerator {
         return plan.paths().size() > 1;
     }
 
+    /** The cell's property giving a header every request carries, NAME:VALUE (a quota cell's API key). */
+    public static final String HEADER_PROPERTY = "library_header";
+    /** The cell's property that has the library pace its requests to the edge's RateLimit: true or false. */
+    public static final String PACE_PROPERTY = "library_pace";
+
     /** The cell's property naming the CA (PEM) a TLS edge's certificate is trusted through. */
     static final String TRUST_PROPERTY = "tls_ca";
 
@@ -57,6 +62,16 @@ public final class LibraryDriver implements LoadGenerator {
                 "--revalidation-threads", String.valueOf(REVALIDATION_THREADS),
                 "--json", json.toString(),
                 "--jtl", jtl.toString()));
+        if (!cell.clientCache()) {
+            // A quota cell's library counts what reaches the edge: its own cache would answer most of it.
+            command.add("--no-cache");
+        }
+        if (properties.containsKey(HEADER_PROPERTY)) {
+            command.addAll(List.of("--header", properties.get(HEADER_PROPERTY)));
+        }
+        if (Boolean.parseBoolean(properties.get(PACE_PROPERTY))) {
+            command.add("--pace");
+        }
         if (properties.containsKey(TRUST_PROPERTY)) {
             command.addAll(List.of("--ca", properties.get(TRUST_PROPERTY)));
         }

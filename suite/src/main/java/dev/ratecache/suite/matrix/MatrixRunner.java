@@ -262,7 +262,7 @@ public final class MatrixRunner {
             // Null figures (a cell that is no replay, shares no limit) are left out by Breakdowns.
             DatabaseFigures database = pool == null ? null : DatabaseFigures.of(counters, pool.activePeak(), options.database());
             List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
-            figures.addAll(traitFigures(cell, client, fallbacks));
+            figures.addAll(traitFigures(cell, client, fallbacks, logs));
             if (attackFigures != null) {
                 out.println("  " + attackFigures.terminalLine());
                 figures.add(attackFigures);
@@ -477,10 +477,11 @@ public final class MatrixRunner {
     }
 
     /** What the cell's traits collect of its run, each said on the terminal. */
-    private List<CellTrait.Figure> traitFigures(Cell cell, ClientSamples client, FleetFallbacks fallbacks) {
+    private List<CellTrait.Figure> traitFigures(Cell cell, ClientSamples client, FleetFallbacks fallbacks,
+            TierLogs logs) {
         List<CellTrait.Figure> figures = new ArrayList<>();
         for (CellTrait t : cell.traits()) {
-            CellTrait.Figure f = t.collect(cell, client.samples(), fallbacks);
+            CellTrait.Figure f = t.collect(cell, client.samples(), fallbacks, logs.front());
             if (f != null) {
                 out.println("  " + f.terminalLine());
                 figures.add(f);

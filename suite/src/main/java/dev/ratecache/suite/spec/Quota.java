@@ -77,6 +77,12 @@ public record Quota(long limit, long windowSeconds, Window window) {
         return "\"" + policyName() + "\";q=" + limit + ";w=" + windowSeconds;
     }
 
+    /** The model's quota (model/): the same count, answered with 429, as nginx/lua/quota.lua does. */
+    public dev.ratecache.model.QuotaSpec model() {
+        return dev.ratecache.model.QuotaSpec.of(limit, windowSeconds * 1000,
+                dev.ratecache.model.QuotaWindow.valueOf(window.name()));
+    }
+
     /** As --quota takes it. */
     public String flag() {
         return limit + "/" + (windowSeconds == 86_400 ? "d" : windowSeconds == 3_600 ? "h" : windowSeconds == 60 ? "m"

@@ -53,7 +53,13 @@ class BadInputTest {
                 refused("unknown profile", List.of("--profile", "fast"),
                         "'fast' is not a profile: use quick, default or full"),
                 refused("unknown matrix", List.of("--matrix", "everything"),
-                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, edges, db, attacks or faults"),
+                        "'everything' is not a matrix: use default, full, protection, caches, tiers, fleet, quotas, edges, db, attacks or faults"),
+                refused("the quotas matrix told one window mode", List.of("--matrix", "quotas", "--quota-window", "fixed",
+                        "--quota", "60/10s"), "--matrix quotas runs each window mode with keys of its own: drop"
+                                + " --quota-window (--only picks cells)"),
+                refused("the quotas matrix through another edge product", List.of("--matrix", "quotas", "--edge",
+                        "haproxy"), "--matrix quotas counts each quota in nginx's Lua, which haproxy has not got: drop"
+                                + " --edge haproxy"),
                 refused("the faults matrix through another edge product", List.of("--matrix", "faults", "--edge",
                         "haproxy"), "--matrix faults reloads nginx and kills its workers: drop --edge haproxy"),
                 refused("the faults matrix over several edges", List.of("--matrix", "faults", "--edges", "2"),
@@ -221,7 +227,7 @@ class BadInputTest {
     void helpListsTheValuesOfEveryChoice() {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
-                "--matrix=KIND default, full, protection, caches, tiers, fleet, edges, db, attacks, faults.",
+                "--matrix=KIND default, full, protection, caches, tiers, fleet, quotas, edges, db, attacks, faults.",
                 "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.", "--origin-db=DB h2, postgres.");
     }

@@ -41,6 +41,31 @@ class NginxLogTest {
         assertThat(e.fleet()).isEqualTo("FALLBACK");
     }
 
+    private static final String QUOTA_REJECTED = "{\"time\":\"2026-11-27T04:00:12+00:00\",\"msec\":1795752012.003,"
+            + "\"client\":\"127.0.0.1\",\"method\":\"GET\",\"uri\":\"/hare\",\"status\":429,\"bytes\":120,"
+            + "\"request_time\":0.002,\"upstream\":\"\",\"upstream_status\":\"\",\"upstream_time\":\"\",\"cache\":\"\","
+            + "\"limit_req\":\"PASSED\",\"limit_conn\":\"\",\"quota\":\"REJECTED\",\"quota_at\":\"1795752012002\","
+            + "\"quota_r\":\"0\",\"quota_of\":\"18f0dab32511\"}";
+
+    @Test
+    void aQuotasWordIsItsDecisionOnRedissClockWhatTheClientWasToldAndWhoseItWas() throws Exception {
+        EdgeEvent e = NginxLog.events(Files.write(dir.resolve("access.log"), List.of(QUOTA_REJECTED))).get(0);
+
+        assertThat(e.quota()).isEqualTo(new EdgeEvent.QuotaMark("REJECTED", 1_795_752_012_002L, 0, "18f0dab32511"));
+        assertThat(e.quota().decided()).isTrue();
+        assertThat(e.quota().admitted()).isFalse();
+        assertThat(EdgeEvent.QuotaMark.ofKey("early-1")).isEqualTo(EdgeEvent.QuotaMark.fingerprint("kearly-1"))
+                .hasSize(12);
+    }
+
+    @Test
+    void aLineWithoutAQuotaHasNone() throws Exception {
+        EdgeEvent e = NginxLog.events(Files.write(dir.resolve("access.log"), List.of(MISS))).get(0);
+
+        assertThat(e.quota()).isEqualTo(EdgeEvent.QuotaMark.NONE);
+        assertThat(e.quota().decided()).isFalse();
+    }
+
     @Test
     void severalEdgesLogsAreOneListInTheOrderTheRequestsEnded() throws Exception {
         Path a = Files.write(dir.resolve("a.log"), List.of(REJECTED));
@@ -52,7 +77,8 @@ class NginxLogTest {
 
     @Test
     void aCellsEventFileReadsBackAsWritten() throws Exception {
-        List<EdgeEvent> events = NginxLog.events(Files.write(dir.resolve("access.log"), List.of(MISS, REJECTED)));
+        List<EdgeEvent> events = NginxLog.events(Files.write(dir.resolve("access.log"),
+                List.of(MISS, REJECTED, QUOTA_REJECTED)));
 
         assertThat(EventFile.read(EventFile.write(events, dir.resolve("events/front.jsonl")))).isEqualTo(events);
         assertThat(EventFile.read(dir.resolve("events/none.jsonl"))).isEmpty();
