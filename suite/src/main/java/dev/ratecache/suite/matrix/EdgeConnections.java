@@ -1,16 +1,11 @@
 package dev.ratecache.suite.matrix;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import dev.ratecache.suite.nginx.StubStatus;
+
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The front tier's own count of its connections while an attack runs, from nginx's stub_status
@@ -20,9 +15,6 @@ import java.util.regex.Pattern;
  */
 public final class EdgeConnections implements AutoCloseable {
     static final Duration EVERY = Duration.ofMillis(200);
-    private static final Pattern ACTIVE = Pattern.compile("Active connections:\\s*(\\d+)");
-    private static final Pattern STATES = Pattern.compile("Reading:\\s*(\\d+)\\s+Writing:\\s*(\\d+)\\s+Waiting:\\s*(\\d+)");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     /**
      * The most of each count seen, and the last sample's.
@@ -42,7 +34,7 @@ public final class EdgeConnections implements AutoCloseable {
     /** @param last the last sample before the attack stopped: what the edge still held at its end */
     public record Seen(Counts peak, Counts last) {}
 
-    private final URI status;
+    private final int statusPort;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "edge-connections");
         t.setDaemon(true);
@@ -52,7 +44,7 @@ public final class EdgeConnections implements AutoCloseable {
     private volatile Counts last;
 
     private EdgeConnections(int statusPort) {
-        this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
+        this.statusPort = statusPort;
     }
 
     /** Samples from now on, until closed. */
@@ -63,28 +55,15 @@ public final class EdgeConnections implements AutoCloseable {
     }
 
     private void sample() {
-        try {
-            Counts now = parse(HTTP.send(HttpRequest.newBuilder(status).timeout(Duration.ofSeconds(1)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-            if (now != null) {
-                last = now;
-                peak = peak == null ? now : peak.max(now);
-            }
-        } catch (IOException e) {
-            // A missed sample: the next one counts.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // A missed sample is skipped: the next one counts.
+        StubStatus.fetch(statusPort).map(EdgeConnections::counts).ifPresent(now -> {
+            last = now;
+            peak = peak == null ? now : peak.max(now);
+        });
     }
 
-    static Counts parse(String body) {
-        Matcher a = ACTIVE.matcher(body);
-        Matcher s = STATES.matcher(body);
-        if (!a.find() || !s.find()) {
-            return null;
-        }
-        return new Counts(Integer.parseInt(a.group(1)), Integer.parseInt(s.group(1)), Integer.parseInt(s.group(2)),
-                Integer.parseInt(s.group(3)));
+    static Counts counts(StubStatus s) {
+        return new Counts((int) s.active(), (int) s.reading(), (int) s.writing(), (int) s.waiting());
     }
 
     /** What was seen; null when no sample came. */

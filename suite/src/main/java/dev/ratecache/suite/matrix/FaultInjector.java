@@ -5,10 +5,6 @@ import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,8 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Makes a cell's {@link Fault} happen to its own front tier while the generator runs: on a thread of
@@ -29,8 +23,6 @@ final class FaultInjector implements AutoCloseable {
     static final Duration RESPAWN_DEADLINE = Duration.ofSeconds(10);
     /** Longer than the origin's own start-up limit, which fails the start by itself. */
     private static final Duration RESTART_DEADLINE = Duration.ofSeconds(150);
-    private static final Pattern REQUESTS = Pattern.compile("\\n\\s*\\d+\\s+\\d+\\s+(\\d+)");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     /**
      * What happened, in epoch milliseconds; {@code firedMs} 0 when the fault never fired (the cell's
@@ -74,7 +66,7 @@ final class FaultInjector implements AutoCloseable {
     private final Stack stack;
     private final StackSpec reloaded;
     private final OriginLifecycle origin;
-    private final URI status;
+    private final int statusPort;
     private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "fault");
         t.setDaemon(true);
@@ -98,7 +90,7 @@ final class FaultInjector implements AutoCloseable {
         this.origin = origin;
         this.stack = stack;
         this.reloaded = reloaded;
-        this.status = URI.create("http://127.0.0.1:" + statusPort + "/nginx_status");
+        this.statusPort = statusPort;
         this.happened = new Happened(fault, 0, 0, 0, 0, fault.kind() == Fault.Kind.CACHE_FULL
                 ? "the cell's traffic ended before the cache reached its max_size"
                 : "the cell's traffic ended before the fault's moment");
@@ -176,18 +168,10 @@ final class FaultInjector implements AutoCloseable {
         }
     }
 
+    /** The tier's requests so far; 0 for a missed reading, which the poll takes again. */
     private long requests() {
-        try {
-            String body = HTTP.send(HttpRequest.newBuilder(status).timeout(Duration.ofSeconds(1)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            Matcher m = REQUESTS.matcher(body);
-            return m.find() ? Long.parseLong(m.group(1)) : 0;
-        } catch (IOException e) {
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
+        return dev.ratecache.suite.nginx.StubStatus.fetch(statusPort).map(
+                dev.ratecache.suite.nginx.StubStatus::requests).orElse(0L);
     }
 
     private void fire() {

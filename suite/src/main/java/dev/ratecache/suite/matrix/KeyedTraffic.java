@@ -163,9 +163,10 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         return s;
     }
 
+    /** In words; a quota cell's keys are its {@link QuotaTraffic}'s to describe. */
     @Override
     public String describe(Cell cell) {
-        return describe();
+        return cell.trait(QuotaTraffic.class) != null ? limitWords() : describe();
     }
 
     /**
@@ -179,11 +180,15 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
 
     /** In words, for the report's cell description. */
     public String describe() {
+        return limitWords() + (noisyKey == null ? ", every key well-behaved" : ", key " + noisyKey + " sending at "
+                        + multiple + "x its tier's rate");
+    }
+
+    /** How the per-client limit counts, in words. */
+    private String limitWords() {
         return "per-client limit by " + (limitKey.byAddress() ? "address (all keys from one address)"
                 : "API key in " + limitKey.where() + ", tiers " + tierNames()) + ", counting "
-                + (scope == LimitScope.MISSES ? "edge-cache misses only" : "every request")
-                + (noisyKey == null ? ", every key well-behaved" : ", key " + noisyKey + " sending at "
-                        + multiple + "x its tier's rate");
+                + (scope == LimitScope.MISSES ? "edge-cache misses only" : "every request");
     }
 
     private String tierNames() {

@@ -1,5 +1,7 @@
 package dev.ratecache.suite.up;
 
+import dev.ratecache.suite.nginx.StubStatus;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.proc.Ports;
@@ -121,8 +123,7 @@ public final class LiveStatus {
     }
 
     private static OptionalLong stub(int port) {
-        String body = get(port, "/nginx_status");
-        return StubStatus.parse(body).map(s -> OptionalLong.of(s.requests())).orElse(OptionalLong.empty());
+        return StubStatus.fetch(port).map(s -> OptionalLong.of(s.requests())).orElse(OptionalLong.empty());
     }
 
     private static String get(int port, String path) {

@@ -53,14 +53,13 @@ class AttackFiguresTest {
     }
 
     @Test
-    void stubStatusGivesTheEdgesOwnCountsAndNothingElseDoes() {
-        EdgeConnections.Counts counts = EdgeConnections.parse("""
+    void stubStatusGivesTheEdgesOwnConnectionCounts() {
+        var page = dev.ratecache.suite.nginx.StubStatus.parse("""
                 Active connections: 514\s
                 server accepts handled requests
                  1500 1500 4000\s
                 Reading: 500 Writing: 13 Waiting: 1\s
-                """);
-        assertThat(counts).isEqualTo(new EdgeConnections.Counts(514, 500, 13, 1));
-        assertThat(EdgeConnections.parse("<html>502 Bad Gateway</html>")).isNull();
+                """).orElseThrow();
+        assertThat(EdgeConnections.counts(page)).isEqualTo(new EdgeConnections.Counts(514, 500, 13, 1));
     }
 }

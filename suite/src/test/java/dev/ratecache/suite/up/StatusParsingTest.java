@@ -18,14 +18,6 @@ class StatusParsingTest {
     @TempDir
     Path dir;
 
-    @Test
-    void readsStubStatusCounters() {
-        String page = "Active connections: 3 \nserver accepts handled requests\n 17 16 42 \nReading: 0 Writing: 1 Waiting: 2 \n";
-        assertThat(StubStatus.parse(page)).contains(new StubStatus(3, 17, 16, 42));
-        assertThat(StubStatus.parse("<html>404</html>")).isEmpty();
-        assertThat(StubStatus.parse(null)).isEmpty();
-    }
-
     private static String entry(int status, String cache) {
         return "{\"time\":\"2026-01-01T00:00:00+00:00\",\"uri\":\"/hare\",\"status\":" + status
                 + ",\"cache\":\"" + cache + "\",\"limit_req\":\"PASSED\"}\n";
