@@ -254,7 +254,10 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return "straight to the app server: no Nginx, no rate limiting" + (clientCache ? ", client cache" : "");
         }
         if (library()) {
-            return "the client library (its cache on, stale-while-revalidate in the background, 429/503 retried after Retry-After) instead of JMeter; front limit "
+            return "the client library (" + (clientCache ? "its cache on, stale-while-revalidate in the background"
+                    : "its cache off") + ", 429/503 retried after Retry-After"
+                    + (Boolean.parseBoolean(properties.get(LibraryDriver.PACE_PROPERTY))
+                            ? ", paced to the edge's RateLimit" : "") + ") instead of JMeter; front limit "
                     + onOff(frontLimit) + ", back limit " + onOff(backLimit) + ", server cache " + onOff(serverCache);
         }
         return "front limit " + onOff(frontLimit) + ", back limit " + onOff(backLimit)

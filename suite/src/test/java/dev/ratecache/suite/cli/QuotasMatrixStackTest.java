@@ -83,8 +83,10 @@ class QuotasMatrixStackTest {
     void theModelDecidesAsTheScriptDid() {
         for (String cell : List.of("quotas/fixed", "quotas/sliding.library")) {
             JsonNode q = matrix.cells.get(cell).path("quotas");
-            assertThat(q.path("model_agrees").asLong()).as(q.toString()).isEqualTo(q.path("model_decisions").asLong())
-                    .isPositive();
+            // A request an edge decided alone, Redis answering late, may or may not have been counted there.
+            assertThat(q.path("model_decisions").asLong() - q.path("model_agrees").asLong()).as(q.toString())
+                    .isLessThanOrEqualTo(q.path("fallbacks").asLong());
+            assertThat(q.path("model_decisions").asLong()).isPositive();
         }
         JsonNode early = key("quotas/fixed", QuotaTraffic.EARLY);
         long sent = early.path("sent").asLong();
