@@ -66,9 +66,9 @@ class QuotaSwitchesTest {
         StackSwitches s = new StackSwitches().quota("600/60s", Quota.Window.CALENDAR);
         new dev.ratecache.suite.edge.NginxEdge(dev.ratecache.suite.Repo.nginxTemplates()).render(s.spec(PORTS), dir);
         Path front = dir.resolve("front");
-        assertThat(front.resolve("snippets/front/quota.conf")).content().contains("access_by_lua_block {\n  quota.check()\n}",
+        assertThat(front.resolve("snippets/shared/quota.conf")).content().contains("access_by_lua_block {\n  quota.check()\n}",
                 "add_header RateLimit $quota_ratelimit always;");
-        assertThat(front.resolve("snippets/front/lua-init.conf")).content().contains("limit = 600,", "window_ms = 60000,",
+        assertThat(front.resolve("snippets/shared/lua-init.conf")).content().contains("limit = 600,", "window_ms = 60000,",
                 "mode = 2,", "name = \"minutely\",", "quota-exceeded");
         assertThat(front.resolve("snippets/front/address-limit-policy.conf")).content()
                 .contains("\"per-address\";q=100;w=1;ratecache-burst=200, \"minutely\";q=600;w=60");
