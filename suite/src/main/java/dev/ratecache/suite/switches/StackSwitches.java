@@ -187,8 +187,8 @@ public final class StackSwitches implements WholeNumber.Flags {
         }
         for (LimitTier t : ownQuotas) {
             t.quotaInForce(Optional.empty(), limits.quotaWindow)
-                    .flatMap(q -> calendarProblem(q, "tier '" + t.name() + "' of " + limits.tiers.getFileName() + ": quota="
-                            + t.quota()))
+                    .flatMap(q -> calendarProblem(q, "tier '" + t.name() + "'"
+                            + (limits.tiers != null ? " of " + limits.tiers.getFileName() : "") + ": quota=" + t.quota()))
                     .ifPresent(p::add);
         }
         if (!limits.frontLimit) {

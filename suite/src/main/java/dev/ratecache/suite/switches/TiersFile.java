@@ -169,11 +169,28 @@ public final class TiersFile {
                 s.append(' ').append(QUOTA_FIELD).append(t.quota());
             }
             if (!t.keys().isEmpty()) {
-                s.append(' ').append(String.join(",", t.keys()));
+                s.append(' ').append(String.join(",", keysInline(t)));
             }
             s.append('\n');
         }
         return s.toString();
+    }
+
+    /**
+     * A tier's keys in the order a line can hold them: where the line has no quota field, a key that
+     * starts with {@code quota=} must not come first, or it would be read as one.
+     */
+    private static List<String> keysInline(LimitTier t) {
+        if (t.ownQuota() || !t.keys().get(0).startsWith(QUOTA_FIELD)) {
+            return t.keys();
+        }
+        List<String> keys = new ArrayList<>(t.keys().stream().filter(k -> !k.startsWith(QUOTA_FIELD)).toList());
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("tier '" + t.name() + "' has only keys that start with " + QUOTA_FIELD
+                    + ", which a line without a quota field reads as its quota: list them in a key file");
+        }
+        keys.addAll(t.keys().stream().filter(k -> k.startsWith(QUOTA_FIELD)).toList());
+        return keys;
     }
 
     /**
