@@ -48,7 +48,7 @@ public record TierAdviceReport(String keyField, String tiersFile, List<LimitTier
     }
 
     /**
-     * The recommended tiers, with the given file's keys: the tiers file to write. A tier the log has no
+     * The recommended tiers, with the given file's keys and quotas: the tiers file to write. A tier the log has no
      * request of keeps the file's values (nothing to advise it on); the anonymous tier is left out
      * when neither the file nor the log has it.
      */
@@ -59,7 +59,8 @@ public record TierAdviceReport(String keyField, String tiersFile, List<LimitTier
             LimitTier g = byName.get(t.tier());
             List<String> keys = g == null ? List.of() : g.keys();
             if (t.pick() != null) {
-                out.add(new LimitTier(t.tier(), t.pick().rate(), t.pick().burst(), mode(), keys));
+                // Only the rate and burst are advised here: the file's own quota= stays as it was.
+                out.add(new LimitTier(t.tier(), t.pick().rate(), t.pick().burst(), mode(), keys, g == null ? "" : g.quota()));
             } else if (g != null) {
                 out.add(g);
             }

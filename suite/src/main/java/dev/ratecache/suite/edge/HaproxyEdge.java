@@ -92,6 +92,10 @@ public final class HaproxyEdge implements Edge {
             return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
                     + " use --edge nginx");
         }
+        if (spec.hasQuota()) {
+            return Optional.of("A tier's quota= (--tiers) is counted by nginx's edge so far (a Lua script against Redis):"
+                    + " drop the quota= fields, or use --edge nginx");
+        }
         Optional<String> notYet = spec.notRenderedBy("HAProxy", RENDERS);
         if (notYet.isPresent()) {
             return notYet;

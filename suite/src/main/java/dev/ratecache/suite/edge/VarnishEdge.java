@@ -76,6 +76,10 @@ public final class VarnishEdge implements Edge {
             return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
                     + " use --edge nginx");
         }
+        if (spec.hasQuota()) {
+            return Optional.of("A tier's quota= (--tiers) is counted by nginx's edge so far (a Lua script against Redis):"
+                    + " drop the quota= fields, or use --edge nginx");
+        }
         if (spec.tls().isPresent()) {
             return Optional.of("Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put"
                     + " a TLS proxy such as hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html);"

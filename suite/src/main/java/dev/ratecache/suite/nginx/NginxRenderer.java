@@ -392,9 +392,9 @@ public final class NginxRenderer {
         boolean plain = byAddressAlone(s);
         c.put("identity", on && !plain);
         c.put("plain", on && plain);
-        // With --quota, every response names both policies: the burst limit's and the quota's.
-        String quotaItem = s.quota().map(q -> ", " + q.policyItem()).orElse("");
-        c.put("plainPolicy", policyItem("per-address", front.rate(), front.burst()) + quotaItem);
+        // With a quota, every response names both policies: the burst limit's and the quota's (a tier's own, or --quota's).
+        Map<String, Optional<Quota>> quotas = quotasInForce(s);
+        c.put("plainPolicy", policyItem("per-address", front.rate(), front.burst()) + quotaItem(s.quota()));
         c.put("plainRejection", on && plain && scope == LimitScope.ALL);
 
         // Split and shared: each edge's own zones hold rate/N and burst/N (for shared, only while Redis fails).
@@ -428,7 +428,8 @@ public final class NginxRenderer {
             zone.put("burstArgument", burstArgument(t.burst() / share));
             zone.put("modeArgument", t.argument());
             zone.put("modeNote", t.note());
-            zone.put("policyValue", policyItem(policy, t.rate(), t.burst()) + quotaItem);
+            zone.put("policyValue", policyItem(policy, t.rate(), t.burst())
+                    + quotaItem(byKey ? quotas.getOrDefault(t.name(), Optional.empty()) : s.quota()));
             zones.add(zone);
         }
         c.put("tierKeys", tierKeys);
@@ -504,30 +505,73 @@ public final class NginxRenderer {
     static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
     /**
-     * The quota (--quota) at the edge: counted in the access phase by lua/quota.lua against the
-     * Redis the fleet's limit uses, per client as the per-client limit counts it.
+     * The quota in force for each tier of keys by name, the anonymous tier's included (--quota's
+     * unless the tiers file names it); by address alone, the one tier per-address, at --quota.
+     */
+    private static Map<String, Optional<Quota>> quotasInForce(StackSpec s) {
+        Map<String, Optional<Quota>> quotas = new java.util.LinkedHashMap<>();
+        if (byAddressAlone(s)) {
+            quotas.put("per-address", s.quota());
+            return quotas;
+        }
+        s.tiers().forEach(t -> quotas.put(t.name(), t.quota()));
+        quotas.putIfAbsent(StackSpec.KeyTier.ANONYMOUS, s.quota());
+        return quotas;
+    }
+
+    /** The quota's item of RateLimit-Policy, after the burst limit's; empty for none. */
+    private static String quotaItem(Optional<Quota> quota) {
+        return quota.map(q -> ", " + q.policyItem()).orElse("");
+    }
+
+    /**
+     * The quota: counted by lua/quota.lua in the access phase, against the Redis the fleet's limit
+     * uses, per client as the per-client limit counts it, each tier at its own quota. At the edge,
+     * or with --limit-scope misses at the back end, behind the edge cache, on the key the edge
+     * passed (the edge then only hides what the back said in its stored answers).
      */
     private static Map<String, Object> quota(Tier tier, StackSpec s) {
         Map<String, Object> q = new HashMap<>();
-        Optional<Quota> quota = s.quota();
-        q.put("on", tier == Tier.FRONT && quota.isPresent() && s.front().isPresent());
-        if (quota.isEmpty()) {
+        boolean counted = s.hasQuota() && s.front().isPresent();
+        boolean atBack = counted && s.scope() == LimitScope.MISSES;
+        q.put("on", counted && (atBack ? tier == Tier.BACK : tier == Tier.FRONT));
+        // The edge in front of a back end that counts: what the back said of the quota is not stored with the answer.
+        q.put("fromBack", atBack && tier == Tier.FRONT);
+        if (!counted) {
             return q;
         }
-        Quota given = quota.get();
         boolean plain = byAddressAlone(s);
-        q.put("limit", given.limit());
-        q.put("windowMs", given.windowSeconds() * 1000);
-        q.put("window", given.window().toString());
-        q.put("mode", given.window().code());
-        q.put("name", given.policyName());
-        q.put("flag", given.flag());
-        q.put("fallbackLimit", Math.max(1, given.limit() / Math.max(1, s.edges())));
+        Map<String, Optional<Quota>> quotas = quotasInForce(s);
+        Quota.Window window = quotas.values().stream().flatMap(Optional::stream).findFirst().orElseThrow().window();
+        q.put("window", window.toString());
+        q.put("mode", window.code());
+        // Redis failing: each edge counts its share; the one back end (scope misses) counts the whole quota.
+        int share = tier == Tier.FRONT ? Math.max(1, s.edges()) : 1;
+        q.put("share", share);
+        List<Map<String, Object>> tiers = new ArrayList<>();
+        List<String> flags = new ArrayList<>();
+        quotas.forEach((name, quota) -> {
+            flags.add((plain ? "" : name + " ") + quota.map(Quota::flag).orElse("none"));
+            quota.ifPresent(given -> {
+                Map<String, Object> t = new HashMap<>();
+                t.put("name", name);
+                t.put("limit", given.limit());
+                t.put("windowMs", given.windowSeconds() * 1000);
+                t.put("policy", given.policyName());
+                t.put("fallbackLimit", Math.max(1, given.limit() / share));
+                t.put("problem", "{\"type\":\"" + QUOTA_EXCEEDED + "\",\"title\":\"Request cannot be satisfied as"
+                        + " assigned quota has been exceeded\",\"status\":429,\"violated-policies\":[\""
+                        + given.policyName() + "\"]}");
+                tiers.add(t);
+            });
+        });
+        q.put("tiers", tiers);
+        // For the snippets' comments: "5/h", or each tier's, "gold 3/h, silver none, anonymous 5/h".
+        q.put("flags", String.join(", ", flags));
         q.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
         q.put("exempt", !plain);
-        q.put("problem", "{\"type\":\"" + QUOTA_EXCEEDED + "\",\"title\":\"Request cannot be satisfied as"
-                + " assigned quota has been exceeded\",\"status\":429,\"violated-policies\":[\"" + given.policyName()
-                + "\"]}");
+        q.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
+        q.put("defaultTier", plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS);
         return q;
     }
 

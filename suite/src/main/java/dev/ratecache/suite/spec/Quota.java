@@ -83,6 +83,11 @@ public record Quota(long limit, long windowSeconds, Window window) {
                 dev.ratecache.model.QuotaWindow.valueOf(window.name()));
     }
 
+    /** The same quota, its windows laid out by {@code other}: a tiers file's quota takes --quota-window's. */
+    public Quota withWindow(Window other) {
+        return new Quota(limit, windowSeconds, other);
+    }
+
     /** As --quota takes it. */
     public String flag() {
         return limit + "/" + (windowSeconds == 86_400 ? "d" : windowSeconds == 3_600 ? "h" : windowSeconds == 60 ? "m"

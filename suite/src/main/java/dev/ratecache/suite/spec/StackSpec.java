@@ -34,6 +34,7 @@ import java.util.stream.Stream;
  * @param connections kept-alive connections between tiers, and how long each side waits
  * @param tuning      knobs of one product that the others have no word for
  * @param said        the flags that asked for this stack, for a rendered config's stamp
+ * @param quota       the quota per client (--quota), which a tier without its own takes; empty without it
  */
 public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Missing missing, Optional<Limit> ceiling,
         List<KeyTier> tiers, List<String> allow, LimitScope scope, int limitConn, int rejectStatus, int retryAfter,
@@ -152,13 +153,23 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
         PROTECTIVE
     }
 
-    /** One tier of keys: its own limit, for the keys listed. */
-    public record KeyTier(String name, Limit limit, List<String> keys) {
+    /**
+     * One tier of keys: its own limit, for the keys listed, and the quota in force for them.
+     *
+     * @param quota the tier's own quota (a tiers file's {@code quota=}) or else the stack's
+     *              ({@link StackSpec#quota()}, --quota); empty for none
+     */
+    public record KeyTier(String name, Limit limit, List<String> keys, Optional<Quota> quota) {
         /** The tier of a key no tier lists, at the front's limit unless a tier of this name sets another. */
         public static final String ANONYMOUS = "anonymous";
 
         public KeyTier {
             keys = List.copyOf(keys);
+        }
+
+        /** A tier without a quota. */
+        public KeyTier(String name, Limit limit, List<String> keys) {
+            this(name, limit, keys, Optional.empty());
         }
     }
 
@@ -232,9 +243,14 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
         return fleet.edges() > 1 && front.isPresent() && fleet.limit() == FleetLimit.SHARED;
     }
 
+    /** Whether any client has a quota: --quota's, or a tier's own. */
+    public boolean hasQuota() {
+        return quota.isPresent() || tiers.stream().anyMatch(t -> t.quota().isPresent());
+    }
+
     /** Whether the edges need a Redis: to share each client's bucket, or to count its quota. */
     public boolean needsRedis() {
-        return fleetShared() || quota.isPresent();
+        return fleetShared() || hasQuota();
     }
 
     /** Whether TLS waits for the throwaway CA the stack makes: asked for with no certificate given. */

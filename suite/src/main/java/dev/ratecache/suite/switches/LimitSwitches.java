@@ -47,9 +47,10 @@ final class LimitSwitches implements WholeNumber.Flags {
     AddressCeiling addressCeiling = AddressCeiling.AUTO;
 
     @Option(names = "--tiers", paramLabel = "FILE",
-            description = "Tiers of keys, each its own limit: one a line, NAME RATE BURST MODE KEYS (KEYS comma-separated"
-                    + " or @FILE, one a line). Unknown keys get the tier named anonymous, or the --front-rate limit. Needs"
-                    + " a --limit-key other than addr.")
+            description = "Tiers of keys, each its own limit: one a line, NAME RATE BURST MODE [quota=N/WINDOW] KEYS (KEYS"
+                    + " comma-separated or @FILE, one a line). quota= gives the tier its own quota in --quota's form, or"
+                    + " none; a tier without it takes --quota. Unknown keys get the tier named anonymous, or the"
+                    + " --front-rate limit. Needs a --limit-key other than addr.")
     Path tiers;
 
     /**
@@ -63,8 +64,8 @@ final class LimitSwitches implements WholeNumber.Flags {
     List<String> allow = new ArrayList<>();
 
     @Option(names = "--limit-scope", paramLabel = "SCOPE", converter = StackSwitches.LimitScopeConverter.class,
-            description = "Which requests cost per-client quota: all (counted at the edge, before its cache) or misses"
-                    + " (counted at the back end, so edge-cache hits are free). Default: all.")
+            description = "Which requests count against the per-client limit and quotas: all (counted at the edge, before"
+                    + " its cache) or misses (counted at the back end, so edge-cache hits are free). Default: all.")
     LimitScope limitScope = LimitScope.ALL;
 
     @Option(names = "--back-limit", negatable = true, fallbackValue = "true",
@@ -96,11 +97,13 @@ final class LimitSwitches implements WholeNumber.Flags {
             description = "A quota per client beside the burst limit: at most N requests a minute (N/m), hour (N/h),"
                     + " day (N/d) or any window in seconds (N/600s), counted for every edge together in Redis (the suite"
                     + " starts its own unless --fleet-redis names one). An exhausted quota answers 429 with Retry-After"
-                    + " and a problem+json body; every answer says what is left in RateLimit. Default: none.")
+                    + " and a problem+json body; every answer says what is left in RateLimit. A tier of --tiers may"
+                    + " have its own (quota=). With --limit-scope misses the back end counts it, so that edge-cache hits"
+                    + " cost none. Default: none.")
     String quota;
 
     @Option(names = "--quota-window", paramLabel = "MODE", converter = StackSwitches.QuotaWindowConverter.class,
-            description = "How --quota's windows lie in time: sliding (a sliding-window counter over two fixed windows;"
+            description = "How the quotas' windows (--quota's and the tiers') lie in time: sliding (a sliding-window counter over two fixed windows;"
                     + " exact for even traffic, at most 2N - 1 in a sliding window in the worst case), fixed (from the"
                     + " Unix epoch) or calendar (from each UTC midnight). Default: sliding.")
     Quota.Window quotaWindow = Quota.Window.SLIDING;

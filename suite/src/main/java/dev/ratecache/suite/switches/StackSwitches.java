@@ -163,34 +163,60 @@ public final class StackSwitches implements WholeNumber.Flags {
         return p;
     }
 
-    /** A --quota that does not parse, or that the rest of the switches leave nothing to count by. */
+    /**
+     * A --quota that does not parse, a tier's quota (--tiers) that --quota-window cannot lay out, or
+     * quotas that the rest of the switches leave nothing to count by.
+     */
     private List<String> quotaProblems() {
         List<String> p = new ArrayList<>();
-        if (limits.quota == null) {
+        List<LimitTier> ownQuotas = tiersQuietly().stream().filter(LimitTier::ownQuota).toList();
+        if (limits.quota == null && ownQuotas.isEmpty()) {
             if (limits.quotaWindow != Quota.Window.SLIDING) {
-                p.add("--quota-window goes with --quota: add --quota N/WINDOW (" + Quota.FORM + ")");
+                p.add("--quota-window goes with --quota (or a tier's quota= in --tiers): add --quota N/WINDOW ("
+                        + Quota.FORM + ")");
             }
             return p;
         }
-        Quota quota;
-        try {
-            quota = Quota.parse(limits.quota, limits.quotaWindow);
-        } catch (IllegalArgumentException e) {
-            p.add("--quota: " + e.getMessage());
-            return p;
+        if (limits.quota != null) {
+            try {
+                calendarProblem(Quota.parse(limits.quota, limits.quotaWindow), limits.quota).ifPresent(p::add);
+            } catch (IllegalArgumentException e) {
+                p.add("--quota: " + e.getMessage());
+                return p;
+            }
         }
-        if (quota.window() == Quota.Window.CALENDAR && quota.windowSeconds() > 86_400) {
-            // Its windows restart at each UTC midnight: a longer one would silently be a day.
-            p.add("--quota-window calendar restarts at each UTC midnight, so its window is a day at most (got "
-                    + limits.quota + "): give fixed or sliding for a longer one");
+        for (LimitTier t : ownQuotas) {
+            t.quotaInForce(Optional.empty(), limits.quotaWindow)
+                    .flatMap(q -> calendarProblem(q, "tier '" + t.name() + "'"
+                            + (limits.tiers != null ? " of " + limits.tiers.getFileName() : "") + ": quota=" + t.quota()))
+                    .ifPresent(p::add);
         }
         if (!limits.frontLimit) {
-            p.add("--quota sits beside the per-client burst limit, which --no-front-limit turns off: drop one of them");
-        } else if (limits.limitScope == LimitScope.MISSES) {
-            p.add("--quota is counted at the edge, before its cache, so far: drop --limit-scope misses (quotas on misses"
-                    + " only are not built yet)");
+            p.add((limits.quota != null ? "--quota" : "A tier's quota= (--tiers)") + " sits beside the per-client burst"
+                    + " limit, which --no-front-limit turns off: drop one of them");
         }
         return p;
+    }
+
+    /** A calendar window over a day: its windows restart at each UTC midnight, so the script would make it a day. */
+    private static Optional<String> calendarProblem(Quota quota, String given) {
+        if (quota.window() == Quota.Window.CALENDAR && quota.windowSeconds() > 86_400) {
+            return Optional.of("--quota-window calendar restarts at each UTC midnight, so its window is a day at most (got "
+                    + given + "): give fixed or sliding for a longer one");
+        }
+        return Optional.empty();
+    }
+
+    /** The tiers file's tiers, by key; empty without one, by address, or when it is malformed (which identityProblems says). */
+    private List<LimitTier> tiersQuietly() {
+        if (limits.limitKey.byAddress()) {
+            return List.of();
+        }
+        try {
+            return limitTiers();
+        } catch (IllegalStateException e) {
+            return List.of();
+        }
     }
 
     /** TLS's flags without --tls, one of the certificate and key without the other, and the files themselves. */
@@ -229,8 +255,9 @@ public final class StackSwitches implements WholeNumber.Flags {
         } else if (fleet.fleetLimit == FleetLimit.CLIENT_HASH && fleet.edgeBalance == EdgeBalance.URI_HASH) {
             p.add("--fleet-limit client-hash and --edge-balance uri-hash both choose the edge: give one of them");
         }
-        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED && limits.quota == null) {
-            p.add("--fleet-redis goes with --fleet-limit shared or --quota");
+        if (fleet.fleetRedis != null && fleet.fleetLimit != FleetLimit.SHARED && limits.quota == null
+                && tiersQuietly().stream().noneMatch(LimitTier::ownQuota)) {
+            p.add("--fleet-redis goes with --fleet-limit shared or --quota (or a tier's quota= in --tiers)");
         } else if (fleet.fleetRedis != null) {
             var hostPort = HOST_PORT.matcher(fleet.fleetRedis);
             int port = hostPort.matches() ? Integer.parseInt(hostPort.group(1)) : 0;
@@ -423,6 +450,8 @@ public final class StackSwitches implements WholeNumber.Flags {
                                 + (limits.limitScope == LimitScope.MISSES ? ", counting only edge-cache misses" : "")
                         : "")
                 + (limits.quota != null ? ", quota " + limits.quota + " " + limits.quotaWindow : "")
+                + (limits.tiers != null && tiersQuietly().stream().anyMatch(LimitTier::ownQuota)
+                        ? ", quotas per tier" + (limits.quota == null ? " " + limits.quotaWindow : "") : "")
                 + ", back limit " + (limits.backLimit ? limits.backRate + " r/s burst " + limits.backBurst + " " + limits.backMode : "off")
                 + ", edge cache " + (caching.cache ? "on (" + caching.cacheSize + (caching.stale == StaleMode.PROTECTIVE ? ", stale protective" : "")
                         + (caching.age ? ", Age " + ageSourceInForce() : ", no Age") + ")" : "off")
@@ -446,7 +475,8 @@ public final class StackSwitches implements WholeNumber.Flags {
                 ? List.of(URI.create("http://" + Ports.LOOPBACK + ":" + ports.origin()))
                 : origins();
         List<StackSpec.KeyTier> keyTiers = limitTiers().stream()
-                .map(t -> new StackSpec.KeyTier(t.name(), specLimit(t.rate(), t.burst(), t.mode()), t.keys())).toList();
+                .map(t -> new StackSpec.KeyTier(t.name(), specLimit(t.rate(), t.burst(), t.mode()), t.keys(),
+                        t.quotaInForce(quota(), limits.quotaWindow))).toList();
         Optional<StackSpec.Tls> tlsSpec = tls() ? Optional.of(new StackSpec.Tls(tlsFiles(), http2(), hsts(), httpPort())) : Optional.empty();
         return new StackSpec(
                 frontLimit() ? Optional.of(specLimit(frontRate(), frontBurst(), frontMode()))

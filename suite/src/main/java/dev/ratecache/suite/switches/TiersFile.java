@@ -1,6 +1,7 @@
 package dev.ratecache.suite.switches;
 
 import dev.ratecache.accesslog.Printable;
+import dev.ratecache.suite.spec.Quota;
 import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +17,15 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Reads a {@code --tiers} file: one tier a line, {@code NAME RATE BURST MODE [KEYS]}, where RATE is
- * requests/s (a whole number, {@code r/s} optional), BURST a whole number, MODE queue, nodelay or
- * delay=N, and KEYS either the keys comma-separated or {@code @FILE}, a file of keys one a line,
- * relative to the tiers file. Keys are exact, case included, but two keys that differ only in case
+ * Reads a {@code --tiers} file: one tier a line, {@code NAME RATE BURST MODE [quota=Q] [KEYS]}, where
+ * RATE is requests/s (a whole number, {@code r/s} optional), BURST a whole number, MODE queue,
+ * nodelay or delay=N, and KEYS either the keys comma-separated or {@code @FILE}, a file of keys one a
+ * line, relative to the tiers file. The optional {@code quota=Q} field gives the tier a quota of
+ * its own beside its rate and burst: Q in --quota's form ({@link Quota#FORM}), or {@code none} for
+ * no quota even with --quota; a tier without the field takes --quota, if given, and every tier
+ * shares --quota-window. The field is told from the keys by its place (right after MODE) and its
+ * {@code quota=} prefix: a field there that starts with {@code quota=} is always the quota, so a key
+ * that starts with {@code quota=} goes in a {@code @FILE} key file. Keys are exact, case included, but two keys that differ only in case
  * are refused: nginx's map cannot tell them apart (snippets/shared/limit-tier.conf). Blank lines
  * and lines starting with {@code #} are skipped. A tier named {@code anonymous} takes the unknown
  * keys (it lists none). Anything else is refused with the file's name and line number, before
@@ -34,6 +40,9 @@ public final class TiersFile {
      * own. 256 bytes at most, as on the wire.
      */
     static final Pattern KEY = Pattern.compile("[A-Za-z0-9._+/=:@-][A-Za-z0-9._~+/=:@-]{0,255}");
+    /** The prefix of the optional quota field, after MODE. */
+    static final String QUOTA_FIELD = "quota=";
+    static final String FIELDS = "NAME RATE BURST MODE [quota=N/WINDOW] [KEYS]";
     static final String KEY_RULE = "1 to 256 of A-Z a-z 0-9 . _ ~ + / = : @ - (not starting with ~)";
 
     /**
@@ -66,8 +75,13 @@ public final class TiersFile {
                 continue;
             }
             String[] f = line.split("\\s+");
-            if (f.length < 4 || f.length > 5) {
-                throw new Malformed(file, n, "expected NAME RATE BURST MODE [KEYS], e.g. 'pro 50 100 nodelay key1,key2'"
+            boolean quotaField = f.length > 4 && f[4].startsWith(QUOTA_FIELD);
+            if (f.length < 4 || f.length > (quotaField ? 6 : 5)) {
+                if (f.length == 6 && f[5].startsWith(QUOTA_FIELD)) {
+                    throw new Malformed(file, n, "the quota goes before the keys: " + FIELDS
+                            + ", e.g. 'pro 50 100 nodelay quota=1000/d key1,key2'");
+                }
+                throw new Malformed(file, n, "expected " + FIELDS + ", e.g. 'pro 50 100 nodelay quota=1000/d key1,key2'"
                         + " (got " + f.length + " field" + (f.length == 1 ? "" : "s") + ")");
             }
             String name = f[0];
@@ -93,7 +107,9 @@ public final class TiersFile {
             } catch (IllegalArgumentException e) {
                 throw new Malformed(file, n, e.getMessage());
             }
-            List<Listed> listed = f.length == 5 ? keys(file, n, name, f[4]) : List.of();
+            String quota = quotaField ? quota(file, n, f[4].substring(QUOTA_FIELD.length())) : "";
+            int keysAt = quotaField ? 5 : 4;
+            List<Listed> listed = f.length > keysAt ? keys(file, n, name, f[keysAt]) : List.of();
             List<String> keys = listed.stream().map(Listed::key).toList();
             if (name.equals(LimitTier.ANONYMOUS) && !keys.isEmpty()) {
                 throw new Malformed(file, n, "the anonymous tier takes every key no other tier lists: it lists none");
@@ -114,12 +130,25 @@ public final class TiersFile {
                             + "') only in case: nginx's map matches keys ignoring case, so it cannot tell them apart");
                 }
             }
-            tiers.add(new LimitTier(name, Integer.parseInt(rate.group(1)), Integer.parseInt(f[2]), mode, keys));
+            tiers.add(new LimitTier(name, Integer.parseInt(rate.group(1)), Integer.parseInt(f[2]), mode, keys, quota));
         }
         if (tiers.isEmpty()) {
-            throw new Malformed(file, "no tiers: expected lines of NAME RATE BURST MODE [KEYS]");
+            throw new Malformed(file, "no tiers: expected lines of " + FIELDS);
         }
         return tiers;
+    }
+
+    /** The value of a {@code quota=} field: none, or a quota in --quota's form (its window checked later, with --quota-window). */
+    private static String quota(Path file, int n, String value) throws Malformed {
+        if (value.equals(LimitTier.NO_QUOTA)) {
+            return value;
+        }
+        try {
+            return Quota.parse(value, Quota.Window.SLIDING).flag();
+        } catch (IllegalArgumentException e) {
+            throw new Malformed(file, n, "quota '" + Printable.escape(value, 43) + "' must be " + Quota.FORM
+                    + ", or none (no quota for this tier even with --quota)");
+        }
     }
 
     /**
@@ -132,15 +161,36 @@ public final class TiersFile {
     public static String format(List<LimitTier> tiers, List<String> comment) {
         StringBuilder s = new StringBuilder();
         comment.forEach(c -> s.append("# ").append(c).append('\n'));
-        s.append("# name  rate  burst  mode  keys\n");
+        s.append(tiers.stream().anyMatch(LimitTier::ownQuota) ? "# name  rate  burst  mode  quota  keys\n"
+                : "# name  rate  burst  mode  keys\n");
         for (LimitTier t : tiers) {
             s.append(t.name()).append(' ').append(t.rate()).append(' ').append(t.burst()).append(' ').append(t.mode());
+            if (t.ownQuota()) {
+                s.append(' ').append(QUOTA_FIELD).append(t.quota());
+            }
             if (!t.keys().isEmpty()) {
-                s.append(' ').append(String.join(",", t.keys()));
+                s.append(' ').append(String.join(",", keysInline(t)));
             }
             s.append('\n');
         }
         return s.toString();
+    }
+
+    /**
+     * A tier's keys in the order a line can hold them: where the line has no quota field, a key that
+     * starts with {@code quota=} must not come first, or it would be read as one.
+     */
+    private static List<String> keysInline(LimitTier t) {
+        if (t.ownQuota() || !t.keys().get(0).startsWith(QUOTA_FIELD)) {
+            return t.keys();
+        }
+        List<String> keys = new ArrayList<>(t.keys().stream().filter(k -> !k.startsWith(QUOTA_FIELD)).toList());
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("tier '" + t.name() + "' has only keys that start with " + QUOTA_FIELD
+                    + ", which a line without a quota field reads as its quota: list them in a key file");
+        }
+        keys.addAll(t.keys().stream().filter(k -> k.startsWith(QUOTA_FIELD)).toList());
+        return keys;
     }
 
     /**

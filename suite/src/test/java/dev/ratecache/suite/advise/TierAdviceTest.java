@@ -28,7 +28,8 @@ class TierAdviceTest {
     private static final OffsetDateTime T0 = OffsetDateTime.parse("2026-11-20T10:00:00Z");
     private static final List<LimitTier> GIVEN = List.of(
             new LimitTier("free", 100, 100, LimitMode.NODELAY, List.of("f01", "f02", "f03", "f04", "f05", "f06")),
-            new LimitTier("pro", 1, 5, LimitMode.QUEUE, List.of("p1", "p2")),
+            // A quota of its own, which the advised file keeps (only rates and bursts are advised here).
+            new LimitTier("pro", 1, 5, LimitMode.QUEUE, List.of("p1", "p2"), "2400/d"),
             new LimitTier("partner", 7, 7, LimitMode.NODELAY, List.of("never-seen")));
 
     @TempDir
@@ -137,7 +138,7 @@ class TierAdviceTest {
         assertThat(read).isEqualTo(report.recommended());
         assertThat(read).extracting(LimitTier::name).containsExactly("free", "pro", "partner", "anonymous");
         assertThat(read.get(0)).isEqualTo(new LimitTier("free", 1, 5, LimitMode.NODELAY, GIVEN.get(0).keys()));
-        assertThat(read.get(1)).isEqualTo(new LimitTier("pro", 10, 5, LimitMode.NODELAY, List.of("p1", "p2")));
+        assertThat(read.get(1)).isEqualTo(new LimitTier("pro", 10, 5, LimitMode.NODELAY, List.of("p1", "p2"), "2400/d"));
         // No request in the log: kept as the file gave it.
         assertThat(read.get(2)).isEqualTo(GIVEN.get(2));
         assertThat(read.get(3).keys()).isEmpty();

@@ -103,7 +103,7 @@ class ExamplesTest {
         assertThat(found).isEmpty();
         assertThat(Example.NGINX_KEYS_TIERS.committed().resolve("front/front-end.conf")).content()
                 .contains("--tiers tiers.txt");
-        assertThat(Example.NGINX_FLEET_SHARED.committed().resolve("front-1/snippets/front/lua-init.conf"))
+        assertThat(Example.NGINX_FLEET_SHARED.committed().resolve("front-1/snippets/shared/lua-init.conf"))
                 .content().contains("lua_package_path \"$prefix/conf/lua/?.lua;/usr/share/lua/5.1/?.lua;;\";");
         assertThat(Example.NGINX_TLS.committed().resolve("front/snippets/shared/tls-certificate.conf")).content()
                 .contains("ssl_certificate tls/server.pem;\nssl_certificate_key tls/server.key;\n");

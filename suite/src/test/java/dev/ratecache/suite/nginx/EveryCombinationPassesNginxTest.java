@@ -153,6 +153,31 @@ class EveryCombinationPassesNginxTest {
         assertThat(checkAll(Tier.BACK, all)).isEqualTo(4 + 3 * 2 * 3 * 2 * 2 * 2 + 1);
     }
 
+    /**
+     * Quotas: --quota alone, a tiers file's quota= beside it (one tier at its own, one at none, the
+     * rest at --quota), or the tiers file's alone; by address or by key; counted at the edge or, with
+     * --limit-scope misses, at the back end; in each window mode.
+     */
+    @Test
+    void everyQuotaCombinationPassesNginxTOnBothTiers() throws Exception {
+        dev.ratecache.suite.stack.FleetLog.requireSharedLimit();
+        Path dir = TestDirs.fresh(getClass(), "quota-tiers");
+        Path tiers = Files.writeString(dir.resolve("tiers.txt"),
+                "gold 10 20 nodelay quota=1000/d gold-1\nfree 1 2 queue quota=none free-1\nplain 5 5 queue plain-1\n");
+        List<StackSwitches> all = new ArrayList<>();
+        for (dev.ratecache.suite.spec.Quota.Window window : dev.ratecache.suite.spec.Quota.Window.values())
+            for (LimitScope scope : LimitScope.values()) {
+                all.add(new StackSwitches().quota("100/h", window).limitScope(scope));
+                all.add(new StackSwitches().quota("100/h", window).limitScope(scope).limitKey(LimitKey.parse("header:X-Api-Key"))
+                        .tiers(tiers));
+                all.add(new StackSwitches().quota(null, window).limitScope(scope).limitKey(LimitKey.parse("cookie:session"))
+                        .tiers(tiers).allow(List.of("10.0.0.0/8")));
+            }
+        assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());
+        assertThat(checkAll(Tier.FRONT, all)).isEqualTo(18);
+        assertThat(checkAll(Tier.BACK, all)).isEqualTo(18);
+    }
+
     @Test
     void aKeyOf256BytesPassesNginxTOnBothTiers() throws Exception {
         // nginx's default map bucket (a 64-byte cache line) holds no key this long: nginx -t failed with

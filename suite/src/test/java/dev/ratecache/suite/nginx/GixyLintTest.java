@@ -7,6 +7,8 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.LimitKey;
@@ -48,6 +50,8 @@ public class GixyLintTest {
     void renderedConfigsHaveNoGixyFindings() throws Exception {
         dev.ratecache.suite.spec.TlsFiles tls = dev.ratecache.suite.nginx.ThrowawayCa.write(
                 TestDirs.fresh(getClass(), "tls"), List.of());
+        Path quotaTiers = TestDirs.fresh(getClass(), "quota-tiers").resolve("tiers.txt");
+        Files.writeString(quotaTiers, "gold 10 20 nodelay quota=100/h gold-1\nfree 1 2 queue quota=none free-1\n");
         Map<String, StackSwitches> variants = Map.of(
                 "defaults", new StackSwitches(),
                 // TLS where clients connect, with HSTS and the cleartext port's redirect: alone, and at the balancer.
@@ -64,15 +68,21 @@ public class GixyLintTest {
                 "fleet-client-hash", new StackSwitches().edges(3).fleetLimit(FleetLimit.CLIENT_HASH)
                         .limitKey(LimitKey.parse("header:X-Api-Key")),
                 "fleet-shared", new StackSwitches().edges(3).fleetLimit(FleetLimit.SHARED).frontRate(10).frontBurst(5)
-                        .limitKey(LimitKey.parse("header:X-Api-Key")).allow(List.of("10.0.0.0/8")));
+                        .limitKey(LimitKey.parse("header:X-Api-Key")).allow(List.of("10.0.0.0/8")),
+                // Quotas per tier at the edge, and behind it with --limit-scope misses (the edge hiding the back's RateLimit).
+                "quota-tiers", new StackSwitches().quota("1000/d", Quota.Window.SLIDING)
+                        .limitKey(LimitKey.parse("header:X-Api-Key")).tiers(quotaTiers),
+                "quota-misses", new StackSwitches().quota("1000/d", Quota.Window.FIXED).limitScope(LimitScope.MISSES)
+                        .limitKey(LimitKey.parse("header:X-Api-Key")).tiers(quotaTiers));
         Rendered rendered = new Rendered(TestDirs.fresh(getClass(), "variants"));
         for (var variant : variants.entrySet()) {
             for (Tier tier : Tier.values()) {
                 rendered.add(variant.getKey() + "-" + tier.id(), tier, variant.getValue());
             }
         }
-        // The balancer's config does not change with the front and back ends' switches, nor the back end's with TLS.
-        assertThat(rendered.distinct()).hasSizeGreaterThanOrEqualTo(2 * variants.size());
+        // The balancer's config does not change with the front and back ends' switches, nor the back end's with TLS,
+        // nor with a quota counted at the edge (quota-tiers' back end is the defaults').
+        assertThat(rendered.distinct()).hasSizeGreaterThanOrEqualTo(2 * variants.size() - 1);
         lint(rendered.distinct());
     }
 

@@ -7,11 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.LimitScope;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,18 +24,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * --limit-scope misses with keys in X-Api-Key, 1 r/s per key with a burst of 1 (nodelay), and the
- * default address ceiling (ten times that): the back end counts only what the edge cache missed.
+ * default address ceiling: the back end counts only what the edge cache missed. One tier, metered,
+ * has a quota of 3 an hour (a tiers file's quota=, with no --quota, so no other key has one), which
+ * the back end counts too, on misses only.
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
 class LimitScopeMissesTest {
+    private static final int QUOTA = 3;
     private static Stack stack;
 
     @BeforeAll
     static void start(OriginServer origin) throws Exception {
+        FleetLog.requireSharedLimit();
+        Path tiers = Files.writeString(TestDirs.fresh(LimitScopeMissesTest.class, "tiers").resolve("tiers.txt"),
+                "metered 100 100 nodelay quota=" + QUOTA + "/h k-metered\n");
         stack = Stacks.around(origin, LimitScopeMissesTest.class, new StackSwitches()
                 .limitKey(LimitKey.parse("header:X-Api-Key")).limitScope(LimitScope.MISSES)
-                .frontRate(1).frontBurst(1).frontMode(LimitMode.NODELAY).backRate(1000).backBurst(1000));
+                .frontRate(1).frontBurst(1).frontMode(LimitMode.NODELAY).backRate(1000).backBurst(1000)
+                .tiers(tiers).quota(null, Quota.Window.FIXED));
     }
 
     @AfterAll
@@ -69,6 +80,53 @@ class LimitScopeMissesTest {
         assertThat(responses).filteredOn(r -> r.status() == 429)
                 .allSatisfy(r -> assertThat(r.header("Retry-After")).isEqualTo("1"));
         assertThat(Stacks.reached(stack, "hare")).isEqualTo(count(responses, 200));
+    }
+
+    @Test
+    void aHitCostsNoQuotaAndMissesPastItGetA429ThatIsNotStored() throws Exception {
+        String key = "X-Api-Key: k-metered";
+        String cached = Stacks.fresh("lasting");
+        long reachedBefore = Stacks.reached(stack, "lasting");
+        // The first ask is a miss, counted at the back end, which says what is left.
+        Http.Raw miss = Http.raw("127.0.9.4", stack.ports().front(), "GET", cached, key);
+        assertThat(miss.status()).isEqualTo(200);
+        assertThat(miss.header("X-Cache-Status")).isEqualTo("MISS");
+        assertThat(miss.header("RateLimit")).matches("\"hourly\";r=2;t=\\d+");
+        // Five hits of it (fresh for 60 s) cost nothing: past the quota of 3, still 200. A hit carries
+        // no RateLimit (the back end's, stored with the answer, is hidden), and both policies.
+        List<Http.Raw> hits = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            hits.add(Http.raw("127.0.9.4", stack.ports().front(), "GET", cached, key));
+        }
+        assertThat(hits).allSatisfy(hit -> {
+            assertThat(hit.status()).isEqualTo(200);
+            assertThat(hit.header("X-Cache-Status")).isEqualTo("HIT");
+            assertThat(hit.allValues("RateLimit")).isEmpty();
+            assertThat(hit.header("RateLimit-Policy")).startsWith("\"metered\";q=100;w=1;ratecache-burst=100,"
+                    + " \"hourly\";q=3;w=3600");
+        });
+        // The count moved by the one miss only: two more misses are admitted, then none.
+        List<String> urls = List.of(Stacks.fresh("lasting"), Stacks.fresh("lasting"), Stacks.fresh("lasting"),
+                Stacks.fresh("lasting"));
+        List<Http.Raw> misses = urls.stream().map(url -> Http.raw("127.0.9.4", stack.ports().front(), "GET", url, key))
+                .toList();
+        assertThat(misses).extracting(Http.Raw::status).containsExactly(200, 200, 429, 429);
+        assertThat(misses).extracting(r -> r.header("RateLimit").replaceAll(";t=\\d+", ""))
+                .containsExactly("\"hourly\";r=1", "\"hourly\";r=0", "\"hourly\";r=0", "\"hourly\";r=0");
+        Http.Raw refused = misses.get(2);
+        assertThat(refused.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(refused.body()).contains("quota-exceeded", "\"violated-policies\":[\"hourly\"]");
+        assertThat(Integer.parseInt(refused.header("Retry-After"))).isBetween(1, 3600);
+        assertThat(refused.header("RateLimit-Policy")).startsWith("\"metered\";");
+        // The rejection was not stored: asked again, the edge goes back (MISS) and gets another 429.
+        Http.Raw again = Http.raw("127.0.9.4", stack.ports().front(), "GET", urls.get(2), key);
+        assertThat(again.status()).isEqualTo(429);
+        assertThat(again.header("X-Cache-Status")).isEqualTo("MISS");
+        // The cached answer is still a free hit; the origin saw the three admitted misses only.
+        Http.Raw stillCached = Http.raw("127.0.9.4", stack.ports().front(), "GET", cached, key);
+        assertThat(stillCached.status()).isEqualTo(200);
+        assertThat(stillCached.header("X-Cache-Status")).isEqualTo("HIT");
+        assertThat(Stacks.reached(stack, "lasting") - reachedBefore).isEqualTo(3);
     }
 
     @Test

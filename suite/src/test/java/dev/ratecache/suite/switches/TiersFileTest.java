@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import dev.ratecache.suite.spec.Quota;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,9 +43,53 @@ class TiersFileTest {
                 new LimitTier("anonymous", 1, 0, LimitMode.QUEUE, List.of()));
     }
 
+    @Test
+    void aTierMayHaveAQuotaOfItsOwnOrNoneBetweenItsModeAndItsKeys(TestInfo test) throws Exception {
+        Path file = write(test, """
+                # name  rate  burst  mode     quota           keys
+                free    1     2      nodelay  quota=1000/d    k-free-1,k-free-2
+                pro     50    100    queue    quota=600/60s   @pro-keys.txt
+                partner 50    100    queue    quota=none      k-partner
+                plain   5     5      queue                    k-plain
+                anonymous 1   0      queue    quota=10/h
+                """);
+        Files.writeString(file.resolveSibling("pro-keys.txt"), "quota=5/d\n");
+
+        List<LimitTier> tiers = TiersFile.read(file);
+
+        assertThat(tiers).containsExactly(
+                new LimitTier("free", 1, 2, LimitMode.NODELAY, List.of("k-free-1", "k-free-2"), "1000/d"),
+                // A key file's key may look like the field: only the field after MODE is read as the quota.
+                new LimitTier("pro", 50, 100, LimitMode.QUEUE, List.of("quota=5/d"), "600/m"),
+                new LimitTier("partner", 50, 100, LimitMode.QUEUE, List.of("k-partner"), LimitTier.NO_QUOTA),
+                new LimitTier("plain", 5, 5, LimitMode.QUEUE, List.of("k-plain"), ""),
+                new LimitTier("anonymous", 1, 0, LimitMode.QUEUE, List.of(), "10/h"));
+        // --quota for the tier without a field of its own; none for quota=none; --quota-window for all.
+        Optional<Quota> global = Optional.of(Quota.parse("5/h", Quota.Window.SLIDING));
+        assertThat(tiers.get(0).quotaInForce(global, Quota.Window.FIXED)).contains(new Quota(1000, 86_400, Quota.Window.FIXED));
+        assertThat(tiers.get(2).quotaInForce(global, Quota.Window.FIXED)).isEmpty();
+        assertThat(tiers.get(3).quotaInForce(global, Quota.Window.FIXED)).contains(new Quota(5, 3_600, Quota.Window.FIXED));
+        assertThat(tiers.get(3).quotaInForce(Optional.empty(), Quota.Window.FIXED)).isEmpty();
+        // Written back as read.
+        Path again = write(test, TiersFile.format(tiers.subList(0, 4), List.of("again")));
+        assertThat(TiersFile.read(again)).isEqualTo(tiers.subList(0, 4));
+        // A key like the field, inline in a tier without a quota, is written where it cannot be read as one.
+        LimitTier keyLikeAQuota = new LimitTier("odd", 1, 1, LimitMode.QUEUE, List.of("quota=5/d", "k-odd"));
+        assertThat(TiersFile.read(write(test, TiersFile.format(List.of(keyLikeAQuota), List.of()))))
+                .containsExactly(new LimitTier("odd", 1, 1, LimitMode.QUEUE, List.of("k-odd", "quota=5/d")));
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "too few fields       | free 1 2                       | :1: expected NAME RATE BURST MODE [KEYS]",
+            "too few fields       | free 1 2                       | :1: expected NAME RATE BURST MODE [quota=N/WINDOW] [KEYS]",
+            "too many fields      | free 1 2 nodelay quota=5/d a b | :1: expected NAME RATE BURST MODE [quota=N/WINDOW] [KEYS], e.g.",
+            "quota not a quota    | free 1 2 nodelay quota=7/week a | :1: quota '7/week' must be N/m, N/h, N/d or N/SECONDSs, e.g. 1000/d or 600/60s, or none",
+            "quota of nothing     | free 1 2 nodelay quota= a      | :1: quota '' must be N/m",
+            "quota of zero        | free 1 2 nodelay quota=0/d a   | :1: quota '0/d' must be",
+            "quota past a month   | free 1 2 nodelay quota=1/2678401s a | :1: quota '1/2678401s' must be",
+            "quota after the keys | free 1 2 nodelay a quota=5/d   | :1: the quota goes before the keys: NAME RATE BURST MODE [quota=N/WINDOW] [KEYS]",
+            "quota but no keys    | free 1 2 nodelay quota=5/d     | :1: tier 'free' lists no keys",
+            "a quota= key inline  | free 1 2 nodelay quota=5/d,b   | :1: quota '5/d,b' must be",
             "bad name             | Free! 1 2 nodelay a            | :1: tier name 'Free!' must be",
             "zero rate            | free 0 2 nodelay a             | :1: rate '0' must be a whole number",
             "rate with a unit     | free 1r/m 2 nodelay a          | :1: rate '1r/m' must be",
