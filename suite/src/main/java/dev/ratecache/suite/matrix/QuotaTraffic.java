@@ -39,10 +39,15 @@ public record QuotaTraffic(Quota quota, int edges) implements CellTrait {
         return (double) quota.limit() / quota.windowSeconds();
     }
 
-    /** The tier every key is in: a burst limit far above the early key, so that only the quota rejects. */
+    /**
+     * The tier every key is in: a burst limit far above the early key, so that only the quota
+     * rejects. Its burst holds a whole window's quota, for JMeter on a busy machine starts late and
+     * sends its backlog at once.
+     */
     public LimitTier tier() {
         int rate = (int) Math.max(10, Math.ceil(4 * averageRate()));
-        return new LimitTier(TIER, rate, rate, LimitMode.NODELAY, List.of(EARLY, SPREAD, PACED));
+        int burst = (int) Math.min(LimitTier.MAX_BURST, Math.max(rate, quota.limit()));
+        return new LimitTier(TIER, rate, burst, LimitMode.NODELAY, List.of(EARLY, SPREAD, PACED));
     }
 
     /** The keys plan's keys property: the early and the spreading key at their rates. */
