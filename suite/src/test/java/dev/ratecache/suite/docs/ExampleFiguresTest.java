@@ -119,6 +119,36 @@ class ExampleFiguresTest {
         Committed.block(Repo.root().resolve("docs/attacks.md"), "attacks", table.toString(), REGENERATE);
     }
 
+    @Test
+    void theQuotasPageQuotesTheCommittedQuotasRun() throws Exception {
+        JsonNode summary = new ObjectMapper().readTree(Repo.root().resolve("results/example-quotas/summary.json")
+                .toFile());
+        StringBuilder table = new StringBuilder("""
+                | cell | key | sent | admitted (model) | quota 429 (model) | first out after s (model) | fullest window / quota | fullest stretch / bound | model replay agrees |
+                | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+                """);
+        int rows = 0;
+        for (JsonNode c : summary.get("cells")) {
+            JsonNode q = c.path("quotas");
+            for (JsonNode k : q.path("keys")) {
+                table.append(String.format(Locale.ROOT, "| `%s` | `%s` | %d | %d (%d) | %d (%d) | %s (%s) | %d / %d | %d / %d |"
+                        + " %d of %d |%n", c.get("name").asText(), k.get("key").asText(), k.get("sent").asLong(),
+                        k.get("admitted").asLong(), k.get("predicted_admitted").asLong(),
+                        k.get("quota_rejected").asLong(), k.get("predicted_quota_rejected").asLong(),
+                        seconds(k.get("first_exhausted_after_s")), seconds(k.get("predicted_first_exhausted_after_s")),
+                        k.get("fullest_window").asLong(), q.get("quota").asLong(), k.get("fullest_stretch").asLong(),
+                        q.get("bound").asLong(), q.get("model_agrees").asLong(), q.get("model_decisions").asLong()));
+                rows++;
+            }
+        }
+        assertThat(rows).as("keys of quota cells in results/example-quotas").isPositive();
+        Committed.block(Repo.root().resolve("docs/quotas.md"), "quotas", table.toString(), REGENERATE);
+    }
+
+    private static String seconds(JsonNode s) {
+        return s.asDouble() < 0 ? "never" : String.format(Locale.ROOT, "%.1f", s.asDouble());
+    }
+
     /** The attack cells of a run, in its order. */
     private static List<String> attackCells(Map<String, JsonNode> cells) throws Exception {
         JsonNode summary = new ObjectMapper().readTree(Repo.root().resolve("results/example-attacks/summary.json")
