@@ -43,6 +43,30 @@ public record Check(String text, String cell, Metric metric, String op, double v
     /** The outcome against a run's results. */
     public record Outcome(Check check, boolean passed, String detail) {}
 
+    /**
+     * A kind of matrix's own promise, one check per cell that has {@code trait}: a failed cell's
+     * check fails, naming why; another's is judged on the figures of {@code figure} its runs collected
+     * (null for a run that collected none), in run order.
+     *
+     * @param checkOf  the check of a cell, from its result and its trait
+     * @param evaluate the verdict on the check from the runs' figures
+     */
+    public static <T extends dev.ratecache.suite.matrix.CellTrait, F> List<Outcome> perCell(List<CellResult> cells,
+            Class<T> trait, Class<F> figure, java.util.function.BiFunction<CellResult, T, Check> checkOf,
+            java.util.function.BiFunction<Check, List<F>, Outcome> evaluate) {
+        List<Outcome> outcomes = new java.util.ArrayList<>();
+        for (CellResult r : cells) {
+            T t = r.cell().trait(trait);
+            if (t == null) {
+                continue;
+            }
+            Check check = checkOf.apply(r, t);
+            outcomes.add(r.failed() ? new Outcome(check, false, "cell " + r.cell().name() + " failed: " + r.failure())
+                    : evaluate.apply(check, r.breakdownsPerRun().stream().map(b -> b.figure(figure)).toList()));
+        }
+        return outcomes;
+    }
+
     public Outcome evaluate(List<CellResult> results) {
         Optional<CellResult> result = results.stream().filter(r -> r.cell().name().equals(cell)).findFirst();
         if (result.isEmpty()) {

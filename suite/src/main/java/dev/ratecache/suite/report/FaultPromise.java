@@ -3,7 +3,6 @@ package dev.ratecache.suite.report;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Fault;
 import dev.ratecache.suite.matrix.FaultFigures;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,21 +37,9 @@ public final class FaultPromise {
 
     /** One check per run of a fault cell (cells without a fault have none). */
     public static List<Check.Outcome> check(List<CellResult> cells) {
-        List<Check.Outcome> outcomes = new ArrayList<>();
-        for (CellResult r : cells) {
-            Fault fault = r.cell().trait(Fault.class);
-            if (fault == null) {
-                continue;
-            }
-            String name = r.cell().name();
-            Check check = new Check(text(name, fault.kind()), name, null, "==", 1);
-            if (r.failed()) {
-                outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
-                continue;
-            }
-            outcomes.add(evaluate(check, r.breakdownsPerRun().stream().map(b -> b.figure(FaultFigures.class)).toList()));
-        }
-        return outcomes;
+        return Check.perCell(cells, Fault.class, FaultFigures.class,
+                (r, fault) -> new Check(text(r.cell().name(), fault.kind()), r.cell().name(), null, "==", 1),
+                FaultPromise::evaluate);
     }
 
     /** Passed when every run kept the promise; the detail is the first run that broke it, or the first run's. */

@@ -4,7 +4,6 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.FleetFigures;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -31,21 +30,9 @@ public final class FleetPromise {
 
     /** One check per fleet cell (cells without fleet figures have none). */
     public static List<Check.Outcome> check(List<CellResult> cells) {
-        List<Check.Outcome> outcomes = new ArrayList<>();
-        for (CellResult r : cells) {
-            if (r.cell().trait(Cell.Fleet.class) == null) {
-                continue;
-            }
-            String name = r.cell().name();
-            // The metric is none of the cells' medians: the window is the worst key's of the worst run.
-            Check check = new Check(text(name), name, null, "<=", 1);
-            if (r.failed()) {
-                outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
-                continue;
-            }
-            outcomes.add(evaluate(check, r.breakdownsPerRun().stream().map(b -> b.figure(FleetFigures.class)).toList()));
-        }
-        return outcomes;
+        // The metric is none of the cells' medians: the window is the worst key's of the worst run.
+        return Check.perCell(cells, Cell.Fleet.class, FleetFigures.class,
+                (r, fleet) -> new Check(text(r.cell().name()), r.cell().name(), null, "<=", 1), FleetPromise::evaluate);
     }
 
     /** The worst key's second over every run's figures (a run without them is skipped). */

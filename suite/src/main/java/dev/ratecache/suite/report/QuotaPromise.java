@@ -4,7 +4,6 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.QuotaFigures;
 import dev.ratecache.suite.matrix.QuotaTraffic;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,20 +26,8 @@ public final class QuotaPromise {
 
     /** One check per quotas cell. */
     public static List<Check.Outcome> check(List<CellResult> cells) {
-        List<Check.Outcome> outcomes = new ArrayList<>();
-        for (CellResult r : cells) {
-            if (r.cell().trait(QuotaTraffic.class) == null) {
-                continue;
-            }
-            String name = r.cell().name();
-            Check check = new Check(text(name), name, null, "<=", 1);
-            if (r.failed()) {
-                outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
-                continue;
-            }
-            outcomes.add(evaluate(check, r.breakdownsPerRun().stream().map(b -> b.figure(QuotaFigures.class)).toList()));
-        }
-        return outcomes;
+        return Check.perCell(cells, QuotaTraffic.class, QuotaFigures.class,
+                (r, quota) -> new Check(text(r.cell().name()), r.cell().name(), null, "<=", 1), QuotaPromise::evaluate);
     }
 
     /** Every run's every key and window: the fullest fixed window against N, the fullest stretch against the bound. */
