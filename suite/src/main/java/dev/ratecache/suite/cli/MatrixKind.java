@@ -106,12 +106,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "sends API keys with the suite's keys plan");
-            for (String own : List.of("--fleet-limit", "--edge-balance")) {
-                if (in.given(own)) {
-                    throw new IllegalArgumentException("--matrix fleet runs each strategy and balance in a cell of its"
-                            + " own: drop " + own + " (--only picks cells)");
-                }
-            }
+            refuseOwn(in, "runs each strategy and balance in a cell of its own", "--fleet-limit", "--edge-balance");
             StackSwitches s = in.switches();
             List<LimitTier> tiers = s.limitTiers();
             return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
@@ -149,12 +144,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "sends API keys with the suite's keys plan");
-            for (String own : List.of("--quota-window", "--tiers", "--limit-scope")) {
-                if (in.given(own)) {
-                    throw new IllegalArgumentException("--matrix quotas runs each window mode with keys of its own: drop "
-                            + own + " (--only picks cells)");
-                }
-            }
+            refuseOwn(in, "runs each window mode with keys of its own", "--quota-window", "--tiers", "--limit-scope");
             if (in.edge() != EdgeProduct.NGINX) {
                 throw new IllegalArgumentException("--matrix quotas counts each quota in nginx's Lua, which " + in.edge()
                         + " has not got: drop --edge " + in.edge());
@@ -475,6 +465,19 @@ enum MatrixKind {
     List<ReportSection> sections(List<CellResult> cells, List<Check.Outcome> checks,
             Map<String, CellPrediction> predictions, StackSpec limits) {
         return List.of();
+    }
+
+    /**
+     * Refuses the flags a kind's cells set themselves ({@code why}), rather than silently overriding
+     * the user's: "--matrix KIND WHY: drop FLAG (--only picks cells)".
+     */
+    void refuseOwn(Input in, String why, String... flags) {
+        for (String own : flags) {
+            if (in.given(own)) {
+                throw new IllegalArgumentException("--matrix " + this + " " + why + ": drop " + own
+                        + " (--only picks cells)");
+            }
+        }
     }
 
     /** Refuses the user's own plans (--plan, a replay) for a kind that runs only the suite's. */
