@@ -267,9 +267,10 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                 + " r/s, not binding" + (switches.quota().isPresent() ? ", no quota" : "")
                 + "; rejection: front limit 1 r/s)");
         Optional<dev.ratecache.suite.spec.Quota> quota = switches.quota();
-        quota.ifPresent(q -> out.println("quota:    HIT and MISS again with a quota of " + PeakRun.openQuota(q).flag()
-                + " " + q.window() + " counted in the suite's redis-server: --quota's window and mode, its N raised so"
-                + " that no request is rejected (the script does the same work for any N while it admits)"));
+        quota.ifPresent(q -> out.println("quota:    HIT and MISS in the same rounds through tiers of their own with a"
+                + " quota of " + PeakRun.openQuota(q).flag() + " " + q.window() + " counted in the suite's redis-server:"
+                + " --quota's window and mode, its N raised so that no request is rejected (the script does the same"
+                + " work for any N while it admits)"));
         out.println("folder:   " + dir);
         out.flush();
         try {
@@ -449,7 +450,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             }
         }
         if (!outcome.quotaLog().isEmpty()) {
-            s.append("the quota's edge logged: ").append(outcome.quotaLog().entrySet().stream()
+            s.append("the quota's edge logged: ").append(new java.util.TreeMap<>(outcome.quotaLog()).entrySet().stream()
                     .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")))
                     .append(outcome.quotaLog().keySet().stream().anyMatch(k -> k.contains("REJECTED"))
                             ? "" : " (no request rejected)").append(System.lineSeparator());

@@ -201,6 +201,8 @@ public final class PeakRun {
         CeilingServer ceiling = null;
         HaproxyCache haproxy = null;
         Stack stack = null;
+        QuotaRows quota = null;
+        Map<String, Long> quotaLog = Map.of();
         try {
             origin = startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
             stack = Stack.around(origin, open(options.switches()), options.ports(), options.dir().resolve("open"));
@@ -218,16 +220,28 @@ public final class PeakRun {
                 warnings.add("HAProxy cache HIT: not measured, haproxy is not installed (" + HaproxyCache.binary()
                         + "; sudo apt-get install -y haproxy, or run ./run-tests.sh peak)");
             }
+            if (options.quota() != null) {
+                quota = QuotaRows.start(origin, options, warnings);
+            }
             Measurer m = new Measurer(wrk, wrkDir, runs, cpu);
             long front = stack.frontEnd().pid();
             long back = stack.backEnd().pid();
             for (int round = 1; round <= options.rounds(); round++) {
                 m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
+                // With --quota, every other round the quota's HIT and MISS first, so that a machine slowing
+                // down within a round does not always fall on the same one of the two compared.
+                boolean quotaFirst = quota != null && round % 2 == 0;
+                if (quotaFirst) {
+                    quota.hit(m, round, origin, warnings);
+                }
                 long originBefore = originRequests(origin);
                 m.measure(Kind.HIT, url, null, round, front);
                 long reachedOrigin = originRequests(origin) - originBefore;
                 if (reachedOrigin > 0) {
                     warnings.add("round " + round + ": " + reachedOrigin + " requests of the HIT run reached the origin");
+                }
+                if (quota != null && !quotaFirst) {
+                    quota.hit(m, round, origin, warnings);
                 }
                 if (haproxy != null) {
                     originBefore = originRequests(origin);
@@ -239,12 +253,25 @@ public final class PeakRun {
                     }
                     m.ratios(ratios, cpuRatios, Kind.HAPROXY_HIT);
                 }
+                if (quotaFirst) {
+                    m.measure(Kind.QUOTA_MISS, quota.url(), missScript("quota-miss", round), round, quota.miss());
+                }
                 m.measure(Kind.MISS, url, missScript("miss", round), round, front, back);
+                if (quota != null && !quotaFirst) {
+                    m.measure(Kind.QUOTA_MISS, quota.url(), missScript("quota-miss", round), round, quota.miss());
+                }
                 m.ratios(ratios, cpuRatios, Kind.HIT, Kind.MISS);
+                if (quota != null) {
+                    m.ratios(ratios, cpuRatios, Kind.QUOTA_HIT, Kind.QUOTA_MISS);
+                }
             }
             if (haproxy != null) {
                 haproxy.close();
                 haproxy = null;
+            }
+            if (quota != null) {
+                quotaLog = quota.stop(warnings);
+                quota = null;
             }
             stack.close();
             stack = Stack.around(origin, rejecting(options.switches()), options.ports(),
@@ -260,10 +287,6 @@ public final class PeakRun {
             if (options.fleet()) {
                 measureFleet(m, ceiling, origin, ratios, cpuRatios, warnings);
             }
-            Map<String, Long> quotaLog = Map.of();
-            if (options.quota() != null) {
-                quotaLog = measureQuota(m, ceiling, origin, ratios, cpuRatios, warnings);
-            }
             Map<Kind, Figure> figures = new EnumMap<>(Kind.class);
             for (Kind kind : runs.keySet()) {
                 figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind), cpu.get(kind), cpuRatios.get(kind)));
@@ -271,7 +294,8 @@ public final class PeakRun {
             check(figures, warnings);
             return new Outcome(bodyBytes, figures, warnings, quotaLog);
         } finally {
-            for (AutoCloseable c : new AutoCloseable[] {haproxy, stack, ceiling, origin}) {
+            for (AutoCloseable c : new AutoCloseable[] {haproxy, quota == null ? null : quota.stack(), stack, ceiling,
+                    origin}) {
                 if (c != null) {
                     try {
                         c.close();
@@ -325,40 +349,63 @@ public final class PeakRun {
     }
 
     /**
-     * HIT and MISS on one edge as above, with the quota counted in Redis for every request: the same
-     * tiers and hops as the HIT and MISS rows, so that the difference is the quota's call alone.
-     * Redis's own CPU counts in these rows. Returns what the edge logged as the quota's decision for
-     * each of its requests, read once it has stopped.
+     * --quota's front and back tiers, started beside the ones of the HIT and MISS rows (on ports of
+     * their own, around the same origin) and measured in the same rounds: the same tiers and hops with
+     * the quota counted in Redis for every request, so that the difference is the quota's call alone.
+     * Redis's own CPU counts in these rows.
+     *
+     * @param hit  the processes whose CPU a HIT costs: the front tier's, Redis's
+     * @param miss those of a MISS: the back tier's too
      */
-    private Map<String, Long> measureQuota(Measurer m, CeilingServer ceiling, OriginServer origin,
-            Map<Kind, List<Double>> ratios, Map<Kind, List<Double>> cpuRatios, List<String> warnings)
-            throws IOException, InterruptedException {
-        List<Path> edgeLogs;
-        try (Stack quota = Stack.around(origin, withOpenQuota(options.switches(), options.quota()), options.ports(),
-                options.dir().resolve("quota"))) {
-            URI url = quota.frontUri().resolve(options.path());
-            warm(url);
-            List<Long> hit = new ArrayList<>(List.of(quota.frontEnd().pid()));
-            quota.fleetRedis().ifPresentOrElse(r -> hit.add(r.pid()), () -> warnings.add("the quota's rows count"
-                    + " no Redis CPU: --fleet-redis names a Redis of yours, whose process peak cannot see"));
-            List<Long> miss = new ArrayList<>(hit);
-            miss.add(quota.backEnd().pid());
-            edgeLogs = quota.frontAccessLogs();
-            for (int round = 1; round <= options.rounds(); round++) {
-                m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
-                m.measure(Kind.QUOTA_HIT, url, null, round, hit.stream().mapToLong(Long::longValue).toArray());
-                m.measure(Kind.QUOTA_MISS, url, missScript("quota-miss", round), round, miss.stream().mapToLong(Long::longValue).toArray());
-                m.ratios(ratios, cpuRatios, Kind.QUOTA_HIT, Kind.QUOTA_MISS);
+    private record QuotaRows(Stack stack, URI url, long[] hit, long[] miss) {
+        static QuotaRows start(OriginServer origin, Options options, List<String> warnings)
+                throws IOException, InterruptedException {
+            StackPorts ports = StackPorts.free().origin(options.ports().origin(), options.ports().management())
+                    .listen(options.ports().listen());
+            Stack stack = Stack.around(origin, withOpenQuota(options.switches(), options.quota()), ports,
+                    options.dir().resolve("quota"));
+            try {
+                URI url = stack.frontUri().resolve(options.path());
+                warm(url);
+                List<Long> hit = new ArrayList<>(List.of(stack.frontEnd().pid()));
+                stack.fleetRedis().ifPresentOrElse(r -> hit.add(r.pid()), () -> warnings.add("the quota's rows count"
+                        + " no Redis CPU: --fleet-redis names a Redis of yours, whose process peak cannot see"));
+                List<Long> miss = new ArrayList<>(hit);
+                miss.add(stack.backEnd().pid());
+                return new QuotaRows(stack, url, hit.stream().mapToLong(Long::longValue).toArray(),
+                        miss.stream().mapToLong(Long::longValue).toArray());
+            } catch (IOException | RuntimeException e) {
+                stack.close();
+                throw e;
             }
         }
-        Map<String, Long> logged = quotaLog(edgeLogs);
-        long fellBack = logged.entrySet().stream().filter(e -> e.getKey().startsWith("FALLBACK"))
-                .mapToLong(Map.Entry::getValue).sum();
-        if (fellBack > 0) {
-            warnings.add("the quota's rows: " + fellBack + " requests fell back to the edge's own count (Redis failed"
-                    + " or was slow): see the edge's error log");
+
+        void hit(Measurer m, int round, OriginServer origin, List<String> warnings)
+                throws IOException, InterruptedException {
+            long before = originRequests(origin);
+            m.measure(Kind.QUOTA_HIT, url, null, round, hit);
+            long reached = originRequests(origin) - before;
+            if (reached > 0) {
+                warnings.add("round " + round + ": " + reached + " requests of the quota's HIT run reached the origin");
+            }
         }
-        return logged;
+
+        /**
+         * Stops the tiers and Redis; returns what the edge logged as the quota's decision for each of
+         * its requests, read once it has written out its buffered log.
+         */
+        Map<String, Long> stop(List<String> warnings) throws IOException {
+            List<Path> logs = stack.frontAccessLogs();
+            stack.close();
+            Map<String, Long> logged = quotaLog(logs);
+            long fellBack = logged.entrySet().stream().filter(e -> e.getKey().startsWith("FALLBACK"))
+                    .mapToLong(Map.Entry::getValue).sum();
+            if (fellBack > 0) {
+                warnings.add("the quota's rows: " + fellBack + " requests fell back to the edge's own count (Redis"
+                        + " failed or was slow): see the edge's error log");
+            }
+            return logged;
+        }
     }
 
     private static final java.util.regex.Pattern QUOTA_FIELD = java.util.regex.Pattern.compile("\"quota\":\"([A-Z_]+)\"");
