@@ -49,7 +49,9 @@ import picocli.CommandLine;
                     + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"
                     + " ceiling), measured in the same run. HIT and MISS run with the limits present but not"
                     + " binding; the rejection path with a front limit of 1 r/s. HAProxy's cache (Debian's"
-                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path. With --edge"
+                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path. With --quota:"
+                    + " HIT and MISS also with the quota counted in Redis, its window and mode as given and its N raised"
+                    + " so that none is rejected, and what the call adds. With --edge"
                     + " haproxy or varnish: that product's full edge against its bare form on the HIT path instead.",
             "",
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
