@@ -8,11 +8,13 @@ import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.H2load;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.peak.QuotaKeys;
 import dev.ratecache.suite.peak.RunningStackPeak;
 import dev.ratecache.suite.peak.STime;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.WholeNumber;
@@ -31,7 +33,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -136,10 +140,10 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     Integer quotaKeys;
 
     /** The last --quota-keys run's figures, for tests. */
-    private dev.ratecache.suite.peak.QuotaKeys.Outcome quotaKeysOutcome;
+    private QuotaKeys.Outcome quotaKeysOutcome;
 
     /** The figures of the last --quota-keys run; null before one. */
-    public dev.ratecache.suite.peak.QuotaKeys.Outcome quotaKeysOutcome() {
+    public QuotaKeys.Outcome quotaKeysOutcome() {
         return quotaKeysOutcome;
     }
 
@@ -268,7 +272,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("switches: " + switches.describe() + " (HIT and MISS: limits at " + 100_000
                 + " r/s, not binding" + (switches.quota().isPresent() ? ", no quota" : "")
                 + "; rejection: front limit 1 r/s)");
-        Optional<dev.ratecache.suite.spec.Quota> quota = switches.quota();
+        Optional<Quota> quota = switches.quota();
         quota.ifPresent(q -> out.println("quota:    HIT and MISS in the same rounds through tiers of their own with a"
                 + " quota of " + PeakRun.openQuota(q).flag() + " " + q.window() + " counted in the suite's redis-server:"
                 + " --quota's window and mode, its N raised so that no request is rejected (the script does the same"
@@ -294,7 +298,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             dev.ratecache.suite.nginx.WorkerAccess.problem(workDir, "--work-dir").ifPresent(missing::add);
         }
         Refuse.ifAny(spec, missing);
-        dev.ratecache.suite.spec.Quota quota = quotaKeysQuota();
+        Quota quota = quotaKeysQuota();
         if (dryRun.on) {
             return dryRun.report(spec.commandLine().getOut(), List.of("peak --quota-keys: " + quotaKeys
                     + " quota counters (" + quota.flag() + " " + quota.window() + ") in the suite's redis-server"));
@@ -305,25 +309,25 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("machine:  " + Machine.oneLine(NginxServer.version()));
         out.println("quota:    " + quota.flag() + " " + quota.window() + ", one request for each of " + quotaKeys
                 + " clients, so each key's counter is 1 and its first request admitted");
-        out.println("keys:     " + dev.ratecache.suite.peak.QuotaKeys.key(0) + ":START to "
-                + dev.ratecache.suite.peak.QuotaKeys.key(quotaKeys - 1) + ":START, as the edge keys its clients by"
-                + " address, through " + dev.ratecache.suite.peak.QuotaKeys.SCRIPT + " by EVALSHA");
+        out.println("keys:     " + QuotaKeys.key(0) + ":START to "
+                + QuotaKeys.key(quotaKeys - 1) + ":START, as the edge keys its clients by"
+                + " address, through " + QuotaKeys.SCRIPT + " by EVALSHA");
         out.println("folder:   " + dir);
         out.flush();
         try {
-            quotaKeysOutcome = dev.ratecache.suite.peak.QuotaKeys.run(
-                    new dev.ratecache.suite.peak.QuotaKeys.Options(quotaKeys, quota, dir), out);
+            quotaKeysOutcome = QuotaKeys.run(
+                    new QuotaKeys.Options(quotaKeys, quota, dir), out);
         } catch (IOException e) {
             return failed(e, dir);
         }
         out.println("redis:    " + quotaKeysOutcome.redisVersion() + ", the suite's own redis-server (no persistence)");
-        return printed(dev.ratecache.suite.peak.QuotaKeys.table(quotaKeysOutcome), quotaKeysOutcome.warnings(), dir);
+        return printed(QuotaKeys.table(quotaKeysOutcome), quotaKeysOutcome.warnings(), dir);
     }
 
     /** The quota whose counters --quota-keys loads: --quota's, or {@link #QUOTA_KEYS_QUOTA} sliding. */
-    private dev.ratecache.suite.spec.Quota quotaKeysQuota() {
-        return switches.quota().orElseGet(() -> dev.ratecache.suite.spec.Quota.parse(QUOTA_KEYS_QUOTA,
-                dev.ratecache.suite.spec.Quota.Window.SLIDING));
+    private Quota quotaKeysQuota() {
+        return switches.quota().orElseGet(() -> Quota.parse(QUOTA_KEYS_QUOTA,
+                Quota.Window.SLIDING));
     }
 
     /** --tls: the HIT path over TLS, each way a client may come, against the ceiling over the same TLS. */
@@ -452,8 +456,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             }
         }
         if (!outcome.quotaLog().isEmpty()) {
-            s.append("the quota's edge logged: ").append(new java.util.TreeMap<>(outcome.quotaLog()).entrySet().stream()
-                    .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")))
+            s.append("the quota's edge logged: ").append(new TreeMap<>(outcome.quotaLog()).entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
                     .append(outcome.quotaLog().keySet().stream().anyMatch(k -> k.contains("REJECTED"))
                             ? "" : " (no request rejected)").append(System.lineSeparator());
         }

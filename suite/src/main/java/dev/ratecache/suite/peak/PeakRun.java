@@ -24,6 +24,9 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Peak throughput of the tiers' paths, each as a ratio to nginx's own ceiling measured in the
@@ -408,14 +411,14 @@ public final class PeakRun {
         }
     }
 
-    private static final java.util.regex.Pattern QUOTA_FIELD = java.util.regex.Pattern.compile("\"quota\":\"([A-Z_]+)\"");
+    private static final Pattern QUOTA_FIELD = Pattern.compile("\"quota\":\"([A-Z_]+)\"");
 
     /** What the edges' access logs say the quota did, by decision: PASSED, REJECTED, FALLBACK... */
     static Map<String, Long> quotaLog(List<Path> edgeLogs) throws IOException {
-        Map<String, Long> counts = new java.util.TreeMap<>();
+        Map<String, Long> counts = new TreeMap<>();
         for (Path log : edgeLogs) {
             try (var lines = Files.lines(log)) {
-                lines.map(QUOTA_FIELD::matcher).filter(java.util.regex.Matcher::find)
+                lines.map(QUOTA_FIELD::matcher).filter(Matcher::find)
                         .forEach(q -> counts.merge(q.group(1), 1L, Long::sum));
             }
         }

@@ -1,11 +1,18 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.spec.Quota;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -54,11 +67,10 @@ public final class QuotaKeys {
      * @param redisCpu   the CPU seconds redis-server spent meanwhile
      * @param lifetime   how long after its first request each counter expires, at most (the script's PEXPIRE)
      * @param untilGone  from the last answer until DBSIZE read 0; the wait's length when it did not
-     * @param after      the last reading of the wait: DBSIZE 0 and used_memory back, or where it stopped
+     * @param after      the reading that found DBSIZE 0, or the last of the wait when none did
      */
     public record Outcome(String redisVersion, Quota quota, long keys, long admitted, Duration loading, double redisCpu,
-            Reading before,
-            Reading loaded, Duration lifetime, Duration untilGone, Reading after, List<String> warnings) {
+            Reading before, Reading loaded, Duration lifetime, Duration untilGone, Reading after, List<String> warnings) {
         /** The counters' share of used_memory, per counter: what the keys added over the keys there. */
         public double bytesPerKey() {
             return loaded.keys() == 0 ? Double.NaN : (double) (loaded.usedMemory() - before.usedMemory()) / loaded.keys();
@@ -156,20 +168,20 @@ public final class QuotaKeys {
      * Returns how many the script admitted.
      */
     private static long load(RedisServer redis, String sha, String[] args, long keys) throws IOException {
-        java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(IN_FLIGHT);
-        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
-        try (java.net.Socket socket = new java.net.Socket(redis.host(), redis.port())) {
+        Semaphore room = new Semaphore(IN_FLIGHT);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try (Socket socket = new Socket(redis.host(), redis.port())) {
             socket.setSoTimeout((int) SILENCE.toMillis());
-            java.io.OutputStream out = new java.io.BufferedOutputStream(socket.getOutputStream(), 1 << 16);
-            java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream(), 1 << 16);
-            java.util.concurrent.Future<Long> admitted = reader.submit(() -> answers(in, keys, room));
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+            Future<Long> admitted = reader.submit(() -> answers(in, keys, room));
             byte[] head = ("*" + (3 + 1 + args.length) + "\r\n" + bulk("EVALSHA") + bulk(sha) + bulk("1"))
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    .getBytes(StandardCharsets.US_ASCII);
             StringBuilder rest = new StringBuilder();
             for (String arg : args) {
                 rest.append(bulk(arg));
             }
-            byte[] tail = rest.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] tail = rest.toString().getBytes(StandardCharsets.US_ASCII);
             for (long i = 0; i < keys; i++) {
                 if (!room.tryAcquire()) {
                     // What is buffered must reach Redis before its answers can make room.
@@ -177,12 +189,12 @@ public final class QuotaKeys {
                     awaitRoom(room, admitted);
                 }
                 out.write(head);
-                out.write(bulk(key(i)).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.write(bulk(key(i)).getBytes(StandardCharsets.US_ASCII));
                 out.write(tail);
             }
             out.flush();
             return admitted.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IOException("redis-server failed while loading the keys: " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -196,10 +208,10 @@ public final class QuotaKeys {
      * Waits for a place among those in flight; a reader that stopped (an error answer, a closed
      * connection) ends the wait with its own reason, not a timeout's.
      */
-    private static void awaitRoom(java.util.concurrent.Semaphore room, java.util.concurrent.Future<Long> reader)
-            throws IOException, InterruptedException, java.util.concurrent.ExecutionException {
+    private static void awaitRoom(Semaphore room, Future<Long> reader)
+            throws IOException, InterruptedException, ExecutionException {
         long until = System.nanoTime() + SILENCE.toNanos();
-        while (!room.tryAcquire(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        while (!room.tryAcquire(100, TimeUnit.MILLISECONDS)) {
             if (reader.isDone()) {
                 reader.get();
                 throw new IOException("redis-server's answers ended before the last EVALSHA was sent");
@@ -219,13 +231,13 @@ public final class QuotaKeys {
      * {@code room} for each; returns how many admitted (the first integer 1). An error answer (e.g.
      * NOSCRIPT) ends the loading with Redis's own words.
      */
-    static long answers(java.io.InputStream in, long n, java.util.concurrent.Semaphore room) throws IOException {
+    static long answers(InputStream in, long n, Semaphore room) throws IOException {
         long admitted = 0;
         for (long read = 0; read < n; read++) {
             String head = line(in);
             if (!head.equals("*4")) {
                 throw new IOException("answer " + (read + 1) + " is not the script's four integers: "
-                        + dev.ratecache.accesslog.Printable.escape(head));
+                        + Printable.escape(head));
             }
             String first = line(in);
             for (int i = 1; i < 4; i++) {
@@ -244,17 +256,17 @@ public final class QuotaKeys {
     }
 
     /** One RESP line without its CRLF; fails at the end of the stream or past a line's sane length. */
-    private static String line(java.io.InputStream in) throws IOException {
+    private static String line(InputStream in) throws IOException {
         StringBuilder s = new StringBuilder(16);
         for (int c = in.read(); c != '\r'; c = in.read()) {
             if (c < 0 || s.length() > 512) {
                 throw new IOException(c < 0 ? "redis-server closed the connection while loading"
-                        : "redis-server sent a line past 512 bytes: " + dev.ratecache.accesslog.Printable.escape(s.toString()));
+                        : "redis-server sent a line past 512 bytes: " + Printable.escape(s.toString()));
             }
             s.append((char) c);
         }
         if (in.read() != '\n') {
-            throw new IOException("redis-server sent a CR without LF after " + dev.ratecache.accesslog.Printable.escape(s.toString()));
+            throw new IOException("redis-server sent a CR without LF after " + Printable.escape(s.toString()));
         }
         return s.toString();
     }
