@@ -8,11 +8,13 @@ import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.H2load;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.peak.QuotaKeys;
 import dev.ratecache.suite.peak.RunningStackPeak;
 import dev.ratecache.suite.peak.STime;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.peak.Wrk;
 import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.WholeNumber;
@@ -31,7 +33,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,7 +53,9 @@ import picocli.CommandLine;
                     + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"
                     + " ceiling), measured in the same run. HIT and MISS run with the limits present but not"
                     + " binding; the rejection path with a front limit of 1 r/s. HAProxy's cache (Debian's"
-                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path. With --edge"
+                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path. With --quota:"
+                    + " HIT and MISS also with the quota counted in Redis, its window and mode as given and its N raised"
+                    + " so that none is rejected, and what the call adds. With --edge"
                     + " haproxy or varnish: that product's full edge against its bare form on the HIT path instead.",
             "",
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
@@ -60,11 +66,21 @@ import picocli.CommandLine;
             "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
             "  ./run-tests.sh peak --edge haproxy --rounds 5  HAProxy's full edge against its bare cache (the bar: 0.95)",
             "  ./run-tests.sh peak --edge varnish --rounds 5  Varnish's full edge against its bare VCL",
+            "  ./run-tests.sh peak --quota 1000/d --fleet     what the quota's and the shared limit's Redis calls add",
+            "  ./run-tests.sh peak --quota-keys 1000000       a million clients' quota counters in Redis, until they expire",
             ""})
 public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
+    /** --quota-keys' most: each key an address of 10.0.0.0/8, which holds 16,777,216. */
+    static final int QUOTA_KEYS_MAX = 10_000_000;
     private static final Map<String, WholeNumber> WHOLE_NUMBERS = WholeNumber.byFlag(
             WholeNumber.of("--duration", 1, 3600), WholeNumber.of("--connections", 1, 10_000),
-            WholeNumber.of("--threads", 1, 64), WholeNumber.of("--rounds", 1, 100), WholeNumber.of("--streams", 1, 1000));
+            WholeNumber.of("--threads", 1, 64), WholeNumber.of("--rounds", 1, 100), WholeNumber.of("--streams", 1, 1000),
+            WholeNumber.of("--quota-keys", 1, QUOTA_KEYS_MAX));
+
+    /** --quota-keys' quota without --quota: a short window, so the counters expire within the run. */
+    static final String QUOTA_KEYS_QUOTA = "1000/10s";
+    /** --quota-keys waits for its counters to expire: up to two windows and a second, in a sliding window. */
+    static final long QUOTA_KEYS_WINDOW_MAX = 60;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -114,6 +130,22 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " through the balancer and two edges, the per-client limit split between them and then shared in"
                     + " Redis (the suite's own redis-server).")
     boolean fleet;
+
+    @Option(names = "--quota-keys", paramLabel = "N",
+            description = "Instead of the paths above: N clients' quota counters in the suite's own redis-server, one"
+                    + " request each through the edge's script (nginx/lua/quota_window.lua by EVALSHA, pipelined), then"
+                    + " Redis's used_memory and DBSIZE before, with the N keys, and once they have expired, and the bytes"
+                    + " per active key. The window and mode are --quota's and --quota-window's (a window of "
+                    + QUOTA_KEYS_WINDOW_MAX + " s at most; without --quota, " + QUOTA_KEYS_QUOTA + " sliding).")
+    Integer quotaKeys;
+
+    /** The last --quota-keys run's figures, for tests. */
+    private QuotaKeys.Outcome quotaKeysOutcome;
+
+    /** The figures of the last --quota-keys run; null before one. */
+    public QuotaKeys.Outcome quotaKeysOutcome() {
+        return quotaKeysOutcome;
+    }
 
     @Option(names = "--breakdown",
             description = "Instead of the paths above: the price of each feature of the front tier on the HIT path."
@@ -168,13 +200,17 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Override
     public Integer call() throws Exception {
+        if (quotaKeys != null) {
+            // Redis alone, on a port of its own: a running up is no competitor for what it measures.
+            return measureQuotaKeys();
+        }
         // With a stack that up keeps running, peak points at it: that stack as configured, against
         // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
         Optional<UpState> up = UpState.running(RunFolders.results(results));
-        if (up.isPresent() && (switches.tls() || edge != EdgeProduct.NGINX)) {
-            Refuse.ifAny(spec, List.of((switches.tls() ? "--tls" : "--edge " + edge) + " starts its own tiers, which"
-                    + " would compete with the running up (" + up.get().describe() + ") for the cores: stop it with"
-                    + " ./run-tests.sh down"));
+        if (up.isPresent() && (switches.tls() || edge != EdgeProduct.NGINX || quotaGiven())) {
+            String own = switches.tls() ? "--tls" : edge != EdgeProduct.NGINX ? "--edge " + edge : "--quota";
+            Refuse.ifAny(spec, List.of(own + " starts its own tiers, which would compete with the running up ("
+                    + up.get().describe() + ") for the cores: stop it with ./run-tests.sh down"));
         }
         if (up.isPresent()) {
             return dryRun.on ? dryRun.report(spec.commandLine().getOut(), List.of("peak against the running up ("
@@ -234,17 +270,64 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); nginx workers " + workers
                 + "; GET " + path + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
         out.println("switches: " + switches.describe() + " (HIT and MISS: limits at " + 100_000
-                + " r/s, not binding; rejection: front limit 1 r/s)");
+                + " r/s, not binding" + (switches.quota().isPresent() ? ", no quota" : "")
+                + "; rejection: front limit 1 r/s)");
+        Optional<Quota> quota = switches.quota();
+        quota.ifPresent(q -> out.println("quota:    HIT and MISS in the same rounds through tiers of their own with a"
+                + " quota of " + PeakRun.openQuota(q).flag() + " " + q.window() + " counted in the suite's redis-server:"
+                + " --quota's window and mode, its N raised so that no request is rejected (the script does the same"
+                + " work for any N while it admits)"));
         out.println("folder:   " + dir);
         out.flush();
         try {
             outcome = new PeakRun(new PeakRun.Options(switches, workers, ports, load, rounds, path, originArgs,
-                    Math.max(10, connections), dir, fleet), out).run();
+                    Math.max(10, connections), dir, fleet, quota.orElse(null)), out).run();
         } catch (IOException e) {
             spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage() + " (logs in " + dir + ")");
             return 1;
         }
         return printed(table(outcome), outcome.warnings(), dir);
+    }
+
+    /** --quota-keys: the quota's counters of N clients in Redis, before, loaded and once expired. */
+    private int measureQuotaKeys() throws IOException {
+        validate();
+        List<String> missing = new ArrayList<>();
+        RedisServer.notInstalled().ifPresent(missing::add);
+        if (workDir != null) {
+            dev.ratecache.suite.nginx.WorkerAccess.problem(workDir, "--work-dir").ifPresent(missing::add);
+        }
+        Refuse.ifAny(spec, missing);
+        Quota quota = quotaKeysQuota();
+        if (dryRun.on) {
+            return dryRun.report(spec.commandLine().getOut(), List.of("peak --quota-keys: " + quotaKeys
+                    + " quota counters (" + quota.flag() + " " + quota.window() + ") in the suite's redis-server"));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Path dir = workDir != null ? Files.createDirectories(workDir).resolve("peak-" + System.currentTimeMillis())
+                : Files.createTempDirectory("ratecache-peak-");
+        out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+        out.println("quota:    " + quota.flag() + " " + quota.window() + ", one request for each of " + quotaKeys
+                + " clients, so each key's counter is 1 and its first request admitted");
+        out.println("keys:     " + QuotaKeys.key(0) + ":START to "
+                + QuotaKeys.key(quotaKeys - 1) + ":START, as the edge keys its clients by"
+                + " address, through " + QuotaKeys.SCRIPT + " by EVALSHA");
+        out.println("folder:   " + dir);
+        out.flush();
+        try {
+            quotaKeysOutcome = QuotaKeys.run(
+                    new QuotaKeys.Options(quotaKeys, quota, dir), out);
+        } catch (IOException e) {
+            return failed(e, dir);
+        }
+        out.println("redis:    " + quotaKeysOutcome.redisVersion() + ", the suite's own redis-server (no persistence)");
+        return printed(QuotaKeys.table(quotaKeysOutcome), quotaKeysOutcome.warnings(), dir);
+    }
+
+    /** The quota whose counters --quota-keys loads: --quota's, or {@link #QUOTA_KEYS_QUOTA} sliding. */
+    private Quota quotaKeysQuota() {
+        return switches.quota().orElseGet(() -> Quota.parse(QUOTA_KEYS_QUOTA,
+                Quota.Window.SLIDING));
     }
 
     /** --tls: the HIT path over TLS, each way a client may come, against the ceiling over the same TLS. */
@@ -362,12 +445,33 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     String.format(Locale.ROOT, "%.2f-%.2f", f.minRatio(), f.maxRatio()), f.medianCpuMicros(),
                     f.medianCpuRatio(), f.medianP50(), f.medianP99()));
         }
+        List<PeakRun.RedisCost> costs = outcome.redisCosts();
+        if (!costs.isEmpty()) {
+            s.append(String.format(Locale.ROOT, "what Redis adds (medians; cpu us counts Redis's own in the rows with"
+                    + " Redis):%n"));
+            for (PeakRun.RedisCost c : costs) {
+                s.append(String.format(Locale.ROOT, "  %-24s %+8.1f cpu us, %+7.3f ms p50, ratio %.2f -> %.2f (against %s)%n",
+                        c.with().kind().label(), c.addedCpuMicros(), c.addedP50(), c.without().medianRatio(),
+                        c.with().medianRatio(), c.without().kind().label()));
+            }
+        }
+        if (!outcome.quotaLog().isEmpty()) {
+            s.append("the quota's edge logged: ").append(new TreeMap<>(outcome.quotaLog()).entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
+                    .append(outcome.quotaLog().keySet().stream().anyMatch(k -> k.contains("REJECTED"))
+                            ? "" : " (no request rejected)").append(System.lineSeparator());
+        }
         return s.toString();
     }
 
     /** The input checked before anything starts, one line each; binds no port ({@link #checkMachine} does). */
     void validate() {
         List<String> problems = new ArrayList<>(switches.problems());
+        if (quotaKeys != null) {
+            quotaKeysProblems(problems);
+            Refuse.ifAny(spec, problems);
+            return;
+        }
         if (switches.edges() > 1) {
             problems.add("--edges " + switches.edges() + ": peak measures one front end's paths; run several edges with ./run-tests.sh --edges N");
         }
@@ -386,8 +490,13 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         } else if (switches.tls()) {
             tlsProblems(problems);
         }
-        if (breakdown && (appPath != null || fleet)) {
-            problems.add("--breakdown measures the front tier's HIT path alone: drop " + (appPath != null ? "--app-path" : "--fleet"));
+        if (breakdown && (appPath != null || fleet || quotaGiven())) {
+            problems.add("--breakdown measures the front tier's HIT path alone: drop " + (appPath != null ? "--app-path"
+                    : fleet ? "--fleet" : "--quota"));
+        }
+        if (quotaGiven() && appPath != null) {
+            problems.add("--app-path compares the edge cache with the app's Redis cache, --quota the quota's Redis call:"
+                    + " run them apart");
         }
         if (appPath != null) {
             if (!appPath.matches("/items/[1-9][0-9]{0,8}")) {
@@ -427,6 +536,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         if (fleet) {
             problems.add("--fleet measures nginx's fleet limit in Redis: drop it with --edge " + edge);
         }
+        if (quotaGiven()) {
+            problems.add("--quota measures nginx's quota in Redis: drop it with --edge " + edge);
+        }
         if (spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
             problems.add("--workers sets nginx's worker processes, and " + EdgePeak.product(edge) + " runs its own"
                     + " default threads in both forms: drop --workers with --edge " + edge);
@@ -436,7 +548,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     /** What --tls measures and what makes no sense with it, one line each. */
     private void tlsProblems(List<String> problems) {
         for (String[] other : new String[][] {{breakdown ? "--breakdown" : null, "the production front's features one by one"},
-                {appPath != null ? "--app-path" : null, "the app's Redis cache"}, {fleet ? "--fleet" : null, "the fleet's Redis"}}) {
+                {appPath != null ? "--app-path" : null, "the app's Redis cache"}, {fleet ? "--fleet" : null, "the fleet's Redis"},
+                {quotaGiven() ? "--quota" : null, "the quota's Redis call"}}) {
             if (other[0] != null) {
                 problems.add("--tls measures the HIT path over TLS, " + other[0] + " " + other[1] + ": run them apart");
             }
@@ -453,11 +566,15 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     /** What this machine must give the measurement, once the input is good: the tools, free ports, an open --work-dir. */
     void checkMachine() {
         List<String> problems = new ArrayList<>();
-        if (appPath != null || fleet) {
+        boolean quota = quotaGiven();
+        if (appPath != null || fleet || quota) {
             RedisServer.notInstalled().ifPresent(problems::add);
         }
-        if (fleet && !Files.isRegularFile(dev.ratecache.suite.nginx.NginxRenderer.LUA_MODULE)) {
-            problems.add("--fleet needs nginx's Lua module: sudo apt-get install -y libnginx-mod-http-lua, or run ./run-tests.sh peak");
+        for (String[] lua : new String[][] {{fleet ? "--fleet" : null}, {quota ? "--quota" : null}}) {
+            if (lua[0] != null && !Files.isRegularFile(dev.ratecache.suite.nginx.NginxRenderer.LUA_MODULE)) {
+                problems.add(lua[0] + " needs nginx's Lua module: sudo apt-get install -y libnginx-mod-http-lua, or run"
+                        + " ./run-tests.sh peak");
+            }
         }
         EdgePeak.notInstalled(edge).ifPresent(problems::add);
         if (!Wrk.installed()) {
@@ -475,6 +592,35 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             dev.ratecache.suite.nginx.WorkerAccess.problem(workDir, "--work-dir").ifPresent(problems::add);
         }
         Refuse.ifAny(spec, problems);
+    }
+
+    /** Whether --quota was given, whether its value parses or not: what it goes with is checked apart. */
+    private boolean quotaGiven() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption("--quota");
+    }
+
+    /** What --quota-keys, which measures Redis alone, does not go with, one line each. */
+    private void quotaKeysProblems(List<String> problems) {
+        range(problems, "--quota-keys", quotaKeys);
+        for (String[] other : new String[][] {{breakdown ? "--breakdown" : null}, {switches.tls() ? "--tls" : null},
+                {appPath != null ? "--app-path" : null}, {fleet ? "--fleet" : null},
+                {edge != EdgeProduct.NGINX ? "--edge " + edge : null}}) {
+            if (other[0] != null) {
+                problems.add("--quota-keys measures the quota's keys in Redis alone, with no tiers: drop " + other[0]);
+            }
+        }
+        if (switches.fleetRedis() != null) {
+            problems.add("--quota-keys fills the suite's own redis-server, whose memory it reads from empty: drop"
+                    + " --fleet-redis");
+        }
+        if (!quotaGiven() || !switches.problems().isEmpty()) {
+            return;
+        }
+        switches.quota().filter(q -> q.windowSeconds() > QUOTA_KEYS_WINDOW_MAX)
+                .ifPresent(q -> problems.add("--quota-keys waits until the counters expire, up to two windows: give"
+                        + " --quota a window of " + QUOTA_KEYS_WINDOW_MAX + " s at most, e.g. --quota "
+                        + QUOTA_KEYS_QUOTA + " (got " + q.flag() + ")"));
     }
 
     private static void range(List<String> problems, String flag, int value) {

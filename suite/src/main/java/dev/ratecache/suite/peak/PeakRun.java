@@ -5,6 +5,7 @@ import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.stats.Median;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.FleetLimit;
+import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.LimitMode;
@@ -23,6 +24,9 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Peak throughput of the tiers' paths, each as a ratio to nginx's own ceiling measured in the
@@ -43,7 +47,11 @@ public final class PeakRun {
         FLEET_SPLIT_MISS("MISS, fleet split"),
         FLEET_SHARED_MISS("MISS, fleet shared"),
         FLEET_SPLIT_REJECTION("rejection, fleet split"),
-        FLEET_SHARED_REJECTION("rejection, fleet shared");
+        FLEET_SHARED_REJECTION("rejection, fleet shared"),
+        // --quota: HIT and MISS again on the same one edge with the quota counted in Redis, so that the
+        // difference from HIT and MISS above is the quota's Redis call alone.
+        QUOTA_HIT("HIT, quota in Redis"),
+        QUOTA_MISS("MISS, quota in Redis");
 
         private final String label;
 
@@ -62,9 +70,11 @@ public final class PeakRun {
      * @param origin   the suite's own origin's extra arguments, or null to use the switches' --origin
      * @param workers  the switches' worker setting, which the ceiling copies
      * @param path     the URL path to warm and hit
+     * @param quota    --quota's window and mode, whose cost the quota's rows measure with {@link #OPEN_QUOTA}
+     *                 requests a window; null for no quota rows
      */
     public record Options(StackSwitches switches, String workers, StackPorts ports, Wrk.Load load, int rounds,
-            String path, List<String> origin, int originThreads, Path dir, boolean fleet) {}
+            String path, List<String> origin, int originThreads, Path dir, boolean fleet, Quota quota) {}
 
     /** The fleet --fleet measures: two edges behind the balancer, enough for the limit to be a fleet's. */
     static final int FLEET_EDGES = 2;
@@ -89,10 +99,31 @@ public final class PeakRun {
         public long requests() { return runs.stream().mapToLong(Wrk.Result::requests).sum(); }
     }
 
-    /** Every path's figures, the body size compared, and anything that makes a figure doubtful. */
-    public record Outcome(int bodyBytes, Map<Kind, Figure> figures, List<String> warnings) {
+    /**
+     * Every path's figures, the body size compared, anything that makes a figure doubtful, and what
+     * the quota's edge logged for the requests of its rows (PASSED, REJECTED, FALLBACK...; empty without
+     * --quota).
+     */
+    public record Outcome(int bodyBytes, Map<Kind, Figure> figures, List<String> warnings, Map<String, Long> quotaLog) {
         public double ratio(Kind kind) {
             return figures.get(kind).medianRatio();
+        }
+
+        /**
+         * What Redis adds, one pair a line: a path with Redis against the same path without it, measured
+         * in the same run (--fleet: shared against split; --quota: with the quota against none). Empty
+         * when neither ran.
+         */
+        public List<RedisCost> redisCosts() {
+            List<RedisCost> costs = new ArrayList<>();
+            for (Kind[] pair : new Kind[][] {{Kind.FLEET_SPLIT_MISS, Kind.FLEET_SHARED_MISS},
+                    {Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION}, {Kind.HIT, Kind.QUOTA_HIT},
+                    {Kind.MISS, Kind.QUOTA_MISS}}) {
+                if (figures.containsKey(pair[0]) && figures.containsKey(pair[1])) {
+                    costs.add(new RedisCost(figures.get(pair[0]), figures.get(pair[1])));
+                }
+            }
+            return costs;
         }
 
         public double cpuRatio(Kind kind) {
@@ -100,9 +131,29 @@ public final class PeakRun {
         }
     }
 
+    /**
+     * A path without Redis and the same path with it. The medians of CPU per request differ by what
+     * asking Redis costs the edge and Redis together; the ratios by what it costs in requests/s.
+     */
+    public record RedisCost(Figure without, Figure with) {
+        public double addedCpuMicros() {
+            return with.medianCpuMicros() - without.medianCpuMicros();
+        }
+
+        public double addedP50() {
+            return with.medianP50() - without.medianP50();
+        }
+    }
+
     /** The non-binding limit: far above what one machine can send, so the limit is looked up but never rejects. */
     static final int OPEN_RATE = 100_000;
     static final int OPEN_BURST = 1_000_000;
+    /**
+     * The quota's rows' N: the most --quota takes, which one machine's wrk does not spend in a window
+     * (at 100,000 requests/s, a window of 10,000 s). The script does the same work for any N while it
+     * admits: two GETs and an INCR in a sliding window, a GET and an INCR in the others.
+     */
+    public static final long OPEN_QUOTA = 999_999_999;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -114,15 +165,30 @@ public final class PeakRun {
         this.progress = progress;
     }
 
-    /** The switches of the HIT and MISS runs: limits present (if switched on) but never binding. */
+    /**
+     * The switches of the HIT and MISS runs: limits present (if switched on) but never binding; no
+     * quota, which only the quota's rows count ({@link #withOpenQuota}).
+     */
     public static StackSwitches open(StackSwitches s) {
         return s.copy().frontRate(OPEN_RATE).frontBurst(OPEN_BURST).frontMode(LimitMode.NODELAY)
-                .backRate(OPEN_RATE).backBurst(OPEN_BURST).backMode(LimitMode.NODELAY);
+                .backRate(OPEN_RATE).backBurst(OPEN_BURST).backMode(LimitMode.NODELAY)
+                .quota(null, Quota.Window.SLIDING);
     }
 
     /** The switches of the rejection run: a front limit of 1 r/s with a burst of 1, so nearly all is rejected. */
     public static StackSwitches rejecting(StackSwitches s) {
-        return s.copy().frontLimit(true).frontRate(1).frontBurst(1).frontMode(LimitMode.QUEUE);
+        return s.copy().frontLimit(true).frontRate(1).frontBurst(1).frontMode(LimitMode.QUEUE)
+                .quota(null, Quota.Window.SLIDING);
+    }
+
+    /** {@code quota}'s window and mode with {@link #OPEN_QUOTA} requests a window: counted, never exhausted. */
+    public static Quota openQuota(Quota quota) {
+        return new Quota(OPEN_QUOTA, quota.windowSeconds(), quota.window());
+    }
+
+    /** The switches of the quota's rows: {@link #open} with the quota of {@link #openQuota}. */
+    public static StackSwitches withOpenQuota(StackSwitches s, Quota quota) {
+        return open(s).quota(openQuota(quota).flag(), quota.window());
     }
 
     public Outcome run() throws IOException, InterruptedException {
@@ -134,11 +200,12 @@ public final class PeakRun {
         List<String> warnings = new ArrayList<>();
         Wrk wrk = new Wrk(options.load());
         Path wrkDir = options.dir().resolve("wrk");
-        Path missScript = missScript(options.dir().resolve("miss.lua"), options.path());
         OriginServer origin = null;
         CeilingServer ceiling = null;
         HaproxyCache haproxy = null;
         Stack stack = null;
+        QuotaRows quota = null;
+        Map<String, Long> quotaLog = Map.of();
         try {
             origin = startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
             stack = Stack.around(origin, open(options.switches()), options.ports(), options.dir().resolve("open"));
@@ -156,16 +223,28 @@ public final class PeakRun {
                 warnings.add("HAProxy cache HIT: not measured, haproxy is not installed (" + HaproxyCache.binary()
                         + "; sudo apt-get install -y haproxy, or run ./run-tests.sh peak)");
             }
+            if (options.quota() != null) {
+                quota = QuotaRows.start(origin, options, warnings);
+            }
             Measurer m = new Measurer(wrk, wrkDir, runs, cpu);
             long front = stack.frontEnd().pid();
             long back = stack.backEnd().pid();
             for (int round = 1; round <= options.rounds(); round++) {
                 m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
+                // With --quota, every other round the quota's HIT and MISS first, so that a machine slowing
+                // down within a round does not always fall on the same one of the two compared.
+                boolean quotaFirst = quota != null && round % 2 == 0;
+                if (quotaFirst) {
+                    quota.hit(m, round, origin, warnings);
+                }
                 long originBefore = originRequests(origin);
                 m.measure(Kind.HIT, url, null, round, front);
                 long reachedOrigin = originRequests(origin) - originBefore;
                 if (reachedOrigin > 0) {
                     warnings.add("round " + round + ": " + reachedOrigin + " requests of the HIT run reached the origin");
+                }
+                if (quota != null && !quotaFirst) {
+                    quota.hit(m, round, origin, warnings);
                 }
                 if (haproxy != null) {
                     originBefore = originRequests(origin);
@@ -177,12 +256,25 @@ public final class PeakRun {
                     }
                     m.ratios(ratios, cpuRatios, Kind.HAPROXY_HIT);
                 }
-                m.measure(Kind.MISS, url, missScript, round, front, back);
+                if (quotaFirst) {
+                    m.measure(Kind.QUOTA_MISS, quota.url(), missScript("quota-miss", round), round, quota.miss());
+                }
+                m.measure(Kind.MISS, url, missScript("miss", round), round, front, back);
+                if (quota != null && !quotaFirst) {
+                    m.measure(Kind.QUOTA_MISS, quota.url(), missScript("quota-miss", round), round, quota.miss());
+                }
                 m.ratios(ratios, cpuRatios, Kind.HIT, Kind.MISS);
+                if (quota != null) {
+                    m.ratios(ratios, cpuRatios, Kind.QUOTA_HIT, Kind.QUOTA_MISS);
+                }
             }
             if (haproxy != null) {
                 haproxy.close();
                 haproxy = null;
+            }
+            if (quota != null) {
+                quotaLog = quota.stop(warnings);
+                quota = null;
             }
             stack.close();
             stack = Stack.around(origin, rejecting(options.switches()), options.ports(),
@@ -203,9 +295,10 @@ public final class PeakRun {
                 figures.put(kind, new Figure(kind, runs.get(kind), ratios.get(kind), cpu.get(kind), cpuRatios.get(kind)));
             }
             check(figures, warnings);
-            return new Outcome(bodyBytes, figures, warnings);
+            return new Outcome(bodyBytes, figures, warnings, quotaLog);
         } finally {
-            for (AutoCloseable c : new AutoCloseable[] {haproxy, stack, ceiling, origin}) {
+            for (AutoCloseable c : new AutoCloseable[] {haproxy, quota == null ? null : quota.stack(), stack, ceiling,
+                    origin}) {
                 if (c != null) {
                     try {
                         c.close();
@@ -224,7 +317,6 @@ public final class PeakRun {
      */
     private void measureFleet(Measurer m, CeilingServer ceiling, OriginServer origin, Map<Kind, List<Double>> ratios,
             Map<Kind, List<Double>> cpuRatios, List<String> warnings) throws IOException, InterruptedException {
-        Path missScript = missScript(options.dir().resolve("fleet-miss.lua"), options.path());
         record Path2(FleetLimit limit, Kind miss, Kind rejection) {}
         for (Path2 p : List.of(new Path2(FleetLimit.SPLIT, Kind.FLEET_SPLIT_MISS, Kind.FLEET_SPLIT_REJECTION),
                 new Path2(FleetLimit.SHARED, Kind.FLEET_SHARED_MISS, Kind.FLEET_SHARED_REJECTION))) {
@@ -244,7 +336,8 @@ public final class PeakRun {
                     for (int round = 1; round <= options.rounds(); round++) {
                         m.measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
                         Kind kind = rejecting ? p.rejection() : p.miss();
-                        m.measure(kind, fleet.frontUri().resolve(options.path()), rejecting ? null : missScript, round, pids);
+                        m.measure(kind, fleet.frontUri().resolve(options.path()), rejecting ? null
+                                : missScript("fleet-" + p.limit() + "-miss", round), round, pids);
                         m.ratios(ratios, cpuRatios, kind);
                     }
                 }
@@ -256,6 +349,80 @@ public final class PeakRun {
                 }
             }
         }
+    }
+
+    /**
+     * --quota's front and back tiers, started beside the ones of the HIT and MISS rows (on ports of
+     * their own, around the same origin) and measured in the same rounds: the same tiers and hops with
+     * the quota counted in Redis for every request, so that the difference is the quota's call alone.
+     * Redis's own CPU counts in these rows.
+     *
+     * @param hit  the processes whose CPU a HIT costs: the front tier's, Redis's
+     * @param miss those of a MISS: the back tier's too
+     */
+    private record QuotaRows(Stack stack, URI url, long[] hit, long[] miss) {
+        static QuotaRows start(OriginServer origin, Options options, List<String> warnings)
+                throws IOException, InterruptedException {
+            StackPorts ports = StackPorts.free().origin(options.ports().origin(), options.ports().management())
+                    .listen(options.ports().listen());
+            Stack stack = Stack.around(origin, withOpenQuota(options.switches(), options.quota()), ports,
+                    options.dir().resolve("quota"));
+            try {
+                URI url = stack.frontUri().resolve(options.path());
+                warm(url);
+                List<Long> hit = new ArrayList<>(List.of(stack.frontEnd().pid()));
+                stack.fleetRedis().ifPresentOrElse(r -> hit.add(r.pid()), () -> warnings.add("the quota's rows count"
+                        + " no Redis CPU: --fleet-redis names a Redis of yours, whose process peak cannot see"));
+                List<Long> miss = new ArrayList<>(hit);
+                miss.add(stack.backEnd().pid());
+                return new QuotaRows(stack, url, hit.stream().mapToLong(Long::longValue).toArray(),
+                        miss.stream().mapToLong(Long::longValue).toArray());
+            } catch (IOException | RuntimeException e) {
+                stack.close();
+                throw e;
+            }
+        }
+
+        void hit(Measurer m, int round, OriginServer origin, List<String> warnings)
+                throws IOException, InterruptedException {
+            long before = originRequests(origin);
+            m.measure(Kind.QUOTA_HIT, url, null, round, hit);
+            long reached = originRequests(origin) - before;
+            if (reached > 0) {
+                warnings.add("round " + round + ": " + reached + " requests of the quota's HIT run reached the origin");
+            }
+        }
+
+        /**
+         * Stops the tiers and Redis; returns what the edge logged as the quota's decision for each of
+         * its requests, read once it has written out its buffered log.
+         */
+        Map<String, Long> stop(List<String> warnings) throws IOException {
+            List<Path> logs = stack.frontAccessLogs();
+            stack.close();
+            Map<String, Long> logged = quotaLog(logs);
+            long fellBack = logged.entrySet().stream().filter(e -> e.getKey().startsWith("FALLBACK"))
+                    .mapToLong(Map.Entry::getValue).sum();
+            if (fellBack > 0) {
+                warnings.add("the quota's rows: " + fellBack + " requests fell back to the edge's own count (Redis"
+                        + " failed or was slow): see the edge's error log");
+            }
+            return logged;
+        }
+    }
+
+    private static final Pattern QUOTA_FIELD = Pattern.compile("\"quota\":\"([A-Z_]+)\"");
+
+    /** What the edges' access logs say the quota did, by decision: PASSED, REJECTED, FALLBACK... */
+    static Map<String, Long> quotaLog(List<Path> edgeLogs) throws IOException {
+        Map<String, Long> counts = new TreeMap<>();
+        for (Path log : edgeLogs) {
+            try (var lines = Files.lines(log)) {
+                lines.map(QUOTA_FIELD::matcher).filter(Matcher::find)
+                        .forEach(q -> counts.merge(q.group(1), 1L, Long::sum));
+            }
+        }
+        return counts;
     }
 
     /** How many requests the edges' access logs say fell back from the fleet's Redis to their own split limit. */
@@ -360,7 +527,7 @@ public final class PeakRun {
     /** Doubts about the figures, e.g. a HIT run that got rejections: the limits were binding after all. */
     private static void check(Map<Kind, Figure> figures, List<String> warnings) {
         for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.HAPROXY_HIT, Kind.MISS, Kind.FLEET_SPLIT_MISS,
-                Kind.FLEET_SHARED_MISS)) {
+                Kind.FLEET_SHARED_MISS, Kind.QUOTA_HIT, Kind.QUOTA_MISS)) {
             Figure f = figures.get(kind);
             if (f != null && f.non2xx() > 0) {
                 warnings.add(kind.label() + ": " + f.non2xx() + " of " + f.requests() + " responses were not 2xx/3xx");
@@ -403,8 +570,16 @@ public final class PeakRun {
                 + "): give --url a path whose responses are cacheable");
     }
 
+    /**
+     * The MISS script of one run, named for it: each round's URLs its own, since the same stack's cache
+     * holds the last round's and a script of the same URLs would measure HITs from round 2 on.
+     */
+    private Path missScript(String run, int round) throws IOException {
+        return missScript(options.dir().resolve(run + "-" + round + ".lua"), options.path(), run + "-" + round);
+    }
+
     /** A wrk script that gives every request its own query string, so each one misses the edge cache. */
-    static Path missScript(Path file, String path) throws IOException {
+    static Path missScript(Path file, String path, String run) throws IOException {
         String separator = path.contains("?") ? "&" : "?";
         Files.writeString(file, """
                 -- Every request a new query string: each misses the edge cache and goes to the origin.
@@ -416,9 +591,9 @@ public final class PeakRun {
                 local n = 0
                 function request()
                   n = n + 1
-                  return wrk.format("GET", "%s%speak-miss=" .. id .. "-" .. n)
+                  return wrk.format("GET", "%s%speak-miss=%s-" .. id .. "-" .. n)
                 end
-                """.formatted(path.replace("\\", "\\\\").replace("\"", "\\\""), separator));
+                """.formatted(path.replace("\\", "\\\\").replace("\"", "\\\""), separator, run));
         return file;
     }
 

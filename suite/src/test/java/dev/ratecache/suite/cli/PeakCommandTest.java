@@ -8,12 +8,14 @@ import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
+import dev.ratecache.suite.peak.QuotaKeys;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,7 @@ class PeakCommandTest {
 
     @Test
     void measuresEveryPathAgainstTheCeilingWithSaneRatios() {
-        List<String> args = new ArrayList<>(List.of("peak", "--duration", "1", "--fleet"));
+        List<String> args = new ArrayList<>(List.of("peak", "--duration", "1", "--fleet", "--quota", "1000/d"));
         args.addAll(freePorts());
 
         assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
@@ -78,6 +80,53 @@ class PeakCommandTest {
             assertThat(Long.parseLong(fellBack.group(2))).as(cli.err())
                     .isLessThan(outcome.figures().get(kind).requests() / 4);
         }
+        // --quota: HIT and MISS again with the quota counted in Redis, N raised so that none was rejected,
+        // each set beside the same path without it, as the fleet's shared rows beside its split ones.
+        assertThat(cli.out()).contains("quota:    HIT and MISS in the same rounds", "999999999/d sliding",
+                "HIT, quota in Redis", "MISS, quota in Redis", "what Redis adds");
+        assertThat(outcome.ratio(Kind.QUOTA_HIT)).isPositive().isFinite();
+        assertThat(outcome.ratio(Kind.QUOTA_MISS)).isPositive().isFinite();
+        assertThat(outcome.figures().get(Kind.QUOTA_HIT).non2xx()).isZero();
+        assertThat(non2xxShare(outcome, Kind.QUOTA_MISS)).isLessThan(0.01);
+        assertThat(outcome.redisCosts()).extracting(c -> c.with().kind()).containsExactly(Kind.FLEET_SHARED_MISS,
+                Kind.FLEET_SHARED_REJECTION, Kind.QUOTA_HIT, Kind.QUOTA_MISS);
+        // Every request of the quota's rows was counted (the log also holds the warm-up's, and any wrk
+        // left unread when it stopped), none rejected; a few may fall back past Redis's 50 ms, as above.
+        Map<String, Long> quotaLog = outcome.quotaLog();
+        long quotaRequests = outcome.figures().get(Kind.QUOTA_HIT).requests()
+                + outcome.figures().get(Kind.QUOTA_MISS).requests();
+        assertThat(quotaLog).doesNotContainKeys("REJECTED", "FALLBACK_REJECTED", "NONE", "EXEMPT");
+        assertThat(quotaLog.getOrDefault("PASSED", 0L) + quotaLog.getOrDefault("FALLBACK", 0L))
+                .isGreaterThanOrEqualTo(quotaRequests);
+        assertThat(quotaLog.getOrDefault("FALLBACK", 0L)).as(cli.err()).isLessThan(quotaRequests / 4);
+        assertThat(cli.out()).contains("(no request rejected)");
+    }
+
+    @Test
+    void quotaKeysAppearInRedisWithATtlAndExpireWithTheWindow() {
+        // 20,000 keys load in well under a second here; in a sliding window of 2 s each lives 5 s.
+        assertThat(cli.run("peak", "--quota-keys", "20000", "--quota", "1000/2s")).as(cli.err()).isZero();
+
+        QuotaKeys.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand()
+                .quotaKeysOutcome();
+        assertThat(outcome.loading()).as("loading within a counter's lifetime, so none expired before all were in")
+                .isLessThan(outcome.lifetime());
+        assertThat(outcome.admitted()).isEqualTo(20_000);
+        assertThat(outcome.before().keys()).isZero();
+        assertThat(outcome.loaded().keys()).isEqualTo(20_000);
+        assertThat(outcome.loaded().expiring()).isEqualTo(20_000);
+        // At least the key's own bytes ("ratecache:quota:10.0.78.31:" and a start of 13 digits); at most a few
+        // hundred: Redis's entry, the expiry's and both tables' slots take tens each, never kilobytes.
+        assertThat(outcome.bytesPerKey()).isBetween((double) QuotaKeys.key(19_999).length() + 14, 512.0);
+        assertThat(outcome.expired()).as(cli.out()).isTrue();
+        assertThat(outcome.after().keys()).isZero();
+        // Back near the start: what the keys took is given back but for Redis's tables, which shrink on
+        // its own timer (4 % of 20,000 keys' memory left here, 0.1 % of a million's).
+        assertThat(outcome.leftShare()).as(cli.out()).isLessThan(0.25);
+        assertThat(cli.out()).contains("bytes per active key:", "every key gone", "through nginx/lua/quota_window.lua");
+        String folder = cli.out().lines().filter(l -> l.startsWith("folder:")).findFirst().orElseThrow()
+                .substring("folder:".length()).strip();
+        assertThat(Path.of(folder)).doesNotExist();
     }
 
     @ParameterizedTest

@@ -41,6 +41,27 @@ class PeakInputTest {
                         "--app-path compares nginx's edge cache with the app's Redis cache: drop it with --edge haproxy"),
                 refused("--fleet with another edge", List.of("--edge", "varnish", "--fleet"),
                         "--fleet measures nginx's fleet limit in Redis: drop it with --edge varnish"),
+                refused("--quota with another edge", List.of("--edge", "varnish", "--quota", "1000/d"),
+                        "--quota measures nginx's quota in Redis: drop it with --edge varnish"),
+                refused("a --quota that is no quota, naming the form", List.of("--quota", "1000/week"),
+                        "--quota: '1000/week' is not a quota: use N/m, N/h, N/d or N/SECONDSs, e.g. 1000/d or 600/60s"),
+                refused("--quota with --breakdown", List.of("--breakdown", "--quota", "1000/d"),
+                        "--breakdown measures the front tier's HIT path alone: drop --quota"),
+                refused("--quota with --app-path", List.of("--app-path", "/items/1", "--quota", "1000/d"),
+                        "--app-path compares the edge cache with the app's Redis cache, --quota the quota's Redis call:"
+                                + " run them apart"),
+                refused("--quota-keys of none", List.of("--quota-keys", "0"),
+                        "--quota-keys must be a whole number from 1 to 10000000 (got 0)"),
+                refused("--quota-keys past an int, naming its range", List.of("--quota-keys", "99999999999"),
+                        "run-tests.sh: --quota-keys must be a whole number from 1 to 10000000 (got 99999999999)\n"),
+                refused("--quota-keys with a window it would wait days for", List.of("--quota-keys", "1000", "--quota",
+                        "1000/d"), "--quota-keys waits until the counters expire, up to two windows: give --quota a"
+                                + " window of 60 s at most, e.g. --quota 1000/10s (got 1000/d)"),
+                refused("--quota-keys with another of peak's measurements", List.of("--quota-keys", "1000", "--fleet"),
+                        "--quota-keys measures the quota's keys in Redis alone, with no tiers: drop --fleet"),
+                refused("--quota-keys with a Redis of the user's", List.of("--quota-keys", "1000", "--quota", "1/10s",
+                        "--fleet-redis", "127.0.0.1:6379"), "--quota-keys fills the suite's own redis-server, whose"
+                                + " memory it reads from empty: drop --fleet-redis"),
                 refused("--workers, nginx's, with another edge", List.of("--edge", "haproxy", "--workers", "2"),
                         "--workers sets nginx's worker processes, and HAProxy runs its own default threads in both forms:"
                                 + " drop --workers with --edge haproxy"),
@@ -88,5 +109,7 @@ class PeakInputTest {
         assertThat(cli.out()).doesNotContain("machine:");
         assertThat(cli.run("peak", "--tls", "--fleet")).isEqualTo(2);
         assertThat(cli.err()).contains("--tls measures the HIT path over TLS, --fleet the fleet's Redis: run them apart");
+        assertThat(cli.run("peak", "--tls", "--quota", "1000/d")).isEqualTo(2);
+        assertThat(cli.err()).contains("--tls measures the HIT path over TLS, --quota the quota's Redis call: run them apart");
     }
 }

@@ -1,0 +1,75 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.suite.peak.PeakRun;
+import dev.ratecache.suite.peak.PeakRun.Kind;
+import dev.ratecache.suite.peak.Wrk;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** peak's table with --fleet and --quota, from figures made up here: no process runs. */
+class PeakTableTest {
+    /** One round: requests/s, CPU microseconds per request and p50, against a ceiling of 100,000 requests/s. */
+    private static PeakRun.Figure figure(Kind kind, double rate, double cpuMicros, double p50) {
+        return new PeakRun.Figure(kind, List.of(new Wrk.Result(rate, (long) rate, 1, 0, 0, p50, p50, 2 * p50)),
+                List.of(rate / 100_000), List.of(cpuMicros), List.of(7.0 / cpuMicros));
+    }
+
+    private static Map<Kind, PeakRun.Figure> figures(Kind... kinds) {
+        Map<Kind, PeakRun.Figure> all = new EnumMap<>(Kind.class);
+        all.put(Kind.CEILING, figure(Kind.CEILING, 100_000, 7, 0.5));
+        all.put(Kind.HIT, figure(Kind.HIT, 60_000, 14, 1.0));
+        all.put(Kind.MISS, figure(Kind.MISS, 1_000, 400, 50));
+        all.put(Kind.REJECTION, figure(Kind.REJECTION, 70_000, 11, 0.9));
+        for (Kind kind : kinds) {
+            all.put(kind, switch (kind) {
+                case FLEET_SPLIT_MISS -> figure(kind, 1_200, 410, 40);
+                case FLEET_SHARED_MISS -> figure(kind, 1_000, 460, 45);
+                case FLEET_SPLIT_REJECTION -> figure(kind, 20_000, 40, 2.5);
+                case FLEET_SHARED_REJECTION -> figure(kind, 15_000, 70, 3.5);
+                case QUOTA_HIT -> figure(kind, 20_000, 50, 3.0);
+                case QUOTA_MISS -> figure(kind, 900, 440, 55);
+                default -> throw new IllegalArgumentException(kind.name());
+            });
+        }
+        return all;
+    }
+
+    @Test
+    void withoutFleetOrQuotaNothingIsSaidOfRedis() {
+        String table = PeakCommand.table(new PeakRun.Outcome(78, figures(), List.of(), Map.of()));
+        assertThat(table).contains("edge-cache HIT", "MISS to origin").doesNotContain("Redis", "quota");
+    }
+
+    @Test
+    void theQuotasCostIsSetBesideTheFleetsEachAgainstTheSamePathWithoutRedis() {
+        PeakRun.Outcome outcome = new PeakRun.Outcome(78, figures(Kind.FLEET_SPLIT_MISS, Kind.FLEET_SHARED_MISS,
+                Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION, Kind.QUOTA_HIT, Kind.QUOTA_MISS), List.of(),
+                Map.of("PASSED", 20_905L));
+
+        assertThat(outcome.redisCosts()).extracting(c -> c.without().kind() + " " + c.with().kind()).containsExactly(
+                "FLEET_SPLIT_MISS FLEET_SHARED_MISS", "FLEET_SPLIT_REJECTION FLEET_SHARED_REJECTION",
+                "HIT QUOTA_HIT", "MISS QUOTA_MISS");
+        String table = PeakCommand.table(outcome);
+        // The quota's rows in the same columns as every other path's.
+        assertThat(table.lines().filter(l -> l.startsWith("HIT, quota in Redis") && l.contains(" 20000 ")
+                && l.contains(" 0.20 ") && l.contains(" 50.0 ") && l.contains(" 3.000 "))).hasSize(1);
+        assertThat(table).contains("what Redis adds",
+                "  MISS, fleet shared          +50.0 cpu us,  +5.000 ms p50, ratio 0.01 -> 0.01 (against MISS, fleet split)",
+                "  rejection, fleet shared     +30.0 cpu us,  +1.000 ms p50, ratio 0.20 -> 0.15 (against rejection, fleet split)",
+                "  HIT, quota in Redis         +36.0 cpu us,  +2.000 ms p50, ratio 0.60 -> 0.20 (against edge-cache HIT)",
+                "  MISS, quota in Redis        +40.0 cpu us,  +5.000 ms p50, ratio 0.01 -> 0.01 (against MISS to origin)",
+                "the quota's edge logged: PASSED 20905 (no request rejected)");
+    }
+
+    @Test
+    void aQuotaThatRejectedIsNotSaidToHaveRejectedNone() {
+        PeakRun.Outcome outcome = new PeakRun.Outcome(78, figures(Kind.QUOTA_HIT, Kind.QUOTA_MISS), List.of(),
+                Map.of("FALLBACK", 3L, "PASSED", 100L, "REJECTED", 2L));
+        assertThat(PeakCommand.table(outcome)).contains("the quota's edge logged: FALLBACK 3, PASSED 100, REJECTED 2")
+                .doesNotContain("no request rejected");
+    }
+}
