@@ -227,20 +227,21 @@ public final class QuotaKeys {
     }
 
     /**
-     * Reads {@code n} answers of the script, {@code *4} and four integers each, freeing a place in
-     * {@code room} for each; returns how many admitted (the first integer 1). An error answer (e.g.
-     * NOSCRIPT) ends the loading with Redis's own words.
+     * Reads {@code n} answers of the script, each an array of integers (admitted, remaining, reset,
+     * retry, Redis's clock: nginx/lua/quota_window.lua), freeing a place in {@code room} for each;
+     * returns how many admitted (the first integer 1). An error answer (e.g. NOSCRIPT) ends the
+     * loading with Redis's own words.
      */
     static long answers(InputStream in, long n, Semaphore room) throws IOException {
         long admitted = 0;
         for (long read = 0; read < n; read++) {
             String head = line(in);
-            if (!head.equals("*4")) {
-                throw new IOException("answer " + (read + 1) + " is not the script's four integers: "
+            if (!head.matches("\\*[1-9]")) {
+                throw new IOException("answer " + (read + 1) + " is not the script's array of integers: "
                         + Printable.escape(head));
             }
             String first = line(in);
-            for (int i = 1; i < 4; i++) {
+            for (int i = 1; i < Integer.parseInt(head.substring(1)); i++) {
                 line(in);
             }
             if (first.equals(":1")) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * --matrix quotas, its window compressed to 6 s, through three real edges, one Redis, the origin,
+ * --matrix quotas, its window compressed to 4 s, through three real edges, one Redis, the origin,
  * JMeter and the client library: the fixed window's keys plan (one key spends its quota early, one
  * spreads it) and the sliding window's library cell (a key paced to RateLimit). The quota holds
  * fleet-wide, the early key runs out and is admitted again after the reset, the spreading and the
@@ -22,13 +22,14 @@ import org.junit.jupiter.api.Test;
  */
 @StackTest
 class QuotasMatrixStackTest {
-    private static final int QUOTA = 30;
+    private static final int QUOTA = 20;
+    private static final int WINDOW_S = 4;
     private static MatrixRun matrix;
 
     @BeforeAll
     static void runTwoQuotaCells() throws Exception {
         matrix = MatrixRun.of(QuotasMatrixStackTest.class, "quotas", List.of("quotas/fixed", "quotas/sliding.library"),
-                "--quota", QUOTA + "/6s");
+                "--quota", QUOTA + "/" + WINDOW_S + "s");
     }
 
     private static JsonNode key(String cell, String key) {
@@ -54,10 +55,10 @@ class QuotasMatrixStackTest {
     void theEarlyKeyRunsOutAndIsAdmittedAgainAfterTheReset() {
         JsonNode early = key("quotas/fixed", QuotaTraffic.EARLY);
 
-        assertThat(early.path("first_exhausted_after_s").asDouble()).as(early.toString()).isBetween(0.0, 6.0);
+        assertThat(early.path("first_exhausted_after_s").asDouble()).as(early.toString()).isBetween(0.0, (double) WINDOW_S);
         assertThat(early.path("quota_rejected").asLong()).isPositive();
         assertThat(early.path("fullest_window").asLong()).isEqualTo(QUOTA);
-        // 9 s of windows of 6 s: the run reaches a second window, where the count starts again.
+        // 1.5 windows: the run reaches a second window, where the count starts again.
         assertThat(early.path("admitted").asLong()).isGreaterThan(QUOTA);
     }
 
@@ -75,7 +76,7 @@ class QuotasMatrixStackTest {
                 .isLessThanOrEqualTo(spread.path("predicted_quota_rejected").asLong() + 2);
         assertThat(paced.path("quota_rejected").asLong()).as(paced.toString()).isZero();
         // 1.5 windows' worth, every one admitted: paced over the windows, not spent and then waited out.
-        assertThat(paced.path("admitted").asLong()).isEqualTo(45);
+        assertThat(paced.path("admitted").asLong()).isEqualTo(QUOTA * 3 / 2);
         assertThat(paced.path("fullest_window").asLong()).isLessThanOrEqualTo(QUOTA);
     }
 

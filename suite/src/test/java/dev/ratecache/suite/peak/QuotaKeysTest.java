@@ -31,7 +31,8 @@ class QuotaKeysTest {
 
     @Test
     void theScriptsAnswersAreCountedAndEachMakesRoomForAnother() throws IOException {
-        String answers = "*4\r\n:1\r\n:999\r\n:10000\r\n:0\r\n".repeat(150) + "*4\r\n:0\r\n:0\r\n:5000\r\n:5000\r\n";
+        String answers = "*5\r\n:1\r\n:999\r\n:10000\r\n:0\r\n:1795752000000\r\n".repeat(150)
+                + "*5\r\n:0\r\n:0\r\n:5000\r\n:5000\r\n:1795752000001\r\n";
         Semaphore room = new Semaphore(0);
 
         long admitted = QuotaKeys.answers(new ByteArrayInputStream(answers.getBytes(StandardCharsets.US_ASCII)), 151, room);
@@ -45,8 +46,8 @@ class QuotaKeysTest {
         byte[] noScript = "-NOSCRIPT No matching script. Please use EVAL.\r\n".getBytes(StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> QuotaKeys.answers(new ByteArrayInputStream(noScript), 1, new Semaphore(0)))
                 .isInstanceOf(IOException.class)
-                .hasMessage("answer 1 is not the script's four integers: -NOSCRIPT No matching script. Please use EVAL.");
-        byte[] cut = "*4\r\n:1\r\n".getBytes(StandardCharsets.US_ASCII);
+                .hasMessage("answer 1 is not the script's array of integers: -NOSCRIPT No matching script. Please use EVAL.");
+        byte[] cut = "*5\r\n:1\r\n".getBytes(StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> QuotaKeys.answers(new ByteArrayInputStream(cut), 1, new Semaphore(0)))
                 .hasMessage("redis-server closed the connection while loading");
     }
