@@ -41,11 +41,12 @@ public record QuotaTraffic(Quota quota, int edges) implements CellTrait {
 
     /**
      * The tier every key is in: a burst limit far above the early key, so that only the quota
-     * rejects. Its burst holds a whole window's quota, for JMeter on a busy machine starts late and
-     * sends its backlog at once.
+     * rejects: at least 100 r/s, and a burst of at least a whole window's quota, for JMeter on a
+     * busy machine starts late and sends its backlog at once (a burst of 20 at 20 r/s still
+     * rejected 8 of a 4-s window's backlog beside two busy loops, which the model cannot know).
      */
     public LimitTier tier() {
-        int rate = (int) Math.max(10, Math.ceil(4 * averageRate()));
+        int rate = (int) Math.min(LimitTier.MAX_RATE, Math.max(100, Math.ceil(20 * averageRate())));
         int burst = (int) Math.min(LimitTier.MAX_BURST, Math.max(rate, quota.limit()));
         return new LimitTier(TIER, rate, burst, LimitMode.NODELAY, List.of(EARLY, SPREAD, PACED));
     }
