@@ -225,14 +225,19 @@ public record QuotaFigures(String mode, long limit, long windowMs, long startMs,
         return keys.stream().flatMap(k -> k.windows().stream()).mapToLong(Window::admitted).max().orElse(0);
     }
 
+    /** Whether the windows slide (the estimate's), rather than lie fixed. */
+    public boolean sliding() {
+        return mode.equals(dev.ratecache.suite.spec.Quota.Window.SLIDING.toString());
+    }
+
     /** The most any key was admitted in any W-long stretch. */
     public long mostInAnyWindow() {
         return keys.stream().mapToLong(KeyFigures::mostInWindow).max().orElse(0);
     }
 
     /** The bound on a W-long stretch: N where windows are fixed, 2N - 1 under sliding's estimate (docs/quotas.md). */
-    public long slidingBound() {
-        return mode.equals("sliding") ? 2 * limit - 1 : 2 * limit;
+    public long stretchBound() {
+        return sliding() ? 2 * limit - 1 : 2 * limit;
     }
 
     @Override

@@ -47,7 +47,7 @@ public final class QuotaPromise {
                 }
                 long fellBack = k.windows().stream().mapToLong(QuotaFigures.Window::fellBack).max().orElse(0);
                 boolean over = k.windows().stream().anyMatch(x -> x.counted() > f.limit() || x.fellBack() > f.limit())
-                        || (f.mode().equals("sliding") && fellBack == 0 && k.mostInWindow() > f.slidingBound());
+                        || (f.sliding() && fellBack == 0 && k.mostInWindow() > f.stretchBound());
                 double share = (double) w.admitted() / f.limit();
                 if ((over && !broken) || (over == broken && share > closest)) {
                     broken |= over;
@@ -56,7 +56,7 @@ public final class QuotaPromise {
                             + " %d in its fullest %d-s stretch (%s %d)%s%s", over ? "broken by" : "held; fullest,",
                             k.key(), w.admitted(), BackLimitPromise.CLOCK.format(Instant.ofEpochMilli(w.startMs())),
                             f.limit(), k.mostInWindow(), f.windowMs() / 1000,
-                            f.mode().equals("sliding") ? "sliding's bound" : "two fixed windows' most", f.slidingBound(),
+                            f.sliding() ? "sliding's bound" : "two fixed windows' most", f.stretchBound(),
                             fellBack == 0 ? "" : "; at most " + fellBack + " in a window admitted by the edges alone while"
                                     + " Redis failed",
                             runs.size() > 1 ? " in run " + run : "");

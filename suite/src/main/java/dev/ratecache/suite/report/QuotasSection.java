@@ -50,7 +50,7 @@ public final class QuotasSection {
                         beside(k.quotaRejected(), kp.rejected(), k.sent()),
                         seconds(k.firstExhaustedAfterSeconds()) + " (" + seconds(kp.firstExhaustedSeconds()) + ")",
                         (fullest == null ? 0 : fullest.admitted()) + " / " + f.limit(),
-                        k.mostInWindow() + " / " + f.slidingBound(),
+                        k.mostInWindow() + " / " + f.stretchBound(),
                         f.modelAgrees() + " of " + f.modelDecisions(), String.valueOf(f.fallbacks()))));
                 keys.add(keyJson(k, kp));
                 timeline.add(new Column(r.cell().name() + " " + k.key(), f, k));
@@ -60,7 +60,7 @@ public final class QuotasSection {
             cell.put("mode", f.mode());
             cell.put("quota", f.limit());
             cell.put("window_s", f.windowMs() / 1000);
-            cell.put("bound", f.slidingBound());
+            cell.put("bound", f.stretchBound());
             cell.put("model_agrees", f.modelAgrees());
             cell.put("model_decisions", f.modelDecisions());
             cell.put("fallbacks", f.fallbacks());
