@@ -155,18 +155,32 @@ public final class Quota implements Limiter {
         List<Arrival> ordered = new ArrayList<>(arrivals);
         ordered.sort(Comparator.comparingLong(Arrival::timeMs));
         Quota quota = new Quota(spec);
-        Map<String, List<long[]>> byKey = new LinkedHashMap<>();
+        List<Decided> decided = new ArrayList<>();
         for (Arrival a : ordered) {
-            boolean admitted = quota.answer(a.client(), a.timeMs()).admitted();
-            List<long[]> ws = byKey.computeIfAbsent(a.client(), k -> new ArrayList<>());
-            long start = spec.windowStart(a.timeMs());
+            decided.add(new Decided(a.client(), a.timeMs(), quota.answer(a.client(), a.timeMs()).admitted()));
+        }
+        return tally(spec, decided);
+    }
+
+    /** One request a quota decided: whose, when, and whether it was admitted. */
+    public record Decided(String key, long timeMs, boolean admitted) {}
+
+    /**
+     * Decisions, the model's or a run's (what the edges logged), in time order, tallied per key and
+     * fixed (or calendar) window as {@link #windows} gives them.
+     */
+    public static List<KeyWindow> tally(QuotaSpec spec, List<Decided> decisions) {
+        Map<String, List<long[]>> byKey = new LinkedHashMap<>();
+        for (Decided d : decisions) {
+            List<long[]> ws = byKey.computeIfAbsent(d.key(), k -> new ArrayList<>());
+            long start = spec.windowStart(d.timeMs());
             long[] cur = ws.isEmpty() ? null : ws.get(ws.size() - 1);
             if (cur == null || cur[0] != start) {
                 // start, end, admitted, rejected, exhausted, admitted after
-                cur = new long[] {start, spec.windowEnd(a.timeMs()), 0, 0, -1, 0};
+                cur = new long[] {start, spec.windowEnd(d.timeMs()), 0, 0, -1, 0};
                 ws.add(cur);
             }
-            if (admitted) {
+            if (d.admitted()) {
                 cur[2]++;
                 if (cur[4] >= 0) {
                     cur[5]++;
@@ -174,7 +188,7 @@ public final class Quota implements Limiter {
             } else {
                 cur[3]++;
                 if (cur[4] < 0) {
-                    cur[4] = a.timeMs();
+                    cur[4] = d.timeMs();
                 }
             }
         }

@@ -181,32 +181,30 @@ public record QuotaFigures(String mode, long limit, long windowMs, long startMs,
 
     private static KeyFigures key(String key, QuotaSpec spec, long start, List<EdgeEvent.QuotaMark> own,
             List<Sample> sent) {
-        Map<Long, long[]> windows = new TreeMap<>();
+        List<dev.ratecache.model.Quota.Decided> decisions = new ArrayList<>();
+        Map<Long, Long> fellBack = new TreeMap<>();
         Map<Long, Second> seconds = new TreeMap<>();
         List<Long> admittedAt = new ArrayList<>();
-        long rejected = 0;
         for (EdgeEvent.QuotaMark m : own) {
-            // start, admitted, rejected, exhausted, admitted after, fell back
-            long[] w = windows.computeIfAbsent(spec.windowStart(m.atMs()), s -> new long[] {s, 0, 0, -1, 0, 0});
+            decisions.add(new dev.ratecache.model.Quota.Decided(key, m.atMs(), m.admitted()));
             if (m.admitted()) {
-                w[1]++;
-                w[4] += w[3] >= 0 ? 1 : 0;
-                w[5] += m.status().startsWith("FALLBACK") ? 1 : 0;
                 admittedAt.add(m.atMs());
-            } else {
-                w[2]++;
-                rejected++;
-                w[3] = w[3] < 0 ? m.atMs() : w[3];
+                if (m.status().startsWith("FALLBACK")) {
+                    fellBack.merge(spec.windowStart(m.atMs()), 1L, Long::sum);
+                }
             }
             seconds.merge((m.atMs() - start) / 1000, new Second(m.admitted() ? 1 : 0, m.admitted() ? 0 : 1,
                     m.remaining()), Second::plus);
         }
+        List<Window> windows = dev.ratecache.model.Quota.tally(spec, decisions).stream()
+                .map(w -> new Window(w.startMs(), w.admitted(), w.rejected(), w.exhaustedMs(), w.admittedAfter(),
+                        fellBack.getOrDefault(w.startMs(), 0L))).toList();
+        long rejected = own.size() - admittedAt.size();
         long[] times = admittedAt.stream().mapToLong(Long::longValue).sorted().toArray();
         long most = times.length == 0 ? 0 : BusiestWindow.in(times, spec.windowMs()).count();
         long limitRejected = sent.stream().filter(Sample::rejected).count();
         return new KeyFigures(key, sent.size(), admittedAt.size(), rejected, Math.max(0, limitRejected - rejected),
-                windows.values().stream().map(w -> new Window(w[0], w[1], w[2], w[3], w[4], w[5])).toList(), most, seconds,
-                predicted(spec, key, sent.stream().map(Sample::timeStamp).sorted().toList()));
+                windows, most, seconds, predicted(spec, key, sent.stream().map(Sample::timeStamp).sorted().toList()));
     }
 
     /** The seconds {@code from} (inclusive) to {@code to} (exclusive) of {@code key}'s run, summed; null when it had none. */
