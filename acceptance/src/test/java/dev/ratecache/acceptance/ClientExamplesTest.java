@@ -28,9 +28,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The client library as a user's project takes it: ./run-tests.sh install-client installs it into a
- * repository of this test's own (reading what it needs from the user's ~/.m2, writing nothing
- * there), and each project of examples/client-* builds against it, offline, and runs against a real
- * stack (origin, back end, front end), as its README says.
+ * repository of this test's own (Maven's chained local repository: what it needs is read from the
+ * user's ~/.m2, and nothing is written there), and each project of examples/client-* builds against
+ * it, offline, and runs against a real stack (origin, back end, front end), as its README says.
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
@@ -50,8 +50,10 @@ class ClientExamplesTest {
         repo = dir.resolve("m2");
         userRepoBefore = listing(USER_REPO.resolve("dev/ratecache/client"));
 
+        // Online: the suite's own build never installs, so maven-install-plugin may not be in ~/.m2
+        // yet (it then lands in this test's repository, as everything the install writes).
         ManagedProcess.Outcome install = ManagedProcess.run(List.of("bash", Repo.root().resolve("run-tests.sh").toString(),
-                "install-client", "-o", "-Dmaven.repo.local=" + repo, "-Dmaven.repo.local.tail=" + USER_REPO),
+                "install-client", "-Dmaven.repo.local=" + repo, "-Dmaven.repo.local.tail=" + USER_REPO),
                 Repo.root(), MAVEN);
 
         assertThat(install.exitCode()).as("install-client\n%s\n%s", install.stdout(), install.stderr()).isZero();
