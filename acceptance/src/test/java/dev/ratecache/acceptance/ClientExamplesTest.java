@@ -108,7 +108,7 @@ class ClientExamplesTest {
     void theSpringExamplePutsRestClientAndRestTemplateThroughTheLibrary() throws Exception {
         String url = stack.frontUri() + Stacks.fresh("hare");
 
-        ManagedProcess.Outcome run = maven("client-spring", "compile", "spring-boot:run",
+        ManagedProcess.Outcome run = maven("client-spring", "spring-boot:run",
                 "-Dspring-boot.run.arguments=--api.url=" + url);
 
         assertThat(run.exitCode()).as("%s\n%s", run.stdout(), run.stderr()).isZero();
