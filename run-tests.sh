@@ -456,7 +456,8 @@ readonly INSTALL_CLIENT_USAGE='Usage: ./run-tests.sh install-client [MAVEN ARGUM
 Builds the client library (docs/client.md) from client/ alone and installs it into your local Maven
 repository (~/.m2/repository) as dev.ratecache:client with its sources and javadoc jars and a POM
 that names no parent: a project of your own then needs only those coordinates. Nothing else of the
-suite is built or installed. Arguments go to Maven: -o offline, -Dmaven.repo.local=DIR another repository.'
+suite is built or installed. The arguments go to Maven (-o: offline; -Dmaven.repo.local=DIR:
+another repository).'
 
 # The library as a user's project takes it: a release build (client/pom.xml's release profile) in
 # client/target/release/, which leaves the suite's own build in client/target/ alone.
