@@ -67,6 +67,10 @@ public final class AccessLog {
         if (Files.isDirectory(file)) {
             throw new AccessLogException(name + ": is a directory, not an access log");
         }
+        // A device or a pipe may never end (/dev/zero has no line break to stop at): refused, not read.
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new AccessLogException(UserFile.problem(file).orElseThrow());
+        }
         try (LineReader in = open(file)) {
             return read(name, file, in, format, options);
         } catch (NoSuchFileException e) {
