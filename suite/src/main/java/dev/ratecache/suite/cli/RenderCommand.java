@@ -74,9 +74,10 @@ final class RenderCommand implements Callable<Integer> {
                     + " for this one: no path of this checkout, and tls/ left for your own certificate and key.")
     boolean portable;
 
-    @Parameters(paramLabel = "DIR", description = "Output folder. Its front/, front-N/, back/, balancer/, tls/ and"
-            + " front.cfg, back.cfg, front.vcl, back.vcl, tiers.map, freshness.map are replaced; nothing else in it is"
-            + " touched.")
+    @Parameters(paramLabel = "DIR", description = "Output folder (not the current one by '', nor /). Its front/,"
+            + " front-N/, back/, balancer/, tls/ and front.cfg, back.cfg, front.vcl, back.vcl, tiers.map, freshness.map"
+            + " are replaced when an earlier render wrote them (it lists them in DIR/" + MARK + "); one it did not"
+            + " write is refused, never deleted. Nothing else in it is touched.")
     Path dir;
 
     @Override

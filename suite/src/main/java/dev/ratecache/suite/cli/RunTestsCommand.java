@@ -139,7 +139,7 @@ public final class RunTestsCommand extends MatrixCommand {
         }
         return java.util.Optional.of(name + " takes " + String.join(" ", takes.stream().map(p -> p.arity().max() > 1
                 ? p.paramLabel() + "..." : p.paramLabel()).toList()) + (takes.stream().allMatch(p -> p.arity().min() == 0)
-                ? " at most" : "") + ", once: drop " + extra + " (one of " + name + "'s arguments is left over)");
+                ? " at most" : "") + ", and no more arguments: drop " + extra);
     }
 
     @Override

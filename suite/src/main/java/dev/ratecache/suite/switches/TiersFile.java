@@ -248,8 +248,13 @@ public final class TiersFile {
         try {
             return UserFile.lines(path, UserFile.KEYS);
         } catch (UserFile.Refused e) {
-            // Its message names the file already.
-            throw line == 0 ? new Malformed(e.getMessage()) : new Malformed(tiersFile, line, "the key file " + e.getMessage());
+            if (Files.exists(path)) {
+                // A device, a folder or a file past the bound; the message names the file already.
+                throw line == 0 ? new Malformed(e.getMessage()) : new Malformed(tiersFile, line, "the key file "
+                        + e.getMessage());
+            }
+            throw line == 0 ? new Malformed(path, "the tiers file does not exist")
+                    : new Malformed(tiersFile, line, "the key file " + path + " does not exist");
         } catch (CharacterCodingException e) {
             throw line == 0 ? new Malformed(path, "not UTF-8 text") : new Malformed(tiersFile, line, path + " is not UTF-8 text");
         } catch (IOException e) {

@@ -90,7 +90,7 @@ class BadInputSecondProbeTest {
                 refused("quota past the most", List.of("--quota", "99999999999/d"),
                         "'99999999999/d' is not a quota: N must be a whole number from 1 to 999999999 (got 99999999999)"),
                 refused("two experiments named", List.of("reproduce", "fast-origin", "fast-origin"),
-                        "reproduce takes NAME at most, once: drop 'fast-origin'"),
+                        "run-tests.sh: reproduce takes NAME at most, and no more arguments: drop 'fast-origin'\n"),
                 refused("an argument to a command that takes none", List.of("examples", "extra"),
                         "examples takes no arguments, only flags (got 'extra')"),
                 refused("a JSON log whose status is in words", List.of("advise", statusInWords.toString(),
