@@ -127,7 +127,7 @@ final class RenderCommand implements Callable<Integer> {
             Path absolute = file.toAbsolutePath().normalize();
             Path within = out.relativize(absolute);
             if (absolute.startsWith(out) && within.getNameCount() > 1 && owned(within.getName(0))) {
-                problems.add(flag + " " + file + " is in " + within.getName(0) + "/ of DIR, which render clears"
+                problems.add(flag + " " + Printable.shown(file.toString()) + " is in " + within.getName(0) + "/ of DIR, which render clears"
                         + " before it writes: copy the file out of DIR first");
             }
         });

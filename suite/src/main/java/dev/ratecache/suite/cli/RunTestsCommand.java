@@ -149,9 +149,9 @@ public final class RunTestsCommand extends MatrixCommand {
         }
         Plan mine = Plan.custom(plan);
         if (!Files.isRegularFile(plan) || !plan.toString().endsWith(".jmx")) {
-            problems.add("--plan " + plan + " is not a .jmx file: give the path of a JMeter plan");
+            problems.add("--plan " + Printable.shown(plan.toString()) + " is not a .jmx file: give the path of a JMeter plan");
         } else if (Plan.builtIn(mine.name()).isPresent()) {
-            problems.add("--plan " + plan + ": rename your plan (" + String.join(", ", Plan.builtInNames())
+            problems.add("--plan " + Printable.shown(plan.toString()) + ": rename your plan (" + String.join(", ", Plan.builtInNames())
                     + " are the suite's own plans' names)");
         }
         return List.of(mine);

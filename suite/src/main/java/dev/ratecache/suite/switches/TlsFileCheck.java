@@ -1,5 +1,6 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.accesslog.UserFile;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -41,16 +42,20 @@ public final class TlsFileCheck {
 
     /** The one problem with the pair, if any. */
     public static Optional<String> problem(Path certificate, Path key) {
+        // The paths as every message quotes a value: escaped, so that each problem stays one line.
+        String cert = Printable.shown(certificate.toString());
+        String k = Printable.shown(key.toString());
         for (Path file : List.of(certificate, key)) {
             if (Files.isDirectory(file)) {
-                return Optional.of((file == certificate ? "--tls-cert " : "--tls-key ") + file + " is a directory, not a file");
+                return Optional.of((file == certificate ? "--tls-cert " : "--tls-key ") + Printable.shown(file.toString())
+                        + " is a directory, not a file");
             }
         }
         if (!Files.isReadable(certificate)) {
-            return Optional.of("--tls-cert " + certificate + " is not a readable file");
+            return Optional.of("--tls-cert " + cert + " is not a readable file");
         }
         if (!Files.isReadable(key)) {
-            return Optional.of("--tls-key " + key + " is not a readable file");
+            return Optional.of("--tls-key " + k + " is not a readable file");
         }
         // Read once, bounded: a device such as /dev/zero is refused, never read into the memory.
         byte[] certificateBytes;
@@ -73,32 +78,32 @@ public final class TlsFileCheck {
         }
         if (leaf == null && isDer(certificateBytes)) {
             // nginx would fail only at nginx -t, with PEM_read_bio_X509_AUX() failed in a log.
-            return Optional.of("--tls-cert " + certificate + " is a DER certificate, and nginx reads PEM: convert it"
-                    + " (openssl x509 -inform der -in " + certificate + " -out " + certificate + ".pem) and give that");
+            return Optional.of("--tls-cert " + cert + " is a DER certificate, and nginx reads PEM: convert it"
+                    + " (openssl x509 -inform der -in " + cert + " -out " + cert + ".pem) and give that");
         }
         if (leaf == null) {
-            return Optional.of("--tls-cert " + certificate + " holds no PEM certificate (a block that begins"
+            return Optional.of("--tls-cert " + cert + " holds no PEM certificate (a block that begins"
                     + " -----BEGIN CERTIFICATE-----, the server's own first)");
         }
         if (leaf.getNotAfter().toInstant().isBefore(Instant.now())) {
-            return Optional.of("--tls-cert " + certificate + " expired on " + leaf.getNotAfter().toInstant()
+            return Optional.of("--tls-cert " + cert + " expired on " + leaf.getNotAfter().toInstant()
                     + ": renew it, or leave out --tls-cert and --tls-key for a throwaway one");
         }
         PrivateKey privateKey;
         try {
             privateKey = privateKey(keyBytes);
         } catch (Encrypted e) {
-            return Optional.of("--tls-key " + key + " is encrypted: give it without a passphrase"
+            return Optional.of("--tls-key " + k + " is encrypted: give it without a passphrase"
                     + " (openssl pkey -in KEY -out PLAIN.key)");
         } catch (IOException | RuntimeException e) {
             privateKey = null;
         }
         if (privateKey == null) {
-            return Optional.of("--tls-key " + key + " holds no PEM private key (-----BEGIN PRIVATE KEY-----,"
+            return Optional.of("--tls-key " + k + " holds no PEM private key (-----BEGIN PRIVATE KEY-----,"
                     + " or the RSA or EC forms)");
         }
         if (!matches(privateKey, leaf)) {
-            return Optional.of("--tls-key " + key + " does not match the certificate in --tls-cert " + certificate
+            return Optional.of("--tls-key " + k + " does not match the certificate in --tls-cert " + cert
                     + " (its public key is another's)");
         }
         return Optional.empty();

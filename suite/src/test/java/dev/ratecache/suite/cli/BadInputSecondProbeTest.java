@@ -79,6 +79,12 @@ class BadInputSecondProbeTest {
                         DIR.resolve("a\u001bb").toString()), "a\\x1bb' holds a control character"),
                 refused("results folder with a line break", List.of("--results", DIR.resolve("a\nb").toString(),
                         "--dry-run"), "a\\x0ab' holds a control character"),
+                refused("plan with a line break", List.of("--plan", "a\nb.jmx", "--dry-run"),
+                        "--plan a\\x0ab.jmx is not a .jmx file"),
+                refused("certificate with a line break", List.of("--tls", "--tls-cert", DIR.resolve("c\nd").toString(),
+                        "--tls-key", DIR.resolve("k").toString(), "--dry-run"), "c\\x0ad is not a readable file"),
+                refused("log with a line break", List.of("advise", DIR.resolve("no\nsuch.log").toString()),
+                        "no\\x0asuch.log: no such file"),
                 refused("quota with a line break after a window too long", List.of("--quota", "5/9999999s\n"),
                         "'5/9999999s\\x0a' is not a quota: its window must be from 1 s to 31 days (2678400s; got"
                                 + " 9999999s)"),
