@@ -67,10 +67,13 @@ final class RunFolders {
      * @param given --results as given; null for the default, results/ in the checkout
      */
     static Optional<String> notAFolderForTheTiers(Path given) {
-        String name = "--results";
-        Path dir = results(given);
+        return given == null ? notAFolder(results(null), "--results") : notAFolderForTheTiers(given, "--results");
+    }
+
+    /** As {@link #notAFolderForTheTiers(Path)}, for a folder {@code dir} named by the flag {@code name}. */
+    static Optional<String> notAFolderForTheTiers(Path dir, String name) {
         Optional<String> problem = notAFolder(dir, name);
-        if (problem.isPresent() || given == null) {
+        if (problem.isPresent()) {
             return problem;
         }
         java.util.regex.Matcher unsafe = NGINX_UNSAFE.matcher(dir.toAbsolutePath().normalize().toString());
