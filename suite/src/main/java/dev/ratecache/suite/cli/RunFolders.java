@@ -33,14 +33,15 @@ final class RunFolders {
      */
     static Optional<String> notAFolder(Path dir, String name) {
         String given = dir.toString();
+        String example = name.equals("DIR") ? "./run-tests.sh render out" : name + " out";
         if (given.isBlank()) {
             return Optional.of(name + " '" + Printable.shown(given) + "' names no folder (it would be the current"
-                    + " one): give the folder to write to, e.g. " + name + " out");
+                    + " one): give the folder to write to, e.g. " + example);
         }
         Path absolute = dir.toAbsolutePath().normalize();
         if (absolute.getNameCount() == 0) {
             return Optional.of(name + " " + Printable.shown(given) + " is the filesystem's root: give a folder of its"
-                    + " own to write to, e.g. " + name + " out");
+                    + " own to write to, e.g. " + example);
         }
         if (!Printable.isPrintable(given)) {
             return Optional.of(name + " '" + Printable.shown(given) + "' holds a control character (a line break, an"
