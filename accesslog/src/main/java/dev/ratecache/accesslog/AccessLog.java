@@ -63,9 +63,14 @@ public final class AccessLog {
      *     replay needs two, advice a minute's worth)
      */
     public static ParsedLog read(Path file, LogFormat format, ReadOptions options) throws AccessLogException {
-        String name = file.toString();
+        // Quoted in every message about the log: escaped, so that a line break in it splits none.
+        String name = Printable.shown(file.toString());
         if (Files.isDirectory(file)) {
             throw new AccessLogException(name + ": is a directory, not an access log");
+        }
+        // A device or a pipe may never end (/dev/zero has no line break to stop at): refused, not read.
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new AccessLogException(UserFile.problem(file).orElseThrow());
         }
         try (LineReader in = open(file)) {
             return read(name, file, in, format, options);

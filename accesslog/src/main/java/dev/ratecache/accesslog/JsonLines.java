@@ -44,7 +44,13 @@ final class JsonLines {
         if (time.isEmpty() || client.isEmpty() || method.isEmpty() || uri.isEmpty()) {
             return Optional.empty();
         }
-        int status = field(object, fields.get(LogFormat.Json.STATUS)).map(n -> n.asInt(0)).orElse(0);
+        // A mapped status that is no status ("two hundred") makes the line a bad one, not a request
+        // with status 0, which would pass unseen into advice that counts rejections by status.
+        Optional<JsonNode> statusField = field(object, fields.get(LogFormat.Json.STATUS));
+        int status = statusField.map(JsonLines::status).orElse(0);
+        if (statusField.isPresent() && status == 0) {
+            return Optional.empty();
+        }
         OptionalLong bytes = field(object, fields.get(LogFormat.Json.BYTES))
                 .filter(n -> n.canConvertToLong() || n.asText().matches("\\d+"))
                 .map(n -> OptionalLong.of(n.asLong())).orElse(OptionalLong.empty());
@@ -59,6 +65,15 @@ final class JsonLines {
                 .filter(k -> !k.isEmpty() && !k.equals("-")).orElse(LoggedRequest.NO_KEY);
         return Optional.of(new LoggedRequest(line, time.get(), client.get(), m, uri.get(), status, bytes,
                 requestTime, upstreamTime, key));
+    }
+
+    /** An HTTP status, 100 to 599, as a number or its digits; 0 for anything else. */
+    private static int status(JsonNode n) {
+        String digits = n.isIntegralNumber() ? n.asText() : n.isTextual() ? n.asText().strip() : "";
+        if (!digits.matches("[1-5]\\d\\d")) {
+            return 0;
+        }
+        return Integer.parseInt(digits);
     }
 
     /** The field by its exact name, else by a dotted path into nested objects ({@code http.method}). */

@@ -44,6 +44,23 @@ public final class Printable {
         return out.append("...").toString();
     }
 
+    /** How long a value the user gave may be where a message quotes it: any path a user types, not a megabyte. */
+    public static final int SHOWN_CHARS = 256;
+
+    /**
+     * A value the user gave (a flag's value, a path), as every message quotes it: escaped as
+     * {@link #escape(String)} does, so that it stays one line and moves no cursor, and cut to
+     * {@value #SHOWN_CHARS} characters with its whole length said, so that a value of a megabyte
+     * is not a megabyte of message.
+     */
+    public static String shown(String value) {
+        if (escape(value).length() <= SHOWN_CHARS) {
+            return escape(value);
+        }
+        String cut = escape(value, SHOWN_CHARS + 3);
+        return cut.substring(0, cut.length() - 3) + "\u2026(" + value.length() + " chars)";
+    }
+
     private static String piece(int c) {
         if (printable(c)) {
             return new String(Character.toChars(c));

@@ -35,4 +35,13 @@ class PrintableTest {
         assertThat(cut).isEqualTo("abcdef...").hasSizeLessThanOrEqualTo(12);
         assertThat(Printable.escape("abcdef\u0000", 10)).isEqualTo("abcdef\\x00");
     }
+
+    /** A value as every message quotes it: one line, no cursor moved, and no megabyte of message for a megabyte of value. */
+    @Test
+    void aValueIsShownEscapedAndCutWithItsLength() {
+        assertThat(Printable.shown("/tmp/x\u001b[31my\nz")).isEqualTo("/tmp/x\\x1b[31my\\x0az");
+        String huge = "a".repeat(100_000);
+        assertThat(Printable.shown(huge)).isEqualTo("a".repeat(Printable.SHOWN_CHARS) + "\u2026(100000 chars)");
+        assertThat(Printable.shown("a".repeat(Printable.SHOWN_CHARS))).isEqualTo("a".repeat(Printable.SHOWN_CHARS));
+    }
 }

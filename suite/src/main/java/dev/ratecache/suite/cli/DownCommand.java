@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.accesslog.Printable;
 import dev.ratecache.suite.switches.WholeNumber;
 import dev.ratecache.suite.up.UpState;
 import java.io.PrintWriter;
@@ -58,10 +59,16 @@ public final class DownCommand implements Callable<Integer>, WholeNumber.Flags {
         if (badTimeout.isPresent()) {
             throw new CommandLine.ParameterException(spec.commandLine(), badTimeout.get());
         }
+        // A file is no folder an up keeps its state in: "no up is running" would hide the mistake.
+        Optional<String> badResults = RunFolders.notAFolder(RunFolders.results(results), "--results");
+        if (badResults.isPresent()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), badResults.get());
+        }
         Path resultsDir = RunFolders.results(results).toAbsolutePath().normalize();
         Optional<UpState> found = UpState.read(UpState.pointer(resultsDir));
         if (found.isEmpty()) {
-            out.println("run-tests.sh down: no up is running (no " + UpState.pointer(resultsDir) + ")");
+            out.println("run-tests.sh down: no up is running (no " + Printable.escape(UpState.pointer(resultsDir).toString())
+                    + ")");
             return 0;
         }
         UpState up = found.get();

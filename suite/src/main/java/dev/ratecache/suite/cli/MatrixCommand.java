@@ -191,6 +191,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
         checked.addAll(builtInChecks(outcome.cells()));
+        // A cell that failed is a failed check too, so that checks.xml, which CI reads, says so.
+        outcome.cells().stream().filter(CellResult::failed).forEach(r -> checked.add(new Check.Outcome(
+                new Check(r.cell().name() + " completed", r.cell().name(), null, "==", 1), false,
+                "cell " + r.cell().name() + " failed: " + r.failure())));
         long reportStart = System.nanoTime();
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
@@ -282,15 +286,17 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         jmeterProperties.forEach((name, value) -> propertyProblem(name, value).ifPresent(problems::add));
         problems.addAll(ports.problems(switches));
-        RunFolders.notAFolder(runDir.getParent(), "--results").ifPresent(problems::add);
+        RunFolders.notAFolderForTheTiers(results).ifPresent(problems::add);
         if (loadHosts.given()) {
             problems.addAll(loadHosts.problems(ports.listen()));
         }
         List<String> checkTexts = new ArrayList<>(asserts);
         if (assertFile != null) {
             try {
-                Files.readAllLines(assertFile).stream().map(String::trim)
-                        .filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(checkTexts::add);
+                dev.ratecache.accesslog.UserFile.lines(assertFile, dev.ratecache.accesslog.UserFile.SMALL).stream()
+                        .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(checkTexts::add);
+            } catch (dev.ratecache.accesslog.UserFile.Refused e) {
+                problems.add("--assert-file " + e.getMessage());
             } catch (java.io.IOException e) {
                 problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
             }
@@ -317,6 +323,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         if (loadHosts.given()) {
             cells = cells.stream().filter(c -> !c.direct() && !c.library()).toList();
+        }
+        // Last, once the input is good: a user's origin that does not answer would give a run of
+        // nothing but errors, each cell "completed" (a connection, not a port of this machine).
+        if (problems.isEmpty()) {
+            switches.origins().forEach(o -> dev.ratecache.suite.switches.OriginUrl.unanswered(o).ifPresent(problems::add));
         }
         Refuse.ifAny(spec, problems);
         return new Run(cells, profile, repeats, checks);

@@ -589,6 +589,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         problems.addAll(ports.unavailable(switches.origins().isEmpty()));
         if (workDir != null) {
+            RunFolders.notAFolderForTheTiers(workDir, "--work-dir").ifPresent(problems::add);
             dev.ratecache.suite.nginx.WorkerAccess.problem(workDir, "--work-dir").ifPresent(problems::add);
         }
         Refuse.ifAny(spec, problems);

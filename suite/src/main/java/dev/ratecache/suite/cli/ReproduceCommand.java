@@ -157,7 +157,7 @@ public final class ReproduceCommand implements Callable<Integer>, WholeNumber.Fl
         if (duration != null) {
             DURATION.check(problems, duration);
         }
-        RunFolders.notAFolder(runDir.getParent(), "--results").ifPresent(problems::add);
+        RunFolders.notAFolderForTheTiers(results).ifPresent(problems::add);
         Refuse.ifAny(spec, problems);
         // Another stack on this machine's cores would be measured too: the published figures are of quiet machines.
         UpState.running(runDir.getParent()).ifPresent(up -> Refuse.ifAny(spec, List.of("a running up (" + up.describe()

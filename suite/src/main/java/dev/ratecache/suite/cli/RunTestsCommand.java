@@ -51,8 +51,29 @@ public final class RunTestsCommand extends MatrixCommand {
         System.exit(commandLine().execute(args));
     }
 
+    /**
+     * The longest argument taken: a path's longest on Linux (PATH_MAX), longer than any flag's value.
+     * A longer one is refused before picocli or a flag's check reads it, at once whatever its length.
+     */
+    static final int MAX_ARGUMENT_CHARS = 4096;
+
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new RunTestsCommand());
+        CommandLine cli = new CommandLine(new RunTestsCommand()) {
+            @Override
+            public int execute(String... args) {
+                for (int i = 0; i < args.length; i++) {
+                    if (args[i].length() > MAX_ARGUMENT_CHARS) {
+                        getErr().println("run-tests.sh: argument " + (i + 1) + " is " + args[i].length()
+                                + " characters long, past the longest taken (" + MAX_ARGUMENT_CHARS + ", a path's"
+                                + " longest): '" + Printable.shown(OriginUrl.masked(args[i])) + "'");
+                        getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
+                        getErr().flush();
+                        return 2;
+                    }
+                }
+                return super.execute(args);
+            }
+        };
         // The commands' enum options, for every subcommand: spelled as --help lists them, refused in one line.
         cli.registerConverter(Profile.class, FlagValue.oneOf(Profile.class, "a profile"));
         cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
@@ -87,11 +108,39 @@ public final class RunTestsCommand extends MatrixCommand {
         // Problems quote what they were given (flags, lines of a log or of --assert-file): each stays
         // one line, and nothing from a binary file reaches the terminal as a control character. Nor
         // does a password in a URL, which picocli quotes too when its flag is unknown to the command.
-        String message = WholeNumber.refusal(e).orElse(String.valueOf(e.getMessage()));
+        String message = WholeNumber.refusal(e).or(() -> tooManyArguments(e)).orElse(String.valueOf(e.getMessage()));
         String lines = String.join("\n", message.lines().map(line -> Printable.escape(OriginUrl.masked(line))).toList());
         cli.getErr().println("run-tests.sh: " + lines + hint);
         cli.getErr().println("Try ./run-tests.sh --help for every flag and its accepted values.");
         return 2;
+    }
+
+    /**
+     * An argument past those a command takes, said in its words (picocli's own line gives only the
+     * argument's index): what the command takes, and the argument left over.
+     */
+    private static java.util.Optional<String> tooManyArguments(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched) || !unmatched.getSuggestions().isEmpty()
+                || unmatched.getUnmatched().isEmpty() || unmatched.getUnmatched().get(0).startsWith("-")) {
+            return java.util.Optional.empty();
+        }
+        CommandLine cli = e.getCommandLine();
+        String extra = "'" + Printable.shown(unmatched.getUnmatched().get(0)) + "'";
+        List<CommandLine.Model.PositionalParamSpec> takes = cli.getCommandSpec().positionalParameters();
+        if (cli.getParent() == null) {
+            List<String> commands = cli.getSubcommands().entrySet().stream()
+                    .filter(c -> !c.getValue().getCommandSpec().usageMessage().hidden()).map(java.util.Map.Entry::getKey)
+                    .toList();
+            return java.util.Optional.of(extra + " is not a command: use " + String.join(", ", commands)
+                    + ", or flags alone for a run");
+        }
+        String name = cli.getCommandName();
+        if (takes.isEmpty()) {
+            return java.util.Optional.of(name + " takes no arguments, only flags (got " + extra + ")");
+        }
+        return java.util.Optional.of(name + " takes " + String.join(" ", takes.stream().map(p -> p.arity().max() > 1
+                ? p.paramLabel() + "..." : p.paramLabel()).toList()) + (takes.stream().allMatch(p -> p.arity().min() == 0)
+                ? " at most" : "") + ", and no more arguments: drop " + extra);
     }
 
     @Override
@@ -101,9 +150,9 @@ public final class RunTestsCommand extends MatrixCommand {
         }
         Plan mine = Plan.custom(plan);
         if (!Files.isRegularFile(plan) || !plan.toString().endsWith(".jmx")) {
-            problems.add("--plan " + plan + " is not a .jmx file: give the path of a JMeter plan");
+            problems.add("--plan " + Printable.shown(plan.toString()) + " is not a .jmx file: give the path of a JMeter plan");
         } else if (Plan.builtIn(mine.name()).isPresent()) {
-            problems.add("--plan " + plan + ": rename your plan (" + String.join(", ", Plan.builtInNames())
+            problems.add("--plan " + Printable.shown(plan.toString()) + ": rename your plan (" + String.join(", ", Plan.builtInNames())
                     + " are the suite's own plans' names)");
         }
         return List.of(mine);

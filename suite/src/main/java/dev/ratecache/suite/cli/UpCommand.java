@@ -146,7 +146,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         EVERY.check(problems, every);
         problems.addAll(ports.problems(chosen));
-        RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
+        RunFolders.notAFolderForTheTiers(results).ifPresent(problems::add);
         if (problems.isEmpty()) {
             // The product's refusal reads switches already found good.
             edge.refusal(chosen, ports).ifPresent(problems::add);

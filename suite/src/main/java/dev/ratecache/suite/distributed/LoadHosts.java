@@ -52,7 +52,10 @@ public record LoadHosts(List<String> hosts, Path keystore, int clientPort) {
                 }
             }
             if (!HOST.matcher(host).matches() || port < 1 || port > 65535) {
-                problems.add("--load-hosts takes HOST[:PORT],... (got '" + entry + "')");
+                // What comes before an @ is a user and password, masked as --fleet-redis masks them.
+                String masked = entry.contains("@") ? "***" + entry.substring(entry.lastIndexOf('@')) : entry;
+                problems.add("--load-hosts takes HOST[:PORT],... (got '" + dev.ratecache.accesslog.Printable.shown(masked)
+                        + "')");
             } else {
                 out.add(host + ":" + port);
             }

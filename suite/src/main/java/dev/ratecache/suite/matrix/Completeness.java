@@ -27,4 +27,17 @@ final class Completeness {
         }
         return Optional.empty();
     }
+
+    /**
+     * Whether every request failed, none answered nor rejected by a limit: an origin that was not
+     * there, tiers that could not reach it. Such a cell measured nothing but the failure, and is
+     * no completed cell whatever its count of samples.
+     */
+    static Optional<String> allFailed(dev.ratecache.jtl.JtlSummary summary) {
+        if (summary.samples() > 0 && summary.otherErrors() == summary.samples()) {
+            return Optional.of("every request failed (" + summary.samples() + " of " + summary.samples()
+                    + ", none answered or rejected by a limit): is the origin up and reachable from the tiers?");
+        }
+        return Optional.empty();
+    }
 }

@@ -282,6 +282,10 @@ public final class MatrixRunner {
             if (incomplete.isPresent()) {
                 throw new CellFailure(incomplete.get(), run.log(), breakdowns);
             }
+            Optional<String> allFailed = Completeness.allFailed(client.summary());
+            if (allFailed.isPresent()) {
+                throw new CellFailure(allFailed.get(), run.log(), breakdowns);
+            }
             Double edgeHits = EdgeHitShare.of(cell, logs);
             Double originPeak = OriginPeak.of(logs);
             JtlSummary admitted = client.admitted();

@@ -15,7 +15,11 @@ public record Quota(long limit, long windowSeconds, Window window) {
     /** The longest window a quota takes: a month of 31 days. */
     public static final long MAX_WINDOW_SECONDS = 31L * 86_400;
     public static final String FORM = "N/m, N/h, N/d or N/SECONDSs, e.g. 1000/d or 600/60s";
+    /** The most requests a window a quota takes: N has at most nine digits. */
+    public static final long MAX_LIMIT = 999_999_999;
     private static final Pattern SHAPE = Pattern.compile("([1-9]\\d{0,8})/(m|h|d|[1-9]\\d{0,7}s)");
+    /** {@link #SHAPE} with numbers of any size, to tell a number out of range from a value of another shape. */
+    private static final Pattern LOOSE = Pattern.compile("(\\d{1,4096})/(m|h|d|(\\d{1,4096})s)");
 
     public Quota {
         if (limit < 1 || windowSeconds < 1 || windowSeconds > MAX_WINDOW_SECONDS) {
@@ -49,9 +53,20 @@ public record Quota(long limit, long windowSeconds, Window window) {
      * A --quota value, {@link #FORM}; throws naming the accepted form.
      */
     public static Quota parse(String text, Window window) {
+        String quoted = "'" + dev.ratecache.accesslog.Printable.shown(text) + "'";
         Matcher m = SHAPE.matcher(text.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + dev.ratecache.accesslog.Printable.escape(text) + "' is not a quota: use " + FORM);
+            // The right shape with a number out of range: say which, and its range, not the shape again.
+            Matcher loose = LOOSE.matcher(text.trim());
+            if (loose.matches() && !within(loose.group(1), 1, MAX_LIMIT)) {
+                throw new IllegalArgumentException(quoted + " is not a quota: N must be a whole number from 1 to "
+                        + MAX_LIMIT + " (got " + dev.ratecache.accesslog.Printable.shown(loose.group(1)) + ")");
+            }
+            if (loose.matches() && loose.group(3) != null && !within(loose.group(3), 1, MAX_WINDOW_SECONDS)) {
+                throw new IllegalArgumentException(quoted + " is not a quota: its window must be from 1 s to 31 days ("
+                        + MAX_WINDOW_SECONDS + "s; got " + dev.ratecache.accesslog.Printable.shown(loose.group(3)) + "s)");
+            }
+            throw new IllegalArgumentException(quoted + " is not a quota: use " + FORM);
         }
         String unit = m.group(2);
         long seconds = switch (unit) {
@@ -61,9 +76,16 @@ public record Quota(long limit, long windowSeconds, Window window) {
             default -> Long.parseLong(unit.substring(0, unit.length() - 1));
         };
         if (seconds > MAX_WINDOW_SECONDS) {
-            throw new IllegalArgumentException("'" + text + "' is not a quota: its window is over 31 days");
+            throw new IllegalArgumentException(quoted + " is not a quota: its window must be from 1 s to 31 days ("
+                    + MAX_WINDOW_SECONDS + "s; got " + seconds + "s)");
         }
         return new Quota(Long.parseLong(m.group(1)), seconds, window);
+    }
+
+    /** Whether {@code digits} is a number from min to max, however many digits it has. */
+    private static boolean within(String digits, long min, long max) {
+        String plain = digits.replaceFirst("^0+(?=\\d)", "");
+        return plain.length() <= 18 && Long.parseLong(plain) >= min && Long.parseLong(plain) <= max;
     }
 
     /** The policy's name in RateLimit-Policy and RateLimit: daily, hourly, minutely, or quota for another window. */

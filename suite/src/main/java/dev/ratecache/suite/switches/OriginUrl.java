@@ -18,9 +18,11 @@ public final class OriginUrl {
     /**
      * A URL's user information: everything from "//" to the last "@" of the word, as a secret may
      * hold a "/" or an "@" itself (unencoded, as typed). Stops at quotes, so that within picocli's
-     * quoted arguments it masks one argument only.
+     * quoted arguments it masks one argument only. A scheme starts a word: tried from inside one, the
+     * scheme's letters would be read again from every position, in time that grows with the square
+     * of a long argument's length.
      */
-    private static final Pattern USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^\\s'\"]*)@");
+    private static final Pattern USER_INFO = Pattern.compile("(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://)([^\\s'\"]*)@");
 
     private OriginUrl() {}
 
@@ -58,6 +60,39 @@ public final class OriginUrl {
             return Optional.of(quoted + " has a path, query or fragment, which the tiers would not send: " + FORM);
         }
         return Optional.empty();
+    }
+
+    /** How long an origin has to answer the check before a run: a healthy one answers in milliseconds. */
+    private static final int ANSWER_MILLIS = 3_000;
+
+    /**
+     * Why {@code origin} cannot be run against, in one line: nothing answers an HTTP request there
+     * within a few seconds. Any answer will do, an error status too: the origin is there. Empty when
+     * it answers.
+     */
+    public static Optional<String> unanswered(URI origin) {
+        String quoted = "--origin " + Printable.shown(masked(origin.toString()));
+        try {
+            java.net.HttpURLConnection c = (java.net.HttpURLConnection) origin.resolve("/").toURL()
+                    .openConnection(java.net.Proxy.NO_PROXY);
+            c.setConnectTimeout(ANSWER_MILLIS);
+            c.setReadTimeout(ANSWER_MILLIS);
+            c.setInstanceFollowRedirects(false);
+            c.setRequestMethod("GET");
+            try {
+                c.getResponseCode();
+            } finally {
+                c.disconnect();
+            }
+            return Optional.empty();
+        } catch (java.net.ConnectException e) {
+            return Optional.of(quoted + " does not answer (" + Printable.shown(String.valueOf(e.getMessage()))
+                    + "): start your origin there, or give the URL it listens on");
+        } catch (java.io.IOException e) {
+            return Optional.of(quoted + " gave no HTTP answer within " + ANSWER_MILLIS / 1000 + " s ("
+                    + Printable.shown(String.valueOf(e.getMessage())) + "): start your origin there, or give the URL it"
+                    + " listens on");
+        }
     }
 
     /**

@@ -1,9 +1,10 @@
 package dev.ratecache.suite.switches;
 
 import dev.ratecache.accesslog.Printable;
+import dev.ratecache.accesslog.UserFile;
 import dev.ratecache.suite.spec.Quota;
 import java.io.IOException;
-import java.nio.charset.MalformedInputException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -57,6 +58,11 @@ public final class TiersFile {
 
         Malformed(Path file, String message) {
             super(Printable.escape(file + ": " + message));
+        }
+
+        /** A refusal that names the file itself, already fit for one line. */
+        Malformed(String message) {
+            super(message);
         }
     }
 
@@ -240,8 +246,16 @@ public final class TiersFile {
 
     private static List<String> lines(Path path, Path tiersFile, int line) throws Malformed {
         try {
-            return Files.readAllLines(path, StandardCharsets.UTF_8);
-        } catch (MalformedInputException e) {
+            return UserFile.lines(path, UserFile.KEYS);
+        } catch (UserFile.Refused e) {
+            if (Files.exists(path)) {
+                // A device, a folder or a file past the bound; the message names the file already.
+                throw line == 0 ? new Malformed(e.getMessage()) : new Malformed(tiersFile, line, "the key file "
+                        + e.getMessage());
+            }
+            throw line == 0 ? new Malformed(path, "the tiers file does not exist")
+                    : new Malformed(tiersFile, line, "the key file " + path + " does not exist");
+        } catch (CharacterCodingException e) {
             throw line == 0 ? new Malformed(path, "not UTF-8 text") : new Malformed(tiersFile, line, path + " is not UTF-8 text");
         } catch (IOException e) {
             String why = Files.exists(path) ? "cannot be read (" + e.getMessage() + ")" : "does not exist";

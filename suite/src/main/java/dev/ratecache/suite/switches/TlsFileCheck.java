@@ -1,8 +1,11 @@
 package dev.ratecache.suite.switches;
 
+import dev.ratecache.accesslog.Printable;
+import dev.ratecache.accesslog.UserFile;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,51 +42,68 @@ public final class TlsFileCheck {
 
     /** The one problem with the pair, if any. */
     public static Optional<String> problem(Path certificate, Path key) {
+        // The paths as every message quotes a value: escaped, so that each problem stays one line.
+        String cert = Printable.shown(certificate.toString());
+        String k = Printable.shown(key.toString());
         for (Path file : List.of(certificate, key)) {
             if (Files.isDirectory(file)) {
-                return Optional.of((file == certificate ? "--tls-cert " : "--tls-key ") + file + " is a directory, not a file");
+                return Optional.of((file == certificate ? "--tls-cert " : "--tls-key ") + Printable.shown(file.toString())
+                        + " is a directory, not a file");
             }
         }
         if (!Files.isReadable(certificate)) {
-            return Optional.of("--tls-cert " + certificate + " is not a readable file");
+            return Optional.of("--tls-cert " + cert + " is not a readable file");
         }
         if (!Files.isReadable(key)) {
-            return Optional.of("--tls-key " + key + " is not a readable file");
+            return Optional.of("--tls-key " + k + " is not a readable file");
+        }
+        // Read once, bounded: a device such as /dev/zero is refused, never read into the memory.
+        byte[] certificateBytes;
+        byte[] keyBytes;
+        try {
+            certificateBytes = UserFile.bytes(certificate, UserFile.SMALL);
+        } catch (IOException e) {
+            return Optional.of("--tls-cert " + e.getMessage());
+        }
+        try {
+            keyBytes = UserFile.bytes(key, UserFile.SMALL);
+        } catch (IOException e) {
+            return Optional.of("--tls-key " + e.getMessage());
         }
         X509Certificate leaf;
         try {
-            leaf = leaf(certificate);
+            leaf = leaf(certificateBytes);
         } catch (IOException | CertificateException e) {
             leaf = null;
         }
-        if (leaf == null && isDer(certificate)) {
+        if (leaf == null && isDer(certificateBytes)) {
             // nginx would fail only at nginx -t, with PEM_read_bio_X509_AUX() failed in a log.
-            return Optional.of("--tls-cert " + certificate + " is a DER certificate, and nginx reads PEM: convert it"
-                    + " (openssl x509 -inform der -in " + certificate + " -out " + certificate + ".pem) and give that");
+            return Optional.of("--tls-cert " + cert + " is a DER certificate, and nginx reads PEM: convert it"
+                    + " (openssl x509 -inform der -in " + cert + " -out " + cert + ".pem) and give that");
         }
         if (leaf == null) {
-            return Optional.of("--tls-cert " + certificate + " holds no PEM certificate (a block that begins"
+            return Optional.of("--tls-cert " + cert + " holds no PEM certificate (a block that begins"
                     + " -----BEGIN CERTIFICATE-----, the server's own first)");
         }
         if (leaf.getNotAfter().toInstant().isBefore(Instant.now())) {
-            return Optional.of("--tls-cert " + certificate + " expired on " + leaf.getNotAfter().toInstant()
+            return Optional.of("--tls-cert " + cert + " expired on " + leaf.getNotAfter().toInstant()
                     + ": renew it, or leave out --tls-cert and --tls-key for a throwaway one");
         }
         PrivateKey privateKey;
         try {
-            privateKey = privateKey(key);
+            privateKey = privateKey(keyBytes);
         } catch (Encrypted e) {
-            return Optional.of("--tls-key " + key + " is encrypted: give it without a passphrase"
+            return Optional.of("--tls-key " + k + " is encrypted: give it without a passphrase"
                     + " (openssl pkey -in KEY -out PLAIN.key)");
         } catch (IOException | RuntimeException e) {
             privateKey = null;
         }
         if (privateKey == null) {
-            return Optional.of("--tls-key " + key + " holds no PEM private key (-----BEGIN PRIVATE KEY-----,"
+            return Optional.of("--tls-key " + k + " holds no PEM private key (-----BEGIN PRIVATE KEY-----,"
                     + " or the RSA or EC forms)");
         }
         if (!matches(privateKey, leaf)) {
-            return Optional.of("--tls-key " + key + " does not match the certificate in --tls-cert " + certificate
+            return Optional.of("--tls-key " + k + " does not match the certificate in --tls-cert " + cert
                     + " (its public key is another's)");
         }
         return Optional.empty();
@@ -93,8 +113,8 @@ public final class TlsFileCheck {
      * The first PEM certificate of the file, as nginx's PEM_read_bio_X509_AUX finds it, past blocks of
      * any other type (a key, parameters); null for none.
      */
-    private static X509Certificate leaf(Path certificate) throws IOException, CertificateException {
-        try (Reader in = Files.newBufferedReader(certificate, StandardCharsets.ISO_8859_1);
+    private static X509Certificate leaf(byte[] certificate) throws IOException, CertificateException {
+        try (Reader in = new StringReader(new String(certificate, StandardCharsets.ISO_8859_1));
                 PemReader pem = new PemReader(in)) {
             for (PemObject block = pem.readPemObject(); block != null; block = pem.readPemObject()) {
                 X509CertificateHolder holder = switch (block.getType()) {
@@ -111,16 +131,15 @@ public final class TlsFileCheck {
     }
 
     /** Whether the file is a certificate in DER, the binary form PEM wraps in base64. */
-    private static boolean isDer(Path certificate) {
+    private static boolean isDer(byte[] bytes) {
         try {
-            byte[] bytes = Files.readAllBytes(certificate);
             // DER begins with an ASN.1 SEQUENCE; Java's factory would read PEM text too.
             if (bytes.length == 0 || bytes[0] != 0x30) {
                 return false;
             }
             CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(bytes));
             return true;
-        } catch (IOException | CertificateException e) {
+        } catch (CertificateException e) {
             return false;
         }
     }
@@ -129,8 +148,8 @@ public final class TlsFileCheck {
         private static final long serialVersionUID = 1L;
     }
 
-    private static PrivateKey privateKey(Path key) throws IOException, Encrypted {
-        try (Reader in = Files.newBufferedReader(key, StandardCharsets.US_ASCII); PEMParser parser = new PEMParser(in)) {
+    private static PrivateKey privateKey(byte[] key) throws IOException, Encrypted {
+        try (Reader in = new StringReader(new String(key, StandardCharsets.US_ASCII)); PEMParser parser = new PEMParser(in)) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
             for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
                 if (o instanceof PEMEncryptedKeyPair || o instanceof PKCS8EncryptedPrivateKeyInfo) {

@@ -127,7 +127,8 @@ public final class UpSession {
                 stack = Stack.start(product, chosen, ports, runDir, settings.originThreads(), originArgs);
             } catch (IOException | RuntimeException e) {
                 String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
-                err.println("run-tests.sh up: could not start: " + first + " (logs in " + runDir + ")");
+                err.println("run-tests.sh up: could not start: " + dev.ratecache.accesslog.Printable.escape(first)
+                        + " (logs in " + dev.ratecache.accesslog.Printable.escape(runDir.toString()) + ")");
                 return 1;
             }
             List<UpState.Child> children = new ArrayList<>();

@@ -25,7 +25,7 @@ class ReproduceInputTest {
                                 + " redis-balancer (002), fast-origin (003) or reference (004), or no NAME for all of them\n"),
                 refused("a seed there is none of", List.of("005"), "'005' is not an experiment: use haproxy-cache"),
                 refused("two experiments named", List.of("fast-origin", "reference"),
-                        "Unmatched argument at index 2: 'reference'"),
+                        "run-tests.sh: reproduce takes NAME at most, and no more arguments: drop 'reference'\n"),
                 refused("a duration of none", List.of("fast-origin", "--duration", "0"),
                         "run-tests.sh: --duration must be a whole number from 1 to 60 (got 0)\n"),
                 refused("a duration past an int", List.of("--duration", "99999999999"),

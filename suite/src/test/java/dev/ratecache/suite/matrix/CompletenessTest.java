@@ -25,4 +25,23 @@ class CompletenessTest {
     void aPlanThatCannotSayHowManyTakesWhatCame() {
         assertThat(Completeness.problem(37, 0)).isEmpty();
     }
+
+    /** The second probe's silent failure: a dead origin gave 100 % errors and "every cell completed". */
+    @Test
+    void aCellWhoseEveryRequestFailedIsNotCompleted() {
+        assertThat(Completeness.allFailed(summary(120, 0, 120))).contains("every request failed (120 of 120, none"
+                + " answered or rejected by a limit): is the origin up and reachable from the tiers?");
+    }
+
+    @Test
+    void aCellWithOneAnswerOrOneRejectionIsCompleted() {
+        assertThat(Completeness.allFailed(summary(120, 0, 119))).isEmpty();
+        // A limit that rejected every request answered them all: that is a measurement, not a failure.
+        assertThat(Completeness.allFailed(summary(120, 120, 0))).isEmpty();
+        assertThat(Completeness.allFailed(summary(0, 0, 0))).isEmpty();
+    }
+
+    private static dev.ratecache.jtl.JtlSummary summary(long samples, long rejected, long otherErrors) {
+        return new dev.ratecache.jtl.JtlSummary(samples, rejected, otherErrors, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1000);
+    }
 }
