@@ -104,8 +104,11 @@ final class WordWrappedHelp {
                 indent = row.end() + HANGING;
             } else if (synopsisIndent >= 0) {
                 indent = synopsisIndent;
-            } else if (column > 0 && leading < column && line.length() > column && line.charAt(column - 1) == ' ') {
-                // A row of the table, its label as wide as the label column (one space before its text).
+            } else if (leading > 0 && column > 0 && leading < column && line.length() > column
+                    && line.charAt(column - 1) == ' ') {
+                // A row of the table, its label as wide as the label column (one space before its text). A
+                // paragraph at the margin is prose, whatever falls at that column: up's description had been
+                // wrapped under its examples' text.
                 indent = column + HANGING;
             } else if (isRow) {
                 indent = row.end() + HANGING;

@@ -58,7 +58,7 @@ class ExampleFiguresTest {
                 | --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: |
                 """);
         StringBuilder more = new StringBuilder("""
-                | cell | failed | cache full after | first eviction after | entries stored / evicted / held | peak | answers once full | origin's app-cache errors | new Redis's lookups |
+                | cell | failed | cache full after the first request | first eviction after the cache was full | entries stored / evicted / held | peak | answers once full | origin's app-cache errors | new Redis's lookups |
                 | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: |
                 """);
         for (String cell : List.of("faults/reload", "faults/worker-kill", "faults/origin-restart", "faults/stale-refused",
