@@ -4,6 +4,7 @@
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
 #   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B -T 2 verify)
 #   ./run-tests.sh fuzz         fuzz the parsers of users' files and tools' output (--minutes N in all)
+#   ./run-tests.sh install-client  the client library into your Maven repository (docs/client.md)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
 #   ./run-tests.sh reproduce    the source experiments rerun as published, beside their figures
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
@@ -451,6 +452,32 @@ run_fuzz() {
   exit 0
 }
 
+readonly INSTALL_CLIENT_USAGE='Usage: ./run-tests.sh install-client [MAVEN ARGUMENTS...]
+Builds the client library (docs/client.md) from client/ alone and installs it into your local Maven
+repository (~/.m2/repository) as dev.ratecache:client with its sources and javadoc jars and a POM
+that names no parent: a project of your own then needs only those coordinates. Nothing else of the
+suite is built or installed. The arguments go to Maven (-o: offline; -Dmaven.repo.local=DIR:
+another repository).'
+
+# The library as a user's project takes it: a release build (client/pom.xml's release profile) in
+# client/target/release/, which leaves the suite's own build in client/target/ alone.
+install_client() {
+  local arg version
+  for arg in "$@"; do
+    if [[ $arg == -h || $arg == --help ]]; then
+      printf '%s\n' "$INSTALL_CLIENT_USAGE"
+      exit 0
+    fi
+  done
+  need_java
+  cd "$ROOT"
+  version=$(sed -n 's|^  <version>\(.*\)</version>$|\1|p' client/pom.xml | head -n 1)
+  say "building and installing dev.ratecache:client:$version (./mvnw -B -q install -f client/pom.xml -Dclient.release)"
+  ./mvnw -B -q install -f client/pom.xml -Dclient.release "$@"
+  say "installed dev.ratecache:client:$version: add it to your pom.xml's dependencies (docs/client.md)"
+  exit 0
+}
+
 install_prerequisites() {
   need_java
   need_nginx
@@ -499,6 +526,10 @@ main() {
   if [[ ${1:-} == fuzz ]]; then
     shift
     run_fuzz "$@"
+  fi
+  if [[ ${1:-} == install-client ]]; then
+    shift
+    install_client "$@"
   fi
   if [[ ${1:-} != test ]] && wants_help "$@"; then
     show_help "$@"

@@ -103,6 +103,19 @@ class RunTestsHelpTest {
         assertNothingInstalledOrBuilt(c);
     }
 
+    @Test
+    void installClientHelpSaysWhatItInstallsWithoutInstallingOrBuilding() throws Exception {
+        Checkout c = checkout("install-client-help");
+
+        ManagedProcess.Outcome help = run(c, "install-client", "--help");
+
+        assertThat(help.exitCode()).as(help.stderr()).isZero();
+        assertThat(help.stderr()).isEmpty();
+        assertThat(help.stdout()).startsWith("Usage: ./run-tests.sh install-client [MAVEN ARGUMENTS...]")
+                .contains("dev.ratecache:client", "~/.m2/repository");
+        assertNothingInstalledOrBuilt(c);
+    }
+
     /** Each case: the arguments after fuzz, and the one line they get. */
     static Stream<Arguments> refusedFuzzInput() {
         return Stream.of(

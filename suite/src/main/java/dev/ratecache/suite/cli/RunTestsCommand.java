@@ -29,6 +29,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh --profile quick  the same, scaled down (under 2 minutes)",
             "  ./run-tests.sh test             run every test (./mvnw -B -T 2 verify)",
             "  ./run-tests.sh fuzz             fuzz the parsers of logs and tools' output",
+            "  ./run-tests.sh install-client   the client library into ~/.m2",
             "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR",
             "  ./run-tests.sh peak             each path's peak req/s against nginx's own",
             "  ./run-tests.sh reproduce [NAME] the source experiments beside their figures",

@@ -12,14 +12,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** One client's requests as a fleet of edges logged them, and what the per-client promise lets through. */
 public final class FleetLog {
+    private static final Pattern SEQUENCE = Pattern.compile("[?&]t=(\\d+)(?:&|$)");
+
     private FleetLog() {}
 
     /**
      * Every line the edges logged for {@code client}, by the time nginx logged them, each with the
      * edge's number added as "edge"; read once the edges have stopped (their logs are buffered).
+     * Two answers can share $msec's millisecond, so this order is not the client's: a test that
+     * asserts on the order takes {@link #inSendOrder}.
      */
     public static List<JsonNode> clientLines(List<Path> edgeLogs, String client) throws IOException {
         List<JsonNode> lines = new ArrayList<>();
@@ -32,6 +38,24 @@ public final class FleetLog {
         }
         lines.sort(Comparator.comparingDouble(e -> e.path("msec").asDouble()));
         return lines;
+    }
+
+    /**
+     * The lines in the order a client that sends one request at a time sent them: by the sequence
+     * number {@link Stacks#fresh} puts in each URI ("?t=N", from one counter). Neither $msec (two
+     * answers in one millisecond) nor the log's order (buffered lines of two workers, or edges)
+     * can say which came first.
+     */
+    public static List<JsonNode> inSendOrder(List<JsonNode> lines) {
+        return lines.stream().sorted(Comparator.comparingLong(FleetLog::sequence)).toList();
+    }
+
+    private static long sequence(JsonNode line) {
+        Matcher m = SEQUENCE.matcher(line.path("uri").asText());
+        if (!m.find()) {
+            throw new IllegalArgumentException("no sequence number (Stacks.fresh's ?t=N) in " + line);
+        }
+        return Long.parseLong(m.group(1));
     }
 
     /**

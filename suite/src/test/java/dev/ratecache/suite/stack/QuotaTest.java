@@ -106,8 +106,9 @@ class QuotaTest {
         // Another client has its own quota.
         assertThat(send(keyed, "127.0.0.32", 1)).extracting(Http.Raw::status).containsExactly(200);
         // The log tells a quota's rejection from the burst limit's (which passed or queued these, never refused).
-        List<JsonNode> lines = await("the edge's buffered log").atMost(Duration.ofSeconds(30))
+        List<JsonNode> logged = await("the edge's buffered log").atMost(Duration.ofSeconds(30))
                 .until(() -> FleetLog.clientLines(keyed.frontAccessLogs(), "127.0.0.31"), l -> l.size() == QUOTA + 2);
+        List<JsonNode> lines = FleetLog.inSendOrder(logged);
         assertThat(lines).extracting(l -> l.get("quota").asText())
                 .containsExactly("PASSED", "PASSED", "PASSED", "PASSED", "PASSED", "REJECTED", "REJECTED");
         assertThat(lines).extracting(l -> l.get("limit_req").asText()).doesNotContain("REJECTED");
