@@ -48,6 +48,7 @@ import picocli.CommandLine;
  * {@code return 200} of a body of the same size, measured with wrk in the same run.
  */
 @Command(name = "peak", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        abbreviateSynopsis = true,
         description = {
             "Measure peak throughput with wrk: the edge cache's HIT path, the MISS path to the origin and the"
                     + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"

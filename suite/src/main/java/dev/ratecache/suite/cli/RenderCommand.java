@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /** Writes the rendered configs of both tiers, for reading or copying; starts nothing. */
-@Command(name = "render", mixinStandardHelpOptions = true,
+@Command(name = "render", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = "Write the configs of both tiers, rendered with these switches, to DIR/front and DIR/back:"
                 + " nginx's, or with --edge HAProxy's or Varnish's.")
 final class RenderCommand implements Callable<Integer> {
@@ -68,10 +68,13 @@ final class RenderCommand implements Callable<Integer> {
                     + " --back-mode nodelay. A run and up take --edge too. Default: nginx.")
     EdgeProduct edge = EdgeProduct.NGINX;
 
-    /** Hidden: a maintainer's switch, behind examples/ ({@link ExamplesCommand}), not a user's. */
-    @Option(names = "--portable", hidden = true,
-            description = "Render nginx's configs for any Debian machine with the modules run-tests.sh installs, not"
-                    + " for this one: no path of this checkout, and tls/ left for your own certificate and key.")
+    @Option(names = "--portable",
+            description = "Render nginx's configs to copy to any Debian machine, whatever this one has installed:"
+                    + " Debian's optional modules (njs, cache purge, headers-more) loaded from /usr/lib/nginx/modules/,"
+                    + " the Lua Redis client from Debian's lua-nginx-redis, the Age module looked for in the prefix's"
+                    + " modules/, no path of this checkout, and tls/ left for your own certificate and key (no"
+                    + " throwaway CA). examples/ is rendered this way. HAProxy's and Varnish's configs are the same"
+                    + " either way.")
     boolean portable;
 
     @Parameters(paramLabel = "DIR", description = "Output folder (not the current one by '', nor /). Its front/,"

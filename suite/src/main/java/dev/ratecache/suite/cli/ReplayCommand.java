@@ -41,6 +41,7 @@ import picocli.CommandLine.Parameters;
  * front end's per-client limit acts per client, as in production.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        abbreviateSynopsis = true,
         description = {
             "Replays an access log through the stack: each request starts at its logged time (divided by --speed),"
                     + " from an address of its own client (127.16.0.1 onward), through the same cells as the"

@@ -37,32 +37,36 @@ final class WordWrappedHelp {
     static void install(CommandLine cli) {
         Map<String, CommandLine.IHelpSectionRenderer> sections = cli.getHelpSectionMap();
         for (String key : List.copyOf(sections.keySet())) {
-            CommandLine.IHelpSectionRenderer picocli = sections.get(key);
-            sections.put(key, help -> {
-                UsageMessageSpec usage = help.commandSpec().usageMessage();
-                // The terminal's width, when autoWidth asks for it: read before the width is widened.
-                int width = usage.width();
-                boolean auto = usage.autoWidth();
-                usage.autoWidth(false);
-                usage.width(UNWRAPPED);
-                String text;
-                try {
-                    text = picocli.render(help);
-                } finally {
-                    usage.width(width);
-                    usage.autoWidth(auto);
-                }
-                if (!key.equals(UsageMessageSpec.SECTION_KEY_SYNOPSIS)) {
-                    return wrap(text, width, -1);
-                }
-                // The synopsis follows its heading ("Usage: ") on the same line: wrapped together.
-                String heading = help.synopsisHeading();
-                String command = help.commandSpec().qualifiedName();
-                return wrap(heading + text, width, heading.length() + command.length() + 1).substring(heading.length());
-            });
+            sections.put(key, wrapped(key, sections.get(key)));
         }
         cli.setHelpSectionMap(sections);
         cli.getSubcommands().values().forEach(WordWrappedHelp::install);
+    }
+
+    /** {@code picocli}'s section {@code key}, rendered unwrapped and wrapped at spaces alone. */
+    static CommandLine.IHelpSectionRenderer wrapped(String key, CommandLine.IHelpSectionRenderer picocli) {
+        return help -> {
+            UsageMessageSpec usage = help.commandSpec().usageMessage();
+            // The terminal's width, when autoWidth asks for it: read before the width is widened.
+            int width = usage.width();
+            boolean auto = usage.autoWidth();
+            usage.autoWidth(false);
+            usage.width(UNWRAPPED);
+            String text;
+            try {
+                text = picocli.render(help);
+            } finally {
+                usage.width(width);
+                usage.autoWidth(auto);
+            }
+            if (!key.equals(UsageMessageSpec.SECTION_KEY_SYNOPSIS)) {
+                return wrap(text, width, -1);
+            }
+            // The synopsis follows its heading ("Usage: ") on the same line: wrapped together.
+            String heading = help.synopsisHeading();
+            String command = help.commandSpec().qualifiedName();
+            return wrap(heading + text, width, heading.length() + command.length() + 1).substring(heading.length());
+        };
     }
 
     /**
@@ -100,8 +104,11 @@ final class WordWrappedHelp {
                 indent = row.end() + HANGING;
             } else if (synopsisIndent >= 0) {
                 indent = synopsisIndent;
-            } else if (column > 0 && leading < column && line.length() > column && line.charAt(column - 1) == ' ') {
-                // A row of the table, its label as wide as the label column (one space before its text).
+            } else if (leading > 0 && column > 0 && leading < column && line.length() > column
+                    && line.charAt(column - 1) == ' ') {
+                // A row of the table, its label as wide as the label column (one space before its text). A
+                // paragraph at the margin is prose, whatever falls at that column: up's description had been
+                // wrapped under its examples' text.
                 indent = column + HANGING;
             } else if (isRow) {
                 indent = row.end() + HANGING;

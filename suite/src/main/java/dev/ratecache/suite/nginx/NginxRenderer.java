@@ -107,7 +107,7 @@ public final class NginxRenderer {
 
         /**
          * Any Debian machine with the modules run-tests.sh installs and the lua-nginx-redis package,
-         * whatever this one has: configs to copy (render --neutral, examples/) must not change with the
+         * whatever this one has: configs to copy (render --portable, examples/) must not change with the
          * machine that renders them. The Age module, which Debian does not ship, is looked for in the
          * prefix's modules/; the certificate and key are the user's to put in tls/.
          */

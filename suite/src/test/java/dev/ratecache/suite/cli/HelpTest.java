@@ -122,4 +122,11 @@ class HelpTest {
         assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
         assertThat(help).contains("--duration", "--connections", "--threads", "--rounds", "--url");
     }
+
+    /** A description at the margin wraps at the margin, even where its examples below have a text column. */
+    @Test
+    void aDescriptionWrapsAtTheMarginNotUnderItsExamplesText() {
+        String help = help(100, "up");
+        assertThat(help).contains("\nmatrix cell's, and keep them running");
+    }
 }

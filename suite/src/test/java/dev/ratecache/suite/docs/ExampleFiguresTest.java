@@ -58,7 +58,7 @@ class ExampleFiguresTest {
                 | --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: |
                 """);
         StringBuilder more = new StringBuilder("""
-                | cell | failed | cache full after | first eviction after | entries stored / evicted / held | peak | answers once full | origin's app-cache errors | new Redis's lookups |
+                | cell | failed | cache full after the first request | first eviction after the cache was full | entries stored / evicted / held | peak | answers once full | origin's app-cache errors | new Redis's lookups |
                 | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: |
                 """);
         for (String cell : List.of("faults/reload", "faults/worker-kill", "faults/origin-restart", "faults/stale-refused",
@@ -143,6 +143,41 @@ class ExampleFiguresTest {
         }
         assertThat(rows).as("keys of quota cells in results/example-quotas").isPositive();
         Committed.block(Repo.root().resolve("docs/quotas.md"), "quotas", table.toString(), REGENERATE);
+    }
+
+    /**
+     * docs/edges.md's table: each product's cells of the committed edges run side by side, with the
+     * two promises the run checked per cell, and how busy the machine was (a saturated machine
+     * measures the generator, not the edge).
+     */
+    @Test
+    void theEdgesPageQuotesTheCommittedEdgesRun() throws Exception {
+        JsonNode summary = new ObjectMapper().readTree(Repo.root().resolve("results/example-edges/summary.json")
+                .toFile());
+        Map<String, Boolean> checks = new HashMap<>();
+        summary.get("checks").forEach(c -> checks.put(c.get("check").asText(), c.get("passed").asBoolean()));
+        StringBuilder table = new StringBuilder("""
+                | cell | responses/s | rejected | origin requests | busiest second at the origin | edge HIT | p95 ms | per-client promise | back limit's promise | machine busy |
+                | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |
+                """);
+        int rows = 0;
+        for (JsonNode c : summary.get("cells")) {
+            String name = c.get("name").asText();
+            table.append(String.format(Locale.ROOT, "| `%s` | %.1f | %.1f %% | %.0f | %.0f | %.1f %% | %.0f | %s | %s | %.0f %% |%n",
+                    name, measured(c, "throughput"), measured(c, "rejected_pct"), measured(c, "origin_requests"),
+                    measured(c, "origin_peak_1s"), measured(c, "edge_hit_pct"), measured(c, "p95_ms"),
+                    promise(checks, name + ": "), promise(checks, name + ".origin_peak_1s"),
+                    measured(c, "machine_cpu_pct")));
+            rows++;
+        }
+        assertThat(rows).as("cells in results/example-edges").isPositive();
+        Committed.block(Repo.root().resolve("docs/edges.md"), "edges", table.toString(), REGENERATE);
+    }
+
+    /** Whether the run's check that starts with {@code prefix} passed: kept, broken, or not checked. */
+    private static String promise(Map<String, Boolean> checks, String prefix) {
+        return checks.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).findFirst()
+                .map(e -> e.getValue() ? "kept" : "BROKEN").orElse("not checked");
     }
 
     private static String seconds(JsonNode s) {
