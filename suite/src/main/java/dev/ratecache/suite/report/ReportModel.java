@@ -306,7 +306,7 @@ final class ReportModel {
         List<SourceLine> sources = sources();
         c.put("hasSources", !sources.isEmpty());
         c.put("sources", sources);
-        c.put("sourcesHref", doc("reproductions.md"));
+        c.put("sourcesHref", doc("reproductions.md#the-sources"));
         c.put("words", words());
         c.put("docs", docs);
         Map<String, String> links = new LinkedHashMap<>();

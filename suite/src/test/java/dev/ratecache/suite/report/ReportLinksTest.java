@@ -142,7 +142,7 @@ class ReportLinksTest {
         String term = ReportModel.docsFrom(dir) + "/methodology.md#term-";
 
         Source ref = Source.REFERENCE;
-        assertThat(md).contains("- **[sources](" + ReportModel.docsFrom(dir) + "/reproductions.md)**: the reference"
+        assertThat(md).contains("- **[sources](" + ReportModel.docsFrom(dir) + "/reproductions.md#the-sources)**: the reference"
                 + " experiment, [" + ref.title() + "](" + ref.link() + ") (Tony Baines, 2014)\n");
         assertThat(md).contains("- **[matrix](" + term + "matrix)**: default\n")
                 .contains("- **[switches](" + ReportModel.docsFrom(dir) + "/switches.md)**:")
