@@ -22,7 +22,9 @@ class MetricGlossaryTest {
     static String table() {
         StringBuilder md = new StringBuilder("| metric | meaning | unit | how it is measured |\n| --- | --- | --- | --- |\n");
         for (Metric m : Metric.values()) {
-            md.append("| <a id=\"").append(m.anchor()).append("\"></a>`").append(m.id()).append("` | ")
+            // Both attributes: renderers that drop one (name is obsolete in HTML5, id is prefixed on some hosts) keep the other.
+            md.append("| <a id=\"").append(m.anchor()).append("\" name=\"").append(m.anchor()).append("\"></a>`")
+                    .append(m.id()).append("` | ")
                     .append(cell(m.meaning())).append(" | ").append(cell(m.unit())).append(" | ")
                     .append(cell(m.measured())).append(" |\n");
         }
