@@ -9,6 +9,7 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
+import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.nginx.NginxServer;
@@ -127,8 +128,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     Integer repeat;
 
     @Option(names = "--assert", paramLabel = "CHECK",
-            description = "A pass/fail check, e.g. --assert 'stress/server-cache.rejected_pct == 0'; repeatable."
-                    + " A failed check makes the exit code 1; checks.xml has them as JUnit XML.")
+            description = "A pass/fail check, CELL.METRIC OP VALUE (OP: == != < <= > >=), e.g. --assert"
+                    + " 'stress/server-cache.rejected_pct == 0'; repeatable. METRIC is an id of " + Metric.GLOSSARY
+                    + ", which says what each means, its unit and how it is measured. A failed check makes the exit"
+                    + " code 1; checks.xml has them as JUnit XML.")
     List<String> asserts = new ArrayList<>();
 
     @Option(names = "--assert-file", paramLabel = "FILE", description = "Checks, one per line (# starts a comment).")

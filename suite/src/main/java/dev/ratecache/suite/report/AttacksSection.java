@@ -65,7 +65,7 @@ public final class AttacksSection {
                 + " origin's busiest second must stay within the back limit (both in checks.xml). The bound is the"
                 + " edge's own setting for each attack, as its config renders it; the endings say what it did.";
         return List.of(new ReportSection("Attacks: slow clients at the edge", intro,
-                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures));
+                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures).definedIn("attacks.md"));
     }
 
     private static Map<String, Object> json(AttackFigures f, Double kept) {

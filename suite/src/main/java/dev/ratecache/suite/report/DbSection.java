@@ -58,7 +58,7 @@ public final class DbSection {
         List<String> lines = new ArrayList<>();
         optimum(sweep, cores).ifPresent(lines::add);
         return List.of(new ReportSection("Database: caches in front of PostgreSQL, and the pool", intro,
-                List.of(new ReportSection.Table(HEADINGS, rows)), lines, Map.of()));
+                List.of(new ReportSection.Table(HEADINGS, rows)), lines, Map.of()).definedIn("app-cache-and-database.md"));
     }
 
     /**

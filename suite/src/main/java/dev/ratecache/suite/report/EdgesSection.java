@@ -45,7 +45,7 @@ public final class EdgesSection {
                 + " kept (the per-client one: no client admitted more than rate + burst in any second; the back"
                 + " limit's: the origin never sent more than rate + burst in any second), and what it cannot do.",
                 front.rate(), front.burst(), back.rate(), back.burst(), front.modeFlag() + " / " + back.modeFlag());
-        return new ReportSection("Edges compared", intro, lines);
+        return new ReportSection("Edges compared", intro, lines).definedIn("edges.md");
     }
 
     /** The sentence of a flood cell from one address; none for other cells or a failed one. */

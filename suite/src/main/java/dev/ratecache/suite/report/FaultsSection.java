@@ -56,7 +56,7 @@ public final class FaultsSection {
                 + " client's start of each request). The origin restarts' outage is from the kill to the new origin"
                 + " ready (for Redis, to the new one answering PING); a cache-full cell's moment is when its cache folder first reached its max_size.";
         return List.of(new ReportSection("Faults: the edge while things go wrong", intro,
-                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures));
+                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures).definedIn("faults.md"));
     }
 
     private static Map<String, Object> json(FaultFigures f) {

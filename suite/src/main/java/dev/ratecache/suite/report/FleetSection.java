@@ -61,7 +61,7 @@ public final class FleetSection {
                 + " the strategy costs the well-behaved. Redis fallbacks: requests an edge counted with its own split"
                 + " limit because Redis failed or was slow (shared only).";
         return List.of(new ReportSection("Fleet: one per-client limit across the edges", intro,
-                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures));
+                List.of(new ReportSection.Table(HEADINGS, rows)), lines, figures).definedIn("several-machines.md"));
     }
 
     /** A fleet cell's per-client figures (its first run's), the model's beside them, and what they mean. */

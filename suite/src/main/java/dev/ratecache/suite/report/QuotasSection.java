@@ -80,7 +80,8 @@ public final class QuotasSection {
                 + " the stated bound (2N - 1 for sliding's estimate, 2N across two fixed windows). Model replay: the"
                 + " model deciding the logged requests in Redis's order, which must agree with the script on each.";
         return List.of(new ReportSection("Quotas: a quota per key across the edges", intro,
-                List.of(new ReportSection.Table(HEADINGS, rows), timelineTable(timeline)), lines, json));
+                List.of(new ReportSection.Table(HEADINGS, rows), timelineTable(timeline)), lines, json)
+                .definedIn("quotas.md"));
     }
 
     /** One key of one cell in the timeline. */

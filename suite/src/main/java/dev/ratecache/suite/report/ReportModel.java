@@ -11,6 +11,7 @@ import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
+import dev.ratecache.suite.matrix.Source;
 import dev.ratecache.suite.matrix.WrkGenerator;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
@@ -62,6 +63,7 @@ final class ReportModel {
             boolean comparable, Map<String, CellPrediction> predictions, List<ReportSection> sections) {
         this.sections = sections;
         this.dir = dir.toAbsolutePath();
+        this.docs = docsFrom(dir);
         this.run = run;
         this.outcome = outcome;
         this.checks = checks;
@@ -82,7 +84,7 @@ final class ReportModel {
     public record PredictionRow(String name, List<String> values, boolean flagged, String why) {}
 
     /** The predictions table of a plan: its headings are the predicted metrics' columns. */
-    public record PredictionTable(List<String> headings, List<PredictionRow> rows) {
+    public record PredictionTable(List<String> headings, List<Heading> columns, List<PredictionRow> rows) {
         public String mdSeparator() {
             return "|---".repeat(headings.size() + 2) + "|";
         }
@@ -105,11 +107,122 @@ final class ReportModel {
             }).toList();
             rows.add(new PredictionRow(r.cell().name(), values, p.anyFlagged(), String.join("; ", p.reasons())));
         }
-        return rows.isEmpty() ? null : new PredictionTable(PREDICTED.stream().map(Column::label).toList(), rows);
+        return rows.isEmpty() ? null : new PredictionTable(PREDICTED.stream().map(Column::label).toList(),
+                PREDICTED.stream().map(this::heading).toList(), rows);
     }
 
-    /** A line of the header: "key: value". */
-    public record Bullet(String key, String value) {}
+    /** A line of the header: "key: value"; {@code href}, where not null, links the key to its definition. */
+    public record Bullet(String key, String value, String href) {
+        public boolean linked() {
+            return href != null;
+        }
+    }
+
+    /** A part of a column's heading and where its metric is defined (a joined column has one part per metric). */
+    public record HeadingPart(String text, String href) {}
+
+    /**
+     * A column's heading as report.md and index.html show it: each part linked to its metric's row of
+     * the glossary, then the unit.
+     */
+    public record Heading(List<HeadingPart> parts, String unit) {
+        /** Markdown: "[throughput](…#metric-throughput) (resp/s)". */
+        public String md() {
+            String linked = String.join(" / ", parts.stream().map(p -> "[" + p.text() + "](" + p.href() + ")").toList());
+            return unit.isEmpty() ? linked : linked + " (" + unit + ")";
+        }
+
+        public boolean hasUnit() {
+            return !unit.isEmpty();
+        }
+    }
+
+    /**
+     * Where the repository's docs are, relative to the run folder, so that report.md and index.html
+     * link to the definitions of what they show: results/TIME/ is two folders below the checkout,
+     * and a run elsewhere (--results) gets the path to the checkout it ran from.
+     */
+    final String docs;
+
+    static String docsFrom(Path runDir) {
+        try {
+            Path docs = dev.ratecache.suite.Repo.root().resolve("docs");
+            return runDir.toAbsolutePath().normalize().relativize(docs).toString().replace('\\', '/');
+        } catch (dev.ratecache.suite.Repo.NotFound e) {
+            return "../../docs";
+        }
+    }
+
+    /** A link to {@code page} (with its anchor) of the docs, from the run folder. */
+    String doc(String page) {
+        return docs + "/" + page;
+    }
+
+    /** A link to the glossary's entry for a word of the report: methodology.md's "Words" section. */
+    String term(String id) {
+        return doc("methodology.md#term-" + id);
+    }
+
+    /** Links from a column's heading: each of its metrics to its row of the glossary of metrics. */
+    Heading heading(Column c) {
+        String[] texts = c.heading().split(" / ");
+        List<HeadingPart> parts = new ArrayList<>();
+        for (int i = 0; i < c.metrics().size(); i++) {
+            String text = texts.length == c.metrics().size() ? texts[i] : i == 0 ? c.heading() : null;
+            if (text != null) {
+                parts.add(new HeadingPart(text, doc("methodology.md#" + c.metrics().get(i).anchor())));
+            }
+        }
+        return new Heading(parts, c.unit());
+    }
+
+    /** A write-up the run's published figures come from, as the header names it. */
+    public record SourceLine(String role, String title, String author, int year, String link) {}
+
+    /**
+     * The write-ups whose figures stand in brackets beside this run's: the reference experiment for
+     * the cells of its plans, and each reproduced experiment for its cells, in the order they ran.
+     */
+    List<SourceLine> sources() {
+        java.util.Set<Source> seen = new java.util.LinkedHashSet<>();
+        for (CellResult r : outcome.cells()) {
+            Cell.Published published = r.cell().trait(Cell.Published.class);
+            if (published != null) {
+                seen.add(Source.ofSeed(published.source()));
+            } else if (r.cell().reference().isPresent()) {
+                seen.add(Source.REFERENCE);
+            }
+        }
+        return seen.stream().map(s -> new SourceLine(s == Source.REFERENCE ? "the reference experiment"
+                : "seed " + s.seed(), s.title(), s.author(), s.year(), s.link())).toList();
+    }
+
+    /** A word of the report's header and where it is defined. */
+    public record Word(String text, String href) {}
+
+    /** The words the header and the tables use that a reader may not know, each linked to its definition. */
+    List<Word> words() {
+        return List.of(new Word("cell", term("cell")), new Word("matrix", term("matrix")),
+                new Word("plan", term("plan")), new Word("reference experiment", term("reference-experiment")),
+                new Word("seeds", term("seeds")), new Word("queue and nodelay", term("nodelay")),
+                new Word("open model", term("open-model")), new Word("JTL", term("jtl")),
+                new Word("HIT, STALE, UPDATING", term("cache-status")), new Word("Age native or njs", term("age")),
+                new Word("Read with care", term("read-with-care")));
+    }
+
+    /** Where a header line's key is defined; null for those that need none (started, machine). */
+    String definition(String key) {
+        return switch (key) {
+            case "matrix" -> term("matrix");
+            case "profile" -> term("profile");
+            case "repeats" -> term("repeats");
+            case "switches" -> doc("switches.md");
+            case "reproduce" -> doc("reproductions.md");
+            case "database", "app cache" -> doc("app-cache-and-database.md");
+            case "origin" -> term("origin");
+            default -> null;
+        };
+    }
 
     /** A link from a cell's row to one of its files, relative to the run folder. */
     public record Link(String label, String href) {}
@@ -136,8 +249,8 @@ final class ReportModel {
     public record Note(String cell, String text) {}
 
     /** A plan's table in one view. */
-    public record Table(String plan, String anchor, List<String> headings, List<Row> rows, List<Note> notes,
-            PredictionTable predictions, List<Note> warnings) {
+    public record Table(String plan, String anchor, List<String> headings, List<Heading> columns, List<Row> rows,
+            List<Note> notes, PredictionTable predictions, List<Note> warnings) {
         public boolean hasNotes() {
             return !notes.isEmpty();
         }
@@ -165,7 +278,7 @@ final class ReportModel {
 
     public record CheckLine(boolean passed, String text, String detail) {}
 
-    public record MetricLine(String id, String unit, String meaning) {}
+    public record MetricLine(String id, String unit, String meaning, String href) {}
 
     /** A plan and its cells in the order they ran. */
     record PlanCells(String name, List<CellResult> cells) {}
@@ -188,8 +301,27 @@ final class ReportModel {
     Map<String, Object> context(List<Column> columns) {
         Map<String, Object> c = new LinkedHashMap<>();
         List<Bullet> bullets = new ArrayList<>();
-        run.forEach((k, v) -> bullets.add(new Bullet(k, String.valueOf(v))));
+        run.forEach((k, v) -> bullets.add(new Bullet(k, String.valueOf(v), definition(k))));
         c.put("bullets", bullets);
+        List<SourceLine> sources = sources();
+        c.put("hasSources", !sources.isEmpty());
+        c.put("sources", sources);
+        c.put("sourcesHref", doc("reproductions.md#the-sources"));
+        c.put("words", words());
+        c.put("docs", docs);
+        Map<String, String> links = new LinkedHashMap<>();
+        links.put("plans", doc("concepts.md"));
+        links.put("metrics", doc("methodology.md#metrics"));
+        links.put("predictions", doc("methodology.md#predictions-beside-every-measurement"));
+        links.put("readWithCare", term("read-with-care"));
+        links.put("charts", doc("methodology.md#the-report"));
+        links.put("checks", doc("running.md"));
+        links.put("library", doc("client.md"));
+        links.put("loadHosts", doc("several-machines.md"));
+        links.put("replay", doc("your-traffic.md"));
+        links.put("glossary", doc("methodology.md#words"));
+        links.put("reference", term("reference-experiment"));
+        c.put("links", links);
         c.put("totalSeconds", String.format(Locale.ROOT, "%.0f", outcome.totalSeconds()));
         c.put("jmeterSeconds", String.format(Locale.ROOT, "%.0f", outcome.jmeterSeconds()));
         c.put("overheadPct", String.format(Locale.ROOT, "%.1f", outcome.overheadPct()));
@@ -208,7 +340,7 @@ final class ReportModel {
         c.put("checks", checks.stream().map(o -> new CheckLine(o.passed(), o.check().text(), o.detail())).toList());
         List<MetricLine> metrics = new ArrayList<>();
         for (Metric m : Metric.values()) {
-            metrics.add(new MetricLine(m.id(), m.unit(), m.meaning()));
+            metrics.add(new MetricLine(m.id(), m.unit(), m.meaning(), doc("methodology.md#" + m.anchor())));
         }
         c.put("metrics", metrics);
         c.put("replays", replays());
@@ -314,8 +446,8 @@ final class ReportModel {
             Saturation.of(r).ifPresent(s -> warnings.add(new Note(r.cell().name(), s.warning())));
             sharedLimitNotRun(r).ifPresent(e -> warnings.add(new Note(r.cell().name(), e)));
         }
-        return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(), rows, notes,
-                predictionTable(plan), warnings);
+        return new Table(plan.name(), "plan-" + safe(plan.name()), columns.stream().map(Column::label).toList(),
+                columns.stream().map(this::heading).toList(), rows, notes, predictionTable(plan), warnings);
     }
 
     /** What a cell whose app cache failed says: how often, that the database answered, and the origin's last error. */

@@ -10,17 +10,34 @@ import java.util.Map;
  * per finding. The report lays it out; the matrix kind says what is in it.
  *
  * @param cellFigures what the section adds to each of its cells' entries in summary.json, by cell name
+ * @param page        the docs page (and anchor) that defines what the section shows, e.g. "faults.md",
+ *                    which report.md and index.html link the section's title to; null for none
  */
 public record ReportSection(String title, String intro, List<Table> tables, List<String> lines,
-        @JsonIgnore Map<String, Map<String, Object>> cellFigures) {
+        @JsonIgnore Map<String, Map<String, Object>> cellFigures, @JsonIgnore String page) {
     public ReportSection {
         tables = List.copyOf(tables);
         lines = List.copyOf(lines);
         cellFigures = Map.copyOf(cellFigures);
     }
 
+    public ReportSection(String title, String intro, List<Table> tables, List<String> lines,
+            Map<String, Map<String, Object>> cellFigures) {
+        this(title, intro, tables, lines, cellFigures, null);
+    }
+
     public ReportSection(String title, String intro, List<String> lines) {
         this(title, intro, List.of(), lines, Map.of());
+    }
+
+    /** The same section, its title linked to {@code page} of the docs. */
+    public ReportSection definedIn(String page) {
+        return new ReportSection(title, intro, tables, lines, cellFigures, page);
+    }
+
+    @JsonIgnore
+    public boolean hasPage() {
+        return page != null;
     }
 
     /** The tables' rows as the terminal shows them, aligned. */

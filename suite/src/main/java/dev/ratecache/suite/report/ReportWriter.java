@@ -6,6 +6,7 @@ import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Reference;
+import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
 import java.io.IOException;
@@ -127,10 +128,17 @@ public final class ReportWriter {
         header.put("jmeter_s", round(outcome.jmeterSeconds()));
         header.put("overhead_pct", round(outcome.overheadPct()));
         header.put("complete", !outcome.anyFailed());
+        header.put("sources", model.sources());
         json.put("run", header);
         List<Map<String, String>> metrics = new ArrayList<>();
         for (Metric m : Metric.values()) {
-            metrics.add(Map.of("id", m.id(), "unit", m.unit(), "meaning", m.meaning()));
+            Map<String, String> metric = new LinkedHashMap<>();
+            metric.put("id", m.id());
+            metric.put("unit", m.unit());
+            metric.put("meaning", m.meaning());
+            metric.put("measured", m.measured());
+            metric.put("definition", model.doc("methodology.md#" + m.anchor()));
+            metrics.add(metric);
         }
         json.put("metrics", metrics);
         List<Map<String, Object>> cells = new ArrayList<>();
@@ -146,6 +154,11 @@ public final class ReportWriter {
             if (r.failed()) {
                 cell.put("failure", r.failure());
                 cell.put("log", dir.relativize(r.log().toAbsolutePath()).toString());
+            } else {
+                // What the terminal and Read with care say as SATURATED, for a script to read.
+                Optional<Saturation> saturation = Saturation.of(r);
+                cell.put("saturated", saturation.isPresent());
+                saturation.ifPresent(sat -> cell.put("saturation", sat.describe()));
             }
             cell.put("runs", r.runs().size());
             Map<String, Object> values = new LinkedHashMap<>();

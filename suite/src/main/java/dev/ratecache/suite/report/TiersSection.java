@@ -47,7 +47,7 @@ public final class TiersSection {
                             ReportModel.fmt(f.wellBehavedRejectedPct()));
             sections.add(new ReportSection("Tiers: " + r.cell().name(), r.cell().describe() + ". " + noisy + " "
                     + HOW_TO_READ, List.of(new ReportSection.Table(HEADINGS, rows)), List.of(),
-                    Map.of(r.cell().name(), Map.of("tiers", json(f, predicted)))));
+                    Map.of(r.cell().name(), Map.of("tiers", json(f, predicted)))).definedIn("concepts.md#cells-and-matrices"));
         }
         return sections;
     }

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.reproduce;
 
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Source;
 import java.util.List;
 
 /**
@@ -50,6 +51,11 @@ public interface Experiment {
 
     default String source() {
         return about().source();
+    }
+
+    /** The write-up, with its author, year and link: the seed's source. */
+    default Source writeUp() {
+        return Source.ofSeed(seed());
     }
 
     default String tool() {

@@ -9,6 +9,7 @@ import static dev.ratecache.suite.matrix.Metric.SAMPLES;
 import static dev.ratecache.suite.matrix.Metric.THROUGHPUT;
 
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Source;
 import dev.ratecache.suite.matrix.Generator;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.WrkGenerator;
@@ -62,7 +63,7 @@ final class FastOrigin implements Experiment {
                     Figure.of(SAMPLES, "306649")));
 
     private static final About ABOUT = new About(NAME, "003", "a fast origin, straight and behind the edge",
-            "\"What happens if you put HTTP server inside Postgres?\" (Omnigres, 2023): omni_httpd, an HTTP server"
+            Source.FAST_ORIGIN.cite() + ": omni_httpd, an HTTP server"
                 + " inside PostgreSQL, against a Node.js server with a pg pool, on a MacBook Pro M1 Max",
             WrkGenerator.describe(WRK) + " (the write-up gives -c 20 -t 10; 10 s is wrk's default)",
             "the suite's origin answering " + PLAN.paths().get("path") + " from memory (no delay, no database),"

@@ -13,6 +13,7 @@ import static dev.ratecache.suite.matrix.Metric.WALL_S;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.BombardierGenerator;
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Source;
 import dev.ratecache.suite.matrix.Generator;
 import dev.ratecache.suite.matrix.Plan;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ final class HaproxyCache implements Experiment {
                     Figure.of(CPU_ORIGIN_PCT, "310"), Figure.of(WALL_S, "2m24s")));
 
     private static final About ABOUT = new About(NAME, "000", "HAProxy's cache in front of a database API",
-            "\"HAProxy - PART II - Caching API with HAProxy\" (Nexsol Technologies, 2024): HAProxy's cache in front"
+            Source.HAPROXY_CACHE.cite() + ": HAProxy's cache in front"
                 + " of PostgREST on PostgreSQL (the Swiss postal codes), in docker, on an Apple Mac M1 with 8 GB",
             BombardierGenerator.describe(BOMBARDIER) + " (100000 requests, 125 clients), on the small and the"
                 + " medium query, with HAProxy's cache and straight to PostgREST",

@@ -5,6 +5,7 @@ import static dev.ratecache.suite.matrix.Metric.THROUGHPUT;
 
 import dev.ratecache.suite.matrix.BombardierGenerator;
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Source;
 import dev.ratecache.suite.matrix.Generator;
 import dev.ratecache.suite.matrix.Plan;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ final class RedisBalancer implements Experiment {
 
     private static final About ABOUT = new About(NAME, "002",
             "Redis cache-aside and an nginx balancer over 1, 2 and 5 app hosts",
-            "\"Grubby Hub Restaurant Profile Microservice\" (Node.js on PostgreSQL, Redis, an nginx round-robin"
+            Source.REDIS_BALANCER.cite() + " (Node.js on PostgreSQL, Redis, an nginx round-robin"
                 + " balancer, on AWS EC2 t2.micro instances), measured with k6 and New Relic",
             "k6 at a constant arrival rate (the write-up gives no rate or duration; its final setup sustained"
                 + " +2.5 K RPS)",

@@ -9,6 +9,7 @@ import static dev.ratecache.suite.matrix.Metric.SAMPLES;
 import static dev.ratecache.suite.matrix.Metric.THROUGHPUT;
 
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Source;
 import dev.ratecache.suite.matrix.Generator;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.WrkGenerator;
@@ -49,7 +50,7 @@ final class RedisVsNginx implements Experiment {
                     Figure.of(SAMPLES, "4293")));
 
     private static final About ABOUT = new About(NAME, "001", "nginx's cache against an app-level Redis cache",
-            "\"Caching: Redis vs Nginx\" (2020): two Flask APIs with flask-caching, Redis 6.0.8 and nginx in"
+            Source.REDIS_VS_NGINX.cite() + ": two Flask APIs with flask-caching, Redis 6.0.8 and nginx in"
                 + " docker-compose, on a machine the write-up does not name",
             WrkGenerator.describe(WRK) + " (wrk's defaults), once against the API and once through nginx",
             "the suite's origin (Spring Boot) answering " + PLAN.paths().get("path") + " from its Redis app cache,"

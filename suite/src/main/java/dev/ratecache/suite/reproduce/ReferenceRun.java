@@ -7,6 +7,7 @@ import static dev.ratecache.suite.matrix.Metric.REJECTED_PCT;
 import static dev.ratecache.suite.matrix.Metric.THROUGHPUT;
 
 import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.Source;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
@@ -35,7 +36,7 @@ final class ReferenceRun implements Experiment {
 
     private static final About ABOUT = new About("reference", "004",
             "the reference experiment: rate limiting and caching in two nginx tiers",
-            "the reference experiment (2014): JMeter against two nginx tiers in front of an app server, client"
+            "the reference experiment, " + Source.REFERENCE.cite() + ": JMeter against two nginx tiers in front of an app server, client"
                 + " and servers on one machine",
             "JMeter: the stress plan (100 users x 10 loops on /hare) and the load plan (10 users x 10 loops over"
                 + " /tortoise, /hare and /snail in random order)",

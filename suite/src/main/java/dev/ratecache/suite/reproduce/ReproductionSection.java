@@ -49,10 +49,10 @@ public final class ReproductionSection {
         lines.addAll(here.subList(1, here.size()));
         lines.addAll(latencyNotes(e, measured));
         return new ReportSection("Seed " + e.seed() + " reproduced (" + e.name() + "): " + e.title(),
-                "Published: " + e.source() + "; " + e.tool() + ". Here: " + e.here() + ", under the same tool and"
+                "Published: " + e.source() + ", " + e.writeUp().link() + "; " + e.tool() + ". Here: " + e.here() + ", under the same tool and"
                         + " parameters. Each published row stands beside the cell of ours with its shape; where our"
                         + " throughput is more than a quarter off theirs, the last column says why.",
-                List.of(new ReportSection.Table(headings, rows)), lines, Map.of());
+                List.of(new ReportSection.Table(headings, rows)), lines, Map.of()).definedIn("reproductions.md");
     }
 
     /**

@@ -51,7 +51,7 @@ class ReportFromMeasurementsTest {
 
     private static String reportMd(Path dir, MatrixRunner.Outcome outcome) throws Exception {
         new ReportWriter(dir, Map.of(), outcome, List.of(), false).write();
-        return Files.readString(dir.resolve("report.md"));
+        return ReportText.md(dir);
     }
 
     @Test
@@ -116,6 +116,9 @@ class ReportFromMeasurementsTest {
         });
         assertThat(summary.get("cells").get(0).get("metrics").get("machine_cpu_pct").get("median").asDouble())
                 .isEqualTo(97.0);
+        assertThat(summary.get("cells").get(0).get("saturated").asBoolean()).isTrue();
+        assertThat(summary.get("cells").get(0).get("saturation").asText())
+                .isEqualTo("the machine was saturated (97 % of all cores busy)");
     }
 
     @Test
@@ -123,7 +126,11 @@ class ReportFromMeasurementsTest {
         Path dir = TestDirs.fresh(getClass(), "idle");
         CellResult r = new CellResult(STRESS, List.of(measured(40.0, CellMeasurement.Breakdowns.NONE)), null, dir, dir);
 
-        assertThat(reportMd(dir, new MatrixRunner.Outcome(List.of(r), 20, 10, 1))).doesNotContain("Read with care");
+        assertThat(reportMd(dir, new MatrixRunner.Outcome(List.of(r), 20, 10, 1))).doesNotContain("Read with care:");
+        JsonNode cell = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("cells").get(0);
+        assertThat(cell.get("saturated").isBoolean()).isTrue();
+        assertThat(cell.get("saturated").asBoolean()).isFalse();
+        assertThat(cell.has("saturation")).isFalse();
     }
 
     @Test

@@ -130,10 +130,10 @@ class ReportWriterTest {
         MatrixRunner.Outcome outcome = everyCell(dir);
         new ReportWriter(dir, Map.of("profile", "default"), outcome, List.of(), true).write();
 
-        String md = Files.readString(dir.resolve("report.md"));
+        String md = ReportText.md(dir);
         String stressPart = md.substring(md.indexOf("\n## stress\n"), md.indexOf("\n## load\n"));
         String loadPart = md.substring(md.indexOf("\n## load\n"), md.indexOf("\n## Charts"));
-        String html = Files.readString(dir.resolve("index.html"));
+        String html = ReportText.html(dir);
         String htmlStress = html.substring(html.indexOf("<section class=\"plan\" id=\"plan-stress\">"),
                 html.indexOf("<section class=\"plan\" id=\"plan-load\">"));
         String terminal = ReportWriter.terminal(dir, outcome, List.of(), true);
@@ -175,7 +175,7 @@ class ReportWriterTest {
         MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(List.of(none, app), 20, 18, 1);
         new ReportWriter(dir, Map.of(), outcome, List.of(), false).write();
 
-        String md = Files.readString(dir.resolve("report.md"));
+        String md = ReportText.md(dir);
         assertThat(md).contains("| Redis hits / misses | database queries | cache errors | stale reads | stale share (%)"
                 + " | oldest stale (ms) |")
                 .contains("| n/a / n/a | 200 | n/a | 0 | 0.00 | 0 |")
@@ -183,7 +183,7 @@ class ReportWriterTest {
                 .contains("Read with care:")
                 .contains("- **hotset/app-cache**: the app cache failed 12 times during the run (Redis down, stopped or"
                         + " hung): the origin answered those reads from the database; last error: Redis is down");
-        assertThat(Files.readString(dir.resolve("index.html"))).contains("<th>CPU origin / Redis (%)</th>")
+        assertThat(ReportText.html(dir)).contains("<th>CPU origin / Redis (%)</th>")
                 .contains("<h3>Read with care</h3>");
         assertThat(ReportWriter.terminal(dir, outcome, List.of(), false))
                 .contains("  warning hotset/app-cache: the app cache failed 12 times").contains("oldest stale (ms)");
@@ -206,14 +206,14 @@ class ReportWriterTest {
         MatrixRunner.Outcome outcome = new MatrixRunner.Outcome(List.of(pooled, plain), 40, 38, 1);
         new ReportWriter(dir, Map.of(), outcome, List.of(), false).write();
 
-        String md = Files.readString(dir.resolve("report.md"));
+        String md = ReportText.md(dir);
         assertThat(md).contains("| 504s | 502s | pool wait (ms) | pool active peak |")
                 .contains("| 30 | 10 | 12.5 | 2 |").contains("| CPU PostgreSQL (%) |").contains("| 30.0 |")
                 .contains("| n/a | n/a | n/a | n/a |")
                 .contains("- **stress/no-caching**: the origin answered 30 requests 504: no database connection freed up"
                         + " within 500ms (a pool of 2); and 10 requests 502: the database failed or could not be reached"
                         + " (last: Connection refused)");
-        String html = Files.readString(dir.resolve("index.html"));
+        String html = ReportText.html(dir);
         assertThat(html).contains("<th>504s</th>").contains("<th>CPU PostgreSQL (%)</th>")
                 .containsOnlyOnce("data-kind=\"pool\"");
         JsonNode drawn = pageData(html).get("timelines").get("cell-" + NO_CACHING.folder());
@@ -236,7 +236,7 @@ class ReportWriterTest {
                 new CellMeasurement.Cpu(0.1, 0.1, 0.1, 1.0), 4)), null, dir, dir);
         new ReportWriter(dir, Map.of(), new MatrixRunner.Outcome(List.of(broken), 10, 8, 1), List.of(), false).write();
 
-        assertThat(Files.readString(dir.resolve("report.md"))).contains("Read with care:").contains("- **"
+        assertThat(ReportText.md(dir)).contains("Read with care:").contains("- **"
                 + CELLS.get(1).name() + "**: 100.0 % of the answers were errors other than rate-limit rejections: these"
                 + " figures measure that failure; see the tiers' error logs (nginx/*/logs/error.log) and origin.log");
     }
@@ -255,7 +255,7 @@ class ReportWriterTest {
 
         String said = "SHARED LIMIT NOT RUN: 200 of 200 requests (100 %) fell back to each edge's own split limit"
                 + " because the fleet's Redis at 127.0.0.1:6390 was unreachable";
-        assertThat(Files.readString(dir.resolve("report.md"))).contains("Read with care:")
+        assertThat(ReportText.md(dir)).contains("Read with care:")
                 .contains("- **stress/no-caching**: " + said);
         assertThat(ReportWriter.terminal(dir, outcome, List.of(), false)).contains("  warning stress/no-caching: " + said);
         List<String> csv = Files.readAllLines(dir.resolve("summary.csv"));
@@ -376,19 +376,30 @@ class ReportWriterTest {
         assertThat(Files.readString(dir.resolve("assets/chart.umd.js"))).startsWith("/*!\n * Chart.js v4.5.1");
         assertThat(dir.resolve("assets/report.js")).isNotEmptyFile();
         String html = Files.readString(dir.resolve("index.html"));
-        java.util.regex.Matcher refs = java.util.regex.Pattern.compile("(?:src|href)=\"([^\"]*)\"").matcher(html);
+        // What the page loads (scripts, images, styles) must be in the run folder; what it links to may
+        // be the docs in the checkout or a source's page, which a reader opens on purpose.
+        java.util.regex.Matcher loads = java.util.regex.Pattern.compile("(?:src|<link[^>]*href)=\"([^\"]*)\"").matcher(html);
         int count = 0;
-        while (refs.find()) {
-            String ref = refs.group(1);
+        while (loads.find()) {
+            String ref = loads.group(1);
             count++;
-            if (!ref.startsWith("#")) {
-                assertThat(ref).doesNotContain("//").doesNotStartWith("/");
-                if (!ref.equals("checks.xml")) {
-                    assertThat(dir.resolve(ref)).as(ref).exists();
-                }
+            assertThat(ref).doesNotContain("//").doesNotStartWith("/").doesNotStartWith("..");
+            assertThat(dir.resolve(ref)).as(ref).exists();
+        }
+        assertThat(count).isGreaterThanOrEqualTo(2);
+        java.util.regex.Matcher links = java.util.regex.Pattern.compile("<a href=\"([^\"]*)\"").matcher(html);
+        int linked = 0;
+        while (links.find()) {
+            String ref = links.group(1);
+            linked++;
+            if (ref.startsWith("http")) {
+                assertThat(java.util.Arrays.stream(dev.ratecache.suite.matrix.Source.values())
+                        .map(dev.ratecache.suite.matrix.Source::link)).as(ref).contains(ref);
+            } else if (!ref.startsWith("#") && !ref.equals("checks.xml")) {
+                assertThat(dir.resolve(ref.replaceFirst("#.*", ""))).as(ref).exists();
             }
         }
-        assertThat(count).isGreaterThan(10);
+        assertThat(linked).isGreaterThan(10);
     }
 
     /** The JSON index.html draws from. */
