@@ -273,7 +273,8 @@ final class PolicyPacer {
             for (long c : counts) {
                 sum += c;
             }
-            long span = Math.min(SLOTS * SLOT_NANOS, Math.max(SLOT_NANOS, now - first));
+            // The time the ring covers: from its oldest slot's start, or from the first count when later.
+            long span = Math.max(SLOT_NANOS, now - Math.max(first, (newest - SLOTS + 1) * SLOT_NANOS));
             return sum * 1e9 / span;
         }
 
