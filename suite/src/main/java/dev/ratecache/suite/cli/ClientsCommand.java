@@ -58,7 +58,7 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
     private static final WholeNumber SECONDS = WholeNumber.of("--seconds", 1, 3600, "seconds");
     private static final WholeNumber RETRIES = WholeNumber.of("--retries", 0, 100);
     /** The strategies, in the order they run and are listed. */
-    static final List<String> STRATEGIES = List.of("immediate", "backoff", "retry-after", "pace");
+    public static final List<String> STRATEGIES = List.of("immediate", "backoff", "retry-after", "pace");
     /** What each strategy does, as the report says it. */
     static final Map<String, String> DESCRIPTIONS = Map.of(
             "immediate", "retry at once",
@@ -223,7 +223,7 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
     }
 
     /** The strategies' rows by name. */
-    static Map<String, JsonNode> rows(JsonNode report) {
+    public static Map<String, JsonNode> rows(JsonNode report) {
         Map<String, JsonNode> rows = new LinkedHashMap<>();
         report.get("strategies").forEach(r -> rows.put(r.get("strategy").asText(), r));
         return rows;
