@@ -33,6 +33,10 @@ import java.util.function.LongSupplier;
  * clients spending the same quota). A quota-exceeded rejection holds the host's requests until
  * the reset it names.
  *
+ * <p>A 429 that is not a spent quota, met while keeping to the policy, means that other clients
+ * spend the same limit (several programs with one API key): the client then keeps to a share of
+ * it ({@link Share}), learnt from what the host admitted of its own requests lately.
+ *
  * <p>Requests sent before the first policy arrives are not paced. A client paces all its
  * requests to one host together, as one identity: use one client per API key.
  */
