@@ -46,8 +46,9 @@ import picocli.CommandLine;
                     + " their share of the limit. Prints each strategy's attempts, 429s, goodput, Jain's index and"
                     + " origin requests, and writes them to results/clients-<timestamp>/clients.md and clients.json.",
             "",
-            "  ./run-tests.sh clients                          10 clients at 3x their share of 20 r/s, 20 s each",
-            "  ./run-tests.sh clients --clients 50 --rate 100  more clients, a larger limit",
+            // Laid out by hand, each within the narrowest (80-column) help.
+            "  ./run-tests.sh clients          10 clients, 3x their share of 20 r/s",
+            "  ./run-tests.sh clients --clients 50 --rate 100",
             "  ./run-tests.sh clients --strategy backoff --strategy pace",
             ""})
 public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flags {
