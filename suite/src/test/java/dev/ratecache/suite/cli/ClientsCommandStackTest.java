@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * ./run-tests.sh clients, briefly (4 s a strategy), through the real origin and nginx tiers, ten
+ * ./run-tests.sh clients, briefly (3 s a strategy), through the real origin and nginx tiers, ten
  * clients of the client library's driver sharing one key at three times their share: what must
  * hold of each strategy whatever the machine's speed, checked on the edge's limit and the origin's
  * own counter.
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ClientsCommandStackTest {
     private static final int RATE = 20;
     private static final int BURST = 10;
-    private static final int SECONDS = 4;
+    private static final int SECONDS = 3;
     private static final CommandRun RUN = new CommandRun();
     private static int exitCode;
     private static Path runDir;
