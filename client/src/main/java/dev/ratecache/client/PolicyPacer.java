@@ -150,9 +150,10 @@ final class PolicyPacer {
     /**
      * A 429 from {@code host} that was not a spent quota, though this client kept to the policy's
      * rate: others spend the same limit (several clients with one API key, each pacing on its
-     * own). The client takes a share from then on: what it was admitted lately, a little less, and
-     * never less than half of what it sent; it grows back by {@link Share#GROWTH} a second until
-     * the next such 429, or until it is the whole limit again.
+     * own). The client takes a share from then on: half of what it sent, and at later such 429s
+     * what it was admitted lately, a little less, never less than three quarters of what it sent;
+     * it grows back by {@link Share#GROWTH} of the policy's rate a second until the next such 429,
+     * or until it is the whole limit again.
      */
     void rejected(String host) {
         Host h = byHost.get(host);
@@ -171,8 +172,11 @@ final class PolicyPacer {
             double current = h.share == null ? h.rate : Math.min(h.rate, h.share.rate(now));
             double sent = h.recent.sentRate(now);
             double base = sent > 0 ? Math.min(current, sent) : current;
-            double rate = Math.max(h.rate * Share.LEAST,
-                    Math.min(base, Math.max(Share.FLOOR * base, Share.MARGIN * h.recent.admittedRate(now))));
+            // The first cut halves what was sent, alike for every client of the key: what each was
+            // admitted before the limit filled up (its burst absorbing the first requests) differs by
+            // luck, and a cut to it would keep that luck for good.
+            double rate = Math.max(h.rate * Share.LEAST, h.share == null ? Share.FIRST_CUT * base
+                    : Math.min(base, Math.max(Share.FLOOR * base, Share.MARGIN * h.recent.admittedRate(now))));
             if (h.share == null) {
                 h.share = new Share(h.rate);
             }
@@ -196,22 +200,28 @@ final class PolicyPacer {
      * count for such a limit, only its policy and, when it is full, a 429; so a client learns that
      * the limit is shared from a 429 it met while keeping to the policy, and what its share is
      * from what was admitted of its own requests lately: while the limit was full, that is what
-     * the others left it. Taking a little less leaves room for the others' bunching; growing
-     * slowly afterwards (multiplicatively, so that the clients of one key together grow by
-     * {@code GROWTH} of the limit a second, however many they are) finds room that others leave
-     * when they stop, at the price of a 429 now and then while it probes.
+     * the others left it. Taking a little less leaves room for the others' bunching. Growing
+     * back by the same amount a second as every other client (additive increase, multiplicative
+     * decrease, as TCP shares a link) finds room that others leave when they stop, and brings a
+     * client cut deep back level with the rest, at the price of a 429 now and then while it probes.
      */
     static final class Share {
         /** The share taken of the rate admitted lately. */
         static final double MARGIN = 0.9;
         /** 429s within this time of a cut make no other cut. */
         static final long CUT_INTERVAL_NANOS = 2_000_000_000L;
-        /** Never cut below this fraction of what was sent lately in one step. */
-        static final double FLOOR = 0.5;
+        /** The first cut: this fraction of what was sent lately. */
+        static final double FIRST_CUT = 0.5;
+        /**
+         * Never cut below this fraction of what was sent lately in one later step: a client whose
+         * requests happened to meet the full limit more often than its neighbours' is not to fall
+         * far behind them for it.
+         */
+        static final double FLOOR = 0.75;
         /** Never below this fraction of the policy's rate. */
         static final double LEAST = 0.001;
         /** Growth a second after a cut, as a fraction of the policy's rate. */
-        static final double GROWTH = 0.002;
+        static final double GROWTH = 0.005;
 
         private final double policyRate;
         private double rate;
