@@ -176,7 +176,7 @@ final class PolicyPacer {
             // admitted before the limit filled up (its burst absorbing the first requests) differs by
             // luck, and a cut to it would keep that luck for good.
             double rate = Math.max(h.rate * Share.LEAST, h.share == null ? Share.FIRST_CUT * base
-                    : Math.min(base, Math.max(Share.FLOOR * base, Share.MARGIN * h.recent.admittedRate(now))));
+                    : Math.min(Share.MARGIN * base, Math.max(Share.FLOOR * base, Share.MARGIN * h.recent.admittedRate(now))));
             if (h.share == null) {
                 h.share = new Share(h.rate);
             }
@@ -206,7 +206,7 @@ final class PolicyPacer {
      * client cut deep back level with the rest, at the price of a 429 now and then while it probes.
      */
     static final class Share {
-        /** The share taken of the rate admitted lately. */
+        /** The share taken of the rate admitted lately; and every cut at least cuts to this much of what was sent. */
         static final double MARGIN = 0.9;
         /** 429s within this time of a cut make no other cut. */
         static final long CUT_INTERVAL_NANOS = 2_000_000_000L;
