@@ -97,6 +97,11 @@ public final class ManyClients implements Callable<Integer> {
             description = "backoff's longest wait. Default: 2s.")
     Duration backoffCap = Duration.ofSeconds(2);
 
+    @Option(names = "--warm-up", paramLabel = "PATH",
+            description = "Before the clock starts, each client asks PATH once, without the headers and through a client of"
+                    + " its own, so that the run measures the strategies, not the JVM's start. Default: none.")
+    String warmUp;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the counts as JSON to FILE.")
     Path json;
 
@@ -146,6 +151,7 @@ public final class ManyClients implements Callable<Integer> {
         }
         long intervalNanos = Math.round(1e9 / rate);
         CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch ready = new CountDownLatch(clients);
         List<Thread> threads = new ArrayList<>();
         long[] start = new long[1];
         for (int i = 0; i < clients; i++) {
@@ -154,6 +160,8 @@ public final class ManyClients implements Callable<Integer> {
             long phase = intervalNanos * i / clients;
             Thread t = new Thread(() -> {
                 try {
+                    warmUp();
+                    ready.countDown();
                     go.await();
                     runClient(c, start[0] + phase, start[0] + TimeUnit.SECONDS.toNanos(seconds), intervalNanos);
                 } catch (InterruptedException e) {
@@ -165,6 +173,7 @@ public final class ManyClients implements Callable<Integer> {
             threads.add(t);
             t.start();
         }
+        ready.await();
         start[0] = System.nanoTime();
         go.countDown();
         for (Thread t : threads) {
@@ -184,6 +193,22 @@ public final class ManyClients implements Callable<Integer> {
             new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), out);
         }
         return 0;
+    }
+
+    /**
+     * One request to the warm-up path through a throwaway client: it loads and compiles the HTTP
+     * stack's code, and its answer (whatever the edge says to a request without the key) teaches
+     * the measured client nothing.
+     */
+    private void warmUp() {
+        if (warmUp == null) {
+            return;
+        }
+        try (RateCacheClient client = RateCacheClient.builder().noCache().retryPolicy(RetryPolicy.none()).build()) {
+            client.execute(new HttpGet(url.resolve(warmUp))).code();
+        } catch (IOException | RuntimeException e) {
+            // A warm-up that fails has still warmed what it reached.
+        }
     }
 
     private RateCacheClient client() {

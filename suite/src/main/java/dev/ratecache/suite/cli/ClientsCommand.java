@@ -70,6 +70,8 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
     static final String KEY_HEADER = "X-Api-Key";
     /** The origin's endpoint every request asks for: 10 ms, never stored, so every admitted request reaches the origin. */
     static final String ENDPOINT = "shared";
+    /** The path each client asks once, without the key, before its clock starts: counted apart from {@link #ENDPOINT}. */
+    static final String WARM_UP = "warm-up";
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -191,7 +193,8 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
                         "--url", stack.frontUri().toString(), "--path", "/" + ENDPOINT,
                         "--header", KEY_HEADER + ":" + key(strategy), "--clients", String.valueOf(clients),
                         "--rate", String.valueOf(perClient), "--seconds", String.valueOf(seconds),
-                        "--strategy", strategy, "--retries", String.valueOf(retries), "--json", json.toString());
+                        "--strategy", strategy, "--retries", String.valueOf(retries), "--warm-up", "/" + WARM_UP,
+                        "--json", json.toString());
                 Path log = runDir.resolve(strategy + ".out");
                 try (ManagedProcess driver = ManagedProcess.start("many-clients", command, runDir, log)) {
                     ManagedProcess.Finished done = driver.waitMeasured(Duration.ofSeconds(seconds + 120L));
