@@ -6,6 +6,7 @@
 #   ./run-tests.sh fuzz         fuzz the parsers of users' files and tools' output (--minutes N in all)
 #   ./run-tests.sh install-client  the client library into your Maven repository (docs/client.md)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
+#   ./run-tests.sh clients      many clients sharing one API key: four ways of meeting a 429, compared
 #   ./run-tests.sh reproduce    the source experiments rerun as published, beside their figures
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
@@ -230,7 +231,9 @@ need_peak_tools() {
 # Build when a jar is missing or any source is newer than it; a warm rebuild is skipped entirely.
 build_if_stale() {
   local stale=false
-  for artifact in "$SUITE_JAR" "$ROOT/appserver/target/appserver.jar" "$ROOT/jmeter/target/jmeter/bin/ApacheJMeter.jar"; do
+  # The client library's driver too: the matrix's library rows and ./run-tests.sh clients run it.
+  for artifact in "$SUITE_JAR" "$ROOT/appserver/target/appserver.jar" "$ROOT/jmeter/target/jmeter/bin/ApacheJMeter.jar" \
+    "$ROOT/client/target/client-driver.jar"; do
     [[ -f $artifact ]] || stale=true
   done
   if [[ $stale == false ]] && [[ -n $(find "$ROOT/pom.xml" "$ROOT"/*/pom.xml "$ROOT"/*/src -newer "$SUITE_JAR" -print -quit 2>/dev/null) ]]; then

@@ -123,6 +123,13 @@ final class NetworkExec implements ExecChainHandler {
                     pacer.exceeded(host, violated, untilReset);
                 }
             }
+            if (pacer != null) {
+                if (status == 429 && violated == null) {
+                    pacer.rejected(host);
+                } else if (status < 400) {
+                    pacer.admitted(host);
+                }
+            }
             if (!policy.isRejection(status)) {
                 return response;
             }

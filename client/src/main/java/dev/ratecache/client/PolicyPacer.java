@@ -33,6 +33,10 @@ import java.util.function.LongSupplier;
  * clients spending the same quota). A quota-exceeded rejection holds the host's requests until
  * the reset it names.
  *
+ * <p>A 429 that is not a spent quota, met while keeping to the policy, means that other clients
+ * spend the same limit (several programs with one API key): the client then keeps to a share of
+ * it ({@link Share}), learnt from what the host admitted of its own requests lately.
+ *
  * <p>Requests sent before the first policy arrives are not paced. A client paces all its
  * requests to one host together, as one identity: use one client per API key.
  */
@@ -50,6 +54,12 @@ final class PolicyPacer {
         volatile Bucket bucket;
         String bucketKey;
         final Map<String, Spread> spreads = new HashMap<>();
+        /** The slowest per-second limit of the policy (its items of a second or less); 0 when none. */
+        double rate;
+        /** What this client sent and had admitted lately, for {@link Share}. */
+        final Recent recent = new Recent();
+        /** This client's share of a limit it learnt others spend too; null until a 429 says so. */
+        Share share;
     }
 
     private final Map<String, Host> byHost = new ConcurrentHashMap<>();
@@ -104,10 +114,200 @@ final class PolicyPacer {
             for (Spread s : h.spreads.values()) {
                 slot = Math.max(slot, s.slot(now));
             }
+            if (h.share != null) {
+                if (h.share.rate(now) >= h.rate) {
+                    // Grown back to the whole limit: nobody else took it meanwhile.
+                    h.share = null;
+                } else {
+                    slot = Math.max(slot, h.share.slot(now));
+                }
+            }
             for (Spread s : h.spreads.values()) {
                 s.take(slot);
             }
+            if (h.share != null) {
+                h.share.take(slot);
+            }
+            h.recent.sent(slot);
             return slot;
+        }
+    }
+
+    /**
+     * A response from {@code host} that its limit admitted: counted for the share's estimate of
+     * what this client gets when the limit is shared.
+     */
+    void admitted(String host) {
+        Host h = byHost.get(host);
+        if (h == null) {
+            return;
+        }
+        synchronized (h) {
+            h.recent.admitted(clock.getAsLong());
+        }
+    }
+
+    /**
+     * A 429 from {@code host} that was not a spent quota, though this client kept to the policy's
+     * rate: others spend the same limit (several clients with one API key, each pacing on its
+     * own). The client takes a share from then on: half of what it sent, and at later such 429s
+     * what it was admitted lately, a little less, never less than three quarters of what it sent;
+     * it grows back by {@link Share#GROWTH} of the policy's rate a second until the next such 429,
+     * or until it is the whole limit again.
+     */
+    void rejected(String host) {
+        Host h = byHost.get(host);
+        if (h == null) {
+            return;
+        }
+        long now = clock.getAsLong();
+        synchronized (h) {
+            if (h.rate <= 0) {
+                return;
+            }
+            if (h.share != null && now - h.share.since < Share.CUT_INTERVAL_NANOS) {
+                // One cut per congestion: the 429s of requests sent before the last cut say nothing new.
+                return;
+            }
+            double current = h.share == null ? h.rate : Math.min(h.rate, h.share.rate(now));
+            double sent = h.recent.sentRate(now);
+            double base = sent > 0 ? Math.min(current, sent) : current;
+            // The first cut halves what was sent, alike for every client of the key: what each was
+            // admitted before the limit filled up (its burst absorbing the first requests) differs by
+            // luck, and a cut to it would keep that luck for good.
+            double rate = Math.max(h.rate * Share.LEAST, h.share == null ? Share.FIRST_CUT * base
+                    : Math.min(Share.MARGIN * base, Math.max(Share.FLOOR * base, Share.MARGIN * h.recent.admittedRate(now))));
+            if (h.share == null) {
+                h.share = new Share(h.rate);
+            }
+            h.share.cut(now, rate);
+        }
+    }
+
+    /** The rate this client now keeps to at {@code host}, requests a second; 0 when no policy is known. */
+    double rate(String host) {
+        Host h = byHost.get(host);
+        if (h == null) {
+            return 0;
+        }
+        synchronized (h) {
+            return h.share == null ? h.rate : Math.min(h.rate, h.share.rate(clock.getAsLong()));
+        }
+    }
+
+    /**
+     * One client's share of a per-second limit that other clients spend too. The edge reports no
+     * count for such a limit, only its policy and, when it is full, a 429; so a client learns that
+     * the limit is shared from a 429 it met while keeping to the policy, and what its share is
+     * from what was admitted of its own requests lately: while the limit was full, that is what
+     * the others left it. Taking a little less leaves room for the others' bunching. Growing
+     * back by the same amount a second as every other client (additive increase, multiplicative
+     * decrease, as TCP shares a link) finds room that others leave when they stop, and brings a
+     * client cut deep back level with the rest, at the price of a 429 now and then while it probes.
+     */
+    static final class Share {
+        /** The share taken of the rate admitted lately; and every cut at least cuts to this much of what was sent. */
+        static final double MARGIN = 0.9;
+        /** 429s within this time of a cut make no other cut. */
+        static final long CUT_INTERVAL_NANOS = 2_000_000_000L;
+        /** The first cut: this fraction of what was sent lately. */
+        static final double FIRST_CUT = 0.5;
+        /**
+         * Never cut below this fraction of what was sent lately in one later step: a client whose
+         * requests happened to meet the full limit more often than its neighbours' is not to fall
+         * far behind them for it.
+         */
+        static final double FLOOR = 0.75;
+        /** Never below this fraction of the policy's rate. */
+        static final double LEAST = 0.001;
+        /** Growth a second after a cut, as a fraction of the policy's rate. */
+        static final double GROWTH = 0.005;
+
+        private final double policyRate;
+        private double rate;
+        private long since;
+
+        Share(double policyRate) {
+            this.policyRate = policyRate;
+        }
+        private long next = Long.MIN_VALUE;
+
+        void cut(long now, double perSecond) {
+            rate = perSecond;
+            since = now;
+            next = Math.max(next, now + Math.round(1e9 / perSecond));
+        }
+
+        double rate(long now) {
+            return rate + policyRate * GROWTH * Math.max(0, now - since) / 1e9;
+        }
+
+        long slot(long now) {
+            return Math.max(now, next);
+        }
+
+        void take(long slot) {
+            next = slot + Math.round(1e9 / rate(slot));
+        }
+    }
+
+    /**
+     * Requests sent and admitted in the last {@link #SLOTS} slots of {@link #SLOT_NANOS} (2 s),
+     * as rates over that span, or over the time since the first count when that is shorter.
+     */
+    static final class Recent {
+        static final int SLOTS = 8;
+        static final long SLOT_NANOS = 250_000_000L;
+
+        private final long[] sent = new long[SLOTS];
+        private final long[] admitted = new long[SLOTS];
+        private long newest = Long.MIN_VALUE;
+        private long first = Long.MIN_VALUE;
+
+        void sent(long now) {
+            sent[advance(now)]++;
+        }
+
+        void admitted(long now) {
+            admitted[advance(now)]++;
+        }
+
+        double sentRate(long now) {
+            advance(now);
+            return rate(sent, now);
+        }
+
+        double admittedRate(long now) {
+            advance(now);
+            return rate(admitted, now);
+        }
+
+        private double rate(long[] counts, long now) {
+            long sum = 0;
+            for (long c : counts) {
+                sum += c;
+            }
+            // The time the ring covers: from its oldest slot's start, or from the first count when later.
+            long span = Math.max(SLOT_NANOS, now - Math.max(first, (newest - SLOTS + 1) * SLOT_NANOS));
+            return sum * 1e9 / span;
+        }
+
+        /** Moves the ring to {@code now}'s slot, clearing the slots passed over; returns its index. */
+        private int advance(long now) {
+            long slot = Math.floorDiv(now, SLOT_NANOS);
+            if (first == Long.MIN_VALUE) {
+                first = now;
+                newest = slot;
+            }
+            if (slot > newest) {
+                for (long s = newest + 1; s <= Math.min(slot, newest + SLOTS); s++) {
+                    int i = (int) Math.floorMod(s, SLOTS);
+                    sent[i] = 0;
+                    admitted[i] = 0;
+                }
+                newest = slot;
+            }
+            return (int) Math.floorMod(Math.max(slot, newest - SLOTS + 1), SLOTS);
         }
     }
 
@@ -176,11 +376,16 @@ final class PolicyPacer {
             return;
         }
         List<Limit> bucketed = new ArrayList<>();
+        double rate = 0;
         for (Limit l : parse(h.policy)) {
+            if (h.windows.getOrDefault(l.name(), 1L) <= 1 && (rate == 0 || l.perSecond() < rate)) {
+                rate = l.perSecond();
+            }
             if (!h.spreads.containsKey(l.name()) || h.windows.getOrDefault(l.name(), 1L) <= 1) {
                 bucketed.add(l);
             }
         }
+        h.rate = rate;
         try {
             h.bucket = bucketed.isEmpty() ? null : bucket(bucketed);
         } catch (RuntimeException e) {

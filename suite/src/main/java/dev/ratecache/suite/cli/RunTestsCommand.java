@@ -32,6 +32,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh install-client   the client library into ~/.m2",
             "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR",
             "  ./run-tests.sh peak             each path's peak req/s against nginx's own",
+            "  ./run-tests.sh clients          many clients, one key: four retry strategies",
             "  ./run-tests.sh reproduce [NAME] the source experiments beside their figures",
             "  ./run-tests.sh replay LOG       your access log through the same matrix",
             "  ./run-tests.sh advise LOG       limits and cache lifetimes for your log",
@@ -40,7 +41,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh load-server      a JMeter server on a load host (--load-hosts)",
             ""},
         subcommands = {ReplayCommand.class, AdviseCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
-            DownCommand.class, LoadServerCommand.class, ReproduceCommand.class, ExamplesCommand.class},
+            DownCommand.class, LoadServerCommand.class, ReproduceCommand.class, ExamplesCommand.class, ClientsCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand extends MatrixCommand {
     @Option(names = "--plan", paramLabel = "FILE.jmx",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.cli.ClientsCommand;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,16 @@ class ExampleFiguresTest {
                     pair(c, "throughput", "%.1f"), pair(c, "origin_requests", "%.0f"), measured(c, "rejected_pct")));
         }
         Committed.block(Repo.root().resolve("docs/client.md"), "library-vs-jmeter", table.toString(), REGENERATE);
+    }
+
+    @Test
+    void theClientLibrarysPageQuotesTheCommittedManyClientsRun() throws Exception {
+        JsonNode report = new ObjectMapper().readTree(Repo.root().resolve("results/example-clients/clients.json").toFile());
+        assertThat(ClientsCommand.rows(report).keySet()).as("strategies in results/example-clients")
+                .containsExactlyElementsOf(ClientsCommand.STRATEGIES);
+        Committed.block(Repo.root().resolve("docs/client.md"), "many-clients",
+                ClientsCommand.setup(report) + "\n\n" + ClientsCommand.table(report) + "\n" + ClientsCommand.goal(report) + "\n",
+                REGENERATE);
     }
 
     @Test
