@@ -103,6 +103,25 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
     /** X-Cache-Status of an answer from an expired entry. */
     private static final List<String> STALE = List.of("STALE", "UPDATING");
 
+    /**
+     * How close to the cell's last answer a request JMeter closed itself counts as cut by its end.
+     * A generator that fell behind its schedule on a saturated machine sends its backlog into the
+     * drain, and JMeter closes what is still open when the drain ends.
+     */
+    static final long CUT_AT_END_MS = 1000;
+
+    /**
+     * The samples less those JMeter cut when its run ended: "Socket closed" is its own side closing
+     * the socket (the edge closing or resetting a connection reads "Connection reset" or "failed to
+     * respond"), and only near the last answer is that the run's end and not a fault's effect. They
+     * are the generator's, not the edge's: no fault's figure counts them.
+     */
+    static List<Sample> withoutCutAtTheEnd(List<Sample> samples) {
+        long end = samples.stream().mapToLong(s -> s.timeStamp() + s.elapsed()).max().orElse(0);
+        return samples.stream().filter(s -> s.success() || s.rejected() || s.timeStamp() + s.elapsed() < end - CUT_AT_END_MS
+                || !s.responseMessage().contains("Socket closed")).toList();
+    }
+
     /** Windows slide by this much: the precision of when a reload took effect. */
     public static final long STEP_MS = 100;
 
@@ -121,7 +140,7 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
      */
     static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit, Long originRequests,
             Long redisLookups, Long appCacheErrors) {
-        List<Sample> sent = samples.stream().filter(s -> !s.clientCacheHit()).toList();
+        List<Sample> sent = withoutCutAtTheEnd(samples.stream().filter(s -> !s.clientCacheHit()).toList());
         long failed = sent.stream().filter(s -> !s.success() && !s.rejected()).count();
         long lost = sent.stream().filter(s -> !s.success() && !s.rejected())
                 .filter(s -> s.responseCode().isEmpty() || !Character.isDigit(s.responseCode().charAt(0))).count();

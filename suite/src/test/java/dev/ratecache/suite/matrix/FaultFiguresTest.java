@@ -172,6 +172,30 @@ class FaultFiguresTest {
     }
 
     @Test
+    void requestsJMeterClosedItselfAtItsEndAreNotTheEdgesFailures() {
+        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        List<Sample> samples = new ArrayList<>();
+        for (long t = T0; t < T0 + 4000; t += 25) {
+            samples.add(new Sample(t, 1, "", "200", "OK", "", true, 0, 1, "", "MISS", ""));
+        }
+        String closed = "Non HTTP response message: Socket closed";
+        // A late backlog cut when the run ended: not counted.
+        samples.add(new Sample(T0 + 3950, 40, "", "Non HTTP response code: java.net.SocketException", closed, "", false,
+                0, 1, "", "", ""));
+        // Closed long before the end: a fault's effect, counted; so is a reset at the end, the edge's doing.
+        samples.add(new Sample(T0 + 1000, 40, "", "Non HTTP response code: java.net.SocketException", closed, "", false,
+                0, 1, "", "", ""));
+        samples.add(new Sample(T0 + 3950, 40, "", "Non HTTP response code: java.net.SocketException",
+                "Non HTTP response message: Connection reset", "", false, 0, 1, "", "", ""));
+        FaultInjector.Happened h = new FaultInjector.Happened(full, T0 + 1500, T0 + 1500, 0, 0, null,
+                new FaultInjector.CacheSeen(256 * 1024, 400 * 4096, 63, T0 + 3500));
+
+        FaultFigures f = FaultFigures.of(h, samples, 0);
+        assertThat(f.failed()).isEqualTo(2);
+        assertThat(f.lost()).isEqualTo(2);
+    }
+
+    @Test
     void theCacheFolderIsCountedInWholeBlocksAsNginxCountsMaxSize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
         assertThat(FaultInjector.cacheBytes(dir.resolve("not-yet"))).isZero();
