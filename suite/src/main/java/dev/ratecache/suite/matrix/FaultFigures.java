@@ -116,7 +116,7 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
      * respond"), and only near the last answer is that the run's end and not a fault's effect. They
      * are the generator's, not the edge's: no fault's figure counts them.
      */
-    static List<Sample> withoutCutAtTheEnd(List<Sample> samples) {
+    public static List<Sample> withoutCutAtTheEnd(List<Sample> samples) {
         long end = samples.stream().mapToLong(s -> s.timeStamp() + s.elapsed()).max().orElse(0);
         return samples.stream().filter(s -> s.success() || s.rejected() || s.timeStamp() + s.elapsed() < end - CUT_AT_END_MS
                 || !s.responseMessage().contains("Socket closed")).toList();

@@ -63,8 +63,14 @@ class QuotasMatrixStackTest {
         assertThat(early.path("first_exhausted_after_s").asDouble()).as(early.toString()).isBetween(0.0, (double) WINDOW_S);
         assertThat(early.path("quota_rejected").asLong()).isPositive();
         assertThat(early.path("fullest_window").asLong()).isEqualTo(QUOTA);
-        // 2.5 windows: the run reaches a second window, where the count starts again.
-        assertThat(early.path("admitted").asLong()).isGreaterThan(QUOTA);
+        // 2.5 windows: on schedule the run reaches a second window, where the count starts again. Beside two
+        // busy loops JMeter started so late that it sent its whole backlog (154 requests) into the first
+        // window: the model, deciding at the times JMeter really sent them, says how many a reset let in.
+        long predicted = early.path("predicted_admitted").asLong();
+        assertThat(early.path("admitted").asLong()).as(early.toString()).isBetween(predicted - 2, predicted + 2);
+        if (predicted > QUOTA) {
+            assertThat(early.path("admitted").asLong()).as(early.toString()).isGreaterThan(QUOTA);
+        }
     }
 
     /**
