@@ -106,21 +106,29 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
     /**
      * How close to the cell's last answer a request JMeter closed itself counts as cut by its end.
      * A generator that fell behind its schedule on a saturated machine sends its backlog into the
-     * drain, and JMeter closes what is still open when the drain ends.
+     * drain, and JMeter aborts what is still open when the drain ends.
      */
     static final long CUT_AT_END_MS = 1000;
 
     /**
-     * The samples less those JMeter cut when its run ended: "Socket closed" is its own side closing
-     * the socket (the edge closing or resetting a connection reads "Connection reset" or "failed to
-     * respond"), and only near the last answer is that the run's end and not a fault's effect. They
+     * The samples less those JMeter cut when its run ended: its own aborts (the edge closing or
+     * resetting a connection reads "Connection reset" or "failed to respond"), and only near the last
+     * answer is that the run's end and not a fault's effect. They
      * are the generator's, not the edge's: no fault's figure counts them.
      */
     public static List<Sample> withoutCutAtTheEnd(List<Sample> samples) {
         long end = samples.stream().mapToLong(s -> s.timeStamp() + s.elapsed()).max().orElse(0);
         return samples.stream().filter(s -> s.success() || s.rejected() || s.timeStamp() + s.elapsed() < end - CUT_AT_END_MS
-                || !s.responseMessage().contains("Socket closed")).toList();
+                || JMETER_OWN_ABORTS.stream().noneMatch(s.responseMessage()::contains)).toList();
     }
+
+    /**
+     * What JMeter's HTTP client says of a request it aborted itself when its threads were stopped
+     * (seen at the end of a cache-full cell on a saturated machine): its own socket closed, its
+     * connection manager shut down, the request aborted, its execution interrupted.
+     */
+    private static final List<String> JMETER_OWN_ABORTS = List.of("Socket closed", "Connection has been shut down",
+            "Request aborted", "Request execution failed");
 
     /** Windows slide by this much: the precision of when a reload took effect. */
     public static final long STEP_MS = 100;

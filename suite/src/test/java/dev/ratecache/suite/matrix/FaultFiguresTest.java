@@ -182,6 +182,8 @@ class FaultFiguresTest {
         // A late backlog cut when the run ended: not counted.
         samples.add(new Sample(T0 + 3950, 40, "", "Non HTTP response code: java.net.SocketException", closed, "", false,
                 0, 1, "", "", ""));
+        samples.add(new Sample(T0 + 3960, 30, "", "Non HTTP response code: org.apache.http.impl.execchain.RequestAbortedException",
+                "Non HTTP response message: Request aborted", "", false, 0, 1, "", "", ""));
         // Closed long before the end: a fault's effect, counted; so is a reset at the end, the edge's doing.
         samples.add(new Sample(T0 + 1000, 40, "", "Non HTTP response code: java.net.SocketException", closed, "", false,
                 0, 1, "", "", ""));
