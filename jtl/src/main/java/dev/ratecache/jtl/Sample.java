@@ -99,4 +99,20 @@ public record Sample(long timeStamp, long elapsed, String label, String response
     public long end() {
         return timeStamp + elapsed;
     }
+
+    /**
+     * Whether JMeter aborted it itself: its HTTP client's own words for a request it closed, shut
+     * down, aborted or interrupted, which no server can cause (a server that closes or resets a
+     * connection reads "Connection reset" or "failed to respond"). JMeter aborts what is still in
+     * flight when its threads are stopped at the run's end; on a saturated machine its open model
+     * can start so late that the whole schedule is overdue, sends every arrival at once and stops
+     * them at once ("Test schedule finished, however, there are N thread(s) still running"), so no
+     * time bound tells these apart: the message does. They are the generator's, not the server's.
+     */
+    public boolean abortedByJMeter() {
+        return !success && JMETER_OWN_ABORTS.stream().anyMatch(responseMessage::contains);
+    }
+
+    private static final java.util.List<String> JMETER_OWN_ABORTS = java.util.List.of("Socket closed",
+            "Connection has been shut down", "Request aborted", "Request execution failed");
 }

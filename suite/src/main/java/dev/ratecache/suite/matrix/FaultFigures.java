@@ -36,11 +36,25 @@ import java.util.stream.Collectors;
  *                     origin's own way back to it; null for other faults, or when it did not answer
  * @param appCacheErrors a Redis restart's: the app-cache operations the origin counted as failed in the
  *                     cell (each answered from its database); null when not known
+ * @param failedAs     the failed requests by what the client read (status or message), so that a
+ *                     failure says what it was; empty when none failed
  */
 public record FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
         long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
         Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill, Long redisAfter,
-        Long appCacheErrors) implements CellTrait.Figure {
+        Long appCacheErrors, Map<String, Long> failedAs) implements CellTrait.Figure {
+
+    public FaultFigures {
+        failedAs = failedAs == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(failedAs));
+    }
+
+    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+            long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
+            Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill, Long redisAfter,
+            Long appCacheErrors) {
+        this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, downMs,
+                servedStale, originAfter, errorsMeanwhile, failedAfter, cacheFill, redisAfter, appCacheErrors, null);
+    }
 
     public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
             long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
@@ -104,31 +118,12 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
     private static final List<String> STALE = List.of("STALE", "UPDATING");
 
     /**
-     * How close to the cell's last answer a request JMeter closed itself counts as cut by its end.
-     * A generator that fell behind its schedule on a saturated machine sends its backlog into the
-     * drain, and JMeter aborts what is still open when the drain ends.
+     * The samples less those JMeter aborted itself ({@link Sample#abortedByJMeter}): the generator's,
+     * not the edge's, so no fault's figure counts them.
      */
-    static final long CUT_AT_END_MS = 1000;
-
-    /**
-     * The samples less those JMeter cut when its run ended: its own aborts (the edge closing or
-     * resetting a connection reads "Connection reset" or "failed to respond"), and only near the last
-     * answer is that the run's end and not a fault's effect. They
-     * are the generator's, not the edge's: no fault's figure counts them.
-     */
-    public static List<Sample> withoutCutAtTheEnd(List<Sample> samples) {
-        long end = samples.stream().mapToLong(s -> s.timeStamp() + s.elapsed()).max().orElse(0);
-        return samples.stream().filter(s -> s.success() || s.rejected() || s.timeStamp() + s.elapsed() < end - CUT_AT_END_MS
-                || JMETER_OWN_ABORTS.stream().noneMatch(s.responseMessage()::contains)).toList();
+    public static List<Sample> withoutJMetersOwnAborts(List<Sample> samples) {
+        return samples.stream().filter(s -> !s.abortedByJMeter()).toList();
     }
-
-    /**
-     * What JMeter's HTTP client says of a request it aborted itself when its threads were stopped
-     * (seen at the end of a cache-full cell on a saturated machine): its own socket closed, its
-     * connection manager shut down, the request aborted, its execution interrupted.
-     */
-    private static final List<String> JMETER_OWN_ABORTS = List.of("Socket closed", "Connection has been shut down",
-            "Request aborted", "Request execution failed");
 
     /** Windows slide by this much: the precision of when a reload took effect. */
     public static final long STEP_MS = 100;
@@ -148,7 +143,25 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
      */
     static FaultFigures of(FaultInjector.Happened h, List<Sample> samples, int newLimit, Long originRequests,
             Long redisLookups, Long appCacheErrors) {
-        List<Sample> sent = withoutCutAtTheEnd(samples.stream().filter(s -> !s.clientCacheHit()).toList());
+        List<Sample> sent = withoutJMetersOwnAborts(samples.stream().filter(s -> !s.clientCacheHit()).toList());
+        Map<String, Long> failedAs = sent.stream().filter(s -> !s.success() && !s.rejected())
+                .collect(Collectors.groupingBy(FaultFigures::whatFailed, Collectors.counting()));
+        FaultFigures f = measured(h, sent, newLimit, originRequests, redisLookups, appCacheErrors);
+        return new FaultFigures(f.fault, f.firedMs, f.error, f.failed, f.lost, f.effectMs, f.beforePeak, f.afterPeak,
+                f.newLimit, f.respawnMs, f.downMs, f.servedStale, f.originAfter, f.errorsMeanwhile, f.failedAfter,
+                f.cacheFill, f.redisAfter, f.appCacheErrors, failedAs);
+    }
+
+    /** A failure as the client read it: its status and reason, or JMeter's message less its prefix. */
+    private static String whatFailed(Sample s) {
+        String message = s.responseMessage().replace("Non HTTP response message: ", "").strip();
+        String code = s.responseCode().replace("Non HTTP response code: ", "").strip();
+        return Character.isDigit(code.isEmpty() ? ' ' : code.charAt(0)) ? (code + " " + message).strip()
+                : message.isEmpty() ? code : message;
+    }
+
+    private static FaultFigures measured(FaultInjector.Happened h, List<Sample> sent, int newLimit,
+            Long originRequests, Long redisLookups, Long appCacheErrors) {
         long failed = sent.stream().filter(s -> !s.success() && !s.rejected()).count();
         long lost = sent.stream().filter(s -> !s.success() && !s.rejected())
                 .filter(s -> s.responseCode().isEmpty() || !Character.isDigit(s.responseCode().charAt(0))).count();
@@ -269,8 +282,18 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
         return respawnMs != null;
     }
 
+    /** The failures as the client read them, as "502 Bad Gateway 1, Connection reset 4". */
+    public String failedAsText() {
+        return failedAs.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+    }
+
     @Override
     public String terminalLine() {
+        return failedAs.isEmpty() ? line() : line() + " (failed: " + failedAsText() + ")";
+    }
+
+    private String line() {
         if (!fired()) {
             return "fault " + fault.kind() + " did not happen: " + error;
         }

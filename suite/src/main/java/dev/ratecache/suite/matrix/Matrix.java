@@ -439,7 +439,7 @@ public final class Matrix {
      * The cache-full cell's drain: every admitted request of it is a miss to the origin, and on a
      * saturated machine they took up to 1.7 s; JMeter cuts what is still in flight when the drain
      * ends ("Socket closed"). What it cuts at its very end is not counted against the edge
-     * ({@link FaultFigures#withoutCutAtTheEnd}): a generator behind its schedule sends its backlog
+     * ({@link FaultFigures#withoutJMetersOwnAborts}): a generator behind its schedule sends its backlog
      * into the drain, and no drain is long enough for that.
      */
     private static final int CACHE_FULL_DRAIN_SECONDS = 3;

@@ -99,7 +99,7 @@ class ReplayCommandTest {
 
         // 22 rows due at each whole second: the schedule check (its own test below) is left out of this one.
         int code = run(replay(log, "--only", "replay/no-caching", "--front-rate", "5", "--front-burst", "5",
-                "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000", "--max-lateness", "1000"));
+                "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000", "--max-lateness", "5000"));
 
         assertThat(code).as(cli.err()).isZero();
         Path cell = runFolder().resolve("cells/replay-no-caching");
@@ -131,7 +131,7 @@ class ReplayCommandTest {
 
         int code = run(replay(log, "--edge", "haproxy", "--only", "replay/no-caching", "--front-rate", "5",
                 "--front-burst", "5", "--front-mode", "nodelay", "--back-rate", "1000", "--back-burst", "1000",
-                "--back-mode", "nodelay", "--max-lateness", "1000", "--verbose"));
+                "--back-mode", "nodelay", "--max-lateness", "5000", "--verbose"));
 
         assertThat(code).as(cli.err()).isZero();
         // --verbose: JMeter's own console among the suite's lines, as it ran.
@@ -197,7 +197,7 @@ class ReplayCommandTest {
 
         // 20 rows due together every 100 ms: the schedule check (its own test) is left out of this one.
         int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--use-advice",
-                "--max-lateness", "1000"));
+                "--max-lateness", "5000"));
 
         assertThat(code).as(cli.out() + "\n" + cli.err()).isZero();
         assertThat(cli.out()).contains("advice:     applied ./run-tests.sh advise's settings: front ",
@@ -248,7 +248,9 @@ class ReplayCommandTest {
         Path log = Files.write(dir.resolve("access.log"), lines);
 
         // Bunches of whole seconds at speed 2: the schedule check (its own test) is left out of this one.
-        int code = run(replay(log, "--speed", "2", "--max-age", "60", "--max-lateness", "1000"));
+        // 5 s, not 1: beside two busy loops the generator's p99 was 1.3 s late while both figures kept
+        // within 5 % of the model; a generator late enough to move them fails the comparison below.
+        int code = run(replay(log, "--speed", "2", "--max-age", "60", "--max-lateness", "5000"));
 
         assertThat(code).as(cli.out() + "\n" + cli.err()).isZero();
         JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runFolder().resolve("summary.json").toFile());

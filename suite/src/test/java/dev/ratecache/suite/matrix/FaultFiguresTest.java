@@ -76,7 +76,8 @@ class FaultFiguresTest {
         assertThat(f.lost()).isEqualTo(2);
         assertThat(f.respawnMs()).isEqualTo(40);
         assertThat(f.terminalLine()).isEqualTo(
-                "worker kill: the master started another in 40 ms; 2 requests lost in flight (3 failed in all)");
+                "worker kill: the master started another in 40 ms; 2 requests lost in flight (3 failed in all) (failed:"
+                + " 502 1, java.net.SocketException 1, org.apache.http.NoHttpResponseException 1)");
     }
 
     @Test
@@ -137,7 +138,7 @@ class FaultFiguresTest {
         assertThat(f.failedAfter()).isZero();
         assertThat(f.terminalLine()).isEqualTo("stale refused: down 3000 ms, 0 requests answered stale meanwhile, 2"
                 + " with an error (5xx); 0 failed after it was back; the edge went back to the new origin by itself"
-                + " (4 requests)");
+                + " (4 requests) (failed: 502 Bad Gateway 1, 504 Gateway Time-out 1)");
 
         samples.add(new Sample(T0 + 5200, 1, "", "502", "Bad Gateway", "", false, 0, 1, "", "EXPIRED", ""));
         samples.add(new Sample(T0 + 4000, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
@@ -172,29 +173,31 @@ class FaultFiguresTest {
     }
 
     @Test
-    void requestsJMeterClosedItselfAtItsEndAreNotTheEdgesFailures() {
+    void requestsJMeterAbortedItselfAreNotTheEdgesFailuresWhenEverTheyEnded() {
         Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
         List<Sample> samples = new ArrayList<>();
         for (long t = T0; t < T0 + 4000; t += 25) {
             samples.add(new Sample(t, 1, "", "200", "OK", "", true, 0, 1, "", "MISS", ""));
         }
         String closed = "Non HTTP response message: Socket closed";
-        // A late backlog cut when the run ended: not counted.
+        // A late backlog cut when the run ended, and one JMeter took seconds to stop: neither counted.
         samples.add(new Sample(T0 + 3950, 40, "", "Non HTTP response code: java.net.SocketException", closed, "", false,
                 0, 1, "", "", ""));
         samples.add(new Sample(T0 + 3960, 30, "", "Non HTTP response code: org.apache.http.impl.execchain.RequestAbortedException",
                 "Non HTTP response message: Request aborted", "", false, 0, 1, "", "", ""));
-        // Closed long before the end: a fault's effect, counted; so is a reset at the end, the edge's doing.
         samples.add(new Sample(T0 + 1000, 40, "", "Non HTTP response code: java.net.SocketException", closed, "", false,
                 0, 1, "", "", ""));
+        // A reset and an error status are the edge's doing, at the end or not: counted, and said what they were.
         samples.add(new Sample(T0 + 3950, 40, "", "Non HTTP response code: java.net.SocketException",
                 "Non HTTP response message: Connection reset", "", false, 0, 1, "", "", ""));
+        samples.add(new Sample(T0 + 2000, 40, "", "502", "Bad Gateway", "", false, 0, 1, "", "", ""));
         FaultInjector.Happened h = new FaultInjector.Happened(full, T0 + 1500, T0 + 1500, 0, 0, null,
                 new FaultInjector.CacheSeen(256 * 1024, 400 * 4096, 63, T0 + 3500));
 
         FaultFigures f = FaultFigures.of(h, samples, 0);
         assertThat(f.failed()).isEqualTo(2);
-        assertThat(f.lost()).isEqualTo(2);
+        assertThat(f.lost()).isEqualTo(1);
+        assertThat(f.terminalLine()).contains("2 failed;").endsWith("(failed: 502 Bad Gateway 1, Connection reset 1)");
     }
 
     @Test
