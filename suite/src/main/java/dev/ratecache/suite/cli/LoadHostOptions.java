@@ -49,6 +49,7 @@ final class LoadHostOptions {
         if (clientRmiPort < 0 || clientRmiPort > 65535) {
             problems.add("--client-rmi-port must be 0 or a TCP port (got " + clientRmiPort + ")");
         }
+        rmi.problem().ifPresent(problems::add);
         return problems;
     }
 

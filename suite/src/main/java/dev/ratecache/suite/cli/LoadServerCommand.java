@@ -70,6 +70,7 @@ public final class LoadServerCommand implements Callable<Integer> {
             problems.add("--port and --rmi-port are both " + port + ": give each its own port");
         }
         RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
+        rmi.problem().ifPresent(problems::add);
         JMeter jmeter = JMeter.assembled();
         if (!Files.isRegularFile(jmeter.launcher())) {
             problems.add("JMeter is not assembled here (" + jmeter.launcher() + "): run ./mvnw -B package -DskipTests");

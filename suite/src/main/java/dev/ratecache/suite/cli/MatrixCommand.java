@@ -327,11 +327,8 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         if (loadHosts.given()) {
             cells = cells.stream().filter(c -> !c.direct() && !c.library()).toList();
         }
-        // Last, once the input is good: a user's origin that does not answer would give a run of
-        // nothing but errors, each cell "completed" (a connection, not a port of this machine).
-        if (problems.isEmpty()) {
-            switches.origins().forEach(o -> dev.ratecache.suite.switches.OriginUrl.unanswered(o).ifPresent(problems::add));
-        }
+        // Last, once the input is good: each cell would "complete" with nothing but errors.
+        dev.ratecache.suite.switches.OriginUrl.addUnanswered(switches.origins(), problems);
         Refuse.ifAny(spec, problems);
         return new Run(cells, profile, repeats, checks);
     }

@@ -519,6 +519,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             edge.adapter().refusal(PeakRun.open(switches).spec(ports))
                     .ifPresent(r -> problems.add("--edge " + edge + ": " + r));
         }
+        dev.ratecache.suite.switches.OriginUrl.addUnanswered(switches.origins(), problems);
         Refuse.ifAny(spec, problems);
     }
 

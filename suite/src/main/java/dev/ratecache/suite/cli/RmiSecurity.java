@@ -21,6 +21,17 @@ final class RmiSecurity {
         return plain;
     }
 
+    /**
+     * What is wrong with --rmi-keystore before anything starts: a missing file is made, but a folder
+     * or a device would fail keytool or the JVM's SSL half way through starting the hosts.
+     */
+    java.util.Optional<String> problem() {
+        if (plain || keystore == null || !java.nio.file.Files.exists(keystore)) {
+            return java.util.Optional.empty();
+        }
+        return dev.ratecache.accesslog.UserFile.problem(keystore).map(p -> "--rmi-keystore " + p);
+    }
+
     /** The keystore to use, made if missing; null for plain RMI. */
     Path keystore() throws IOException, InterruptedException {
         return plain ? null : LoadHosts.ensureKeystore(keystore != null ? keystore : LoadHosts.defaultKeystore());

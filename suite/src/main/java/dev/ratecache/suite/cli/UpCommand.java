@@ -151,6 +151,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             // The product's refusal reads switches already found good.
             edge.refusal(chosen, ports).ifPresent(problems::add);
         }
+        dev.ratecache.suite.switches.OriginUrl.addUnanswered(chosen.origins(), problems);
         Refuse.ifAny(spec, problems);
         return chosen;
     }

@@ -62,6 +62,17 @@ public final class OriginUrl {
         return Optional.empty();
     }
 
+    /**
+     * Adds why each of the user's origins cannot be run against, once the rest of the input is good
+     * (the check costs a connection, and a wrong flag is said first): an origin that does not answer
+     * would give a run of nothing but errors.
+     */
+    public static void addUnanswered(java.util.List<URI> origins, java.util.List<String> problems) {
+        if (problems.isEmpty()) {
+            origins.forEach(o -> unanswered(o).ifPresent(problems::add));
+        }
+    }
+
     /** How long an origin has to answer the check before a run: a healthy one answers in milliseconds. */
     private static final int ANSWER_MILLIS = 3_000;
 

@@ -107,7 +107,14 @@ class BadInputSecondProbeTest {
                 // 2. An origin that does not answer, refused by the dry run as by the run (port 1: nothing listens).
                 refused("an origin nothing answers at", List.of("--origin", "http://127.0.0.1:1", "--dry-run",
                         "--profile", "quick"), "--origin http://127.0.0.1:1 does not answer (Connection refused):"
-                                + " start your origin there, or give the URL it listens on"));
+                                + " start your origin there, or give the URL it listens on"),
+                refused("an RMI keystore that is a folder", List.of("--load-hosts", "127.0.0.1:20003", "--listen",
+                        "127.0.0.2", "--rmi-keystore", DIR.toString(), "--dry-run"),
+                        "--rmi-keystore " + DIR + " is a directory, not a file"),
+                refused("an origin nothing answers at, for up", List.of("up", "--origin", "http://127.0.0.1:1"),
+                        "--origin http://127.0.0.1:1 does not answer (Connection refused)"),
+                refused("an origin nothing answers at, for peak", List.of("peak", "--origin", "http://127.0.0.1:1",
+                        "--url", "/items/1"), "--origin http://127.0.0.1:1 does not answer (Connection refused)"));
     }
 
     @ParameterizedTest(name = "{0} is refused: {1}")
