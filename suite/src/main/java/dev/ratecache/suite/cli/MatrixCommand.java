@@ -421,15 +421,18 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
     /** The plans' numeric and on/off properties, checked here so a typo fails before anything starts. */
     static Optional<String> propertyProblem(String name, String value) {
+        // The user's value, escaped and cut short: one line, however long or strange.
+        String shown = dev.ratecache.accesslog.Printable.shown(value);
+        String shownName = dev.ratecache.accesslog.Printable.shown(name);
         if (Plan.isCount(name) && !value.matches("\\d{1,9}")) {
-            return Optional.of("-J" + name + "=" + value + ": " + name + " must be a whole number >= 0");
+            return Optional.of("-J" + shownName + "=" + shown + ": " + shownName + " must be a whole number >= 0");
         }
         // hotset.jmx would refuse these too, but only once JMeter and the stack are up.
         if (Plan.isPercent(name) && Integer.parseInt(value) > 100) {
-            return Optional.of("-J" + name + "=" + value + ": " + name + " is a share in percent, a whole number from 0 to 100");
+            return Optional.of("-J" + shownName + "=" + shown + ": " + shownName + " is a share in percent, a whole number from 0 to 100");
         }
         if (name.equals("client_cache") && !value.equals("true") && !value.equals("false")) {
-            return Optional.of("-Jclient_cache=" + value + ": use true or false (the matrix sets it per cell)");
+            return Optional.of("-Jclient_cache=" + shown + ": use true or false (the matrix sets it per cell)");
         }
         return Optional.empty();
     }

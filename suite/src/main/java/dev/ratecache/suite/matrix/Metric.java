@@ -165,7 +165,8 @@ public enum Metric {
 
     public static Metric byId(String id) {
         return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no such metric '" + id + "'; metrics: " + String.join(", ", ids()) + " (each defined in " + GLOSSARY + ")"));
+                .orElseThrow(() -> new IllegalArgumentException("no such metric '"
+                        + dev.ratecache.accesslog.Printable.shown(id) + "'; metrics: " + String.join(", ", ids()) + " (each defined in " + GLOSSARY + ")"));
     }
 
     public static List<String> ids() {

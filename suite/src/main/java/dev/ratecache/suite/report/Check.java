@@ -23,19 +23,22 @@ public record Check(String text, String cell, Metric metric, String op, double v
     /** Parses and validates {@code text} against the cells that will run; throws one line saying what is wrong. */
     public static Check parse(String text, List<Cell> cells) {
         Matcher m = SHAPE.matcher(text);
+        // A user's text, shown escaped and cut short: one line, however long or strange.
+        String shown = dev.ratecache.accesslog.Printable.shown(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("malformed check '" + text + "': use " + FORM);
+            throw new IllegalArgumentException("malformed check '" + shown + "': use " + FORM);
         }
         String cell = m.group(1);
         if (cells.stream().noneMatch(c -> c.name().equals(cell))) {
-            throw new IllegalArgumentException("check '" + text + "' names cell '" + cell + "', which this run does not"
+            throw new IllegalArgumentException("check '" + shown + "' names cell '"
+                    + dev.ratecache.accesslog.Printable.shown(cell) + "', which this run does not"
                     + " have; cells: " + String.join(", ", cells.stream().map(Cell::name).toList()));
         }
         Metric metric;
         try {
             metric = Metric.byId(m.group(2));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("check '" + text + "': " + e.getMessage());
+            throw new IllegalArgumentException("check '" + shown + "': " + e.getMessage());
         }
         return new Check(text.trim(), cell, metric, m.group(3), Double.parseDouble(m.group(4)));
     }

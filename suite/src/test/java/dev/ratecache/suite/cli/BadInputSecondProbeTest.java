@@ -192,6 +192,19 @@ class BadInputSecondProbeTest {
     }
 
     @Test
+    void aLongCheckOrJMeterPropertyIsShownCutShort() {
+        String long4000 = "x".repeat(4000);
+
+        assertThat(cli.run("--assert", long4000, "--dry-run", "--profile", "quick")).isEqualTo(2);
+        assertThat(cli.err()).contains("malformed check 'xxx").contains("\u2026(4000 chars)'");
+        assertThat(cli.err().length()).isLessThan(1000);
+
+        assertThat(cli.run("-Jusers=" + long4000, "--dry-run", "--profile", "quick")).isEqualTo(2);
+        assertThat(cli.err()).contains("-Jusers=xxx").contains("\u2026(4000 chars): users must be a whole number");
+        assertThat(cli.err().length()).isLessThan(1000);
+    }
+
+    @Test
     void maskingALongValueTakesLinearTime() {
         // Tried from every position of a word, the user-info pattern took seconds at 40,000 characters.
         String word = "a".repeat(4096);
