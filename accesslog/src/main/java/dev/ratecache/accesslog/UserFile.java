@@ -33,7 +33,7 @@ public final class UserFile {
     public static final class Refused extends IOException {
         private static final long serialVersionUID = 1L;
 
-        Refused(String message) {
+        public Refused(String message) {
             super(message);
         }
     }
