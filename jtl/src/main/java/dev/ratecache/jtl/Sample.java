@@ -102,7 +102,8 @@ public record Sample(long timeStamp, long elapsed, String label, String response
 
     /**
      * Whether JMeter aborted it itself: its HTTP client's own words for a request it closed, shut
-     * down, aborted or interrupted, which no server can cause (a server that closes or resets a
+     * down (its connection manager's "Connection already shutdown" too, seen on a CI run), aborted or
+     * interrupted, which no server can cause (a server that closes or resets a
      * connection reads "Connection reset" or "failed to respond"). JMeter aborts what is still in
      * flight when its threads are stopped at the run's end; on a saturated machine its open model
      * can start so late that the whole schedule is overdue, sends every arrival at once and stops
@@ -114,5 +115,6 @@ public record Sample(long timeStamp, long elapsed, String label, String response
     }
 
     private static final java.util.List<String> JMETER_OWN_ABORTS = java.util.List.of("Socket closed",
-            "Connection has been shut down", "Request aborted", "Request execution failed");
+            "Connection has been shut down", "Connection already shutdown", "Request aborted",
+            "Request execution failed");
 }
