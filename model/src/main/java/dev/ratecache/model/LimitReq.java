@@ -41,10 +41,31 @@ public final class LimitReq implements Limiter {
     private final LimitReqSpec spec;
     /** Access-ordered, so the eldest entry is the tail of nginx's LRU queue (ctx->sh->queue). */
     private final LinkedHashMap<String, Node> nodes = new LinkedHashMap<>(16, 0.75f, true);
+    /** The states the zone's memory holds ({@link ZoneStates}). */
+    private final long capacity;
+    /** States removed only because the zone was full: each a client whose limit nginx forgot. */
+    private long forced;
 
-    /** A zone with no state yet, for the given limit. */
+    /** A zone with no state yet, for the given limit, whose memory never fills. */
     public LimitReq(LimitReqSpec spec) {
+        this(spec, Long.MAX_VALUE);
+    }
+
+    /**
+     * A zone with no state yet that holds at most {@code capacity} keys: storing one more removes
+     * the least recently used key whatever its state, as nginx does when its slab allocation fails.
+     */
+    public LimitReq(LimitReqSpec spec, long capacity) {
         this.spec = Objects.requireNonNull(spec);
+        if (capacity < 1) {
+            throw new IllegalArgumentException("a zone holds one key at least (got " + capacity + ")");
+        }
+        this.capacity = capacity;
+    }
+
+    /** Keys removed because the zone was full, not because they were idle and drained. */
+    public long forcedRemovals() {
+        return forced;
     }
 
     /** The limit this zone applies. */
@@ -193,8 +214,12 @@ public final class LimitReq implements Limiter {
             lr.count++;
             return new LookupResult(Lookup.AGAIN, excess, lr);
         }
-        // A new key: ngx_http_limit_req_expire(ctx, 1) first, then a fresh node with excess 0.
-        expire(nowMs);
+        // A new key: ngx_http_limit_req_expire(ctx, 1) first, then a fresh node with excess 0; when
+        // the slab has no room, ngx_http_limit_req_expire(ctx, 0) removes the oldest key by force.
+        expire(nowMs, 1);
+        if (nodes.size() >= capacity) {
+            expire(nowMs, 0);
+        }
         lr = new Node();
         lr.excess = 0;
         nodes.put(key, lr);
@@ -209,24 +234,31 @@ public final class LimitReq implements Limiter {
     }
 
     /**
-     * ngx_http_limit_req_expire(ctx, 1): removes at most two of the least recently used keys, and
-     * only those idle for a minute or more whose excess has fully drained. The forced removal
-     * nginx does when the zone's memory is full is not modelled (the model's zone never fills).
+     * ngx_http_limit_req_expire(ctx, n): with n = 1 removes at most two of the least recently used
+     * keys, and only those idle for a minute or more whose excess has fully drained; with n = 0
+     * (the zone's memory full) first removes the least recently used key whatever its state, then
+     * as n = 1. A key held by a lookup of the request being decided stops it (nginx: "there is not
+     * much sense in looking further"); the single-threaded model holds none between requests, so the
+     * forced removal always makes room, and nginx's "could not allocate node" 500 is not modelled.
      */
-    private void expire(long nowMs) {
+    private void expire(long nowMs, int n) {
         Iterator<Map.Entry<String, Node>> it = nodes.entrySet().iterator();
-        for (int n = 1; n < 3 && it.hasNext(); n++) {
+        while (n < 3 && it.hasNext()) {
             Node lr = it.next().getValue();
             if (lr.count != 0) {
                 return;
             }
-            long ms = lr.lastIsZero ? Long.MAX_VALUE / 2 / spec.rate().milliPerSecond()
-                    : Math.abs(nowMs - lr.last);
-            if (ms < 60000) {
-                return;
-            }
-            if (lr.excess - spec.rate().milliPerSecond() * ms / 1000 > 0) {
-                return;
+            if (n++ != 0) {
+                long ms = lr.lastIsZero ? Long.MAX_VALUE / 2 / spec.rate().milliPerSecond()
+                        : Math.abs(nowMs - lr.last);
+                if (ms < 60000) {
+                    return;
+                }
+                if (lr.excess - spec.rate().milliPerSecond() * ms / 1000 > 0) {
+                    return;
+                }
+            } else {
+                forced++;
             }
             it.remove();
         }
