@@ -161,18 +161,19 @@ class ReplayCommandTest {
         }
         Path log = Files.write(dir.resolve("access.log"), lines);
 
-        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--max-lateness", "1000"));
+        int code = run(replay(log, "--only", "replay/server-cache", "--speed", "10", "--max-lateness", "5000"));
 
         assertThat(code).as(cli.err()).isZero();
         Path cell = runFolder().resolve("cells/replay-server-cache");
         ReplayBreakdown b = ReplayCellReport.read(cell);
         // JMeter's HTTP client is warmed up before the start (replay.jmx), so requests start within a
         // few ms here. A schedule that slid (requests are 100 ms apart at speed 10) makes the typical
-        // request late, which the median shows; one request held up on a busy 2-core machine (298 ms,
-        // seen beside three builds) moves only the tail, which gets a wide bound.
+        // request late, which the median shows; one request held up on a busy 2-core machine (298 ms
+        // seen beside three builds, 1781 ms beside a CI run and two more builds) moves only the tail,
+        // which gets a wide bound: of 40 requests the p99 is the slowest one.
         assertThat(b.lateness().scheduled()).isEqualTo(40);
         assertThat(b.lateness().p50Ms()).isLessThan(100);
-        assertThat(b.lateness().p99Ms()).isLessThan(1000);
+        assertThat(b.lateness().p99Ms()).isLessThan(5000);
         assertThat(b.lateness().earliestMs()).isGreaterThanOrEqualTo(-2);
         // The schedule itself: offsets are the log's over ten.
         List<String> schedule = Files.readAllLines(runFolder().resolve("replay/schedule.csv"));
