@@ -10,6 +10,7 @@
 #   ./run-tests.sh reproduce    the source experiments rerun as published, beside their figures
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
+#   ./run-tests.sh explain FILE what your own nginx.conf's limits and cache do, in words and numbers
 #   ./run-tests.sh up           start the stack and keep it up (Ctrl-C, or ./run-tests.sh down, stops it)
 #   ./run-tests.sh --help       every flag
 #
@@ -38,6 +39,10 @@ readonly REDIS_LUA="$ROOT/.tools/lua/nginx/redis.lua"
 # The config linter the tests run, from PyPI, in a virtualenv of the suite's own.
 readonly GIXY_VERSION=0.2.59
 readonly GIXY_HOME="$ROOT/.tools/gixy"
+# NGINX's own config parser (explain reads a user's nginx.conf through it), from PyPI, in a
+# virtualenv of the suite's own.
+readonly CROSSPLANE_VERSION=0.5.8
+readonly CROSSPLANE_HOME="$ROOT/.tools/crossplane"
 
 say() { printf 'run-tests.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -258,6 +263,22 @@ need_gixy() {
   fi
   say "installing gixy-ng $GIXY_VERSION from PyPI into .tools/gixy"
   "$GIXY_HOME/bin/pip" install --quiet --disable-pip-version-check "gixy-ng==$GIXY_VERSION"
+}
+
+need_crossplane() {
+  if [[ -x $CROSSPLANE_HOME/bin/crossplane ]] \
+    && "$CROSSPLANE_HOME/bin/pip" show crossplane 2>/dev/null | grep -qx "Version: $CROSSPLANE_VERSION"; then
+    return
+  fi
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+  rm -rf "$CROSSPLANE_HOME"
+  if ! python3 -m venv "$CROSSPLANE_HOME" >/dev/null 2>&1; then
+    apt_install python3-venv
+    rm -rf "$CROSSPLANE_HOME"
+    python3 -m venv "$CROSSPLANE_HOME"
+  fi
+  say "installing crossplane $CROSSPLANE_VERSION from PyPI into .tools/crossplane"
+  "$CROSSPLANE_HOME/bin/pip" install --quiet --disable-pip-version-check "crossplane==$CROSSPLANE_VERSION"
 }
 
 # The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot;
@@ -491,6 +512,7 @@ install_prerequisites() {
 run_tests() {
   install_prerequisites
   need_gixy
+  need_crossplane
   need_gui_tools
   need_peak_tools
   need_redis
@@ -547,6 +569,9 @@ main() {
   fi
   if [[ ${1:-} == reproduce ]]; then
     need_reproduce_tools
+  fi
+  if [[ ${1:-} == explain ]]; then
+    need_crossplane
   fi
   if wants_redis "$@"; then
     need_redis

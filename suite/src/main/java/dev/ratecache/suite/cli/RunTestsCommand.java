@@ -36,11 +36,12 @@ import picocli.CommandLine;
             "  ./run-tests.sh reproduce [NAME] the source experiments beside their figures",
             "  ./run-tests.sh replay LOG       your access log through the same matrix",
             "  ./run-tests.sh advise LOG       limits and cache lifetimes for your log",
+            "  ./run-tests.sh explain FILE     your nginx.conf's limits and cache in words",
             "  ./run-tests.sh up [switches]    keep the stack up (Ctrl-C stops it)",
             "  ./run-tests.sh down             stop what up started, from another terminal",
             "  ./run-tests.sh load-server      a JMeter server on a load host (--load-hosts)",
             ""},
-        subcommands = {ReplayCommand.class, AdviseCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
+        subcommands = {ReplayCommand.class, AdviseCommand.class, ExplainCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
             DownCommand.class, LoadServerCommand.class, ReproduceCommand.class, ExamplesCommand.class, ClientsCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand extends MatrixCommand {

@@ -86,7 +86,7 @@ public final class Cidr {
         return start < 0 ? full : full.substring(0, start) + "::" + full.substring(end);
     }
 
-    static boolean valid(String text) {
+    public static boolean valid(String text) {
         Matcher v4 = V4.matcher(text);
         if (v4.matches()) {
             for (int i = 1; i <= 4; i++) {

@@ -1,0 +1,90 @@
+package dev.ratecache.suite.explain;
+
+import dev.ratecache.accesslog.Printable;
+import dev.ratecache.accesslog.UserFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A user's nginx config read as nginx reads it: checked by {@code nginx -t} (whose [emerg] line is
+ * quoted when it refuses), then parsed by crossplane with every include. A file of server blocks
+ * alone (a sites-enabled or conf.d file) is read as nginx reads it from its own nginx.conf: inside
+ * an {@code http} block of a main file written for the check.
+ */
+public final class ConfigReader {
+    private ConfigReader() {}
+
+    /**
+     * @param tree    the main file's directives, includes spliced in
+     * @param checked what nginx -t said, in words
+     * @param wrapped the file held server blocks alone and was read inside an http block
+     */
+    public record Read(List<Directive> tree, String checked, boolean wrapped) {
+    }
+
+    /**
+     * Reads {@code file}, using {@code work} (a folder of the run's own) for nginx's prefix and the
+     * wrapping main file.
+     *
+     * @throws ConfigRefused in one line: the file cannot be read, nginx refuses it (its [emerg]
+     *                       line), or crossplane cannot parse it
+     */
+    public static Read read(Path file, Path work) throws ConfigRefused, IOException, InterruptedException {
+        Optional<String> problem = UserFile.problem(file);
+        if (problem.isPresent()) {
+            throw new ConfigRefused(problem.get());
+        }
+        try {
+            byte[] bytes = UserFile.bytes(file, UserFile.SMALL);
+            if (bytes.length == 0) {
+                throw new ConfigRefused(Printable.shown(file.toString()) + " is empty: give an nginx config");
+            }
+            if (new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\0') >= 0) {
+                throw new ConfigRefused(Printable.shown(file.toString()) + " is not a text file (it holds NUL bytes):"
+                        + " give an nginx config");
+            }
+        } catch (UserFile.Refused e) {
+            throw new ConfigRefused(e.getMessage());
+        }
+        Path main = file.toAbsolutePath().normalize();
+        Path base = main.getParent();
+        Files.createDirectories(work);
+        boolean wrapped = false;
+        List<Directive> tree;
+        try {
+            tree = Crossplane.parse(main);
+        } catch (ConfigRefused e) {
+            if (!e.getMessage().contains("directive is not allowed here") || !e.getMessage().startsWith(main.getFileName()
+                    + ":")) {
+                throw refusedByNginx(main, work).orElse(e);
+            }
+            // server, upstream, map... at the top: a file nginx.conf includes inside http.
+            Path wrapper = work.resolve("explain-main.conf");
+            Files.writeString(wrapper, "events {}\nhttp {\n    include \"" + main.toString().replace("\"", "\\\"")
+                    + "\";\n}\n");
+            main = wrapper;
+            wrapped = true;
+            tree = null;
+        }
+        Optional<ConfigRefused> refused = refusedByNginx(main, work);
+        if (refused.isPresent()) {
+            throw refused.get();
+        }
+        if (wrapped) {
+            tree = Crossplane.fromJsonOf(main, base);
+        }
+        String checked = NginxCheck.available() ? "nginx -t takes it" : "not checked by nginx -t (no nginx here)";
+        return new Read(tree, checked + (wrapped ? "; read inside an http block, as a file nginx.conf includes" : ""),
+                wrapped);
+    }
+
+    private static Optional<ConfigRefused> refusedByNginx(Path main, Path work) throws IOException, InterruptedException {
+        if (!NginxCheck.available()) {
+            return Optional.empty();
+        }
+        return NginxCheck.refusal(main, work.resolve("nginx-t")).map(l -> new ConfigRefused("nginx refuses the config: " + l));
+    }
+}

@@ -1,0 +1,49 @@
+package dev.ratecache.suite.explain;
+
+import dev.ratecache.accesslog.Printable;
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.ManagedProcess;
+import dev.ratecache.suite.nginx.NginxServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code nginx -t} on the user's config as it stands: whether nginx takes it, and if not nginx's own
+ * reason. Relative paths in the config go into a prefix folder of the run's own ({@code -p}); the
+ * error log too ({@code -e}). nginx -t opens the files the config names and makes its cache folders,
+ * but binds no port and starts no worker.
+ */
+public final class NginxCheck {
+    private NginxCheck() {}
+
+    /** Whether an nginx binary is there to check with. */
+    public static boolean available() {
+        return Executables.runnable(NginxServer.binary());
+    }
+
+    /**
+     * Empty when nginx takes {@code conf}; otherwise nginx's first [emerg] (or other) line, as it
+     * said it, escaped to one printable line.
+     */
+    public static Optional<String> refusal(Path conf, Path prefix) throws IOException, InterruptedException {
+        Files.createDirectories(prefix.resolve("logs"));
+        Path main = conf.toAbsolutePath().normalize();
+        ManagedProcess.Outcome out = ManagedProcess.run(List.of(NginxServer.binary(), "-t", "-q",
+                "-p", prefix.toAbsolutePath() + "/", "-c", main.toString(),
+                "-e", prefix.toAbsolutePath().resolve("logs/error.log").toString()),
+                prefix, Duration.ofSeconds(60));
+        if (out.exitCode() == 0) {
+            return Optional.empty();
+        }
+        String said = out.stderr() + "\n" + out.stdout();
+        return Optional.of(said.lines().filter(l -> l.contains("[emerg]")).findFirst()
+                .or(() -> said.lines().filter(l -> l.contains("] ")).findFirst())
+                .or(() -> said.lines().filter(l -> !l.isBlank()).findFirst())
+                .map(l -> Printable.escape(l.strip(), 400))
+                .orElse("nginx -t exited " + out.exitCode() + " saying nothing"));
+    }
+}
