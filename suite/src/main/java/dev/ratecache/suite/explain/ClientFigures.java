@@ -18,7 +18,13 @@ import java.util.List;
 public final class ClientFigures {
     private ClientFigures() {}
 
-    /** What happened to one run of requests. */
+    /**
+     * What happened to one run of requests.
+     *
+     * @param firstRefusedMs        when the first request was refused; -1 when none was
+     * @param answeredPerSecondAfter answered a second in the run's second half, once the burst is spent
+     * @param refusedPerSecondAfter  refused a second in the run's second half
+     */
     public record Outcome(String name, double sentPerSecond, int sent, long durationMs, int answered, int refused,
                           int delayed, long maxDelayMs, long firstRefusedMs, double answeredPerSecondAfter,
                           double refusedPerSecondAfter) {
@@ -40,9 +46,10 @@ public final class ClientFigures {
         AppliedLimit strictest = strictest(place);
         double rate = strictest.zone().perSecond();
         int burst = strictest.burst();
-        // Long enough to see the burst spent and the steady state after it: at least 10 s, or three
-        // times the burst's length at the rate, at most an hour.
-        long duration = Math.min(3_600_000L, Math.max(10_000L, (long) Math.ceil(3_000.0 * (burst + 1) / rate)));
+        // Long enough that the burst is spent in the first half at 2x the rate, leaving a second half
+        // of steady state with 10 requests at the rate or more: at least 10 s, at most a day.
+        long duration = Math.min(86_400_000L, Math.max(10_000L,
+                (long) Math.ceil(Math.max(3_000.0 * (burst + 1), 20_000.0) / rate)));
         Outcome steady = run(place, "steady", rate, duration, 0);
         Outcome atOnce = run(place, "burst", 0, 0, burst + 2);
         Outcome flood2 = run(place, "2x", 2 * rate, duration, 0);
@@ -92,7 +99,7 @@ public final class ClientFigures {
                     maxDelay = Math.max(maxDelay, d.delayMs());
                 }
             }
-            if (firstRefused >= 0) {
+            if (2 * t >= durationMs) {
                 if (d.status() == LimitReqStatus.REJECTED) {
                     refusedAfter++;
                 } else {
@@ -100,7 +107,7 @@ public final class ClientFigures {
                 }
             }
         }
-        double after = firstRefused < 0 ? 0 : (durationMs - firstRefused) / 1000.0;
+        double after = durationMs / 2000.0;
         return new Outcome(name, perSecond, times.size(), durationMs, answered, refused, delayed, maxDelay, firstRefused,
                 after > 0 ? answeredAfter / after : 0, after > 0 ? refusedAfter / after : 0);
     }

@@ -67,7 +67,7 @@ public record ConfigSpec(List<LimitZone> zones, List<ConnZone> connZones, List<C
 
         /** As written: "burst=20 nodelay". */
         public String words() {
-            String b = "burst " + burst;
+            String b = burst == 0 ? "no burst" : "burst " + burst;
             return switch (mode) {
                 case QUEUE -> b;
                 case NODELAY -> b + " nodelay";

@@ -56,8 +56,8 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
                 : "answered by nginx itself (no proxy_pass here)");
         for (AppliedLimit limit : place.limits()) {
             LimitZone zone = limit.zone();
-            lines.add("limit_req zone=" + zone.name() + " (" + limit.where() + "): under " + Words.rate(zone.perSecond())
-                    + " with " + limit.words() + ", counted per " + zone.key().words() + "; zone " + zone.name() + " ("
+            lines.add("limit_req zone=" + zone.name() + " (" + limit.where() + "): under "
+                    + Words.rate(zone.perSecond(), zone.perMinute()) + " with " + limit.words() + ", counted per " + zone.key().words() + "; zone " + zone.name() + " ("
                     + zone.where() + ") holds about " + Words.count(Pitfalls.states(zone)) + " keys");
             for (String exempt : zone.key().exemptions()) {
                 lines.add("not limited by " + zone.name() + ": requests where " + exempt);
@@ -112,12 +112,12 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
     static List<String> figureLines(Place place, String target, Figures f) {
         boolean dry = place.dryRunWhere() != null;
         String get = dry ? "would get " : "get ";
-        boolean minutes = f.ratePerSecond() < 1;
-        String under = "under " + (place.limits().size() > 1 ? "its strictest, " : "") + Words.rate(f.ratePerSecond())
-                + " with " + ClientFigures.strictest(place).words();
+        boolean minutes = ClientFigures.strictest(place).zone().perMinute();
+        String under = "under " + (place.limits().size() > 1 ? "its strictest, " : "")
+                + Words.rate(f.ratePerSecond(), minutes) + " with " + ClientFigures.strictest(place).words();
         List<String> lines = new ArrayList<>();
         Outcome steady = f.steady();
-        lines.add("steady: a client sending " + Words.rate(steady.sentPerSecond()) + ", evenly spaced, to " + target
+        lines.add("steady: a client sending " + Words.rate(steady.sentPerSecond(), minutes) + ", evenly spaced, to " + target
                 + (steady.refused() == 0 ? " is answered in full" : " has " + steady.refused() + " of " + steady.sent()
                 + " refused") + (steady.delayed() > 0 ? ", waiting up to " + Words.ms(steady.maxDelayMs()) : ""));
         Outcome burst = f.burstAtOnce();
@@ -127,16 +127,18 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
                 + place.status()
                 + (dry ? " (dry run: nginx answers them)" : ""));
         for (Outcome flood : List.of(f.flood2x(), f.flood10x())) {
-            String label = flood.name() + ": " + under + ", a client sending " + Words.rate(flood.sentPerSecond()) + " to "
-                    + target;
+            String label = flood.name() + ": " + under + ", a client sending " + Words.rate(flood.sentPerSecond(), minutes)
+                    + " to " + target;
             if (flood.refused() == 0) {
                 lines.add(label + " is answered in full" + (flood.delayed() > 0 ? ", waiting up to "
                         + Words.ms(flood.maxDelayMs()) : ""));
                 continue;
             }
-            String spent = flood.firstRefusedMs() == 0 ? " is refused from its first requests over the burst"
-                    : " is answered in full for about " + Words.ms(flood.firstRefusedMs()) + ", until the burst is spent";
-            lines.add(label + spent + ", then " + Words.often(flood.answeredPerSecondAfter())
+            // With no burst there is none to spend: the client is held to the rate from its second request.
+            String spent = f.burst() == 0 ? " is answered "
+                    : " is answered in full for about " + Words.ms(flood.firstRefusedMs()) + ", until the burst is spent,"
+                    + " then ";
+            lines.add(label + spent + Words.often(flood.answeredPerSecondAfter(), minutes)
                     + (flood.delayed() > 0 ? " (waiting up to " + Words.ms(flood.maxDelayMs()) + ")" : "")
                     + "; the other " + Words.perUnit(flood.refusedPerSecondAfter(), minutes) + " " + get + place.status()
                     + (dry ? " (dry run: nginx answers them)" : ""));

@@ -168,13 +168,36 @@ public sealed interface KeyExpr {
         return ((Unknown) this).variable();
     }
 
+    /**
+     * The requests for which {@code m}'s source is {@code match}, said of the source's own source
+     * when the source is itself a map or geo giving that value (a geo of networks to 0 or 1, mapped
+     * to a key): "the client's address in 10.0.0.0/8" rather than "$limited is 0".
+     */
+    private static List<String> matching(Mapped m, String match) {
+        if (m.source() instanceof Mapped inner && !match.startsWith("~")) {
+            List<String> out = new ArrayList<>();
+            for (Entry e : inner.entries()) {
+                if (e.value() instanceof Literal l && l.text().equals(match)) {
+                    out.add(inner.source().words() + (inner.geo() ? " in " : " is ") + e.match());
+                }
+            }
+            if (inner.otherwise() instanceof Literal l && l.text().equals(match)) {
+                out.add("any other value of " + inner.source().words() + " (the default of " + inner.variable() + ")");
+            }
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
+        return List.of(m.source().words() + (m.geo() ? " in " : " is ") + (match.isEmpty() ? "empty" : match));
+    }
+
     /** For a map or geo: the matches whose value is empty, i.e. the requests no limit of this key counts. */
     default List<String> exemptions() {
         List<String> out = new ArrayList<>();
         if (this instanceof Mapped m) {
             for (Entry e : m.entries()) {
                 if (e.value() instanceof Literal l && l.text().isEmpty()) {
-                    out.add(m.source().words() + " " + (m.geo() ? "in " : "is ") + (e.match().isEmpty() ? "empty" : e.match()));
+                    out.addAll(matching(m, e.match()));
                 }
             }
             if (m.otherwise() instanceof Literal l && l.text().isEmpty()) {

@@ -52,17 +52,14 @@ final class Words {
         return value >= 3 ? String.format(Locale.ROOT, "%d", Math.round(value)) : number(value);
     }
 
-    /** "10 times a second" or, under one a second, "6 times a minute". */
-    static String often(double perSecond) {
-        if (perSecond >= 1 || perSecond == 0) {
-            return about(perSecond) + " times a second";
-        }
-        return about(perSecond * 60) + " times a minute";
+    /** "10 times a second", or per minute "6 times a minute". */
+    static String often(double perSecond, boolean minutes) {
+        return minutes ? about(perSecond * 60) + " times a minute" : about(perSecond) + " times a second";
     }
 
-    /** "20 r/s" or, under one a second, "2 r/m". */
-    static String rate(double perSecond) {
-        return perSecond >= 1 ? number(perSecond) + " r/s" : number(perSecond * 60) + " r/m";
+    /** "20 r/s", or per minute "2 r/m". */
+    static String rate(double perSecond, boolean minutes) {
+        return minutes ? number(perSecond * 60) + " r/m" : number(perSecond) + " r/s";
     }
 
     /** "10 a second" or "2 a minute". */
