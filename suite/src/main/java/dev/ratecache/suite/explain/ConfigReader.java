@@ -15,6 +15,11 @@ import java.util.Optional;
  * an {@code http} block of a main file written for the check.
  */
 public final class ConfigReader {
+    /** Directives of the http level that tell a file of them from a main file (which has http and events). */
+    private static final java.util.Set<String> HTTP_LEVEL = java.util.Set.of("server", "upstream", "map", "geo",
+            "limit_req_zone", "limit_conn_zone", "proxy_cache_path", "split_clients", "log_format", "limit_req",
+            "proxy_cache");
+
     private ConfigReader() {}
 
     /**
@@ -52,30 +57,32 @@ public final class ConfigReader {
         Path main = file.toAbsolutePath().normalize();
         Path base = main.getParent();
         Files.createDirectories(work);
-        boolean wrapped = false;
-        List<Directive> tree;
+        String json;
         try {
-            tree = Crossplane.parse(main);
+            json = Crossplane.json(main);
         } catch (ConfigRefused e) {
-            if (!e.getMessage().contains("directive is not allowed here") || !e.getMessage().startsWith(main.getFileName()
-                    + ":")) {
-                throw refusedByNginx(main, work).orElse(e);
-            }
-            // server, upstream, map... at the top: a file nginx.conf includes inside http.
+            // nginx's own words first, where it has any.
+            throw refusedByNginx(main, work).orElse(e);
+        }
+        List<String> top = Crossplane.topLevel(json);
+        // server, upstream, map... at the top and no http or events: a file nginx.conf includes inside http.
+        // crossplane leaves out of its tree the directives it finds out of place, so its first error
+        // says so when every one of them is.
+        boolean wrapped = !top.contains("http") && !top.contains("events")
+                && (top.stream().anyMatch(HTTP_LEVEL::contains)
+                || Crossplane.firstError(json).filter(e -> e.contains("directive is not allowed here")).isPresent());
+        if (wrapped) {
             Path wrapper = work.resolve("explain-main.conf");
             Files.writeString(wrapper, "events {}\nhttp {\n    include \"" + main.toString().replace("\"", "\\\"")
                     + "\";\n}\n");
             main = wrapper;
-            wrapped = true;
-            tree = null;
+            json = Crossplane.json(main);
         }
         Optional<ConfigRefused> refused = refusedByNginx(main, work);
         if (refused.isPresent()) {
             throw refused.get();
         }
-        if (wrapped) {
-            tree = Crossplane.fromJsonOf(main, base);
-        }
+        List<Directive> tree = Crossplane.fromJson(json, base);
         String checked = NginxCheck.available() ? "nginx -t takes it" : "not checked by nginx -t (no nginx here)";
         return new Read(tree, checked + (wrapped ? "; read inside an http block, as a file nginx.conf includes" : ""),
                 wrapped);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A user's nginx config read by crossplane, NGINX's own parser (PyPI; ./run-tests.sh installs it
@@ -37,11 +38,11 @@ public final class Crossplane {
 
     /** The directives of {@code conf} and everything it includes. @throws ConfigRefused when crossplane cannot read it */
     public static List<Directive> parse(Path conf) throws ConfigRefused, IOException, InterruptedException {
-        return fromJsonOf(conf, conf.toAbsolutePath().normalize().getParent());
+        return fromJson(json(conf), conf.toAbsolutePath().normalize().getParent());
     }
 
-    /** As {@link #parse(Path)}, file names shown relative to {@code base}. */
-    static List<Directive> fromJsonOf(Path conf, Path base) throws ConfigRefused, IOException, InterruptedException {
+    /** crossplane's JSON payload for {@code conf}, errors and all. */
+    static String json(Path conf) throws ConfigRefused, IOException, InterruptedException {
         Path bin = binary();
         if (!Files.isExecutable(bin)) {
             throw new ConfigRefused("crossplane, the parser explain reads nginx configs with, is not installed at " + bin
@@ -55,7 +56,33 @@ public final class Crossplane {
             throw new ConfigRefused(Printable.shown(conf.toString()) + ": crossplane cannot parse it: "
                     + Printable.escape(said, 300));
         }
-        return fromJson(out.stdout(), base);
+        return out.stdout();
+    }
+
+    /** crossplane's first error message in its payload, if any. */
+    static Optional<String> firstError(String json) {
+        try {
+            JsonNode errors = new ObjectMapper().readTree(json).path("errors");
+            return errors.isArray() && !errors.isEmpty() ? Optional.of(errors.get(0).path("error").asText(""))
+                    : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The names of the main file's own top-level directives in crossplane's payload, whatever errors
+     * it found: whether the file is a whole nginx.conf or a file of what goes inside http.
+     */
+    static List<String> topLevel(String json) {
+        try {
+            JsonNode parsed = new ObjectMapper().readTree(json).path("config").path(0).path("parsed");
+            List<String> names = new ArrayList<>();
+            parsed.forEach(d -> names.add(d.path("directive").asText()));
+            return names;
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /**

@@ -54,6 +54,11 @@ public record Directive(String name, List<String> args, String file, int line, L
         }
         StringBuilder s = new StringBuilder(name);
         for (String a : args) {
+            if (a.indexOf('\n') >= 0) {
+                // A block of code (a *_by_lua_block's, which crossplane gives as one argument): not repeated here.
+                s.append(" { ... }");
+                continue;
+            }
             s.append(' ').append(a.isEmpty() || a.chars().anyMatch(c -> c == ' ' || c == ';' || c == '{' || c == '}')
                     ? "'" + a + "'" : a);
         }

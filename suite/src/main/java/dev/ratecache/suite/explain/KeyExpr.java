@@ -62,6 +62,10 @@ public sealed interface KeyExpr {
     record Entry(String match, KeyExpr value) {
     }
 
+    /** {@code $server_name}: the server's first name, the same for every request of it. */
+    record PerServer(String variable) implements KeyExpr {
+    }
+
     /** A variable the model cannot evaluate (its value comes from code, the upstream, the URI...). */
     record Unknown(String variable) implements KeyExpr {
     }
@@ -133,6 +137,9 @@ public sealed interface KeyExpr {
         if (this instanceof Literal l) {
             return !l.text().isEmpty();
         }
+        if (this instanceof PerServer) {
+            return true;
+        }
         return this instanceof Concat c && c.parts().stream().allMatch(p -> p instanceof Literal);
     }
 
@@ -158,6 +165,9 @@ public sealed interface KeyExpr {
         if (this instanceof Literal l) {
             return l.text().isEmpty() ? "nothing (an empty key: never counted)"
                     : "the constant '" + l.text() + "' (one bucket for every client)";
+        }
+        if (this instanceof PerServer p) {
+            return "the server's name (" + p.variable() + "), one bucket for all the server's clients";
         }
         if (this instanceof Concat c) {
             return String.join(" + ", c.parts().stream().map(KeyExpr::words).toList());

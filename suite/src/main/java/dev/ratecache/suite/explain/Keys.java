@@ -77,6 +77,9 @@ final class Keys {
         if (lower.equals("binary_remote_addr") || lower.equals("remote_addr") || lower.equals("realip_remote_addr")) {
             return new KeyExpr.Address(variable);
         }
+        if (lower.equals("server_name")) {
+            return new KeyExpr.PerServer(variable);
+        }
         Directive defined = definitions.get(variable);
         if (defined != null && seen.add(variable)) {
             KeyExpr mapped = defined.name().equals("geo") ? geo(defined, variable, seen) : map(defined, variable, seen);

@@ -54,7 +54,8 @@ final class Words {
 
     /** "10 times a second", or per minute "6 times a minute". */
     static String often(double perSecond, boolean minutes) {
-        return minutes ? about(perSecond * 60) + " times a minute" : about(perSecond) + " times a second";
+        String times = about(minutes ? perSecond * 60 : perSecond);
+        return (times.equals("1") ? "once" : times + " times") + (minutes ? " a minute" : " a second");
     }
 
     /** "20 r/s", or per minute "2 r/m". */

@@ -1,0 +1,122 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * ./run-tests.sh explain on the corpus of configs written for it (suite/src/test/resources/
+ * dev/ratecache/suite/explain/corpus/): one config per rule and pitfall, each beside the lines its
+ * explanation must have (NAME.expect). A stack test: nginx -t checks each config and crossplane
+ * parses it, both real processes.
+ *
+ * <p>NAME.expect: one line each that the output must contain; "!TEXT" for a text it must not;
+ * "args: ..." for the command's flags, "exit: 2" for a config nginx refuses (the lines are then of
+ * the one refusal line), "file: PATH" for a config in a folder of its own (includes).
+ */
+@StackTest
+class ExplainStackTest {
+    private static final String CORPUS = "/dev/ratecache/suite/explain/corpus/";
+    /** Every case, and for a folder the files it holds. */
+    private static final List<String> CASES = List.of("nested-limits", "rate-per-minute", "burst-queue", "delay",
+            "status-503", "real-ip", "behind-proxy", "zone-size", "header-key-map", "geo-allow", "two-zones", "dry-run",
+            "cache-stampede", "cache-updating", "cache-private", "unknown-key", "lua", "return-first", "nothing",
+            "fragment", "includes", "refused-missing-include", "refused-not-a-config", "refused-limit-in-if");
+    private static final List<String> FOLDER_FILES = List.of("includes/nginx.conf", "includes/conf.d/api.conf");
+
+    private static final Path DIR = TestDirs.fresh(ExplainStackTest.class, "corpus");
+
+    static Stream<String> cases() {
+        return CASES.stream();
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = ExplainStackTest.class.getResourceAsStream(CORPUS + name)) {
+            assertThat(in).as("corpus file " + name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path copy(String name) throws IOException {
+        Path target = DIR.resolve(name);
+        Files.createDirectories(target.getParent());
+        return Files.writeString(target, resource(name));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theExplanationSaysWhatTheConfigDoes(String name) throws Exception {
+        List<String> expect = resource(name + ".expect").lines().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        List<String> args = new ArrayList<>();
+        int exit = 0;
+        String file = name + ".conf";
+        List<String> must = new ArrayList<>();
+        List<String> mustNot = new ArrayList<>();
+        for (String line : expect) {
+            if (line.startsWith("args: ")) {
+                args.addAll(List.of(line.substring(6).split(" ")));
+            } else if (line.startsWith("exit: ")) {
+                exit = Integer.parseInt(line.substring(6));
+            } else if (line.startsWith("file: ")) {
+                file = line.substring(6);
+            } else if (line.startsWith("!")) {
+                mustNot.add(line.substring(1));
+            } else {
+                must.add(line);
+            }
+        }
+        for (String f : FOLDER_FILES) {
+            copy(f);
+        }
+        Path conf = file.contains("/") ? DIR.resolve(file) : copy(file);
+        Path results = DIR.resolve("results-" + name);
+        List<String> all = new ArrayList<>(List.of("explain", conf.toString(), "--results", results.toString()));
+        all.addAll(args);
+        CommandRun cli = new CommandRun();
+
+        int code = cli.run(all.toArray(String[]::new));
+
+        String said = exit == 0 ? cli.out() : cli.err();
+        assertThat(code).as(cli.err() + cli.out()).isEqualTo(exit);
+        assertThat(said).contains(must);
+        for (String text : mustNot) {
+            assertThat(said).doesNotContain(text);
+        }
+        if (exit == 0) {
+            Path written;
+            try (Stream<Path> dirs = Files.list(results)) {
+                written = dirs.findFirst().orElseThrow();
+            }
+            assertThat(Files.readString(written.resolve("explain.md"))).startsWith("# explain ");
+            JsonNode json = new ObjectMapper().readTree(written.resolve("explain.json").toFile());
+            assertThat(json.path("places").isArray()).isTrue();
+            assertThat(json.path("pitfalls").size()).isEqualTo(said.contains("No pitfalls found.") ? 0
+                    : json.path("pitfalls").size()).isEqualTo(countPitfalls(said));
+        } else {
+            assertThat(cli.err().lines().findFirst().orElse("")).startsWith("run-tests.sh: explain ");
+            assertThat(results).doesNotExist();
+        }
+    }
+
+    /** The number the terminal's "Pitfalls (N)" heading gives, 0 for "No pitfalls found." */
+    private static int countPitfalls(String out) {
+        int at = out.indexOf("Pitfalls (");
+        return at < 0 ? 0 : Integer.parseInt(out.substring(at + 10, out.indexOf(')', at)));
+    }
+}
