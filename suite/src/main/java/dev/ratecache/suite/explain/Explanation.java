@@ -85,7 +85,11 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
         }
         Figures figures = null;
         List<NotPredicted> touching = place.notPredicted();
-        if (!place.limits().isEmpty()) {
+        if (!place.limits().isEmpty() && place.returns() != null) {
+            // return runs in the rewrite phase, limit_req in preaccess, after it: no request here is counted.
+            lines.add("the return (" + place.returns() + ") answers in the rewrite phase, before limit_req runs:"
+                    + " no request here is limited or counted");
+        } else if (!place.limits().isEmpty()) {
             boolean evaluable = place.limits().stream().allMatch(l -> l.zone().key().evaluable());
             if (!evaluable) {
                 lines.add("figures not predicted: the key cannot be evaluated (see below)");

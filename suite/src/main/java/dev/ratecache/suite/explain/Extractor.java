@@ -232,9 +232,18 @@ public final class Extractor {
                 returns, realIp, xff, unmodelled);
     }
 
-    /** Directives of Lua (lua-nginx-module) and njs: code the model does not run. */
+    /**
+     * Directives that run Lua (lua-nginx-module), njs or Perl code on each request: code the model
+     * does not run. Those that only load code or define a variable (js_import, js_set, set_by_lua,
+     * init_by_lua...) are not listed: a variable matters only where a key uses it, and such a key is
+     * named as one the model cannot evaluate.
+     */
     static boolean isCode(String name) {
-        return name.contains("_by_lua") || name.startsWith("lua_") || name.startsWith("js_") || name.startsWith("perl");
+        boolean lua = name.contains("_by_lua") && !name.startsWith("init") && !name.startsWith("set_by_lua")
+                && !name.startsWith("log_by_lua");
+        boolean njs = name.equals("js_content") || name.equals("js_access") || name.equals("js_header_filter")
+                || name.equals("js_body_filter");
+        return lua || njs || name.equals("perl");
     }
 
     private CacheSettings cache(List<Directive> chain, List<NotPredicted> unmodelled) {

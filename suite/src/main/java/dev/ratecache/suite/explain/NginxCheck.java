@@ -30,7 +30,10 @@ public final class NginxCheck {
      * said it, escaped to one printable line.
      */
     public static Optional<String> refusal(Path conf, Path prefix) throws IOException, InterruptedException {
+        // nginx makes the leaf folders of its temp and cache paths, not their parents: logs/ and temp/
+        // are where configs written for a prefix (nginx -p, as the suite's own) keep theirs.
         Files.createDirectories(prefix.resolve("logs"));
+        Files.createDirectories(prefix.resolve("temp"));
         Path main = conf.toAbsolutePath().normalize();
         ManagedProcess.Outcome out = ManagedProcess.run(List.of(NginxServer.binary(), "-t", "-q",
                 "-p", prefix.toAbsolutePath() + "/", "-c", main.toString(),

@@ -163,11 +163,6 @@ public final class Pitfalls {
                         "divide rate and burst by " + n + ", or send each key to one instance (hash " + zone.keyText()
                                 + " consistent; at the balancer)"));
             }
-            if (place.returns() != null) {
-                add(new Finding("return-first", place.returns(), "return answers in the rewrite phase, before limit_req"
-                        + " (preaccess) runs: requests to " + place.label() + " are never limited",
-                        "move the return to a location of its own, or limit where the request is really handled"));
-            }
         }
         if (place.dryRunWhere() != null && !place.limits().isEmpty()) {
             add(new Finding("dry-run", place.dryRunWhere(), "limit_req_dry_run on: nothing is refused or delayed; nginx"

@@ -92,6 +92,16 @@ class ExplanationTest {
     }
 
     @Test
+    void aReturnAnswersBeforeLimitReqSoTheLocationIsNeitherLimitedNorCounted() {
+        List<Directive> tree = http(d("limit_req_zone $binary_remote_addr zone=a:10m rate=10r/s"),
+                b("server", d("limit_req zone=a"), b("location /gone", d("return 410"))));
+
+        assertThat(lines(tree)).anySatisfy(l -> assertThat(l).startsWith("the return (t.conf:").endsWith(") answers in"
+                + " the rewrite phase, before limit_req runs: no request here is limited or counted"))
+                .noneSatisfy(l -> assertThat(l).startsWith("2x:"));
+    }
+
+    @Test
     void aPlaceWithNoLimitAndNoCacheSaysSo() {
         assertThat(lines(http(b("server", b("location /", d("proxy_pass http://app"))))))
                 .contains("no limit and no cache: every request goes through as it comes");

@@ -128,10 +128,11 @@ class ExtractorTest {
 
     @Test
     void luaAndNjsDirectivesAreNamedAsNotPredicted() {
-        ConfigSpec spec = spec(http(d("js_import main.js"), b("server", b("location /", d("access_by_lua_block")))));
+        ConfigSpec spec = spec(http(d("js_import main.js"), b("server", b("location /", d("access_by_lua_block"),
+                d("js_content main.hello")))));
 
         assertThat(spec.notPredicted()).extracting(ConfigSpec.NotPredicted::directive)
-                .contains("js_import main.js", "access_by_lua_block");
+                .containsExactly("access_by_lua_block", "js_content main.hello");
     }
 
     @Test

@@ -113,14 +113,6 @@ class PitfallsTest {
                 "limit_req zone=a burst=5 nodelay", d("limit_req_dry_run on"))))).contains("dry-run");
     }
 
-    @Test
-    void aReturnRunsBeforeLimitReqSoTheLocationIsNeverLimited() {
-        List<Directive> tree = http(d("limit_req_zone $binary_remote_addr zone=a:10m rate=10r/s"),
-                b("server", d("limit_req zone=a"), b("location /gone", d("return 410"))));
-
-        assertThat(kinds(pitfalls(tree))).contains("return-first");
-    }
-
     private static List<Directive> cached(Directive... location) {
         Directive[] all = new Directive[location.length + 2];
         all[0] = d("proxy_cache c");
