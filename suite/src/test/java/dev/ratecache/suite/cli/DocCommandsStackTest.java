@@ -27,7 +27,7 @@ import picocli.CommandLine;
 
 /**
  * Every command README.md and docs/ show, run as the page shows it and required to exit with the
- * code the page says, as Rust's doc tests are. What is cheap runs whole (render, advise, down,
+ * code the page says, as Rust's doc tests are. What is cheap runs whole (render, advise, explain, down,
  * --help). What starts a stack and measures for minutes runs with --dry-run here: every check the
  * real run makes before it starts (the input, the files it names, the ports, the tools), and the
  * cells it would run; the README's run command runs whole in QuickMatrixEndToEndTest, which takes
@@ -39,7 +39,7 @@ import picocli.CommandLine;
 @StackTest
 class DocCommandsStackTest {
     /** Commands cheap enough to run whole in every test run. */
-    private static final Set<String> WHOLE = Set.of("render", "advise", "down");
+    private static final Set<String> WHOLE = Set.of("render", "advise", "explain", "down");
 
     private static Path fixtures;
     private static Path scratch;

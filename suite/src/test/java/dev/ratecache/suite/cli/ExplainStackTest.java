@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.docs.YourConfigPage;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -112,6 +113,18 @@ class ExplainStackTest {
             assertThat(cli.err().lines().findFirst().orElse("")).startsWith("run-tests.sh: explain ");
             assertThat(results).doesNotExist();
         }
+    }
+
+    @org.junit.jupiter.api.Test
+    void theExampleOfTheDocsSaysWhatItsPageQuotes() throws Exception {
+        Path conf = Files.writeString(Files.createDirectories(DIR.resolve("docs")).resolve("nginx.conf"),
+                YourConfigPage.example());
+        CommandRun cli = new CommandRun();
+
+        assertThat(cli.run("explain", conf.toString(), "--results", DIR.resolve("results-docs").toString()))
+                .as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains(YourConfigPage.quoted());
     }
 
     /** The number the terminal's "Pitfalls (N)" heading gives, 0 for "No pitfalls found." */

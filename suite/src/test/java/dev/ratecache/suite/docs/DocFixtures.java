@@ -63,6 +63,7 @@ public final class DocFixtures {
                 stress/server-cache.rejected_pct == 0
                 load/both.p95_ms < 3000
                 """);
+        Files.writeString(dir.resolve("nginx.conf"), YourConfigPage.example());
         Files.copy(Repo.plans().resolve("stress.jmx"), dir.resolve("my-plan.jmx"));
         Files.copy(Repo.plans().resolve("hotset.jmx"), dir.resolve("my-items.jmx"));
         TlsFiles tls = ThrowawayCa.write(dir.resolve("ca"), List.of("127.0.0.1"));
