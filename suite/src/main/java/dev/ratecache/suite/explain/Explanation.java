@@ -217,8 +217,8 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
             s.append("None found.\n");
         }
         for (Finding f : pitfalls) {
-            s.append("- **").append(f.where()).append("**: ").append(f.what()).append(". Fix: `").append(f.fix())
-                    .append("`\n");
+            s.append("- **").append(f.where()).append("**: ").append(f.what()).append(". Fix: ").append(f.fix())
+                    .append('\n');
         }
         if (!spec.notPredicted().isEmpty()) {
             s.append("\n## Not predicted\n\n");

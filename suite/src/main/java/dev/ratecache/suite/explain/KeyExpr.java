@@ -9,7 +9,7 @@ import java.util.List;
  * {@code map} or {@code geo} of these, or a variable it cannot evaluate. nginx does not count a
  * request whose key is empty: a map or geo giving "" exempts it.
  */
-@com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME,
+@com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.SIMPLE_NAME,
         property = "kind")
 public sealed interface KeyExpr {
 

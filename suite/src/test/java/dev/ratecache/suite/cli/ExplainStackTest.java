@@ -125,6 +125,14 @@ class ExplainStackTest {
                 .as(cli.err()).isZero();
 
         assertThat(cli.out()).contains(YourConfigPage.quoted());
+        Path written;
+        try (Stream<Path> dirs = Files.list(DIR.resolve("results-docs"))) {
+            written = dirs.findFirst().orElseThrow();
+        }
+        JsonNode zone = new ObjectMapper().readTree(written.resolve("explain.json").toFile()).path("spec").path("zones")
+                .path(0);
+        assertThat(zone.path("key").path("kind").asText()).isEqualTo("Address");
+        assertThat(zone.path("rate").path("milliPerSecond").asLong()).isEqualTo(10_000);
     }
 
     /** The number the terminal's "Pitfalls (N)" heading gives, 0 for "No pitfalls found." */
