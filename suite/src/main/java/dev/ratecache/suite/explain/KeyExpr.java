@@ -143,11 +143,6 @@ public sealed interface KeyExpr {
         return this instanceof Concat c && c.parts().stream().allMatch(p -> p instanceof Literal);
     }
 
-    /** The key's value for a binary address: the only key nginx's docs size at 64 bytes a state. */
-    default boolean binaryAddress() {
-        return this instanceof Address a && a.variable().equals("$binary_remote_addr");
-    }
-
     /** In words, e.g. "the client's address ($binary_remote_addr)". */
     default String words() {
         if (this instanceof Address a) {

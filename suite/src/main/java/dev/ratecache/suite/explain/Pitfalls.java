@@ -20,10 +20,17 @@ import java.util.Map;
  * is about, however many places it applies to.
  */
 public final class Pitfalls {
-    /** About 64 bytes a state for $binary_remote_addr on a 64-bit build (nginx's docs: 1m ≈ 16,000 states). */
-    static final long BINARY_ADDRESS_STATE_BYTES = 64;
-    /** A text key's state is larger; 128 bytes is the next slab size up and what a short key takes. */
-    static final long TEXT_KEY_STATE_BYTES = 128;
+    /**
+     * Bytes a state of a zone takes on a 64-bit build: ngx_http_limit_req_lookup allocates the rbtree
+     * node up to its colour (32 bytes), the state up to its key (48) and the key, 84 bytes for a
+     * binary IPv4 address, which the slab allocator rounds up to 128. nginx's docs give the same: 64
+     * bytes on 32-bit platforms, 128 on 64-bit ones, so that 1m holds about 8,000 addresses (not the
+     * 16,000 of 64-byte states). A key of up to 48 bytes (an address as text, a typical API key) fits
+     * in 128 too; a longer one takes 256.
+     */
+    static final long STATE_BYTES = 128;
+    /** Zones of fewer states than a 1m zone holds are named as a pitfall. */
+    static final long FEW_STATES = 1024 * 1024 / STATE_BYTES;
 
     /**
      * The user's circumstances, from the command line.
@@ -60,9 +67,9 @@ public final class Pitfalls {
         found.putIfAbsent(f.kind() + " " + f.where(), f);
     }
 
-    /** States of {@code zone}'s size: about 64 bytes each for a binary address, 128 for a text key. */
+    /** States of {@code zone}'s size, at {@link #STATE_BYTES} each (a little fewer: the zone keeps its own bookkeeping). */
     static long states(LimitZone zone) {
-        return zone.sizeBytes() / (zone.key().binaryAddress() ? BINARY_ADDRESS_STATE_BYTES : TEXT_KEY_STATE_BYTES);
+        return zone.sizeBytes() / STATE_BYTES;
     }
 
     /**
@@ -141,23 +148,24 @@ public final class Pitfalls {
                         + " each new value is a new state, so a client sending a new value with each request is never"
                         + " limited, and fills the zone's " + zone.name() + " about " + Words.count(states) + " states;"
                         + " when it is full nginx drops the least recently used states (other clients' counts), and"
-                        + " if it still has no room it ends the request with an error",
+                        + " if it still has no room it refuses the request as if it were over the limit",
                         "key on something the client cannot choose freely (a map of known keys, with \"\" for unknown"
                                 + " ones and a limit on the address for those)"));
-            } else if (states < 16_000) {
+            } else if (states < FEW_STATES) {
                 add(new Finding("zone-size", zone.where(), "zone " + zone.name() + " holds about " + Words.count(states)
-                        + " states (" + Words.bytes(zone.sizeBytes()) + " at about " + (zone.key().binaryAddress()
-                        ? BINARY_ADDRESS_STATE_BYTES : TEXT_KEY_STATE_BYTES) + " bytes each): past that many clients"
-                        + " nginx drops the least recently used states, and if it still has no room it ends the request"
-                        + " with an error. Not predicted: the model's zone never fills",
+                        + " states (" + Words.bytes(zone.sizeBytes()) + " at about " + STATE_BYTES + " bytes each on a"
+                        + " 64-bit build): past that many clients nginx drops the least recently used states, and if it"
+                        + " still has no room it refuses the request with " + place.status() + ", as if the client were"
+                        + " over its limit. Not predicted: the model's zone never fills",
                         "size the zone for the clients you expect, e.g. zone=" + zone.name() + ":10m (about "
-                                + Words.count(10L * 1024 * 1024 / (zone.key().binaryAddress() ? BINARY_ADDRESS_STATE_BYTES
-                                : TEXT_KEY_STATE_BYTES)) + ")"));
+                                + Words.count(10L * 1024 * 1024 / STATE_BYTES) + ")"));
             }
-            if (context.replicas() > 1 && !zone.key().shared()) {
+            if (context.replicas() > 1) {
                 int n = context.replicas();
+                String who = zone.key().shared() ? "all clients together get " : "a client whose requests are spread over"
+                        + " them gets ";
                 add(new Finding("replicas", limit.where(), "across " + n + " instances of this config (--replicas " + n
-                        + "), each counts alone: a client whose requests are spread over them gets " + n + " x "
+                        + "), each counts alone: " + who + n + " x "
                         + Words.number(zone.perSecond()) + " = " + Words.number(n * zone.perSecond()) + " r/s and "
                         + n * (limit.burst() + 1) + " requests at once",
                         "divide rate and burst by " + n + ", or send each key to one instance (hash " + zone.keyText()
