@@ -266,8 +266,10 @@ need_gixy() {
 }
 
 need_crossplane() {
+  # One line compared whole: grep -q on pip's longer output would end the pipe early, and pipefail
+  # would take pip's SIGPIPE for a missing install.
   if [[ -x $CROSSPLANE_HOME/bin/crossplane ]] \
-    && "$CROSSPLANE_HOME/bin/pip" show crossplane 2>/dev/null | grep -qx "Version: $CROSSPLANE_VERSION"; then
+    && [[ $("$CROSSPLANE_HOME/bin/crossplane" --version 2>/dev/null) == "crossplane $CROSSPLANE_VERSION" ]]; then
     return
   fi
   command -v python3 >/dev/null 2>&1 || apt_install python3
