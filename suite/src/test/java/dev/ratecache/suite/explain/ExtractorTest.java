@@ -28,6 +28,23 @@ class ExtractorTest {
     }
 
     @Test
+    void aServerWithoutLimitReqInheritsTheHttpLevels() {
+        ConfigSpec spec = spec(http(ZONE_A, d("limit_req zone=a burst=5"), b("server", b("location /"))));
+
+        assertThat(place(spec, "/").limits()).extracting(l -> l.zone().name()).containsExactly("a");
+    }
+
+    @Test
+    void limitConnIsReadWithItsZoneAndStatus() {
+        ConfigSpec spec = spec(http(d("limit_conn_zone $binary_remote_addr zone=c:10m"),
+                b("server", d("limit_conn_status 429"), b("location /", d("limit_conn c 2")))));
+
+        Place place = place(spec, "/");
+        assertThat(place.conns()).singleElement().satisfies(c -> assertThat(c.max()).isEqualTo(2));
+        assertThat(place.connStatus()).isEqualTo(429);
+    }
+
+    @Test
     void aNestedLocationWithoutLimitReqInheritsItsParentLocations() {
         ConfigSpec spec = spec(http(ZONE_A, ZONE_B, b("server", d("limit_req zone=a"),
                 b("location /api/", d("limit_req zone=b burst=5"), b("location /api/v2/")))));
