@@ -78,14 +78,44 @@ public final class ConfigReader {
             main = wrapper;
             json = Crossplane.json(main);
         }
+        List<Directive> tree = null;
+        try {
+            tree = Crossplane.fromJson(json, base);
+            relativeFolders(tree, work.resolve("nginx-t"));
+        } catch (ConfigRefused e) {
+            // nginx -t says it in its own words first.
+        }
         Optional<ConfigRefused> refused = refusedByNginx(main, work);
         if (refused.isPresent()) {
             throw refused.get();
         }
-        List<Directive> tree = Crossplane.fromJson(json, base);
+        if (tree == null) {
+            tree = Crossplane.fromJson(json, base);
+        }
         String checked = NginxCheck.available() ? "nginx -t takes it" : "not checked by nginx -t (no nginx here)";
         return new Read(tree, checked + (wrapped ? "; read inside an http block, as a file nginx.conf includes" : ""),
                 wrapped);
+    }
+
+    /**
+     * The parent folders, in the check's own prefix, of the relative cache, temp and log paths the
+     * config names: nginx makes a path's last folder and opens its logs, but not the folders above,
+     * which a config written for its own prefix (nginx -p) has there. Absolute paths are left alone.
+     */
+    static void relativeFolders(List<Directive> tree, Path prefix) throws IOException {
+        for (Directive d : tree) {
+            String path = d.arg(0);
+            boolean folder = d.name().endsWith("_cache_path") || d.name().endsWith("_temp_path");
+            boolean log = d.name().equals("access_log") || d.name().equals("error_log");
+            if ((folder || log) && !path.isEmpty() && !path.startsWith("/") && !path.contains("$")
+                    && !path.equals("off") && !path.startsWith("syslog:") && !path.equals("stderr")) {
+                Path target = prefix.resolve(path).normalize();
+                if (target.startsWith(prefix) && target.getParent() != null) {
+                    Files.createDirectories(target.getParent());
+                }
+            }
+            relativeFolders(d.children(), prefix);
+        }
     }
 
     private static Optional<ConfigRefused> refusedByNginx(Path main, Path work) throws IOException, InterruptedException {

@@ -101,10 +101,12 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
                 }
             }
         }
-        if (place.cache() != null) {
+        // The cache stores what proxy_pass fetches: where nothing is passed upstream it does nothing.
+        boolean caches = place.cache() != null && place.upstream() != null;
+        if (caches) {
             lines.add(cacheLine(place.cache()));
         }
-        if (place.limits().isEmpty() && place.conns().isEmpty() && place.cache() == null) {
+        if (place.limits().isEmpty() && place.conns().isEmpty() && !caches) {
             lines.add("no limit and no cache: every request goes through as it comes");
         }
         for (NotPredicted n : touching) {

@@ -26,6 +26,28 @@ public final class NginxCheck {
     }
 
     /**
+     * The folder nginx's build loads relative module paths from: its configure arguments'
+     * --modules-path, or --prefix's modules/ (nginx -V lists them, one word each).
+     */
+    static Optional<Path> modulesFolder() throws IOException, InterruptedException {
+        ManagedProcess.Outcome v = ManagedProcess.run(List.of(NginxServer.binary(), "-V"), Duration.ofSeconds(30));
+        String prefix = null;
+        for (String word : (v.stdout() + " " + v.stderr()).split("\\s+")) {
+            if (word.startsWith("--modules-path=")) {
+                return existing(Path.of(word.substring("--modules-path=".length())));
+            }
+            if (word.startsWith("--prefix=")) {
+                prefix = word.substring("--prefix=".length());
+            }
+        }
+        return prefix == null ? Optional.empty() : existing(Path.of(prefix, "modules"));
+    }
+
+    private static Optional<Path> existing(Path dir) {
+        return Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
+    }
+
+    /**
      * Empty when nginx takes {@code conf}; otherwise nginx's first [emerg] (or other) line, as it
      * said it, escaped to one printable line.
      */
@@ -34,6 +56,13 @@ public final class NginxCheck {
         // are where configs written for a prefix (nginx -p, as the suite's own) keep theirs.
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("temp"));
+        // load_module modules/x.so (Debian's modules-enabled/) is relative to the prefix: the prefix of
+        // the check's own has the build's modules folder under that name.
+        Path modules = prefix.resolve("modules");
+        Optional<Path> built = modulesFolder();
+        if (built.isPresent() && !Files.exists(modules, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.createSymbolicLink(modules, built.get());
+        }
         Path main = conf.toAbsolutePath().normalize();
         ManagedProcess.Outcome out = ManagedProcess.run(List.of(NginxServer.binary(), "-t", "-q",
                 "-p", prefix.toAbsolutePath() + "/", "-c", main.toString(),

@@ -55,7 +55,7 @@ public final class Pitfalls {
         for (ConfigSpec.Server server : spec.servers()) {
             for (Place place : server.places()) {
                 p.limits(place);
-                if (place.cache() != null) {
+                if (place.cache() != null && place.upstream() != null) {
                     p.cache(place, place.cache());
                 }
             }

@@ -20,10 +20,16 @@ final class Words {
         return String.format(Locale.ROOT, "%.2g", value);
     }
 
-    /** 10 ms, 2.5 s, 3 min. */
+    /** 10 ms, 2.5 s, 1 min, 3 h: whole minutes and hours said as such. */
     static String ms(long ms) {
         if (ms < 1000) {
             return ms + " ms";
+        }
+        if (ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + " h";
+        }
+        if (ms % 60_000 == 0) {
+            return ms / 60_000 + " min";
         }
         if (ms < 120_000) {
             return number(ms / 1000.0) + " s";

@@ -36,7 +36,7 @@ class ExplainStackTest {
     private static final List<String> CASES = List.of("nested-limits", "rate-per-minute", "burst-queue", "delay",
             "status-503", "real-ip", "behind-proxy", "zone-size", "header-key-map", "geo-allow", "two-zones", "dry-run",
             "cache-stampede", "cache-updating", "cache-private", "unknown-key", "lua", "return-first", "nothing",
-            "fragment", "includes", "limit-conn", "refused-missing-include", "refused-not-a-config", "refused-limit-in-if");
+            "fragment", "includes", "limit-conn", "relative-paths", "refused-missing-include", "refused-not-a-config", "refused-limit-in-if");
     private static final List<String> FOLDER_FILES = List.of("includes/nginx.conf", "includes/conf.d/api.conf");
 
     private static final Path DIR = TestDirs.fresh(ExplainStackTest.class, "corpus");

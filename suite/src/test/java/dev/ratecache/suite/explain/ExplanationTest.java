@@ -102,6 +102,15 @@ class ExplanationTest {
     }
 
     @Test
+    void aCacheWhereNothingIsPassedUpstreamIsNotSpokenOf() {
+        List<Directive> tree = http(d("proxy_cache_path /tmp/c keys_zone=c:10m"),
+                b("server", d("proxy_cache c"), b("location /static/", d("root /srv"))));
+
+        assertThat(lines(tree)).contains("no limit and no cache: every request goes through as it comes")
+                .noneSatisfy(l -> assertThat(l).startsWith("cache "));
+    }
+
+    @Test
     void aPlaceWithNoLimitAndNoCacheSaysSo() {
         assertThat(lines(http(b("server", b("location /", d("proxy_pass http://app"))))))
                 .contains("no limit and no cache: every request goes through as it comes");
