@@ -124,12 +124,12 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
         List<String> lines = new ArrayList<>();
         Outcome steady = f.steady();
         lines.add("steady: a client sending " + Words.rate(steady.sentPerSecond(), minutes) + ", evenly spaced, to " + target
-                + (steady.refused() == 0 ? " is answered in full" : " has " + steady.refused() + " of " + steady.sent()
-                + " refused") + (steady.delayed() > 0 ? ", waiting up to " + Words.ms(steady.maxDelayMs()) : ""));
+                + (steady.refused() == 0 ? " is answered in full" : (dry ? " would have " : " has ") + steady.refused()
+                + " of " + steady.sent() + " refused") + (steady.delayed() > 0 ? ", waiting up to " + Words.ms(steady.maxDelayMs()) : ""));
         Outcome burst = f.burstAtOnce();
         lines.add("burst: " + burst.sent() + " requests at once: " + burst.answered() + " answered"
                 + (burst.maxDelayMs() > 0 ? " (the last after " + Words.ms(burst.maxDelayMs()) + " in the queue)"
-                : " at once") + ", " + burst.refused() + " " + (burst.refused() == 1 ? get.replace("get ", "gets ") : get)
+                : " at once") + ", " + burst.refused() + " " + (!dry && burst.refused() == 1 ? "gets " : get)
                 + place.status()
                 + (dry ? " (dry run: nginx answers them)" : ""));
         for (Outcome flood : List.of(f.flood2x(), f.flood10x())) {

@@ -58,7 +58,8 @@ class ExplanationTest {
     @Test
     void aDryRunSaysWhatWouldBeRefusedAndThatNginxAnswersIt() {
         assertThat(lines(api("limit_req zone=api burst=20 nodelay", d("limit_req_dry_run on"))))
-                .anySatisfy(l -> assertThat(l).startsWith("2x:").endsWith("would get 503 (dry run: nginx answers them)"));
+                .anySatisfy(l -> assertThat(l).startsWith("2x:").endsWith("would get 503 (dry run: nginx answers them)"))
+                .contains("burst: 22 requests at once: 21 answered at once, 1 would get 503 (dry run: nginx answers them)");
     }
 
     @Test
