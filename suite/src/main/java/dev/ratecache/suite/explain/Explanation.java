@@ -57,8 +57,9 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
         for (AppliedLimit limit : place.limits()) {
             LimitZone zone = limit.zone();
             lines.add("limit_req zone=" + zone.name() + " (" + limit.where() + "): under "
-                    + Words.rate(zone.perSecond(), zone.perMinute()) + " with " + limit.words() + ", counted per " + zone.key().words() + "; zone " + zone.name() + " ("
-                    + zone.where() + ") holds about " + Words.count(Pitfalls.states(zone)) + " keys");
+                    + Words.rate(zone.perSecond(), zone.perMinute()) + " with " + limit.words() + ", counted per "
+                    + zone.key().words() + "; zone " + zone.name() + " (" + zone.where() + ") holds about "
+                    + Words.count(Pitfalls.states(zone)) + " keys");
             for (String exempt : zone.key().exemptions()) {
                 lines.add("not limited by " + zone.name() + ": requests where " + exempt);
             }
