@@ -106,6 +106,9 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
         boolean caches = place.cache() != null && place.upstream() != null;
         if (caches) {
             lines.add(cacheLine(place.cache()));
+            lines.add(CacheFigures.of(place.cache()).map(CacheFigures::words).orElse("cache figures not predicted: "
+                    + (place.cache().minUses() > 1 ? "the model does not count proxy_cache_min_uses"
+                    : "no proxy_cache_valid of a second or more for 200, so the lifetime is the upstream's")));
         }
         if (place.limits().isEmpty() && place.conns().isEmpty() && !caches) {
             lines.add("no limit and no cache: every request goes through as it comes");
@@ -164,7 +167,7 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
                 + " removed): " + valid + "; lock " + (c.lock() ? "on" : "off") + ", stale while updating "
                 + (c.useStale().contains("updating") ? "yes" : "no") + ", background update "
                 + (c.backgroundUpdate() ? "on" : "off") + (c.minUses() > 1 ? ", stored after " + c.minUses() + " requests" : "")
-                + "; key " + c.key() + ". Figures of the cache depend on the upstream's times: not predicted here";
+                + "; key " + c.key();
     }
 
     private static String validWords(Valid v) {
