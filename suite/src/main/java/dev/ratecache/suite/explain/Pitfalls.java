@@ -3,6 +3,7 @@ package dev.ratecache.suite.explain;
 import dev.ratecache.model.LimitReq;
 import dev.ratecache.model.LimitReqSpec;
 import dev.ratecache.model.LimitReqStatus;
+import dev.ratecache.model.ZoneStates;
 import dev.ratecache.suite.explain.ConfigSpec.AppliedLimit;
 import dev.ratecache.suite.explain.ConfigSpec.CacheSettings;
 import dev.ratecache.suite.explain.ConfigSpec.LimitZone;
@@ -21,16 +22,16 @@ import java.util.Map;
  */
 public final class Pitfalls {
     /**
-     * Bytes a state of a zone takes on a 64-bit build: ngx_http_limit_req_lookup allocates the rbtree
-     * node up to its colour (32 bytes), the state up to its key (48) and the key, 84 bytes for a
-     * binary IPv4 address, which the slab allocator rounds up to 128. nginx's docs give the same: 64
-     * bytes on 32-bit platforms, 128 on 64-bit ones, so that 1m holds about 8,000 addresses (not the
-     * 16,000 of 64-byte states). A key of up to 48 bytes (an address as text, a typical API key) fits
-     * in 128 too; a longer one takes 256.
+     * A state takes 128 bytes on a 64-bit build for any key up to 48 bytes (the rbtree node to its
+     * colour, 32, the state to its key, 48, and the key, in the slab's next power of two): nginx's
+     * docs give 64 bytes for 32-bit platforms and 128 for 64-bit ones, so 1m holds about 8,000
+     * addresses, not 16,000. {@link ZoneStates} counts them as nginx's slab does.
      */
     static final long STATE_BYTES = 128;
-    /** Zones of fewer states than a 1m zone holds are named as a pitfall. */
-    static final long FEW_STATES = 1024 * 1024 / STATE_BYTES;
+    /** The key's bytes the zone's states are counted for: 4 for a binary IPv4 address, else up to 48 (one 128-byte slot). */
+    private static int keyBytes(LimitZone zone) {
+        return zone.key() instanceof KeyExpr.Address a && a.variable().equals("$binary_remote_addr") ? 4 : 48;
+    }
 
     /**
      * The user's circumstances, from the command line.
@@ -67,9 +68,14 @@ public final class Pitfalls {
         found.putIfAbsent(f.kind() + " " + f.where(), f);
     }
 
-    /** States of {@code zone}'s size, at {@link #STATE_BYTES} each (a little fewer: the zone keeps its own bookkeeping). */
+    /** The keys {@code zone} holds before nginx removes the least recently used one by force ({@link ZoneStates}). */
     static long states(LimitZone zone) {
-        return zone.sizeBytes() / STATE_BYTES;
+        return zone.sizeBytes() < ZoneStates.SMALLEST ? 0 : ZoneStates.states(zone.sizeBytes(), keyBytes(zone), zone.name());
+    }
+
+    /** The keys a 1m zone of the same key holds: fewer is a pitfall. */
+    private static long oneMegabyte(LimitZone zone) {
+        return ZoneStates.states(1024 * 1024, keyBytes(zone), zone.name());
     }
 
     /**
@@ -151,14 +157,14 @@ public final class Pitfalls {
                         + " if it still has no room it refuses the request as if it were over the limit",
                         "key on something the client cannot choose freely (a map of known keys, with \"\" for unknown"
                                 + " ones and a limit on the address for those)"));
-            } else if (states < FEW_STATES) {
+            } else if (states < oneMegabyte(zone)) {
                 add(new Finding("zone-size", zone.where(), "zone " + zone.name() + " holds about " + Words.count(states)
-                        + " states (" + Words.bytes(zone.sizeBytes()) + " at about " + STATE_BYTES + " bytes each on a"
-                        + " 64-bit build): past that many clients nginx drops the least recently used states, and if it"
-                        + " still has no room it refuses the request with " + place.status() + ", as if the client were"
-                        + " over its limit. Not predicted: the model's zone never fills",
+                        + " states (" + Words.bytes(zone.sizeBytes()) + ", " + STATE_BYTES + " bytes a state on a 64-bit"
+                        + " build, by nginx's slab arithmetic): past that many clients nginx removes the least recently"
+                        + " used state by force, forgetting that client's count, and if it still has no room it refuses"
+                        + " the request with " + place.status() + ", as if the client were over its limit",
                         "size the zone for the clients you expect, e.g. zone=" + zone.name() + ":10m (about "
-                                + Words.count(10L * 1024 * 1024 / STATE_BYTES) + ")"));
+                                + Words.count(ZoneStates.states(10L * 1024 * 1024, keyBytes(zone), zone.name())) + ")"));
             }
             if (context.replicas() > 1) {
                 int n = context.replicas();

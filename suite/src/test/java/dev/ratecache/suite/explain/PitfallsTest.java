@@ -98,7 +98,7 @@ class PitfallsTest {
                 "limit_req zone=a burst=5 nodelay"));
 
         assertThat(found).filteredOn(f -> f.kind().equals("zone-size")).singleElement()
-                .satisfies(f -> assertThat(f.what()).contains("holds about 512 states", "128 bytes each"));
+                .satisfies(f -> assertThat(f.what()).contains("holds about 447 states", "128 bytes a state"));
     }
 
     @Test
