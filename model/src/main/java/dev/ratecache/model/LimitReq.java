@@ -239,7 +239,9 @@ public final class LimitReq implements Limiter {
      * (the zone's memory full) first removes the least recently used key whatever its state, then
      * as n = 1. A key held by a lookup of the request being decided stops it (nginx: "there is not
      * much sense in looking further"); the single-threaded model holds none between requests, so the
-     * forced removal always makes room, and nginx's "could not allocate node" 500 is not modelled.
+     * forced removal always makes room. (Had it not, nginx logs "could not allocate node" and
+     * ngx_http_limit_req_handler answers NGX_ERROR as it answers NGX_BUSY: rejected, with
+     * limit_req_status, not a 500.)
      */
     private void expire(long nowMs, int n) {
         Iterator<Map.Entry<String, Node>> it = nodes.entrySet().iterator();
