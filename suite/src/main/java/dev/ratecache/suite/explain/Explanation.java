@@ -28,9 +28,22 @@ import java.util.stream.Collectors;
  * @param spec        what was read from the config
  * @param places      each server and location with its lines
  * @param pitfalls    the pitfalls found
+ * @param notes       what the reader must know of where the config came from (an Ingress rendered
+ *                    as its controller would), each a line; empty for a user's own file
  */
 public record Explanation(String file, String checked, ConfigSpec spec, List<PlaceWords> places,
-                          List<Finding> pitfalls) {
+                          List<Finding> pitfalls, List<String> notes) {
+
+    public Explanation {
+        notes = List.copyOf(notes);
+    }
+
+    /** The same explanation with {@code more} notes after its own. */
+    public Explanation withNotes(List<String> more) {
+        List<String> all = new ArrayList<>(notes);
+        all.addAll(more);
+        return new Explanation(file, checked, spec, places, pitfalls, all);
+    }
 
     /** One place's lines, and its figures when the model could give them. */
     public record PlaceWords(String server, String location, String where, List<String> lines, Figures figures) {
@@ -45,7 +58,7 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
                 places.add(new PlaceWords(server.label(), w.location(), w.where(), w.lines(), w.figures()));
             }
         }
-        return new Explanation(file, checked, spec, places, Pitfalls.of(spec, context));
+        return new Explanation(file, checked, spec, places, Pitfalls.of(spec, context), List.of());
     }
 
     static PlaceWords words(Place place) {
@@ -178,6 +191,7 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
     public String text() {
         StringBuilder s = new StringBuilder();
         s.append(file).append(": ").append(checked).append('\n');
+        notes.forEach(n -> s.append("note: ").append(n).append('\n'));
         String server = null;
         for (PlaceWords p : places) {
             if (!p.server().equals(server)) {
@@ -208,6 +222,10 @@ public record Explanation(String file, String checked, ConfigSpec spec, List<Pla
     /** explain.md: the same, as Markdown. */
     public String markdown() {
         StringBuilder s = new StringBuilder("# explain " + file + "\n\n" + checked + "\n");
+        if (!notes.isEmpty()) {
+            s.append('\n');
+            notes.forEach(n -> s.append("- ").append(n).append('\n'));
+        }
         String server = null;
         for (PlaceWords p : places) {
             if (!p.server().equals(server)) {

@@ -37,6 +37,9 @@ class ExplainInputTest {
         Path good = file("good.conf", "events {}\nhttp {}\n".getBytes());
         Path empty = file("empty.conf", new byte[0]);
         Path binary = file("binary.conf", new byte[] {0x7f, 'E', 'L', 'F', 0, 0, 1});
+        Path ingress = file("ingress.yaml", "kind: Ingress\nmetadata:\n  name: web\n".getBytes());
+        Path badIngress = file("bad-ingress.yaml", ("kind: Ingress\nmetadata:\n  name: web\n  annotations:\n"
+                + "    nginx.ingress.kubernetes.io/limit-rps: 10r/s\n").getBytes());
         return Stream.of(
                 refused("a file that does not exist", List.of(DIR.resolve("no-such.conf").toString()),
                         "explain " + DIR.resolve("no-such.conf") + " does not exist"),
@@ -51,7 +54,20 @@ class ExplainInputTest {
                 refused("no replicas", List.of(good.toString(), "--replicas", "0"),
                         "--replicas must be a whole number >= 1 (got 0)"),
                 refused("a results folder that is a file", List.of(good.toString(), "--results", good.toString()),
-                        "--results " + good + " is a file, not a folder"));
+                        "--results " + good + " is a file, not a folder"),
+                refused("neither a config nor an Ingress", List.of(),
+                        "explain takes FILE, your nginx config, or --ingress FILE.yaml"),
+                refused("a config and an Ingress", List.of(good.toString(), "--ingress", ingress.toString()),
+                        "explain takes FILE or --ingress FILE.yaml, not both"),
+                refused("the controller's status without an Ingress", List.of(good.toString(), "--ingress-status", "429"),
+                        "--ingress-status is the ingress-nginx controller's: give it with --ingress"),
+                refused("a status that is no error", List.of("--ingress", ingress.toString(), "--ingress-status", "200"),
+                        "--ingress-status must be an HTTP error status from 400 to 599 (got 200)"),
+                refused("an Ingress whose limit the controller refuses", List.of("--ingress", badIngress.toString()),
+                        "explain --ingress " + badIngress + ": Ingress default/web: limit-rps must be a whole number,"
+                                + " as ingress-nginx reads it (got '10r/s')"),
+                refused("a manifest with no Ingress", List.of("--ingress", good.toString()),
+                        "explain --ingress " + good + " holds no object of kind Ingress"));
     }
 
     @ParameterizedTest(name = "{0} is refused")

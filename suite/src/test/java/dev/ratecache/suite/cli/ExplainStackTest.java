@@ -135,6 +135,46 @@ class ExplainStackTest {
         assertThat(zone.path("rate").path("milliPerSecond").asLong()).isEqualTo(10_000);
     }
 
+    @org.junit.jupiter.api.Test
+    void anIngressIsExplainedAsOneControllerReplicaRendersItsAnnotations() throws Exception {
+        Path yaml = Files.writeString(Files.createDirectories(DIR.resolve("ingress")).resolve("shop.yaml"),
+                new String(ExplainStackTest.class.getResourceAsStream("/ingress/shop.yaml").readAllBytes(),
+                        StandardCharsets.UTF_8));
+        Path results = DIR.resolve("results-ingress");
+        CommandRun cli = new CommandRun();
+
+        assertThat(cli.run("explain", "--ingress", yaml.toString(), "--replicas", "3", "--results",
+                results.toString())).as(cli.err()).isZero();
+
+        // nginx -t took the rendered config, and every figure points into it.
+        assertThat(cli.out()).contains("(as ingress-nginx renders it: ingress-nginx.conf): nginx -t takes it",
+                "ingress-nginx keeps each limit per controller replica", "retired in March 2026",
+                "limit_req zone=shop_shop-api_rps (ingress-nginx.conf:", "under 10 r/s with burst 30 nodelay",
+                "refused requests get 503", "not limited by shop_shop-api_rps: requests where the client's address"
+                        + " ($remote_addr) in 10.0.0.0/8",
+                "across 3 instances of this config (--replicas 3)", "location /static/");
+        Path written;
+        try (Stream<Path> dirs = Files.list(results)) {
+            written = dirs.findFirst().orElseThrow();
+        }
+        assertThat(written.resolve("ingress-nginx.conf")).content()
+                .contains("limit_req zone=shop_shop-api_rps burst=30 nodelay;  # limit-rps x limit-burst-multiplier");
+        assertThat(Files.readString(written.resolve("explain.md"))).contains("- the ingress-nginx controller was retired");
+    }
+
+    @org.junit.jupiter.api.Test
+    void theControllersStatusCodeIsTheConfigmapsWhenGiven() throws Exception {
+        Path yaml = Files.writeString(Files.createDirectories(DIR.resolve("ingress-429")).resolve("shop.yaml"),
+                new String(ExplainStackTest.class.getResourceAsStream("/ingress/shop.yaml").readAllBytes(),
+                        StandardCharsets.UTF_8));
+        CommandRun cli = new CommandRun();
+
+        assertThat(cli.run("explain", "--ingress", yaml.toString(), "--ingress-status", "429", "--results",
+                DIR.resolve("results-ingress-429").toString())).as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains("refused requests get 429").doesNotContain("get 503");
+    }
+
     /** The number the terminal's "Pitfalls (N)" heading gives, 0 for "No pitfalls found." */
     private static int countPitfalls(String out) {
         int at = out.indexOf("Pitfalls (");
