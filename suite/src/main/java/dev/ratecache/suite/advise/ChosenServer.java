@@ -5,7 +5,9 @@ import dev.ratecache.suite.explain.ConfigSpec.Place;
 import dev.ratecache.suite.explain.Directive;
 import dev.ratecache.suite.explain.Extractor;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -21,10 +23,13 @@ import java.util.regex.PatternSyntaxException;
  * @param label       the server as explain labels it, with its file:line
  * @param name        its first server_name ("" when none), for {@code $server_name}
  * @param how         how it was chosen, in words
+ * @param server      its server directive
+ * @param index       its place among the config's servers (and {@link ConfigSpec#servers()})
  * @param spec        the config's spec
  * @param serverLevel what is in force for a path none of its locations matches
  */
-public record ChosenServer(String label, String name, String how, Directive server, ConfigSpec spec, Place serverLevel) {
+public record ChosenServer(String label, String name, String how, Directive server, int index, ConfigSpec spec,
+                           Place serverLevel) {
 
     /** Why no server could be chosen, in one line. */
     public static final class NoServer extends Exception {
@@ -64,23 +69,30 @@ public record ChosenServer(String label, String name, String how, Directive serv
         ConfigSpec bare = Extractor.extract(withoutLocations(tree, server));
         Place serverLevel = bare.servers().get(index).places().get(0);
         List<String> names = names(server);
-        return new ChosenServer(spec.servers().get(index).label(), names.isEmpty() ? "" : names.get(0), how, server, spec,
-                serverLevel);
-    }
-
-    /** The places of the chosen server, found by the location directive that opens each. */
-    public Place placeOf(Optional<Directive> location) {
-        if (location.isEmpty()) {
-            return serverLevel;
-        }
-        String where = location.get().where();
-        return spec.servers().stream().filter(s -> s.label().equals(label)).findFirst().orElseThrow().places().stream()
-                .filter(p -> p.where().equals(where)).findFirst().orElse(serverLevel);
+        return new ChosenServer(spec.servers().get(index).label(), names.isEmpty() ? "" : names.get(0), how, server, index,
+                spec, serverLevel);
     }
 
     /** The search of its locations and the limits in force at each, for {@link WhatIf}. */
     public WhatIf.Target target() {
-        return new WhatIf.Target(name, LocationMatch.of(server), this::placeOf);
+        Map<Directive, Place> places = new IdentityHashMap<>();
+        List<Directive> locations = new ArrayList<>();
+        inOrder(server, locations);
+        List<Place> extracted = spec.servers().get(index).places();
+        // explain lists a server's places in the order its locations are written, nested ones after their parent;
+        // a server with none has one place, for every path, which is the server level.
+        for (int i = 0; i < locations.size() && i < extracted.size(); i++) {
+            places.put(locations.get(i), extracted.get(i));
+        }
+        return new WhatIf.Target(name, LocationMatch.of(server),
+                location -> location.map(d -> places.getOrDefault(d, serverLevel)).orElse(serverLevel));
+    }
+
+    private static void inOrder(Directive parent, List<Directive> out) {
+        for (Directive location : parent.all("location")) {
+            out.add(location);
+            inOrder(location, out);
+        }
     }
 
     private static List<String> names(Directive server) {
