@@ -31,10 +31,11 @@ import java.util.Map;
  * @param outcomes    the model's decision per request (the plain run, not the shadow's)
  * @param figures     their figures
  * @param shadow      the agreement with nginx's logged decisions; null when the log has none
+ * @param statusField the log's format has a field for nginx's {@code $limit_req_status}
  * @param unmodelled  what in the config the model cannot take (explain's list), and unreadable locations
  */
 public record WhatIfReport(String config, String checked, ChosenServer server, boolean wholeSeconds, List<Outcome> outcomes,
-                           WhatIfFigures figures, ShadowAgreement shadow, List<NotPredicted> unmodelled) {
+                           WhatIfFigures figures, ShadowAgreement shadow, boolean statusField, List<NotPredicted> unmodelled) {
     public static final String JSON = "whatif.json";
     public static final String CSV = "whatif.csv";
     /** Rows of each table advice.md shows; whatif.json has them all. */
@@ -42,9 +43,15 @@ public record WhatIfReport(String config, String checked, ChosenServer server, b
     /** Rows of each table the terminal shows. */
     static final int TERMINAL_ROWS = 5;
 
-    /** The what-if of {@code log} under {@code server}, with the shadow comparison when the log carries nginx's decisions. */
+    /** As below, for a log whose format may have a limit status field ({@code statusField}: it has). */
     public static WhatIfReport of(String config, String checked, ChosenServer server, List<dev.ratecache.accesslog.LoggedRequest> log,
             boolean wholeSeconds) {
+        return of(config, checked, server, log, wholeSeconds, false);
+    }
+
+    /** The what-if of {@code log} under {@code server}, with the shadow comparison when the log carries nginx's decisions. */
+    public static WhatIfReport of(String config, String checked, ChosenServer server, List<dev.ratecache.accesslog.LoggedRequest> log,
+            boolean wholeSeconds, boolean statusField) {
         WhatIf.Target target = server.target();
         List<Outcome> outcomes = WhatIf.run(target, log);
         ShadowAgreement shadow = null;
@@ -54,7 +61,8 @@ public record WhatIfReport(String config, String checked, ChosenServer server, b
         }
         List<NotPredicted> unmodelled = new ArrayList<>(server.spec().notPredicted());
         target.locations().unreadable().forEach((where, why) -> unmodelled.add(new NotPredicted(where, "location", why)));
-        return new WhatIfReport(config, checked, server, wholeSeconds, outcomes, WhatIfFigures.of(outcomes), shadow, unmodelled);
+        return new WhatIfReport(config, checked, server, wholeSeconds, outcomes, WhatIfFigures.of(outcomes), shadow, statusField,
+                unmodelled);
     }
 
     private static String pct(long part, long whole) {
@@ -67,6 +75,10 @@ public record WhatIfReport(String config, String checked, ChosenServer server, b
 
     /** The one line that says how the shadow comparison came out. */
     public String shadowLine() {
+        if (shadow == null && statusField) {
+            return "shadow: the log's limit status field is empty on every line: nginx applied no limit_req to these"
+                    + " requests, so there is nothing to compare";
+        }
         if (shadow == null) {
             return "shadow: the log carries no $limit_req_status to compare with (log it as nginx/dry-run/"
                     + AdviceWriter.DRY_RUN_LOG + " shows)";

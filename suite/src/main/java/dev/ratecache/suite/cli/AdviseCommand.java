@@ -218,7 +218,7 @@ public final class AdviseCommand implements Callable<Integer> {
                     + ": " + e.getMessage());
         }
         return WhatIfReport.of(Printable.shown(nginxConf.toString()), read.checked(), server, parsed.requests(),
-                parsed.resolution() == TimeResolution.WHOLE_SECONDS);
+                parsed.resolution() == TimeResolution.WHOLE_SECONDS, parsed.format().hasLimitStatus());
     }
 
     private static void deleteTree(Path dir) {

@@ -122,5 +122,7 @@ class ShadowAgreementTest {
 
         assertThat(report.shadow()).isNull();
         assertThat(report.shadowLine()).contains("no $limit_req_status", AdviceWriter.DRY_RUN_LOG);
+        assertThat(WhatIfReport.of("nginx.conf", "nginx -t takes it", WhatIfTest.server(TEN_A_SECOND), log, false, true)
+                .shadowLine()).contains("empty on every line", "nothing to compare");
     }
 }
