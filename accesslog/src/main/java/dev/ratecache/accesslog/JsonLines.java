@@ -63,8 +63,12 @@ final class JsonLines {
         // line: an API serves keyless requests too (nginx logs "-" or "" for a header not sent).
         String key = field(object, keyField).filter(JsonNode::isValueNode).map(JsonNode::asText)
                 .filter(k -> !k.isEmpty() && !k.equals("-")).orElse(LoggedRequest.NO_KEY);
+        // nginx logs "" (escape=json) or "-" for a request no limit_req decided: no status, not a bad line.
+        String limitStatus = field(object, fields.get(LogFormat.Json.LIMIT_STATUS)).filter(JsonNode::isValueNode)
+                .map(n -> n.asText().strip().toUpperCase(java.util.Locale.ROOT)).filter(v -> !v.isEmpty() && !v.equals("-"))
+                .orElse(LoggedRequest.NO_LIMIT_STATUS);
         return Optional.of(new LoggedRequest(line, time.get(), client.get(), m, uri.get(), status, bytes,
-                requestTime, upstreamTime, key));
+                requestTime, upstreamTime, key, limitStatus));
     }
 
     /** An HTTP status, 100 to 599, as a number or its digits; 0 for anything else. */

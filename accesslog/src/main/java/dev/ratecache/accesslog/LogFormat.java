@@ -20,7 +20,7 @@ public sealed interface LogFormat
 
     /** The forms {@link #parse} takes, for messages and help. */
     String ACCEPTED = "auto, combined, common, suite-json, json:time=FIELD,client=FIELD,method=FIELD,uri=FIELD"
-            + "[,status=FIELD][,bytes=FIELD][,request_time=FIELD][,upstream_time=FIELD]";
+            + "[,status=FIELD][,bytes=FIELD][,request_time=FIELD][,upstream_time=FIELD][,limit_status=FIELD]";
 
     /** The formats {@link Auto} tries, in the order that breaks a tie. */
     List<LogFormat> RECOGNISED = List.of(SUITE_JSON, COMBINED, COMMON);
@@ -43,6 +43,11 @@ public sealed interface LogFormat
             throw new UnsupportedOperationException(spelling() + " has no fields to read a key from");
         }
         return parseLine(line, text);
+    }
+
+    /** Whether its lines can carry nginx's {@code $limit_req_status} (a field named for it). */
+    default boolean hasLimitStatus() {
+        return false;
     }
 
     /** Whether a line's values are named, so that a key can be read from any field the user names. */
@@ -178,6 +183,11 @@ public sealed interface LogFormat
             return true;
         }
 
+        @Override
+        default boolean hasLimitStatus() {
+            return fields().containsKey(Json.LIMIT_STATUS);
+        }
+
         /**
          * From the values, for the field may hold either: {@code $msec} has fractions, {@code $time_iso8601}
          * (the suite's own log) whole seconds.
@@ -191,7 +201,8 @@ public sealed interface LogFormat
     record SuiteJson() implements Named {
         static final Map<String, String> FIELDS = Map.of(Json.TIME, "time", Json.CLIENT, "client",
                 Json.METHOD, "method", Json.URI, "uri", Json.STATUS, "status", Json.BYTES, "bytes",
-                Json.REQUEST_TIME, "request_time", Json.UPSTREAM_TIME, "upstream_time");
+                Json.REQUEST_TIME, "request_time", Json.UPSTREAM_TIME, "upstream_time",
+                Json.LIMIT_STATUS, "limit_req");
 
         @Override
         public Map<String, String> fields() {
@@ -227,9 +238,11 @@ public sealed interface LogFormat
         public static final String BYTES = "bytes";
         public static final String REQUEST_TIME = "request_time";
         public static final String UPSTREAM_TIME = "upstream_time";
+        /** nginx's {@code $limit_req_status}: what limit_req decided, read back by advise's shadow mode. */
+        public static final String LIMIT_STATUS = "limit_status";
         public static final Set<String> REQUIRED = Set.of(TIME, CLIENT, METHOD, URI);
         public static final List<String> KEYS = List.of(TIME, CLIENT, METHOD, URI, STATUS, BYTES, REQUEST_TIME,
-                UPSTREAM_TIME);
+                UPSTREAM_TIME, LIMIT_STATUS);
 
         public Json {
             Map<String, String> named = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));

@@ -20,23 +20,42 @@ import java.util.OptionalLong;
  * @param key the request's key (API key, token) from the log's key field, or {@link #NO_KEY}: no key
  *     field was read, the line has none, or it is empty or {@code -} (what nginx logs for a header
  *     the request did not carry)
+ * @param limitStatus nginx's {@code $limit_req_status} as logged (PASSED, DELAYED, REJECTED,
+ *     DELAYED_DRY_RUN, REJECTED_DRY_RUN), or {@link #NO_LIMIT_STATUS}: no such field was read, or
+ *     nginx logged it empty or {@code -} because no limit_req applied to the request
  */
 public record LoggedRequest(long line, OffsetDateTime time, String client, String method, String uri, int status,
-        OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds, String key) {
+        OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds, String key,
+        String limitStatus) {
     /** The method of a line that is well formed but records no request that could be sent again. */
     public static final String NO_REQUEST = "-";
 
     /** {@link #key()} of a request without one. */
     public static final String NO_KEY = "";
 
+    /** {@link #limitStatus()} of a request no limit_req decided, or of a log without the field. */
+    public static final String NO_LIMIT_STATUS = "";
+
     public LoggedRequest {
         key = key == null ? NO_KEY : key;
+        limitStatus = limitStatus == null ? NO_LIMIT_STATUS : limitStatus;
+    }
+
+    /** A request of a log read without a limit status field. */
+    public LoggedRequest(long line, OffsetDateTime time, String client, String method, String uri, int status,
+            OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds, String key) {
+        this(line, time, client, method, uri, status, bytes, requestSeconds, upstreamSeconds, key, NO_LIMIT_STATUS);
     }
 
     /** A request of a log read without a key field. */
     public LoggedRequest(long line, OffsetDateTime time, String client, String method, String uri, int status,
             OptionalLong bytes, OptionalDouble requestSeconds, OptionalDouble upstreamSeconds) {
         this(line, time, client, method, uri, status, bytes, requestSeconds, upstreamSeconds, NO_KEY);
+    }
+
+    /** Whether nginx logged a limit_req decision for this request. */
+    public boolean hasLimitStatus() {
+        return !limitStatus.isEmpty();
     }
 
     public boolean hasKey() {

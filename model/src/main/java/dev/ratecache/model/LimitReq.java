@@ -36,6 +36,15 @@ public final class LimitReq implements Limiter {
         /** The node was created by a non-accounting lookup: nginx sets {@code last = 0}. */
         boolean lastIsZero;
         int count;
+
+        Node copy() {
+            Node n = new Node();
+            n.excess = excess;
+            n.last = last;
+            n.lastIsZero = lastIsZero;
+            n.count = count;
+            return n;
+        }
     }
 
     private final LimitReqSpec spec;
@@ -90,8 +99,46 @@ public final class LimitReq implements Limiter {
         return decideAll(List.of(new Keyed(this, key)), nowMs);
     }
 
-    /** A zone together with the key value the request has in it. */
-    public record Keyed(LimitReq zone, String key) {
+    /**
+     * A zone together with the key value the request has in it, and the limit_req directive's own
+     * burst and delay: in nginx the rate belongs to the zone (limit_req_zone) but burst, nodelay and
+     * delay= to each limit_req that names it, so two locations sharing one zone (one state per
+     * key) may queue or refuse differently. {@code limit}'s rate is the zone's.
+     */
+    public record Keyed(LimitReq zone, String key, LimitReqSpec limit) {
+        public Keyed {
+            Objects.requireNonNull(zone);
+            limit = limit == null ? zone.spec : limit;
+        }
+
+        /** The zone's own limit_req (its spec's burst and delay). */
+        public Keyed(LimitReq zone, String key) {
+            this(zone, key, null);
+        }
+    }
+
+    /**
+     * A zone with the rate and capacity of this one holding only {@code keys}' states as they are now
+     * (those it holds): enough to decide a request of those keys without touching this zone, as
+     * advise's shadow comparison does when it tries a request a millisecond or two off its logged
+     * time. A request's decision depends only on its own keys' states.
+     */
+    public LimitReq only(java.util.Collection<String> keys) {
+        LimitReq c = new LimitReq(spec, capacity);
+        for (String key : keys) {
+            Node n = key == null ? null : nodes.get(key);
+            if (n != null) {
+                c.nodes.put(key, n.copy());
+            }
+        }
+        return c;
+    }
+
+    /** Takes {@code other}'s states for the keys it holds in place of this zone's (see {@link #only}). */
+    public void takeStates(LimitReq other) {
+        for (Map.Entry<String, Node> e : other.nodes.entrySet()) {
+            nodes.put(e.getKey(), e.getValue().copy());
+        }
     }
 
     /**
@@ -113,7 +160,7 @@ public final class LimitReq implements Limiter {
             if (k.key() == null || k.key().isEmpty()) {
                 continue;
             }
-            LookupResult r = k.zone().lookup(k.key(), nowMs, n == last);
+            LookupResult r = k.zone().lookup(k.key(), nowMs, n == last, k.limit().burstMilli());
             rc = r.rc;
             excess = r.excess;
             held[n] = r.held;
@@ -141,7 +188,7 @@ public final class LimitReq implements Limiter {
         // ngx_http_limit_req_account(limits, n, &excess, &limit)
         // nginx's `limit` is &limits[n] where the loop stopped (the last limit if it ran through).
         int limitIndex = Math.min(n, limits.size() - 1);
-        LimitReqSpec limit = limits.get(limitIndex).zone().spec;
+        LimitReqSpec limit = limits.get(limitIndex).limit();
         long maxDelay = excess <= limit.delayMilli()
                 ? 0
                 : (excess - limit.delayMilli()) * 1000 / limit.rate().milliPerSecond();
@@ -152,6 +199,7 @@ public final class LimitReq implements Limiter {
                 continue;
             }
             LimitReq zone = limits.get(i).zone();
+            LimitReqSpec own = limits.get(i).limit();
             long ms = zone.elapsed(lr, nowMs);
             long e = Math.max(0, lr.excess - zone.spec.rate().milliPerSecond() * ms / 1000 + 1000);
             if (ms != 0) {
@@ -160,10 +208,10 @@ public final class LimitReq implements Limiter {
             }
             lr.excess = e;
             lr.count--;
-            if (e <= zone.spec.delayMilli()) {
+            if (e <= own.delayMilli()) {
                 continue;
             }
-            long delay = (e - zone.spec.delayMilli()) * 1000 / zone.spec.rate().milliPerSecond();
+            long delay = (e - own.delayMilli()) * 1000 / zone.spec.rate().milliPerSecond();
             if (delay > maxDelay) {
                 maxDelay = delay;
                 reportedExcess = e;
@@ -195,12 +243,12 @@ public final class LimitReq implements Limiter {
     }
 
     /** ngx_http_limit_req_lookup. */
-    private LookupResult lookup(String key, long nowMs, boolean account) {
+    private LookupResult lookup(String key, long nowMs, boolean account, long burstMilli) {
         Node lr = nodes.get(key); // moves it to the head of the LRU, as ngx_queue_insert_head does
         if (lr != null) {
             long ms = elapsed(lr, nowMs);
             long excess = Math.max(0, lr.excess - spec.rate().milliPerSecond() * ms / 1000 + 1000);
-            if (excess > spec.burstMilli()) {
+            if (excess > burstMilli) {
                 return new LookupResult(Lookup.BUSY, excess, null);
             }
             if (account) {

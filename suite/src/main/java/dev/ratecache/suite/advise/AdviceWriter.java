@@ -53,6 +53,18 @@ public final class AdviceWriter {
         }
     }
 
+    /**
+     * advice.md for a log too short (or otherwise unfit) for limits and lifetimes to be advised, which
+     * {@code --nginx-conf}'s what-if still reads: the reason, and the dry-run log snippet.
+     */
+    public static void writeWithoutAdvice(Path dir, String source, String why) throws IOException {
+        Path dry = dir.resolve("nginx").resolve("dry-run");
+        Files.createDirectories(dry);
+        Files.writeString(dry.resolve(DRY_RUN_LOG), dryRunLog(), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("advice.md"), "# Advice from " + cell(source) + "\n\nNo limit or lifetime advised: "
+                + why + ".\n\n", StandardCharsets.UTF_8);
+    }
+
     private static void writeAdvice(Path dir, String source, Advice a) throws IOException {
         Path nginx = dir.resolve("nginx");
         Path dry = nginx.resolve("dry-run");
@@ -149,15 +161,31 @@ public final class AdviceWriter {
         return path.matches("[A-Za-z0-9._~/-]+") ? path : "\"" + path.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
-    static String dryRunLog() {
-        return "# Log what limit_req decided while limit_req_dry_run is on (http context). $limit_req_status is\n"
-                + "# PASSED, DELAYED, REJECTED, DELAYED_DRY_RUN or REJECTED_DRY_RUN (nginx 1.17.6 and later).\n"
-                + "log_format limit_dry_run '$remote_addr [$time_local] \"$request\" $status limit=$limit_req_status';\n"
-                + "access_log logs/limit-dry-run.log limit_dry_run;\n"
-                + "# How to read it: count REJECTED_DRY_RUN per client, e.g.\n"
-                + "#   grep -o '^[^ ]* .*limit=REJECTED_DRY_RUN' logs/limit-dry-run.log | cut -d' ' -f1 | sort | uniq -c | sort -rn\n"
-                + "# The clients at the top are the ones the limit would reject; when they are only the scrapers and\n"
-                + "# floods you expect, remove limit_req_dry_run and reload.\n";
+    /** The log that {@code advise LOG --nginx-conf FILE} reads nginx's decisions back from (shadow mode). */
+    public static final String DRY_RUN_LOG_FILE = "limit-dry-run.log";
+
+    /**
+     * The log of limit_req's decisions while the dry run is on: JSON lines whose fields are named as the
+     * suite's own log names them, so advise reads it without --log-format, and whose time is
+     * {@code $msec} (milliseconds), which comparing the model with nginx request by request needs.
+     * {@code $request_time} gives back when each request reached limit_req ($msec is its end).
+     */
+    public static String dryRunLog() {
+        return "# Log what limit_req decided while limit_req_dry_run is on (http context), one JSON object a line.\n"
+                + "# $limit_req_status is PASSED, DELAYED, REJECTED, DELAYED_DRY_RUN or REJECTED_DRY_RUN (nginx 1.17.6\n"
+                + "# and later), empty where no limit_req applies; $msec is the time in milliseconds, which comparing\n"
+                + "# the model with nginx request by request needs ($time_local's whole seconds are too coarse).\n"
+                + "log_format limit_dry_run escape=json\n"
+                + "  '{\"time\":$msec,\"request_time\":$request_time,\"client\":\"$remote_addr\",'\n"
+                + "  '\"method\":\"$request_method\",\"uri\":\"$request_uri\",\"status\":$status,'\n"
+                + "  '\"bytes\":$body_bytes_sent,\"limit_req\":\"$limit_req_status\"}';\n"
+                + "access_log logs/" + DRY_RUN_LOG_FILE + " limit_dry_run;\n"
+                + "# Read it back against the config that wrote it: the model's decision for every request beside\n"
+                + "# nginx's own, and their agreement (advise reads it as the suite's JSON log), from the checkout:\n"
+                + "#   ./run-tests.sh advise " + DRY_RUN_LOG_FILE + " --nginx-conf nginx.conf\n"
+                + "# with the log and your nginx.conf (the one with limit_req_dry_run on) copied here, or their paths.\n"
+                + "# Its advice.md says which clients the limits would reject or delay; when they are only the\n"
+                + "# scrapers and floods you expect, remove limit_req_dry_run and reload.\n";
     }
 
     /** The terminal's summary: the recommendation and the tables, shortened. */
@@ -324,8 +352,10 @@ public final class AdviceWriter {
                 .append("### Rolling out in dry-run\n\nnginx/dry-run/ holds the same limits with `limit_req_dry_run on;`: nginx decides as it would,"
                         + " logs the decision in `$limit_req_status` and lets every request through. Include"
                         + " nginx/dry-run/" + DRY_RUN_LOG + " to log it. Watch for `REJECTED_DRY_RUN` (would have been"
-                        + " rejected) and `DELAYED_DRY_RUN` (would have waited): count them per client; if only the outliers"
-                        + " above show up, the limit separates them from everyone else; then drop `limit_req_dry_run` and reload.\n\n```nginx\n")
+                        + " rejected) and `DELAYED_DRY_RUN` (would have waited): `./run-tests.sh advise " + DRY_RUN_LOG_FILE
+                        + " --nginx-conf nginx.conf` counts them per client, path and minute, and compares each of nginx's"
+                        + " decisions with the model's; if only the outliers above show up, the limit separates them from"
+                        + " everyone else; then drop `limit_req_dry_run` and reload.\n\n```nginx\n")
                 .append(front(a, true)).append("```\n");
         return s.toString();
     }

@@ -5,8 +5,15 @@ import dev.ratecache.accesslog.AccessLogException;
 import dev.ratecache.accesslog.LogFormat;
 import dev.ratecache.accesslog.ParsedLog;
 import dev.ratecache.accesslog.WithinSecond;
+import dev.ratecache.accesslog.Printable;
+import dev.ratecache.accesslog.TimeResolution;
+import dev.ratecache.accesslog.UserFile;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.advise.Advisor;
+import dev.ratecache.suite.advise.ChosenServer;
+import dev.ratecache.suite.advise.WhatIfReport;
+import dev.ratecache.suite.explain.ConfigReader;
+import dev.ratecache.suite.explain.ConfigRefused;
 import dev.ratecache.suite.advise.QuotaAdviceReport;
 import dev.ratecache.suite.advise.QuotaAdvisor;
 import dev.ratecache.suite.advise.TierAdviceReport;
@@ -42,12 +49,19 @@ import picocli.CommandLine;
                     + " per path where the gain flattens, and writes advice.md and the nginx snippets (also in"
                     + " limit_req_dry_run form) to results/advise-<timestamp>/.",
             "",
+            "With --nginx-conf, the what-if: the model's limit_req decision for every logged request under your own"
+                    + " config (nginx -t checks it, crossplane reads it), with the rejections and delays per key, path and"
+                    + " minute and the clients hit hardest; and when the log carries $limit_req_status (the dry-run log"
+                    + " format advise writes), shadow mode: each of nginx's decisions beside the model's, and their"
+                    + " agreement. Written to advice.md, whatif.json and whatif.csv.",
+            "",
             "  ./run-tests.sh advise access.log",
             "  ./run-tests.sh advise access.log.gz --origin-capacity 100 --max-staleness 60",
             // A command longer than the narrowest help goes on with a backslash, so that it copies whole.
             "  ./run-tests.sh advise app.jsonl \\",
             "      --log-format json:time=ts,client=ip,method=verb,uri=path",
             "  ./run-tests.sh advise api.jsonl --key-field api_key --tiers tiers.txt",
+            "  ./run-tests.sh advise limit-dry-run.log --nginx-conf nginx.conf",
             ""})
 public final class AdviseCommand implements Callable<Integer> {
     @Spec
@@ -102,6 +116,17 @@ public final class AdviseCommand implements Callable<Integer> {
                     + " what is advised anew). Without it every key is in one tier, anonymous.")
     Path tiers;
 
+    @Option(names = "--nginx-conf", paramLabel = "FILE",
+            description = "Your nginx config (a whole nginx.conf, or a file of server blocks): the model decides every"
+                    + " logged request under its limit_req (the what-if), and compares each decision with nginx's own"
+                    + " when the log carries $limit_req_status (shadow mode).")
+    Path nginxConf;
+
+    @Option(names = "--server-name", paramLabel = "NAME",
+            description = "With --nginx-conf: the server block whose requests the log holds, as nginx matches a Host."
+                    + " Default: the default server of the config's first listen.")
+    String serverName;
+
     @Option(names = "--results", paramLabel = "DIR", description = "Where the advice folder goes. Default: results/ in the checkout.")
     Path results;
 
@@ -115,10 +140,20 @@ public final class AdviseCommand implements Callable<Integer> {
         TierAdviceReport perTier = null;
         QuotaAdvisor.QuotaAdvice quotas = null;
         long started = System.nanoTime();
+        String noAdvice = null;
         try {
             parsed = logInput.read(log, logInput.format(), keyField);
-            advice = Advisor.advise(parsed.requests(), parsed.resolution(), options);
-            if (keyField != null) {
+            try {
+                advice = Advisor.advise(parsed.requests(), parsed.resolution(), options);
+            } catch (Advisor.BadLog e) {
+                if (nginxConf == null) {
+                    throw e;
+                }
+                // The what-if needs no minute of traffic: a short dry-run log still compares.
+                advice = null;
+                noAdvice = e.getMessage();
+            }
+            if (keyField != null && advice != null) {
                 perTier = perTier(parsed, options, given);
                 TierMembership membership = TierMembership.of(given);
                 quotas = QuotaAdvisor.advise(parsed.requests(), options.maxHurtPct(), membership.names(),
@@ -129,21 +164,69 @@ public final class AdviseCommand implements Callable<Integer> {
         } catch (Advisor.BadLog e) {
             throw new CommandLine.ParameterException(spec.commandLine(), log + ": " + e.getMessage());
         }
+        WhatIfReport whatIf = nginxConf == null ? null : whatIf(parsed);
         double seconds = (System.nanoTime() - started) / 1e9;
         Path dir = RunFolders.next(RunFolders.results(results), "advise-");
         Files.createDirectories(dir);
-        AdviceWriter.write(dir, log.getFileName().toString(), advice, perTier, quotas);
-        out.println(AdviceWriter.terminal(advice));
+        String source = log.getFileName().toString();
+        if (advice != null) {
+            AdviceWriter.write(dir, source, advice, perTier, quotas);
+            out.println(AdviceWriter.terminal(advice));
+        } else {
+            AdviceWriter.writeWithoutAdvice(dir, source, noAdvice);
+            out.println("no limit or lifetime advised: " + noAdvice);
+        }
         if (perTier != null) {
             out.println(perTier.terminal());
         }
         if (quotas != null) {
             out.println(QuotaAdviceReport.terminal(quotas));
         }
+        if (whatIf != null) {
+            Files.writeString(dir.resolve("advice.md"), whatIf.markdown(), java.nio.charset.StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
+            whatIf.write(dir);
+            out.println();
+            out.println(whatIf.terminal());
+        }
         out.println();
-        out.printf(Locale.ROOT, "advice: %s (advice.md, nginx/, nginx/dry-run/); %.1f s for %d lines, %s%n", dir, seconds,
-                parsed.lines(), parsed.bad().text());
+        out.printf(Locale.ROOT, "advice: %s (advice.md, %snginx/, nginx/dry-run/); %.1f s for %d lines, %s%n", dir,
+                whatIf == null ? "" : WhatIfReport.JSON + ", " + WhatIfReport.CSV + ", ", seconds, parsed.lines(),
+                parsed.bad().text());
         return 0;
+    }
+
+    /**
+     * The what-if of the log under --nginx-conf: the config read as explain reads it (nginx -t, then
+     * crossplane), refused in one line when it cannot be, before anything is written.
+     */
+    private WhatIfReport whatIf(ParsedLog parsed) throws Exception {
+        Path work = Files.createTempDirectory("ratecache-advise-");
+        ConfigReader.Read read;
+        try {
+            read = ConfigReader.read(nginxConf, work);
+        } catch (ConfigRefused e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nginx-conf " + e.getMessage());
+        } finally {
+            deleteTree(work);
+        }
+        ChosenServer server;
+        try {
+            server = ChosenServer.of(read.tree(), serverName);
+        } catch (ChosenServer.NoServer e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nginx-conf " + Printable.shown(nginxConf.toString())
+                    + ": " + e.getMessage());
+        }
+        return WhatIfReport.of(Printable.shown(nginxConf.toString()), read.checked(), server, parsed.requests(),
+                parsed.resolution() == TimeResolution.WHOLE_SECONDS, parsed.format().hasLimitStatus());
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // A temporary folder left behind is no reason to fail the advice.
+        }
     }
 
     /** The --tiers file's tiers (checked by {@link #validate}); empty without one. */
@@ -226,6 +309,15 @@ public final class AdviseCommand implements Callable<Integer> {
             } catch (TiersFile.Malformed e) {
                 problems.add("--tiers " + e.getMessage());
             }
+        }
+        if (nginxConf != null) {
+            UserFile.problem(nginxConf).ifPresent(p -> problems.add("--nginx-conf " + p));
+        }
+        if (serverName != null && nginxConf == null) {
+            problems.add("--server-name chooses a server of your config: add --nginx-conf FILE");
+        }
+        if (serverName != null && serverName.isBlank()) {
+            problems.add("--server-name needs a name, as the config's server_name writes it, e.g. --server-name api.example.com");
         }
         RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
         if (!problems.isEmpty()) {

@@ -19,7 +19,7 @@ final class LogInput {
     @Option(names = "--log-format", paramLabel = "FORMAT",
             description = "auto (combined, common or the suite's JSON), combined, common, suite-json, or"
                     + " json:MAPPING, where MAPPING names the log's own fields (F): time=F,client=F,method=F,uri=F"
-                    + " and any of ,status=F ,bytes=F ,request_time=F ,upstream_time=F."
+                    + " and any of ,status=F ,bytes=F ,request_time=F ,upstream_time=F ,limit_status=F (nginx's $limit_req_status, for advise --nginx-conf)."
                     + " Default: ${DEFAULT-VALUE}.")
     String logFormat = "auto";
 

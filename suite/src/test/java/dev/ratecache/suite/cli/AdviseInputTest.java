@@ -38,7 +38,14 @@ class AdviseInputTest {
                 refused("results folder that is a file", List.of("no-such-access.log", "--results", "pom.xml"),
                         "--results pom.xml is a file, not a folder: give a folder, or a path where one can be made"),
                 refused("results folder below a file", List.of("no-such-access.log", "--results", "pom.xml/advice"),
-                        "--results pom.xml/advice: ", "pom.xml is a file, not a folder")), RefusedRows.linesPastTheLimit(pastLimit));
+                        "--results pom.xml/advice: ", "pom.xml is a file, not a folder"),
+                refused("an nginx config that does not exist", List.of("no-such-access.log", "--nginx-conf", "no-such.conf"),
+                        "--nginx-conf no-such.conf does not exist"),
+                refused("an nginx config that is a folder", List.of("no-such-access.log", "--nginx-conf", DIR.toString()),
+                        "--nginx-conf " + DIR + " is a directory, not a file"),
+                refused("a server name without a config", List.of("no-such-access.log", "--server-name", "api.example.com"),
+                        "--server-name chooses a server of your config: add --nginx-conf FILE")),
+                RefusedRows.linesPastTheLimit(pastLimit));
     }
 
     /** A combined line whose body size no long holds. */

@@ -27,6 +27,32 @@ public final class DocFixtures {
 
     private DocFixtures() {}
 
+    /**
+     * What nginx would log in advise's dry-run log format (nginx/dry-run/limit-req-status-log.conf) had
+     * the docs' nginx.conf run with limit_req_dry_run on: a client at 5 r/s and one at 50 r/s on /api/,
+     * for 3 s; the statuses are the model's (limit_req at 10 r/s, burst 20 nodelay), as nginx's were
+     * in AdviseShadowStackTest.
+     */
+    public static List<String> dryRunLog() {
+        dev.ratecache.model.LimitReq zone = new dev.ratecache.model.LimitReq(
+                dev.ratecache.model.LimitReqSpec.nodelay(dev.ratecache.model.Rate.perSecond(10), 20));
+        List<String> lines = new ArrayList<>();
+        long start = START.toInstant().toEpochMilli();
+        for (long ms = 0; ms < 3000; ms += 20) {
+            for (String ip : List.of("192.0.2.10", "192.0.2.66")) {
+                if (ip.equals("192.0.2.10") && ms % 200 != 0) {
+                    continue;
+                }
+                String status = zone.decide(ip, start + ms).status().name();
+                lines.add(String.format(Locale.ROOT, "{\"time\":%d.%03d,\"request_time\":0.001,\"client\":\"%s\","
+                        + "\"method\":\"GET\",\"uri\":\"/api/items\",\"status\":200,\"bytes\":512,\"limit_req\":\"%s\"}",
+                        (start + ms + 1) / 1000, (start + ms + 1) % 1000, ip,
+                        status.equals("PASSED") ? status : status + "_DRY_RUN"));
+            }
+        }
+        return lines;
+    }
+
     /** Writes every fixture into {@code dir}; returns it. */
     public static Path write(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -64,6 +90,7 @@ public final class DocFixtures {
                 load/both.p95_ms < 3000
                 """);
         Files.writeString(dir.resolve("nginx.conf"), YourConfigPage.example());
+        Files.write(dir.resolve("limit-dry-run.log"), dryRunLog(), StandardCharsets.UTF_8);
         Files.copy(Repo.plans().resolve("stress.jmx"), dir.resolve("my-plan.jmx"));
         Files.copy(Repo.plans().resolve("hotset.jmx"), dir.resolve("my-items.jmx"));
         TlsFiles tls = ThrowawayCa.write(dir.resolve("ca"), List.of("127.0.0.1"));
