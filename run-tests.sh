@@ -250,19 +250,25 @@ build_if_stale() {
   fi
 }
 
+# A Python tool from PyPI at its pinned version, in a venv of its own under .tools/ (made anew).
+pip_tool() {
+  local home=$1 package=$2 version=$3
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+  rm -rf "$home"
+  if ! python3 -m venv "$home" >/dev/null 2>&1; then
+    apt_install python3-venv
+    rm -rf "$home"
+    python3 -m venv "$home"
+  fi
+  say "installing $package $version from PyPI into .tools/$(basename "$home")"
+  "$home/bin/pip" install --quiet --disable-pip-version-check "$package==$version"
+}
+
 need_gixy() {
   if [[ -x $GIXY_HOME/bin/gixy ]] && "$GIXY_HOME/bin/gixy" --version 2>/dev/null | grep -q "$GIXY_VERSION"; then
     return
   fi
-  command -v python3 >/dev/null 2>&1 || apt_install python3
-  rm -rf "$GIXY_HOME"
-  if ! python3 -m venv "$GIXY_HOME" >/dev/null 2>&1; then
-    apt_install python3-venv
-    rm -rf "$GIXY_HOME"
-    python3 -m venv "$GIXY_HOME"
-  fi
-  say "installing gixy-ng $GIXY_VERSION from PyPI into .tools/gixy"
-  "$GIXY_HOME/bin/pip" install --quiet --disable-pip-version-check "gixy-ng==$GIXY_VERSION"
+  pip_tool "$GIXY_HOME" gixy-ng "$GIXY_VERSION"
 }
 
 need_crossplane() {
@@ -272,15 +278,7 @@ need_crossplane() {
     && [[ $("$CROSSPLANE_HOME/bin/crossplane" --version 2>/dev/null) == "crossplane $CROSSPLANE_VERSION" ]]; then
     return
   fi
-  command -v python3 >/dev/null 2>&1 || apt_install python3
-  rm -rf "$CROSSPLANE_HOME"
-  if ! python3 -m venv "$CROSSPLANE_HOME" >/dev/null 2>&1; then
-    apt_install python3-venv
-    rm -rf "$CROSSPLANE_HOME"
-    python3 -m venv "$CROSSPLANE_HOME"
-  fi
-  say "installing crossplane $CROSSPLANE_VERSION from PyPI into .tools/crossplane"
-  "$CROSSPLANE_HOME/bin/pip" install --quiet --disable-pip-version-check "crossplane==$CROSSPLANE_VERSION"
+  pip_tool "$CROSSPLANE_HOME" crossplane "$CROSSPLANE_VERSION"
 }
 
 # The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot;
