@@ -208,7 +208,7 @@ public final class AdviseCommand implements Callable<Integer> {
         } catch (ConfigRefused e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nginx-conf " + e.getMessage());
         } finally {
-            deleteTree(work);
+            RunFolders.deleteQuietly(work);
         }
         ChosenServer server;
         try {
@@ -219,14 +219,6 @@ public final class AdviseCommand implements Callable<Integer> {
         }
         return WhatIfReport.of(Printable.shown(nginxConf.toString()), read.checked(), server, parsed.requests(),
                 parsed.resolution() == TimeResolution.WHOLE_SECONDS, parsed.format().hasLimitStatus());
-    }
-
-    private static void deleteTree(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            // A temporary folder left behind is no reason to fail the advice.
-        }
     }
 
     /** The --tiers file's tiers (checked by {@link #validate}); empty without one. */

@@ -121,7 +121,7 @@ public final class ExplainCommand implements Callable<Integer> {
         } catch (ConfigRefused e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "explain " + e.getMessage());
         } finally {
-            deleteTree(work);
+            RunFolders.deleteQuietly(work);
         }
         ConfigSpec config = Extractor.extract(read.tree());
         String shown = ingress == null ? Printable.shown(file.toString())
@@ -155,13 +155,5 @@ public final class ExplainCommand implements Callable<Integer> {
         notes.add("the ingress-nginx controller was retired in March 2026; its users move to Gateway API"
                 + " implementations such as Envoy Gateway and Traefik");
         return notes;
-    }
-
-    private static void deleteTree(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            // A temporary folder left behind is no reason to fail the explanation.
-        }
     }
 }

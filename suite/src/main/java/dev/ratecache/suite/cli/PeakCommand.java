@@ -28,7 +28,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,7 +35,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -381,7 +379,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         out.print(Terminal.of(out, false).highlight(table));
         out.flush();
         warnings.forEach(w -> spec.commandLine().getErr().println("run-tests.sh peak: warning: " + w));
-        deleteQuietly(dir);
+        RunFolders.deleteQuietly(dir);
         return 0;
     }
 
@@ -643,13 +641,5 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     /** The figures of the last run; null before one. */
     public PeakRun.Outcome outcome() {
         return outcome;
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // A leftover temp folder is harmless.
-        }
     }
 }

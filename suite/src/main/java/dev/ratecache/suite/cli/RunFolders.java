@@ -99,4 +99,16 @@ final class RunFolders {
         }
         return dir;
     }
+
+    /**
+     * Removes {@code dir} and all it holds, as far as it can: a command's own scratch folder, whose
+     * leftovers are harmless and no reason to fail what the command did.
+     */
+    static void deleteQuietly(Path dir) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // A leftover scratch folder is harmless.
+        }
+    }
 }
