@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.advise.AdviceWriter;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.testkit.StackTest;
@@ -55,15 +56,7 @@ class AdviseShadowStackTest {
 
     /** The config that runs, as a user's nginx.conf; {@code rate} is the per-client zone's. */
     static String config(int port, String rate) {
-        return ("root".equals(System.getProperty("user.name")) ? "user root;\n" : "")
-                + "worker_processes 1;\n"
-                + "error_log logs/error.log info;\n"
-                + "events { worker_connections 1024; }\n"
-                + "http {\n"
-                + "  client_body_temp_path temp/client_body;\n  proxy_temp_path temp/proxy;\n"
-                + "  fastcgi_temp_path temp/fastcgi;\n  uwsgi_temp_path temp/uwsgi;\n  scgi_temp_path temp/scgi;\n"
-                + AdviceWriter.dryRunLog()
-                + "  limit_req_zone $binary_remote_addr zone=per_client:1m rate=" + rate + ";\n"
+        return usersConfig("  limit_req_zone $binary_remote_addr zone=per_client:1m rate=" + rate + ";\n"
                 + "  server {\n"
                 + "    listen 127.0.0.1:" + port + ";\n"
                 + "    root html;\n"
@@ -79,8 +72,30 @@ class AdviseShadowStackTest {
                 + "    location = /health {\n"
                 + "      try_files /ok =404;\n"
                 + "    }\n"
-                + "  }\n"
+                + "  }\n");
+    }
+
+    /** A user's whole nginx.conf around {@code http}, the http block's body, logging in advise's dry-run format. */
+    static String usersConfig(String http) {
+        return ("root".equals(System.getProperty("user.name")) ? "user root;\n" : "")
+                + "worker_processes 1;\n"
+                + "error_log logs/error.log info;\n"
+                + "events { worker_connections 1024; }\n"
+                + "http {\n"
+                + "  client_body_temp_path temp/client_body;\n  proxy_temp_path temp/proxy;\n"
+                + "  fastcgi_temp_path temp/fastcgi;\n  uwsgi_temp_path temp/uwsgi;\n  scgi_temp_path temp/scgi;\n"
+                + AdviceWriter.dryRunLog()
+                + http
                 + "}\n";
+    }
+
+    /**
+     * Lets the rest of the second that began at {@code startNanos} pass, so that the next round of
+     * bursts meets a drained state: a deliberate wait, as asking nginx whether a bucket drained
+     * would fill it again.
+     */
+    static void restOfTheSecond(long startNanos) {
+        Waits.past(Duration.ofMillis(Math.max(0, 1000 - (System.nanoTime() - startNanos) / 1_000_000)));
     }
 
     @BeforeAll
@@ -107,7 +122,7 @@ class AdviseShadowStackTest {
                     sent++;
                 }
             }
-            Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - start) / 1_000_000));
+            restOfTheSecond(start);
         }
         for (int i = 0; i < QUEUED; i++) {
             assertThat(get("127.0.0.5", port, "/queued/x")).isEqualTo(200);

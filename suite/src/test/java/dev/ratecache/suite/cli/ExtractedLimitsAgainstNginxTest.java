@@ -119,7 +119,7 @@ class ExtractedLimitsAgainstNginxTest {
         Files.createDirectories(prefix.resolve("html"));
         Files.writeString(prefix.resolve("html/ok"), "ok\n");
         int port = Ports.free();
-        Path conf = Files.writeString(prefix.resolve("conf/nginx.conf"), config(c.http().formatted(port)));
+        Path conf = Files.writeString(prefix.resolve("conf/nginx.conf"), AdviseShadowStackTest.usersConfig(c.http().formatted(port)));
         int sent = 0;
         try (NginxServer nginx = NginxServer.of("extracted", prefix, "nginx.conf", port).start()) {
             for (int round = 0; round < ROUNDS; round++) {
@@ -132,7 +132,7 @@ class ExtractedLimitsAgainstNginxTest {
                         }
                     }
                 }
-                Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - start) / 1_000_000));
+                AdviseShadowStackTest.restOfTheSecond(start);
             }
             Path log = prefix.resolve("logs").resolve(AdviceWriter.DRY_RUN_LOG_FILE);
             int expected = sent;
@@ -155,19 +155,5 @@ class ExtractedLimitsAgainstNginxTest {
         if (c.delayed()) {
             assertThat(w.get("verdicts").path("DELAYED").asInt()).as(w.get("verdicts").toString()).isPositive();
         }
-    }
-
-    /** A user's whole nginx.conf around {@code http}, logging in advise's dry-run format. */
-    static String config(String http) {
-        return ("root".equals(System.getProperty("user.name")) ? "user root;\n" : "")
-                + "worker_processes 1;\n"
-                + "error_log logs/error.log info;\n"
-                + "events { worker_connections 1024; }\n"
-                + "http {\n"
-                + "  client_body_temp_path temp/client_body;\n  proxy_temp_path temp/proxy;\n"
-                + "  fastcgi_temp_path temp/fastcgi;\n  uwsgi_temp_path temp/uwsgi;\n  scgi_temp_path temp/scgi;\n"
-                + AdviceWriter.dryRunLog()
-                + http
-                + "}\n";
     }
 }
