@@ -123,7 +123,8 @@ public record IngressLimits(String namespace, String name, List<Route> rules, in
         for (String cidr : text(list, "").split(",")) {
             if (!cidr.isBlank()) {
                 String c = cidr.strip();
-                if (!c.matches("[0-9A-Fa-f:.]+(/\\d{1,3})?")) {
+                // The controller parses them (net.ParseCIDRs) and refuses the Ingress over one it cannot.
+                if (!dev.ratecache.suite.switches.Cidr.valid(c)) {
                     throw new UserFile.Refused(where + ": limit-allowlist takes addresses and CIDRs separated by"
                             + " commas (got '" + Printable.shown(c) + "')");
                 }

@@ -69,6 +69,14 @@ class IngressLimitsTest {
     }
 
     @Test
+    void anAllowlistEntryThatIsNoAddressIsRefusedAsTheControllerRefusesIt() throws Exception {
+        Path bad = write("limit-allowlist: \"10.0.0.0/8, 300.1.2.3\"");
+
+        assertThatThrownBy(() -> IngressLimits.read(bad)).hasMessage(bad + ": Ingress default/one: limit-allowlist takes"
+                + " addresses and CIDRs separated by commas (got '300.1.2.3')");
+    }
+
+    @Test
     void aFileWithNoIngressOrNoYamlIsRefusedInOneLine() throws Exception {
         Path service = Files.writeString(dir.resolve("svc.yaml"), "kind: Service\nmetadata:\n  name: a\n");
         Path broken = Files.writeString(dir.resolve("broken.yaml"), "kind: [Ingress\n");
