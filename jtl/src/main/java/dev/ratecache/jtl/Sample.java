@@ -102,7 +102,9 @@ public record Sample(long timeStamp, long elapsed, String label, String response
 
     /**
      * Whether JMeter aborted it itself: its HTTP client's own words for a request it closed, shut
-     * down (its connection manager's "Connection already shutdown" too, seen on a CI run), aborted or
+     * down (its connection manager's "Connection already shutdown" too, seen on a CI run, and
+     * java.net.Socket's "Socket is closed" for a socket JMeter closed before reading it, seen on
+     * another), aborted or
      * interrupted, which no server can cause (a server that closes or resets a
      * connection reads "Connection reset" or "failed to respond"). JMeter aborts what is still in
      * flight when its threads are stopped at the run's end; on a saturated machine its open model
@@ -115,6 +117,6 @@ public record Sample(long timeStamp, long elapsed, String label, String response
     }
 
     private static final java.util.List<String> JMETER_OWN_ABORTS = java.util.List.of("Socket closed",
-            "Connection has been shut down", "Connection already shutdown", "Request aborted",
+            "Socket is closed", "Connection pool shut down", "Connection has been shut down", "Connection already shutdown", "Request aborted",
             "Request execution failed");
 }

@@ -10,11 +10,14 @@ class SampleAbortedTest {
     @ParameterizedTest(name = "{0}: {1}")
     @CsvSource(delimiter = '|', textBlock = """
             java.net.SocketException | Socket closed | true
+            java.net.SocketException | Socket is closed | true
+            java.lang.IllegalStateException | Connection pool shut down | true
             org.apache.http.impl.conn.ConnectionShutdownException | Connection has been shut down | true
             org.apache.http.impl.conn.ConnectionShutdownException | Connection already shutdown | true
             org.apache.http.impl.execchain.RequestAbortedException | Request aborted | true
             org.apache.http.impl.execchain.RequestAbortedException | Request execution failed | true
             java.net.SocketException | Connection reset | false
+            java.net.SocketException | Broken pipe | false
             org.apache.http.NoHttpResponseException | 127.0.0.1:8080 failed to respond | false
             """)
     void jmetersOwnAbortsAreKnownByTheirWordsAndTheServersFailuresAreNot(String code, String message, boolean own) {
