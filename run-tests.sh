@@ -316,6 +316,17 @@ need_reproduce_tools() {
 
 # Whether the arguments ask for the Redis app cache: --app-cache redis, the caches matrix, or
 # peak's comparison of the edge with the app's cache (--app-path).
+# --nginx-conf (the run command, up, replay, advise): the user's config is read with crossplane.
+wants_nginx_conf() {
+  local arg
+  for arg in "$@"; do
+    if [[ $arg == --nginx-conf || $arg == --nginx-conf=* ]]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
 wants_redis() {
   local previous=""
   for arg in "$@"; do
@@ -570,7 +581,7 @@ main() {
   if [[ ${1:-} == reproduce ]]; then
     need_reproduce_tools
   fi
-  if [[ ${1:-} == explain ]]; then
+  if [[ ${1:-} == explain ]] || wants_nginx_conf "$@"; then
     need_crossplane
   fi
   if wants_redis "$@"; then

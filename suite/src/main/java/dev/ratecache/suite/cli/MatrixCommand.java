@@ -66,6 +66,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     @Mixin
     DatabaseOptions database = new DatabaseOptions();
 
+    @Mixin
+    OwnConfigOptions ownConfig = new OwnConfigOptions();
+
     @Option(names = "--matrix", paramLabel = "KIND",
             description = "${COMPLETION-CANDIDATES}. default: the reference experiment's cells; full: every combination"
                     + " of front limit, back limit, server cache and client cache per plan, plus direct; protection: the"
@@ -180,6 +183,8 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("run folder: " + runDir);
         out.println("matrix:     " + cellsOf(run));
         out.println("switches:   " + switches.describe());
+        switches.ownFront().filter(own -> !own.limits() && !own.caches())
+                .ifPresent(own -> out.println("note:       " + OwnConfigCells.nothingToShow(own)));
         out.flush();
         prepare(runDir, out);
 
@@ -188,7 +193,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
         MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
-                switches, ports, originThreads.threads(), jmeterProperties, runDir, withKindsOriginArgs(originArgs(runDir)), cellReport(), redisPort,
+                switches, ports, originThreads.threads(), jmeterProperties, runDir, withKindsOriginArgs(originArgs(runDir), runDir, run.profile), cellReport(), redisPort,
                 !noDashboards, originDatabase()),
                 terminal, remote).run();
 
@@ -203,7 +208,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                 && switches.origins().isEmpty();
         Map<String, CellPrediction> predictions = predict(run, outcome, out);
         List<ReportSection> sections = sections(outcome.cells(), checked, predictions);
-        new ReportWriter(runDir, describeRun(run, started), outcome, checked, comparable, predictions, sections).write();
+        new ReportWriter(runDir, describeRun(run, started, runDir), outcome, checked, comparable, predictions, sections).write();
         linkLatest(runDir);
         out.println();
         terminal.println(ReportWriter.terminal(runDir, outcome, checked, comparable, predictions, sections));
@@ -304,10 +309,25 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                 problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
             }
         }
+        problems.addAll(ownConfig.orphans());
+        if (ownConfig.given() && matrix != MatrixKind.DEFAULT && matrix != MatrixKind.FULL) {
+            problems.add("--nginx-conf runs the plans' matrices (default, full): --matrix " + matrix
+                    + " renders a front tier of its own");
+        } else if (ownConfig.given() && problems.isEmpty()) {
+            try {
+                ownConfig.apply(switches).ifPresent(problems::add);
+            } catch (java.io.IOException e) {
+                problems.add("--nginx-conf cannot be read: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                problems.add("--nginx-conf: interrupted while nginx -t read it");
+            }
+        }
         List<String> planProblems = new ArrayList<>();
         List<Plan> plans = plans(planProblems, runDir);
         problems.addAll(planProblems);
-        List<Cell> cells = planProblems.isEmpty() ? cells(plans, problems) : List.of();
+        List<Cell> selected = planProblems.isEmpty() ? cells(plans, problems) : List.of();
+        List<Cell> cells = switches.ownFront().map(own -> OwnConfigCells.of(own, selected)).orElse(selected);
         if (problems.isEmpty()) {
             problems.addAll(edgeRefusals(cells));
         }
@@ -480,7 +500,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         return cells.stream().map(c -> c.direct() || c.library() ? c : c.withAppCache(on)).toList();
     }
 
-    private Map<String, Object> describeRun(Run chosen, LocalDateTime started) {
+    private Map<String, Object> describeRun(Run chosen, LocalDateTime started, Path runDir) throws java.io.IOException {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME));
         run.put("matrix", matrix.toString());
@@ -506,6 +526,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             run.put("jmeter_properties", jmeterProperties.toString());
         }
         run.putAll(describeInput());
+        if (switches.ownFront().isPresent()) {
+            run.putAll(OwnConfigReport.header(switches.ownFront().get(), chosen.cells, runDir));
+        }
         run.put("machine", Machine.oneLine(NginxServer.version()));
         return run;
     }
@@ -584,9 +607,12 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     /** The command's origin arguments and those the matrix kind's cells need. */
-    private List<String> withKindsOriginArgs(List<String> args) {
+    private List<String> withKindsOriginArgs(List<String> args, Path runDir, Profile profile) throws java.io.IOException {
         List<String> all = new ArrayList<>(args);
         all.addAll(matrix.originArgs());
+        if (switches.ownFront().isPresent()) {
+            all.addAll(OwnConfigOrigin.args(switches.ownFront().get(), profile.endpoints(), runDir));
+        }
         return all;
     }
 

@@ -20,6 +20,11 @@ public final class ConfigReader {
             "limit_req_zone", "limit_conn_zone", "proxy_cache_path", "split_clients", "log_format", "limit_req",
             "proxy_cache");
 
+    /** nginx -t's words for a path or account of the machine a config was written for, which this one lacks. */
+    private static final java.util.regex.Pattern MACHINES_OWN = java.util.regex.Pattern.compile(
+            "\\b(open|mkdir|chown|fopen|getpwnam|getgrnam|BIO_new_file|PEM_read_bio)\\w*\\(\\)|cannot load certificate"
+            + "|Permission denied|No such file or directory|host not found in upstream");
+
     private ConfigReader() {}
 
     /**
@@ -86,13 +91,31 @@ public final class ConfigReader {
             // nginx -t says it in its own words first.
         }
         Optional<ConfigRefused> refused = refusedByNginx(main, work);
+        boolean here = false;
+        if (refused.isPresent() && tree != null && MACHINES_OWN.matcher(refused.get().getMessage()).find()) {
+            // Written for its own machine (/var/log/nginx, /var/cache, its user, its certificates): checked
+            // again with those pointed at the check's prefix, which is all that was wrong with it here.
+            Path tls = work.resolve("check-tls");
+            dev.ratecache.suite.spec.TlsFiles throwaway = dev.ratecache.suite.nginx.ThrowawayCa.write(tls,
+                    List.of("127.0.0.1"));
+            Path copy = work.resolve("check").resolve("nginx.conf");
+            Crossplane.build(LocalPaths.tree(tree, base, throwaway.certificate(), throwaway.key()), copy);
+            relativeFolders(LocalPaths.tree(tree, base, throwaway.certificate(), throwaway.key()), work.resolve("nginx-t"));
+            Optional<ConfigRefused> again = refusedByNginx(copy, work);
+            if (again.isEmpty()) {
+                refused = Optional.empty();
+                here = true;
+            }
+        }
         if (refused.isPresent()) {
             throw refused.get();
         }
         if (tree == null) {
             tree = Crossplane.fromJson(json, base);
         }
-        String checked = NginxCheck.available() ? "nginx -t takes it" : "not checked by nginx -t (no nginx here)";
+        String checked = !NginxCheck.available() ? "not checked by nginx -t (no nginx here)"
+                : here ? "nginx -t takes it once what it names of its own machine (logs, temp and cache folders, user,"
+                + " pid, TLS files, upstream hosts) is this one's" : "nginx -t takes it";
         return new Read(tree, checked + (wrapped ? "; read inside an http block, as a file nginx.conf includes" : ""),
                 wrapped);
     }

@@ -140,6 +140,49 @@ public final class Crossplane {
         return out;
     }
 
+    /**
+     * Writes {@code tree} as one nginx config file, {@code out}, by crossplane's own builder: its
+     * quoting is the one its parser reads back, so a regex location or a quoted string survives the
+     * round trip as nginx reads it.
+     */
+    public static void build(List<Directive> tree, Path out) throws ConfigRefused, IOException, InterruptedException {
+        ObjectMapper json = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode payload = json.createObjectNode();
+        payload.put("status", "ok");
+        payload.putArray("errors");
+        com.fasterxml.jackson.databind.node.ObjectNode config = payload.putArray("config").addObject();
+        config.put("file", out.getFileName().toString());
+        config.put("status", "ok");
+        config.putArray("errors");
+        config.set("parsed", payload(json, tree));
+        Path dir = out.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path file = dir.resolve(out.getFileName() + ".json");
+        json.writeValue(file.toFile(), payload);
+        ManagedProcess.Outcome built = ManagedProcess.run(List.of(binary().toString(), "build", "--force", "--no-headers",
+                "--dir", dir.toString(), file.toString()), dir, Duration.ofSeconds(60));
+        Files.deleteIfExists(file);
+        if (built.exitCode() != 0) {
+            throw new ConfigRefused("crossplane cannot write the rewired config: " + Printable.escape(
+                    built.stderr().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("exit " + built.exitCode()), 300));
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.node.ArrayNode payload(ObjectMapper json, List<Directive> tree) {
+        com.fasterxml.jackson.databind.node.ArrayNode out = json.createArrayNode();
+        for (Directive d : tree) {
+            com.fasterxml.jackson.databind.node.ObjectNode node = out.addObject();
+            node.put("directive", d.name());
+            node.put("line", d.line());
+            com.fasterxml.jackson.databind.node.ArrayNode args = node.putArray("args");
+            d.args().forEach(args::add);
+            if (d.block() != null) {
+                node.set("block", payload(json, d.block()));
+            }
+        }
+        return out;
+    }
+
     private static String shown(String file, Path base) {
         if (file.isEmpty()) {
             return "?";

@@ -73,14 +73,17 @@ public final class NginxServer implements AutoCloseable {
 
     /** Renders {@code tier} of {@code spec} into {@code prefix}/conf and checks it with {@code nginx -t}; starts nothing. */
     public static NginxServer prepare(Tier tier, StackSpec spec, Path prefix) throws IOException, InterruptedException {
-        Path conf = new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates()).render(tier, spec, prefix.resolve("conf"));
+        // The user's own config takes the front's place (--nginx-conf), rewired in a copy.
+        boolean own = tier == Tier.FRONT && spec.ownFront().isPresent();
+        Path conf = own ? spec.ownFront().get().write(spec, prefix)
+                : new NginxRenderer(dev.ratecache.suite.Repo.nginxTemplates()).render(tier, spec, prefix.resolve("conf"));
         // nginx creates (and, as root, hands to its worker user) the leaf cache and temp folders itself.
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("temp"));
         // The tier facing the clients listens on --listen; an edge behind the balancer, and the back end, on loopback.
         TierPorts ports = spec.ports();
         boolean facesClients = tier == Tier.BALANCER || (tier == Tier.FRONT && spec.edges() == 1);
-        NginxServer server = new NginxServer(tier, tier.id(), tier.template(), prefix,
+        NginxServer server = new NginxServer(tier, tier.id(), own ? conf.getFileName().toString() : tier.template(), prefix,
                 facesClients ? ports.listen() : Ports.LOOPBACK, tier == Tier.BACK ? ports.back() : ports.front());
         server.check(conf);
         return server;

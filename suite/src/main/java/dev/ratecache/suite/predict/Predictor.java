@@ -251,6 +251,12 @@ public final class Predictor {
         if (cell.plan().userFile() != null) {
             return "the model does not know the shape of your own plan";
         }
+        if (!cell.direct() && own(in).isPresent()) {
+            java.util.Optional<String> ownGap = own(in).get().gap(in.stack().front().isPresent(), in.stack().cache().on());
+            if (ownGap.isPresent()) {
+                return "your config: " + ownGap.get();
+            }
+        }
         if (!cell.direct() && in.stack().limitConn() > 0) {
             return "the model does not include limit_conn";
         }
@@ -289,6 +295,12 @@ public final class Predictor {
         return null;
     }
 
+    /** The model of a user's own config in the front's place (--nginx-conf); empty for the suite's rendered front. */
+    static java.util.Optional<dev.ratecache.suite.ownconfig.OwnFrontModel> own(Input in) {
+        return in.stack().ownFront().filter(f -> f instanceof dev.ratecache.suite.ownconfig.OwnFront)
+                .map(f -> new dev.ratecache.suite.ownconfig.OwnFrontModel((dev.ratecache.suite.ownconfig.OwnFront) f));
+    }
+
     static boolean isReplay(Plan plan) {
         return plan.name().equals("replay") && plan.samples() > 0;
     }
@@ -302,6 +314,11 @@ public final class Predictor {
         LimitSpec front = tiers ? s.front().map(l -> limit(product, l, s.rejectStatus())).orElse(null) : null;
         LimitSpec back = tiers ? s.back().map(l -> limit(product, l, s.rejectStatus())).orElse(null) : null;
         EdgeCacheSpec cache = tiers && s.cache().on() ? cache(product, s) : null;
+        if (own(in).isPresent()) {
+            // The user's config decides the edge: its limit and cache where the plans' paths go, when the cell keeps them.
+            front = tiers && s.front().isPresent() ? own(in).get().front().orElse(null) : null;
+            cache = tiers && s.cache().on() ? own(in).get().cache().orElse(null) : null;
+        }
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
         SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
                 .withPerClientAtBack(s.scope() == dev.ratecache.suite.spec.LimitScope.MISSES);
@@ -411,6 +428,15 @@ public final class Predictor {
                 paths.put(e.path(), new PathSpec(e.delay().toMillis(), new Freshness(e.maxAge().toSeconds(), staleSec,
                         staleIfErrorSec)));
             }
+            // A user's config's paths, each answered by the origin as the endpoint it stands for, and kept by its
+            // cache as the config says (its own proxy_cache_valid when it ignores the origin's Cache-Control).
+            in.stack().ownFront().ifPresent(own -> own.paths().forEach(p -> {
+                PathSpec as = paths.get("/" + p.endpoint());
+                if (as != null) {
+                    Freshness fresh = own(in).map(m -> m.freshness(as.freshness())).orElse(as.freshness());
+                    paths.put(p.path(), new PathSpec(as.serviceMs(), fresh));
+                }
+            }));
         }
         return new OriginSpec(in.originThreads(), paths);
     }

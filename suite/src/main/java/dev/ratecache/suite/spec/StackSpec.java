@@ -35,11 +35,14 @@ import java.util.stream.Stream;
  * @param tuning      knobs of one product that the others have no word for
  * @param said        the flags that asked for this stack, for a rendered config's stamp
  * @param quota       the quota per client (--quota), which a tier without its own takes; empty without it
+ * @param ownFront    the user's own nginx config in the front tier's place (--nginx-conf); then {@code front}
+ *                    and {@code cache} say only whether its limits and its cache stay in the copy that runs
  */
 public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Missing missing, Optional<Limit> ceiling,
         List<KeyTier> tiers, List<String> allow, LimitScope scope, int limitConn, int rejectStatus, int retryAfter,
         Cache cache, List<String> purgeAllow, List<URI> origins, boolean ownOrigin, Balance balance, TierPorts ports, Fleet fleet,
-        Optional<Tls> tls, Connections connections, Tuning tuning, Said said, Optional<Quota> quota) {
+        Optional<Tls> tls, Connections connections, Tuning tuning, Said said, Optional<Quota> quota,
+        Optional<UserFront> ownFront) {
 
     /** The most bytes a valid key has, as nginx's edge checks it (snippets/shared/limit-key.conf). */
     public static final int MAX_KEY_BYTES = 256;
@@ -263,20 +266,20 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
         Tls t = tls.orElseThrow(() -> new IllegalStateException("the stack has no TLS"));
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
                 cache, purgeAllow, origins, ownOrigin, balance, ports, fleet,
-                Optional.of(new Tls(Optional.of(files), t.http2(), t.hsts(), t.httpPort())), connections, tuning, said, quota);
+                Optional.of(new Tls(Optional.of(files), t.http2(), t.hsts(), t.httpPort())), connections, tuning, said, quota, ownFront);
     }
 
     /** This spec with its tiers on {@code ports}. */
     public StackSpec withPorts(TierPorts ports) {
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
-                cache, purgeAllow, origins, ownOrigin, balance, ports, fleet, tls, connections, tuning, said, quota);
+                cache, purgeAllow, origins, ownOrigin, balance, ports, fleet, tls, connections, tuning, said, quota, ownFront);
     }
 
     /** This spec with the edges sharing the Redis at {@code hostPort}. */
     public StackSpec withFleetRedis(String hostPort) {
         return new StackSpec(front, back, key, missing, ceiling, tiers, allow, scope, limitConn, rejectStatus, retryAfter,
                 cache, purgeAllow, origins, ownOrigin, balance, ports, new Fleet(fleet.edges(), fleet.spread(), fleet.limit(),
-                        Optional.of(hostPort), fleet.redisTimeoutMs()), tls, connections, tuning, said, quota);
+                        Optional.of(hostPort), fleet.redisTimeoutMs()), tls, connections, tuning, said, quota, ownFront);
     }
 
     /**

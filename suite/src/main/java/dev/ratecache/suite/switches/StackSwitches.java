@@ -66,6 +66,9 @@ public final class StackSwitches implements WholeNumber.Flags {
     @Mixin
     final ConnectionSwitches connections = new ConnectionSwitches();
 
+    /** The user's own nginx config in the front tier's place (--nginx-conf, read by the command); null: the rendered front. */
+    private dev.ratecache.suite.spec.UserFront ownFront;
+
 
 
 
@@ -325,8 +328,13 @@ public final class StackSwitches implements WholeNumber.Flags {
         Flags.copy(this, c);
         c.limits.givenTiers = limits.givenTiers;
         c.tlsSwitches.throwawayTls = tlsSwitches.throwawayTls;
+        c.ownFront = ownFront;
         return c;
     }
+
+    /** The user's own config as the front tier (--nginx-conf); null for the suite's rendered one. */
+    public StackSwitches ownFront(dev.ratecache.suite.spec.UserFront own) { ownFront = own; return this; }
+    public Optional<dev.ratecache.suite.spec.UserFront> ownFront() { return Optional.ofNullable(ownFront); }
 
     // Fluent setters, for tests and other code that builds a scenario without a command line.
     public StackSwitches frontLimit(boolean on) { limits.frontLimit = on; return this; }
@@ -441,6 +449,13 @@ public final class StackSwitches implements WholeNumber.Flags {
 
     /** A one-line description of the switches that differ from the defaults, for logs and reports. */
     public String describe() {
+        if (ownFront != null) {
+            // The rendered front's flags do not apply: the user's config is the front.
+            return "front tier: your config (" + ownFront.describe() + "), its limits " + (limits.frontLimit ? "on" : "left out")
+                    + " and its cache " + (caching.cache ? "on" : "left out")
+                    + ", back limit " + (limits.backLimit ? limits.backRate + " r/s burst " + limits.backBurst + " " + limits.backMode : "off")
+                    + (tlsSwitches.tls ? ", TLS (throwaway CA where its files are not here)" : "");
+        }
         return "front limit " + (limits.frontLimit ? limits.frontRate + " r/s burst " + limits.frontBurst + " " + limits.frontMode : "off")
                 + (limits.frontLimit && (!limits.limitKey.byAddress() || !limits.allow.isEmpty() || limits.limitScope == LimitScope.MISSES)
                         ? " keyed by " + (limits.limitKey.byAddress() ? "address" : limits.limitKey + " (missing: " + limits.missingKey
@@ -494,7 +509,8 @@ public final class StackSwitches implements WholeNumber.Flags {
                         Optional.ofNullable(fleetRedis()), fleetRedisTimeout()),
                 tlsSpec, new StackSpec.Connections(keepalive(), readTimeout(), clientTimeout()),
                 new StackSpec.Tuning(workers(), ageSourceInForce()),
-                new StackSpec.Said(describe(), Flags.differing(this, new StackSwitches())), quota());
+                new StackSpec.Said(describe(), Flags.differing(this, new StackSwitches())), quota(),
+                Optional.ofNullable(ownFront));
     }
 
     private static StackSpec.Key specKey(LimitKey key) {

@@ -1,0 +1,142 @@
+package dev.ratecache.suite.ownconfig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratecache.suite.Http;
+import dev.ratecache.suite.explain.ConfigRefused;
+import dev.ratecache.suite.explain.NginxCheck;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.stack.SharedOrigin;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.suite.stack.Stacks;
+import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A user's own nginx config as the front tier (--nginx-conf): a production config, written for its
+ * own machine, read, rewired in a copy and run in front of the suite's tiers; its limit and cache
+ * answer on the wire, and what cannot run here is refused in one line naming the directive.
+ */
+@StackTest
+@ExtendWith(SharedOrigin.class)
+class OwnFrontStackTest {
+    private static final String DIR = "/dev/ratecache/suite/ownconfig/";
+
+    static Path config(String name) throws IOException {
+        Path target = TestDirs.fresh(OwnFrontStackTest.class, "configs").resolve(name);
+        try (InputStream in = OwnFrontStackTest.class.getResourceAsStream(DIR + name)) {
+            assertThat(in).as(name).isNotNull();
+            Files.write(target, in.readAllBytes());
+        }
+        return target;
+    }
+
+    private static OwnFront read(String name, String... paths) throws Exception {
+        return OwnFrontReader.read(config(name), null, List.of(paths), TestDirs.fresh(OwnFrontStackTest.class, "read-" + name));
+    }
+
+    private static List<Integer> statuses(Stack stack, int n) throws Exception {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(Http.get(stack.frontUri(), "/hare?n=" + i).statusCode());
+        }
+        return out;
+    }
+
+    @Test
+    void aProductionConfigIsReadAsThisMachineCanCheckIt() throws Exception {
+        OwnFront own = read("production.conf");
+
+        assertThat(own.server().label()).contains("api.example.com");
+        assertThat(own.planPaths()).extracting(OwnFront.PlanPath::path).containsExactly("/hare");
+        assertThat(own.limits()).isTrue();
+        assertThat(own.caches()).isTrue();
+    }
+
+    @Test
+    void theUsersLimitRefusesPastItsBurstWithItsOwnStatus(OriginServer origin) throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "limit");
+        try (Stack stack = Stacks.around(origin, dir, new StackSwitches().ownFront(read("production.conf")).cache(false))) {
+            // 1r/m with burst=2 nodelay: three pass at once, and no token comes back for a minute.
+            assertThat(statuses(stack, 5)).containsExactly(200, 200, 200, 429, 429);
+            String rewired = Files.readString(dir.resolve("nginx/front").resolve(OwnFrontConfig.CHANGES));
+            assertThat(rewired).contains("production.conf:18: listen 80 default_server -> listen 127.0.0.1:" + stack.ports().front())
+                    .contains("production.conf:13: server 10.0.0.5:8080 -> server 127.0.0.1:" + stack.ports().back())
+                    .contains("production.conf:3: user www-data left out")
+                    .contains("production.conf:8: access_log /var/log/nginx/access.log -> access_log logs/your-access.log")
+                    .contains("admin.example.com").contains("proxy_cache apicache left out");
+        }
+    }
+
+    @Test
+    void theUsersCacheAnswersARepeatWithoutTheOrigin(OriginServer origin) throws Exception {
+        try (Stack stack = Stacks.around(origin, TestDirs.fresh(getClass(), "cache"),
+                new StackSwitches().ownFront(read("production.conf")))) {
+            long before = origin.counters().requests("hare");
+            HttpResponse<String> first = Http.get(stack.frontUri(), "/hare?cached");
+            HttpResponse<String> second = Http.get(stack.frontUri(), "/hare?cached");
+
+            assertThat(first.statusCode()).isEqualTo(200);
+            assertThat(second.body()).isEqualTo(first.body());
+            assertThat(origin.counters().requests("hare") - before).isEqualTo(1);
+            // The suite's JSON log beside the user's: the report's counts come from it.
+            stack.close();
+            assertThat(stack.frontEvents()).extracting(e -> e.cache().name()).contains("MISS", "HIT");
+        }
+    }
+
+    @Test
+    void aCellWithTheFrontLimitOffRunsTheConfigWithoutItsLimitReq(OriginServer origin) throws Exception {
+        Path dir = TestDirs.fresh(getClass(), "no-limit");
+        try (Stack stack = Stacks.around(origin, dir,
+                new StackSwitches().ownFront(read("production.conf")).frontLimit(false).cache(false))) {
+            assertThat(statuses(stack, 5)).containsOnly(200);
+            assertThat(Files.readString(dir.resolve("nginx/front").resolve(OwnFrontConfig.CHANGES)))
+                    .contains("limit_req zone=api burst=2 nodelay left out: this cell runs without the config's limits");
+        }
+    }
+
+    @Test
+    void everyCopyPassesNginxT() throws Exception {
+        for (String name : List.of("production.conf", "api.conf", "plain.conf")) {
+            OwnFront own = read(name);
+            for (boolean on : new boolean[] {true, false}) {
+                Path prefix = TestDirs.fresh(getClass(), "copy-" + name + "-" + on);
+                Path conf = own.write(new StackSwitches().ownFront(own).frontLimit(on).cache(on).spec(StackPorts.free()),
+                        prefix);
+                assertThat(NginxCheck.refusal(conf, prefix)).as(name + " " + Files.readString(conf)).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aPathPassedToFastCgiIsRefusedNamingItsLine() {
+        assertThatThrownBy(() -> read("fastcgi.conf")).isInstanceOf(ConfigRefused.class)
+                .hasMessageContaining("fastcgi.conf:5: fastcgi_pass unix:/run/php/php-fpm.sock")
+                .hasMessageContaining("speaks HTTP only");
+    }
+
+    @Test
+    void anAddressOnlyAResolverKnowsIsRefusedNamingItsLine() {
+        assertThatThrownBy(() -> read("resolver-only.conf")).isInstanceOf(ConfigRefused.class)
+                .hasMessageContaining("resolver-only.conf:8: proxy_pass http://$backend:8080");
+    }
+
+    @Test
+    void aPathTheConfigAnswersItselfIsRefused() {
+        assertThatThrownBy(() -> read("production.conf", "/health")).isInstanceOf(ConfigRefused.class)
+                .hasMessageContaining("--path /health").hasMessageContaining("answers it itself");
+    }
+}
