@@ -207,7 +207,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
                 && switches.origins().isEmpty();
         Map<String, CellPrediction> predictions = predict(run, outcome, out);
-        List<ReportSection> sections = sections(outcome.cells(), checked, predictions);
+        List<ReportSection> sections = new ArrayList<>(sections(outcome.cells(), checked, predictions));
+        if (switches.ownFront().isPresent()) {
+            OwnConfigReport.section(run.cells, runDir).ifPresent(sections::add);
+        }
         new ReportWriter(runDir, describeRun(run, started, runDir), outcome, checked, comparable, predictions, sections).write();
         linkLatest(runDir);
         out.println();

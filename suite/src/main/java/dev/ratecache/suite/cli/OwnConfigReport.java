@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.ownconfig.OwnFrontConfig;
+import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.spec.UserFront;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,21 +26,40 @@ final class OwnConfigReport {
                 + " directives, with the server cache off without its proxy_cache ones; "
                 + (!own.limits() && !own.caches() ? OwnConfigCells.nothingToShow(own)
                 : "the direct cells send the same paths straight to the origin"));
-        Path rewired = null;
-        for (Cell c : cells.stream().filter(c -> !c.direct())
-                .sorted(java.util.Comparator.comparing(c -> !(c.frontLimit() && c.serverCache()))).toList()) {
-            Path candidate = runDir.resolve("cells").resolve(c.name().replace('/', '-')).resolve("nginx/front")
-                    .resolve(OwnFrontConfig.CHANGES);
-            if (Files.isRegularFile(candidate)) {
-                rewired = candidate;
-                break;
-            }
-        }
-        if (rewired != null) {
-            Files.copy(rewired, runDir.resolve(OwnFrontConfig.CHANGES), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            lines.put("rewired", Files.readAllLines(runDir.resolve(OwnFrontConfig.CHANGES)).stream()
-                    .filter(l -> !l.startsWith("#")).toList());
+        List<String> changes = changes(cells, runDir);
+        if (!changes.isEmpty()) {
+            lines.put("rewired", changes.size() + " changes to your config for this machine, in the section \""
+                    + TITLE + "\" and " + OwnFrontConfig.CHANGES);
         }
         return lines;
+    }
+
+    static final String TITLE = "Your config, as it ran here";
+
+    /** The section listing every change, once a cell ran the config; empty before. */
+    static java.util.Optional<ReportSection> section(List<Cell> cells, Path runDir) throws IOException {
+        List<String> changes = changes(cells, runDir);
+        return changes.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(new ReportSection(TITLE,
+                "Your file is never edited: a copy runs, changed only where it names this machine's addresses, files and"
+                + " processes, line by line below (from the cell that ran your limits and cache as written; a cell"
+                + " that leaves them out lists that too, in its nginx/front/" + OwnFrontConfig.CHANGES + ").", changes));
+    }
+
+    /** The changes, from the first cell that ran the config with its limits and cache; kept as rewired.txt in the run. */
+    private static List<String> changes(List<Cell> cells, Path runDir) throws IOException {
+        Path kept = runDir.resolve(OwnFrontConfig.CHANGES);
+        if (!Files.isRegularFile(kept)) {
+            for (Cell c : cells.stream().filter(c -> !c.direct())
+                    .sorted(java.util.Comparator.comparing(c -> !(c.frontLimit() && c.serverCache()))).toList()) {
+                Path candidate = runDir.resolve("cells").resolve(c.name().replace('/', '-')).resolve("nginx/front")
+                        .resolve(OwnFrontConfig.CHANGES);
+                if (Files.isRegularFile(candidate)) {
+                    Files.copy(candidate, kept);
+                    break;
+                }
+            }
+        }
+        return Files.isRegularFile(kept) ? Files.readAllLines(kept).stream().filter(l -> !l.startsWith("#")).toList()
+                : List.of();
     }
 }

@@ -1,0 +1,80 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ./run-tests.sh --nginx-conf FILE: the user's config as the front tier of the matrix's cells, its
+ * own paths sent by the plans and answered by the origin as /hare, every figure predicted from the
+ * limit and cache the config applies there, and the report listing each line the copy changed.
+ */
+@StackTest
+class OwnConfigMatrixStackTest {
+    private static MatrixRun matrix;
+    private static Path config;
+
+    static Path config(String name) throws IOException {
+        Path target = TestDirs.fresh(OwnConfigMatrixStackTest.class, "configs").resolve(name);
+        try (InputStream in = OwnConfigMatrixStackTest.class.getResourceAsStream("/dev/ratecache/suite/ownconfig/" + name)) {
+            Files.write(target, in.readAllBytes());
+        }
+        return target;
+    }
+
+    @BeforeAll
+    static void run() throws Exception {
+        config = config("api.conf");
+        matrix = MatrixRun.of(OwnConfigMatrixStackTest.class, "default", List.of("stress/no-caching", "stress/server-cache"),
+                "--nginx-conf", config.toString());
+    }
+
+    @Test
+    void everyCellRunsTheUsersConfigOnItsOwnPath() throws Exception {
+        assertThat(matrix.exitCode).as(matrix.output()).isZero();
+        assertThat(matrix.output()).contains("front tier: your config (api.conf, server api.example.com");
+        assertThat(Files.readAllLines(matrix.run.resolve("cells/stress-server-cache/jmeter/results.jtl")).get(1))
+                .contains("/api/");
+        assertThat(Files.readString(matrix.run.resolve("cells/stress-server-cache/nginx/front/conf/nginx.conf")))
+                .contains("limit_req zone=api burst=20 nodelay;").contains("proxy_cache apicache;");
+    }
+
+    @Test
+    void theUsersLimitAndCacheShowInTheFiguresAndArePredicted() {
+        var limited = matrix.cells.get("stress/no-caching");
+        var cached = matrix.cells.get("stress/server-cache");
+        // 100 users at once against 10 r/s with a burst of 20: most are refused with the config's 429.
+        assertThat(limited.at("/metrics/rejected_pct/median").asDouble()).isGreaterThan(50);
+        assertThat(cached.at("/metrics/origin_requests/median").asDouble()).isLessThan(
+                limited.at("/metrics/origin_requests/median").asDouble());
+        for (var cell : List.of(limited, cached)) {
+            assertThat(cell.at("/prediction/predicted").asBoolean()).as(cell.toString()).isTrue();
+            assertThat(cell.at("/prediction/metrics/rejected_pct/predicted").asDouble()).isGreaterThan(50);
+        }
+    }
+
+    @Test
+    void theReportListsEveryLineTheCopyChanged() throws Exception {
+        String report = Files.readString(matrix.run.resolve("report.md"));
+        assertThat(report).contains(OwnConfigReport.TITLE)
+                .contains("api.conf:17: proxy_pass http://backend.internal:9000 -> proxy_pass http://127.0.0.1:");
+        assertThat(matrix.run.resolve("rewired.txt")).exists();
+    }
+
+    @Test
+    void aConfigThatNeitherLimitsNorCachesRunsTheDirectCellsOnly() throws Exception {
+        CommandRun cli = new CommandRun();
+        int exit = cli.run("--profile", "quick", "--dry-run", "--nginx-conf", config("plain.conf").toString());
+        assertThat(exit).as(cli.out() + cli.err()).isZero();
+        assertThat(cli.out()).contains("stress/direct").doesNotContain("stress/server-cache")
+                .doesNotContain("load/no-caching");
+    }
+}
