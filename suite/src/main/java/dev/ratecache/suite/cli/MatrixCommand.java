@@ -313,18 +313,13 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             }
         }
         problems.addAll(ownConfig.orphans());
-        if (ownConfig.given() && matrix != MatrixKind.DEFAULT && matrix != MatrixKind.FULL) {
+        if (ownConfig.given() && edge != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
+            problems.add("--nginx-conf is an nginx config, which only nginx's front runs: drop --edge " + edge);
+        } else if (ownConfig.given() && matrix != MatrixKind.DEFAULT && matrix != MatrixKind.FULL) {
             problems.add("--nginx-conf runs the plans' matrices (default, full): --matrix " + matrix
                     + " renders a front tier of its own");
         } else if (ownConfig.given() && problems.isEmpty()) {
-            try {
-                ownConfig.apply(switches).ifPresent(problems::add);
-            } catch (java.io.IOException e) {
-                problems.add("--nginx-conf cannot be read: " + e.getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                problems.add("--nginx-conf: interrupted while nginx -t read it");
-            }
+            OwnConfigOptions.applyOrSay(ownConfig, switches, problems);
         }
         List<String> planProblems = new ArrayList<>();
         List<Plan> plans = plans(planProblems, runDir);
@@ -613,7 +608,8 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     private List<String> withKindsOriginArgs(List<String> args, Path runDir, Profile profile) throws java.io.IOException {
         List<String> all = new ArrayList<>(args);
         all.addAll(matrix.originArgs());
-        if (switches.ownFront().isPresent()) {
+        // A replay's origin answers the log's paths already (its own paths file).
+        if (switches.ownFront().isPresent() && all.stream().noneMatch(a -> a.startsWith("--origin.replay.paths-file="))) {
             all.addAll(OwnConfigOrigin.args(switches.ownFront().get(), profile.endpoints(), runDir));
         }
         return all;

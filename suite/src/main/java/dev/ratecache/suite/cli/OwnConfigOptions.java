@@ -59,6 +59,18 @@ final class OwnConfigOptions {
      * Reads the config into {@code switches}' front tier (with TLS when its server listens with ssl
      * alone): the problem in one line when it cannot run here, else empty.
      */
+    /** {@link #apply}, its problem (or its failure to read) added to {@code problems}. */
+    static void applyOrSay(OwnConfigOptions options, StackSwitches switches, List<String> problems) {
+        try {
+            options.apply(switches).ifPresent(problems::add);
+        } catch (IOException e) {
+            problems.add("--nginx-conf cannot be read: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            problems.add("--nginx-conf: interrupted while nginx -t read it");
+        }
+    }
+
     Optional<String> apply(StackSwitches switches) throws IOException, InterruptedException {
         if (nginxConf == null) {
             return Optional.empty();

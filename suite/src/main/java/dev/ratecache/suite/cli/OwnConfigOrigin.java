@@ -27,6 +27,7 @@ final class OwnConfigOrigin {
                     .orElseThrow(() -> new IllegalArgumentException("no endpoint " + p.endpoint()));
             rows.add(p.path() + ",0," + e.delay().toMillis() + ",1024," + e.maxAge().toSeconds());
         }
+        Files.createDirectories(runDir);
         Path csv = runDir.resolve(PATHS_CSV);
         Files.write(csv, rows);
         return List.of("--origin.replay.paths-file=" + csv.toAbsolutePath());

@@ -56,6 +56,9 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
     CommandLine.Model.CommandSpec spec;
 
     @Mixin
+    OwnConfigOptions ownConfig = new OwnConfigOptions();
+
+    @Mixin
     StackPorts ports = new StackPorts();
 
     @Mixin
@@ -107,9 +110,14 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             return dryRun.report(spec.commandLine().getOut(), List.of("the " + edge + " tiers with " + chosen.describe()
                     + ", kept up until ./run-tests.sh down"));
         }
+        Path runDir = RunFolders.next(resultsDir, "up-");
+        List<String> originArgs = new ArrayList<>(profile.originArgs());
+        if (chosen.ownFront().isPresent()) {
+            originArgs.addAll(OwnConfigOrigin.args(chosen.ownFront().get(), profile.endpoints(), runDir));
+        }
         UpSession.Settings settings = new UpSession.Settings(edge, chosen, ports, originThreads.threads(),
-                profile.originArgs(), every, database.chosen(spec.commandLine().getParseResult()));
-        return new UpSession(settings, resultsDir, RunFolders.next(resultsDir, "up-"), spec.commandLine().getOut(),
+                originArgs, every, database.chosen(spec.commandLine().getParseResult()));
+        return new UpSession(settings, resultsDir, runDir, spec.commandLine().getOut(),
                 spec.commandLine().getErr()).run();
     }
 
@@ -130,6 +138,12 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             } else {
                 chosen = cell.get().apply(switches);
             }
+        }
+        problems.addAll(ownConfig.orphans());
+        if (ownConfig.given() && edge != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
+            problems.add("--nginx-conf is an nginx config, which only nginx's front runs: drop --edge " + edge);
+        } else if (ownConfig.given() && problems.isEmpty()) {
+            OwnConfigOptions.applyOrSay(ownConfig, chosen, problems);
         }
         originThreads.problem().ifPresent(problems::add);
         problems.addAll(database.problems());

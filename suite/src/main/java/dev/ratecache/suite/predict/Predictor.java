@@ -251,6 +251,10 @@ public final class Predictor {
         if (cell.plan().userFile() != null) {
             return "the model does not know the shape of your own plan";
         }
+        if (!cell.direct() && own(in).isPresent() && isReplay(cell.plan())) {
+            return "your config: the model does not route a replay's URIs through your config's locations; it predicts"
+                    + " the plans' cells, whose paths it knows";
+        }
         if (!cell.direct() && own(in).isPresent()) {
             java.util.Optional<String> ownGap = own(in).get().gap(in.stack().front().isPresent(), in.stack().cache().on());
             if (ownGap.isPresent()) {

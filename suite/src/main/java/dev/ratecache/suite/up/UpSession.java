@@ -236,7 +236,14 @@ public final class UpSession {
 
     private void printBanner(Map<String, String> urls) {
         out.println("run-tests.sh up: running (PID " + ProcessHandle.current().pid() + ")");
-        out.println("  front        " + urls.get("front") + "/hare  (/tortoise, /snail; rate limit and edge cache here)");
+        java.util.Optional<dev.ratecache.suite.spec.UserFront> own = settings.switches().ownFront();
+        if (own.isPresent()) {
+            List<String> paths = own.get().paths().stream().map(dev.ratecache.suite.spec.UserFront.SentPath::path).toList();
+            out.println("  front        " + urls.get("front") + paths.get(0) + "  (your config: " + String.join(", ", paths)
+                    + "; what it changed: nginx/front/rewired.txt)");
+        } else {
+            out.println("  front        " + urls.get("front") + "/hare  (/tortoise, /snail; rate limit and edge cache here)");
+        }
         if (urls.containsKey("front-ca")) {
             out.println("  try          curl --cacert " + urls.get("front-ca") + " " + urls.get("front") + "/hare"
                     + "  (the CA that signed the edge's certificate)");

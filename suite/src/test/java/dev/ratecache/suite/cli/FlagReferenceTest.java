@@ -56,7 +56,8 @@ class FlagReferenceTest {
             Map.entry("LoadHostOptions", "Load from other hosts"),
             Map.entry("RmiSecurity", "JMeter's RMI"),
             Map.entry("LogInput", "Reading an access log"),
-            Map.entry("EdgeOption", "The edge product"));
+            Map.entry("EdgeOption", "The edge product"),
+            Map.entry("OwnConfigOptions", "Your own nginx config as the front tier"));
 
     @Test
     void docsReferenceIsEveryCommandsHelpAsTheCommandLineRendersIt() throws Exception {

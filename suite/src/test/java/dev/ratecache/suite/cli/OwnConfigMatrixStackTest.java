@@ -77,4 +77,20 @@ class OwnConfigMatrixStackTest {
         assertThat(cli.out()).contains("stress/direct").doesNotContain("stress/server-cache")
                 .doesNotContain("load/no-caching");
     }
+
+    @Test
+    void upTakesTheConfigAsItsFrontToo() throws Exception {
+        CommandRun cli = new CommandRun();
+        int exit = cli.run("up", "--dry-run", "--nginx-conf", config.toString(), "--results",
+                TestDirs.fresh(getClass(), "up").toString());
+        assertThat(exit).as(cli.out() + cli.err()).isZero();
+        assertThat(cli.out()).contains("front tier: your config (api.conf");
+    }
+
+    @Test
+    void anotherEdgeProductIsRefusedInOneLine() throws Exception {
+        CommandRun cli = new CommandRun();
+        assertThat(cli.run("--edge", "haproxy", "--dry-run", "--nginx-conf", config.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("--nginx-conf is an nginx config, which only nginx's front runs: drop --edge haproxy");
+    }
 }
