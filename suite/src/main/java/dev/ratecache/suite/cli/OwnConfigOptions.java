@@ -39,18 +39,38 @@ final class OwnConfigOptions {
                     + " tortoise or snail, e.g. --path /api/=tortoise. Default: one per location that proxies, as written.")
     List<String> paths = new ArrayList<>();
 
+    @Option(names = "--ingress", paramLabel = "FILE.yaml",
+            description = "Instead of --nginx-conf: Kubernetes Ingress manifests whose ingress-nginx annotations"
+                    + " (limit-rps, limit-rpm, limit-burst-multiplier, limit-connections, limit-whitelist) are run as"
+                    + " one controller replica's nginx.conf renders them, by its documented template.")
+    Path ingress;
+
+    @Option(names = "--ingress-status", paramLabel = "CODE",
+            description = "With --ingress: the controller's configmap limit-req-status-code and"
+                    + " limit-conn-status-code. Default: 503, the controller's.")
+    int ingressStatus = dev.ratecache.suite.ingress.IngressLimits.DEFAULT_STATUS;
+
     boolean given() {
-        return nginxConf != null;
+        return nginxConf != null || ingress != null;
     }
 
     /** Flags that need --nginx-conf, given without it: one line each. */
     List<String> orphans() {
         List<String> problems = new ArrayList<>();
-        if (nginxConf == null && serverName != null) {
+        if (!given() && serverName != null) {
             problems.add("--server-name chooses a server of your config: add --nginx-conf FILE");
         }
-        if (nginxConf == null && !paths.isEmpty()) {
+        if (!given() && !paths.isEmpty()) {
             problems.add("--path chooses what the plans send to your config: add --nginx-conf FILE");
+        }
+        if (nginxConf != null && ingress != null) {
+            problems.add("--nginx-conf and --ingress each give the front tier's config: give one");
+        }
+        if (ingress == null && ingressStatus != dev.ratecache.suite.ingress.IngressLimits.DEFAULT_STATUS) {
+            problems.add("--ingress-status is the ingress-nginx controller's: give it with --ingress");
+        }
+        if (ingressStatus < 400 || ingressStatus > 599) {
+            problems.add("--ingress-status must be an HTTP error status from 400 to 599 (got " + ingressStatus + ")");
         }
         return problems;
     }
@@ -72,16 +92,24 @@ final class OwnConfigOptions {
     }
 
     Optional<String> apply(StackSwitches switches) throws IOException, InterruptedException {
-        if (nginxConf == null) {
+        if (!given()) {
             return Optional.empty();
         }
-        Optional<String> unreadable = UserFile.problem(nginxConf);
+        String flag = nginxConf != null ? "--nginx-conf" : "--ingress";
+        Optional<String> unreadable = UserFile.problem(nginxConf != null ? nginxConf : ingress);
         if (unreadable.isPresent()) {
-            return Optional.of("--nginx-conf " + unreadable.get());
+            return Optional.of(flag + " " + unreadable.get());
         }
         Path work = Files.createTempDirectory("ratecache-nginx-conf");
         try {
-            OwnFront own = OwnFrontReader.read(nginxConf, serverName, paths, work);
+            Path config = nginxConf;
+            if (ingress != null) {
+                // One replica's config, as the controller's template renders the annotations; run as any other.
+                config = Files.writeString(work.resolve(ExplainCommand.INGRESS_CONF), dev.ratecache.suite.ingress
+                        .IngressNginxConf.render(dev.ratecache.suite.ingress.IngressLimits.read(ingress), ingressStatus,
+                                ingressStatus));
+            }
+            OwnFront own = OwnFrontReader.read(config, serverName, paths, work.resolve("check"));
             switches.ownFront(own);
             if (own.tls()) {
                 switches.tls(true);
@@ -89,8 +117,10 @@ final class OwnConfigOptions {
             return Optional.empty();
         } catch (ConfigRefused e) {
             String said = e.getMessage();
-            return Optional.of(said.startsWith("--") ? said : "--nginx-conf " + Printable.shown(nginxConf.toString())
-                    + ": " + said);
+            return Optional.of(said.startsWith("--") ? said : flag + " " + Printable.shown((nginxConf != null ? nginxConf
+                    : ingress).toString()) + ": " + said);
+        } catch (UserFile.Refused e) {
+            return Optional.of(flag + " " + e.getMessage());
         } finally {
             RunFolders.deleteQuietly(work);
         }

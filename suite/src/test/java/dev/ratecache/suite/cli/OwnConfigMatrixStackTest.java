@@ -93,4 +93,17 @@ class OwnConfigMatrixStackTest {
         assertThat(cli.run("--edge", "haproxy", "--dry-run", "--nginx-conf", config.toString())).isEqualTo(2);
         assertThat(cli.err()).contains("--nginx-conf is an nginx config, which only nginx's front runs: drop --edge haproxy");
     }
+
+    @Test
+    void anIngressRunsAsOneControllerReplicaRendersIt() throws Exception {
+        Path manifest = TestDirs.fresh(getClass(), "ingress").resolve("shop.yaml");
+        try (InputStream in = getClass().getResourceAsStream("/ingress/shop.yaml")) {
+            Files.write(manifest, in.readAllBytes());
+        }
+        CommandRun cli = new CommandRun();
+        int exit = cli.run("--profile", "quick", "--dry-run", "--ingress", manifest.toString());
+        assertThat(exit).as(cli.out() + cli.err()).isZero();
+        assertThat(cli.out()).contains("front tier: your config (ingress-nginx.conf, server shop.example.com")
+                .contains("paths /api/");
+    }
 }

@@ -190,11 +190,30 @@ class MatrixTest {
         }
     }
 
+    @Test
+    void copyCarriesTheUsersOwnConfig() {
+        dev.ratecache.suite.spec.UserFront own = new dev.ratecache.suite.spec.UserFront() {
+            @Override public Path write(dev.ratecache.suite.spec.StackSpec spec, Path prefix) { return prefix; }
+            @Override public List<SentPath> paths() { return List.of(new SentPath("/api/", "hare")); }
+            @Override public boolean limits() { return true; }
+            @Override public boolean caches() { return false; }
+            @Override public String describe() { return "mine.conf"; }
+        };
+        StackSwitches copy = new StackSwitches().ownFront(own).copy();
+
+        assertThat(copy.ownFront()).containsSame(own);
+        assertThat(copy.describe()).startsWith("front tier: your config (mine.conf)");
+    }
+
     /** Every field that holds a switch: the fields of StackSwitches' groups, each with the group object it is in. */
     private static List<java.util.Map.Entry<Object, Field>> switchFields(StackSwitches s) throws IllegalAccessException {
         List<java.util.Map.Entry<Object, Field>> all = new java.util.ArrayList<>();
         for (Field group : StackSwitches.class.getDeclaredFields()) {
             if (Modifier.isStatic(group.getModifiers())) {
+                continue;
+            }
+            if (!group.isAnnotationPresent(picocli.CommandLine.Mixin.class)) {
+                // Not a flag group: the user's own config, which the command reads (copyCarriesTheUsersOwnConfig).
                 continue;
             }
             group.setAccessible(true);
