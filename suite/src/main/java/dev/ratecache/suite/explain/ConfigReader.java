@@ -22,7 +22,7 @@ public final class ConfigReader {
 
     /** nginx -t's words for a path or account of the machine a config was written for, which this one lacks. */
     private static final java.util.regex.Pattern MACHINES_OWN = java.util.regex.Pattern.compile(
-            "\\b(open|mkdir|chown|fopen|getpwnam|getgrnam|BIO_new_file|PEM_read_bio)\\w*\\(\\)|cannot load certificate"
+            "\\b(open|mkdir|chown|fopen|getpwnam|getgrnam|BIO_new_file|PEM_read_bio)\\w*\\(|cannot load certificate"
             + "|Permission denied|No such file or directory|host not found in upstream");
 
     private ConfigReader() {}

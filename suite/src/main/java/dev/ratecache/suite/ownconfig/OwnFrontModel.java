@@ -21,13 +21,18 @@ import java.util.Optional;
  */
 public final class OwnFrontModel {
     private final OwnFront own;
+    private final List<String> sent;
 
-    public OwnFrontModel(OwnFront own) {
+    /** The model of {@code own} for a cell whose plan sends {@code sent} (its paths; none known: every path of the config's). */
+    public OwnFrontModel(OwnFront own, List<String> sent) {
         this.own = own;
+        this.sent = List.copyOf(sent);
     }
 
     private List<Place> places() {
-        return own.planPaths().stream().map(OwnFront.PlanPath::place).toList();
+        List<Place> places = own.planPaths().stream().filter(p -> sent.isEmpty() || sent.contains(p.path()))
+                .map(OwnFront.PlanPath::place).toList();
+        return places.isEmpty() ? own.planPaths().stream().map(OwnFront.PlanPath::place).toList() : places;
     }
 
     /** Why the model cannot predict a cell through the config (its limits and cache on as given); empty when it can. */
@@ -39,6 +44,13 @@ public final class OwnFrontModel {
             }
         }
         if (limitsOn) {
+            for (Place p : places()) {
+                if (!p.limits().isEmpty() && p.status() != 429 && p.status() != 503) {
+                    return Optional.of((p.statusWhere() == null ? p.where() : p.statusWhere()) + " limit_req_status "
+                            + p.status() + ": the figures count 429 and 503 as rejections, so its refusals show under"
+                            + " other errors");
+                }
+            }
             Place first = places().get(0);
             for (Place p : places()) {
                 if (!sameLimits(p.limits(), first.limits())) {

@@ -95,7 +95,7 @@ public final class Rewire {
         out.add(part("log_format"));
         if (http.all("access_log").isEmpty()) {
             out.add(suiteLog);
-            changes.add("added at " + http.where() + " (http): access_log " + String.join(" ", suiteLog.args())
+            changes.add("added in http: access_log " + String.join(" ", suiteLog.args())
                     + " (the suite's JSON log, which the report counts requests from)");
         }
         boolean logged = false;
@@ -124,7 +124,7 @@ public final class Rewire {
         for (Directive d : to.suiteParts()) {
             if (d.name().equals("server")) {
                 out.add(d);
-                changes.add("added at " + http.where() + " (http): the suite's status server on "
+                changes.add("added in http: the suite's status server on "
                         + d.all("listen").get(0).arg(0) + " (stub_status, loopback only)");
             }
         }

@@ -301,8 +301,11 @@ public final class Predictor {
 
     /** The model of a user's own config in the front's place (--nginx-conf); empty for the suite's rendered front. */
     static java.util.Optional<dev.ratecache.suite.ownconfig.OwnFrontModel> own(Input in) {
+        // The paths this cell's plan sends: a stress or flood cell meets only the first path's location.
+        List<String> sent = new ArrayList<>();
+        in.cell().plan().paths().forEach((property, path) -> sent.add(in.properties().getOrDefault(property, path)));
         return in.stack().ownFront().filter(f -> f instanceof dev.ratecache.suite.ownconfig.OwnFront)
-                .map(f -> new dev.ratecache.suite.ownconfig.OwnFrontModel((dev.ratecache.suite.ownconfig.OwnFront) f));
+                .map(f -> new dev.ratecache.suite.ownconfig.OwnFrontModel((dev.ratecache.suite.ownconfig.OwnFront) f, sent));
     }
 
     static boolean isReplay(Plan plan) {
