@@ -88,6 +88,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     StackPorts ports = new StackPorts();
 
     @Mixin
+    OwnConfigOptions ownConfig = new OwnConfigOptions();
+
+    @Mixin
     StackSwitches switches = new StackSwitches();
 
     @Option(names = "--duration", paramLabel = "SECONDS", description = "How long wrk pushes each path. Default: ${DEFAULT-VALUE}.")
@@ -233,9 +236,17 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                 : Files.createTempDirectory("ratecache-peak-", PosixFilePermissions.asFileAttribute(
                         PosixFilePermissions.fromString("rwxr-xr-x")));
         boolean ownOrigin = switches.origins().isEmpty();
-        String path = url != null ? url : "/peak";
+        String path = url != null ? url : switches.ownFront().map(own -> own.paths().get(0).path()).orElse("/peak");
         List<String> originArgs = ownOrigin
                 ? List.of("--origin.endpoints.peak.delay=0ms", "--origin.endpoints.peak.max-age=86400") : null;
+        if (ownOrigin && switches.ownFront().isPresent()) {
+            // Your config's paths answered as /peak is: no delay, a day's freshness.
+            originArgs = new ArrayList<>(originArgs);
+            originArgs.addAll(OwnConfigOrigin.args(switches.ownFront().get(),
+                    List.of(new dev.ratecache.suite.origin.Endpoint("hare", Duration.ZERO, Duration.ofDays(1)),
+                            new dev.ratecache.suite.origin.Endpoint("tortoise", Duration.ZERO, Duration.ofDays(1)),
+                            new dev.ratecache.suite.origin.Endpoint("snail", Duration.ZERO, Duration.ofDays(1))), dir));
+        }
         if (appPath != null) {
             out.println("machine:  " + Machine.oneLine(NginxServer.version()));
             try {
@@ -481,6 +492,15 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             problems.add("--threads (" + threads + ") must not exceed --connections (" + connections + ")");
         }
         range(problems, "--rounds", rounds);
+        problems.addAll(ownConfig.orphans());
+        if (ownConfig.given() && (edge != EdgeProduct.NGINX || breakdown || switches.tls() || fleet || appPath != null
+                || quotaGiven())) {
+            problems.add("--nginx-conf measures your config's HIT, MISS and rejection paths: drop " + (edge != EdgeProduct.NGINX
+                    ? "--edge " + edge : breakdown ? "--breakdown" : switches.tls() ? "--tls" : fleet ? "--fleet"
+                    : appPath != null ? "--app-path" : "--quota") + ", which measure the rendered front's");
+        } else if (ownConfig.given() && problems.isEmpty()) {
+            OwnConfigOptions.applyOrSay(ownConfig, switches, problems);
+        }
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
         }

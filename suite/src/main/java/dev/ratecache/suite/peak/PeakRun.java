@@ -170,6 +170,10 @@ public final class PeakRun {
      * quota, which only the quota's rows count ({@link #withOpenQuota}).
      */
     public static StackSwitches open(StackSwitches s) {
+        if (s.ownFront().isPresent()) {
+            // Your config's limits left out: the HIT and MISS paths at the rate the tiers can go.
+            return s.copy().frontLimit(false).backRate(OPEN_RATE).backBurst(OPEN_BURST).backMode(LimitMode.NODELAY);
+        }
         return s.copy().frontRate(OPEN_RATE).frontBurst(OPEN_BURST).frontMode(LimitMode.NODELAY)
                 .backRate(OPEN_RATE).backBurst(OPEN_BURST).backMode(LimitMode.NODELAY)
                 .quota(null, Quota.Window.SLIDING);
@@ -177,6 +181,10 @@ public final class PeakRun {
 
     /** The switches of the rejection run: a front limit of 1 r/s with a burst of 1, so nearly all is rejected. */
     public static StackSwitches rejecting(StackSwitches s) {
+        if (s.ownFront().isPresent()) {
+            // Your config's own limits refuse the flood.
+            return s.copy().frontLimit(true);
+        }
         return s.copy().frontLimit(true).frontRate(1).frontBurst(1).frontMode(LimitMode.QUEUE)
                 .quota(null, Quota.Window.SLIDING);
     }
@@ -210,7 +218,7 @@ public final class PeakRun {
             origin = startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
             stack = Stack.around(origin, open(options.switches()), options.ports(), options.dir().resolve("open"));
             URI url = stack.frontUri().resolve(options.path());
-            int bodyBytes = warm(url);
+            int bodyBytes = options.switches().ownFront().isPresent() ? warmYours(url, origin) : warm(url);
             ceiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(), bodyBytes);
             URI haproxyUrl = null;
             if (HaproxyCache.installed()) {
@@ -457,6 +465,19 @@ public final class PeakRun {
      * (or three times for an origin of the user's, which counts nothing here); false when five did not
      * get there. For a cache that says nothing of hits and misses.
      */
+    /**
+     * {@link #warm(URI)} for your own config, which sends no X-Cache-Status: the origin's counter tells
+     * a hit, as for HAProxy's cache. Returns the body's size.
+     */
+    private static int warmYours(URI url, OriginServer origin) throws IOException, InterruptedException {
+        if (!warmedByOrigin(url, origin)) {
+            throw new IOException(url + " is not answered from your config's cache (each request reached the origin):"
+                    + " give --url a path your config caches");
+        }
+        return HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofByteArray()).body().length;
+    }
+
     static boolean warmedByOrigin(URI url, OriginServer origin) throws IOException, InterruptedException {
         for (int attempt = 0; attempt < 5; attempt++) {
             long before = originRequests(origin);

@@ -88,6 +88,16 @@ class OwnConfigMatrixStackTest {
     }
 
     @Test
+    void peakMeasuresTheConfigsOwnPathsAndRefusesTheRenderedFrontsBreakdown() throws Exception {
+        CommandRun dry = new CommandRun();
+        assertThat(dry.run("peak", "--dry-run", "--nginx-conf", config.toString())).as(dry.out() + dry.err()).isZero();
+        CommandRun breakdown = new CommandRun();
+        assertThat(breakdown.run("peak", "--breakdown", "--dry-run", "--nginx-conf", config.toString())).isEqualTo(2);
+        assertThat(breakdown.err()).contains("--nginx-conf measures your config's HIT, MISS and rejection paths: drop"
+                + " --breakdown");
+    }
+
+    @Test
     void anotherEdgeProductIsRefusedInOneLine() throws Exception {
         CommandRun cli = new CommandRun();
         assertThat(cli.run("--edge", "haproxy", "--dry-run", "--nginx-conf", config.toString())).isEqualTo(2);
