@@ -29,14 +29,32 @@ public final class OwnFrontModel {
         this.sent = List.copyOf(sent);
     }
 
+    /** Where each path the cell sends goes, as nginx searches the server's locations; the paths of the config when none are known. */
     private List<Place> places() {
-        List<Place> places = own.planPaths().stream().filter(p -> sent.isEmpty() || sent.contains(p.path()))
-                .map(OwnFront.PlanPath::place).toList();
-        return places.isEmpty() ? own.planPaths().stream().map(OwnFront.PlanPath::place).toList() : places;
+        if (sent.isEmpty()) {
+            return own.planPaths().stream().map(OwnFront.PlanPath::place).toList();
+        }
+        var target = own.server().target();
+        List<Place> places = new java.util.ArrayList<>();
+        for (String path : sent) {
+            var match = target.locations().match(path);
+            places.add(match.known() ? target.placeOf().apply(match.location()) : null);
+        }
+        return places;
     }
 
     /** Why the model cannot predict a cell through the config (its limits and cache on as given); empty when it can. */
     public Optional<String> gap(boolean limitsOn, boolean cacheOn) {
+        for (int i = 0; i < places().size(); i++) {
+            Place p = places().get(i);
+            if (p == null) {
+                return Optional.of("the location that answers " + sent.get(i) + " cannot be told (a regex Java cannot read)");
+            }
+            if (p.upstream() == null || p.returns() != null) {
+                return Optional.of(p.label() + " at " + p.where() + " answers " + sent.get(i) + " itself, which the model"
+                        + " does not: it passes every request it admits upstream");
+            }
+        }
         for (Place p : places()) {
             if (!p.notPredicted().isEmpty()) {
                 var n = p.notPredicted().get(0);

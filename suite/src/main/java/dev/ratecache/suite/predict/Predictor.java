@@ -251,10 +251,6 @@ public final class Predictor {
         if (cell.plan().userFile() != null) {
             return "the model does not know the shape of your own plan";
         }
-        if (!cell.direct() && own(in).isPresent() && isReplay(cell.plan())) {
-            return "your config: the model does not route a replay's URIs through your config's locations; it predicts"
-                    + " the plans' cells, whose paths it knows";
-        }
         if (!cell.direct() && own(in).isPresent()) {
             java.util.Optional<String> ownGap = own(in).get().gap(in.stack().front().isPresent(), in.stack().cache().on());
             if (ownGap.isPresent()) {
@@ -302,8 +298,13 @@ public final class Predictor {
     /** The model of a user's own config in the front's place (--nginx-conf); empty for the suite's rendered front. */
     static java.util.Optional<dev.ratecache.suite.ownconfig.OwnFrontModel> own(Input in) {
         // The paths this cell's plan sends: a stress or flood cell meets only the first path's location.
+        // A replay's, its log's paths, each to the location nginx would search out for it.
         List<String> sent = new ArrayList<>();
-        in.cell().plan().paths().forEach((property, path) -> sent.add(in.properties().getOrDefault(property, path)));
+        if (isReplay(in.cell().plan()) && in.replay() != null) {
+            in.replay().schedule().stream().map(r -> pathOf(r.uri())).distinct().forEach(sent::add);
+        } else {
+            in.cell().plan().paths().forEach((property, path) -> sent.add(in.properties().getOrDefault(property, path)));
+        }
         return in.stack().ownFront().filter(f -> f instanceof dev.ratecache.suite.ownconfig.OwnFront)
                 .map(f -> new dev.ratecache.suite.ownconfig.OwnFrontModel((dev.ratecache.suite.ownconfig.OwnFront) f, sent));
     }

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 class OwnConfigMatrixStackTest {
     private static MatrixRun matrix;
     private static Path config;
+    private static Path configs;
 
     static Path config(String name) throws IOException {
-        Path target = TestDirs.fresh(OwnConfigMatrixStackTest.class, "configs").resolve(name);
+        Path target = configs.resolve(name);
         try (InputStream in = OwnConfigMatrixStackTest.class.getResourceAsStream("/dev/ratecache/suite/ownconfig/" + name)) {
             Files.write(target, in.readAllBytes());
         }
@@ -32,6 +33,7 @@ class OwnConfigMatrixStackTest {
 
     @BeforeAll
     static void run() throws Exception {
+        configs = TestDirs.fresh(OwnConfigMatrixStackTest.class, "configs");
         config = config("api.conf");
         matrix = MatrixRun.of(OwnConfigMatrixStackTest.class, "default", List.of("stress/no-caching", "stress/server-cache"),
                 "--nginx-conf", config.toString());
@@ -95,6 +97,26 @@ class OwnConfigMatrixStackTest {
         assertThat(breakdown.run("peak", "--breakdown", "--dry-run", "--nginx-conf", config.toString())).isEqualTo(2);
         assertThat(breakdown.err()).contains("--nginx-conf measures your config's HIT, MISS and rejection paths: drop"
                 + " --breakdown");
+    }
+
+    @Test
+    void aReplayedLogGoesThroughTheConfigEachClientFromItsOwnAddressAndIsPredicted() throws Exception {
+        Path log = TestDirs.fresh(getClass(), "replay").resolve("access.log");
+        Files.writeString(log, String.join("\n",
+                "192.0.2.10 - - [20/Nov/2026:10:00:00 +0100] \"GET /api/items?page=1 HTTP/1.1\" 200 512 \"-\" \"curl/8.0\"",
+                "192.0.2.11 - - [20/Nov/2026:10:00:01 +0100] \"GET /api/items/1 HTTP/1.1\" 200 300 \"-\" \"curl/8.0\"",
+                "192.0.2.10 - - [20/Nov/2026:10:00:02 +0100] \"GET /search?q=x HTTP/1.1\" 200 300 \"-\" \"curl/8.0\"") + "\n");
+        Path results = TestDirs.fresh(getClass(), "replay-results");
+        CommandRun cli = new CommandRun();
+        int exit = cli.run("replay", log.toString(), "--nginx-conf", config("catch-all.conf").toString(), "--only",
+                "replay/no-caching", "--no-dashboards", "--results", results.toString());
+        assertThat(exit).as(cli.out() + cli.err()).isZero();
+        Path run = results.resolve("latest").toRealPath();
+        assertThat(Files.readString(run.resolve("cells/replay-no-caching/nginx/front/conf/nginx.conf")))
+                .contains("limit_req zone=perip burst=10 nodelay;");
+        var summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.resolve("summary.json").toFile());
+        assertThat(summary.at("/cells/0/prediction/predicted").asBoolean()).as(summary.toString()).isTrue();
+        assertThat(summary.at("/cells/0/metrics/origin_requests/median").asDouble()).isEqualTo(3);
     }
 
     @Test
