@@ -115,6 +115,40 @@ class ExplainStackTest {
         }
     }
 
+    /**
+     * The corpus run as the front tier (--nginx-conf): each config that has a path to send is rewired
+     * into a copy that nginx -t takes and gixy finds nothing in; each that has none is refused in one line.
+     */
+    @org.junit.jupiter.api.Test
+    void everyConfigsRewiredCopyPassesNginxTAndGixyOrIsRefusedInOneLine() throws Exception {
+        for (String f : FOLDER_FILES) {
+            copy(f);
+        }
+        List<Path> copies = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        for (String name : CASES.stream().filter(c -> !c.startsWith("refused-")).toList()) {
+            Path conf = name.equals("includes") ? DIR.resolve("includes/nginx.conf") : copy(name + ".conf");
+            dev.ratecache.suite.ownconfig.OwnFront own;
+            try {
+                own = dev.ratecache.suite.ownconfig.OwnFrontReader.read(conf, null, List.of(), DIR.resolve("own-read-" + name));
+            } catch (dev.ratecache.suite.explain.ConfigRefused e) {
+                assertThat(e.getMessage()).as(name).doesNotContain("\n");
+                refused.add(name);
+                continue;
+            }
+            Path prefix = DIR.resolve("own-" + name);
+            Path copy = own.write(new dev.ratecache.suite.switches.StackSwitches().ownFront(own)
+                    .spec(dev.ratecache.suite.stack.StackPorts.free()), prefix);
+            assertThat(dev.ratecache.suite.explain.NginxCheck.refusal(copy, prefix)).as(name + "\n" + Files.readString(copy))
+                    .isEmpty();
+            copies.add(copy);
+        }
+        assertThat(copies).as("corpus configs that run (refused: " + refused + ")").hasSizeGreaterThan(15);
+        // Two findings are the corpus's own, in the files as written, which the copy keeps as they are:
+        // nginx's default server_tokens, and the maps whose missing default exempts what they do not list.
+        dev.ratecache.suite.nginx.GixyLintTest.lint(copies, "version_disclosure", "hash_without_default");
+    }
+
     @org.junit.jupiter.api.Test
     void theExampleOfTheDocsSaysWhatItsPageQuotes() throws Exception {
         Path conf = Files.writeString(Files.createDirectories(DIR.resolve("docs")).resolve("nginx.conf"),

@@ -122,6 +122,19 @@ class OwnFrontStackTest {
     }
 
     @Test
+    void theServerTheUserNamesIsTheOneThatRuns() throws Exception {
+        OwnFront own = OwnFrontReader.read(config("production.conf"), "admin.example.com", List.of(),
+                TestDirs.fresh(getClass(), "named"));
+        Path prefix = TestDirs.fresh(getClass(), "named-copy");
+        own.write(new StackSwitches().ownFront(own).spec(StackPorts.free()), prefix);
+
+        assertThat(own.planPaths()).extracting(OwnFront.PlanPath::path).containsExactly("/");
+        assertThat(Files.readString(prefix.resolve(OwnFrontConfig.CHANGES)))
+                .contains("production.conf:34: proxy_pass http://192.168.1.10:3000 -> proxy_pass http://127.0.0.1:")
+                .contains("production.conf:17: server api.example.com { ... } left out");
+    }
+
+    @Test
     void aPathPassedToFastCgiIsRefusedNamingItsLine() {
         assertThatThrownBy(() -> read("fastcgi.conf")).isInstanceOf(ConfigRefused.class)
                 .hasMessageContaining("fastcgi.conf:5: fastcgi_pass unix:/run/php/php-fpm.sock")
