@@ -1,0 +1,30 @@
+package dev.ratecache.suite.compare;
+
+import java.util.List;
+
+/**
+ * One cell, A against B.
+ *
+ * @param presence    whether both runs have it, or only one (added in B, removed from A)
+ * @param note        why it is not compared metric by metric (a failed side), else empty
+ * @param differences what differs in the cell's switches and description, one clause each ("front limit 100 -> 90")
+ */
+public record CellComparison(String name, Presence presence, String note, List<String> differences,
+        List<MetricComparison> metrics) {
+
+    public enum Presence {
+        BOTH("in both"),
+        ADDED("added (only in B)"),
+        REMOVED("removed (only in A)");
+
+        private final String words;
+
+        Presence(String words) {
+            this.words = words;
+        }
+
+        public String words() {
+            return words;
+        }
+    }
+}
