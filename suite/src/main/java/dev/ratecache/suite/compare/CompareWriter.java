@@ -121,7 +121,7 @@ public final class CompareWriter {
         if (!Double.isNaN(failOnRegressionPct)) {
             List<Comparison.Regression> regressions = comparison.regressions(failOnRegressionPct);
             md.append(String.format(Locale.ROOT, "- Regressions (worse by more than %s %% and outside the noise): %s%n",
-                    MetricComparison.figure(failOnRegressionPct), regressions.isEmpty() ? "none"
+                    MetricComparison.pct(failOnRegressionPct), regressions.isEmpty() ? "none"
                             : String.join("; ", regressions.stream().map(Comparison.Regression::text).toList())));
         }
         md.append("\nEach interval is the 95 % interval of B - A (in per cent of A), from a bootstrap of ")

@@ -47,6 +47,11 @@ public record MetricComparison(CompareMetric metric, double a, double b, double 
         return up == (metric.better() == CompareMetric.Better.HIGHER) ? Verdict.BETTER : Verdict.WORSE;
     }
 
+    /** A per cent as given, without a needless ".0": "10", "2.5". */
+    public static String pct(double pct) {
+        return java.math.BigDecimal.valueOf(pct).stripTrailingZeros().toPlainString();
+    }
+
     /** "27.6", "0.0", "5285": figures as the report shows them, with no needless decimals. */
     static String figure(double v) {
         if (Double.isNaN(v)) {

@@ -22,7 +22,7 @@ public final class RegressionGate {
     private RegressionGate() {}
 
     public static List<Check.Outcome> checks(Comparison comparison, double pct, Path baseline) {
-        String pctText = MetricComparison.figure(pct);
+        String pctText = MetricComparison.pct(pct);
         List<Check.Outcome> outcomes = new ArrayList<>();
         for (Comparison.Regression r : comparison.regressions(pct)) {
             String text = r.cell() + "." + r.metric().metric().id() + " no worse than " + pctText + " % of the baseline";
