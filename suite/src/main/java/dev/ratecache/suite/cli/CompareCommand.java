@@ -20,7 +20,7 @@ import picocli.CommandLine;
 
 /** Compares two run folders; reads files only, so it starts nothing and binds no port. */
 @Command(name = "compare", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
-        description = "Compare two run folders cell by cell: for each metric A, B, B/A, the 95 % interval of the change"
+        description = "Compare two run folders cell by cell: for each metric A, B, B/A, the 95 %% interval of the change"
                 + " (a bootstrap of the runs' samples or seconds) and a verdict, better, worse or the same within noise."
                 + " Writes compare.md, compare.json and index.html to B/compare/ (or --out). docs/compare.md says how to"
                 + " read it.")
