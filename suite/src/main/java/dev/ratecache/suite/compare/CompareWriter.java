@@ -160,10 +160,18 @@ public final class CompareWriter {
         json.put("switches_a", comparison.switchesA());
         json.put("switches_b", comparison.switchesB());
         json.put("differences", comparison.differences());
-        json.put("method", Map.of("interval", "95 % percentile bootstrap of B - A", "resamples", Noise.RESAMPLES,
-                "relative_floor_pct", 100 * CompareMetric.RELATIVE_FLOOR));
-        json.put("tally", Map.of("better", comparison.count(Verdict.BETTER), "worse", comparison.count(Verdict.WORSE),
-                "same", comparison.count(Verdict.SAME), "unjudged", comparison.unjudged()));
+        // Ordered maps: the file reads the same way every time, and diffs of two comparisons stay small.
+        Map<String, Object> method = new LinkedHashMap<>();
+        method.put("interval", "95 % percentile bootstrap of B - A");
+        method.put("resamples", Noise.RESAMPLES);
+        method.put("relative_floor_pct", 100 * CompareMetric.RELATIVE_FLOOR);
+        json.put("method", method);
+        Map<String, Object> tally = new LinkedHashMap<>();
+        tally.put("better", comparison.count(Verdict.BETTER));
+        tally.put("worse", comparison.count(Verdict.WORSE));
+        tally.put("same", comparison.count(Verdict.SAME));
+        tally.put("unjudged", comparison.unjudged());
+        json.put("tally", tally);
         List<Map<String, Object>> cells = new ArrayList<>();
         for (CellComparison c : comparison.cells()) {
             Map<String, Object> cell = new LinkedHashMap<>();
