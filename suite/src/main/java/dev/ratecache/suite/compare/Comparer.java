@@ -1,6 +1,5 @@
 package dev.ratecache.suite.compare;
 
-import dev.ratecache.jtl.Sample;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -45,16 +44,14 @@ public final class Comparer {
                     + "cell did not complete (" + (!ofA.ok() ? ofA.status() : ofB.status()) + "): not compared";
             return new CellComparison(name, CellComparison.Presence.BOTH, note, differences, List.of());
         }
-        List<Sample> samplesA = a.samples(name);
-        List<Sample> samplesB = b.samples(name);
+        List<Noise.Samples> samplesA = a.samples(name).stream().map(Noise.Samples::of).toList();
+        List<Noise.Samples> samplesB = b.samples(name).stream().map(Noise.Samples::of).toList();
         boolean samples = !samplesA.isEmpty() && !samplesB.isEmpty();
         Map<CompareMetric, Noise.Interval> fromSamples = Map.of();
         double pValue = Double.NaN;
         if (samples) {
-            Noise.Samples sa = Noise.Samples.of(samplesA);
-            Noise.Samples sb = Noise.Samples.of(samplesB);
-            fromSamples = Noise.ofSamples(sa, sb);
-            pValue = Noise.mannWhitneyP(sa, sb);
+            fromSamples = Noise.ofSamples(samplesA, samplesB);
+            pValue = Noise.mannWhitneyP(Noise.Samples.pooled(samplesA), Noise.Samples.pooled(samplesB));
         }
         List<MetricComparison> metrics = new ArrayList<>();
         for (CompareMetric m : CompareMetric.values()) {
@@ -68,7 +65,7 @@ public final class Comparer {
             double p = Double.NaN;
             if (m.source() == CompareMetric.Source.SAMPLES && samples) {
                 interval = fromSamples.get(m);
-                method = "bootstrap of " + samplesA.size() + " and " + samplesB.size() + " samples";
+                method = "bootstrap of " + Noise.describe(samplesA) + " and " + Noise.describe(samplesB);
                 p = m == CompareMetric.REJECTED_PCT || m == CompareMetric.OTHER_ERRORS_PCT ? Double.NaN : pValue;
             } else if (m.source() != CompareMetric.Source.SAMPLES && perSecond(a, b, name, m) != null) {
                 PerSecond series = perSecond(a, b, name, m);

@@ -46,10 +46,37 @@ final class Noise {
         int size() {
             return elapsed.length;
         }
+
+        /** The repeats' samples as one. */
+        static Samples pooled(List<Samples> repeats) {
+            int n = repeats.stream().mapToInt(Samples::size).sum();
+            double[] elapsed = new double[n];
+            boolean[] rejected = new boolean[n];
+            boolean[] other = new boolean[n];
+            int at = 0;
+            for (Samples r : repeats) {
+                System.arraycopy(r.elapsed, 0, elapsed, at, r.size());
+                System.arraycopy(r.rejected, 0, rejected, at, r.size());
+                System.arraycopy(r.otherError, 0, other, at, r.size());
+                at += r.size();
+            }
+            return new Samples(elapsed, rejected, other);
+        }
     }
 
-    /** The intervals of B - A of every sample metric, from one bootstrap (each resample serves every metric). */
-    static Map<CompareMetric, Interval> ofSamples(Samples a, Samples b) {
+    /** "1000 samples", or "3 repeats' 3000 samples" when the repeats are resampled too. */
+    static String describe(List<Samples> repeats) {
+        int n = repeats.stream().mapToInt(Samples::size).sum();
+        return repeats.size() > 1 ? repeats.size() + " repeats' " + n + " samples" : n + " samples";
+    }
+
+    /**
+     * The intervals of B - A of every sample metric, from one bootstrap (each resample serves every
+     * metric). A side with several repeats is resampled at both levels, its repeats and then each
+     * chosen repeat's samples: the samples of one run share its machine's moment (a busy neighbour
+     * slows them all), so only the repeats show how far two runs of one config drift apart.
+     */
+    static Map<CompareMetric, Interval> ofSamples(List<Samples> a, List<Samples> b) {
         List<CompareMetric> metrics = List.of(CompareMetric.values()).stream()
                 .filter(m -> m.source() == CompareMetric.Source.SAMPLES).toList();
         Map<CompareMetric, double[]> diffs = new EnumMap<>(CompareMetric.class);
@@ -88,6 +115,18 @@ final class Noise {
         figures.put(CompareMetric.REJECTED_PCT, 100.0 * rejected / s.size());
         figures.put(CompareMetric.OTHER_ERRORS_PCT, 100.0 * other / s.size());
         return figures;
+    }
+
+    /** One resample of a side: of its only repeat, or of its repeats and each chosen repeat's samples. */
+    private static Samples resample(List<Samples> repeats, RandomGenerator random) {
+        if (repeats.size() == 1) {
+            return resample(repeats.get(0), random);
+        }
+        List<Samples> chosen = new java.util.ArrayList<>();
+        for (int k = 0; k < repeats.size(); k++) {
+            chosen.add(resample(repeats.get(random.nextInt(repeats.size())), random));
+        }
+        return Samples.pooled(chosen);
     }
 
     private static Samples resample(Samples s, RandomGenerator random) {

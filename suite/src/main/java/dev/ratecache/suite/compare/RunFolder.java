@@ -129,18 +129,22 @@ public final class RunFolder {
     }
 
     /**
-     * Every sample of the cell's repeats, pooled, from the client's results.jtl in each repeat's
-     * folder (jmeter/ or library/); empty when the run kept no JTL (a committed example keeps none).
+     * Each repeat's samples, from the client's results.jtl in the repeat's folder (jmeter/ or
+     * library/); a repeat without one is left out, so none at all when the run kept no JTL (a
+     * committed example keeps none).
      */
-    List<Sample> samples(String cell) throws IOException {
-        List<Sample> all = new ArrayList<>();
+    List<List<Sample>> samples(String cell) throws IOException {
+        List<List<Sample>> all = new ArrayList<>();
         for (Path repeat : repeatDirs(cell)) {
             Optional<Path> jtl;
             try (Stream<Path> clients = Files.list(repeat)) {
                 jtl = clients.map(c -> c.resolve("results.jtl")).filter(Files::isRegularFile).sorted().findFirst();
             }
             if (jtl.isPresent()) {
-                all.addAll(Jtl.read(jtl.get()));
+                List<Sample> samples = Jtl.read(jtl.get());
+                if (!samples.isEmpty()) {
+                    all.add(samples);
+                }
             }
         }
         return all;
