@@ -8,9 +8,15 @@ import java.util.List;
  * @param presence    whether both runs have it, or only one (added in B, removed from A)
  * @param note        why it is not compared metric by metric (a failed side), else empty
  * @param differences what differs in the cell's switches and description, one clause each ("front limit 100 -> 90")
+ * @param warnings    what else differed between the runs that moves the figures (a busier machine)
  */
 public record CellComparison(String name, Presence presence, String note, List<String> differences,
-        List<MetricComparison> metrics) {
+        List<MetricComparison> metrics, List<String> warnings) {
+
+    public CellComparison(String name, Presence presence, String note, List<String> differences,
+            List<MetricComparison> metrics) {
+        this(name, presence, note, differences, metrics, List.of());
+    }
 
     public enum Presence {
         BOTH("in both"),

@@ -71,13 +71,14 @@ public final class CompareWriter {
         out.append("A: ").append(comparison.a()).append('\n');
         out.append("B: ").append(comparison.b()).append('\n');
         if (!comparison.differences().isEmpty()) {
-            out.append("switches differ: ").append(String.join("; ", comparison.differences())).append('\n');
+            out.append("runs differ: ").append(String.join("; ", comparison.differences())).append('\n');
         }
         for (CellComparison c : comparison.cells()) {
             List<String> own = c.differences().stream().filter(d -> !comparison.differences().contains(d)).toList();
             if (!own.isEmpty()) {
                 out.append(c.name()).append(" differs: ").append(String.join("; ", own)).append('\n');
             }
+            c.warnings().forEach(w -> out.append(c.name()).append(": note: ").append(w).append('\n'));
         }
         List<List<String>> rows = new ArrayList<>();
         rows.add(HEADINGS);
@@ -115,7 +116,7 @@ public final class CompareWriter {
         md.append("- B: `").append(comparison.b()).append("`\n");
         md.append("- A's switches: ").append(comparison.switchesA()).append('\n');
         md.append("- B's switches: ").append(comparison.switchesB()).append('\n');
-        md.append("- What differs: ").append(comparison.differences().isEmpty() ? "nothing in the switches"
+        md.append("- What differs: ").append(comparison.differences().isEmpty() ? "nothing in the settings or switches"
                 : String.join("; ", comparison.differences())).append('\n');
         md.append("- Verdicts: ").append(tally()).append('\n');
         if (!Double.isNaN(failOnRegressionPct)) {
@@ -134,6 +135,7 @@ public final class CompareWriter {
             if (!own.isEmpty()) {
                 md.append("- ").append(c.name()).append(" differs: ").append(String.join("; ", own)).append('\n');
             }
+            c.warnings().forEach(w -> md.append("- ").append(c.name()).append(": note: ").append(w).append('\n'));
         }
         md.append("\n| ").append(String.join(" | ", HEADINGS)).append(" |\n");
         md.append("|---".repeat(HEADINGS.size())).append("|\n");
@@ -181,6 +183,7 @@ public final class CompareWriter {
                 cell.put("note", c.note());
             }
             cell.put("differences", c.differences());
+            cell.put("warnings", c.warnings());
             List<Map<String, Object>> metrics = new ArrayList<>();
             for (MetricComparison m : c.metrics()) {
                 Map<String, Object> metric = new LinkedHashMap<>();
@@ -254,9 +257,15 @@ public final class CompareWriter {
                 .append("</style>\n</head>\n<body>\n<h1>Compare</h1>\n<ul>\n")
                 .append("<li>A: <code>").append(escape(comparison.a().toString())).append("</code></li>\n")
                 .append("<li>B: <code>").append(escape(comparison.b().toString())).append("</code></li>\n")
-                .append("<li>What differs: ").append(escape(comparison.differences().isEmpty() ? "nothing in the switches"
+                .append("<li>What differs: ").append(escape(comparison.differences().isEmpty() ? "nothing in the settings or switches"
                         : String.join("; ", comparison.differences()))).append("</li>\n")
                 .append("<li>Verdicts: ").append(escape(tally())).append("</li>\n</ul>\n");
+        List<String> notes = comparison.cells().stream().flatMap(c -> c.warnings().stream().map(w -> c.name() + ": " + w)).toList();
+        if (!notes.isEmpty()) {
+            html.append("<ul class=\"notes\">\n");
+            notes.forEach(n -> html.append("<li>").append(escape(n)).append("</li>\n"));
+            html.append("</ul>\n");
+        }
         html.append("<h2>Each metric, A and B</h2>\n");
         for (Map<String, Object> bar : bars) {
             html.append("<figure class=\"chart\"><canvas data-kind=\"bar\" data-metric=\"").append(escape((String) bar.get("metric")))

@@ -30,15 +30,29 @@ public final class Comparer {
                 cells.add(cell(a, b, ofA, ofB));
             }
         }
-        return new Comparison(a.dir(), b.dir(), a.switches(), b.switches(), SwitchesDiff.of(a.switches(), b.switches()),
-                cells);
+        return new Comparison(a.dir(), b.dir(), a.switches(), b.switches(), runDifferences(a, b), cells);
+    }
+
+    /** The runs' settings (profile, matrix, ...) and switches that differ, one clause each. */
+    private static List<String> runDifferences(RunFolder a, RunFolder b) {
+        List<String> differences = new ArrayList<>();
+        for (String setting : RunFolder.SETTINGS) {
+            String ofA = a.settings().get(setting);
+            String ofB = b.settings().get(setting);
+            if (ofA != null && ofB != null && !ofA.equals(ofB)) {
+                differences.add(setting + " " + ofA + " -> " + ofB);
+            }
+        }
+        differences.addAll(SwitchesDiff.of(a.switches(), b.switches()));
+        return differences;
     }
 
     private static CellComparison cell(RunFolder a, RunFolder b, RunFolder.CellSummary ofA, RunFolder.CellSummary ofB)
             throws IOException {
         String name = ofA.name();
-        List<String> differences = SwitchesDiff.of(a.switches() + ", " + ofA.description(),
-                b.switches() + ", " + ofB.description());
+        List<String> differences = new ArrayList<>(runDifferences(a, b));
+        SwitchesDiff.of(ofA.description(), ofB.description()).stream().filter(d -> !differences.contains(d))
+                .forEach(differences::add);
         if (!ofA.ok() || !ofB.ok()) {
             String note = (!ofA.ok() ? "A's " : "") + (!ofA.ok() && !ofB.ok() ? "and " : "") + (!ofB.ok() ? "B's " : "")
                     + "cell did not complete (" + (!ofA.ok() ? ofA.status() : ofB.status()) + "): not compared";
@@ -78,7 +92,26 @@ public final class Comparer {
             metrics.add(new MetricComparison(m, sa.median(), sb.median(), interval.low(), interval.high(), method, p,
                     MetricComparison.judge(m, sa.median(), sb.median(), interval.low(), interval.high())));
         }
-        return new CellComparison(name, CellComparison.Presence.BOTH, "", differences, metrics);
+        return new CellComparison(name, CellComparison.Presence.BOTH, "", differences, metrics, busier(ofA, ofB));
+    }
+
+    /**
+     * Points of machine CPU by which one run's cell was busier than the other's before it is said:
+     * the suite's own load is the same in both, so the rest is a neighbour's, which slows every
+     * response of the run alike and no interval of its samples can see.
+     */
+    static final double BUSIER_POINTS = 15;
+
+    private static List<String> busier(RunFolder.CellSummary a, RunFolder.CellSummary b) {
+        RunFolder.Spread cpuA = a.metrics().get("machine_cpu_pct");
+        RunFolder.Spread cpuB = b.metrics().get("machine_cpu_pct");
+        if (cpuA == null || cpuB == null || Math.abs(cpuB.median() - cpuA.median()) < BUSIER_POINTS) {
+            return List.of();
+        }
+        String which = cpuB.median() > cpuA.median() ? "B" : "A";
+        return List.of(String.format(java.util.Locale.ROOT, "the machine was busier in %s's run of this cell (CPU %.0f %% in"
+                + " A, %.0f %% in B): a latency or throughput change may be the machine's, not the config's", which,
+                cpuA.median(), cpuB.median()));
     }
 
     /** Both runs' per-second series of a metric, and the interval they give. */

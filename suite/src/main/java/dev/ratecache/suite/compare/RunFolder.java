@@ -44,12 +44,15 @@ public final class RunFolder {
     private final Path dir;
     private final String switches;
     private final String started;
+    private final Map<String, String> settings;
     private final Map<String, CellSummary> cells;
 
-    private RunFolder(Path dir, String switches, String started, Map<String, CellSummary> cells) {
+    private RunFolder(Path dir, String switches, String started, Map<String, String> settings,
+            Map<String, CellSummary> cells) {
         this.dir = dir;
         this.switches = switches;
         this.started = started;
+        this.settings = settings;
         this.cells = cells;
     }
 
@@ -94,8 +97,26 @@ public final class RunFolder {
                         cell.path("status").asText("ok"), cell.path("runs").asInt(1), metrics));
             }
         }
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String setting : SETTINGS) {
+            JsonNode value = root.path("run").path(setting);
+            if (!value.isMissingNode() && !value.isNull()) {
+                settings.put(setting, value.asText());
+            }
+        }
         return new RunFolder(dir, root.path("run").path("switches").asText(""),
-                root.path("run").path("started").asText(""), cells);
+                root.path("run").path("started").asText(""), settings, cells);
+    }
+
+    /**
+     * What summary.json's header says of a run beside its switches that moves its figures: a quick
+     * profile's cells send less, another origin answers otherwise.
+     */
+    static final List<String> SETTINGS = List.of("matrix", "profile", "repeats", "origin", "database");
+
+    /** The run's {@link #SETTINGS} that its summary.json has, by name. */
+    Map<String, String> settings() {
+        return settings;
     }
 
     public Path dir() {

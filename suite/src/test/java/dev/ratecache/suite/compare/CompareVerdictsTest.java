@@ -99,8 +99,34 @@ class CompareVerdictsTest {
         assertThat(c.differences()).containsExactly("front limit 100 -> 90, burst 200 -> 50");
         assertThat(c.cells().get(1).differences()).contains("front limit 100 -> 90, burst 200 -> 50",
                 "server cache on -> off");
-        assertThat(new CompareWriter(c, Double.NaN).terminal()).contains("switches differ: front limit 100 -> 90")
+        assertThat(new CompareWriter(c, Double.NaN).terminal()).contains("runs differ: front limit 100 -> 90")
                 .contains("stress/server-cache differs: server cache on -> off");
+    }
+
+    @Test
+    void aRunOfAnotherProfileSaysSoFirst(TestInfo test) throws Exception {
+        Path dir = TestDirs.fresh(test);
+        RunFixture.write(dir.resolve("a"), RunFixture.SWITCHES, RunFixture.cells(), 1, 1);
+        Path b = RunFixture.write(dir.resolve("b"), RunFixture.SWITCHES, RunFixture.cells(), 1, 2);
+        Path summary = b.resolve("summary.json");
+        Files.writeString(summary, Files.readString(summary).replace("\"profile\":\"default\"", "\"profile\":\"quick\""));
+
+        Comparison c = Comparer.compare(RunFolder.open(dir.resolve("a")), RunFolder.open(b));
+
+        assertThat(c.differences()).containsExactly("profile default -> quick");
+        assertThat(c.cells().get(0).differences()).containsExactly("profile default -> quick");
+        assertThat(new CompareWriter(c, Double.NaN).terminal()).contains("runs differ: profile default -> quick");
+    }
+
+    @Test
+    void aCellRunOnABusierMachineSaysSoBesideItsFigures(TestInfo test) throws Exception {
+        Comparison c = compare(test, cell -> cell.name().endsWith("server-cache") ? cell.withMachineCpu(86) : cell,
+                RunFixture.SWITCHES, 1);
+
+        assertThat(c.cells().get(0).warnings()).isEmpty();
+        assertThat(c.cells().get(1).warnings()).containsExactly("the machine was busier in B's run of this cell (CPU 40 %"
+                + " in A, 86 % in B): a latency or throughput change may be the machine's, not the config's");
+        assertThat(new CompareWriter(c, Double.NaN).terminal()).contains("stress/server-cache: note: the machine was busier in B's");
     }
 
     @Test

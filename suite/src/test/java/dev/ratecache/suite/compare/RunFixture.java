@@ -18,23 +18,32 @@ import java.util.Random;
  * without a stack. Its summary.json figures are computed from the very samples and seconds it writes.
  */
 public final class RunFixture {
-    /** One cell's traffic: how many samples, their latency, the share rejected, per-second rates. */
+    /** One cell's traffic: how many samples, their latency, the share rejected, per-second rates, the machine's CPU. */
     public record CellModel(String name, String description, int samples, double latencyMs, double rejectedShare,
-            double rate, double originRate) {
+            double rate, double originRate, double machineCpuPct) {
+        public CellModel(String name, String description, int samples, double latencyMs, double rejectedShare,
+                double rate, double originRate) {
+            this(name, description, samples, latencyMs, rejectedShare, rate, originRate, 40);
+        }
+
+        public CellModel withMachineCpu(double pct) {
+            return new CellModel(name, description, samples, latencyMs, rejectedShare, rate, originRate, pct);
+        }
+
         public CellModel withLatency(double ms) {
-            return new CellModel(name, description, samples, ms, rejectedShare, rate, originRate);
+            return new CellModel(name, description, samples, ms, rejectedShare, rate, originRate, machineCpuPct);
         }
 
         public CellModel withRate(double perSecond) {
-            return new CellModel(name, description, samples, latencyMs, rejectedShare, perSecond, originRate);
+            return new CellModel(name, description, samples, latencyMs, rejectedShare, perSecond, originRate, machineCpuPct);
         }
 
         public CellModel withRejected(double share) {
-            return new CellModel(name, description, samples, latencyMs, share, rate, originRate);
+            return new CellModel(name, description, samples, latencyMs, share, rate, originRate, machineCpuPct);
         }
 
         public CellModel withDescription(String text) {
-            return new CellModel(name, text, samples, latencyMs, rejectedShare, rate, originRate);
+            return new CellModel(name, text, samples, latencyMs, rejectedShare, rate, originRate, machineCpuPct);
         }
     }
 
@@ -103,6 +112,7 @@ public final class RunFixture {
                 perRepeat.computeIfAbsent("origin_requests", x -> new ArrayList<>())
                         .add((double) origin.stream().mapToLong(Long::longValue).sum());
                 perRepeat.computeIfAbsent("samples", x -> new ArrayList<>()).add((double) cell.samples());
+                perRepeat.computeIfAbsent("machine_cpu_pct", x -> new ArrayList<>()).add(cell.machineCpuPct());
             }
             Map<String, Object> metrics = new LinkedHashMap<>();
             perRepeat.forEach((id, values) -> {
@@ -122,6 +132,7 @@ public final class RunFixture {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", "2026-11-29T09:00:00");
         run.put("matrix", "default");
+        run.put("profile", "default");
         run.put("repeats", repeats);
         run.put("switches", switches);
         Map<String, Object> summary = new LinkedHashMap<>();
