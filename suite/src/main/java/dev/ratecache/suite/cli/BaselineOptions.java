@@ -71,10 +71,19 @@ final class BaselineOptions {
         } catch (RunFolder.NotARun e) {
             // The baseline was read before the run, so this is a folder changed or removed since.
             err.println("run-tests.sh: no comparison with the baseline: " + e.getMessage());
-            return failOnRegression == null ? List.of() : List.of(new Check.Outcome(new Check(
-                    "compared with the baseline", "", null, "==", 1), false, e.getMessage()));
+            return failOnRegression == null ? List.of() : record(runDir, checked, List.of(new Check.Outcome(new Check(
+                    "compared with the baseline", "", null, "==", 1), false, e.getMessage())));
         }
-        Comparison comparison = Comparer.compare(before, after);
+        Comparison comparison;
+        try {
+            comparison = Comparer.compare(before, after);
+        } catch (IOException e) {
+            // The run's own report stands; only the comparison is lost, and a gate cannot pass unjudged.
+            String why = "the comparison with the baseline failed: " + e.getMessage();
+            err.println("run-tests.sh: " + why);
+            return failOnRegression == null ? List.of() : record(runDir, checked, List.of(new Check.Outcome(new Check(
+                    "compared with the baseline", "", null, "==", 1), false, why)));
+        }
         double pct = failOnRegression == null ? Double.NaN : failOnRegression;
         CompareWriter writer = new CompareWriter(comparison, pct);
         Path dir = runDir.resolve("compare");
@@ -86,13 +95,19 @@ final class BaselineOptions {
         if (failOnRegression == null) {
             return List.of();
         }
-        List<Check.Outcome> gate = RegressionGate.checks(comparison, pct, baseline);
-        List<Check.Outcome> all = new ArrayList<>(checked);
-        all.addAll(gate);
-        RegressionGate.record(runDir, all, gate);
+        List<Check.Outcome> gate = record(runDir, checked, RegressionGate.checks(comparison, pct, baseline));
         if (!comparison.regressions(pct).isEmpty()) {
             sayRegressions(err, comparison, pct);
         }
+        return gate;
+    }
+
+    /** The gate's checks written with the run's to checks.xml and summary.json; the gate's returned. */
+    private static List<Check.Outcome> record(Path runDir, List<Check.Outcome> checked, List<Check.Outcome> gate)
+            throws IOException {
+        List<Check.Outcome> all = new ArrayList<>(checked);
+        all.addAll(gate);
+        RegressionGate.record(runDir, all, gate);
         return gate;
     }
 

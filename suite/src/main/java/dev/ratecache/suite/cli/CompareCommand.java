@@ -55,7 +55,15 @@ final class CompareCommand implements Callable<Integer> {
             problems.add("--out " + Printable.shown(dir.toString()) + " is a file, not a folder");
         }
         Refuse.ifAny(spec, problems);
-        Comparison comparison = Comparer.compare(before, after);
+        Comparison comparison;
+        try {
+            comparison = Comparer.compare(before, after);
+        } catch (IOException e) {
+            // A torn or foreign JTL or timeline: the reader's one line names the file.
+            problems.add("cannot compare: " + Printable.shown(String.valueOf(e.getMessage())));
+            Refuse.ifAny(spec, problems);
+            return 2;
+        }
         double pct = failOnRegression == null ? Double.NaN : failOnRegression;
         CompareWriter writer = new CompareWriter(comparison, pct);
         writer.write(dir, before, after);

@@ -75,14 +75,14 @@ public final class Comparer {
                 continue;
             }
             Noise.Interval interval = Noise.Interval.NONE;
+            PerSecond series;
             String method = "none: one repeat each and no samples or per-second series";
             double p = Double.NaN;
             if (m.source() == CompareMetric.Source.SAMPLES && samples) {
                 interval = fromSamples.get(m);
                 method = "bootstrap of " + Noise.describe(samplesA) + " and " + Noise.describe(samplesB);
                 p = m == CompareMetric.REJECTED_PCT || m == CompareMetric.OTHER_ERRORS_PCT ? Double.NaN : pValue;
-            } else if (m.source() != CompareMetric.Source.SAMPLES && perSecond(a, b, name, m) != null) {
-                PerSecond series = perSecond(a, b, name, m);
+            } else if (m.source() != CompareMetric.Source.SAMPLES && (series = perSecond(a, b, name, m)) != null) {
                 interval = series.interval(sa.median());
                 method = "bootstrap of " + series.seconds() + " seconds";
             } else if (ofA.runs() > 1 && ofB.runs() > 1) {

@@ -128,6 +128,27 @@ class CompareCommandTest {
     }
 
     @Test
+    void aTornJtlIsRefusedInOneLineNamingTheFileAndAGateAfterARunFailsOnIt(TestInfo test) throws IOException {
+        Path[] runs = runs(test);
+        Path jtl = runs[1].resolve("cells/stress-no-caching/jmeter/results.jtl");
+        Files.writeString(jtl, "timeStamp,elapsed\n1,2,3,oops\n");
+
+        assertThat(cli.run("compare", runs[0].toString(), runs[1].toString())).isEqualTo(2);
+
+        assertThat(cli.err()).contains("cannot compare: ", jtl.toString()).doesNotContain("Exception");
+        assertThat(runs[1].resolve("compare")).doesNotExist();
+        BaselineOptions options = new BaselineOptions();
+        options.baseline = runs[0];
+        options.failOnRegression = 10.0;
+        StringWriter err = new StringWriter();
+        List<Check.Outcome> gate = options.compare(runs[1], List.of(), new PrintWriter(new StringWriter()),
+                new PrintWriter(err, true));
+        assertThat(gate).singleElement().satisfies(o -> assertThat(o.passed()).isFalse());
+        assertThat(err.toString()).contains("the comparison with the baseline failed: ");
+        assertThat(runs[1].resolve("checks.xml")).content().contains("<failure");
+    }
+
+    @Test
     void theRunCommandRefusesABaselineThatIsNotARunAndAGateWithoutABaselineBeforeItStarts(TestInfo test) {
         Path missing = TestDirs.fresh(test).resolve("missing");
 
