@@ -266,12 +266,6 @@ public final class CompareWriter {
             notes.forEach(n -> html.append("<li>").append(escape(n)).append("</li>\n"));
             html.append("</ul>\n");
         }
-        html.append("<h2>Each metric, A and B</h2>\n");
-        for (Map<String, Object> bar : bars) {
-            html.append("<figure class=\"chart\"><canvas data-kind=\"bar\" data-metric=\"").append(escape((String) bar.get("metric")))
-                    .append("\" role=\"img\" aria-label=\"").append(escape((String) bar.get("metric")))
-                    .append(", A and B per cell\"></canvas></figure>\n");
-        }
         html.append("<h2>The table</h2>\n<table>\n<tr>");
         HEADINGS.forEach(h -> html.append("<th>").append(escape(h)).append("</th>"));
         html.append("</tr>\n");
@@ -282,7 +276,14 @@ public final class CompareWriter {
             r.forEach(v -> html.append("<td>").append(escape(v)).append("</td>"));
             html.append("</tr>\n");
         }
-        html.append("</table>\n<h2>Each cell over time, A over B</h2>\n");
+        html.append("</table>\n");
+        html.append("<h2>Each metric, A and B</h2>\n");
+        for (Map<String, Object> bar : bars) {
+            html.append("<figure class=\"chart\"><canvas data-kind=\"bar\" data-metric=\"").append(escape((String) bar.get("metric")))
+                    .append("\" role=\"img\" aria-label=\"").append(escape((String) bar.get("metric")))
+                    .append(", A and B per cell\"></canvas></figure>\n");
+        }
+        html.append("<h2>Each cell over time, A over B</h2>\n");
         for (String cell : both) {
             html.append("<h3>").append(escape(cell)).append("</h3>\n<figure class=\"chart\"><canvas data-kind=\"seconds\" data-cell=\"")
                     .append(escape(cell)).append("\" role=\"img\" aria-label=\"").append(escape(cell))
