@@ -130,6 +130,23 @@ class CompareVerdictsTest {
     }
 
     @Test
+    void aCellThatFailedInOneRunIsListedWithWhyAndNeverARegression(TestInfo test) throws Exception {
+        Path dir = TestDirs.fresh(test);
+        RunFixture.write(dir.resolve("a"), RunFixture.SWITCHES, RunFixture.cells(), 1, 1);
+        Path b = RunFixture.write(dir.resolve("b"), RunFixture.SWITCHES, RunFixture.cells().stream()
+                .map(x -> x.withLatency(x.latencyMs() * 3)).toList(), 1, 2);
+        Path summary = b.resolve("summary.json");
+        Files.writeString(summary, Files.readString(summary).replaceFirst("\"status\":\"ok\"", "\"status\":\"failed\""));
+
+        Comparison c = Comparer.compare(RunFolder.open(dir.resolve("a")), RunFolder.open(b));
+
+        assertThat(c.cells().get(0).note()).isEqualTo("B's cell did not complete (failed): not compared");
+        assertThat(c.cells().get(0).metrics()).isEmpty();
+        assertThat(c.regressions(10)).extracting(Comparison.Regression::cell).containsOnly("stress/server-cache");
+        assertThat(new CompareWriter(c, 10).terminal()).contains("B's cell did not complete (failed): not compared");
+    }
+
+    @Test
     void aCellInOneRunOnlyIsAddedOrRemoved(TestInfo test) throws Exception {
         Path dir = TestDirs.fresh(test);
         RunFixture.CellModel extra = new RunFixture.CellModel("load/both", "front limit on", 200, 5, 0, 20, 0);
