@@ -11,6 +11,7 @@
 #   ./run-tests.sh replay LOG   your access log through the matrix, each client from its own address
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
 #   ./run-tests.sh explain FILE what your own nginx.conf's limits and cache do, in words and numbers
+#   ./run-tests.sh compare A B  two run folders, metric by metric: better, worse or the same within noise
 #   ./run-tests.sh up           start the stack and keep it up (Ctrl-C, or ./run-tests.sh down, stops it)
 #   ./run-tests.sh --help       every flag
 #
@@ -573,6 +574,12 @@ main() {
   if [[ ${1:-} == test ]]; then
     shift
     run_tests "$@"
+  fi
+  if [[ ${1:-} == compare ]]; then
+    # compare reads two run folders and starts nothing: Java and the build are all it needs.
+    need_java
+    build_if_stale
+    exec java -Dratecache.home="$ROOT" -jar "$SUITE_JAR" "$@"
   fi
   install_prerequisites
   if [[ ${1:-} == peak ]]; then

@@ -153,6 +153,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     @Mixin
     DryRun dryRun = new DryRun();
 
+    @Mixin
+    BaselineOptions baseline = new BaselineOptions();
+
     @Option(names = "--no-dashboards",
             description = "Skip JMeter's HTML dashboard and PNG graphs of each cell (three JVMs per cell, several"
                     + " CPU-seconds each): a faster run when the report is all you need. The report says they were"
@@ -218,6 +221,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         out.printf(java.util.Locale.ROOT, "report: %s (index.html, report.md, summary.json, summary.csv); %.1f %% of %.0f s"
                 + " outside JMeter runs (report %.1f s)%n", runDir, outcome.overheadPct(), outcome.totalSeconds(),
                 (System.nanoTime() - reportStart) / 1e9);
+        checked.addAll(baseline.compare(runDir, checked, out, spec.commandLine().getErr()));
         boolean checksFailed = checked.stream().anyMatch(c -> !c.passed());
         if (outcome.anyFailed()) {
             spec.commandLine().getErr().println("run-tests.sh: some cells failed; the report marks them (INCOMPLETE)");
@@ -312,6 +316,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                 problems.add("--assert-file " + assertFile + " cannot be read: give a file of checks, one per line");
             }
         }
+        problems.addAll(baseline.problems());
         problems.addAll(ownConfig.orphans());
         if (ownConfig.given() && edge != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
             problems.add("--nginx-conf is an nginx config, which only nginx's front runs: drop --edge " + edge);

@@ -19,9 +19,12 @@ import java.util.Map;
  * page, Chart.js (copied from its webjar into assets/) and the chart data (inside the page, since
  * a browser will not fetch() a file:// URL) are all in the run folder: it opens with no network.
  */
-final class HtmlPage {
-    /** Chart.js, as pinned in pom.xml (chartjs.version): a report test fails when the two differ. */
-    static final String CHART_JS = "META-INF/resources/webjars/chart.js/4.5.1/dist/chart.umd.js";
+public final class HtmlPage {
+    /**
+     * Chart.js, as pinned in pom.xml (chartjs.version): a report test fails when the two differ.
+     * Public for compare's page, which draws with the same copy.
+     */
+    public static final String CHART_JS = "META-INF/resources/webjars/chart.js/4.5.1/dist/chart.umd.js";
 
     private final Path dir;
     private final ReportModel model;

@@ -57,6 +57,7 @@ class FlagReferenceTest {
             Map.entry("RmiSecurity", "JMeter's RMI"),
             Map.entry("LogInput", "Reading an access log"),
             Map.entry("EdgeOption", "The edge product"),
+            Map.entry("BaselineOptions", "Comparing with a baseline"),
             Map.entry("OwnConfigOptions", "Your own nginx config as the front tier"));
 
     @Test

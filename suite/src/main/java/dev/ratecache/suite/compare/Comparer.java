@@ -1,0 +1,167 @@
+package dev.ratecache.suite.compare;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Compares two run folders cell by cell, matching cells by name. Each metric's noise is measured
+ * from the richest data both runs kept: their samples (JTLs), else their per-second series
+ * (timeline.json), else the spread of their repeats when both repeated; else it is not judged.
+ */
+public final class Comparer {
+    private Comparer() {}
+
+    public static Comparison compare(RunFolder a, RunFolder b) throws IOException {
+        Set<String> names = new LinkedHashSet<>(a.cells().keySet());
+        names.addAll(b.cells().keySet());
+        List<CellComparison> cells = new ArrayList<>();
+        for (String name : names) {
+            RunFolder.CellSummary ofA = a.cells().get(name);
+            RunFolder.CellSummary ofB = b.cells().get(name);
+            if (ofA == null) {
+                cells.add(new CellComparison(name, CellComparison.Presence.ADDED, "", List.of(), List.of()));
+            } else if (ofB == null) {
+                cells.add(new CellComparison(name, CellComparison.Presence.REMOVED, "", List.of(), List.of()));
+            } else {
+                cells.add(cell(a, b, ofA, ofB));
+            }
+        }
+        return new Comparison(a.dir(), b.dir(), a.switches(), b.switches(), runDifferences(a, b), cells);
+    }
+
+    /** The runs' settings (profile, matrix, ...) and switches that differ, one clause each. */
+    private static List<String> runDifferences(RunFolder a, RunFolder b) {
+        List<String> differences = new ArrayList<>();
+        for (String setting : RunFolder.SETTINGS) {
+            String ofA = a.settings().get(setting);
+            String ofB = b.settings().get(setting);
+            if (ofA != null && ofB != null && !ofA.equals(ofB)) {
+                differences.add(setting + " " + ofA + " -> " + ofB);
+            }
+        }
+        differences.addAll(SwitchesDiff.of(a.switches(), b.switches()));
+        return differences;
+    }
+
+    private static CellComparison cell(RunFolder a, RunFolder b, RunFolder.CellSummary ofA, RunFolder.CellSummary ofB)
+            throws IOException {
+        String name = ofA.name();
+        List<String> differences = new ArrayList<>(runDifferences(a, b));
+        SwitchesDiff.of(ofA.description(), ofB.description()).stream().filter(d -> !differences.contains(d))
+                .forEach(differences::add);
+        if (!ofA.ok() || !ofB.ok()) {
+            String note = (!ofA.ok() ? "A's " : "") + (!ofA.ok() && !ofB.ok() ? "and " : "") + (!ofB.ok() ? "B's " : "")
+                    + "cell did not complete (" + (!ofA.ok() ? ofA.status() : ofB.status()) + "): not compared";
+            return new CellComparison(name, CellComparison.Presence.BOTH, note, differences, List.of());
+        }
+        List<Noise.Samples> samplesA = a.samples(name).stream().map(Noise.Samples::of).toList();
+        List<Noise.Samples> samplesB = b.samples(name).stream().map(Noise.Samples::of).toList();
+        boolean samples = !samplesA.isEmpty() && !samplesB.isEmpty();
+        Map<CompareMetric, Noise.Interval> fromSamples = Map.of();
+        double pValue = Double.NaN;
+        if (samples) {
+            fromSamples = Noise.ofSamples(samplesA, samplesB);
+            pValue = Noise.mannWhitneyP(Noise.Samples.pooled(samplesA), Noise.Samples.pooled(samplesB));
+        }
+        List<MetricComparison> metrics = new ArrayList<>();
+        for (CompareMetric m : CompareMetric.values()) {
+            RunFolder.Spread sa = ofA.metrics().get(m.id());
+            RunFolder.Spread sb = ofB.metrics().get(m.id());
+            if (sa == null || sb == null) {
+                continue;
+            }
+            Noise.Interval interval = Noise.Interval.NONE;
+            PerSecond series;
+            String method = "none: one repeat each and no samples or per-second series";
+            double p = Double.NaN;
+            if (m.source() == CompareMetric.Source.SAMPLES && samples) {
+                interval = fromSamples.get(m);
+                method = "bootstrap of " + Noise.describe(samplesA) + " and " + Noise.describe(samplesB);
+                p = m == CompareMetric.REJECTED_PCT || m == CompareMetric.OTHER_ERRORS_PCT ? Double.NaN : pValue;
+            } else if (m.source() != CompareMetric.Source.SAMPLES && (series = perSecond(a, b, name, m)) != null) {
+                interval = series.interval(sa.median());
+                method = "bootstrap of " + series.seconds() + " seconds";
+            } else if (ofA.runs() > 1 && ofB.runs() > 1) {
+                interval = Noise.ofRepeats(sa, sb);
+                method = "spread of " + ofA.runs() + " and " + ofB.runs() + " repeats";
+            }
+            metrics.add(new MetricComparison(m, sa.median(), sb.median(), interval.low(), interval.high(), method, p,
+                    MetricComparison.judge(m, sa.median(), sb.median(), interval.low(), interval.high())));
+        }
+        return new CellComparison(name, CellComparison.Presence.BOTH, "", differences, metrics, busier(ofA, ofB));
+    }
+
+    /**
+     * Points of machine CPU by which one run's cell was busier than the other's before it is said:
+     * the suite's own load is the same in both, so the rest is a neighbour's, which slows every
+     * response of the run alike and no interval of its samples can see.
+     */
+    static final double BUSIER_POINTS = 15;
+
+    private static List<String> busier(RunFolder.CellSummary a, RunFolder.CellSummary b) {
+        RunFolder.Spread cpuA = a.metrics().get("machine_cpu_pct");
+        RunFolder.Spread cpuB = b.metrics().get("machine_cpu_pct");
+        if (cpuA == null || cpuB == null || Math.abs(cpuB.median() - cpuA.median()) < BUSIER_POINTS) {
+            return List.of();
+        }
+        String which = cpuB.median() > cpuA.median() ? "B" : "A";
+        return List.of(String.format(java.util.Locale.ROOT, "the machine was busier in %s's run of this cell (CPU %.0f %% in"
+                + " A, %.0f %% in B): a latency or throughput change may be the machine's, not the config's", which,
+                cpuA.median(), cpuB.median()));
+    }
+
+    /** Both runs' per-second series of a metric, and the interval they give. */
+    private record PerSecond(List<List<Long>> a, List<List<Long>> b, boolean sum) {
+        String seconds() {
+            return a.stream().mapToInt(List::size).sum() + " and " + b.stream().mapToInt(List::size).sum();
+        }
+
+        /**
+         * The interval in summary.json's unit: the series' figure (a mean rate, a sum of requests)
+         * approaches summary.json's, so the interval is scaled by A's ratio of the two.
+         */
+        Noise.Interval interval(double summaryA) {
+            Noise.Interval raw = Noise.ofSeconds(a, b, sum);
+            double own = Noise.statistic(a, sum);
+            double scale = own > 0 && summaryA > 0 ? summaryA / own : 1;
+            return new Noise.Interval(raw.low() * scale, raw.high() * scale);
+        }
+    }
+
+    /** The series of throughput (every response a second) or of origin requests; null when a side has none. */
+    private static PerSecond perSecond(RunFolder a, RunFolder b, String cell, CompareMetric m) throws IOException {
+        List<List<Long>> ofA = m == CompareMetric.THROUGHPUT ? responses(a, cell) : a.perSecond(cell, "origin");
+        List<List<Long>> ofB = m == CompareMetric.THROUGHPUT ? responses(b, cell) : b.perSecond(cell, "origin");
+        if (ofA.isEmpty() || ofB.isEmpty()) {
+            return null;
+        }
+        return new PerSecond(ofA, ofB, m.source() == CompareMetric.Source.PER_SECOND_COUNT);
+    }
+
+    /** Responses a second, each repeat's: answered, rejected and failed, as throughput counts them. */
+    private static List<List<Long>> responses(RunFolder run, String cell) throws IOException {
+        List<List<Long>> answered = run.perSecond(cell, "answered_2xx");
+        List<List<Long>> rejected = run.perSecond(cell, "rejected");
+        List<List<Long>> other = run.perSecond(cell, "other_errors");
+        if (answered.size() != rejected.size() || answered.size() != other.size()) {
+            return List.of();
+        }
+        List<List<Long>> responses = new ArrayList<>();
+        for (int k = 0; k < answered.size(); k++) {
+            List<Long> second = new ArrayList<>();
+            for (int i = 0; i < answered.get(k).size(); i++) {
+                second.add(answered.get(k).get(i) + at(rejected.get(k), i) + at(other.get(k), i));
+            }
+            responses.add(second);
+        }
+        return responses;
+    }
+
+    private static long at(List<Long> series, int i) {
+        return i < series.size() ? series.get(i) : 0;
+    }
+}
