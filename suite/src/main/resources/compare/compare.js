@@ -18,25 +18,8 @@
   Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.plugins.legend.position = 'bottom';
 
-  // As the report's page does: each canvas says how many pixels it painted and how many points it
-  // holds, so that a headless browser (the acceptance test) tells a drawn chart from a blank one.
-  const mark = {
-    id: 'mark',
-    afterRender: function (chart) {
-      const canvas = chart.canvas;
-      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let painted = 0;
-      for (let i = 3; i < pixels.length; i += 4) {
-        if (pixels[i] !== 0) {
-          painted++;
-        }
-      }
-      canvas.dataset.painted = String(painted);
-      canvas.dataset.points = String(chart.data.datasets.reduce(function (n, d) {
-        return n + d.data.filter(function (v) { return v !== null && v !== undefined; }).length;
-      }, 0));
-    }
-  };
+  // The canvas says what it drew (chart-mark.js, shared with the report's page).
+  const mark = window.chartMark;
 
   document.querySelectorAll('canvas[data-kind="bar"]').forEach(function (canvas) {
     const bar = data.bars.find(function (b) { return b.metric === canvas.dataset.metric; });

@@ -37,9 +37,8 @@ public final class CompareWriter {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("compare.md"), markdown(dir), StandardCharsets.UTF_8);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("compare.json").toFile(), json());
-        Path assets = Files.createDirectories(dir.resolve("assets"));
-        copy(HtmlPage.CHART_JS, assets.resolve("chart.umd.js"));
-        copy("compare/compare.js", assets.resolve("compare.js"));
+        Path assets = HtmlPage.chartAssets(dir);
+        HtmlPage.copyResource("compare/compare.js", assets.resolve("compare.js"));
         Files.writeString(dir.resolve("index.html"), html(a, b), StandardCharsets.UTF_8);
     }
 
@@ -292,7 +291,7 @@ public final class CompareWriter {
         // "</" inside the JSON would end the script element early.
         String json = new ObjectMapper().writeValueAsString(data).replace("</", "<\\/");
         html.append("<script type=\"application/json\" id=\"data\">").append(json).append("</script>\n")
-                .append("<script src=\"assets/chart.umd.js\"></script>\n<script src=\"assets/compare.js\"></script>\n")
+                .append("<script src=\"assets/chart.umd.js\"></script>\n<script src=\"assets/chart-mark.js\"></script>\n<script src=\"assets/compare.js\"></script>\n")
                 .append("</body>\n</html>\n");
         return html.toString();
     }
@@ -304,14 +303,5 @@ public final class CompareWriter {
 
     private static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
-
-    private static void copy(String resource, Path to) throws IOException {
-        try (InputStream in = CompareWriter.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException(resource + " is not on the class path");
-            }
-            Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
-        }
     }
 }

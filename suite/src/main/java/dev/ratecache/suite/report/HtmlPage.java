@@ -88,12 +88,23 @@ public final class HtmlPage {
 
     /** Chart.js and the page's script, next to index.html: the page must open from file:// with no network. */
     private void copyAssets() throws IOException {
-        Path assets = Files.createDirectories(dir.resolve("assets"));
-        copyResource(CHART_JS, assets.resolve("chart.umd.js"));
+        Path assets = chartAssets(dir);
         copyResource("report/report.js", assets.resolve("report.js"));
     }
 
-    private static void copyResource(String resource, Path to) throws IOException {
+    /**
+     * Chart.js and the plugin by which each canvas says what it drew (chart-mark.js), in
+     * {@code dir}/assets, which it creates: what every page with charts loads before its own script.
+     */
+    public static Path chartAssets(Path dir) throws IOException {
+        Path assets = Files.createDirectories(dir.resolve("assets"));
+        copyResource(CHART_JS, assets.resolve("chart.umd.js"));
+        copyResource("report/chart-mark.js", assets.resolve("chart-mark.js"));
+        return assets;
+    }
+
+    /** A resource of the suite's class path copied to {@code to}. */
+    public static void copyResource(String resource, Path to) throws IOException {
         try (InputStream in = HtmlPage.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IOException(resource + " is not on the class path (is the chart.js webjar's version the one in pom.xml?)");
