@@ -135,6 +135,21 @@ class OwnFrontStackTest {
     }
 
     @Test
+    void aServerOfTlsAloneRunsWithTheThrowawayCaInPlaceOfCertificatesNotHere(OriginServer origin) throws Exception {
+        OwnFront own = read("tls.conf");
+        assertThat(own.tls()).isTrue();
+        Path dir = TestDirs.fresh(getClass(), "tls");
+        try (Stack stack = Stacks.around(origin, dir, new StackSwitches().ownFront(own).tls(true))) {
+            assertThat(stack.frontUri().getScheme()).isEqualTo("https");
+            assertThat(Http.get(stack.frontUri(), "/hare").statusCode()).isEqualTo(200);
+            assertThat(Files.readString(dir.resolve("nginx/front").resolve(OwnFrontConfig.CHANGES)))
+                    .contains("tls.conf:7: ssl_certificate /etc/letsencrypt/live/secure.example.com/fullchain.pem -> ssl_certificate ")
+                    .contains("(not here: the throwaway CA's)")
+                    .contains("tls.conf:9: ssl_dhparam /etc/letsencrypt/ssl-dhparams.pem left out: the file is not here");
+        }
+    }
+
+    @Test
     void aPathPassedToFastCgiIsRefusedNamingItsLine() {
         assertThatThrownBy(() -> read("fastcgi.conf")).isInstanceOf(ConfigRefused.class)
                 .hasMessageContaining("fastcgi.conf:5: fastcgi_pass unix:/run/php/php-fpm.sock")
