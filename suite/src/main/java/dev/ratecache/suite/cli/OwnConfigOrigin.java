@@ -22,10 +22,16 @@ final class OwnConfigOrigin {
     /** Writes the paths file into {@code runDir}; returns the origin's arguments that read it. */
     static List<String> args(UserFront own, List<Endpoint> endpoints, Path runDir) throws IOException {
         List<String> rows = new ArrayList<>(List.of("path,requests,delay_ms,body_bytes,max_age_s"));
+        java.util.Set<String> listed = new java.util.HashSet<>();
         for (UserFront.SentPath p : own.paths()) {
             Endpoint e = endpoints.stream().filter(x -> x.name().equals(p.endpoint())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no endpoint " + p.endpoint()));
-            rows.add(p.path() + ",0," + e.delay().toMillis() + ",1024," + e.maxAge().toSeconds());
+            // The path as the direct cells send it, and as the config passes it upstream.
+            for (String path : List.of(p.path(), p.originPath())) {
+                if (listed.add(path)) {
+                    rows.add(path + ",0," + e.delay().toMillis() + ",1024," + e.maxAge().toSeconds());
+                }
+            }
         }
         Files.createDirectories(runDir);
         Path csv = runDir.resolve(PATHS_CSV);

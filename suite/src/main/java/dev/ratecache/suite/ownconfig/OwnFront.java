@@ -45,7 +45,26 @@ public record OwnFront(Path file, Path folder, List<Directive> tree, ChosenServe
 
     @Override
     public List<SentPath> paths() {
-        return planPaths.stream().map(p -> new SentPath(p.path(), p.endpoint())).toList();
+        return planPaths.stream().map(p -> new SentPath(p.path(), p.endpoint(), originPath(p))).toList();
+    }
+
+    /**
+     * The path the origin gets for {@code p}: with a URI in proxy_pass, nginx puts it in place of the
+     * part of the path the (prefix or exact) location matched; without one, or with a variable in
+     * it, the path as sent.
+     */
+    static String originPath(PlanPath p) {
+        String upstream = p.place().upstream();
+        String uri = upstream == null ? "" : Rewire.uri(upstream);
+        if (uri.isEmpty() || uri.contains("$")) {
+            return p.path();
+        }
+        String[] location = p.place().location().split(" ");
+        String prefix = location[location.length - 1];
+        if (location[0].startsWith("~") || !p.path().startsWith(prefix)) {
+            return p.path();
+        }
+        return uri + p.path().substring(prefix.length());
     }
 
     @Override

@@ -225,7 +225,8 @@ public final class Rewire {
         return slash < 0 ? rest : rest.substring(0, slash);
     }
 
-    private static String uri(String url) {
+    /** proxy_pass's URI part after its host ("" for none). */
+    static String uri(String url) {
         String rest = url.replaceFirst("^[A-Za-z]+://", "");
         String host = host(url);
         String after = rest.substring(host.length());

@@ -32,9 +32,15 @@ public interface UserFront {
     /**
      * A path the plans send.
      *
-     * @param path     as sent, e.g. /api/
-     * @param endpoint the origin endpoint whose delay and freshness it gets (hare, tortoise, snail)
+     * @param path       as sent, e.g. /api/
+     * @param endpoint   the origin endpoint whose delay and freshness it gets (hare, tortoise, snail)
+     * @param originPath the path the origin gets through the config: its proxy_pass may replace the
+     *                   location's part (location /v1/ with proxy_pass http://app/api/v1/ sends /api/v1/)
      */
-    record SentPath(String path, String endpoint) {
+    record SentPath(String path, String endpoint, String originPath) {
+        /** A path the config passes upstream as it is. */
+        public SentPath(String path, String endpoint) {
+            this(path, endpoint, path);
+        }
     }
 }

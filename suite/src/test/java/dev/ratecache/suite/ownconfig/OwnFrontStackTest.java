@@ -150,6 +150,14 @@ class OwnFrontStackTest {
     }
 
     @Test
+    void theOriginIsToldThePathTheConfigPassesUpstream() throws Exception {
+        OwnFront own = read("uri-part.conf");
+
+        assertThat(own.paths()).extracting(p -> p.path() + " -> " + p.originPath())
+                .containsExactly("/v1/ -> /api/v1/", "/ws -> /socket", "/plain/ -> /plain/");
+    }
+
+    @Test
     void aPathPassedToFastCgiIsRefusedNamingItsLine() {
         assertThatThrownBy(() -> read("fastcgi.conf")).isInstanceOf(ConfigRefused.class)
                 .hasMessageContaining("fastcgi.conf:5: fastcgi_pass unix:/run/php/php-fpm.sock")
