@@ -251,6 +251,10 @@ public final class Predictor {
         if (cell.plan().userFile() != null) {
             return "the model does not know the shape of your own plan";
         }
+        if (!cell.direct() && own(in).isPresent() && cell.plan().name().equals(Plan.KEYS.name())) {
+            return "your config: the model does not send the keys plan's keys through your config's zones, nor evict"
+                    + " a full zone's states in a run (--matrix tiers predicts the keys plan through the suite's own front)";
+        }
         if (!cell.direct() && own(in).isPresent()) {
             java.util.Optional<String> ownGap = own(in).get().gap(in.stack().front().isPresent(), in.stack().cache().on());
             if (ownGap.isPresent()) {
