@@ -281,6 +281,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
      */
     Run validate(Path runDir) {
         matrix.defaults(switches, kindInput(List.of()));
+        if (spec.commandLine().getParseResult().hasMatchedOption("--edge") && !matrix.cellsChooseEdge()) {
+            EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult())
+                    .ifPresent(spec.commandLine().getOut()::println);
+        }
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
         problems.addAll(database.problems());

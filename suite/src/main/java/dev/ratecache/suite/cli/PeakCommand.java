@@ -476,6 +476,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
 
     /** The input checked before anything starts, one line each; binds no port ({@link #checkMachine} does). */
     void validate() {
+        EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult()).ifPresent(spec.commandLine().getOut()::println);
         List<String> problems = new ArrayList<>(switches.problems());
         if (quotaKeys != null) {
             quotaKeysProblems(problems);

@@ -31,9 +31,10 @@ class UpInputTest {
                         "--results pom.xml/results: ", "pom.xml is a file, not a folder"),
                 refused("an edge product the suite does not know", List.of("--edge", "apache"),
                         "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy or varnish"),
-                refused("HAProxy asked to queue, as the defaults do", List.of("--edge", "haproxy"),
-                        "HAProxy's rate limit rejects and never queues or delays (--front-mode queue --back-mode queue):"
-                                + " give --front-mode nodelay --back-mode nodelay, or use --edge nginx"),
+                // Only a mode the user gave: the defaults' queue becomes nodelay, said in a note (EdgeDefaultsTest).
+                refused("HAProxy asked to queue", List.of("--edge", "haproxy", "--front-mode", "queue"),
+                        "HAProxy's rate limit rejects and never queues or delays (--front-mode queue):"
+                                + " give --front-mode nodelay, or use --edge nginx"),
                 refused("Varnish asked to delay at the back", List.of("--edge", "varnish", "--front-mode", "nodelay",
                         "--back-mode", "delay=5"),
                         "Varnish's vsthrottle only rejects and never queues or delays (--back-mode delay=5): give"
