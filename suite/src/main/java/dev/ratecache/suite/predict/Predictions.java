@@ -87,7 +87,8 @@ public final class Predictions {
             StackSpec stack = r.cell().apply(run.switches()).spec(new StackPorts());
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
-                    drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS)), run.model());
+                    drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
+                    samples.stream().map(s -> s.timeStamp() - epoch).toList()), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props))));
         }

@@ -88,10 +88,19 @@ public final class Predictor {
      *                      shuffles them; null when unknown (a prediction made before the run)
      * @param poolHoldMs    the mean time the cell's requests held a pooled database connection, as the
      *                      origin's pool measured it: a query's service time; null when the run has no pool
+     * @param startsMs      when each of an open plan's requests started (ms after the first), as its JTL says:
+     *                      the rate the generator offered, which runs ahead of the plan's nominal rate; null
+     *                      when unknown (a prediction made before the run)
      */
     public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
             int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
-            Double poolHoldMs) {
+            Double poolHoldMs, List<Long> startsMs) {
+
+        public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
+                int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
+                Double poolHoldMs) {
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs, null);
+        }
 
         public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn) {
@@ -114,7 +123,8 @@ public final class Predictor {
         Input withPlanDefaults() throws IOException {
             Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
             all.putAll(properties);
-            return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs);
+            return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
+                    startsMs);
         }
     }
 
@@ -484,8 +494,9 @@ public final class Predictor {
                     byKey));
         }
         if (plan.name().equals(Plan.FLOOD.name())) {
-            return new Workload.Open(flood(count(p, "rate"), count(p, "ramp"), count(p, "hold"),
-                    Math.max(1, count(p, "sources")), p.getOrDefault("path", plan.paths().get("path"))));
+            List<Arrival> nominal = flood(count(p, "rate"), count(p, "ramp"), count(p, "hold"),
+                    Math.max(1, count(p, "sources")), p.getOrDefault("path", plan.paths().get("path")));
+            return new Workload.Open(offered(nominal, in.startsMs()));
         }
         List<String> paths = new ArrayList<>();
         plan.paths().forEach((property, path) -> paths.add(p.getOrDefault(property, path)));
@@ -508,6 +519,24 @@ public final class Predictor {
      * second each, then {@code hold} seconds at {@code rate}, evenly spaced within each second,
      * taking {@code sources} addresses in turn.
      */
+    /**
+     * The plan's arrivals at the moments the run's generator sent them: JMeter's open model sends
+     * ahead of its nominal schedule (a tenth faster in the default profile, a third in the quick
+     * one), and the limits answer the rate offered, not the one asked. Each arrival keeps its client
+     * and path; the nominal schedule stands when the counts differ (some never sent, or unknown).
+     */
+    static List<Arrival> offered(List<Arrival> nominal, List<Long> startsMs) {
+        if (startsMs == null || startsMs.size() != nominal.size()) {
+            return nominal;
+        }
+        List<Long> sorted = startsMs.stream().sorted().toList();
+        List<Arrival> out = new ArrayList<>(nominal.size());
+        for (int i = 0; i < nominal.size(); i++) {
+            out.add(new Arrival(sorted.get(i), nominal.get(i).client(), nominal.get(i).path()));
+        }
+        return out;
+    }
+
     static List<Arrival> flood(int rate, int ramp, int hold, int sources, String path) {
         List<Arrival> arrivals = new ArrayList<>();
         int second = 0;

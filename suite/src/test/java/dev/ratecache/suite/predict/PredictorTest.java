@@ -31,6 +31,25 @@ class PredictorTest {
     }
 
     @Test
+    void aFloodIsModelledAtTheMomentsTheGeneratorSentIt() {
+        List<dev.ratecache.model.Arrival> nominal = Predictor.flood(4, 1, 0, 2, "/hare");
+        List<dev.ratecache.model.Arrival> offered = Predictor.offered(nominal, List.of(600L, 0L, 150L, 300L));
+
+        assertThat(offered).extracting(dev.ratecache.model.Arrival::timeMs).containsExactly(0L, 150L, 300L, 600L);
+        assertThat(offered).extracting(dev.ratecache.model.Arrival::client)
+                .containsExactlyElementsOf(nominal.stream().map(dev.ratecache.model.Arrival::client).toList());
+        assertThat(offered).extracting(dev.ratecache.model.Arrival::path).containsOnly("/hare");
+    }
+
+    @Test
+    void aFloodWhoseSentCountDiffersKeepsItsNominalSchedule() {
+        List<dev.ratecache.model.Arrival> nominal = Predictor.flood(4, 1, 0, 1, "/hare");
+
+        assertThat(Predictor.offered(nominal, List.of(0L, 10L))).isEqualTo(nominal);
+        assertThat(Predictor.offered(nominal, null)).isEqualTo(nominal);
+    }
+
+    @Test
     void stressWithoutCacheIsBoundByTheBackLimitsBurstPlusRate() {
         Cell cell = Cell.of(Plan.STRESS, Cell.NO_CACHING).build();
         Prediction p = predict(cell, new StackSwitches(), Plan.STRESS.sizes(Profile.DEFAULT), Profile.DEFAULT, null, 0);
