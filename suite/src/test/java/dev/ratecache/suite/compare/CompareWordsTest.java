@@ -1,0 +1,68 @@
+package dev.ratecache.suite.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What changed, in words, with the model's prediction of the change beside the measured one. */
+class CompareWordsTest {
+    private static MetricComparison judged(CompareMetric metric, double a, double b) {
+        double diff = b - a;
+        return new MetricComparison(metric, a, b, diff * 0.8, diff * 1.2, "test", Double.NaN,
+                MetricComparison.judge(metric, a, b, diff * 0.8, diff * 1.2));
+    }
+
+    @Test
+    void aRiseTheModelForesawIsSaidWithTheChangeAndThePrediction() {
+        List<String> words = ChangeWords.of(List.of("front limit burst 200 -> 50"),
+                List.of(judged(CompareMetric.REJECTED_PCT, 0.2, 31)),
+                Map.of("rejected_pct", 0.0), Map.of("rejected_pct", 30.4));
+
+        assertThat(words).containsExactly(
+                "front limit burst 200 -> 50: rejections rose from 0.20 % to 31.0 %, as the model predicted (30.4 %)");
+    }
+
+    @Test
+    void aChangeAgainstThePredictedDirectionSaysWhichWayTheModelWent() {
+        List<String> words = ChangeWords.of(List.of("server cache on -> off"),
+                List.of(judged(CompareMetric.ORIGIN_REQUESTS, 400, 100)),
+                Map.of("origin_requests", 400.0), Map.of("origin_requests", 900.0));
+
+        assertThat(words).singleElement().asString()
+                .startsWith("server cache on -> off: origin requests fell from 400 to 100")
+                .endsWith("though the model predicted a rise to 900");
+    }
+
+    @Test
+    void aPredictedChangeThatDidNotComeIsSaidToo() {
+        MetricComparison same = new MetricComparison(CompareMetric.THROUGHPUT, 50, 50.5, -2, 3, "test", Double.NaN,
+                Verdict.SAME);
+
+        List<String> words = ChangeWords.of(List.of("front rate 100 -> 50"), List.of(same),
+                Map.of("throughput", 50.0), Map.of("throughput", 25.0));
+
+        assertThat(words).containsExactly("front rate 100 -> 50: throughput stayed at 50.5 responses/s (the same within"
+                + " noise), though the model predicted a fall from 50.0 responses/s to 25.0 responses/s");
+    }
+
+    @Test
+    void nothingMovedIsOneLineAndAMetricWithoutAPredictionHasNoClause() {
+        MetricComparison same = new MetricComparison(CompareMetric.P95_MS, 100, 101, -3, 4, "test", Double.NaN,
+                Verdict.SAME);
+
+        assertThat(ChangeWords.of(List.of(), List.of(same), Map.of(), Map.of()))
+                .containsExactly("with the same switches: no metric moved beyond the noise");
+        assertThat(ChangeWords.of(List.of("a -> b"), List.of(judged(CompareMetric.P99_MS, 100, 300)), Map.of(), Map.of()))
+                .containsExactly("a -> b: p99 latency rose from 100 ms to 300 ms");
+    }
+
+    @Test
+    void metricsNotJudgedAreNotPutIntoWords() {
+        MetricComparison unjudged = new MetricComparison(CompareMetric.P95_MS, 100, 300, Double.NaN, Double.NaN, "none",
+                Double.NaN, Verdict.UNJUDGED);
+
+        assertThat(ChangeWords.of(List.of("a -> b"), List.of(unjudged), Map.of(), Map.of())).isEmpty();
+    }
+}
