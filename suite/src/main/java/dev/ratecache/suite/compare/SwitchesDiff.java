@@ -63,14 +63,17 @@ final class SwitchesDiff {
             return a + " -> " + b;
         }
         List<String> changes = new ArrayList<>();
+        boolean firstNamed = false;
         for (int i = 0; i < x.length; i++) {
             if (!x[i].equals(y[i])) {
                 // The word before names a value past the clause's first two ("burst 200"); those name the first.
                 String what = i >= 3 && x[i - 1].equals(y[i - 1]) ? x[i - 1] + " " : "";
+                firstNamed |= changes.isEmpty() && !what.isEmpty();
                 changes.add(what + x[i] + " -> " + y[i]);
             }
         }
-        String head = String.join(" ", Arrays.copyOfRange(x, 0, Math.min(2, x.length)));
+        // "front burst 200 -> 50", not "front limit burst ...": the limit's own value did not change.
+        String head = String.join(" ", Arrays.copyOfRange(x, 0, Math.min(firstNamed ? 1 : 2, x.length)));
         return head + " " + String.join(", ", changes);
     }
 }

@@ -16,12 +16,12 @@ class CompareWordsTest {
 
     @Test
     void aRiseTheModelForesawIsSaidWithTheChangeAndThePrediction() {
-        List<String> words = ChangeWords.of(List.of("front limit burst 200 -> 50"),
+        List<String> words = ChangeWords.of(List.of("front burst 200 -> 50"),
                 List.of(judged(CompareMetric.REJECTED_PCT, 0.2, 31)),
                 Map.of("rejected_pct", 0.0), Map.of("rejected_pct", 30.4));
 
         assertThat(words).containsExactly(
-                "front limit burst 200 -> 50: rejections rose from 0.20 % to 31.0 %, as the model predicted (30.4 %)");
+                "front burst 200 -> 50: rejections rose from 0.20 % to 31.0 %, as the model predicted (30.4 %)");
     }
 
     @Test
@@ -64,5 +64,14 @@ class CompareWordsTest {
                 Double.NaN, Verdict.UNJUDGED);
 
         assertThat(ChangeWords.of(List.of("a -> b"), List.of(unjudged), Map.of(), Map.of())).isEmpty();
+    }
+
+    @Test
+    void aBurstChangedAloneIsNamedByTheTierAndTheBurstAndBothChangedByTheLimitFirst() {
+        String a = "front limit 100 r/s burst 200 queue, back limit 10 r/s burst 50 queue";
+
+        assertThat(SwitchesDiff.of(a, a.replace("burst 200", "burst 5"))).containsExactly("front burst 200 -> 5");
+        assertThat(SwitchesDiff.of(a, a.replace("100 r/s burst 200", "90 r/s burst 50")))
+                .containsExactly("front limit 100 -> 90, burst 200 -> 50");
     }
 }
