@@ -1,0 +1,62 @@
+package dev.ratecache.suite.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * compare --switches "..." --switches "...": both configs run on the real stack (nginx, the origin,
+ * JMeter), their cells in turn, and the change they make judged and said in words.
+ */
+@StackTest
+class CompareTwoConfigsStackTest {
+    @Test
+    void aSmallerFrontBurstRunsInTurnWithTheOldAndIsJudgedToRejectMore(TestInfo test) throws Exception {
+        Path results = TestDirs.fresh(test);
+        List<String> args = new ArrayList<>(List.of("compare", "--switches", "--front-burst 200", "--switches",
+                "--front-burst 5", "--profile", "quick", "--only", "stress/no-caching", "--no-dashboards",
+                "--results", results.toString()));
+        args.addAll(StackPorts.free().flags());
+        CommandRun cli = new CommandRun();
+
+        int exit = cli.run(args.toArray(String[]::new));
+
+        String output = cli.out() + "\n" + cli.err();
+        assertThat(exit).as(output).isZero();
+        // A's cell, then B's, and no report until both have run: the drift of the machine falls on both.
+        int cellA = output.indexOf("A, cell 1 of 1 (--switches '--front-burst 200')");
+        int cellB = output.indexOf("B, cell 1 of 1 (--switches '--front-burst 5')");
+        assertThat(cellA).as(output).isNotNegative();
+        assertThat(cellB).as(output).isGreaterThan(cellA);
+        assertThat(output.indexOf("report: ")).as(output).isGreaterThan(cellB);
+        List<Path> runs;
+        try (Stream<Path> folders = Files.list(results)) {
+            runs = folders.filter(p -> !p.getFileName().toString().equals("latest")).sorted().toList();
+        }
+        assertThat(runs).hasSize(2);
+        Path b = results.resolve("latest").toRealPath();
+        JsonNode json = new ObjectMapper().readTree(b.resolve("compare/compare.json").toFile());
+        assertThat(json.path("a").asText()).isEqualTo(runs.get(0).toString());
+        assertThat(json.path("differences").toString()).contains("front burst 200 -> 5");
+        JsonNode cell = json.path("cells").get(0);
+        JsonNode rejected = cell.path("metrics").findParents("id").stream()
+                .filter(m -> m.path("id").asText().equals("rejected_pct")).findFirst().orElseThrow();
+        assertThat(rejected.path("b").asDouble()).as(output).isGreaterThan(rejected.path("a").asDouble());
+        assertThat(rejected.path("verdict").asText()).as(output).isEqualTo("worse");
+        assertThat(cell.path("words").toString()).as(output).contains("front burst 200 -> 5: rejections rose from");
+        assertThat(b.resolve("compare/compare.md")).content().contains("## What changed", "front burst 200 -> 5");
+        assertThat(b.resolve("compare/index.html")).exists();
+        assertThat(cli.out()).contains("compare: " + b.resolve("compare"));
+    }
+}
