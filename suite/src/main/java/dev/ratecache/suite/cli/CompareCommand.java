@@ -175,7 +175,7 @@ final class CompareCommand implements Callable<Integer> {
         BaselineOptions.pctProblem("--fail-on-regression", failOnRegression).ifPresent(problems::add);
         Refuse.ifAny(spec, problems);
         List<String> shared = shared();
-        problems.addAll(TwoConfigs.problems(sides, shared, results));
+        problems.addAll(TwoConfigs.problems(sides, shared, results, true));
         Refuse.ifAny(spec, problems);
         PrintWriter terminal = spec.commandLine().getOut();
         if (dryRun.on) {

@@ -151,15 +151,35 @@ final class TwoConfigs {
     }
 
     /**
-     * What is wrong with each side as the run command checks its input (every check its run makes
-     * before it starts, but the machine's): a problem both sides have is said once, one a side has
-     * alone is said with that side.
+     * What is wrong with each side as the run command checks its input: a problem both sides have is
+     * said once, one a side has alone is said with that side. With {@code machine}, once the input is
+     * good, the machine's checks of each side too (its ports, each bound for a moment; its tools;
+     * its folders), as the run makes them, so that neither side starts unless both could.
      */
-    static List<String> problems(List<Side> sides, List<String> shared, Path results) {
-        List<List<String>> each = new ArrayList<>();
+    static List<String> problems(List<Side> sides, List<String> shared, Path results, boolean machine) {
+        List<Checked> checked = new ArrayList<>();
         for (Side side : sides) {
-            each.add(problemsOf(side, shared, results));
+            checked.add(check(side, shared, results));
         }
+        List<String> lines = said(sides, checked.stream().map(Checked::problems).toList());
+        if (!lines.isEmpty() || !machine) {
+            return lines;
+        }
+        List<List<String>> ofMachine = new ArrayList<>();
+        for (Checked c : checked) {
+            List<String> problems = new ArrayList<>();
+            try {
+                c.command().checkMachine(c.run(), c.runDir());
+            } catch (CommandLine.ParameterException e) {
+                String.valueOf(e.getMessage()).lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(problems::add);
+            }
+            ofMachine.add(problems);
+        }
+        return said(sides, ofMachine);
+    }
+
+    /** Each side's problems, one line each: once when both sides have it, else with the side's name. */
+    private static List<String> said(List<Side> sides, List<List<String>> each) {
         Set<String> lines = new LinkedHashSet<>();
         for (int i = 0; i < sides.size(); i++) {
             for (String p : each.get(i)) {
@@ -170,7 +190,10 @@ final class TwoConfigs {
         return List.copyOf(lines);
     }
 
-    private static List<String> problemsOf(Side side, List<String> shared, Path results) {
+    /** A side's input checked: its problems, or the command and run it would start. */
+    private record Checked(List<String> problems, RunTestsCommand command, MatrixCommand.Run run, Path runDir) {}
+
+    private static Checked check(Side side, List<String> shared, Path results) {
         List<String> problems = new ArrayList<>();
         for (String word : side.words()) {
             String flag = word.contains("=") ? word.substring(0, word.indexOf('=')) : word;
@@ -179,7 +202,7 @@ final class TwoConfigs {
             }
         }
         if (!problems.isEmpty()) {
-            return problems;
+            return new Checked(problems, null, null, null);
         }
         CommandLine cli = quiet(RunTestsCommand.commandLine());
         CommandLine.ParseResult parsed;
@@ -187,22 +210,24 @@ final class TwoConfigs {
             parsed = cli.parseArgs(side.args(shared).toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
             problems.add(firstLine(e));
-            return problems;
+            return new Checked(problems, null, null, null);
         }
         if (parsed.hasSubcommand()) {
             problems.add("'" + Printable.shown(parsed.subcommand().commandSpec().name()) + "' is a command, not a switch"
                     + " of a run: give flags of the run command (./run-tests.sh --help lists them)");
-            return problems;
+            return new Checked(problems, null, null, null);
         }
-        RunTestsCommand run = cli.getCommand();
+        RunTestsCommand command = cli.getCommand();
+        Path runDir = RunFolders.next(RunFolders.results(results), "");
+        MatrixCommand.Run run = null;
         try {
-            run.validate(RunFolders.next(RunFolders.results(results), ""));
+            run = command.validate(runDir);
         } catch (CommandLine.ParameterException e) {
             String.valueOf(e.getMessage()).lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(problems::add);
         } catch (RuntimeException e) {
             problems.add(String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()));
         }
-        return problems;
+        return new Checked(problems, command, run, runDir);
     }
 
     private static String firstLine(CommandLine.ParameterException e) {

@@ -119,19 +119,6 @@ class CompareTwoConfigsInputTest {
     }
 
     @Test
-    void aDryRunOfTwoConfigsSaysBothRunsAndStartsNothing(TestInfo test) throws IOException {
-        Path results = TestDirs.fresh(test);
-
-        assertThat(compare(results, "--switches", "--front-burst 200", "--switches", "--front-burst 5", "--dry-run"))
-                .as(cli.err()).isZero();
-
-        assertThat(cli.out()).contains("would run: A: ./run-tests.sh --only stress/no-caching --profile quick --results "
-                + results + " --front-burst 200", "would run: B: ./run-tests.sh", "--front-burst 5",
-                "dry run: every check passed; nothing was started");
-        assertNothingWritten(results);
-    }
-
-    @Test
     void aSideStringIsSplitAsAShellSplitsIt() {
         assertThat(TwoConfigs.words("  --front-burst 50 -J 'a b=c d' --x=\"y z\" e\\ f ")).containsExactly(
                 "--front-burst", "50", "-J", "a b=c d", "--x=y z", "e f");

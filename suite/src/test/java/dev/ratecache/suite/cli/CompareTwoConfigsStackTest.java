@@ -59,4 +59,25 @@ class CompareTwoConfigsStackTest {
         assertThat(b.resolve("compare/index.html")).exists();
         assertThat(cli.out()).contains("compare: " + b.resolve("compare"));
     }
+
+    @Test
+    void aDryRunOfTwoConfigsChecksBothAndTheMachineAndStartsNothing(TestInfo test) throws Exception {
+        Path results = TestDirs.fresh(test);
+        List<String> args = new ArrayList<>(List.of("compare", "--results", results.toString(), "--profile", "quick",
+                "--only", "stress/no-caching", "--switches", "--front-burst 200", "--switches", "--front-burst 5",
+                "--dry-run"));
+        args.addAll(StackPorts.free().flags());
+        CommandRun cli = new CommandRun();
+        long childrenBefore = ProcessHandle.current().descendants().count();
+
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
+
+        assertThat(cli.out()).contains("would run: A: ./run-tests.sh --only stress/no-caching --profile quick --results "
+                + results, "--front-burst 200", "would run: B: ./run-tests.sh", "--front-burst 5",
+                "dry run: every check passed; nothing was started");
+        try (Stream<Path> written = Files.list(results)) {
+            assertThat(written).isEmpty();
+        }
+        assertThat(ProcessHandle.current().descendants().count()).isLessThanOrEqualTo(childrenBefore);
+    }
 }
