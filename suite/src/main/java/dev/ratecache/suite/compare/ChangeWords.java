@@ -43,9 +43,13 @@ final class ChangeWords {
                         + figure(m.metric(), m.a()) + " to " + figure(m.metric(), m.b()) + model(m, pa, pb));
             } else if (pa != null && pb != null && foreseen(m.metric(), pa, pb)
                     && Math.abs(pb - pa) > MISSED_SHARE * Math.abs(pa)) {
-                words.add(what + ": " + noun(m.metric()) + " stayed at " + figure(m.metric(), m.b())
-                        + " (the same within noise), though the model predicted a " + (pb > pa ? "rise" : "fall")
-                        + " from " + figure(m.metric(), pa) + " to " + figure(m.metric(), pb));
+                // The figures as measured, moved or not: a wide interval may hold a large move.
+                String moved = m.b() == m.a() ? " stayed at " + figure(m.metric(), m.b())
+                        : (m.b() > m.a() ? " rose" : " fell") + " from " + figure(m.metric(), m.a()) + " to "
+                                + figure(m.metric(), m.b());
+                words.add(what + ": " + noun(m.metric()) + moved + " (the same within noise), though the model"
+                        + " predicted a " + (pb > pa ? "rise" : "fall") + " from " + figure(m.metric(), pa) + " to "
+                        + figure(m.metric(), pb));
             }
         }
         if (judged && words.isEmpty()) {

@@ -21,12 +21,16 @@ import org.junit.jupiter.api.TestInfo;
  */
 @StackTest
 class CompareTwoConfigsStackTest {
+    private static final String WIDE_BACK = "--back-rate 1000 --back-burst 1000";
+
     @Test
     void aSmallerFrontBurstRunsInTurnWithTheOldAndIsJudgedToRejectMore(TestInfo test) throws Exception {
         Path results = TestDirs.fresh(test);
-        List<String> args = new ArrayList<>(List.of("compare", "--switches", "--front-burst 200", "--switches",
-                "--front-burst 5", "--profile", "quick", "--only", "stress/no-caching", "--no-dashboards",
-                "--results", results.toString()));
+        // The back limit (10 r/s, burst 50) would refuse most of the stress plan's burst whatever the
+        // front's burst, and the change would drown in it: on both sides it is opened wide.
+        List<String> args = new ArrayList<>(List.of("compare", "--switches", "--front-burst 200 " + WIDE_BACK,
+                "--switches", "--front-burst 5 " + WIDE_BACK, "--profile", "quick", "--only", "stress/no-caching",
+                "--no-dashboards", "--results", results.toString()));
         args.addAll(StackPorts.free().flags());
         CommandRun cli = new CommandRun();
 
@@ -35,8 +39,8 @@ class CompareTwoConfigsStackTest {
         String output = cli.out() + "\n" + cli.err();
         assertThat(exit).as(output).isZero();
         // A's cell, then B's, and no report until both have run: the drift of the machine falls on both.
-        int cellA = output.indexOf("A, cell 1 of 1 (--switches '--front-burst 200')");
-        int cellB = output.indexOf("B, cell 1 of 1 (--switches '--front-burst 5')");
+        int cellA = output.indexOf("A, cell 1 of 1 (--switches '--front-burst 200 " + WIDE_BACK + "')");
+        int cellB = output.indexOf("B, cell 1 of 1 (--switches '--front-burst 5 " + WIDE_BACK + "')");
         assertThat(cellA).as(output).isNotNegative();
         assertThat(cellB).as(output).isGreaterThan(cellA);
         assertThat(output.indexOf("report: ")).as(output).isGreaterThan(cellB);

@@ -43,8 +43,13 @@ class CompareWordsTest {
         List<String> words = ChangeWords.of(List.of("front rate 100 -> 50"), List.of(same),
                 Map.of("throughput", 50.0), Map.of("throughput", 25.0));
 
-        assertThat(words).containsExactly("front rate 100 -> 50: throughput stayed at 50.5 responses/s (the same within"
-                + " noise), though the model predicted a fall from 50.0 responses/s to 25.0 responses/s");
+        assertThat(words).containsExactly("front rate 100 -> 50: throughput rose from 50.0 responses/s to 50.5"
+                + " responses/s (the same within noise), though the model predicted a fall from 50.0 responses/s to"
+                + " 25.0 responses/s");
+        MetricComparison unmoved = new MetricComparison(CompareMetric.THROUGHPUT, 50, 50, -2, 2, "test", Double.NaN,
+                Verdict.SAME);
+        assertThat(ChangeWords.of(List.of("x"), List.of(unmoved), Map.of("throughput", 50.0), Map.of("throughput", 25.0)))
+                .singleElement().asString().startsWith("x: throughput stayed at 50.0 responses/s (the same within noise)");
     }
 
     @Test
