@@ -84,4 +84,37 @@ class CompareTwoConfigsStackTest {
         }
         assertThat(ProcessHandle.current().descendants().count()).isLessThanOrEqualTo(childrenBefore);
     }
+
+    @Test
+    void anOwnConfigWithAFasterRateIsRunBesideTheOldAndJudgedToRejectLess(TestInfo test) throws Exception {
+        Path results = TestDirs.fresh(test);
+        Path configs = Files.createDirectories(results.resolveSibling(results.getFileName() + "-configs"));
+        String api;
+        try (var in = CompareTwoConfigsStackTest.class.getResourceAsStream("/dev/ratecache/suite/ownconfig/api.conf")) {
+            api = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Path old = Files.writeString(configs.resolve("old.conf"), api);
+        Path faster = Files.writeString(configs.resolve("new.conf"), api.replace("rate=10r/s", "rate=1000r/s"));
+        List<String> args = new ArrayList<>(List.of("compare", "--nginx-conf", old.toString(), "--nginx-conf",
+                faster.toString(), "--profile", "quick", "--only", "stress/no-caching", "--no-dashboards",
+                "--results", results.toString()));
+        args.addAll(StackPorts.free().flags());
+        CommandRun cli = new CommandRun();
+
+        int exit = cli.run(args.toArray(String[]::new));
+
+        String output = cli.out() + "\n" + cli.err();
+        assertThat(exit).as(output).isZero();
+        assertThat(output.indexOf("B, cell 1 of 1 (--nginx-conf " + faster + ")")).as(output)
+                .isGreaterThan(output.indexOf("A, cell 1 of 1 (--nginx-conf " + old + ")"));
+        Path b = results.resolve("latest").toRealPath();
+        assertThat(Files.readString(b.resolve("cells/stress-no-caching/nginx/front/conf/nginx.conf")))
+                .contains("rate=1000r/s");
+        JsonNode cell = new ObjectMapper().readTree(b.resolve("compare/compare.json").toFile()).path("cells").get(0);
+        JsonNode rejected = cell.path("metrics").findParents("id").stream()
+                .filter(m -> m.path("id").asText().equals("rejected_pct")).findFirst().orElseThrow();
+        assertThat(rejected.path("b").asDouble()).as(output).isLessThan(rejected.path("a").asDouble());
+        assertThat(rejected.path("verdict").asText()).as(output).isEqualTo("better");
+        assertThat(cell.path("words").toString()).as(output).contains("front config old.conf -> new.conf: rejections fell from");
+    }
 }

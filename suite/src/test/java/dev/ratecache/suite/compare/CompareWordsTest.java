@@ -79,4 +79,14 @@ class CompareWordsTest {
         assertThat(SwitchesDiff.of(a, a.replace("100 r/s burst 200", "90 r/s burst 50")))
                 .containsExactly("front limit 100 -> 90, burst 200 -> 50");
     }
+
+    @Test
+    void twoOfYourConfigsAreNamedByTheirFilesOnce() {
+        String own = "front tier: your config (old.conf, server api.example.com (listen 8080) at old.conf:8, paths /api/"
+                + " (server api.example.com, location /api/, answered as /hare)), its limits on and its cache on,"
+                + " back limit 10 r/s burst 50 queue";
+
+        assertThat(SwitchesDiff.of(own, own.replace("old.conf", "new.conf")))
+                .containsExactly("front config old.conf -> new.conf");
+    }
 }
