@@ -254,34 +254,50 @@ final class TwoConfigs {
      * then their cells in turn; their reports are written once every cell of both has run, A's first.
      */
     static Runs run(List<Side> sides, List<String> shared, PrintWriter out, PrintWriter err) throws InterruptedException {
-        Baton baton = new Baton(out);
+        Baton baton = new Baton(out, (options, terminal, remote) -> new MatrixRunner(options, terminal, remote).run());
+        List<java.util.function.IntSupplier> runs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            int side = i;
+            runs.add(() -> {
+                CommandLine cli = RunTestsCommand.commandLine();
+                cli.setOut(out);
+                cli.setErr(err);
+                RunTestsCommand command = cli.getCommand();
+                command.turns = baton.turnsOf(side, sides.get(side));
+                return cli.execute(sides.get(side).args(shared).toArray(String[]::new));
+            });
+        }
+        int[] exits = inTurn(baton, runs);
+        return new Runs(baton.runDir(0), baton.runDir(1), exits[0], exits[1]);
+    }
+
+    /**
+     * Runs both sides' {@code runs}, each on a thread of its own, whose cells go through {@code baton}:
+     * A's started first, B's once A waits at its first cell (or not at all when A stopped before). The
+     * exit codes, 1 for a side that did not run.
+     */
+    static int[] inTurn(Baton baton, List<java.util.function.IntSupplier> runs) throws InterruptedException {
         int[] exits = {1, 1};
         Thread[] threads = new Thread[2];
         for (int i = 0; i < 2; i++) {
             int side = i;
-            CommandLine cli = RunTestsCommand.commandLine();
-            cli.setOut(out);
-            cli.setErr(err);
-            RunTestsCommand command = cli.getCommand();
-            command.turns = baton.turnsOf(side, sides.get(side));
-            List<String> args = sides.get(side).args(shared);
             threads[i] = new Thread(() -> {
                 try {
-                    exits[side] = cli.execute(args.toArray(String[]::new));
+                    exits[side] = runs.get(side).getAsInt();
                 } finally {
                     baton.gone(side);
                 }
-            }, "compare-" + sides.get(side).label());
+            }, "compare-" + (side == 0 ? "A" : "B"));
         }
         threads[0].start();
         if (!baton.awaitReadyOrGone(0)) {
             threads[0].join();
-            return new Runs(null, null, exits[0], 1);
+            return exits;
         }
         threads[1].start();
         threads[0].join();
         threads[1].join();
-        return new Runs(baton.runDir(0), baton.runDir(1), exits[0], exits[1]);
+        return exits;
     }
 
     /**
@@ -289,16 +305,19 @@ final class TwoConfigs {
      * the other run the rest. A side that stopped (refused by its machine checks, or failed) is gone,
      * and the other never waits for it.
      */
-    private static final class Baton {
+    static final class Baton {
         private final PrintWriter out;
+        /** Runs one cell: a {@link MatrixRunner} of it, or a test's stand-in. */
+        private final CellTurns oneCell;
         private final boolean[] ready = new boolean[2];
         private final boolean[] cellsDone = new boolean[2];
         private final boolean[] gone = new boolean[2];
         private final Path[] runDirs = new Path[2];
         private int turn;
 
-        Baton(PrintWriter out) {
+        Baton(PrintWriter out, CellTurns oneCell) {
             this.out = out;
+            this.oneCell = oneCell;
         }
 
         synchronized void gone(int side) {
@@ -354,8 +373,7 @@ final class TwoConfigs {
                         out.flush();
                         // A runner per cell: its origin is started for the cell and stopped after, so neither
                         // side's origin is warmer, and only one origin holds the stack's ports at a time.
-                        MatrixRunner.Outcome one = new MatrixRunner(withCells(options, List.of(cells.get(k))), terminal,
-                                remote).run();
+                        MatrixRunner.Outcome one = oneCell.run(withCells(options, List.of(cells.get(k))), terminal, remote);
                         results.addAll(one.cells());
                         total += one.totalSeconds();
                         jmeter += one.jmeterSeconds();
