@@ -168,6 +168,12 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " (jmeter/jmeter.out, library/driver.out).")
     boolean verbose;
 
+    /**
+     * Null, or how the cells run beside another run's: compare's two configs take turns cell by cell
+     * ({@link TwoConfigs}), so that the machine's drift falls on both.
+     */
+    CellTurns turns;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -195,10 +201,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             out.println("load hosts: " + String.join(", ", remote.hosts()) + " (JMeter servers, RMI "
                     + loadHosts.transport() + "; callback to " + remote.callbackAddress() + ")");
         }
-        MatrixRunner.Outcome outcome = new MatrixRunner(new MatrixRunner.Options(run.cells, run.profile, run.repeats,
+        MatrixRunner.Options options = new MatrixRunner.Options(run.cells, run.profile, run.repeats,
                 switches, ports, originThreads.threads(), jmeterProperties, runDir, withKindsOriginArgs(originArgs(runDir), runDir, run.profile), cellReport(), redisPort,
-                !noDashboards, originDatabase()),
-                terminal, remote).run();
+                !noDashboards, originDatabase());
+        MatrixRunner.Outcome outcome = turns != null ? turns.run(options, terminal, remote)
+                : new MatrixRunner(options, terminal, remote).run();
 
         List<Check.Outcome> checked = new ArrayList<>(run.checks.stream().map(c -> c.evaluate(outcome.cells())).toList());
         checked.addAll(builtInChecks(outcome.cells()));

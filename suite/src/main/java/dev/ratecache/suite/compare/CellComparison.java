@@ -9,9 +9,15 @@ import java.util.List;
  * @param note        why it is not compared metric by metric (a failed side), else empty
  * @param differences what differs in the cell's switches and description, one clause each ("front limit 100 -> 90")
  * @param warnings    what else differed between the runs that moves the figures (a busier machine)
+ * @param words       what changed, in words, each beside the model's prediction of it ({@link ChangeWords})
  */
 public record CellComparison(String name, Presence presence, String note, List<String> differences,
-        List<MetricComparison> metrics, List<String> warnings) {
+        List<MetricComparison> metrics, List<String> warnings, List<String> words) {
+
+    public CellComparison(String name, Presence presence, String note, List<String> differences,
+            List<MetricComparison> metrics, List<String> warnings) {
+        this(name, presence, note, differences, metrics, warnings, List.of());
+    }
 
     public CellComparison(String name, Presence presence, String note, List<String> differences,
             List<MetricComparison> metrics) {

@@ -79,6 +79,9 @@ public final class CompareWriter {
             }
             c.warnings().forEach(w -> out.append(c.name()).append(": note: ").append(w).append('\n'));
         }
+        for (CellComparison c : comparison.cells()) {
+            c.words().forEach(w -> out.append(c.name()).append(": ").append(w).append('\n'));
+        }
         List<List<String>> rows = new ArrayList<>();
         rows.add(HEADINGS);
         rows.addAll(rows());
@@ -136,6 +139,12 @@ public final class CompareWriter {
             }
             c.warnings().forEach(w -> md.append("- ").append(c.name()).append(": note: ").append(w).append('\n'));
         }
+        if (comparison.cells().stream().anyMatch(c -> !c.words().isEmpty())) {
+            md.append("\n## What changed\n\n");
+            for (CellComparison c : comparison.cells()) {
+                c.words().forEach(w -> md.append("- ").append(c.name()).append(": ").append(w).append('\n'));
+            }
+        }
         md.append("\n| ").append(String.join(" | ", HEADINGS)).append(" |\n");
         md.append("|---".repeat(HEADINGS.size())).append("|\n");
         for (List<String> r : rows()) {
@@ -183,6 +192,7 @@ public final class CompareWriter {
             }
             cell.put("differences", c.differences());
             cell.put("warnings", c.warnings());
+            cell.put("words", c.words());
             List<Map<String, Object>> metrics = new ArrayList<>();
             for (MetricComparison m : c.metrics()) {
                 Map<String, Object> metric = new LinkedHashMap<>();
@@ -263,6 +273,12 @@ public final class CompareWriter {
         if (!notes.isEmpty()) {
             html.append("<ul class=\"notes\">\n");
             notes.forEach(n -> html.append("<li>").append(escape(n)).append("</li>\n"));
+            html.append("</ul>\n");
+        }
+        List<String> words = comparison.cells().stream().flatMap(c -> c.words().stream().map(w -> c.name() + ": " + w)).toList();
+        if (!words.isEmpty()) {
+            html.append("<h2>What changed</h2>\n<ul class=\"words\">\n");
+            words.forEach(w -> html.append("<li>").append(escape(w)).append("</li>\n"));
             html.append("</ul>\n");
         }
         html.append("<h2>The table</h2>\n<table>\n<tr>");

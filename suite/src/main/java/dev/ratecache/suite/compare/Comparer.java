@@ -92,7 +92,8 @@ public final class Comparer {
             metrics.add(new MetricComparison(m, sa.median(), sb.median(), interval.low(), interval.high(), method, p,
                     MetricComparison.judge(m, sa.median(), sb.median(), interval.low(), interval.high())));
         }
-        return new CellComparison(name, CellComparison.Presence.BOTH, "", differences, metrics, busier(ofA, ofB));
+        return new CellComparison(name, CellComparison.Presence.BOTH, "", differences, metrics, busier(ofA, ofB),
+                ChangeWords.of(differences, metrics, ofA.predicted(), ofB.predicted()));
     }
 
     /**

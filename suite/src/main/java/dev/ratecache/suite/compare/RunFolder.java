@@ -30,9 +30,12 @@ public final class RunFolder {
         }
     }
 
-    /** One cell of summary.json: the median, least and greatest over its repeats, per metric id. */
+    /**
+     * One cell of summary.json: the median, least and greatest over its repeats, per metric id, and
+     * the model's prediction of each metric it predicts (empty where it predicted none).
+     */
     public record CellSummary(String name, String description, String status, int runs,
-            Map<String, Spread> metrics) {
+            Map<String, Spread> metrics, Map<String, Double> predicted) {
         public boolean ok() {
             return "ok".equals(status);
         }
@@ -91,10 +94,16 @@ public final class RunFolder {
                             v.path("max").asDouble(v.path("median").asDouble())));
                 }
             });
+            Map<String, Double> predicted = new LinkedHashMap<>();
+            cell.path("prediction").path("metrics").fields().forEachRemaining(m -> {
+                if (m.getValue().path("predicted").isNumber()) {
+                    predicted.put(m.getKey(), m.getValue().path("predicted").asDouble());
+                }
+            });
             String name = cell.path("name").asText("");
             if (!name.isEmpty()) {
                 cells.put(name, new CellSummary(name, cell.path("description").asText(""),
-                        cell.path("status").asText("ok"), cell.path("runs").asInt(1), metrics));
+                        cell.path("status").asText("ok"), cell.path("runs").asInt(1), metrics, predicted));
             }
         }
         Map<String, String> settings = new LinkedHashMap<>();

@@ -63,14 +63,31 @@ final class SwitchesDiff {
             return a + " -> " + b;
         }
         List<String> changes = new ArrayList<>();
+        List<String[]> changed = new ArrayList<>();
+        boolean firstNamed = false;
         for (int i = 0; i < x.length; i++) {
             if (!x[i].equals(y[i])) {
+                String from = bare(x[i]);
+                String to = bare(y[i]);
+                // Your config's file, named again with a line ("at old.conf:8"), is one change, said once.
+                if (changed.stream().anyMatch(c -> c[0].equals(from) && c[1].equals(to)
+                        || from.startsWith(c[0] + ":") && to.startsWith(c[1] + ":"))) {
+                    continue;
+                }
+                changed.add(new String[] {from, to});
                 // The word before names a value past the clause's first two ("burst 200"); those name the first.
-                String what = i >= 3 && x[i - 1].equals(y[i - 1]) ? x[i - 1] + " " : "";
-                changes.add(what + x[i] + " -> " + y[i]);
+                String what = i >= 3 && x[i - 1].equals(y[i - 1]) ? bare(x[i - 1]) + " " : "";
+                firstNamed |= changes.isEmpty() && !what.isEmpty();
+                changes.add(what + from + " -> " + to);
             }
         }
-        String head = String.join(" ", Arrays.copyOfRange(x, 0, Math.min(2, x.length)));
+        // "front burst 200 -> 50", not "front limit burst ...": the limit's own value did not change.
+        String head = String.join(" ", Arrays.copyOfRange(x, 0, Math.min(firstNamed ? 1 : 2, x.length)));
         return head + " " + String.join(", ", changes);
+    }
+
+    /** A word without the brackets and commas of the clause around it: "(old.conf," is "old.conf". */
+    private static String bare(String word) {
+        return word.replaceAll("^[(\\[]+|[,;:)\\]]+$", "");
     }
 }
