@@ -3,7 +3,7 @@ package dev.ratecache.model;
 /**
  * One quota ({@code --quota N/W}, {@code --quota-window MODE}): at most {@code limit} admitted
  * requests per key per window of {@code windowMs}, counted fleet-wide by the suite's Redis script
- * ({@link Quota}). Only admitted requests count.
+ * ({@link QuotaLimiter}). Only admitted requests count.
  *
  * @param limit        N, requests per window, at least 1
  * @param windowMs     W, in milliseconds; a calendar window is at most a day
@@ -37,7 +37,7 @@ public record QuotaSpec(long limit, long windowMs, QuotaWindow mode, int rejectS
 
     @Override
     public Limiter limiter() {
-        return new Quota(this);
+        return new QuotaLimiter(this);
     }
 
     /** The start of the fixed (or calendar) window holding {@code nowMs}. */

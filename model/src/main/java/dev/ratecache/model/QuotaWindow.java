@@ -1,7 +1,7 @@
 package dev.ratecache.model;
 
 /**
- * How a {@link Quota} lays its windows over time ({@code --quota-window}).
+ * How a {@link QuotaLimiter} lays its windows over time ({@code --quota-window}).
  */
 public enum QuotaWindow {
     /**

@@ -3,8 +3,8 @@ package dev.ratecache.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratecache.model.Quota.Answer;
-import dev.ratecache.model.Quota.KeyWindow;
+import dev.ratecache.model.QuotaLimiter.Answer;
+import dev.ratecache.model.QuotaLimiter.KeyWindow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -17,7 +17,7 @@ class QuotaTest {
     private static final long MIDNIGHT = 1_795_132_800_000L;
 
     /** Admitted or not, for each time in ms, all of key "a". */
-    private static List<Boolean> admitted(Quota quota, long... times) {
+    private static List<Boolean> admitted(QuotaLimiter quota, long... times) {
         List<Boolean> got = new ArrayList<>();
         for (long t : times) {
             got.add(quota.answer("a", t).admitted());
@@ -25,8 +25,8 @@ class QuotaTest {
         return got;
     }
 
-    private static Quota quota(long n, long windowMs, QuotaWindow mode) {
-        return new Quota(QuotaSpec.of(n, windowMs, mode));
+    private static QuotaLimiter quota(long n, long windowMs, QuotaWindow mode) {
+        return new QuotaLimiter(QuotaSpec.of(n, windowMs, mode));
     }
 
     @Test
@@ -36,7 +36,7 @@ class QuotaTest {
 
     @Test
     void fixedAdmitsNPerEpochAlignedWindowAndARejectionConsumesNothing() {
-        Quota q = quota(3, 60_000, QuotaWindow.FIXED);
+        QuotaLimiter q = quota(3, 60_000, QuotaWindow.FIXED);
         // Window [60 000, 120 000): three admitted, the rest rejected up to its last millisecond.
         assertThat(admitted(q, 60_000, 61_000, 62_000, 63_000, 119_999)).containsExactly(true, true, true, false, false);
         // The next window starts whole: the two rejections cost nothing.
@@ -45,7 +45,7 @@ class QuotaTest {
 
     @Test
     void fixedTellsTheRemainingAndTheResetInWholeSecondsRoundedUp() {
-        Quota q = quota(3, 60_000, QuotaWindow.FIXED);
+        QuotaLimiter q = quota(3, 60_000, QuotaWindow.FIXED);
         assertThat(q.answer("a", 60_000)).isEqualTo(new Answer(true, 2, 60));
         assertThat(q.answer("a", 100_500)).isEqualTo(new Answer(true, 1, 20));
         assertThat(q.answer("a", 118_999)).isEqualTo(new Answer(true, 0, 2));
@@ -54,7 +54,7 @@ class QuotaTest {
 
     @Test
     void keysCountApart() {
-        Quota q = quota(1, 1000, QuotaWindow.FIXED);
+        QuotaLimiter q = quota(1, 1000, QuotaWindow.FIXED);
         assertThat(q.answer("a", 0).admitted()).isTrue();
         assertThat(q.answer("b", 0).admitted()).isTrue();
         assertThat(q.answer("a", 1).admitted()).isFalse();
@@ -83,7 +83,7 @@ class QuotaTest {
         QuotaSpec fixed = QuotaSpec.of(2, seven, QuotaWindow.FIXED);
         assertThat(fixed.windowEnd(MIDNIGHT + DAY - 1)).isNotEqualTo(MIDNIGHT + DAY);
 
-        Quota q = new Quota(spec);
+        QuotaLimiter q = new QuotaLimiter(spec);
         long lastHour = MIDNIGHT + DAY - 3_600_000L;
         assertThat(admitted(q, lastHour, lastHour + 1, lastHour + 2)).containsExactly(true, true, false);
         // The short window resets at midnight, not seven hours after 21 h.
@@ -91,7 +91,7 @@ class QuotaTest {
         assertThat(admitted(q, MIDNIGHT + DAY, MIDNIGHT + DAY + 1, MIDNIGHT + DAY + 2))
                 .containsExactly(true, true, false);
         // The reset counts to midnight from inside the short window.
-        Quota fresh = new Quota(spec);
+        QuotaLimiter fresh = new QuotaLimiter(spec);
         assertThat(fresh.answer("b", MIDNIGHT + DAY - 3_600_000L)).isEqualTo(new Answer(true, 1, 3600));
     }
 
@@ -105,7 +105,7 @@ class QuotaTest {
     void slidingWeighsThePreviousWindowByWhatIsLeftOfIt() {
         // N = 10, W = 1 s. Eight admitted in window 0; in window 1 at e = 250 ms the estimate is
         // 8 · 0.75 = 6, so four more fit (6 + 4 = 10) and the fifth does not.
-        Quota q = quota(10, 1000, QuotaWindow.SLIDING);
+        QuotaLimiter q = quota(10, 1000, QuotaWindow.SLIDING);
         for (int k = 0; k < 8; k++) {
             assertThat(q.answer("a", 100).admitted()).isTrue();
         }
@@ -120,7 +120,7 @@ class QuotaTest {
     @Test
     void slidingsRemainingIsTheFloorOfWhatTheEstimateLeaves() {
         // Five in window 0; at e = 300 ms the estimate after one more is 5 · 0.7 + 1 = 4.5: r = floor(5.5) = 5.
-        Quota q = quota(10, 1000, QuotaWindow.SLIDING);
+        QuotaLimiter q = quota(10, 1000, QuotaWindow.SLIDING);
         for (int k = 0; k < 5; k++) {
             q.answer("a", 0);
         }
@@ -129,7 +129,7 @@ class QuotaTest {
 
     @Test
     void slidingForgetsAWindowOlderThanThePreviousOne() {
-        Quota q = quota(2, 1000, QuotaWindow.SLIDING);
+        QuotaLimiter q = quota(2, 1000, QuotaWindow.SLIDING);
         assertThat(admitted(q, 999, 999, 999)).containsExactly(true, true, false);
         // Window 1 at e = 0 still carries window 0's two whole.
         assertThat(admitted(q, 1000)).containsExactly(false);
@@ -141,7 +141,7 @@ class QuotaTest {
     void slidingAtWorstLetsTwoNMinusOneThroughOneTrueWindow() {
         // N = 10, W = 1000 ms: ten at the last millisecond of window 0, then as many as fit just before
         // that millisecond slides out of the true window [999, 1998].
-        Quota q = quota(10, 1000, QuotaWindow.SLIDING);
+        QuotaLimiter q = quota(10, 1000, QuotaWindow.SLIDING);
         List<Long> admittedAt = new ArrayList<>();
         for (int k = 0; k < 20; k++) {
             if (q.answer("a", 999).admitted()) {
@@ -163,7 +163,7 @@ class QuotaTest {
         for (int run = 0; run < 200; run++) {
             int n = 1 + random.nextInt(20);
             long w = 100 + random.nextInt(2000);
-            Quota q = quota(n, w, QuotaWindow.SLIDING);
+            QuotaLimiter q = quota(n, w, QuotaWindow.SLIDING);
             List<Long> admittedAt = new ArrayList<>();
             long t = random.nextInt(1000);
             for (int k = 0; k < 2000; k++) {
@@ -182,7 +182,7 @@ class QuotaTest {
         // Ten in window 0 at the middle of each tenth of it (50, 150, ... 950 ms). A tenth into
         // window 1 the true window (t - 1000, t] has lost one of them, and the estimate says so;
         // between the tenths it is off by at most half a request.
-        Quota q = quota(100, 1000, QuotaWindow.SLIDING);
+        QuotaLimiter q = quota(100, 1000, QuotaWindow.SLIDING);
         List<Long> sent = new ArrayList<>();
         for (long t = 50; t < 1000; t += 100) {
             q.answer("a", t);
@@ -203,7 +203,7 @@ class QuotaTest {
         // 20 a second, evenly, against N = 10 a second. With 9 in the previous window, the 10th
         // of a window would come at 950 ms, where 9 · 0.05 + 9 + 1 > 10: the previous window's
         // last sliver still weighs, so a steady overload gets N - 1 a window, never more than N.
-        Quota q = quota(10, 1000, QuotaWindow.SLIDING);
+        QuotaLimiter q = quota(10, 1000, QuotaWindow.SLIDING);
         List<Long> admittedAt = new ArrayList<>();
         for (long t = 0; t < 20_000; t += 50) {
             if (q.answer("a", t).admitted()) {
@@ -251,7 +251,7 @@ class QuotaTest {
         arrivals.add(new Arrival(30_000, "spread", "/"));
         arrivals.add(new Arrival(61_000, "early", "/"));
 
-        List<KeyWindow> windows = Quota.windows(spec, arrivals);
+        List<KeyWindow> windows = QuotaLimiter.windows(spec, arrivals);
 
         assertThat(windows).containsExactly(
                 new KeyWindow("early", 0, 60_000, 3, 7, 3000, 0),
@@ -272,7 +272,7 @@ class QuotaTest {
             arrivals.add(new Arrival(t, "a", "/"));
         }
 
-        KeyWindow w1 = Quota.windows(spec, arrivals).get(1);
+        KeyWindow w1 = QuotaLimiter.windows(spec, arrivals).get(1);
 
         // At e = 0 the estimate is 10: rejected. At e = 100 it is 9, room for one; at e = 200 it is
         // 8 + 1, room for one again: each tenth of the window frees the one request it admits.

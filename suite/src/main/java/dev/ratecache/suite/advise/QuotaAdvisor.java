@@ -1,7 +1,7 @@
 package dev.ratecache.suite.advise;
 
 import dev.ratecache.accesslog.LoggedRequest;
-import dev.ratecache.model.Quota;
+import dev.ratecache.model.QuotaLimiter;
 import dev.ratecache.model.QuotaSpec;
 import dev.ratecache.model.QuotaWindow;
 import dev.ratecache.stats.NearestRank;
@@ -30,7 +30,7 @@ import java.util.function.Function;
  * most ⌊D · share⌋ of the D normal key-days is then the nearest-rank (100 - share) percentile of
  * their daily counts.
  *
- * <p>The requests rejected are the model's {@link Quota} over the tier's requests, calendar
+ * <p>The requests rejected are the model's {@link QuotaLimiter} over the tier's requests, calendar
  * (the daily count over N, the same as fixed for a day) and sliding (the default, whose estimate
  * carries the previous day over, so a heavy day costs part of the next), counted on the whole days.
  */
@@ -269,7 +269,7 @@ public final class QuotaAdvisor {
 
     /** The model's quota over the tier's requests (a partial first day's feed sliding), counted on the whole days. */
     private static long rejected(QuotaSpec spec, Counted counted, long from) {
-        Quota quota = new Quota(spec);
+        QuotaLimiter quota = new QuotaLimiter(spec);
         long start = from * QuotaSpec.DAY_MS;
         long rejected = 0;
         for (int i = 0; i < counted.times().length; i++) {

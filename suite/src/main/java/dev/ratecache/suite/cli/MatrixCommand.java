@@ -110,7 +110,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " redis-server (Debian's, on a port of its own, no persistence) and the origin with"
                     + " origin.app-cache=redis, for every cell; with --matrix caches it picks that matrix's cells with"
                     + " (redis) or without (off) it. Default: ${DEFAULT-VALUE}.")
-    AppCacheMode appCache = AppCacheMode.OFF;
+    AppCacheOption appCache = AppCacheOption.OFF;
 
     @Option(names = "--redis-port", paramLabel = "PORT",
             description = "The app cache's redis-server port (loopback only). Default: a free port.")
@@ -507,7 +507,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         if (!given) {
             return cells;
         }
-        boolean on = appCache == AppCacheMode.REDIS;
+        boolean on = appCache == AppCacheOption.REDIS;
         if (matrix.cellsChooseAppCache()) {
             return cells.stream().filter(c -> c.appCache() == on).toList();
         }
@@ -606,7 +606,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
             @Override public StackSwitches switches() { return switches; }
             @Override public boolean given(String option) { return parsed.hasMatchedOption(option); }
             @Override public dev.ratecache.suite.edge.EdgeProduct edge() { return edge; }
-            @Override public boolean appCacheRedis() { return appCache == AppCacheMode.REDIS; }
+            @Override public boolean appCacheRedis() { return appCache == AppCacheOption.REDIS; }
             @Override public boolean ownPlan() { return MatrixCommand.this.ownPlan(); }
             @Override public String notOwnPlan() { return MatrixCommand.this.notOwnPlan(); }
         };

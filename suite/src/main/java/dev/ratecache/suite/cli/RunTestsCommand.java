@@ -81,7 +81,7 @@ public final class RunTestsCommand extends MatrixCommand {
         // The commands' enum options, for every subcommand: spelled as --help lists them, refused in one line.
         cli.registerConverter(Profile.class, FlagValue.oneOf(Profile.class, "a profile"));
         cli.registerConverter(MatrixKind.class, FlagValue.oneOf(MatrixKind.class, "a matrix"));
-        cli.registerConverter(AppCacheMode.class, FlagValue.oneOf(AppCacheMode.class, "an app cache mode"));
+        cli.registerConverter(AppCacheOption.class, FlagValue.oneOf(AppCacheOption.class, "an app cache mode"));
         cli.registerConverter(dev.ratecache.suite.origin.OriginDatabase.Kind.class,
                 FlagValue.oneOf(dev.ratecache.suite.origin.OriginDatabase.Kind.class, "a database"));
         cli.registerConverter(EdgeProduct.class, FlagValue.oneOf(EdgeProduct.class, "an edge"));

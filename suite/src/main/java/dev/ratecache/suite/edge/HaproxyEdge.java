@@ -37,11 +37,11 @@ public final class HaproxyEdge implements Edge {
     /** How long a soft stop may take; a stream still running then is cut, as by a hard stop. */
     private static final Duration SOFT_STOP = Duration.ofSeconds(15);
 
-    private final Templates templates;
+    private final ProductTemplates templates;
 
     /** {@code templates}: the haproxy/ folder of the checkout. */
     public HaproxyEdge(Path templates) {
-        this.templates = new Templates(templates);
+        this.templates = new ProductTemplates(templates);
     }
 
     /** HAPROXY_BIN when set, else haproxy on PATH, else Debian's. */
@@ -312,7 +312,7 @@ public final class HaproxyEdge implements Edge {
         c.put("cache", spec.cache().on() ? List.of(Map.of("megabytes", megabytes(spec))) : List.of());
         List<URI> origins = spec.origins();
         c.put("origins", IntStream.range(0, origins.size())
-                .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + Templates.port(origins.get(i))))
+                .mapToObj(i -> Map.of("index", i + 1, "hostPort", origins.get(i).getHost() + ":" + ProductTemplates.port(origins.get(i))))
                 .toList());
         return c;
     }
@@ -339,13 +339,13 @@ public final class HaproxyEdge implements Edge {
     }
 
     /**
-     * Renders both tiers, then starts the back and the front ({@link Templates#backThenFront}); each
+     * Renders both tiers, then starts the back and the front ({@link ProductTemplates#backThenFront}); each
      * tier's access log is DIR/TIER-access.log ({@link HaproxyLog}).
      */
     @Override
     public Running start(StackSpec spec, Path dir) throws IOException {
         List<Path> files = render(spec, dir);
-        return Templates.backThenFront(spec,
+        return ProductTemplates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()),
                 () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()),
                 HaproxyEdge::softStop,
@@ -360,7 +360,7 @@ public final class HaproxyEdge implements Edge {
     private static ManagedProcess tier(String name, Path config, Path dir, String address, int port) throws IOException {
         // -db: stay in the foreground, so the PID the suite holds is HAProxy's own. Its standard
         // output is the access log (snippets/shared/logging.cfg); its messages go to TIER.log.
-        return Templates.startTier("haproxy", name, List.of(binary(), "-db", "-f", config.toString()), dir, address,
+        return ProductTemplates.startTier("haproxy", name, List.of(binary(), "-db", "-f", config.toString()), dir, address,
                 port, accessLog(dir, name));
     }
 

@@ -29,11 +29,11 @@ public final class VarnishEdge implements Edge {
     /** The tier of every key no tier lists, and of a request without one (nginx's LimitTier.ANONYMOUS). */
     private static final String ANONYMOUS = "anonymous";
 
-    private final Templates templates;
+    private final ProductTemplates templates;
 
     /** {@code templates}: the varnish/ folder of the checkout. */
     public VarnishEdge(Path templates) {
-        this.templates = new Templates(templates);
+        this.templates = new ProductTemplates(templates);
     }
 
     /** VARNISHD_BIN when set, else varnishd on PATH, else Debian's. */
@@ -194,7 +194,7 @@ public final class VarnishEdge implements Edge {
         c.put("purgeAllow", spec.purgeAllow().stream().map(a -> Map.of("acl", acl(a))).toList());
         List<URI> origins = spec.origins();
         c.put("origins", IntStream.range(0, origins.size())
-                .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", Templates.port(origins.get(i))))
+                .mapToObj(i -> Map.of("index", i + 1, "host", origins.get(i).getHost(), "port", ProductTemplates.port(origins.get(i))))
                 .toList());
         return c;
     }
@@ -236,7 +236,7 @@ public final class VarnishEdge implements Edge {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
         Map<String, IOException> unsaved = new ConcurrentHashMap<>();
-        return Templates.backThenFront(spec,
+        return ProductTemplates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back(), 1),
                 () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front(), cacheMb),
                 tiers -> {
@@ -285,7 +285,7 @@ public final class VarnishEdge implements Edge {
         // -F: stay in the foreground, so the PID the suite holds is varnishd's own (its manager, whose
         // end ends the child); -T none: no management port, which the suite never uses; -s: the
         // cache's memory, --cache-size at the front (the back stores nothing).
-        return Templates.startTier("varnish", name, List.of(binary(), "-F", "-T", "none",
+        return ProductTemplates.startTier("varnish", name, List.of(binary(), "-F", "-T", "none",
                 "-n", instance(dir, name).toString(), "-a", address + ":" + port,
                 "-f", vcl.toString(), "-s", "malloc," + cacheMb + "m"), dir, address, port);
     }

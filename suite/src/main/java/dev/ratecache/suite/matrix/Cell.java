@@ -382,7 +382,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         }
 
         /** A cell of --matrix faults: what goes wrong at the edge mid-cell, and when. */
-        public Builder fault(Fault fault) {
+        public Builder fault(InjectedFault fault) {
             traits.add(fault);
             return this;
         }

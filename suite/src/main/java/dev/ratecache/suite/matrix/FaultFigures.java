@@ -39,7 +39,7 @@ import java.util.stream.Collectors;
  * @param failedAs     the failed requests by what the client read (status or message), so that a
  *                     failure says what it was; empty when none failed
  */
-public record FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+public record FaultFigures(InjectedFault fault, long firedMs, String error, long failed, long lost, Long effectMs,
         long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
         Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill, Long redisAfter,
         Long appCacheErrors, Map<String, Long> failedAs) implements CellTrait.Figure {
@@ -48,7 +48,7 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
         failedAs = failedAs == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(failedAs));
     }
 
-    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+    public FaultFigures(InjectedFault fault, long firedMs, String error, long failed, long lost, Long effectMs,
             long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
             Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill, Long redisAfter,
             Long appCacheErrors) {
@@ -56,19 +56,19 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
                 servedStale, originAfter, errorsMeanwhile, failedAfter, cacheFill, redisAfter, appCacheErrors, null);
     }
 
-    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+    public FaultFigures(InjectedFault fault, long firedMs, String error, long failed, long lost, Long effectMs,
             long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
             Long originAfter, Long errorsMeanwhile, Long failedAfter, CacheFill cacheFill) {
         this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, downMs,
                 servedStale, originAfter, errorsMeanwhile, failedAfter, cacheFill, null, null);
     }
 
-    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+    public FaultFigures(InjectedFault fault, long firedMs, String error, long failed, long lost, Long effectMs,
             long beforePeak, long afterPeak, int newLimit, Long respawnMs) {
         this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, null, 0, null);
     }
 
-    public FaultFigures(Fault fault, long firedMs, String error, long failed, long lost, Long effectMs,
+    public FaultFigures(InjectedFault fault, long firedMs, String error, long failed, long lost, Long effectMs,
             long beforePeak, long afterPeak, int newLimit, Long respawnMs, Long downMs, long servedStale,
             Long originAfter) {
         this(fault, firedMs, error, failed, lost, effectMs, beforePeak, afterPeak, newLimit, respawnMs, downMs,
@@ -169,9 +169,9 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
             return new FaultFigures(h.fault(), 0, h.error(), failed, lost, null, 0, 0, newLimit, null);
         }
         Long respawn = h.respawnedPid() != 0 ? h.doneMs() - h.firedMs() : null;
-        Fault.Kind kind = h.fault().kind();
-        if (kind == Fault.Kind.ORIGIN_RESTART || kind == Fault.Kind.STALE_REFUSED) {
-            boolean refused = kind == Fault.Kind.STALE_REFUSED;
+        InjectedFault.Kind kind = h.fault().kind();
+        if (kind == InjectedFault.Kind.ORIGIN_RESTART || kind == InjectedFault.Kind.STALE_REFUSED) {
+            boolean refused = kind == InjectedFault.Kind.STALE_REFUSED;
             if (h.doneMs() == 0) {
                 return new FaultFigures(h.fault(), h.firedMs(), "the origin was not ready again before the cell ended",
                         failed, lost, null, 0, 0, newLimit, null, null, 0, originRequests, null, null, null);
@@ -186,7 +186,7 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null,
                     h.doneMs() - h.firedMs(), stale, originRequests, errors, failedAfter, null);
         }
-        if (kind == Fault.Kind.REDIS_RESTART) {
+        if (kind == InjectedFault.Kind.REDIS_RESTART) {
             if (h.doneMs() == 0) {
                 return new FaultFigures(h.fault(), h.firedMs(), "redis-server was not answering again before the cell"
                         + " ended", failed, lost, null, 0, 0, newLimit, null, null, 0, null, null, null, null,
@@ -195,11 +195,11 @@ public record FaultFigures(Fault fault, long firedMs, String error, long failed,
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null,
                     h.doneMs() - h.firedMs(), 0, null, null, null, null, redisLookups, appCacheErrors);
         }
-        if (kind == Fault.Kind.CACHE_FULL) {
+        if (kind == InjectedFault.Kind.CACHE_FULL) {
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, null, null, 0,
                     null, null, null, cacheFill(h, sent));
         }
-        if (h.fault().kind() != Fault.Kind.RELOAD) {
+        if (h.fault().kind() != InjectedFault.Kind.RELOAD) {
             return new FaultFigures(h.fault(), h.firedMs(), null, failed, lost, null, 0, 0, newLimit, respawn);
         }
         long[] admitted = sent.stream().filter(Sample::success).mapToLong(Sample::timeStamp).sorted().toArray();

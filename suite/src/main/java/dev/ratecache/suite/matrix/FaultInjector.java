@@ -14,8 +14,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Makes a cell's {@link Fault} happen to its own front tier while the generator runs: on a thread of
- * its own, once the tier's stub_status counts traffic, {@link Fault#atSeconds()} later. The access
+ * Makes a cell's {@link InjectedFault} happen to its own front tier while the generator runs: on a thread of
+ * its own, once the tier's stub_status counts traffic, {@link InjectedFault#atSeconds()} later. The access
  * log would say when the first request came only a flush (1 s) late.
  */
 final class FaultInjector implements AutoCloseable {
@@ -33,9 +33,9 @@ final class FaultInjector implements AutoCloseable {
      * @param killedPid   the worker killed; 0 for a reload
      * @param respawnedPid the worker the master started in its place; 0 when none came within the deadline
      */
-    record Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error,
+    record Happened(InjectedFault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error,
             CacheSeen cache) {
-        Happened(Fault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {
+        Happened(InjectedFault fault, long firedMs, long doneMs, long killedPid, long respawnedPid, String error) {
             this(fault, firedMs, doneMs, killedPid, respawnedPid, error, null);
         }
     }
@@ -62,7 +62,7 @@ final class FaultInjector implements AutoCloseable {
     /** The file system's block (4 KB here): nginx counts a cache file's size in whole blocks. */
     static final long BLOCK = 4096;
 
-    private final Fault fault;
+    private final InjectedFault fault;
     private final Stack stack;
     private final StackSpec reloaded;
     private final OriginLifecycle origin;
@@ -85,16 +85,16 @@ final class FaultInjector implements AutoCloseable {
      * @param reloaded for a reload, the spec the front tier reloads with; null otherwise
      * @param origin   the suite's origin, for a fault that kills it; null for a user's
      */
-    FaultInjector(Fault fault, Stack stack, StackSpec reloaded, int statusPort, OriginLifecycle origin) {
+    FaultInjector(InjectedFault fault, Stack stack, StackSpec reloaded, int statusPort, OriginLifecycle origin) {
         this.fault = fault;
         this.origin = origin;
         this.stack = stack;
         this.reloaded = reloaded;
         this.statusPort = statusPort;
-        this.happened = new Happened(fault, 0, 0, 0, 0, fault.kind() == Fault.Kind.CACHE_FULL
+        this.happened = new Happened(fault, 0, 0, 0, 0, fault.kind() == InjectedFault.Kind.CACHE_FULL
                 ? "the cell's traffic ended before the cache reached its max_size"
                 : "the cell's traffic ended before the fault's moment");
-        this.cacheDir = fault.kind() == Fault.Kind.CACHE_FULL ? stack.frontCacheFolder()
+        this.cacheDir = fault.kind() == InjectedFault.Kind.CACHE_FULL ? stack.frontCacheFolder()
                 .orElseThrow(() -> new IllegalStateException("a cache-full cell needs an edge whose cache is on disk"))
                 : null;
         this.maxBytes = stack.spec().cache().bytes();
@@ -273,7 +273,7 @@ final class FaultInjector implements AutoCloseable {
     /** Whether the fault killed the origin and the new one is ready: the cell's counters are the new one's. */
     boolean restartedOrigin() {
         Happened h = happened;
-        return (h.fault().kind() == Fault.Kind.ORIGIN_RESTART || h.fault().kind() == Fault.Kind.STALE_REFUSED)
+        return (h.fault().kind() == InjectedFault.Kind.ORIGIN_RESTART || h.fault().kind() == InjectedFault.Kind.STALE_REFUSED)
                 && h.doneMs() != 0;
     }
 

@@ -357,9 +357,9 @@ public final class Matrix {
      * origin and its app cache.
      */
     public static List<Cell> faults(int frontRate, boolean ownOrigin, boolean redis) {
-        Fault reload = new Fault(Fault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
-        Fault kill = new Fault(Fault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
-        Fault origin = new Fault(Fault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
+        InjectedFault reload = new InjectedFault(InjectedFault.Kind.RELOAD, FAULT_AT_SECONDS, Math.max(1, frontRate / RELOAD_DIVISOR));
+        InjectedFault kill = new InjectedFault(InjectedFault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
+        InjectedFault origin = new InjectedFault(InjectedFault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
         List<Cell> cells = new ArrayList<>(List.of(
                 flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().fault(reload), frontRate,
                         HOLD_SECONDS),
@@ -376,16 +376,16 @@ public final class Matrix {
             // shorter: its entry, fresh 1 s, is stored by the first request, and a second after the new origin is
             // ready shows the edge back on it (the first expired request goes there); what is left of the hold
             // after a 5.6 s restart on a busy machine is still seconds.
-            Fault refused = new Fault(Fault.Kind.STALE_REFUSED, STALE_REFUSED_AT_SECONDS, 0);
+            InjectedFault refused = new InjectedFault(InjectedFault.Kind.STALE_REFUSED, STALE_REFUSED_AT_SECONDS, 0);
             cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, refused.kind().toString()).serverCache().fault(refused)
                     .property("path", NO_STALE_PATH), frontRate, STALE_REFUSED_HOLD_SECONDS));
         }
         // A distinct URL per request: each admitted one is a new entry, so the small cache fills within seconds.
-        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        InjectedFault full = new InjectedFault(InjectedFault.Kind.CACHE_FULL, 0, 0);
         cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, full.kind().toString()).serverCache().fault(full)
                 .property("distinct", "true"), frontRate, CACHE_FULL_HOLD_SECONDS, CACHE_FULL_DRAIN_SECONDS));
         if (ownOrigin && redis) {
-            Fault restart = new Fault(Fault.Kind.REDIS_RESTART, FAULT_AT_SECONDS, 0);
+            InjectedFault restart = new InjectedFault(InjectedFault.Kind.REDIS_RESTART, FAULT_AT_SECONDS, 0);
             // Past the edge cache (it would answer /places for a day): every admitted request asks the app cache.
             cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, restart.kind().toString()).appCache().fault(restart)
                     .property("path", DB_PATH), frontRate, REDIS_RESTART_HOLD_SECONDS));

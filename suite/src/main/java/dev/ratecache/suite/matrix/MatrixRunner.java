@@ -410,24 +410,24 @@ public final class MatrixRunner {
     private record Generated(LoadGenerator.Run run, ClientSamples client, CellMeasurement.WindowCpu windowCpu) {}
 
     /**
-     * The injector of the cell's {@link Fault} into its front tier, null for a cell without one; a
+     * The injector of the cell's {@link InjectedFault} into its front tier, null for a cell without one; a
      * reload's config is the cell's with the fault's front rate, rendered when it fires.
      */
     private FaultInjector faultOf(Cell cell, Stack stack, Path dir) throws IOException {
-        Fault fault = cell.trait(Fault.class);
+        InjectedFault fault = cell.trait(InjectedFault.class);
         if (fault == null || stack == null) {
             return null;
         }
         StackSpec reloaded = null;
-        if (fault.kind() == Fault.Kind.RELOAD) {
+        if (fault.kind() == InjectedFault.Kind.RELOAD) {
             StackSpec spec = switchesOf(cell, dir).frontRate(fault.newRate()).spec(options.ports());
             reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
         }
         boolean ownOrigin = options.switches().origins().isEmpty();
-        if ((fault.kind() == Fault.Kind.ORIGIN_RESTART || fault.kind() == Fault.Kind.STALE_REFUSED) && !ownOrigin) {
+        if ((fault.kind() == InjectedFault.Kind.ORIGIN_RESTART || fault.kind() == InjectedFault.Kind.STALE_REFUSED) && !ownOrigin) {
             throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
         }
-        if (fault.kind() == Fault.Kind.REDIS_RESTART && (!ownOrigin || !cell.appCache())) {
+        if (fault.kind() == InjectedFault.Kind.REDIS_RESTART && (!ownOrigin || !cell.appCache())) {
             throw new IllegalStateException("a fault cell that restarts Redis runs only with the suite's own origin's"
                     + " app cache (--app-cache redis)");
         }

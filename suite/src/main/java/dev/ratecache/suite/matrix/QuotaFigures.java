@@ -114,7 +114,7 @@ public record QuotaFigures(String mode, long limit, long windowMs, long startMs,
         long admitted = 0;
         long rejected = 0;
         double first = -1;
-        for (dev.ratecache.model.Quota.KeyWindow w : dev.ratecache.model.Quota.windows(spec, arrivals)) {
+        for (dev.ratecache.model.QuotaLimiter.KeyWindow w : dev.ratecache.model.QuotaLimiter.windows(spec, arrivals)) {
             admitted += w.admitted();
             rejected += w.rejected();
             if (first < 0 && w.exhausted()) {
@@ -150,7 +150,7 @@ public record QuotaFigures(String mode, long limit, long windowMs, long startMs,
         }
         long start = decided.get(0).atMs();
         long fallbacks = decided.stream().filter(m -> m.status().startsWith("FALLBACK")).count();
-        dev.ratecache.model.Quota model = new dev.ratecache.model.Quota(spec);
+        dev.ratecache.model.QuotaLimiter model = new dev.ratecache.model.QuotaLimiter(spec);
         long agrees = 0;
         long replayed = 0;
         for (EdgeEvent.QuotaMark m : decided) {
@@ -181,12 +181,12 @@ public record QuotaFigures(String mode, long limit, long windowMs, long startMs,
 
     private static KeyFigures key(String key, QuotaSpec spec, long start, List<EdgeEvent.QuotaMark> own,
             List<Sample> sent) {
-        List<dev.ratecache.model.Quota.Decided> decisions = new ArrayList<>();
+        List<dev.ratecache.model.QuotaLimiter.Decided> decisions = new ArrayList<>();
         Map<Long, Long> fellBack = new TreeMap<>();
         Map<Long, Second> seconds = new TreeMap<>();
         List<Long> admittedAt = new ArrayList<>();
         for (EdgeEvent.QuotaMark m : own) {
-            decisions.add(new dev.ratecache.model.Quota.Decided(key, m.atMs(), m.admitted()));
+            decisions.add(new dev.ratecache.model.QuotaLimiter.Decided(key, m.atMs(), m.admitted()));
             if (m.admitted()) {
                 admittedAt.add(m.atMs());
                 if (m.status().startsWith("FALLBACK")) {
@@ -196,7 +196,7 @@ public record QuotaFigures(String mode, long limit, long windowMs, long startMs,
             seconds.merge((m.atMs() - start) / 1000, new Second(m.admitted() ? 1 : 0, m.admitted() ? 0 : 1,
                     m.remaining()), Second::plus);
         }
-        List<Window> windows = dev.ratecache.model.Quota.tally(spec, decisions).stream()
+        List<Window> windows = dev.ratecache.model.QuotaLimiter.tally(spec, decisions).stream()
                 .map(w -> new Window(w.startMs(), w.admitted(), w.rejected(), w.exhaustedMs(), w.admittedAfter(),
                         fellBack.getOrDefault(w.startMs(), 0L))).toList();
         long rejected = own.size() - admittedAt.size();

@@ -106,8 +106,8 @@ public final class EdgePeak {
     public static Optional<String> notInstalled(EdgeProduct product) {
         return switch (product) {
             case NGINX -> Optional.empty();
-            case HAPROXY -> HaproxyCache.installed() ? Optional.empty() : Optional.of(
-                    "--edge haproxy: haproxy is not installed (" + HaproxyCache.binary()
+            case HAPROXY -> BareHaproxyCache.installed() ? Optional.empty() : Optional.of(
+                    "--edge haproxy: haproxy is not installed (" + BareHaproxyCache.binary()
                             + "): sudo apt-get install -y haproxy, or run ./run-tests.sh peak");
             case VARNISH -> Executables.runnable(VarnishEdge.binary()) ? Optional.empty()
                     : Optional.of("--edge varnish: varnishd is not installed (" + VarnishEdge.binary()
@@ -150,7 +150,7 @@ public final class EdgePeak {
             Server bare = switch (options.product()) {
                 // HAProxy's own default threads (one per CPU), as the full edge's config leaves them.
                 case HAPROXY -> {
-                    HaproxyCache h = HaproxyCache.start(options.dir().resolve("bare"), null, Ports.free(), backPort);
+                    BareHaproxyCache h = BareHaproxyCache.start(options.dir().resolve("bare"), null, Ports.free(), backPort);
                     yield new Server(h.uri(), h.pid(), h);
                 }
                 case VARNISH -> {

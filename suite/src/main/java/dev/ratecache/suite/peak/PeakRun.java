@@ -210,7 +210,7 @@ public final class PeakRun {
         Path wrkDir = options.dir().resolve("wrk");
         OriginServer origin = null;
         CeilingServer ceiling = null;
-        HaproxyCache haproxy = null;
+        BareHaproxyCache haproxy = null;
         Stack stack = null;
         QuotaRows quota = null;
         Map<String, Long> quotaLog = Map.of();
@@ -221,14 +221,14 @@ public final class PeakRun {
             int bodyBytes = options.switches().ownFront().isPresent() ? warmYours(url, origin) : warm(url);
             ceiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(), bodyBytes);
             URI haproxyUrl = null;
-            if (HaproxyCache.installed()) {
-                haproxy = HaproxyCache.start(options.dir().resolve("haproxy"), threads(options.workers()), Ports.free(),
+            if (BareHaproxyCache.installed()) {
+                haproxy = BareHaproxyCache.start(options.dir().resolve("haproxy"), threads(options.workers()), Ports.free(),
                         options.ports().back());
                 haproxyUrl = haproxy.uri().resolve(options.path());
                 // HAProxy adds no cache-status header: the origin's counter tells a hit from a miss.
                 warmedByOrigin(haproxyUrl, origin);
             } else {
-                warnings.add("HAProxy cache HIT: not measured, haproxy is not installed (" + HaproxyCache.binary()
+                warnings.add("HAProxy cache HIT: not measured, haproxy is not installed (" + BareHaproxyCache.binary()
                         + "; sudo apt-get install -y haproxy, or run ./run-tests.sh peak)");
             }
             if (options.quota() != null) {

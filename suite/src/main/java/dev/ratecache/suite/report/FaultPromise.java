@@ -1,7 +1,7 @@
 package dev.ratecache.suite.report;
 
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.FaultFigures;
 import java.util.List;
 
@@ -22,7 +22,7 @@ public final class FaultPromise {
     private FaultPromise() {}
 
     /** The check's line for a cell of {@code kind}, as the report and checks.xml name it. */
-    public static String text(String cell, Fault.Kind kind) {
+    public static String text(String cell, InjectedFault.Kind kind) {
         return cell + switch (kind) {
             case RELOAD -> ": no failed request across the reload, and the new limit in force after it";
             case WORKER_KILL -> ": the master started a worker in place of the one killed";
@@ -37,7 +37,7 @@ public final class FaultPromise {
 
     /** One check per run of a fault cell (cells without a fault have none). */
     public static List<Check.Outcome> check(List<CellResult> cells) {
-        return Check.perCell(cells, Fault.class, FaultFigures.class,
+        return Check.perCell(cells, InjectedFault.class, FaultFigures.class,
                 (r, fault) -> new Check(text(r.cell().name(), fault.kind()), r.cell().name(), null, "==", 1),
                 FaultPromise::evaluate);
     }

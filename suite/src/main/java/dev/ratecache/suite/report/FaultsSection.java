@@ -1,7 +1,7 @@
 package dev.ratecache.suite.report;
 
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.FaultFigures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,13 +28,13 @@ public final class FaultsSection {
             if (f == null) {
                 continue;
             }
-            boolean reload = f.fault().kind() == Fault.Kind.RELOAD;
+            boolean reload = f.fault().kind() == InjectedFault.Kind.RELOAD;
             rows.add(new ReportSection.Row(r.cell().name(), List.of(String.valueOf(f.failed()), String.valueOf(f.lost()),
                     reload && f.effectMs() != null ? String.valueOf(f.effectMs()) : "n/a",
                     reload ? f.beforePeak() + " / " + f.afterPeak() + " (new limit " + f.newLimit() + ")" : "n/a",
                     f.respawnMs() != null ? String.valueOf(f.respawnMs()) : "n/a",
                     f.downMs() != null ? String.valueOf(f.downMs()) : "n/a",
-                    f.downMs() != null && f.fault().kind() != Fault.Kind.REDIS_RESTART ? String.valueOf(f.servedStale())
+                    f.downMs() != null && f.fault().kind() != InjectedFault.Kind.REDIS_RESTART ? String.valueOf(f.servedStale())
                             : "n/a",
                     f.errorsMeanwhile() != null ? String.valueOf(f.errorsMeanwhile()) : "n/a",
                     f.originAfter() != null && f.downMs() != null ? String.valueOf(f.originAfter()) : "n/a",

@@ -83,7 +83,7 @@ public final class HtmlPage {
         }
         context.put("sections", sections);
         context.put("data", ChartData.pageJson(bars, timelines, tierTimelines));
-        return Templates.html("index.html").execute(context);
+        return ReportTemplates.html("index.html").execute(context);
     }
 
     /** Chart.js and the page's script, next to index.html: the page must open from file:// with no network. */

@@ -413,7 +413,7 @@ final class ReportModel {
 
     /**
      * A logged value (a path, a client, a key) in a table cell, with what is not printable escaped.
-     * A bar is the Markdown template's to escape (Templates): escaped here too, it came out as a
+     * A bar is the Markdown template's to escape (ReportTemplates): escaped here too, it came out as a
      * backslash that let the bar end the cell after all.
      */
     static String cellText(String text) {

@@ -106,7 +106,7 @@ public final class ReportWriter {
                         "predictionLines", t.predictions() == null ? List.of() : TextTable.lines(t.predictions()),
                         "warnings", t.warnings()))
                 .toList());
-        return Templates.text("terminal").execute(context);
+        return ReportTemplates.text("terminal").execute(context);
     }
 
     private String markdown(List<ChartData.BarChart> bars) {
@@ -118,7 +118,7 @@ public final class ReportWriter {
         }
         context.put("chartPlans", images.entrySet().stream()
                 .map(e -> Map.of("plan", e.getKey(), "images", e.getValue())).toList());
-        return Templates.markdown("report.md").execute(context);
+        return ReportTemplates.markdown("report.md").execute(context);
     }
 
     private void writeJson() throws IOException {

@@ -9,7 +9,7 @@ import java.util.Map;
 /** The experiments `reproduce` reruns, in the order of their seeds, and how its NAME picks them. */
 public final class Reproductions {
     /** Every experiment reproduced so far. */
-    public static final List<Experiment> ALL = List.of(new HaproxyCache(), new RedisVsNginx(), new RedisBalancer(),
+    public static final List<Experiment> ALL = List.of(new HaproxyDatabaseCache(), new RedisVsNginx(), new RedisBalancer(),
             new FastOrigin(), new ReferenceRun());
 
     private Reproductions() {}

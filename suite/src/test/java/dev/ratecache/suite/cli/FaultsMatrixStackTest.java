@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.FaultFigures;
 import dev.ratecache.suite.report.FaultPromise;
 import dev.ratecache.testkit.StackTest;
@@ -44,7 +44,7 @@ class FaultsMatrixStackTest {
         return c.get("fault");
     }
 
-    private static JsonNode check(String cell, Fault.Kind kind) {
+    private static JsonNode check(String cell, InjectedFault.Kind kind) {
         return matrix.checks.get(FaultPromise.text(cell, kind));
     }
 
@@ -59,7 +59,7 @@ class FaultsMatrixStackTest {
     @Test
     void aReloadFailsNoRequestAndItsNewLimitHolds() throws Exception {
         JsonNode f = fault("faults/reload");
-        assertThat(check("faults/reload", Fault.Kind.RELOAD).get("passed").asBoolean()).as(matrix.output()).isTrue();
+        assertThat(check("faults/reload", InjectedFault.Kind.RELOAD).get("passed").asBoolean()).as(matrix.output()).isTrue();
         assertThat(f.get("failed").asLong()).isZero();
         // 40 r/s, burst 5, before; 10 r/s after: rate + burst 15 in any second from when it held.
         assertThat(f.get("before_peak").asLong()).as(matrix.output()).isGreaterThan(f.get("new_limit").asLong());
@@ -75,7 +75,7 @@ class FaultsMatrixStackTest {
     @Test
     void aKilledWorkerIsStartedAgainAndTheRequestsItHeldAreCounted() throws Exception {
         JsonNode f = fault("faults/worker-kill");
-        assertThat(check("faults/worker-kill", Fault.Kind.WORKER_KILL).get("passed").asBoolean()).as(matrix.output())
+        assertThat(check("faults/worker-kill", InjectedFault.Kind.WORKER_KILL).get("passed").asBoolean()).as(matrix.output())
                 .isTrue();
         // Wide: a loaded machine's master may take a while to be scheduled; the deadline is 10 s.
         assertThat(f.get("respawn_ms").asLong()).as(matrix.output()).isBetween(0L, 10_000L);
@@ -93,7 +93,7 @@ class FaultsMatrixStackTest {
     @Test
     void theEdgeAnswersStaleWhileTheOriginIsDownAndGoesBackToTheNewOne() throws Exception {
         JsonNode f = fault("faults/origin-restart");
-        assertThat(check("faults/origin-restart", Fault.Kind.ORIGIN_RESTART).get("passed").asBoolean())
+        assertThat(check("faults/origin-restart", InjectedFault.Kind.ORIGIN_RESTART).get("passed").asBoolean())
                 .as(matrix.output()).isTrue();
         assertThat(f.get("failed").asLong()).isZero();
         // /hare is fresh for 1 s in the quick profile: an outage of seconds outlives it, so some answers were stale.
@@ -111,7 +111,7 @@ class FaultsMatrixStackTest {
     @Test
     void whereNoStaleIsPermittedTheEdgeAnswersErrorsMeanwhileNeverStaleAndRecovers() throws Exception {
         JsonNode f = fault("faults/stale-refused");
-        assertThat(check("faults/stale-refused", Fault.Kind.STALE_REFUSED).get("passed").asBoolean())
+        assertThat(check("faults/stale-refused", InjectedFault.Kind.STALE_REFUSED).get("passed").asBoolean())
                 .as(matrix.output()).isTrue();
         assertThat(f.get("served_stale").asLong()).isZero();
         // /hare-no-stale is fresh for 1 s: an outage of seconds has expired entries asked for, each answered 5xx.
@@ -128,7 +128,7 @@ class FaultsMatrixStackTest {
     @Test
     void aFullCacheKeepsAnsweringAndItsManagerEvicts() throws Exception {
         JsonNode f = fault("faults/cache-full");
-        assertThat(check("faults/cache-full", Fault.Kind.CACHE_FULL).get("passed").asBoolean()).as(matrix.output())
+        assertThat(check("faults/cache-full", InjectedFault.Kind.CACHE_FULL).get("passed").asBoolean()).as(matrix.output())
                 .isTrue();
         JsonNode cache = f.get("cache");
         assertThat(f.get("failed").asLong()).isZero();
@@ -150,10 +150,10 @@ class FaultsMatrixStackTest {
     void thePromisesAreTheRunsChecksAndTheReportHasTheTable() throws Exception {
         assertThat(matrix.exitCode).as(matrix.output()).isZero();
         assertThat(Files.readString(matrix.run.resolve("checks.xml")))
-                .contains(FaultPromise.text("faults/reload", Fault.Kind.RELOAD),
-                        FaultPromise.text("faults/worker-kill", Fault.Kind.WORKER_KILL),
-                        FaultPromise.text("faults/stale-refused", Fault.Kind.STALE_REFUSED),
-                        FaultPromise.text("faults/cache-full", Fault.Kind.CACHE_FULL));
+                .contains(FaultPromise.text("faults/reload", InjectedFault.Kind.RELOAD),
+                        FaultPromise.text("faults/worker-kill", InjectedFault.Kind.WORKER_KILL),
+                        FaultPromise.text("faults/stale-refused", InjectedFault.Kind.STALE_REFUSED),
+                        FaultPromise.text("faults/cache-full", InjectedFault.Kind.CACHE_FULL));
         assertThat(Files.readString(matrix.run.resolve("report.md"))).contains("## Faults: the edge while things go wrong",
                 "| faults/worker-kill |");
     }

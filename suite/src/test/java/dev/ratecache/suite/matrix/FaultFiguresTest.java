@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  */
 class FaultFiguresTest {
     private static final long T0 = 1_700_000_000_000L;
-    private static final Fault RELOAD = new Fault(Fault.Kind.RELOAD, 2, 10);
-    private static final Fault KILL = new Fault(Fault.Kind.WORKER_KILL, 2, 0);
+    private static final InjectedFault RELOAD = new InjectedFault(InjectedFault.Kind.RELOAD, 2, 10);
+    private static final InjectedFault KILL = new InjectedFault(InjectedFault.Kind.WORKER_KILL, 2, 0);
 
     /** {@code perSecond} admitted and as many refused each second in [fromMs, toMs), evenly spaced. */
     private static List<Sample> flood(long fromMs, long toMs, int perSecond) {
@@ -91,7 +91,7 @@ class FaultFiguresTest {
 
     @Test
     void anOriginRestartCountsTheStaleAnswersWhileItWasDownAndWhetherTheEdgeWentBack() {
-        Fault restart = new Fault(Fault.Kind.ORIGIN_RESTART, 2, 0);
+        InjectedFault restart = new InjectedFault(InjectedFault.Kind.ORIGIN_RESTART, 2, 0);
         List<Sample> samples = new ArrayList<>(flood(T0, T0 + 6000, 20));
         samples.add(new Sample(T0 + 2500, 1, "", "200", "OK", "", true, 0, 1, "", "STALE", ""));
         samples.add(new Sample(T0 + 3000, 1, "", "200", "OK", "", true, 0, 1, "", "UPDATING", ""));
@@ -119,12 +119,12 @@ class FaultFiguresTest {
         assertThat(Matrix.faults(40, false)).extracting(Cell::name)
                 .containsExactly("faults/reload", "faults/worker-kill", "faults/cache-full");
         // A quarter of the front rate: far enough under it that a second tells the two limits apart.
-        assertThat(Matrix.faults(40, true).get(0).trait(Fault.class).newRate()).isEqualTo(10);
+        assertThat(Matrix.faults(40, true).get(0).trait(InjectedFault.class).newRate()).isEqualTo(10);
     }
 
     @Test
     void aStaleRefusedRestartCountsTheErrorsMeanwhileAndTheFailuresOnceTheOriginWasBack() {
-        Fault refused = new Fault(Fault.Kind.STALE_REFUSED, 2, 0);
+        InjectedFault refused = new InjectedFault(InjectedFault.Kind.STALE_REFUSED, 2, 0);
         List<Sample> samples = new ArrayList<>(flood(T0, T0 + 6000, 20));
         samples.add(new Sample(T0 + 2500, 1, "", "502", "Bad Gateway", "", false, 0, 1, "", "EXPIRED", ""));
         samples.add(new Sample(T0 + 3000, 1, "", "504", "Gateway Time-out", "", false, 0, 1, "", "", ""));
@@ -149,7 +149,7 @@ class FaultFiguresTest {
 
     @Test
     void aFullCacheCountsWhatItStoredWhatTheManagerEvictedAndWhatTheEdgeSaidOnceFull() {
-        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        InjectedFault full = new InjectedFault(InjectedFault.Kind.CACHE_FULL, 0, 0);
         List<Sample> samples = new ArrayList<>();
         for (long t = T0; t < T0 + 4000; t += 25) {
             samples.add(new Sample(t, 1, "", "200", "OK", "", true, 0, 1, "", "MISS", ""));
@@ -174,7 +174,7 @@ class FaultFiguresTest {
 
     @Test
     void requestsJMeterAbortedItselfAreNotTheEdgesFailuresWhenEverTheyEnded() {
-        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        InjectedFault full = new InjectedFault(InjectedFault.Kind.CACHE_FULL, 0, 0);
         List<Sample> samples = new ArrayList<>();
         for (long t = T0; t < T0 + 4000; t += 25) {
             samples.add(new Sample(t, 1, "", "200", "OK", "", true, 0, 1, "", "MISS", ""));
@@ -232,7 +232,7 @@ class FaultFiguresTest {
 
     @Test
     void aRedisRestartSaysHowLongItWasDownAndWhetherTheOriginWentBackToIt() {
-        Fault restart = new Fault(Fault.Kind.REDIS_RESTART, 2, 0);
+        InjectedFault restart = new InjectedFault(InjectedFault.Kind.REDIS_RESTART, 2, 0);
         FaultInjector.Happened h = new FaultInjector.Happened(restart, T0 + 2000, T0 + 2070, 0, 0, null);
         FaultFigures f = FaultFigures.of(h, flood(T0, T0 + 5000, 20), 0, 200L, 66L, 8L);
 

@@ -8,7 +8,7 @@ import dev.ratecache.model.LimitReqStatus;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.peak.HaproxyCache;
+import dev.ratecache.suite.peak.BareHaproxyCache;
 import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -80,7 +80,7 @@ class HaproxyReqRateAgainstHaproxyTest {
                 """.formatted(Ports.LOOPBACK, port, EXPIRE_MS, PERIOD_MS, LIMIT);
         Path cfg = dir.resolve("haproxy.cfg");
         Files.writeString(cfg, config);
-        haproxy = ManagedProcess.start("haproxy", List.of(HaproxyCache.binary(), "-db", "-f", cfg.toString()),
+        haproxy = ManagedProcess.start("haproxy", List.of(BareHaproxyCache.binary(), "-db", "-f", cfg.toString()),
                 dir, dir.resolve("access.log"), dir.resolve("haproxy.log"));
         Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
         while (!Ports.accepting(port)) {

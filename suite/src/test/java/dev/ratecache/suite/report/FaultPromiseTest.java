@@ -2,18 +2,18 @@ package dev.ratecache.suite.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.matrix.Fault;
+import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.FaultFigures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The promises through a fault: a reload fails nothing and its limit holds; a killed worker is started again. */
 class FaultPromiseTest {
-    private static final Fault RELOAD = new Fault(Fault.Kind.RELOAD, 2, 10);
-    private static final Fault KILL = new Fault(Fault.Kind.WORKER_KILL, 2, 0);
-    private static final Check RELOAD_CHECK = new Check(FaultPromise.text("faults/reload", Fault.Kind.RELOAD),
+    private static final InjectedFault RELOAD = new InjectedFault(InjectedFault.Kind.RELOAD, 2, 10);
+    private static final InjectedFault KILL = new InjectedFault(InjectedFault.Kind.WORKER_KILL, 2, 0);
+    private static final Check RELOAD_CHECK = new Check(FaultPromise.text("faults/reload", InjectedFault.Kind.RELOAD),
             "faults/reload", null, "==", 1);
-    private static final Check KILL_CHECK = new Check(FaultPromise.text("faults/worker-kill", Fault.Kind.WORKER_KILL),
+    private static final Check KILL_CHECK = new Check(FaultPromise.text("faults/worker-kill", InjectedFault.Kind.WORKER_KILL),
             "faults/worker-kill", null, "==", 1);
 
     private static FaultFigures reload(long failed, Long effectMs, long beforePeak) {
@@ -53,7 +53,7 @@ class FaultPromiseTest {
 
     @Test
     void anOriginRestartKeepsItWithNothingFailedAndTheEdgeBackOnTheNewOrigin() {
-        Fault restart = new Fault(Fault.Kind.ORIGIN_RESTART, 2, 0);
+        InjectedFault restart = new InjectedFault(InjectedFault.Kind.ORIGIN_RESTART, 2, 0);
         Check check = new Check(FaultPromise.text("faults/origin-restart", restart.kind()), "faults/origin-restart",
                 null, "==", 1);
         assertThat(FaultPromise.evaluate(check, List.of(new FaultFigures(restart, 1, null, 0, 0, null, 0, 0, 0, null,
@@ -66,7 +66,7 @@ class FaultPromiseTest {
 
     @Test
     void aStaleRefusedRestartKeepsItWithNoStaleAnErrorMeanwhileAndNoFailureOnceBack() {
-        Fault refused = new Fault(Fault.Kind.STALE_REFUSED, 2, 0);
+        InjectedFault refused = new InjectedFault(InjectedFault.Kind.STALE_REFUSED, 2, 0);
         Check check = new Check(FaultPromise.text("faults/stale-refused", refused.kind()), "faults/stale-refused",
                 null, "==", 1);
         java.util.function.BiFunction<Long, Long, FaultFigures> run = (stale, errors) -> new FaultFigures(refused, 1,
@@ -81,7 +81,7 @@ class FaultPromiseTest {
 
     @Test
     void aFullCacheKeepsItWithNoFailureEveryAnswerSaidAndTheManagerEvicting() {
-        Fault full = new Fault(Fault.Kind.CACHE_FULL, 0, 0);
+        InjectedFault full = new InjectedFault(InjectedFault.Kind.CACHE_FULL, 0, 0);
         Check check = new Check(FaultPromise.text("faults/cache-full", full.kind()), "faults/cache-full", null, "==", 1);
         java.util.function.BiFunction<Long, FaultFigures.CacheFill, FaultFigures> run = (failed, fill) ->
                 new FaultFigures(full, 1, null, failed, 0, null, 0, 0, 0, null, null, 0, null, null, null, fill);
@@ -98,7 +98,7 @@ class FaultPromiseTest {
 
     @Test
     void aRedisRestartKeepsItWithNothingFailedAndTheOriginBackOnTheNewRedis() {
-        Fault restart = new Fault(Fault.Kind.REDIS_RESTART, 2, 0);
+        InjectedFault restart = new InjectedFault(InjectedFault.Kind.REDIS_RESTART, 2, 0);
         Check check = new Check(FaultPromise.text("faults/redis-restart", restart.kind()), "faults/redis-restart",
                 null, "==", 1);
         java.util.function.BiFunction<Long, Long, FaultFigures> run = (failed, lookups) -> new FaultFigures(restart, 1,

@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /** The report's Mustache templates (resources/report/NAME.mustache), each escaped for what it writes. */
-final class Templates {
+final class ReportTemplates {
     /** HTML: every {{value}} escaped, so no text of a cell or a check becomes markup. */
     private static final Mustache.Compiler HTML = Mustache.compiler();
     /** Markdown: a '|' would end a table cell and a line break the row. */
@@ -19,7 +19,7 @@ final class Templates {
             .withEscaper(Escapers.simple(new String[] {"|", "\\|"}, new String[] {"\r\n", " "}, new String[] {"\n", " "}));
     private static final Mustache.Compiler TEXT = Mustache.compiler().escapeHTML(false);
 
-    private Templates() {}
+    private ReportTemplates() {}
 
     static Template html(String name) {
         return load(HTML, name);
@@ -35,7 +35,7 @@ final class Templates {
 
     private static Template load(Mustache.Compiler compiler, String name) {
         String resource = "report/" + name + ".mustache";
-        try (InputStream in = Templates.class.getClassLoader().getResourceAsStream(resource)) {
+        try (InputStream in = ReportTemplates.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is not on the class path");
             }

@@ -27,7 +27,7 @@ import java.util.Map;
  * suite's origin on its own PostgreSQL (/places), behind the suite's HAProxy tiers (limits off),
  * their cache on and off.
  */
-final class HaproxyCache implements Experiment {
+final class HaproxyDatabaseCache implements Experiment {
     static final String NAME = "haproxy-cache";
     static final String SMALL_PATH = "/places?code=1227";
     static final String MEDIUM_PATH = "/places?region=R042";

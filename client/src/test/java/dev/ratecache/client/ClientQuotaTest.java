@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * are the origin's arrival times, with wide margins (the tests share 2 cores).
  */
 @StackTest
-class QuotaTest {
+class ClientQuotaTest {
     private static final long MS = 1_000_000;
     private static final AtomicInteger paths = new AtomicInteger();
     private static SmallOrigin origin;

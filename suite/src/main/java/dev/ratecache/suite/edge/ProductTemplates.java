@@ -22,14 +22,14 @@ import java.util.regex.Pattern;
  * One product's folder of templates (haproxy/, varnish/): Mustache with the snippets as partials,
  * rendered into one plain file per tier; and the start of a tier, which the suite holds by its PID.
  */
-final class Templates {
+final class ProductTemplates {
     /** The banner's paragraph that says the file is a template, which its rendered copy is not. */
     private static final Pattern TEMPLATE_NOTE = Pattern.compile("(?m)^#\\R# This file is a template.*\\R(?:# (?!-).*\\R)*");
     private static final Duration READY = Duration.ofSeconds(20);
 
     private final Path folder;
 
-    Templates(Path folder) {
+    ProductTemplates(Path folder) {
         this.folder = folder;
     }
 

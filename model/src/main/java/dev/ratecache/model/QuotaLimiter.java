@@ -36,7 +36,7 @@ import java.util.Objects;
  * <p>Not thread safe: the script runs atomically in Redis. Times must not go back to an earlier
  * window of a key than one it has already counted in (Redis's clock is one clock).
  */
-public final class Quota implements Limiter {
+public final class QuotaLimiter implements Limiter {
 
     /**
      * What the edge answers one request with.
@@ -57,7 +57,7 @@ public final class Quota implements Limiter {
     private final QuotaSpec spec;
     private final Map<String, Node> nodes = new HashMap<>();
 
-    public Quota(QuotaSpec spec) {
+    public QuotaLimiter(QuotaSpec spec) {
         this.spec = Objects.requireNonNull(spec);
     }
 
@@ -154,7 +154,7 @@ public final class Quota implements Limiter {
     public static List<KeyWindow> windows(QuotaSpec spec, List<Arrival> arrivals) {
         List<Arrival> ordered = new ArrayList<>(arrivals);
         ordered.sort(Comparator.comparingLong(Arrival::timeMs));
-        Quota quota = new Quota(spec);
+        QuotaLimiter quota = new QuotaLimiter(spec);
         List<Decided> decided = new ArrayList<>();
         for (Arrival a : ordered) {
             decided.add(new Decided(a.client(), a.timeMs(), quota.answer(a.client(), a.timeMs()).admitted()));

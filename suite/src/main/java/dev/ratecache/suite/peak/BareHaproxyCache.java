@@ -16,11 +16,11 @@ import java.util.List;
  * Its config is the least that caches: no log, no limits, no headers added. That is HAProxy's
  * best case, so "ahead of HAProxy" is claimed only against its fastest HIT path.
  */
-public final class HaproxyCache implements AutoCloseable {
+public final class BareHaproxyCache implements AutoCloseable {
     private final int port;
     private final ManagedProcess process;
 
-    private HaproxyCache(int port, ManagedProcess process) {
+    private BareHaproxyCache(int port, ManagedProcess process) {
         this.port = port;
         this.process = process;
     }
@@ -66,14 +66,14 @@ public final class HaproxyCache implements AutoCloseable {
     }
 
     /** Writes the config into {@code dir}, starts HAProxy in the foreground and waits until it accepts. */
-    public static HaproxyCache start(Path dir, Integer threads, int port, int backPort) throws IOException {
+    public static BareHaproxyCache start(Path dir, Integer threads, int port, int backPort) throws IOException {
         Files.createDirectories(dir);
         Path config = dir.resolve("haproxy.cfg");
         Files.writeString(config, config(threads, port, backPort));
         // -db: stay in the foreground, so the PID the suite holds is HAProxy's own.
         ManagedProcess process = ManagedProcess.start("haproxy", List.of(binary(), "-db", "-f", config.toString()),
                 dir, dir.resolve("haproxy.log"));
-        return new HaproxyCache(port, process.awaitAccepting("haproxy", Ports.LOOPBACK, port, Duration.ofSeconds(20)));
+        return new BareHaproxyCache(port, process.awaitAccepting("haproxy", Ports.LOOPBACK, port, Duration.ofSeconds(20)));
     }
 
     public URI uri() {

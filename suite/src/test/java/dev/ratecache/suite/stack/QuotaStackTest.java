@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @StackTest
 @ExtendWith(SharedOrigin.class)
-class QuotaTest {
+class QuotaStackTest {
     private static final int QUOTA = 5;
     private static final Pattern RATELIMIT = Pattern.compile("\"(\\w+)\";r=(\\d+);t=(\\d+)");
     /**
@@ -55,8 +55,8 @@ class QuotaTest {
     static void origin(OriginServer shared) throws Exception {
         FleetLog.requireSharedLimit();
         origin = shared;
-        Path tiers = Files.writeString(TestDirs.fresh(QuotaTest.class, "tiers").resolve("tiers.txt"), TIERS);
-        keyed = Stacks.around(origin, TestDirs.fresh(QuotaTest.class, "fixed"), quota(Quota.Window.FIXED)
+        Path tiers = Files.writeString(TestDirs.fresh(QuotaStackTest.class, "tiers").resolve("tiers.txt"), TIERS);
+        keyed = Stacks.around(origin, TestDirs.fresh(QuotaStackTest.class, "fixed"), quota(Quota.Window.FIXED)
                 .limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers));
     }
 
@@ -90,7 +90,7 @@ class QuotaTest {
         List<Http.Raw> answers = send(keyed, "127.0.0.31", QUOTA + 2);
         assertThat(answers).extracting(Http.Raw::status).containsExactly(200, 200, 200, 200, 200, 429, 429);
         // What is left counts down on every answer, to 0 on the rejections.
-        assertThat(answers).extracting(QuotaTest::remaining).containsExactly("hourly r=4", "hourly r=3", "hourly r=2",
+        assertThat(answers).extracting(QuotaStackTest::remaining).containsExactly("hourly r=4", "hourly r=3", "hourly r=2",
                 "hourly r=1", "hourly r=0", "hourly r=0", "hourly r=0");
         Http.Raw refused = answers.get(QUOTA);
         int retry = Integer.parseInt(refused.header("Retry-After"));
@@ -122,14 +122,14 @@ class QuotaTest {
 
         // gold: 2 an hour.
         assertThat(gold).extracting(Http.Raw::status).containsExactly(200, 200, 429, 429);
-        assertThat(gold).extracting(QuotaTest::remaining).containsExactly("hourly r=1", "hourly r=0", "hourly r=0",
+        assertThat(gold).extracting(QuotaStackTest::remaining).containsExactly("hourly r=1", "hourly r=0", "hourly r=0",
                 "hourly r=0");
         assertThat(gold).allSatisfy(a -> assertThat(a.header("RateLimit-Policy")).isEqualTo(
                 "\"gold\";q=100;w=1;ratecache-burst=200, \"hourly\";q=2;w=3600, \"address-ceiling\";q=1000;w=1;ratecache-burst=2000"));
         assertThat(gold.get(2).header("Content-Type")).isEqualTo("application/problem+json");
         // silver: 4 a day, its policy named daily, in its body too.
         assertThat(silver).extracting(Http.Raw::status).containsExactly(200, 200, 200, 200, 429, 429);
-        assertThat(silver).extracting(QuotaTest::remaining).containsExactly("daily r=3", "daily r=2", "daily r=1",
+        assertThat(silver).extracting(QuotaStackTest::remaining).containsExactly("daily r=3", "daily r=2", "daily r=1",
                 "daily r=0", "daily r=0", "daily r=0");
         assertThat(silver.get(0).header("RateLimit-Policy")).startsWith("\"silver\";q=100;w=1;ratecache-burst=200,"
                 + " \"daily\";q=4;w=86400, ");
@@ -145,7 +145,7 @@ class QuotaTest {
     @Test
     void aSlidingQuotaHoldsAcrossThreeEdgesAndFallsBackToEachEdgesShareWithoutRedis() throws Exception {
         StackSwitches switches = quota(Quota.Window.SLIDING).edges(3).fleetLimit(FleetLimit.SHARED);
-        try (Stack stack = Stacks.around(origin, TestDirs.fresh(QuotaTest.class, "fleet"), switches)) {
+        try (Stack stack = Stacks.around(origin, TestDirs.fresh(QuotaStackTest.class, "fleet"), switches)) {
             // Round robin over three edges: one count in Redis for all of them.
             List<Http.Raw> answers = send(stack, "127.0.0.33", QUOTA + 3);
             assertThat(answers.stream().filter(a -> a.status() == 200).count()).isEqualTo(QUOTA);

@@ -13,7 +13,7 @@ import java.util.Locale;
  * @param atSeconds when, after the first request reached the edge
  * @param newRate   for a reload, the front limit's rate in the config reloaded; 0 otherwise
  */
-public record Fault(Kind kind, double atSeconds, int newRate) implements CellTrait {
+public record InjectedFault(Kind kind, double atSeconds, int newRate) implements CellTrait {
     public enum Kind {
         /** The front tier's config rendered again with another front rate, and nginx -s reload. */
         RELOAD,
