@@ -7,18 +7,12 @@
   const A = '#718096';
   const B = '#3182ce';
 
-  window.addEventListener('error', function (e) {
-    document.body.dataset.error = String(e.message);
-  });
-
+  // The error listener and the shared defaults are in charts.js, loaded before this.
   const data = JSON.parse(document.getElementById('data').textContent);
 
-  Chart.defaults.animation = false;
-  Chart.defaults.responsive = true;
-  Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.plugins.legend.position = 'bottom';
 
-  // The canvas says what it drew (chart-mark.js, shared with the report's page).
+  // The canvas says what it drew (charts.js, shared with the report's page).
   const mark = window.chartMark;
 
   document.querySelectorAll('canvas[data-kind="bar"]').forEach(function (canvas) {

@@ -18,15 +18,9 @@
     p95: '#9f7aea'
   };
 
-  window.addEventListener('error', function (e) {
-    document.body.dataset.error = String(e.message);
-  });
-
+  // The error listener and the shared defaults are in charts.js, loaded before this.
   const data = JSON.parse(document.getElementById('data').textContent);
 
-  Chart.defaults.animation = false;
-  Chart.defaults.responsive = true;
-  Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.color = '#4a5568';
   Chart.defaults.borderColor = '#e2e8f0';
   Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", "Liberation Sans", sans-serif';
@@ -55,7 +49,7 @@
   Chart.defaults.plugins.title.font = { size: 14, weight: '600' };
   Chart.defaults.plugins.title.color = '#1a202c';
 
-  // The canvas says what it drew (chart-mark.js, shared with the comparison's page).
+  // The canvas says what it drew (charts.js, shared with the comparison's page).
   const mark = window.chartMark;
 
   function format(value, decimals) {

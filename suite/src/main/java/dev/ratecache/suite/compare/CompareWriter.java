@@ -307,7 +307,7 @@ public final class CompareWriter {
         // "</" inside the JSON would end the script element early.
         String json = new ObjectMapper().writeValueAsString(data).replace("</", "<\\/");
         html.append("<script type=\"application/json\" id=\"data\">").append(json).append("</script>\n")
-                .append("<script src=\"assets/chart.umd.js\"></script>\n<script src=\"assets/chart-mark.js\"></script>\n<script src=\"assets/compare.js\"></script>\n")
+                .append("<script src=\"assets/chart.umd.js\"></script>\n<script src=\"assets/charts.js\"></script>\n<script src=\"assets/compare.js\"></script>\n")
                 .append("</body>\n</html>\n");
         return html.toString();
     }

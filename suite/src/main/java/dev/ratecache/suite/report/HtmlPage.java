@@ -93,13 +93,14 @@ public final class HtmlPage {
     }
 
     /**
-     * Chart.js and the plugin by which each canvas says what it drew (chart-mark.js), in
+     * Chart.js and what every page of charts shares (charts.js: the defaults, the error kept on the
+     * page, the plugin by which each canvas says what it drew), in
      * {@code dir}/assets, which it creates: what every page with charts loads before its own script.
      */
     public static Path chartAssets(Path dir) throws IOException {
         Path assets = Files.createDirectories(dir.resolve("assets"));
         copyResource(CHART_JS, assets.resolve("chart.umd.js"));
-        copyResource("report/chart-mark.js", assets.resolve("chart-mark.js"));
+        copyResource("report/charts.js", assets.resolve("charts.js"));
         return assets;
     }
 

@@ -323,7 +323,7 @@ class ReportWriterTest {
         assertThat(html).doesNotContain("<script>alert").doesNotContain("<b>bold</b>").doesNotContain("mine</script>")
                 .contains("FAILED: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot; | piped")
                 .contains("&lt;b&gt;bold&lt;/b&gt;");
-        // Exactly the page's own four scripts (Chart.js, chart-mark.js, its data, report.js): no text opened or closed one.
+        // Exactly the page's own four scripts (Chart.js, charts.js, its data, report.js): no text opened or closed one.
         assertThat(html.split("<script", -1)).hasSize(5);
         assertThat(html.split("</script>", -1)).hasSize(5);
         assertThat(pageData(html).get("plans").get(1).get("name").asText()).isEqualTo("mine</script>");

@@ -1,5 +1,18 @@
 'use strict';
 
+// What every page of charts here shares (the report's and the comparison's), loaded after Chart.js
+// and before the page's own script.
+
+// An error anywhere is kept on the page, where a headless browser (the acceptance tests) reads it.
+window.addEventListener('error', function (e) {
+  document.body.dataset.error = String(e.message);
+});
+
+// Drawn at once, to the size of their boxes: a page read from file:// in a test, not an animation.
+Chart.defaults.animation = false;
+Chart.defaults.responsive = true;
+Chart.defaults.maintainAspectRatio = false;
+
 // After each drawing, the canvas says how many of its pixels are painted and how many data
 // points it holds: a headless browser (the acceptance tests) tells a drawn chart from a blank one.
 window.chartMark = {
