@@ -99,8 +99,9 @@ public final class ConfigReader {
             dev.ratecache.suite.spec.TlsFiles throwaway = dev.ratecache.suite.nginx.ThrowawayCa.write(tls,
                     List.of("127.0.0.1"));
             Path copy = work.resolve("check").resolve("nginx.conf");
-            Crossplane.build(LocalPaths.tree(tree, base, throwaway.certificate(), throwaway.key()), copy);
-            relativeFolders(LocalPaths.tree(tree, base, throwaway.certificate(), throwaway.key()), work.resolve("nginx-t"));
+            List<Directive> local = LocalPaths.tree(tree, base, throwaway.certificate(), throwaway.key());
+            Crossplane.build(local, copy);
+            relativeFolders(local, work.resolve("nginx-t"));
             Optional<ConfigRefused> again = refusedByNginx(copy, work);
             if (again.isEmpty()) {
                 refused = Optional.empty();

@@ -87,9 +87,14 @@ public final class LocalPaths {
      * the hosts of the config's own network are not known here).
      */
     public static List<Directive> tree(List<Directive> tree, Path folder, Path certificate, Path key) {
+        return tree(tree, folder, certificate, key, upstreamNames(tree));
+    }
+
+    /** The names of {@code tree}'s upstream blocks: a proxy_pass to one of them names no host. */
+    public static java.util.Set<String> upstreamNames(List<Directive> tree) {
         java.util.Set<String> upstreams = new java.util.HashSet<>();
         tree.stream().filter(d -> d.name().equals("http")).forEach(h -> h.all("upstream").forEach(u -> upstreams.add(u.arg(0))));
-        return tree(tree, folder, certificate, key, upstreams);
+        return upstreams;
     }
 
     private static List<Directive> tree(List<Directive> tree, Path folder, Path certificate, Path key,

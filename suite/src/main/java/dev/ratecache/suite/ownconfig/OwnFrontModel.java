@@ -22,15 +22,22 @@ import java.util.Optional;
 public final class OwnFrontModel {
     private final OwnFront own;
     private final List<String> sent;
+    /** Where each sent path goes; null where the location cannot be told. Searched once, read by every question. */
+    private final List<Place> places;
 
     /** The model of {@code own} for a cell whose plan sends {@code sent} (its paths; none known: every path of the config's). */
     public OwnFrontModel(OwnFront own, List<String> sent) {
         this.own = own;
         this.sent = List.copyOf(sent);
+        this.places = search();
     }
 
     /** Where each path the cell sends goes, as nginx searches the server's locations; the paths of the config when none are known. */
     private List<Place> places() {
+        return places;
+    }
+
+    private List<Place> search() {
         if (sent.isEmpty()) {
             return own.planPaths().stream().map(OwnFront.PlanPath::place).toList();
         }

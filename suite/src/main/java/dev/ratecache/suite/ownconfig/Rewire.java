@@ -62,9 +62,7 @@ public final class Rewire {
     private Rewire(OwnFront own, Target to) {
         this.own = own;
         this.to = to;
-        this.upstreams = new java.util.HashSet<>();
-        own.tree().stream().filter(d -> d.name().equals("http"))
-                .forEach(h -> h.all("upstream").forEach(u -> upstreams.add(u.arg(0))));
+        this.upstreams = LocalPaths.upstreamNames(own.tree());
     }
 
     public static Rewired of(OwnFront own, Target to) {
@@ -81,10 +79,9 @@ public final class Rewire {
             } else if (d.name().equals("http")) {
                 out.add(with(d, http(d)));
             } else {
-                out.add(common(d).orElse(null));
+                common(d).ifPresent(out::add);
             }
         }
-        out.removeIf(java.util.Objects::isNull);
         return out;
     }
 
