@@ -24,9 +24,13 @@ import java.util.Map;
  * @param revalidationRace for a library cell, whether the ranges also span the race the model cannot
  *                   know: a background revalidation started as its user's work ends may reach the
  *                   wire before the user's client closes, or not (the value is for "not")
+ * @param slowOrigin  when the ranges also span the origin answering as slowly as the cell measured it
+ *                   (for a cache that sends every concurrent miss on), which paths and how slowly, e.g.
+ *                   "/hare in 512 ms, not its 10 ms"; null otherwise
  */
 public record Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges,
-        int orders, Map<String, Double> tierRejectedPct, FleetPrediction fleet, boolean revalidationRace) {
+        int orders, Map<String, Double> tierRejectedPct, FleetPrediction fleet, boolean revalidationRace,
+        String slowOrigin) {
 
     /** The lowest and highest figure the model allows for one metric. */
     public record Range(double low, double high) {
@@ -46,21 +50,35 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
     }
 
     public Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges, int orders) {
-        this(values, gap, overheadMs, ranges, orders, Map.of(), null, false);
+        this(values, gap, overheadMs, ranges, orders, Map.of(), null, false, null);
     }
 
     /** The same prediction with a keys cell's rejected share per tier. */
     Prediction withTiers(Map<String, Double> rejectedPctByTier) {
-        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier, fleet, revalidationRace);
+        return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier, fleet, revalidationRace,
+                slowOrigin);
     }
 
     /** The same prediction with a fleet cell's per-client figures. */
     Prediction withFleet(FleetPrediction f) {
-        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f, revalidationRace);
+        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f, revalidationRace, slowOrigin);
     }
 
     /** The same prediction with each range widened to take in {@code other}'s figures: the revalidation race's other side. */
     Prediction withRaceOf(Prediction other) {
+        return new Prediction(values, gap, overheadMs, widened(other), orders, tierRejectedPct, fleet, true, slowOrigin);
+    }
+
+    /**
+     * The same prediction with each range widened to take in {@code other}'s figures, the same cell
+     * with the origin answering as slowly as {@code which} says it did.
+     */
+    Prediction withSlowOriginOf(Prediction other, String which) {
+        return new Prediction(values, gap, overheadMs, widened(other), orders, tierRejectedPct, fleet, revalidationRace,
+                which);
+    }
+
+    private Map<Metric, Range> widened(Prediction other) {
         Map<Metric, Range> wider = new LinkedHashMap<>();
         values.forEach((m, v) -> {
             Range mine = ranges.containsKey(m) ? ranges.get(m) : new Range(v, v);
@@ -68,7 +86,7 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
             Range theirs = other.range(m) != null ? other.range(m) : o == null ? mine : new Range(o, o);
             wider.put(m, mine.union(theirs));
         });
-        return new Prediction(values, gap, overheadMs, wider, orders, tierRejectedPct, fleet, true);
+        return wider;
     }
 
     /** A prediction of one run: the plan sends its paths in a fixed order. */

@@ -88,11 +88,37 @@ public final class Predictions {
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
-                    samples.stream().map(s -> s.timeStamp() - epoch).toList()), run.model());
+                    samples.stream().map(s -> s.timeStamp() - epoch).toList(), originMs(dir)), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props))));
         }
         return out;
+    }
+
+    /**
+     * Per URI, the median time the origin took to answer what reached it, as the back tier timed it
+     * (its upstream time of each answered request); null when the cell kept no back events.
+     */
+    static Map<String, Long> originMs(Path cellRunDir) {
+        List<dev.ratecache.suite.edge.EdgeEvent> back;
+        try {
+            back = dev.ratecache.suite.matrix.CellEvents.back(cellRunDir);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        Map<String, List<Long>> byUri = new LinkedHashMap<>();
+        for (dev.ratecache.suite.edge.EdgeEvent e : back) {
+            if (e.upstreamStatus() != null && e.upstreamStatus().startsWith("2") && e.upstreamMs() >= 0) {
+                byUri.computeIfAbsent(e.uri(), u -> new ArrayList<>()).add(e.upstreamMs());
+            }
+        }
+        if (byUri.isEmpty()) {
+            return null;
+        }
+        Map<String, Long> medians = new LinkedHashMap<>();
+        byUri.forEach((uri, times) -> medians.put(uri, dev.ratecache.stats.NearestRank.percentile(
+                times.stream().mapToLong(Long::longValue).sorted().toArray(), 50)));
+        return medians;
     }
 
     private static List<Sample> samples(Path jtl) {
@@ -304,6 +330,10 @@ public final class Predictions {
             String over = p.orders() > 1
                     ? "over its " + p.orders() + " path orders" + (percentile ? " and the percentile's ranks" : "")
                     : percentile ? "over the ranks a sample of this size may put at the percentile" : "";
+            if (p.slowOrigin() != null) {
+                over += (over.isEmpty() ? "" : ", ") + "from the origin at its delay to the origin as slow as it answered"
+                        + " here (" + p.slowOrigin() + "), which a cache without a lock sends every concurrent miss to";
+            }
             if (p.revalidationRace()) {
                 over += (over.isEmpty() ? "" : ", ") + "whether or not the background revalidations a user starts as"
                         + " its work ends reach the wire before its client closes";

@@ -91,10 +91,20 @@ public final class Predictor {
      * @param startsMs      when each of an open plan's requests started (ms after the first), as its JTL says:
      *                      the rate the generator offered, which runs ahead of the plan's nominal rate; null
      *                      when unknown (a prediction made before the run)
+     * @param originMs      per path, the median time the origin took to answer the cell's requests that reached
+     *                      it, as the back tier timed them (its upstream time): under a flood, queueing and a
+     *                      busy machine can make it many times the path's delay; null when unknown
      */
     public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
             int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
-            Double poolHoldMs, List<Long> startsMs) {
+            Double poolHoldMs, List<Long> startsMs, Map<String, Long> originMs) {
+
+        public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
+                int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
+                Double poolHoldMs, List<Long> startsMs) {
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
+                    startsMs, null);
+        }
 
         public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
@@ -124,7 +134,7 @@ public final class Predictor {
             Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
             all.putAll(properties);
             return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
-                    startsMs);
+                    startsMs, originMs);
         }
     }
 
@@ -169,18 +179,63 @@ public final class Predictor {
         if (gap != null) {
             return Prediction.gap(gap);
         }
-        Prediction p = predict(in, false);
+        Prediction p = predict(in, false, false);
+        String slow = slowOrigin(in);
+        if (slow != null && p.predicted()) {
+            // A cache without a lock sends on every miss that arrives while a fetch is under way, so how
+            // many reach the back depends on how long the origin takes; a flood's queue and a busy
+            // machine stretch that far past the path's delay, and a back limit that counts what it
+            // denies (HAProxy's) then refuses every miss after its burst, so nothing is stored again.
+            // The ranges take in the origin as slow as this cell measured it.
+            p = p.withSlowOriginOf(predict(in, false, true), slow);
+        }
         if (in.cell().library() && p.predicted()) {
             // Whether a background revalidation started as a user's work ends reaches the wire before
             // the user closes its client is a race of threads the model cannot know: the ranges take
             // in both sides; the values are for "it does not".
-            p = p.withRaceOf(predict(in, true));
+            p = p.withRaceOf(predict(in, true, false));
         }
         return p;
     }
 
-    private static Prediction predict(Input in, boolean revalidationsSent) {
+    /** How much slower than its delay the origin must have answered a path for the slow-origin range. */
+    static final double SLOW_ORIGIN_FACTOR = 2;
+    /** ... and by at least this much: a scheduler tick and a loopback round trip are no slowness. */
+    static final long SLOW_ORIGIN_MARGIN_MS = 20;
+
+    /**
+     * The paths the origin answered much slower than their delay, in words ("/hare in 512 ms, not its
+     * 10 ms"), when that can change the counts: an open workload (arrivals do not wait for answers)
+     * through an edge cache without a lock. Null otherwise, or when the cell's origin times are unknown.
+     */
+    static String slowOrigin(Input in) {
+        if (in.originMs() == null || in.cell().direct()) {
+            return null;
+        }
         SimulationSpec spec = spec(in);
+        if (spec.cache() == null || spec.cache().lock()) {
+            return null;
+        }
+        try {
+            if (!(workload(in, 0, 1, false) instanceof Workload.Open)) {
+                return null;
+            }
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        List<String> slow = new ArrayList<>();
+        spec.origin().paths().forEach((path, p) -> {
+            Long measured = in.originMs().get(path);
+            if (measured != null && measured > SLOW_ORIGIN_FACTOR * p.serviceMs()
+                    && measured - p.serviceMs() >= SLOW_ORIGIN_MARGIN_MS) {
+                slow.add(path + " in " + measured + " ms, not its " + p.serviceMs() + " ms");
+            }
+        });
+        return slow.isEmpty() ? null : String.join(", ", slow);
+    }
+
+    private static Prediction predict(Input in, boolean revalidationsSent, boolean measuredOrigin) {
+        SimulationSpec spec = spec(in, measuredOrigin);
         Workload workload;
         try {
             workload = workload(in, 0, 1, revalidationsSent);
@@ -329,6 +384,11 @@ public final class Predictor {
 
     /** The two tiers and the origin as the cell's stack and the profile make them. */
     static SimulationSpec spec(Input in) {
+        return spec(in, false);
+    }
+
+    /** The same, with the origin answering each path as slowly as the cell measured it when {@code measuredOrigin}. */
+    static SimulationSpec spec(Input in, boolean measuredOrigin) {
         StackSpec s = in.stack();
         // Whichever product: the tiers are there unless the cell goes straight to the origin.
         boolean tiers = !in.cell().direct();
@@ -342,14 +402,14 @@ public final class Predictor {
             cache = tiers && s.cache().on() ? own(in).get().cache().orElse(null) : null;
         }
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
-        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in), 0, in.epochMs())
+        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in, measuredOrigin), 0, in.epochMs())
                 .withPerClientAtBack(s.scope() == dev.ratecache.suite.spec.LimitScope.MISSES);
         if (tiers && s.front().isPresent() && !s.allow().isEmpty()) {
             // nginx's geo gives an --allow network's requests an empty key in every per-client zone.
             List<String> sources = sourceAddresses(in);
             List<String> exempt = sources.stream().filter(a -> allowed(s, a)).toList();
             if (!exempt.isEmpty() && exempt.size() == sources.size()) {
-                return new SimulationSpec(null, cache, back, origin(in), 0, in.epochMs());
+                return new SimulationSpec(null, cache, back, origin(in, measuredOrigin), 0, in.epochMs());
             }
             // A replay's clients are its addresses: each allowed one is counted by no per-client limit.
             spec = spec.withUnlimitedClients(java.util.Set.copyOf(exempt));
@@ -461,6 +521,18 @@ public final class Predictor {
             }));
         }
         return new OriginSpec(in.originThreads(), paths);
+    }
+
+    /** The same, each path served as slowly as the cell measured it when {@code measured} (never faster than its delay). */
+    static OriginSpec origin(Input in, boolean measured) {
+        OriginSpec origin = origin(in);
+        if (!measured || in.originMs() == null) {
+            return origin;
+        }
+        Map<String, PathSpec> paths = new LinkedHashMap<>();
+        origin.paths().forEach((path, p) -> paths.put(path, new PathSpec(
+                Math.max(p.serviceMs(), in.originMs().getOrDefault(path, p.serviceMs())), p.freshness())));
+        return new OriginSpec(origin.threads(), paths);
     }
 
     static String pathOf(String uri) {

@@ -33,6 +33,7 @@ public final class EdgesSection {
             }
             for (CellResult r : own) {
                 burst(r, front).ifPresent(lines::add);
+                lockout(r, front).ifPresent(lines::add);
             }
             lines.add(promises(product, own, checks));
             if (product != EdgeProduct.NGINX) {
@@ -41,7 +42,8 @@ public final class EdgesSection {
         }
         String intro = String.format(Locale.ROOT, "Each edge product with the same limits (front %d r/s burst %d, back"
                 + " %d r/s burst %d, %s) and the edge cache on; each plan's table above sets their cells side by side."
-                + " Below: what each product's per-client limit did to a flood from one address, which promises it"
+                + " Below: what each product's per-client limit did to a flood from one address, what a flood from"
+                + " many addresses met at the back when no client came near its own limit, which promises it"
                 + " kept (the per-client one: no client admitted more than rate + burst in any second; the back"
                 + " limit's: the origin never sent more than rate + burst in any second), and what it cannot do.",
                 front.rate(), front.burst(), back.rate(), back.burst(), front.modeFlag() + " / " + back.modeFlag());
@@ -66,6 +68,26 @@ public final class EdgesSection {
         } catch (IOException | NumberFormatException e) {
             return java.util.Optional.of(r.cell().name() + ": its front tier's events cannot be read (" + e.getMessage()
                     + ")");
+        }
+    }
+
+    /**
+     * The sentence of a flood cell from many addresses that the back refused although no client came
+     * near its own limit; none for other cells, a failed one, or one the front's own limit refused.
+     */
+    private static java.util.Optional<String> lockout(CellResult r, StackSpec.Limit front) {
+        String sources = r.cell().properties().get("sources");
+        if (!r.cell().plan().name().equals(Plan.FLOOD.name()) || sources == null || "1".equals(sources) || r.failed()
+                || r.runDirs().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        try {
+            java.nio.file.Path dir = r.runDirs().get(0);
+            EdgeLockout l = EdgeLockout.of(CellEvents.front(dir), CellEvents.back(dir));
+            return l == null ? java.util.Optional.empty()
+                    : java.util.Optional.of(r.cell().name() + ": " + l.sentence(r.cell().edge(), front.rate(), front.burst()));
+        } catch (IOException e) {
+            return java.util.Optional.of(r.cell().name() + ": its tiers' events cannot be read (" + e.getMessage() + ")");
         }
     }
 

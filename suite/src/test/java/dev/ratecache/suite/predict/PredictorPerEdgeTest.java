@@ -7,6 +7,7 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
+import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.StackSwitches;
 import java.util.Map;
@@ -40,6 +41,54 @@ class PredictorPerEdgeTest {
         assertThat(nginx).isBetween(30.0, 60.0);
         // HAProxy tracks every request, denied ones too: its window never empties while the flood lasts.
         assertThat(haproxy).isGreaterThan(nginx + 20);
+    }
+
+    /**
+     * The cell as it ran, with the origin's measured answer time per path; the quick profile's /hare
+     * takes 10 ms and is fresh for max-age=1, which HAProxy counts to the next whole second. The flood
+     * starts late in its second, as a run's did, so the first fetch's misses and those at the next
+     * second's expiry fall into one window of the back's limit.
+     */
+    private static final long LATE_IN_A_SECOND = 1_795_955_895_937L;
+
+    private static Prediction predictWithOrigin(String name, Map<String, Long> originMs) {
+        Cell cell = Matrix.edges(NODELAY.frontRate()).stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+        return Predictor.predict(new Predictor.Input(cell, cell.apply(NODELAY).spec(new StackPorts()),
+                props(cell), Profile.QUICK, 10, null, 0, LATE_IN_A_SECOND, null, null, null, originMs));
+    }
+
+    /** As the matrix gives them to JMeter: the plan's sizes, then the cell's own (its rate and sources). */
+    private static Map<String, String> props(Cell cell) {
+        Map<String, String> props = new java.util.LinkedHashMap<>(cell.plan().sizes(Profile.QUICK));
+        props.putAll(cell.properties());
+        return props;
+    }
+
+    @Test
+    void haproxysCacheWithAnOriginSlowerThanItsDelayLocksAFloodFromManyAddressesOutAtTheBack() {
+        Prediction atDelay = predictWithOrigin("edges/haproxy.flood-2x-many", Map.of("/hare", 10L));
+        Prediction slow = predictWithOrigin("edges/haproxy.flood-2x-many", Map.of("/hare", 500L));
+
+        // At its delay the origin answers the first misses before many more arrive: almost nothing is refused.
+        assertThat(atDelay.slowOrigin()).isNull();
+        assertThat(atDelay.value(Metric.REJECTED_PCT)).isLessThan(5.0);
+        // As slow as a saturated run measured it: the misses that pile up past the back's burst are
+        // denied and counted, the window never empties, and every later miss is refused too. The value
+        // stays the origin-at-its-delay one; the range takes in the lock-out, and says why.
+        assertThat(slow.slowOrigin()).isEqualTo("/hare in 500 ms, not its 10 ms");
+        assertThat(slow.value(Metric.REJECTED_PCT)).isEqualTo(atDelay.value(Metric.REJECTED_PCT));
+        assertThat(slow.range(Metric.REJECTED_PCT).high()).isGreaterThan(40.0);
+        assertThat(slow.range(Metric.EDGE_HIT_PCT).low()).isLessThan(60.0);
+    }
+
+    @Test
+    void anOriginSlowerThanItsDelayWidensNothingBehindACacheWithALock() {
+        Prediction nginx = predictWithOrigin("edges/nginx.flood-2x-many", Map.of("/hare", 500L));
+        Prediction varnish = predictWithOrigin("edges/varnish.flood-2x-many", Map.of("/hare", 500L));
+
+        // nginx's proxy_cache_lock and Varnish's waiting list hold the misses behind one fetch, however long it takes.
+        assertThat(nginx.slowOrigin()).isNull();
+        assertThat(varnish.slowOrigin()).isNull();
     }
 
     @Test
