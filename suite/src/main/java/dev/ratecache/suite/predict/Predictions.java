@@ -96,10 +96,10 @@ public final class Predictions {
     }
 
     /**
-     * Per URI, the median time the origin took to answer what reached it, as the back tier timed it
-     * (its upstream time of each answered request); null when the cell kept no back events.
+     * Per URI, how long the origin took to answer what reached it, as the back tier timed it (its
+     * upstream time of each answered request); null when the cell kept no back events.
      */
-    static Map<String, Long> originMs(Path cellRunDir) {
+    static Map<String, Predictor.OriginTimes> originMs(Path cellRunDir) {
         List<dev.ratecache.suite.edge.EdgeEvent> back;
         try {
             back = dev.ratecache.suite.matrix.CellEvents.back(cellRunDir);
@@ -115,10 +115,13 @@ public final class Predictions {
         if (byUri.isEmpty()) {
             return null;
         }
-        Map<String, Long> medians = new LinkedHashMap<>();
-        byUri.forEach((uri, times) -> medians.put(uri, dev.ratecache.stats.NearestRank.percentile(
-                times.stream().mapToLong(Long::longValue).sorted().toArray(), 50)));
-        return medians;
+        Map<String, Predictor.OriginTimes> out = new LinkedHashMap<>();
+        byUri.forEach((uri, times) -> {
+            long[] sorted = times.stream().mapToLong(Long::longValue).sorted().toArray();
+            out.put(uri, new Predictor.OriginTimes(dev.ratecache.stats.NearestRank.percentile(sorted, 10),
+                    dev.ratecache.stats.NearestRank.percentile(sorted, 50), dev.ratecache.stats.NearestRank.percentile(sorted, 90)));
+        });
+        return out;
     }
 
     private static List<Sample> samples(Path jtl) {

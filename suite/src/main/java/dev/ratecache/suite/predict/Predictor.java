@@ -74,6 +74,15 @@ public final class Predictor {
     }
 
     /**
+     * How long the origin took to answer one path's requests in a cell, as the back tier timed them.
+     *
+     * @param p10Ms the 10th percentile
+     * @param p50Ms the median
+     * @param p90Ms the 90th percentile
+     */
+    public record OriginTimes(long p10Ms, long p50Ms, long p90Ms) {}
+
+    /**
      * What a cell ran with.
      *
      * @param cell          the cell
@@ -91,13 +100,13 @@ public final class Predictor {
      * @param startsMs      when each of an open plan's requests started (ms after the first), as its JTL says:
      *                      the rate the generator offered, which runs ahead of the plan's nominal rate; null
      *                      when unknown (a prediction made before the run)
-     * @param originMs      per path, the median time the origin took to answer the cell's requests that reached
-     *                      it, as the back tier timed them (its upstream time): under a flood, queueing and a
-     *                      busy machine can make it many times the path's delay; null when unknown
+     * @param originMs      per path, how long the origin took to answer the cell's requests that reached it, as
+     *                      the back tier timed them (its upstream time): under a flood, queueing and a busy
+     *                      machine can make it many times the path's delay; null when unknown
      */
     public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
             int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
-            Double poolHoldMs, List<Long> startsMs, Map<String, Long> originMs) {
+            Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs) {
 
         public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
@@ -179,7 +188,7 @@ public final class Predictor {
         if (gap != null) {
             return Prediction.gap(gap);
         }
-        Prediction p = predict(in, false, false);
+        Prediction p = predict(in, false, -1);
         String slow = slowOrigin(in);
         if (slow != null && p.predicted()) {
             // A cache without a lock sends on every miss that arrives while a fetch is under way, so how
@@ -187,18 +196,24 @@ public final class Predictor {
             // machine stretch that far past the path's delay, and a back limit that counts what it
             // denies (HAProxy's) then refuses every miss after its burst, so nothing is stored again.
             // The ranges take in the origin as slow as this cell measured it.
-            p = p.withSlowOriginOf(predict(in, false, true), slow);
+            // Where in its second the first answers land decides how long HAProxy keeps the entry (to the
+            // next whole second for max-age=1), so one speed is no answer: every speed it showed, p10 to p90.
+            for (int step = 0; step <= SLOW_ORIGIN_STEPS; step++) {
+                p = p.withSlowOriginOf(predict(in, false, step / (double) SLOW_ORIGIN_STEPS), slow);
+            }
         }
         if (in.cell().library() && p.predicted()) {
             // Whether a background revalidation started as a user's work ends reaches the wire before
             // the user closes its client is a race of threads the model cannot know: the ranges take
             // in both sides; the values are for "it does not".
-            p = p.withRaceOf(predict(in, true, false));
+            p = p.withRaceOf(predict(in, true, -1));
         }
         return p;
     }
 
-    /** How much slower than its delay the origin must have answered a path for the slow-origin range. */
+    /** How many speeds, evenly from the origin's p10 to its p90, the slow-origin range is taken over. */
+    static final int SLOW_ORIGIN_STEPS = 24;
+    /** How much slower than its delay the origin must have answered a path (its median) for the slow-origin range. */
     static final double SLOW_ORIGIN_FACTOR = 2;
     /** ... and by at least this much: a scheduler tick and a loopback round trip are no slowness. */
     static final long SLOW_ORIGIN_MARGIN_MS = 20;
@@ -225,17 +240,22 @@ public final class Predictor {
         }
         List<String> slow = new ArrayList<>();
         spec.origin().paths().forEach((path, p) -> {
-            Long measured = in.originMs().get(path);
-            if (measured != null && measured > SLOW_ORIGIN_FACTOR * p.serviceMs()
-                    && measured - p.serviceMs() >= SLOW_ORIGIN_MARGIN_MS) {
-                slow.add(path + " in " + measured + " ms, not its " + p.serviceMs() + " ms");
+            OriginTimes measured = in.originMs().get(path);
+            if (measured != null && measured.p50Ms() > SLOW_ORIGIN_FACTOR * p.serviceMs()
+                    && measured.p50Ms() - p.serviceMs() >= SLOW_ORIGIN_MARGIN_MS) {
+                slow.add(path + " in " + measured.p10Ms() + "–" + measured.p90Ms() + " ms (p10–p90), not its "
+                        + p.serviceMs() + " ms");
             }
         });
         return slow.isEmpty() ? null : String.join(", ", slow);
     }
 
-    private static Prediction predict(Input in, boolean revalidationsSent, boolean measuredOrigin) {
-        SimulationSpec spec = spec(in, measuredOrigin);
+    /**
+     * @param originAt -1: the origin at its delays; 0 to 1: each path as slowly as the cell measured it, from its
+     *                 p10 (0) to its p90 (1)
+     */
+    private static Prediction predict(Input in, boolean revalidationsSent, double originAt) {
+        SimulationSpec spec = spec(in, originAt);
         Workload workload;
         try {
             workload = workload(in, 0, 1, revalidationsSent);
@@ -384,11 +404,11 @@ public final class Predictor {
 
     /** The two tiers and the origin as the cell's stack and the profile make them. */
     static SimulationSpec spec(Input in) {
-        return spec(in, false);
+        return spec(in, -1);
     }
 
-    /** The same, with the origin answering each path as slowly as the cell measured it when {@code measuredOrigin}. */
-    static SimulationSpec spec(Input in, boolean measuredOrigin) {
+    /** The same, with the origin answering each path as {@link #origin(Input, double)} says. */
+    static SimulationSpec spec(Input in, double originAt) {
         StackSpec s = in.stack();
         // Whichever product: the tiers are there unless the cell goes straight to the origin.
         boolean tiers = !in.cell().direct();
@@ -402,14 +422,14 @@ public final class Predictor {
             cache = tiers && s.cache().on() ? own(in).get().cache().orElse(null) : null;
         }
         // --limit-scope misses: the per-client limits count behind the edge cache, at the back.
-        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in, measuredOrigin), 0, in.epochMs())
+        SimulationSpec spec = new SimulationSpec(front, cache, back, origin(in, originAt), 0, in.epochMs())
                 .withPerClientAtBack(s.scope() == dev.ratecache.suite.spec.LimitScope.MISSES);
         if (tiers && s.front().isPresent() && !s.allow().isEmpty()) {
             // nginx's geo gives an --allow network's requests an empty key in every per-client zone.
             List<String> sources = sourceAddresses(in);
             List<String> exempt = sources.stream().filter(a -> allowed(s, a)).toList();
             if (!exempt.isEmpty() && exempt.size() == sources.size()) {
-                return new SimulationSpec(null, cache, back, origin(in, measuredOrigin), 0, in.epochMs());
+                return new SimulationSpec(null, cache, back, origin(in, originAt), 0, in.epochMs());
             }
             // A replay's clients are its addresses: each allowed one is counted by no per-client limit.
             spec = spec.withUnlimitedClients(java.util.Set.copyOf(exempt));
@@ -523,15 +543,21 @@ public final class Predictor {
         return new OriginSpec(in.originThreads(), paths);
     }
 
-    /** The same, each path served as slowly as the cell measured it when {@code measured} (never faster than its delay). */
-    static OriginSpec origin(Input in, boolean measured) {
+    /**
+     * The same, each path measured in the cell served at {@code originAt} of the way from its p10 to its p90
+     * (never faster than its delay); at its delays when {@code originAt} is negative.
+     */
+    static OriginSpec origin(Input in, double originAt) {
         OriginSpec origin = origin(in);
-        if (!measured || in.originMs() == null) {
+        if (originAt < 0 || in.originMs() == null) {
             return origin;
         }
         Map<String, PathSpec> paths = new LinkedHashMap<>();
-        origin.paths().forEach((path, p) -> paths.put(path, new PathSpec(
-                Math.max(p.serviceMs(), in.originMs().getOrDefault(path, p.serviceMs())), p.freshness())));
+        origin.paths().forEach((path, p) -> {
+            OriginTimes t = in.originMs().get(path);
+            long ms = t == null ? p.serviceMs() : Math.round(t.p10Ms() + originAt * (t.p90Ms() - t.p10Ms()));
+            paths.put(path, new PathSpec(Math.max(p.serviceMs(), ms), p.freshness()));
+        });
         return new OriginSpec(origin.threads(), paths);
     }
 
