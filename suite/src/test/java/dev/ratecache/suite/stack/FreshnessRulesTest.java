@@ -208,6 +208,21 @@ class FreshnessRulesTest {
     }
 
     /**
+     * RFC 9213 section 2.1 maps no-store to Boolean true: no-store=1 is the wrong type, so the field
+     * is ignored the other way round too, and Cache-Control: public, max-age=60 has it stored.
+     */
+    @Test
+    void aCdnCacheControlWhoseNoStoreHasAValueIsIgnoredAndCacheControlHasItStored() throws Exception {
+        String url = fresh("cdnnostorevalue");
+        HttpResponse<String> miss = Http.get(stack.frontUri(), url);
+        HttpResponse<String> hit = Http.get(stack.frontUri(), url);
+
+        assertThat(List.of(cacheStatus(miss), cacheStatus(hit))).containsExactly("MISS", "HIT");
+        assertThat(reached("cdnnostorevalue")).isEqualTo(1);
+        assertThat(miss.headers().allValues("CDN-Cache-Control")).containsExactly("no-store=1");
+    }
+
+    /**
      * The parser refuses only what RFC 9651 does: parameters (which RFC 9213 ignores), an inner
      * list and a byte sequence beside max-age=60 leave it read, stored in spite of no-store.
      */

@@ -111,6 +111,9 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
             "--origin.endpoints.cdnbadescape.cdn-cache-control=max-age=10000, note=\"\\q\"",
             "--origin.endpoints.cdndecimalsmaxage.cache-control=no-store",
             "--origin.endpoints.cdndecimalsmaxage.cdn-cache-control=max-age=10000, s-maxage=10000.0",
+            // And the other way round: an invalid one forbidding storage beside a Cache-Control allowing it.
+            "--origin.endpoints.cdnnostorevalue.cache-control=public, max-age=60",
+            "--origin.endpoints.cdnnostorevalue.cdn-cache-control=no-store=1",
             // And one the edge must read: valid Structured Field syntax beyond what the edge uses.
             "--origin.endpoints.cdnrich.cache-control=no-store",
             "--origin.endpoints.cdnrich.cdn-cache-control=max-age=60;by=origin, note=(\"a\" 1);x, hint=:aGk=:",
