@@ -89,6 +89,362 @@ function deltaSeconds(value) {
     return /^\d+$/.test(value || '') ? Number(value) : undefined;
 }
 
+// CDN-Cache-Control is a Structured Field Dictionary (RFC 9213, 2.1), which
+// Cache-Control is not: it is read with the parsing algorithm of RFC 9651,
+// section 4.2, and any input that algorithm fails on is thrown out whole.
+// https://www.rfc-editor.org/rfc/rfc9651#section-4.2
+
+/** A parse failure (RFC 9651, 4.2: "fail parsing"); the caller ignores the field. */
+function sfFail(p, what) {
+    throw new Error('not a Structured Field Dictionary: ' + what + ' at ' + p.i);
+}
+
+function sfPeek(p) {
+    return p.s.charAt(p.i);
+}
+
+function isDigit(c) {
+    return c >= '0' && c <= '9';
+}
+
+function isLcalpha(c) {
+    return c >= 'a' && c <= 'z';
+}
+
+function isAlpha(c) {
+    return isLcalpha(c) || (c >= 'A' && c <= 'Z');
+}
+
+// The end of the input peeks as '', which indexOf finds at 0 in any string.
+function isTchar(c) {
+    return isAlpha(c) || isDigit(c) || (c !== '' && "!#$%&'*+-.^_`|~".indexOf(c) >= 0);
+}
+
+function skipSP(p) {
+    while (sfPeek(p) === ' ') {
+        p.i++;
+    }
+}
+
+// OWS between members may hold tabs too; SP alone elsewhere (RFC 9651, 4.2.2).
+function skipOWS(p) {
+    while (sfPeek(p) === ' ' || sfPeek(p) === '\t') {
+        p.i++;
+    }
+}
+
+function isKeyChar(c) {
+    return isLcalpha(c) || isDigit(c) || c === '_' || c === '-' || c === '.' || c === '*';
+}
+
+/** 4.2.3.3: lower case, digits and _-.* only, from a lower-case letter or "*". */
+function sfKey(p) {
+    const start = p.i;
+    if (!isLcalpha(sfPeek(p)) && sfPeek(p) !== '*') {
+        sfFail(p, 'a key');
+    }
+    while (isKeyChar(sfPeek(p))) {
+        p.i++;
+    }
+    return p.s.slice(start, p.i);
+}
+
+/** 4.2.4: an Integer of up to 15 digits, or a Decimal of up to 12 digits, a dot and 1 to 3. */
+function sfNumber(p) {
+    const start = p.i;
+    if (sfPeek(p) === '-') {
+        p.i++;
+    }
+    if (!isDigit(sfPeek(p))) {
+        sfFail(p, 'a digit');
+    }
+    let digits = 0;
+    let dotAfter = -1;
+    for (;;) {
+        const c = sfPeek(p);
+        if (isDigit(c)) {
+            digits++;
+        } else if (c === '.' && dotAfter < 0) {
+            if (digits > 12) {
+                sfFail(p, 'a decimal of more than 12 integer digits');
+            }
+            dotAfter = digits;
+        } else {
+            break;
+        }
+        p.i++;
+        if (digits > 15) {
+            sfFail(p, 'a number of more than 15 digits');
+        }
+    }
+    const text = p.s.slice(start, p.i);
+    if (dotAfter < 0) {
+        return { type: 'integer', value: Number(text) };
+    }
+    const fraction = digits - dotAfter;
+    if (fraction < 1 || fraction > 3) {
+        sfFail(p, 'a decimal of 1 to 3 fractional digits');
+    }
+    return { type: 'decimal', value: Number(text) };
+}
+
+/** 4.2.5: printable ASCII between quotes; a backslash escapes only a quote or itself. */
+function sfString(p) {
+    p.i++;
+    let value = '';
+    while (p.i < p.s.length) {
+        const c = p.s.charAt(p.i++);
+        if (c === '\\') {
+            const next = p.s.charAt(p.i++);
+            if (next !== '"' && next !== '\\') {
+                sfFail(p, 'an escape of a quote or a backslash');
+            }
+            value += next;
+        } else if (c === '"') {
+            return { type: 'string', value: value };
+        } else if (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e) {
+            sfFail(p, 'printable ASCII');
+        } else {
+            value += c;
+        }
+    }
+    return sfFail(p, 'the closing quote');
+}
+
+/** 4.2.6: a letter or "*", then tchar, ":" and "/". */
+function sfToken(p) {
+    const start = p.i++;
+    while (isTchar(sfPeek(p)) || sfPeek(p) === ':' || sfPeek(p) === '/') {
+        p.i++;
+    }
+    return { type: 'token', value: p.s.slice(start, p.i) };
+}
+
+/** 4.2.7: base64 between colons, its "=" padding optional as 4.2.7 allows but only at the end. */
+function sfByteSequence(p) {
+    const end = p.s.indexOf(':', p.i + 1);
+    const content = end < 0 ? '' : p.s.slice(p.i + 1, end);
+    const padded = content.indexOf('=') >= 0;
+    if (end < 0 || !/^[A-Za-z0-9+\/]*={0,2}$/.test(content)
+            || (padded ? content.length % 4 !== 0 : content.length % 4 === 1)) {
+        sfFail(p, 'a base64 byte sequence');
+    }
+    p.i = end + 1;
+    return { type: 'binary', value: content };
+}
+
+/** 4.2.8: ?1 or ?0. */
+function sfBoolean(p) {
+    const c = p.s.charAt(p.i + 1);
+    if (c !== '0' && c !== '1') {
+        sfFail(p, 'a boolean');
+    }
+    p.i += 2;
+    return { type: 'boolean', value: c === '1' };
+}
+
+/** 4.2.9: "@" and an Integer of seconds. */
+function sfDate(p) {
+    p.i++;
+    const seconds = sfNumber(p);
+    if (seconds.type !== 'integer') {
+        sfFail(p, 'a date in whole seconds');
+    }
+    return { type: 'date', value: seconds.value };
+}
+
+/** 4.2.10: %"..." of printable ASCII, with lower-case %xx escapes forming valid UTF-8. */
+function sfDisplayString(p) {
+    if (p.s.charAt(p.i + 1) !== '"') {
+        sfFail(p, 'a display string');
+    }
+    p.i += 2;
+    let encoded = '';
+    while (p.i < p.s.length) {
+        const c = p.s.charAt(p.i++);
+        if (c === '"') {
+            try {
+                return { type: 'displaystring', value: decodeURIComponent(encoded) };
+            } catch (e) {
+                return sfFail(p, 'UTF-8');
+            }
+        }
+        if (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e) {
+            sfFail(p, 'printable ASCII');
+        }
+        if (c === '%') {
+            const hex = p.s.slice(p.i, p.i + 2);
+            if (!/^[0-9a-f]{2}$/.test(hex)) {
+                sfFail(p, 'two lower-case hex digits');
+            }
+            encoded += '%' + hex;
+            p.i += 2;
+        } else {
+            encoded += c;
+        }
+    }
+    return sfFail(p, 'the closing quote');
+}
+
+/** 4.2.3.1: a bare item, by its first character. */
+function sfBareItem(p) {
+    const c = sfPeek(p);
+    if (c === '-' || isDigit(c)) {
+        return sfNumber(p);
+    }
+    if (c === '"') {
+        return sfString(p);
+    }
+    if (c === '*' || isAlpha(c)) {
+        return sfToken(p);
+    }
+    if (c === ':') {
+        return sfByteSequence(p);
+    }
+    if (c === '?') {
+        return sfBoolean(p);
+    }
+    if (c === '@') {
+        return sfDate(p);
+    }
+    if (c === '%') {
+        return sfDisplayString(p);
+    }
+    return sfFail(p, 'a bare item');
+}
+
+/** 4.2.3.2: parsed for their syntax only; RFC 9213, 2.1 ignores a directive's parameters. */
+function sfParameters(p) {
+    while (sfPeek(p) === ';') {
+        p.i++;
+        skipSP(p);
+        sfKey(p);
+        if (sfPeek(p) === '=') {
+            p.i++;
+            sfBareItem(p);
+        }
+    }
+}
+
+/** 4.2.3: a bare item and its parameters. */
+function sfItem(p) {
+    const item = sfBareItem(p);
+    sfParameters(p);
+    return item;
+}
+
+/** 4.2.1.2: "(" items separated by spaces ")" with parameters after each and after the list. */
+function sfInnerList(p) {
+    p.i++;
+    const items = [];
+    while (p.i < p.s.length) {
+        skipSP(p);
+        if (sfPeek(p) === ')') {
+            p.i++;
+            sfParameters(p);
+            return { type: 'innerlist', value: items };
+        }
+        items.push(sfItem(p));
+        if (sfPeek(p) !== ' ' && sfPeek(p) !== ')') {
+            sfFail(p, 'a space or ")" after an inner list item');
+        }
+    }
+    return sfFail(p, 'the closing ")"');
+}
+
+/**
+ * The field's members by key, each { type, value }, as RFC 9651, 4.2 and
+ * 4.2.2 parse a Dictionary from the field's lines combined; throws where
+ * parsing fails. A repeated key takes the last value (4.2.2).
+ */
+function sfDictionary(text) {
+    const p = { s: text, i: 0 };
+    const members = Object.create(null);
+    skipSP(p);
+    while (p.i < p.s.length) {
+        const key = sfKey(p);
+        if (sfPeek(p) === '=') {
+            p.i++;
+            members[key] = sfPeek(p) === '(' ? sfInnerList(p) : sfItem(p);
+        } else {
+            members[key] = { type: 'boolean', value: true };
+            sfParameters(p);
+        }
+        skipOWS(p);
+        if (p.i >= p.s.length) {
+            break;
+        }
+        if (sfPeek(p) !== ',') {
+            sfFail(p, 'a comma between members');
+        }
+        p.i++;
+        skipOWS(p);
+        if (p.i >= p.s.length) {
+            sfFail(p, 'a member after the last comma');
+        }
+    }
+    return members;
+}
+
+// The directives this edge reads, and the only type each may have: RFC 9213,
+// 2.1 maps RFC 9111's delta-seconds to an Integer, a directive without a value
+// to Boolean true, and a quoted field list (private, no-cache) to a String.
+const DIRECTIVE_TYPES = {
+    'max-age': 'delta-seconds',
+    's-maxage': 'delta-seconds',
+    'no-store': 'true',
+    'private': 'true or string',
+    'no-cache': 'true or string',
+};
+
+function hasItsType(name, member) {
+    const expected = DIRECTIVE_TYPES[name];
+    const isTrue = member.type === 'boolean' && member.value === true;
+    if (expected === 'delta-seconds') {
+        return member.type === 'integer' && member.value >= 0;
+    }
+    if (expected === 'true') {
+        return isTrue;
+    }
+    if (expected === 'true or string') {
+        return isTrue || member.type === 'string';
+    }
+    return true;
+}
+
+/**
+ * CDN-Cache-Control's directives in the shape directives() gives, or null
+ * where the edge must act as if it were absent (RFC 9213, 2.1): no field, an
+ * empty one, one that fails to parse as a Dictionary, or one whose directive
+ * has the wrong type ("max-age=10.0", max-age="60"). The RFC says not to
+ * consume such a value; ignoring the whole field, not just the directive,
+ * leaves Cache-Control in charge rather than a CDN-Cache-Control left without
+ * the lifetime its sender meant to give.
+ * https://www.rfc-editor.org/rfc/rfc9213#section-2.1
+ */
+function targetedDirectives(lines) {
+    let members;
+    try {
+        // Field lines are combined as RFC 9110, 5.3 says before parsing (RFC 9651, 4.2).
+        members = sfDictionary(lines.join(', '));
+    } catch (e) {
+        return null;
+    }
+    const names = Object.keys(members);
+    if (names.length === 0) {
+        return null;
+    }
+    const rules = {};
+    for (let n = 0; n < names.length; n++) {
+        const member = members[names[n]];
+        if (!hasItsType(names[n], member)) {
+            return null;
+        }
+        rules[names[n]] = member.type === 'integer' ? String(member.value) : '';
+    }
+    return rules;
+}
+
 function forbidsStoring(rules) {
     return 'no-store' in rules || 'private' in rules || 'no-cache' in rules;
 }
@@ -110,17 +466,17 @@ function edgeLifetime(r) {
     if (fieldLines(r, 'Set-Cookie').length > 0) {
         return '';
     }
-    // A CDN-Cache-Control present replaces Cache-Control for this cache (RFC 9213, 2.1).
-    const targeted = fieldLines(r, 'CDN-Cache-Control');
+    // A valid CDN-Cache-Control replaces Cache-Control for this cache (RFC 9213, 2.1).
+    const targeted = targetedDirectives(fieldLines(r, 'CDN-Cache-Control'));
     const cacheControl = directives(fieldLines(r, 'Cache-Control'));
-    if (targeted.length === 0 && forbidsStoring(cacheControl)) {
+    if (targeted === null && forbidsStoring(cacheControl)) {
         return '';
     }
     // "*" anywhere in Vary: no stored response can ever match (RFC 9111, 4.1).
     if (members(fieldLines(r, 'Vary')).includes('*')) {
         return '0';
     }
-    const rules = targeted.length > 0 ? directives(targeted) : cacheControl;
+    const rules = targeted !== null ? targeted : cacheControl;
     if (forbidsStoring(rules)) {
         return '0';
     }

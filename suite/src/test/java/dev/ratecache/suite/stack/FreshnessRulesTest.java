@@ -17,8 +17,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -151,5 +154,87 @@ class FreshnessRulesTest {
             assertThat(answer.headers().allValues("CDN-Cache-Control")).containsExactly("max-age=60");
             assertThat(answer.headers().firstValue("X-Accel-Expires")).as("stays between the tiers").isEmpty();
         }
+    }
+
+    /**
+     * Never stored, each request reaching the origin: the CDN-Cache-Control beside Cache-Control:
+     * no-store, which alone would have the edge keep it, was ignored. It still reaches the client
+     * as sent, so the origin did send it.
+     */
+    private void cdnCacheControlIgnoredForNoStore(String endpoint, String cdnCacheControl) throws Exception {
+        String url = fresh(endpoint);
+        HttpResponse<String> first = Http.get(stack.frontUri(), url);
+        HttpResponse<String> second = Http.get(stack.frontUri(), url);
+
+        assertThat(List.of(cacheStatus(first), cacheStatus(second))).containsExactly("MISS", "MISS");
+        assertThat(reached(endpoint)).isEqualTo(2);
+        assertThat(first.headers().allValues("CDN-Cache-Control")).containsExactly(cdnCacheControl);
+        assertThat(first.headers().allValues("Cache-Control")).containsExactly("no-store");
+    }
+
+    /**
+     * RFC 9213 section 2.1: a CDN-Cache-Control that fails to parse as a Structured Field
+     * Dictionary (RFC 9651) is ignored, and Cache-Control rules: "&&&&&" is no member at all.
+     */
+    @Test
+    void aCdnCacheControlThatIsNotAStructuredDictionaryIsIgnoredForCacheControl() throws Exception {
+        cdnCacheControlIgnoredForNoStore("cdnnotadict", "max-age=10000, &&&&&");
+    }
+
+    /** RFC 9213 section 2.1: max-age is an Integer; a String "10000" is the wrong type, and the field is ignored. */
+    @Test
+    void aCdnCacheControlWhoseMaxAgeIsAStringIsIgnoredForCacheControl() throws Exception {
+        cdnCacheControlIgnoredForNoStore("cdnquotedmaxage", "max-age=\"10000\"");
+    }
+
+    /**
+     * More fields that a lenient split on commas read as max-age=10000, and that RFC 9651 fails or
+     * RFC 9213 finds of the wrong type: keys are lower case, a comma needs a member after it, a
+     * String escapes only a quote or a backslash, and s-maxage (which wins over max-age) is an
+     * Integer, not a Decimal.
+     */
+    static Stream<Arguments> otherInvalidCdnCacheControls() {
+        return Stream.of(
+                Arguments.of("cdnuppercase", "Max-Age=10000"),
+                Arguments.of("cdntrailingcomma", "max-age=10000,"),
+                Arguments.of("cdnbadescape", "max-age=10000, note=\"\\q\""),
+                Arguments.of("cdndecimalsmaxage", "max-age=10000, s-maxage=10000.0"));
+    }
+
+    @ParameterizedTest(name = "CDN-Cache-Control: {1}")
+    @MethodSource("otherInvalidCdnCacheControls")
+    void anInvalidCdnCacheControlIsIgnoredForCacheControl(String endpoint, String cdnCacheControl) throws Exception {
+        cdnCacheControlIgnoredForNoStore(endpoint, cdnCacheControl);
+    }
+
+    /**
+     * RFC 9213 section 2.1 maps no-store to Boolean true: no-store=1 is the wrong type, so the field
+     * is ignored the other way round too, and Cache-Control: public, max-age=60 has it stored.
+     */
+    @Test
+    void aCdnCacheControlWhoseNoStoreHasAValueIsIgnoredAndCacheControlHasItStored() throws Exception {
+        String url = fresh("cdnnostorevalue");
+        HttpResponse<String> miss = Http.get(stack.frontUri(), url);
+        HttpResponse<String> hit = Http.get(stack.frontUri(), url);
+
+        assertThat(List.of(cacheStatus(miss), cacheStatus(hit))).containsExactly("MISS", "HIT");
+        assertThat(reached("cdnnostorevalue")).isEqualTo(1);
+        assertThat(miss.headers().allValues("CDN-Cache-Control")).containsExactly("no-store=1");
+    }
+
+    /**
+     * The parser refuses only what RFC 9651 does: parameters (which RFC 9213 ignores), an inner
+     * list and a byte sequence beside max-age=60 leave it read, stored in spite of no-store.
+     */
+    @Test
+    void aCdnCacheControlWithParametersAndOtherMembersIsStillRead() throws Exception {
+        String url = fresh("cdnrich");
+        HttpResponse<String> miss = Http.get(stack.frontUri(), url);
+        HttpResponse<String> hit = Http.get(stack.frontUri(), url);
+
+        assertThat(List.of(cacheStatus(miss), cacheStatus(hit))).containsExactly("MISS", "HIT");
+        assertThat(reached("cdnrich")).isEqualTo(1);
+        assertThat(miss.headers().allValues("CDN-Cache-Control"))
+                .containsExactly("max-age=60;by=origin, note=(\"a\" 1);x, hint=:aGk=:");
     }
 }

@@ -97,6 +97,26 @@ public final class SharedOrigin implements BeforeAllCallback, BeforeEachCallback
             "--origin.endpoints.cdnoverprivate.cdn-cache-control=max-age=60",
             "--origin.endpoints.cdnovermaxage0.cache-control=public, max-age=0",
             "--origin.endpoints.cdnovermaxage0.cdn-cache-control=max-age=60",
+            // Beside no-store, CDN-Cache-Controls the edge must ignore (RFC 9213 section 2.1): not a
+            // Structured Field Dictionary (RFC 9651), or a lifetime that is not an Integer (FreshnessRulesTest).
+            "--origin.endpoints.cdnnotadict.cache-control=no-store",
+            "--origin.endpoints.cdnnotadict.cdn-cache-control=max-age=10000, &&&&&",
+            "--origin.endpoints.cdnquotedmaxage.cache-control=no-store",
+            "--origin.endpoints.cdnquotedmaxage.cdn-cache-control=max-age=\"10000\"",
+            "--origin.endpoints.cdnuppercase.cache-control=no-store",
+            "--origin.endpoints.cdnuppercase.cdn-cache-control=Max-Age=10000",
+            "--origin.endpoints.cdntrailingcomma.cache-control=no-store",
+            "--origin.endpoints.cdntrailingcomma.cdn-cache-control=max-age=10000,",
+            "--origin.endpoints.cdnbadescape.cache-control=no-store",
+            "--origin.endpoints.cdnbadescape.cdn-cache-control=max-age=10000, note=\"\\q\"",
+            "--origin.endpoints.cdndecimalsmaxage.cache-control=no-store",
+            "--origin.endpoints.cdndecimalsmaxage.cdn-cache-control=max-age=10000, s-maxage=10000.0",
+            // And the other way round: an invalid one forbidding storage beside a Cache-Control allowing it.
+            "--origin.endpoints.cdnnostorevalue.cache-control=public, max-age=60",
+            "--origin.endpoints.cdnnostorevalue.cdn-cache-control=no-store=1",
+            // And one the edge must read: valid Structured Field syntax beyond what the edge uses.
+            "--origin.endpoints.cdnrich.cache-control=no-store",
+            "--origin.endpoints.cdnrich.cdn-cache-control=max-age=60;by=origin, note=(\"a\" 1);x, hint=:aGk=:",
             // A hop-by-hop header named in Connection (EdgeHeadersTest).
             "--origin.endpoints.hopping.max-age=60s", "--origin.endpoints.hopping.hop-by-hop-header=X-Hop",
             // Writes that invalidate (InvalidationTest).
