@@ -214,8 +214,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                 new Check(r.cell().name() + " completed", r.cell().name(), null, "==", 1), false,
                 "cell " + r.cell().name() + " failed: " + r.failure())));
         long reportStart = System.nanoTime();
+        // The reference's figures stand beside a run only of its sizes and its limits: a nodelay front sets
+        // another pace than the one the reference published.
         boolean comparable = run.profile != Profile.QUICK && !ownPlan() && jmeterProperties.isEmpty()
-                && switches.origins().isEmpty();
+                && switches.origins().isEmpty() && switches.limitsAsTheReference();
         Map<String, CellPrediction> predictions = predict(run, outcome, out);
         List<ReportSection> sections = new ArrayList<>(sections(outcome.cells(), checked, predictions));
         if (switches.ownFront().isPresent()) {

@@ -211,7 +211,8 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
      * with one of the four caching combinations, or straight to the app server.
      */
     public Optional<String> referenceRow() {
-        if (library() || appCache) {
+        // The reference ran nginx's tiers: another product's cell is not the experiment it published.
+        if (library() || appCache || (!direct && edge != EdgeProduct.NGINX)) {
             return Optional.empty();
         }
         if (direct) {

@@ -428,6 +428,17 @@ public final class StackSwitches implements WholeNumber.Flags {
     /** The Redis of --fleet-limit shared as HOST:PORT; null until given or started. */
     public String fleetRedis() { return fleet.fleetRedis; }
     // What the model of the tiers (predictions, advise) and the back limit's promise need to know.
+    /**
+     * Whether both tiers limit as the reference experiment did, which the defaults are: the front 100 r/s
+     * burst 200 and the back 10 r/s burst 50, both queueing the burst.
+     */
+    public boolean limitsAsTheReference() {
+        StackSwitches reference = new StackSwitches();
+        return frontRate() == reference.frontRate() && frontBurst() == reference.frontBurst()
+                && frontMode().equals(reference.frontMode()) && backRate() == reference.backRate()
+                && backBurst() == reference.backBurst() && backMode().equals(reference.backMode());
+    }
+
     public int frontRate() { return limits.frontRate; }
     public int frontBurst() { return limits.frontBurst; }
     public LimitMode frontMode() { return limits.frontMode; }

@@ -93,6 +93,23 @@ class MatrixTest {
     }
 
     @Test
+    void anotherProductsCellCarriesNoReferenceFigureTheReferenceRanNginx() {
+        assertThat(Matrix.edges(100)).filteredOn(c -> c.reference().isPresent())
+                .allSatisfy(c -> assertThat(c.edge()).isEqualTo(dev.ratecache.suite.edge.EdgeProduct.NGINX));
+        assertThat(Matrix.edges(100)).filteredOn(c -> c.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX)
+                .isNotEmpty().allSatisfy(c -> assertThat(c.reference()).as(c.name()).isEmpty());
+    }
+
+    @Test
+    void onlyTheReferencesLimitsStandBesideItsFigures() {
+        assertThat(new dev.ratecache.suite.switches.StackSwitches().limitsAsTheReference()).isTrue();
+        assertThat(new dev.ratecache.suite.switches.StackSwitches()
+                .frontMode(dev.ratecache.suite.switches.LimitMode.NODELAY).limitsAsTheReference()).isFalse();
+        assertThat(new dev.ratecache.suite.switches.StackSwitches()
+                .backMode(dev.ratecache.suite.switches.LimitMode.NODELAY).limitsAsTheReference()).isFalse();
+    }
+
+    @Test
     void eachBuiltInPlanIsAFileOfJmeterPlans() {
         assertThat(Plan.builtInNames()).containsExactly("stress", "load", "flood", "hotset", "keys");
         assertThat(Plan.BUILT_IN).allSatisfy(p -> assertThat(p.file()).isRegularFile()
