@@ -436,8 +436,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                 + " (--url to choose; a path its edge caches measures the HIT path)");
         out.flush();
         try {
-            runningOutcome = RunningStackPeak.run(URI.create(front.get().endsWith("/") ? front.get() : front.get() + "/"),
-                    frontPid, path, load, rounds, dir, out);
+            runningOutcome = RunningStackPeak.run(new PeakOptions(switches, "1", ports, load, rounds, path, null, 0, dir,
+                    streams, fleet, null, edge), URI.create(front.get().endsWith("/") ? front.get() : front.get() + "/"),
+                    frontPid, out);
         } catch (IOException e) {
             return failed(e, dir);
         }

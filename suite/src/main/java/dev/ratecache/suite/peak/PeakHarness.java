@@ -115,14 +115,17 @@ public final class PeakHarness implements AutoCloseable {
         return turned;
     }
 
-    /** Runs {@code client}, counting the CPU of the process trees of {@code pids} meanwhile. */
+    /**
+     * Runs {@code client}, counting the CPU of the process trees of {@code pids} meanwhile; the CPU is
+     * NaN without a PID to count (a running stack's front the suite cannot see) or without a request.
+     */
     public static <T> Measured<T> measure(Client<T> client, ToLongFunction<T> requests, long... pids)
             throws IOException, InterruptedException {
         double before = cpuSeconds(pids);
         T result = client.run();
         double seconds = cpuSeconds(pids) - before;
         long n = requests.applyAsLong(result);
-        return new Measured<>(result, n == 0 ? Double.NaN : seconds * 1e6 / n);
+        return new Measured<>(result, n == 0 || pids.length == 0 ? Double.NaN : seconds * 1e6 / n);
     }
 
     /** One wrk run on {@code url} (its output under wrk/ as {@code name}), served by the trees of {@code pids}. */
