@@ -9,7 +9,6 @@ import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.stack.Stack;
-import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -178,10 +178,9 @@ public final class PeakRun {
         CeilingServer ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
                 Ports.free(), bodyBytes));
         List<Kind> kinds = new ArrayList<>(List.of(Kind.CEILING, Kind.HIT, Kind.MISS));
-        BareHaproxyCache haproxy = null;
-        if (BareHaproxyCache.installed()) {
-            haproxy = h.started(BareHaproxyCache.start(options.dir().resolve("haproxy"), threads(options.workers()),
-                    Ports.free(), options.ports().back()));
+        BareHaproxyCache haproxy = BareHaproxyCache.installed() ? h.started(BareHaproxyCache.start(
+                options.dir().resolve("haproxy"), threads(options.workers()), Ports.free(), options.ports().back())) : null;
+        if (haproxy != null) {
             // HAProxy adds no cache-status header: the origin's counter tells a hit from a miss.
             h.warmedByOrigin(haproxy.uri().resolve(options.path()));
             kinds.add(Kind.HAPROXY_HIT);
@@ -195,7 +194,6 @@ public final class PeakRun {
         }
         long front = open.frontEnd().pid();
         long back = open.backEnd().pid();
-        BareHaproxyCache haproxyCache = haproxy;
         h.rounds(round -> {
             measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
             // With --quota, every other round the quota's HIT and MISS first, so that a machine slowing
@@ -208,9 +206,9 @@ public final class PeakRun {
             if (quota != null && !quotaFirst) {
                 quotaHit(quota, round);
             }
-            if (haproxyCache != null) {
+            if (haproxy != null) {
                 h.notReachingOrigin("HAProxy", round, () -> measure(Kind.HAPROXY_HIT,
-                        haproxyCache.uri().resolve(options.path()), null, round, haproxyCache.pid()));
+                        haproxy.uri().resolve(options.path()), null, round, haproxy.pid()));
             }
             if (quotaFirst) {
                 measure(Kind.QUOTA_MISS, quota.url(), missScript("quota-miss", round), round, quota.miss());
