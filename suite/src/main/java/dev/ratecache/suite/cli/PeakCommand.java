@@ -1,12 +1,15 @@
 package dev.ratecache.suite.cli;
 
 import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.peak.AppCacheComparison;
 import dev.ratecache.suite.peak.EdgePeak;
+import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.peak.H2load;
 import dev.ratecache.suite.peak.HitBreakdown;
+import dev.ratecache.suite.peak.PeakOptions;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.QuotaKeys;
 import dev.ratecache.suite.peak.RunningStackPeak;
@@ -209,8 +212,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         // With a stack that up keeps running, peak points at it: that stack as configured, against
         // the ceiling. Its own tiers (limits not binding) would compete with it for the cores.
         Optional<UpState> up = UpState.running(RunFolders.results(results));
-        if (up.isPresent() && (switches.tls() || edge != EdgeProduct.NGINX || quotaGiven())) {
-            String own = switches.tls() ? "--tls" : edge != EdgeProduct.NGINX ? "--edge " + edge : "--quota";
+        if (up.isPresent() && (switches.tls() || againstBareForm() || quotaGiven())) {
+            String own = switches.tls() ? "--tls" : againstBareForm() ? "--edge " + edge : "--quota";
             Refuse.ifAny(spec, List.of(own + " starts its own tiers, which would compete with the running up ("
                     + up.get().describe() + ") for the cores: stop it with ./run-tests.sh down"));
         }
@@ -256,21 +259,23 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             }
             return printed(appOutcome.table(), List.of(), dir);
         }
-        if (edge != EdgeProduct.NGINX) {
-            return measureEdge(out, load, workers, path, ownOrigin, originArgs, dir);
+        PeakOptions options = new PeakOptions(switches, workers, ports, load, rounds, path, originArgs,
+                Math.max(10, connections), dir, streams, fleet, switches.quota().orElse(null), edge);
+        String from = ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins();
+        if (againstBareForm()) {
+            return measureEdge(out, options, from);
         }
         if (switches.tls()) {
-            return measureTls(out, load, workers, path, ownOrigin, originArgs, dir);
+            return measureTls(out, options, from);
         }
         if (breakdown) {
             out.println("machine:  " + Machine.oneLine(NginxServer.version()));
             out.println("load:     " + load.describe() + " per step, " + rounds + " round(s); nginx workers " + workers
-                    + "; GET " + path + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+                    + "; GET " + path + from);
             out.println("folder:   " + dir);
             out.flush();
             try {
-                breakdownOutcome = HitBreakdown.run(new HitBreakdown.Options(switches, load, rounds, path, originArgs,
-                        Math.max(10, connections), ports, dir), out);
+                breakdownOutcome = HitBreakdown.run(options, out);
             } catch (IOException e) {
                 return failed(e, dir);
             }
@@ -278,20 +283,18 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         out.println("machine:  " + Machine.oneLine(NginxServer.version()));
         out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); nginx workers " + workers
-                + "; GET " + path + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+                + "; GET " + path + from);
         out.println("switches: " + switches.describe() + " (HIT and MISS: limits at " + 100_000
                 + " r/s, not binding" + (switches.quota().isPresent() ? ", no quota" : "")
                 + "; rejection: front limit 1 r/s)");
-        Optional<Quota> quota = switches.quota();
-        quota.ifPresent(q -> out.println("quota:    HIT and MISS in the same rounds through tiers of their own with a"
+        switches.quota().ifPresent(q -> out.println("quota:    HIT and MISS in the same rounds through tiers of their own with a"
                 + " quota of " + PeakRun.openQuota(q).flag() + " " + q.window() + " counted in the suite's redis-server:"
                 + " --quota's window and mode, its N raised so that no request is rejected (the script does the same"
                 + " work for any N while it admits)"));
         out.println("folder:   " + dir);
         out.flush();
         try {
-            outcome = new PeakRun(new PeakRun.Options(switches, workers, ports, load, rounds, path, originArgs,
-                    Math.max(10, connections), dir, fleet, quota.orElse(null)), out).run();
+            outcome = PeakRun.run(options, out);
         } catch (IOException e) {
             spec.commandLine().getErr().println("run-tests.sh peak: " + e.getMessage() + " (logs in " + dir + ")");
             return 1;
@@ -341,46 +344,53 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     /** --tls: the HIT path over TLS, each way a client may come, against the ceiling over the same TLS. */
-    private int measureTls(PrintWriter out, Wrk.Load load, String workers, String path, boolean ownOrigin,
-            List<String> originArgs, Path dir) throws InterruptedException {
+    private int measureTls(PrintWriter out, PeakOptions options, String from) throws InterruptedException {
+        Wrk.Load load = options.load();
         out.println("machine:  " + Machine.oneLine(NginxServer.version()));
         out.println("load:     " + load.describe() + " per row and " + load.duration().toSeconds() + " s of s_time and"
-                + " h2load, " + rounds + " round(s); nginx workers " + workers + "; GET " + path
-                + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+                + " h2load, " + rounds + " round(s); nginx workers " + options.workers() + "; GET " + options.path()
+                + from);
         out.println("switches: " + switches.describe() + " (limits at " + 100_000 + " r/s, not binding)");
-        out.println("folder:   " + dir);
+        out.println("folder:   " + options.dir());
         out.flush();
         try {
-            tlsOutcome = TlsPeak.run(new TlsPeak.Options(switches, workers, ports, load, streams, rounds, path,
-                    originArgs, Math.max(10, connections), dir), out);
+            tlsOutcome = TlsPeak.run(options, out);
         } catch (IOException e) {
-            return failed(e, dir);
+            return failed(e, options.dir());
         }
-        return printed(TlsPeak.table(tlsOutcome), tlsOutcome.warnings(), dir);
+        return printed(TlsPeak.table(tlsOutcome), tlsOutcome.warnings(), options.dir());
     }
 
-    /** --edge haproxy|varnish: the product's full edge against its bare form on the HIT path, against the ceiling. */
-    private int measureEdge(PrintWriter out, Wrk.Load load, String workers, String path, boolean ownOrigin,
-            List<String> originArgs, Path dir) throws IOException, InterruptedException {
-        String product = EdgePeak.product(edge);
-        out.println("machine:  " + Machine.oneLine(NginxServer.version()) + "; " + EdgePeak.version(edge));
-        out.println("load:     " + load.describe() + " per path, " + rounds + " round(s); the ceiling nginx with "
-                + workers + " worker(s), " + product + " with its own default threads in both forms; GET " + path
-                + (ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins()));
+    /**
+     * --edge with a product that has a bare form: its full edge against its bare form on the HIT path,
+     * against the ceiling.
+     */
+    private int measureEdge(PrintWriter out, PeakOptions options, String from) throws IOException, InterruptedException {
+        Edge product = edge.adapter();
+        out.println("machine:  " + Machine.oneLine(NginxServer.version()) + "; " + product.version());
+        out.println("load:     " + options.load().describe() + " per path, " + rounds + " round(s); the ceiling nginx"
+                + " with " + options.workers() + " worker(s), " + edge.displayName() + " with its own default threads in"
+                + " both forms; GET " + options.path() + from);
         out.println("switches: " + PeakRun.open(switches).describe() + " (not binding)");
         out.println("full:     " + edge + "/'s two tiers from these switches, as render --edge " + edge + " writes them");
-        out.println("bare:     " + (edge == EdgeProduct.HAPROXY ? "HAProxy's cache and nothing else"
-                : "varnish/peak-bare.vcl, the built-in VCL with a backend and a TTL cap") + ", in front of the same back tier");
-        out.println("folder:   " + dir);
+        out.println("bare:     " + product.bareForm().orElseThrow().describe() + ", in front of the same back tier");
+        out.println("folder:   " + options.dir());
         out.flush();
         try {
-            edgeOutcome = EdgePeak.run(new EdgePeak.Options(edge, PeakRun.open(switches).spec(ports), workers,
-                    ports, load, rounds, path, originArgs, Math.max(10, connections), dir), out);
+            edgeOutcome = EdgePeak.run(options, out);
         } catch (IOException e) {
-            return failed(e, dir);
+            return failed(e, options.dir());
         }
         // peak's bars are read, not enforced: BELOW is said with its figure and the exit code stays 0.
-        return printed(EdgePeak.table(edgeOutcome), edgeOutcome.warnings(), dir);
+        return printed(EdgePeak.table(edgeOutcome), edgeOutcome.warnings(), options.dir());
+    }
+
+    /**
+     * Whether peak measures --edge's product against its bare form rather than by its paths: every
+     * product but nginx, whose front --breakdown takes apart instead.
+     */
+    private boolean againstBareForm() {
+        return edge.adapter().bareForm().isPresent();
     }
 
     /** A measurement that finished: its table, a line for each doubt about it, its folder gone; exit code 0. */
@@ -426,8 +436,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                 + " (--url to choose; a path its edge caches measures the HIT path)");
         out.flush();
         try {
-            runningOutcome = RunningStackPeak.run(URI.create(front.get().endsWith("/") ? front.get() : front.get() + "/"),
-                    frontPid, path, load, rounds, dir, out);
+            runningOutcome = RunningStackPeak.run(new PeakOptions(switches, "1", ports, load, rounds, path, null, 0, dir,
+                    streams, fleet, null, edge), URI.create(front.get().endsWith("/") ? front.get() : front.get() + "/"),
+                    frontPid, out);
         } catch (IOException e) {
             return failed(e, dir);
         }
@@ -449,10 +460,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                 + " MISS; HAProxy's on its row); cpu: the ceiling's CPU per request over it.%n", outcome.bodyBytes()));
         s.append(String.format(Locale.ROOT, "%-24s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
                 "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
-        for (PeakRun.Figure f : outcome.figures().values()) {
-            s.append(String.format(Locale.ROOT, "%-24s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.kind().label(),
-                    f.medianRequestsPerSecond(), f.medianRatio(),
-                    String.format(Locale.ROOT, "%.2f-%.2f", f.minRatio(), f.maxRatio()), f.medianCpuMicros(),
+        for (Figure<PeakRun.Kind> f : outcome.figures().values()) {
+            s.append(String.format(Locale.ROOT, "%-24s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.key().label(),
+                    f.medianRequestsPerSecond(), f.medianRatio(), f.ratio().range(), f.medianCpuMicros(),
                     f.medianCpuRatio(), f.medianP50(), f.medianP99()));
         }
         List<PeakRun.RedisCost> costs = outcome.redisCosts();
@@ -461,8 +471,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " Redis):%n"));
             for (PeakRun.RedisCost c : costs) {
                 s.append(String.format(Locale.ROOT, "  %-24s %+8.1f cpu us, %+7.3f ms p50, ratio %.2f -> %.2f (against %s)%n",
-                        c.with().kind().label(), c.addedCpuMicros(), c.addedP50(), c.without().medianRatio(),
-                        c.with().medianRatio(), c.without().kind().label()));
+                        c.with().key().label(), c.addedCpuMicros(), c.addedP50(), c.without().medianRatio(),
+                        c.with().medianRatio(), c.without().key().label()));
             }
         }
         if (!outcome.quotaLog().isEmpty()) {
@@ -494,9 +504,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         range(problems, "--rounds", rounds);
         problems.addAll(ownConfig.orphans());
-        if (ownConfig.given() && (edge != EdgeProduct.NGINX || breakdown || switches.tls() || fleet || appPath != null
+        if (ownConfig.given() && (againstBareForm() || breakdown || switches.tls() || fleet || appPath != null
                 || quotaGiven())) {
-            problems.add("--nginx-conf measures your config's HIT, MISS and rejection paths: drop " + (edge != EdgeProduct.NGINX
+            problems.add("--nginx-conf measures your config's HIT, MISS and rejection paths: drop " + (againstBareForm()
                     ? "--edge " + edge : breakdown ? "--breakdown" : switches.tls() ? "--tls" : fleet ? "--fleet"
                     : appPath != null ? "--app-path" : "--quota") + ", which measure the rendered front's");
         } else if (ownConfig.given() && problems.isEmpty()) {
@@ -505,7 +515,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         if (url != null && !url.matches("/[A-Za-z0-9._~/?&=%+-]*")) {
             problems.add("--url must be a path starting with / (got '" + url + "')");
         }
-        if (edge != EdgeProduct.NGINX) {
+        if (againstBareForm()) {
             edgeProblems(problems);
         } else if (switches.tls()) {
             tlsProblems(problems);
@@ -533,7 +543,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             problems.add("--no-cache: peak measures the edge cache's HIT path; drop --no-cache");
         }
         problems.addAll(ports.problems(switches.origins().isEmpty(), 1));
-        if (edge != EdgeProduct.NGINX && problems.isEmpty()) {
+        if (againstBareForm() && problems.isEmpty()) {
             // What the product cannot do, asked of the stack peak starts: its limits open (nodelay, not binding).
             edge.adapter().refusal(PeakRun.open(switches).spec(ports))
                     .ifPresent(r -> problems.add("--edge " + edge + ": " + r));
@@ -561,7 +571,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             problems.add("--quota measures nginx's quota in Redis: drop it with --edge " + edge);
         }
         if (spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
-            problems.add("--workers sets nginx's worker processes, and " + EdgePeak.product(edge) + " runs its own"
+            problems.add("--workers sets nginx's worker processes, and " + edge.displayName() + " runs its own"
                     + " default threads in both forms: drop --workers with --edge " + edge);
         }
     }
@@ -597,7 +607,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                         + " ./run-tests.sh peak");
             }
         }
-        EdgePeak.notInstalled(edge).ifPresent(problems::add);
+        edge.adapter().notInstalled().ifPresent(missing -> problems.add("--edge " + edge + ": " + missing
+                + ", or run ./run-tests.sh peak"));
         if (!Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
         }
@@ -627,7 +638,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         range(problems, "--quota-keys", quotaKeys);
         for (String[] other : new String[][] {{breakdown ? "--breakdown" : null}, {switches.tls() ? "--tls" : null},
                 {appPath != null ? "--app-path" : null}, {fleet ? "--fleet" : null},
-                {edge != EdgeProduct.NGINX ? "--edge " + edge : null}}) {
+                {againstBareForm() ? "--edge " + edge : null}}) {
             if (other[0] != null) {
                 problems.add("--quota-keys measures the quota's keys in Redis alone, with no tiers: drop " + other[0]);
             }

@@ -41,6 +41,23 @@ public interface Edge {
      */
     String slowClientBound(SlowClient attack, StackSpec spec);
 
+    /**
+     * Why the product's binary does not run here and how to install it, e.g. "haproxy is not
+     * installed (/usr/sbin/haproxy): sudo apt-get install -y haproxy"; empty when it runs.
+     */
+    Optional<String> notInstalled();
+
+    /** The product's version line (nginx -v, haproxy -v, varnishd -V), for a benchmark's machine line. */
+    String version() throws IOException, InterruptedException;
+
+    /**
+     * The product's least caching config, which peak measures its full edge against; empty for
+     * nginx, whose front peak takes apart feature by feature instead (--breakdown).
+     */
+    default Optional<BareForm> bareForm() {
+        return Optional.empty();
+    }
+
     /** Started tiers; closing stops each by its PID. */
     interface Running extends AutoCloseable {
         URI frontUri();

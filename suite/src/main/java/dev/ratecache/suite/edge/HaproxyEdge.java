@@ -55,6 +55,34 @@ public final class HaproxyEdge implements Edge {
     }
 
     @Override
+    public Optional<String> notInstalled() {
+        return Executables.runnable(binary()) ? Optional.empty() : Optional.of("haproxy is not installed ("
+                + binary() + "): sudo apt-get install -y haproxy");
+    }
+
+    @Override
+    public String version() throws IOException, InterruptedException {
+        return ManagedProcess.run(List.of(binary(), "-v"), Duration.ofSeconds(30)).text().lines().findFirst().orElse("")
+                .strip();
+    }
+
+    /** HAProxy's cache section and nothing else, on HAProxy's own default threads as the full edge's config leaves them. */
+    @Override
+    public Optional<BareForm> bareForm() {
+        return Optional.of(new BareForm() {
+            @Override
+            public String describe() {
+                return "HAProxy's cache and nothing else";
+            }
+
+            @Override
+            public BareForm.Running start(StackSpec spec, Path dir, int port) throws IOException {
+                return BareHaproxyCache.start(dir, null, port, spec.ports().back());
+            }
+        });
+    }
+
+    @Override
     public Set<Capability> capabilities() {
         // HAProxy's stick tables can be keyed by anything a request carries.
         return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);

@@ -45,6 +45,17 @@ public final class NginxEdge implements Edge {
     }
 
     @Override
+    public Optional<String> notInstalled() {
+        // The suite does not run without nginx: its start checks it long before a product's question.
+        return Optional.empty();
+    }
+
+    @Override
+    public String version() {
+        return NginxServer.version();
+    }
+
+    @Override
     public Set<Capability> capabilities() {
         return EnumSet.allOf(Capability.class);
     }

@@ -33,6 +33,11 @@ final class ProductTemplates {
         this.folder = folder;
     }
 
+    /** The product's folder in the checkout, e.g. varnish/. */
+    Path folder() {
+        return folder;
+    }
+
     /** Renders template {@code name} into {@code dir}, under the same name, with a first line naming it. */
     Path write(String name, Map<String, Object> context, Path dir) throws IOException {
         Path target = dir.resolve(name);

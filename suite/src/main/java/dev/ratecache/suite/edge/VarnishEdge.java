@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,35 @@ public final class VarnishEdge implements Edge {
     @Override
     public String name() {
         return "varnish";
+    }
+
+    @Override
+    public Optional<String> notInstalled() {
+        return Executables.runnable(binary()) ? Optional.empty() : Optional.of("varnishd is not installed ("
+                + binary() + "): sudo apt-get install -y varnish varnish-modules");
+    }
+
+    @Override
+    public String version() throws IOException, InterruptedException {
+        return ManagedProcess.run(List.of(binary(), "-V"), Duration.ofSeconds(30)).text().lines().findFirst().orElse("")
+                .strip();
+    }
+
+    /** varnish/peak-bare.vcl: the built-in VCL with a backend and a TTL cap, its storage the full edge's cache size. */
+    @Override
+    public Optional<BareForm> bareForm() {
+        return Optional.of(new BareForm() {
+            @Override
+            public String describe() {
+                return "varnish/peak-bare.vcl, the built-in VCL with a backend and a TTL cap";
+            }
+
+            @Override
+            public BareForm.Running start(StackSpec spec, Path dir, int port) throws IOException {
+                long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
+                return VarnishBare.start(templates.folder(), dir, port, spec.ports().back(), cacheMb);
+            }
+        });
     }
 
     @Override

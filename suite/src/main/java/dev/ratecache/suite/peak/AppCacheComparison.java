@@ -81,7 +81,7 @@ public final class AppCacheComparison {
                     Stack stack = Stack.around(origin, PeakRun.open(switches), ports, dir.resolve("edge"))) {
                 URI edgeUrl = stack.frontUri().resolve(path);
                 URI appUrl = origin.uri().resolve(path);
-                PeakRun.warm(edgeUrl);
+                PeakHarness.warm(edgeUrl);
                 warmApp(appUrl, redis);
                 progress.println("edge: " + wrk.describe(edgeUrl));
                 progress.flush();

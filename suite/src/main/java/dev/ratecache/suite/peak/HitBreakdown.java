@@ -1,8 +1,6 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Ports;
-import dev.ratecache.proc.ProcCpu;
-import dev.ratecache.stats.Median;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxServer;
@@ -11,7 +9,6 @@ import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.AgeSource;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.stack.Stack;
-import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,6 +22,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * What each feature of the front tier costs on the HIT path ({@code ./run-tests.sh peak
@@ -170,24 +168,10 @@ public final class HitBreakdown {
         return LISTEN.matcher(config).replaceFirst("$1" + port + ";");
     }
 
-    /** What a run measures and how. */
-    public record Options(StackSwitches switches, Wrk.Load load, int rounds, String path, List<String> origin,
-            int originThreads, StackPorts ports, Path dir) {}
-
-    /** One step's figures over the rounds, with its ratios to the bare cache of the same round. */
-    public record Row(Step step, List<Wrk.Result> runs, List<Double> cpuMicros, List<Double> ratios,
-            List<Double> cpuRatios) {
-        public double medianRequestsPerSecond() { return Median.of(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
-        public double medianRatio() { return Median.of(ratios); }
-        public double medianCpuMicros() { return Median.of(cpuMicros); }
-        /** The bare cache's CPU per HIT over this step's: 1.0 costs nothing, 0.5 twice the CPU. */
-        public double medianCpuRatio() { return Median.of(cpuRatios); }
-        public long non2xx() { return runs.stream().mapToLong(Wrk.Result::non2xx).sum(); }
-    }
-
-    public record Outcome(List<Row> rows, List<String> warnings) {
+    /** The figures of each step over the rounds, its ratios to the bare cache's of the same round. */
+    public record Outcome(List<Figure<Step>> rows, List<String> warnings) {
         /** The production front's row: the last. */
-        public Row production() {
+        public Figure<Step> production() {
             return rows.get(rows.size() - 1);
         }
     }
@@ -195,91 +179,55 @@ public final class HitBreakdown {
     private HitBreakdown() {
     }
 
-    public static Outcome run(Options options, PrintWriter progress) throws IOException, InterruptedException {
-        Files.createDirectories(options.dir());
-        List<String> warnings = new ArrayList<>();
-        boolean nativeAge = options.switches().copy().ageSource(AgeSource.AUTO).ageSourceInForce() == AgeSource.NATIVE;
-        boolean njs = Files.isRegularFile(NginxRenderer.NJS_MODULE);
-        if (!nativeAge) {
-            warnings.add("the native Age module is not built here (run ./run-tests.sh as root once): Age is by njs");
-        }
-        List<Step> steps = ladder(nativeAge, njs);
-        Wrk wrk = new Wrk(options.load());
-        OriginServer origin = null;
-        Stack stack = null;
-        List<NginxServer> fronts = new ArrayList<>();
-        try {
-            origin = PeakRun.startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(), progress);
+    public static Outcome run(PeakOptions options, PrintWriter progress) throws IOException, InterruptedException {
+        try (PeakHarness h = new PeakHarness(options, progress)) {
+            boolean nativeAge = options.switches().copy().ageSource(AgeSource.AUTO).ageSourceInForce() == AgeSource.NATIVE;
+            boolean njs = Files.isRegularFile(NginxRenderer.NJS_MODULE);
+            if (!nativeAge) {
+                h.warn("the native Age module is not built here (run ./run-tests.sh as root once): Age is by njs");
+            }
+            List<Step> steps = ladder(nativeAge, njs);
+            OriginServer origin = h.startOrigin();
             // The back tier every step's front passes its misses to, and the production front to check the path with.
-            StackSwitches open = PeakRun.open(options.switches());
-            stack = Stack.around(origin, open, options.ports(), options.dir().resolve("stack"));
+            Stack stack = h.started(Stack.around(origin, PeakRun.open(options.switches()), options.ports(),
+                    options.dir().resolve("stack")));
             StackSwitches edge = edge(options.switches());
-            PeakRun.warm(stack.frontUri().resolve(options.path()));
+            PeakHarness.warm(stack.frontUri().resolve(options.path()));
+            List<NginxServer> fronts = new ArrayList<>();
             List<URI> urls = new ArrayList<>();
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
-                NginxServer front = start(step, edge.copy().ageSource(step.njsAge() ? AgeSource.NJS : AgeSource.NATIVE),
-                        options.ports(), options.dir().resolve("step-" + i));
+                NginxServer front = h.started(start(step, edge.copy().ageSource(step.njsAge() ? AgeSource.NJS
+                        : AgeSource.NATIVE), options.ports(), options.dir().resolve("step-" + i)));
                 fronts.add(front);
                 URI url = URI.create("http://" + Ports.LOOPBACK + ":" + front.port()).resolve(options.path());
-                warm(url, origin);
+                if (!h.warmedByOrigin(url)) {
+                    throw new IOException(url + " still reaches the origin after 5 requests: give --url a cacheable path");
+                }
                 urls.add(url);
             }
-            List<List<Wrk.Result>> runs = new ArrayList<>();
-            List<List<Double>> cpu = new ArrayList<>();
-            List<List<Double>> ratios = new ArrayList<>();
-            List<List<Double>> cpuRatios = new ArrayList<>();
-            for (int i = 0; i < steps.size(); i++) {
-                runs.add(new ArrayList<>());
-                cpu.add(new ArrayList<>());
-                ratios.add(new ArrayList<>());
-                cpuRatios.add(new ArrayList<>());
-            }
-            long originBefore = PeakRun.originRequests(origin);
-            for (int round = 1; round <= options.rounds(); round++) {
+            PeakHarness.Tally<Step> tally = new PeakHarness.Tally<>();
+            long originBefore = h.originRequests();
+            h.rounds(round -> {
                 // Each round starts one step later: a drift within a round (the machine, wrk) falls on
                 // every step in turn, not always on the last ones.
-                for (int k = 0; k < steps.size(); k++) {
-                    int i = (k + round - 1) % steps.size();
-                    progress.printf("  round %d: %-64s %s%n", round, steps.get(i).label(), urls.get(i));
-                    progress.flush();
-                    long pid = fronts.get(i).pid();
-                    double before = ProcCpu.treeSeconds(pid);
-                    Wrk.Result result = wrk.run(urls.get(i), null, options.dir().resolve("wrk"), "step" + i + "-" + round);
-                    double seconds = ProcCpu.treeSeconds(pid) - before;
-                    runs.get(i).add(result);
-                    cpu.get(i).add(result.requests() == 0 ? Double.NaN : seconds * 1e6 / result.requests());
+                for (int i : PeakHarness.inTurn(IntStream.range(0, steps.size()).boxed().toList(), round)) {
+                    h.say("  round %d: %-64s %s%n", round, steps.get(i).label(), urls.get(i));
+                    tally.add(steps.get(i), h.wrk(urls.get(i), null, "step" + i + "-" + round, fronts.get(i).pid()));
                 }
-                double bareRate = runs.get(0).get(round - 1).requestsPerSecond();
-                double bareCpu = cpu.get(0).get(round - 1);
-                for (int i = 0; i < steps.size(); i++) {
-                    ratios.get(i).add(bareRate > 0 ? runs.get(i).get(round - 1).requestsPerSecond() / bareRate : 0);
-                    cpuRatios.get(i).add(bareCpu / cpu.get(i).get(round - 1));
-                }
-            }
-            long reached = PeakRun.originRequests(origin) - originBefore;
+                tally.ratios(steps.get(0), steps);
+            });
+            long reached = h.originRequests() - originBefore;
             if (reached > 0) {
-                warnings.add(reached + " requests of the HIT runs reached the origin: some steps measured misses");
+                h.warn(reached + " requests of the HIT runs reached the origin: some steps measured misses");
             }
-            List<Row> rows = new ArrayList<>();
-            for (int i = 0; i < steps.size(); i++) {
-                Row row = new Row(steps.get(i), runs.get(i), cpu.get(i), ratios.get(i), cpuRatios.get(i));
+            List<Figure<Step>> rows = steps.stream().map(tally::figure).toList();
+            for (Figure<Step> row : rows) {
                 if (row.non2xx() > 0) {
-                    warnings.add(row.step().label() + ": " + row.non2xx() + " responses were not 2xx/3xx");
+                    h.warn(row.key().label() + ": " + row.non2xx() + " responses were not 2xx/3xx");
                 }
-                rows.add(row);
             }
-            return new Outcome(rows, warnings);
-        } finally {
-            for (NginxServer front : fronts) {
-                front.close();
-            }
-            if (stack != null) {
-                stack.close();
-            }
-            if (origin != null) {
-                origin.close();
-            }
+            return new Outcome(rows, h.warnings());
         }
     }
 
@@ -314,13 +262,6 @@ public final class HitBreakdown {
         @Override public List<String> flags() { return List.of("--front-port", String.valueOf(front)); }
     }
 
-    /** Asks {@code url} until the step's cache answers it without the origin. */
-    private static void warm(URI url, OriginServer origin) throws IOException, InterruptedException {
-        if (!PeakRun.warmedByOrigin(url, origin)) {
-            throw new IOException(url + " still reaches the origin after 5 requests: give --url a cacheable path");
-        }
-    }
-
     /** The table: each step's requests/s and CPU per HIT, as ratios to the bare cache, and what the step added. */
     public static String table(Outcome outcome) {
         StringBuilder s = new StringBuilder();
@@ -329,15 +270,15 @@ public final class HitBreakdown {
                 + " builds on, as a share of the bare cache's, round by round (median; a step above 3 % is marked *).\n");
         s.append(String.format(Locale.ROOT, "%-66s %10s %6s %7s %9s %7s%n", "front tier, HIT path", "requests/s", "ratio",
                 "cpu us", "cpu ratio", "step"));
-        List<Row> rows = outcome.rows();
+        List<Figure<Step>> rows = outcome.rows();
         for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i);
+            Figure<Step> row = rows.get(i);
             String step = "";
             if (i > 0) {
                 double cost = stepCost(rows, i);
                 step = String.format(Locale.ROOT, "%+.0f%%", cost * 100) + (cost > 0.03 ? " *" : "");
             }
-            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %7s%n", row.step().label(),
+            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %7s%n", row.key().label(),
                     row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(), step));
         }
         return s.toString();
@@ -349,10 +290,10 @@ public final class HitBreakdown {
      * difference of medians keeps it. The njs Age stands beside the native one, so the step after it
      * builds on the step before it.
      */
-    static double stepCost(List<Row> rows, int i) {
+    static double stepCost(List<Figure<Step>> rows, int i) {
         int previous = i - 1;
-        if (previous > 0 && rows.get(previous).step().features().contains(Feature.AGE_NJS)
-                && !rows.get(i).step().features().contains(Feature.AGE_NJS)) {
+        if (previous > 0 && rows.get(previous).key().features().contains(Feature.AGE_NJS)
+                && !rows.get(i).key().features().contains(Feature.AGE_NJS)) {
             previous--;
         }
         List<Double> costs = new ArrayList<>();
@@ -360,17 +301,17 @@ public final class HitBreakdown {
             costs.add((rows.get(i).cpuMicros().get(round) - rows.get(previous).cpuMicros().get(round))
                     / rows.get(0).cpuMicros().get(round));
         }
-        return Median.of(costs);
+        return new Spread(costs).median();
     }
 
     /** For the README: the same figures as a Markdown table. */
     public static String markdown(Outcome outcome) {
         StringBuilder s = new StringBuilder("| front tier, HIT path | requests/s | ratio | nginx CPU per HIT | cpu ratio | step |\n"
                 + "| --- | --- | --- | --- | --- | --- |\n");
-        List<Row> rows = outcome.rows();
+        List<Figure<Step>> rows = outcome.rows();
         for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i);
-            s.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %.1f us | %.2f | %s |%n", row.step().label(),
+            Figure<Step> row = rows.get(i);
+            s.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %.1f us | %.2f | %s |%n", row.key().label(),
                     row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(),
                     i == 0 ? "" : String.format(Locale.ROOT, "%+.0f %%", stepCost(rows, i) * 100)));
         }

@@ -1,16 +1,11 @@
 package dev.ratecache.suite.peak;
 
-import dev.ratecache.stats.Median;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.proc.ProcCpu;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,19 +19,17 @@ import java.util.Locale;
  * client), and that is the figure to read beside the ratio.
  */
 public final class RunningStackPeak {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
     /** One round: the ceiling's run and the front's, with the front tree's CPU per request (NaN without its PID). */
     public record Round(Wrk.Result ceiling, Wrk.Result front, double frontCpuMicros) {
         public double ratio() {
-            return ceiling.requestsPerSecond() > 0 ? front.requestsPerSecond() / ceiling.requestsPerSecond() : 0;
+            return Spread.ratio(front.requestsPerSecond(), ceiling.requestsPerSecond());
         }
     }
 
     /** Every round, and the body size compared. */
     public record Outcome(int bodyBytes, List<Round> rounds) {
         public double medianRatio() {
-            return Median.of(rounds.stream().map(Round::ratio).toList());
+            return new Spread(rounds.stream().map(Round::ratio).toList()).median();
         }
 
         public String table() {
@@ -59,34 +52,31 @@ public final class RunningStackPeak {
     private RunningStackPeak() {}
 
     /**
-     * Measures {@code front}'s {@code path} for {@code rounds} rounds, each after the ceiling's;
-     * {@code frontPid} is the running front end's master (its workers are its children), or -1.
+     * Measures {@code front}'s path for the rounds, each after the ceiling's; {@code frontPid} is the
+     * running front end's master (its workers are its children), or -1. Of the options, the load,
+     * the rounds, the path, the ceiling's workers and the folder count: the stack is the running one.
      */
-    public static Outcome run(URI front, long frontPid, String path, Wrk.Load load, int rounds, Path dir,
-            PrintWriter progress) throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        URI url = front.resolve(path);
-        HttpResponse<byte[]> first = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+    public static Outcome run(PeakOptions options, URI front, long frontPid, PrintWriter progress)
+            throws IOException, InterruptedException {
+        URI url = front.resolve(options.path());
+        HttpResponse<byte[]> first = PeakHarness.HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
         if (first.statusCode() >= 400) {
             throw new IOException(url + " answered " + first.statusCode() + ": give --url a path the running stack serves");
         }
         int bodyBytes = first.body().length;
-        Wrk wrk = new Wrk(load);
         List<Round> done = new ArrayList<>();
-        try (CeilingServer ceiling = CeilingServer.start(dir.resolve("ceiling"), "1", Ports.free(), bodyBytes)) {
-            for (int round = 1; round <= rounds; round++) {
-                progress.printf("  round %d: ceiling: return 200  %s%n", round, ceiling.uri());
-                progress.flush();
-                Wrk.Result top = wrk.run(ceiling.uri(), null, dir.resolve("wrk"), "ceiling-" + round);
-                progress.printf("  round %d: the running front  %s%n", round, url);
-                progress.flush();
-                double before = frontPid > 0 ? ProcCpu.treeSeconds(frontPid) : Double.NaN;
-                Wrk.Result measured = wrk.run(url, null, dir.resolve("wrk"), "front-" + round);
-                double cpu = frontPid > 0 && measured.requests() > 0
-                        ? (ProcCpu.treeSeconds(frontPid) - before) * 1e6 / measured.requests() : Double.NaN;
-                done.add(new Round(top, measured, cpu));
-            }
+        try (PeakHarness h = new PeakHarness(options, progress)) {
+            CeilingServer ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
+                    Ports.free(), bodyBytes));
+            long[] frontPids = frontPid > 0 ? new long[] {frontPid} : new long[0];
+            h.rounds(round -> {
+                h.say("  round %d: ceiling: return 200  %s%n", round, ceiling.uri());
+                Wrk.Result top = h.wrk(ceiling.uri(), null, "ceiling-" + round).result();
+                h.say("  round %d: the running front  %s%n", round, url);
+                PeakHarness.Measured<Wrk.Result> measured = h.wrk(url, null, "front-" + round, frontPids);
+                done.add(new Round(top, measured.result(), measured.cpuMicros()));
+            });
         }
         return new Outcome(bodyBytes, done);
     }

@@ -1,8 +1,6 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Ports;
-import dev.ratecache.proc.ProcCpu;
-import dev.ratecache.stats.Median;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.stack.Stack;
@@ -15,18 +13,18 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
@@ -58,15 +56,6 @@ public final class TlsPeak {
     }
 
     /**
-     * @param switches the tiers' switches, --tls among them; the limits are made non-binding
-     * @param workers  the switches' worker setting, which the ceilings copy
-     * @param streams  h2load's requests in flight per connection (-m); its -c makes wrk's -c in flight
-     * @param origin   the suite's own origin's extra arguments, or null for the switches' --origin
-     */
-    public record Options(StackSwitches switches, String workers, StackPorts ports, Wrk.Load load, int streams,
-            int rounds, String path, List<String> origin, int originThreads, Path dir) {}
-
-    /**
      * One run of a client against one server.
      *
      * @param perSecond requests/s, or connections/s with one handshake and one request per connection
@@ -80,33 +69,29 @@ public final class TlsPeak {
     public record Row(Kind kind, String client, List<Sample> front, List<Sample> ceiling) {
         /** Each round's front rate over its ceiling's. */
         public List<Double> ratios() {
-            List<Double> r = new ArrayList<>();
-            for (int i = 0; i < front.size(); i++) {
-                double top = ceiling.get(i).perSecond();
-                r.add(top > 0 ? front.get(i).perSecond() / top : 0);
-            }
-            return r;
+            return IntStream.range(0, front.size()).mapToObj(i -> Spread.ratio(front.get(i).perSecond(),
+                    ceiling.get(i).perSecond())).toList();
         }
 
         /** Each round's ceiling CPU per request over the front's: the ratio if nginx's CPU were all that limits. */
         public List<Double> cpuRatios() {
-            List<Double> r = new ArrayList<>();
-            for (int i = 0; i < front.size(); i++) {
-                r.add(ceiling.get(i).cpuMicros() / front.get(i).cpuMicros());
-            }
-            return r;
+            return IntStream.range(0, front.size()).mapToObj(i -> ceiling.get(i).cpuMicros() / front.get(i).cpuMicros())
+                    .toList();
         }
 
-        public double medianCpuRatio() { return Median.of(cpuRatios()); }
-        public double medianRatio() { return Median.of(ratios()); }
-        public double minRatio() { return ratios().stream().min(Comparator.naturalOrder()).orElse(Double.NaN); }
-        public double maxRatio() { return ratios().stream().max(Comparator.naturalOrder()).orElse(Double.NaN); }
-        public double medianFront() { return Median.of(front.stream().map(Sample::perSecond).toList()); }
-        public double medianCeiling() { return Median.of(ceiling.stream().map(Sample::perSecond).toList()); }
-        public double medianFrontCpu() { return Median.of(front.stream().map(Sample::cpuMicros).toList()); }
-        public double medianCeilingCpu() { return Median.of(ceiling.stream().map(Sample::cpuMicros).toList()); }
+        public Spread ratio() { return new Spread(ratios()); }
+        public double medianCpuRatio() { return new Spread(cpuRatios()).median(); }
+        public double medianRatio() { return ratio().median(); }
+        public double medianFront() { return median(front, Sample::perSecond); }
+        public double medianCeiling() { return median(ceiling, Sample::perSecond); }
+        public double medianFrontCpu() { return median(front, Sample::cpuMicros); }
+        public double medianCeilingCpu() { return median(ceiling, Sample::cpuMicros); }
         public long failures() {
             return front.stream().mapToLong(Sample::failures).sum() + ceiling.stream().mapToLong(Sample::failures).sum();
+        }
+
+        private static double median(List<Sample> samples, ToDoubleFunction<Sample> figure) {
+            return new Spread(samples.stream().map(figure::applyAsDouble).toList()).median();
         }
     }
 
@@ -120,39 +105,32 @@ public final class TlsPeak {
     private TlsPeak() {
     }
 
-    public static Outcome run(Options options, PrintWriter progress) throws IOException, InterruptedException {
-        Files.createDirectories(options.dir());
-        List<String> warnings = new ArrayList<>();
+    public static Outcome run(PeakOptions options, PrintWriter progress) throws IOException, InterruptedException {
         StackSwitches open = PeakRun.open(options.switches());
         Wrk wrk = new Wrk(options.load());
         H2load h2load = new H2load(H2load.connectionsFor(options.load().connections(), options.streams()),
                 options.streams());
         Path out = options.dir().resolve("clients");
-        OriginServer origin = null;
-        Stack tls = null;
-        Stack cleartext = null;
-        CeilingServer plainCeiling = null;
-        CeilingServer tlsCeiling = null;
-        try {
-            origin = PeakRun.startOrigin(options.origin(), options.ports(), options.originThreads(), options.dir(),
-                    progress);
-            tls = Stack.around(origin, open, options.ports(), options.dir().resolve("tls"));
+        try (PeakHarness h = new PeakHarness(options, progress)) {
+            OriginServer origin = h.startOrigin();
+            Stack tls = h.started(Stack.around(origin, open, options.ports(), options.dir().resolve("tls")));
             // The reference beside it: the same tiers in cleartext on ports of their own, before the same origin.
-            cleartext = Stack.around(origin, open.copy().tls(false),
+            Stack cleartext = h.started(Stack.around(origin, open.copy().tls(false),
                     StackPorts.free().origin(options.ports().origin(), options.ports().management()),
-                    options.dir().resolve("cleartext"));
+                    options.dir().resolve("cleartext")));
             TlsFiles trust = tls.tls().orElseThrow(() -> new IOException("the front tier has no TLS (--tls)"));
             URI clearUrl = cleartext.frontUri().resolve(options.path());
             URI tlsUrl = tls.frontUri().resolve(options.path());
-            int bodyBytes = PeakRun.warm(clearUrl);
-            PeakRun.warm(tlsUrl, HttpClient.newBuilder().sslContext(trust.sslContext())
+            int bodyBytes = PeakHarness.warm(clearUrl);
+            PeakHarness.warm(tlsUrl, HttpClient.newBuilder().sslContext(trust.sslContext())
                     .connectTimeout(Duration.ofSeconds(2)).build());
             // s_time asks HTTP/1.0 without a Host header: $host is the server's name, another cache key.
             String handshake = warmHostless(tlsUrl, options.path(), trust.sslContext());
-            plainCeiling = CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(),
-                    bodyBytes);
-            tlsCeiling = CeilingServer.startTls(options.dir().resolve("ceiling-tls"), options.workers(), Ports.free(),
-                    bodyBytes, tls.frontEnd().prefix().resolve("conf"), options.switches().http2());
+            CeilingServer plainCeiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"),
+                    options.workers(), Ports.free(), bodyBytes));
+            CeilingServer tlsCeiling = h.started(CeilingServer.startTls(options.dir().resolve("ceiling-tls"),
+                    options.workers(), Ports.free(), bodyBytes, tls.frontEnd().prefix().resolve("conf"),
+                    options.switches().http2()));
 
             Map<Kind, String> clients = new EnumMap<>(Kind.class);
             clients.put(Kind.CLEARTEXT, options.load().describe());
@@ -164,64 +142,43 @@ public final class TlsPeak {
             Map<Kind, List<Sample>> ceilings = new EnumMap<>(Kind.class);
             // What h2load negotiated, by ALPN's choice: "h2" alone, unless a server fell back to HTTP/1.1.
             Map<String, String> h2 = new java.util.TreeMap<>();
-            Kind[] kinds = Kind.values();
-            for (int round = 1; round <= options.rounds(); round++) {
-                // Each round starts one row later: a drift within a round falls on every row in turn.
-                for (int k = 0; k < kinds.length; k++) {
-                    Kind kind = kinds[(k + round - 1) % kinds.length];
+            h.rounds(round -> {
+                for (Kind kind : PeakHarness.inTurn(List.of(Kind.values()), round)) {
                     boolean clear = kind == Kind.CLEARTEXT;
                     CeilingServer ceiling = clear ? plainCeiling : tlsCeiling;
                     Stack stack = clear ? cleartext : tls;
                     URI frontUrl = clear ? clearUrl : tlsUrl;
                     String name = kind.name().toLowerCase(Locale.ROOT) + "-" + round;
-                    progress.printf("  round %d: %-34s %-22s ceiling, then %s%n", round, kind.label(), clients.get(kind),
-                            frontUrl);
-                    progress.flush();
+                    h.say("  round %d: %-34s %-22s ceiling, then %s%n", round, kind.label(), clients.get(kind), frontUrl);
                     ceilings.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, ceiling.uri().resolve(
                             options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name, h2));
-                    long before = PeakRun.originRequests(origin);
-                    fronts.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, frontUrl,
-                            stack.frontEnd().pid(), wrk, h2load, options.load().duration(), out, "front-" + name, h2));
-                    long reached = PeakRun.originRequests(origin) - before;
-                    if (reached > 0) {
-                        warnings.add("round " + round + ": " + reached + " requests of the " + kind.label()
-                                + " run reached the origin");
-                    }
+                    fronts.computeIfAbsent(kind, x -> new ArrayList<>()).add(h.notReachingOrigin(kind.label(), round,
+                            () -> measure(kind, frontUrl, stack.frontEnd().pid(), wrk, h2load, options.load().duration(),
+                                    out, "front-" + name, h2)));
                 }
-            }
+            });
             List<Row> rows = new ArrayList<>();
-            for (Kind kind : kinds) {
+            for (Kind kind : Kind.values()) {
                 Row row = new Row(kind, clients.get(kind), fronts.get(kind), ceilings.get(kind));
                 if (row.failures() > 0) {
-                    warnings.add(kind.label() + ": " + row.failures() + " requests failed or were not 2xx/3xx"
+                    h.warn(kind.label() + ": " + row.failures() + " requests failed or were not 2xx/3xx"
                             + " (see " + out + ")");
                 }
                 rows.add(row);
             }
-            h2.keySet().stream().filter(a -> !a.equals("h2")).forEach(a -> warnings.add(
+            h2.keySet().stream().filter(a -> !a.equals("h2")).forEach(a -> h.warn(
                     "HTTP/2 HIT: h2load was answered over " + (a.isEmpty() ? "no ALPN protocol" : a) + ", not h2"));
             if (h2.containsKey("h2")) {
                 handshake += "; h2load: " + h2.get("h2");
             }
-            return new Outcome(bodyBytes, handshake, rows, warnings);
-        } finally {
-            for (AutoCloseable c : new AutoCloseable[] {tlsCeiling, plainCeiling, cleartext, tls, origin}) {
-                if (c != null) {
-                    try {
-                        c.close();
-                    } catch (Exception ignored) {
-                        // Stopping the rest matters more than this one's error.
-                    }
-                }
-            }
+            return new Outcome(bodyBytes, handshake, rows, h.warnings());
         }
     }
 
     /** One client run of {@code kind} against {@code url}, with the CPU of the nginx whose master is {@code pid}. */
     private static Sample measure(Kind kind, URI url, long pid, Wrk wrk, H2load h2load, Duration duration, Path dir,
             String name, Map<String, String> seen) throws IOException, InterruptedException {
-        double before = ProcCpu.treeSeconds(pid);
-        Sample s = switch (kind) {
+        PeakHarness.Measured<Sample> s = PeakHarness.measure(() -> switch (kind) {
             case CLEARTEXT, TLS_KEEPALIVE -> {
                 Wrk.Result r = wrk.run(url, null, dir, name);
                 yield new Sample(r.requestsPerSecond(), r.requests(), r.non2xx() + r.socketErrors(), 0);
@@ -238,9 +195,9 @@ public final class TlsPeak {
                 seen.put(r.application(), r.tls());
                 yield new Sample(r.requestsPerSecond(), r.succeeded(), r.failed(), 0);
             }
-        };
-        double seconds = ProcCpu.treeSeconds(pid) - before;
-        return new Sample(s.perSecond(), s.count(), s.failures(), s.count() == 0 ? Double.NaN : seconds * 1e6 / s.count());
+        }, Sample::count, pid);
+        Sample r = s.result();
+        return new Sample(r.perSecond(), r.count(), r.failures(), s.cpuMicros());
     }
 
     /**
@@ -306,7 +263,7 @@ public final class TlsPeak {
         for (Row r : outcome.rows()) {
             s.append(String.format(Locale.ROOT, "%-34s %-22s %10.0f %10.0f %6.2f %10s %8.1f %8.1f %6.2f%n",
                     r.kind().label(), r.client(), r.medianFront(), r.medianCeiling(), r.medianRatio(),
-                    String.format(Locale.ROOT, "%.2f-%.2f", r.minRatio(), r.maxRatio()), r.medianFrontCpu(),
+                    r.ratio().range(), r.medianFrontCpu(),
                     r.medianCeilingCpu(), r.medianCpuRatio()));
         }
         return s.toString();

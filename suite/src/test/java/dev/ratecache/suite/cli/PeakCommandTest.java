@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.peak.EdgePeak;
+import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
@@ -88,7 +89,7 @@ class PeakCommandTest {
         assertThat(outcome.ratio(Kind.QUOTA_MISS)).isPositive().isFinite();
         assertThat(outcome.figures().get(Kind.QUOTA_HIT).non2xx()).isZero();
         assertThat(non2xxShare(outcome, Kind.QUOTA_MISS)).isLessThan(0.01);
-        assertThat(outcome.redisCosts()).extracting(c -> c.with().kind()).containsExactly(Kind.FLEET_SHARED_MISS,
+        assertThat(outcome.redisCosts()).extracting(c -> c.with().key()).containsExactly(Kind.FLEET_SHARED_MISS,
                 Kind.FLEET_SHARED_REJECTION, Kind.QUOTA_HIT, Kind.QUOTA_MISS);
         // Every request of the quota's rows was counted (the log also holds the warm-up's, and any wrk
         // left unread when it stopped), none rejected; a few may fall back past Redis's 50 ms, as above.
@@ -142,14 +143,14 @@ class PeakCommandTest {
         assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
 
         EdgePeak.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand().edgeOutcome();
-        String name = EdgePeak.product(product);
+        String name = product.displayName();
         assertThat(outcome.bodyBytes()).isPositive();
-        for (EdgePeak.Row row : List.of(outcome.ceiling(), outcome.full(), outcome.bare())) {
+        for (Figure<String> row : List.of(outcome.ceiling(), outcome.full(), outcome.bare())) {
             // Every request answered, none from the origin; how fast is the benchmark's to report, not this test's.
-            assertThat(row.runs()).as(row.label()).hasSize(2);
-            assertThat(row.non2xx()).as(row.label()).isZero();
-            assertThat(row.medianRatio()).as(row.label()).isPositive().isFinite();
-            assertThat(row.medianCpuMicros()).as(row.label()).isPositive().isFinite();
+            assertThat(row.runs()).as(row.key()).hasSize(2);
+            assertThat(row.non2xx()).as(row.key()).isZero();
+            assertThat(row.medianRatio()).as(row.key()).isPositive().isFinite();
+            assertThat(row.medianCpuMicros()).as(row.key()).isPositive().isFinite();
         }
         assertThat(outcome.fullOverBare()).hasSize(2).allSatisfy(r -> assertThat(r).isPositive().isFinite());
         assertThat(outcome.warnings()).noneMatch(w -> w.contains("reached the origin"));
@@ -178,14 +179,14 @@ class PeakCommandTest {
 
         HitBreakdown.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand()
                 .breakdownOutcome();
-        assertThat(outcome.rows().get(0).step().label()).isEqualTo("bare proxy_cache");
+        assertThat(outcome.rows().get(0).key().label()).isEqualTo("bare proxy_cache");
         assertThat(outcome.rows().get(0).medianRatio()).isEqualTo(1.0);
         assertThat(outcome.rows()).hasSizeGreaterThanOrEqualTo(7).allSatisfy(row -> {
             // Every step answered HITs (none reached the origin) and its figures are ratios, not noise of zero:
             // how fast each step is is the benchmark's to report, not this test's to bound.
-            assertThat(row.non2xx()).as(row.step().label()).isZero();
-            assertThat(row.medianRatio()).as(row.step().label()).isPositive().isFinite();
-            assertThat(row.medianCpuMicros()).as(row.step().label()).isPositive().isFinite();
+            assertThat(row.non2xx()).as(row.key().label()).isZero();
+            assertThat(row.medianRatio()).as(row.key().label()).isPositive().isFinite();
+            assertThat(row.medianCpuMicros()).as(row.key().label()).isPositive().isFinite();
         });
         assertThat(outcome.warnings()).noneMatch(w -> w.contains("reached the origin"));
         assertThat(cli.out()).contains("bare proxy_cache", "+ access log", "+ PURGE routing", "cpu ratio");
@@ -220,7 +221,7 @@ class PeakCommandTest {
     }
 
     private static double non2xxShare(PeakRun.Outcome outcome, Kind kind) {
-        PeakRun.Figure f = outcome.figures().get(kind);
+        Figure<Kind> f = outcome.figures().get(kind);
         return (double) f.non2xx() / f.requests();
     }
 

@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.peak.Wrk;
@@ -13,13 +14,13 @@ import org.junit.jupiter.api.Test;
 /** peak's table with --fleet and --quota, from figures made up here: no process runs. */
 class PeakTableTest {
     /** One round: requests/s, CPU microseconds per request and p50, against a ceiling of 100,000 requests/s. */
-    private static PeakRun.Figure figure(Kind kind, double rate, double cpuMicros, double p50) {
-        return new PeakRun.Figure(kind, List.of(new Wrk.Result(rate, (long) rate, 1, 0, 0, p50, p50, 2 * p50)),
+    private static Figure<Kind> figure(Kind kind, double rate, double cpuMicros, double p50) {
+        return new Figure<>(kind, List.of(new Wrk.Result(rate, (long) rate, 1, 0, 0, p50, p50, 2 * p50)),
                 List.of(rate / 100_000), List.of(cpuMicros), List.of(7.0 / cpuMicros));
     }
 
-    private static Map<Kind, PeakRun.Figure> figures(Kind... kinds) {
-        Map<Kind, PeakRun.Figure> all = new EnumMap<>(Kind.class);
+    private static Map<Kind, Figure<Kind>> figures(Kind... kinds) {
+        Map<Kind, Figure<Kind>> all = new EnumMap<>(Kind.class);
         all.put(Kind.CEILING, figure(Kind.CEILING, 100_000, 7, 0.5));
         all.put(Kind.HIT, figure(Kind.HIT, 60_000, 14, 1.0));
         all.put(Kind.MISS, figure(Kind.MISS, 1_000, 400, 50));
@@ -50,7 +51,7 @@ class PeakTableTest {
                 Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION, Kind.QUOTA_HIT, Kind.QUOTA_MISS), List.of(),
                 Map.of("PASSED", 20_905L));
 
-        assertThat(outcome.redisCosts()).extracting(c -> c.without().kind() + " " + c.with().kind()).containsExactly(
+        assertThat(outcome.redisCosts()).extracting(c -> c.without().key() + " " + c.with().key()).containsExactly(
                 "FLEET_SPLIT_MISS FLEET_SHARED_MISS", "FLEET_SPLIT_REJECTION FLEET_SHARED_REJECTION",
                 "HIT QUOTA_HIT", "MISS QUOTA_MISS");
         String table = PeakCommand.table(outcome);

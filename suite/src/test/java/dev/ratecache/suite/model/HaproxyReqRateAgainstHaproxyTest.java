@@ -8,7 +8,7 @@ import dev.ratecache.model.LimitReqStatus;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.peak.BareHaproxyCache;
+import dev.ratecache.suite.edge.BareHaproxyCache;
 import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,20 +2,19 @@ package dev.ratecache.suite.peak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.edge.EdgeProduct;
-import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** peak --edge's bar, table and bare Varnish VCL, from figures made up here: no process runs. */
+/** peak --edge's bar and table, from figures made up here: no process runs. */
 class EdgePeakTest {
-    private static EdgePeak.Row row(String label, double... rates) {
+    private static Figure<String> row(String label, double... rates) {
         List<Wrk.Result> runs = java.util.Arrays.stream(rates)
                 .mapToObj(r -> new Wrk.Result(r, (long) r, 1, 0, 0, 0.3, 0.25, 1.5)).toList();
-        return new EdgePeak.Row(label, runs, java.util.Arrays.stream(rates).map(r -> r / 100_000).boxed().toList(),
-                java.util.Arrays.stream(rates).map(r -> 1e6 / r).boxed().toList());
+        return new Figure<>(label, runs, java.util.Arrays.stream(rates).map(r -> r / 100_000).boxed().toList(),
+                java.util.Arrays.stream(rates).map(r -> 1e6 / r).boxed().toList(),
+                java.util.Arrays.stream(rates).map(r -> r / 100_000).boxed().toList());
     }
 
     private static EdgePeak.Outcome outcome(double[] full, double[] bare) {
@@ -62,14 +61,5 @@ class EdgePeakTest {
                 .isEqualTo(URI.create("http://127.0.0.1/peak?a=1%20b"));
         assertThat(EdgePeak.withoutDefaultPort(URI.create("http://127.0.0.1:8080/peak")))
                 .isEqualTo(URI.create("http://127.0.0.1:8080/peak"));
-    }
-
-    @Test
-    void theBareVclIsTheBuiltInWithABackendOnTheBackTierAndATtlCap() throws IOException {
-        String vcl = VarnishBare.vcl(Repo.varnishTemplates(), 18081);
-        assertThat(vcl).contains("vcl 4.1;", ".port = \"18081\";", "set beresp.ttl = 1d;").doesNotContain("{{");
-        // Nothing that the full front adds: no limit, no purge, no status header, no grace rule, no vcl_recv.
-        String code = vcl.lines().filter(l -> !l.startsWith("#")).collect(java.util.stream.Collectors.joining("\n"));
-        assertThat(code).doesNotContain("vsthrottle", "purge", "X-Cache-Status", "grace", "sub vcl_recv");
     }
 }

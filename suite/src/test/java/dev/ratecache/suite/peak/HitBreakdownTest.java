@@ -80,15 +80,15 @@ class HitBreakdownTest {
         assertThat(steps.get(steps.size() - 1).features()).doesNotContain(Feature.AGE_NJS);
     }
 
-    private static HitBreakdown.Row row(Step step, Double... cpuMicros) {
-        return new HitBreakdown.Row(step, List.of(), List.of(cpuMicros), List.of(), List.of());
+    private static Figure<Step> row(Step step, Double... cpuMicros) {
+        return new Figure<>(step, List.of(), List.of(), List.of(cpuMicros), List.of());
     }
 
     @Test
     void aStepsCostIsTheMedianOfEachRoundsOwnDifferenceSoADriftingRoundCancelsOut() {
         List<Step> steps = HitBreakdown.ladder(true, true);
         // The second round ran on a machine twice as slow: every step took twice the CPU.
-        List<HitBreakdown.Row> rows = List.of(row(steps.get(0), 10.0, 20.0, 10.0), row(steps.get(1), 11.0, 22.0, 11.0),
+        List<Figure<Step>> rows = List.of(row(steps.get(0), 10.0, 20.0, 10.0), row(steps.get(1), 11.0, 22.0, 11.0),
                 row(steps.get(2), 11.0, 22.0, 11.0), row(steps.get(3), 12.0, 24.0, 12.0),
                 row(steps.get(4), 20.0, 40.0, 20.0), row(steps.get(5), 12.5, 25.0, 12.5));
 

@@ -24,8 +24,8 @@ class TlsPeakTest {
                 List.of(rate(600), rate(500), rate(400)));
         assertThat(row.ratios()).containsExactly(0.5, 1.0, 0.5);
         assertThat(row.medianRatio()).isEqualTo(0.5);
-        assertThat(row.minRatio()).isEqualTo(0.5);
-        assertThat(row.maxRatio()).isEqualTo(1.0);
+        assertThat(row.ratio().min()).isEqualTo(0.5);
+        assertThat(row.ratio().max()).isEqualTo(1.0);
         // The ratio of medians would be 300 / 500 = 0.6: a round's drift falls on its own ceiling.
         assertThat(row.medianFront() / row.medianCeiling()).isEqualTo(0.6, within(1e-9));
         assertThat(new Row(Kind.HTTP2, "h2load", List.of(new Sample(1, 1, 0, 20), new Sample(1, 1, 0, 10)),

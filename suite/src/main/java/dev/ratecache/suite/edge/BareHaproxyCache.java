@@ -1,4 +1,4 @@
-package dev.ratecache.suite.peak;
+package dev.ratecache.suite.edge;
 
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.Executables;
@@ -16,7 +16,7 @@ import java.util.List;
  * Its config is the least that caches: no log, no limits, no headers added. That is HAProxy's
  * best case, so "ahead of HAProxy" is claimed only against its fastest HIT path.
  */
-public final class BareHaproxyCache implements AutoCloseable {
+public final class BareHaproxyCache implements BareForm.Running {
     private final int port;
     private final ManagedProcess process;
 
@@ -76,10 +76,12 @@ public final class BareHaproxyCache implements AutoCloseable {
         return new BareHaproxyCache(port, process.awaitAccepting("haproxy", Ports.LOOPBACK, port, Duration.ofSeconds(20)));
     }
 
+    @Override
     public URI uri() {
         return URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
     }
 
+    @Override
     public long pid() {
         return process.pid();
     }

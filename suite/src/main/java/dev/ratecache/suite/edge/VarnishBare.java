@@ -1,9 +1,8 @@
-package dev.ratecache.suite.peak;
+package dev.ratecache.suite.edge;
 
 import com.samskivert.mustache.Mustache;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.edge.VarnishEdge;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +18,7 @@ import java.util.Map;
  * VCL), which ./run-tests.sh peak --edge varnish measures the full front against: started as
  * VarnishEdge starts a tier, so that the two differ in their VCL alone.
  */
-public final class VarnishBare implements AutoCloseable {
+public final class VarnishBare implements BareForm.Running {
     static final String TEMPLATE = "peak-bare.vcl";
 
     private final int port;
@@ -49,11 +48,13 @@ public final class VarnishBare implements AutoCloseable {
                 Duration.ofSeconds(30)));
     }
 
+    @Override
     public URI uri() {
         return URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
     }
 
     /** The manager's PID; the child that serves is its child. */
+    @Override
     public long pid() {
         return process.pid();
     }

@@ -1,0 +1,32 @@
+package dev.ratecache.suite.edge;
+
+import dev.ratecache.suite.spec.StackSpec;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+
+/**
+ * A product's least caching config, in front of the stack's back tier: what {@code peak --edge}
+ * sets its full edge beside on the HIT path, so that the difference is what the suite's features
+ * cost. A product brings its own through {@link Edge#bareForm}, and peak needs no edit for it.
+ */
+public interface BareForm {
+    /** What it is, in the words of peak's "bare:" line, e.g. "HAProxy's cache and nothing else". */
+    String describe();
+
+    /**
+     * Starts it in {@code dir} on {@code port}, in front of {@code spec}'s back tier, and returns
+     * once it accepts connections.
+     */
+    Running start(StackSpec spec, Path dir, int port) throws IOException;
+
+    /** A started bare form: where it answers, its PID for CPU; closing stops it. */
+    interface Running extends AutoCloseable {
+        URI uri();
+
+        long pid();
+
+        @Override
+        void close();
+    }
+}

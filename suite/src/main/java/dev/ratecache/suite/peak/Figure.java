@@ -1,0 +1,27 @@
+package dev.ratecache.suite.peak;
+
+import java.util.List;
+
+/**
+ * One path's figures over the rounds, as every wrk-driven mode keeps them: each round's wrk result,
+ * its requests/s over the reference run of the same round (the ceiling, or the bare cache), the CPU
+ * the serving processes spent per request (microseconds), which a busy machine disturbs far less
+ * than requests/s, and the reference's CPU per request over it.
+ *
+ * @param key what was measured: a path, a server, a step of the breakdown
+ */
+public record Figure<K>(K key, List<Wrk.Result> runs, List<Double> ratios, List<Double> cpuMicros,
+        List<Double> cpuRatios) {
+    public Spread requestsPerSecond() { return new Spread(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
+    public Spread ratio() { return new Spread(ratios); }
+    public double medianRequestsPerSecond() { return requestsPerSecond().median(); }
+    public double medianRatio() { return ratio().median(); }
+    public double medianP50() { return new Spread(runs.stream().map(Wrk.Result::latencyP50).toList()).median(); }
+    public double medianP99() { return new Spread(runs.stream().map(Wrk.Result::latencyP99).toList()).median(); }
+    public double medianCpuMicros() { return new Spread(cpuMicros).median(); }
+    /** The reference's CPU per request over this path's, per round: the ratio if the CPU were all that limits. */
+    public double medianCpuRatio() { return new Spread(cpuRatios).median(); }
+    public long non2xx() { return runs.stream().mapToLong(Wrk.Result::non2xx).sum(); }
+    public long requests() { return runs.stream().mapToLong(Wrk.Result::requests).sum(); }
+    public boolean socketErrors() { return runs.stream().anyMatch(r -> r.socketErrors() > 0); }
+}
