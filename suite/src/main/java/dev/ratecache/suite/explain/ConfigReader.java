@@ -84,13 +84,21 @@ public final class ConfigReader {
             json = Crossplane.json(main);
         }
         List<Directive> tree = null;
+        ConfigRefused unparsed = null;
         try {
             tree = Crossplane.fromJson(json, base);
             relativeFolders(tree, work.resolve("nginx-t"));
         } catch (ConfigRefused e) {
             // nginx -t says it in its own words first.
+            unparsed = e;
         }
         Optional<ConfigRefused> refused = refusedByNginx(main, work);
+        if (refused.isPresent() && unparsed != null && MACHINES_OWN.matcher(refused.get().getMessage()).find()
+                && !MACHINES_OWN.matcher(unparsed.getMessage()).find()) {
+            // nginx stopped at what is only this machine's (a host its own network resolves); the config's own
+            // fault, which crossplane found reading it (not a file missing here too), is the one to fix.
+            refused = Optional.of(unparsed);
+        }
         boolean here = false;
         if (refused.isPresent() && tree != null && MACHINES_OWN.matcher(refused.get().getMessage()).find()) {
             // Written for its own machine (/var/log/nginx, /var/cache, its user, its certificates): checked
@@ -106,6 +114,10 @@ public final class ConfigReader {
             if (again.isEmpty()) {
                 refused = Optional.empty();
                 here = true;
+            } else if (!MACHINES_OWN.matcher(again.get().getMessage()).find()) {
+                // Pointed at this machine, it fails for a fault of its own (a directive where nginx allows
+                // none): that, not a host its own network resolves, is what to fix, at the user's file and line.
+                refused = Optional.of(new ConfigRefused(Crossplane.atSource(again.get().getMessage(), copy, local)));
             }
         }
         if (refused.isPresent()) {

@@ -168,6 +168,40 @@ public final class Crossplane {
         }
     }
 
+    /**
+     * {@code message} with each place in {@code built} (the file {@link #build} wrote from {@code tree})
+     * given as the place its directive came from: crossplane's builder writes one directive a line and
+     * each closing brace on a line of its own.
+     */
+    static String atSource(String message, Path built, List<Directive> tree) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(built.toString())
+                + ":(\\d+)").matcher(message);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            Directive d = atBuiltLine(tree, new int[] {1}, Integer.parseInt(m.group(1)));
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+                    d == null || d.file().isEmpty() ? m.group() : d.file() + ":" + d.line()));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    /** The directive {@link #build} wrote on line {@code target}, counting from {@code next[0]}; null for a brace. */
+    static Directive atBuiltLine(List<Directive> block, int[] next, int target) {
+        for (Directive d : block) {
+            if (next[0]++ == target) {
+                return d;
+            }
+            if (d.block() != null) {
+                Directive inner = atBuiltLine(d.block(), next, target);
+                if (inner != null) {
+                    return inner;
+                }
+                next[0]++;
+            }
+        }
+        return null;
+    }
+
     private static com.fasterxml.jackson.databind.node.ArrayNode payload(ObjectMapper json, List<Directive> tree) {
         com.fasterxml.jackson.databind.node.ArrayNode out = json.createArrayNode();
         for (Directive d : tree) {

@@ -37,7 +37,7 @@ class ExplainStackTest {
             "status-503", "real-ip", "behind-proxy", "zone-size", "header-key-map", "geo-allow", "two-zones", "dry-run",
             "cache-stampede", "cache-updating", "cache-private", "unknown-key", "lua", "return-first", "nothing",
             "fragment", "includes", "limit-conn", "relative-paths", "refused-missing-include", "refused-not-a-config",
-            "refused-limit-in-if");
+            "refused-limit-in-if", "refused-zone-in-server-own-network", "refused-bad-value-own-network");
     private static final List<String> FOLDER_FILES = List.of("includes/nginx.conf", "includes/conf.d/api.conf");
 
     private static final Path DIR = TestDirs.fresh(ExplainStackTest.class, "corpus");
