@@ -38,12 +38,23 @@ public record ChosenServer(String label, String name, String how, Directive serv
         }
     }
 
-    /** The server of {@code tree} (the config read, includes spliced) for {@code serverName} (null: the default). */
-    public static ChosenServer of(List<Directive> tree, String serverName) throws NoServer {
+    /** The servers of {@code tree}'s http blocks, in the order written: what {@link #of(List, int, String)} counts. */
+    public static List<Directive> servers(List<Directive> tree) {
         List<Directive> servers = new ArrayList<>();
         for (Directive http : tree.stream().filter(d -> d.name().equals("http")).toList()) {
             servers.addAll(http.all("server"));
         }
+        return servers;
+    }
+
+    /** The server at {@code index} among {@link #servers}, chosen as {@code how} says. */
+    public static ChosenServer of(List<Directive> tree, int index, String how) {
+        return chosen(tree, servers(tree), index, how);
+    }
+
+    /** The server of {@code tree} (the config read, includes spliced) for {@code serverName} (null: the default). */
+    public static ChosenServer of(List<Directive> tree, String serverName) throws NoServer {
+        List<Directive> servers = servers(tree);
         if (servers.isEmpty()) {
             throw new NoServer("the config has no server block in http: no request of the log could reach it");
         }
@@ -62,6 +73,10 @@ public record ChosenServer(String label, String name, String how, Directive serv
             how = "the default server of the config's first listen (" + listenOf(servers.get(index)) + "); choose another"
                     + " with --server-name";
         }
+        return chosen(tree, servers, index, how);
+    }
+
+    private static ChosenServer chosen(List<Directive> tree, List<Directive> servers, int index, String how) {
         ConfigSpec spec = Extractor.extract(tree);
         Directive server = servers.get(index);
         // What a path no location matches gets: the server's own level, read by the same extraction from a

@@ -48,15 +48,13 @@ public final class OwnFrontReader {
             throw new ConfigRefused(Printable.shown(file.toString()) + ": " + e.getMessage().replace(
                     "no request of the log could reach it", "there is nothing to send requests to"));
         }
+        if (serverName == null && pathFlags.isEmpty() && proxied(server).isEmpty()) {
+            server = firstThatProxies(read.tree(), server);
+        }
         WhatIf.Target target = server.target();
         List<OwnFront.PlanPath> paths = new ArrayList<>();
         if (pathFlags.isEmpty()) {
-            for (String path : discovered(server.server())) {
-                Place place = placeOf(target, path);
-                if (passesUpstream(place) && paths.size() < MOST_PATHS) {
-                    paths.add(new OwnFront.PlanPath(path, "hare", place));
-                }
-            }
+            paths.addAll(proxied(server));
             if (paths.isEmpty()) {
                 for (String path : discovered(server.server())) {
                     refuseWhatCannotRun(server.server(), target, path);
@@ -92,6 +90,44 @@ public final class OwnFrontReader {
         boolean tls = server.server().all("listen").stream().noneMatch(l -> !l.args().contains("ssl"))
                 && !server.server().all("listen").isEmpty();
         return new OwnFront(file, file.toAbsolutePath().normalize().getParent(), read.tree(), server, paths, tls);
+    }
+
+    /** A path for each of the server's locations that passes requests upstream, the first {@value #MOST_PATHS}. */
+    private static List<OwnFront.PlanPath> proxied(ChosenServer server) throws ConfigRefused {
+        WhatIf.Target target = server.target();
+        List<OwnFront.PlanPath> paths = new ArrayList<>();
+        for (String path : discovered(server.server())) {
+            Place place = placeOf(target, path);
+            if (passesUpstream(place) && paths.size() < MOST_PATHS) {
+                paths.add(new OwnFront.PlanPath(path, "hare", place));
+            }
+        }
+        return paths;
+    }
+
+    /**
+     * The first other server that passes requests upstream, when the default one does not: a config's
+     * first server is often the one that only redirects cleartext to HTTPS (return 301), and its API is
+     * the next. {@code fallback} itself when none does (its refusal then says why).
+     */
+    private static ChosenServer firstThatProxies(List<Directive> tree, ChosenServer fallback) {
+        List<Directive> servers = ChosenServer.servers(tree);
+        for (int i = 0; i < servers.size(); i++) {
+            if (i == fallback.index()) {
+                continue;
+            }
+            ChosenServer other = ChosenServer.of(tree, i, "the first server that passes requests upstream, since the"
+                    + " default server of the config's first listen (" + fallback.label() + ") passes none; choose"
+                    + " another with --server-name");
+            try {
+                if (!proxied(other).isEmpty()) {
+                    return other;
+                }
+            } catch (ConfigRefused e) {
+                // A server whose locations cannot be told is no better a choice.
+            }
+        }
+        return fallback;
     }
 
     private static Place placeOf(WhatIf.Target target, String path) throws ConfigRefused {

@@ -104,7 +104,8 @@ public final class Rewire {
                     } else {
                         List<String> names = d.all("server_name").stream().flatMap(n -> n.args().stream()).toList();
                         changes.add(d.where() + ": server " + (names.isEmpty() ? "(no server_name)" : String.join(" ", names))
-                                + " { ... } left out: the run sends to " + own.server().label() + " alone");
+                                + " { ... } left out: the run sends to " + own.server().label() + " alone ("
+                                + own.server().how() + ")");
                     }
                 }
                 case "upstream" -> out.add(with(d, upstream(d)));

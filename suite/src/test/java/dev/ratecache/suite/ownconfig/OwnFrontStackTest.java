@@ -135,6 +135,21 @@ class OwnFrontStackTest {
     }
 
     @Test
+    void aDefaultServerThatOnlyRedirectsGivesWayToTheFirstThatProxiesAndTheChangesSayWhy() throws Exception {
+        OwnFront own = read("redirect-first.conf");
+        Path prefix = TestDirs.fresh(getClass(), "redirect-first-copy");
+        own.write(new StackSwitches().ownFront(own).spec(StackPorts.free()), prefix);
+
+        assertThat(own.tls()).isTrue();
+        assertThat(own.planPaths()).extracting(OwnFront.PlanPath::path).containsExactly("/login", "/");
+        assertThat(Files.readString(prefix.resolve(OwnFrontConfig.CHANGES)))
+                .contains("redirect-first.conf:13: server localhost { ... } left out: the run sends to server localhost"
+                        + " (listen 443) at redirect-first.conf:19 alone (the first server that passes requests upstream,"
+                        + " since the default server of the config's first listen (server localhost (listen 80) at"
+                        + " redirect-first.conf:13) passes none; choose another with --server-name)");
+    }
+
+    @Test
     void aServerOfTlsAloneRunsWithTheThrowawayCaInPlaceOfCertificatesNotHere(OriginServer origin) throws Exception {
         OwnFront own = read("tls.conf");
         assertThat(own.tls()).isTrue();
