@@ -1,6 +1,9 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -103,4 +106,22 @@ public interface Edge {
         @Override
         void close();
     }
+
+    // The product as the model and the report see it: what predict/ simulates and the report names,
+    // declared here so that neither switches on which product a cell runs.
+
+    /** As the report names it: nginx, HAProxy, Varnish. */
+    String displayName();
+
+    /** Its per-client limit's algorithm, named as the report says it. */
+    String limiter();
+
+    /**
+     * The model of a per-client limit of {@code rate} r/s and {@code burst} in {@code mode} as this
+     * product renders it, rejecting with {@code status}.
+     */
+    LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status);
+
+    /** The model of the edge cache as this product renders {@code spec}'s. */
+    EdgeCacheSpec cacheModel(StackSpec spec);
 }

@@ -1,11 +1,14 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -419,5 +422,26 @@ public final class HaproxyEdge implements Edge {
         } finally {
             tiers.forEach(ManagedProcess::close);
         }
+    }
+
+    @Override
+    public String displayName() {
+        return "HAProxy";
+    }
+
+    @Override
+    public String limiter() {
+        return "sliding-window counter (http_req_rate)";
+    }
+
+    /** Nodelay whatever {@code mode} says: {@link #refusal} turns away any other. */
+    @Override
+    public LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status) {
+        return LimitSpec.haproxy(rate, burst, status);
+    }
+
+    @Override
+    public EdgeCacheSpec cacheModel(StackSpec spec) {
+        return EdgeCacheSpec.haproxy(CACHE_MAX_AGE_SEC);
     }
 }

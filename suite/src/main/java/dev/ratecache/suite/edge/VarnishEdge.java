@@ -1,10 +1,13 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -318,5 +321,26 @@ public final class VarnishEdge implements Edge {
         return ProductTemplates.startTier("varnish", name, List.of(binary(), "-F", "-T", "none",
                 "-n", instance(dir, name).toString(), "-a", address + ":" + port,
                 "-f", vcl.toString(), "-s", "malloc," + cacheMb + "m"), dir, address, port);
+    }
+
+    @Override
+    public String displayName() {
+        return "Varnish";
+    }
+
+    @Override
+    public String limiter() {
+        return "token bucket (vsthrottle)";
+    }
+
+    /** Nodelay whatever {@code mode} says: {@link #refusal} turns away any other. */
+    @Override
+    public LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status) {
+        return LimitSpec.vsthrottle(rate, burst, status);
+    }
+
+    @Override
+    public EdgeCacheSpec cacheModel(StackSpec spec) {
+        return EdgeCacheSpec.varnish();
     }
 }
