@@ -124,4 +124,43 @@ public interface Edge {
 
     /** The model of the edge cache as this product renders {@code spec}'s. */
     EdgeCacheSpec cacheModel(StackSpec spec);
+
+    // Refusals derived from capabilities(): a product is refused what it does not declare, each in
+    // its own words, so that its declaration and its refusals cannot disagree.
+
+    /**
+     * The line refusing {@code spec} for the first of {@code asked}, in that order, that it asks and
+     * this product lacks; empty when the product has each one {@code spec} asks.
+     */
+    default Optional<String> lacking(StackSpec spec, Capability... asked) {
+        for (Capability capability : asked) {
+            if (!capabilities().contains(capability)) {
+                Optional<String> why = whyNot(capability, spec);
+                if (why.isPresent()) {
+                    return why;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The line that says why this product cannot give {@code spec} the capability {@code lacking},
+     * which it has not got; empty when {@code spec} does not ask it. A quota is counted by nginx's
+     * edge alone so far, and says so alike for every other product.
+     */
+    default Optional<String> whyNot(Capability lacking, StackSpec spec) {
+        if (lacking != Capability.QUOTA) {
+            return Optional.empty();
+        }
+        if (spec.quota().isPresent()) {
+            return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
+                    + " use --edge nginx");
+        }
+        if (spec.hasQuota()) {
+            return Optional.of("A tier's quota= (--tiers) is counted by nginx's edge so far (a Lua script against Redis):"
+                    + " drop the quota= fields, or use --edge nginx");
+        }
+        return Optional.empty();
+    }
 }

@@ -68,8 +68,8 @@ public enum EdgeProduct {
 
     /** What nginx can do and this product cannot, as the report says it: empty for nginx. */
     public String cannot() {
-        return String.join(", ", EnumSet.complementOf(EnumSet.copyOf(capabilities())).stream().map(Capability::label)
-                .toList());
+        return String.join(", ", EnumSet.complementOf(EnumSet.copyOf(capabilities())).stream()
+                .filter(Capability::theProducts).map(Capability::label).toList());
     }
 
     /** Its per-client limit's algorithm, named as the report says it. */
