@@ -14,9 +14,10 @@ import java.util.function.Function;
 /** The edge products the suite can put in front of the origin, as {@code --edge} names them. */
 public enum EdgeProduct {
     // The one place a product is registered (its adapter and its folder of templates): everything else asks the adapter.
+    // nginx's portable configs are as any Debian machine with the optional modules would run them.
     NGINX(NginxEdge::new, templates -> new NginxEdge(templates, NginxRenderer.Machine.debian()), "nginx"),
-    HAPROXY(HaproxyEdge::new, HaproxyEdge::new, "haproxy"),
-    VARNISH(VarnishEdge::new, VarnishEdge::new, "varnish");
+    HAPROXY(HaproxyEdge::new, null, "haproxy"),
+    VARNISH(VarnishEdge::new, null, "varnish");
 
     private final Function<Path, Edge> adapter;
     private final Function<Path, Edge> portable;
@@ -24,9 +25,8 @@ public enum EdgeProduct {
 
     /**
      * {@code adapter} builds the product's adapter from its folder of templates, {@code folder} of
-     * the checkout; {@code portable} the one for configs to copy to another machine (render
-     * --portable), which for nginx renders them as any Debian machine with the optional modules
-     * would run them, naming the TLS certificate and key without copying them.
+     * the checkout; {@code portable}, null when the product's configs name nothing of the machine
+     * that renders them, the one for configs to copy to another machine (render --portable).
      */
     EdgeProduct(Function<Path, Edge> adapter, Function<Path, Edge> portable, String folder) {
         this.adapter = adapter;
@@ -39,9 +39,13 @@ public enum EdgeProduct {
         return adapter.apply(Repo.root().resolve(folder));
     }
 
-    /** The adapter for configs to copy to another machine (render --portable). */
-    public Edge portableAdapter() {
-        return portable.apply(Repo.root().resolve(folder));
+    /**
+     * The adapter for configs to copy to another machine (render --portable), which copy no TLS
+     * certificate or key but name them; empty when the product's configs name nothing of the
+     * machine that renders them (HAProxy's, Varnish's), so that its own adapter renders them.
+     */
+    public Optional<Edge> portableAdapter() {
+        return Optional.ofNullable(portable).map(p -> p.apply(Repo.root().resolve(folder)));
     }
 
     /**
