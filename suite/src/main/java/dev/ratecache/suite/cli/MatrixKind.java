@@ -1,5 +1,6 @@
 package dev.ratecache.suite.cli;
 
+import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
@@ -145,7 +146,7 @@ enum MatrixKind {
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "sends API keys with the suite's keys plan");
             refuseOwn(in, "runs each window mode with keys of its own", "--quota-window", "--tiers", "--limit-scope");
-            if (in.edge() != EdgeProduct.NGINX) {
+            if (!in.edge().capabilities().contains(Capability.QUOTA)) {
                 throw new IllegalArgumentException("--matrix quotas counts each quota in nginx's Lua, which " + in.edge()
                         + " has not got: drop --edge " + in.edge());
             }
@@ -308,7 +309,7 @@ enum MatrixKind {
      * killed, the suite's origin killed and started again (on /hare, and on a path that permits no
      * stale), the edge cache full, and with --app-cache redis the origin's Redis killed and started
      * again. The first two act on nginx's master and
-     * workers by PID, so other products are refused; one
+     * workers by PID, so a product without {@link Capability#FAULTS} is refused; one
      * edge, so that the fault reaches every request. The front limit rejects over it (nodelay) with
      * a small burst unless the user says otherwise, so that each second's admissions show which
      * limit is in force.
@@ -317,7 +318,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "floods with the suite's flood plan");
-            if (in.edge() != EdgeProduct.NGINX) {
+            if (!in.edge().capabilities().contains(Capability.FAULTS)) {
                 throw new IllegalArgumentException("--matrix faults reloads nginx and kills its workers: drop --edge "
                         + in.edge() + " (HAProxy would need its master socket's reload, Varnish a VCL swap)");
             }

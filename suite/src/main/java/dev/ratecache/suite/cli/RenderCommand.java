@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.accesslog.Printable;
 import dev.ratecache.accesslog.UserFile;
+import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
@@ -99,11 +100,12 @@ final class RenderCommand implements Callable<Integer> {
         clearOwnFolders();
         StackSpec stack = switches.spec(ports);
         // --tls without a certificate of your own: a throwaway CA in DIR/tls, its ca.pem for curl --cacert.
-        // Portable nginx configs name tls/server.pem and tls/server.key and copy no key at all.
-        if (!(portable && edge == EdgeProduct.NGINX)) {
+        // Portable configs (nginx's) name tls/server.pem and tls/server.key and copy no key at all.
+        Optional<Edge> portableEdge = portable ? edge.portableAdapter() : Optional.empty();
+        if (portableEdge.isEmpty()) {
             stack = Stack.withTls(stack, dir);
         }
-        for (Path file : (portable ? edge.portableAdapter() : edge.adapter()).render(stack, dir)) {
+        for (Path file : portableEdge.orElseGet(edge::adapter).render(stack, dir)) {
             spec.commandLine().getOut().println(Printable.shown(file.toString()));
         }
         mark();

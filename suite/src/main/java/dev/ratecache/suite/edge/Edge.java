@@ -1,6 +1,9 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -102,5 +105,62 @@ public interface Edge {
 
         @Override
         void close();
+    }
+
+    // The product as the model and the report see it: what predict/ simulates and the report names,
+    // declared here so that neither switches on which product a cell runs.
+
+    /** As the report names it: nginx, HAProxy, Varnish. */
+    String displayName();
+
+    /** Its per-client limit's algorithm, named as the report says it. */
+    String limiter();
+
+    /**
+     * The model of a per-client limit of {@code rate} r/s and {@code burst} in {@code mode} as this
+     * product renders it, rejecting with {@code status}.
+     */
+    LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status);
+
+    /** The model of the edge cache as this product renders {@code spec}'s. */
+    EdgeCacheSpec cacheModel(StackSpec spec);
+
+    // Refusals derived from capabilities(): a product is refused what it does not declare, each in
+    // its own words, so that its declaration and its refusals cannot disagree.
+
+    /**
+     * The line refusing {@code spec} for the first of {@code asked}, in that order, that it asks and
+     * this product lacks; empty when the product has each one {@code spec} asks.
+     */
+    default Optional<String> lacking(StackSpec spec, Capability... asked) {
+        for (Capability capability : asked) {
+            if (!capabilities().contains(capability)) {
+                Optional<String> why = whyNot(capability, spec);
+                if (why.isPresent()) {
+                    return why;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The line that says why this product cannot give {@code spec} the capability {@code lacking},
+     * which it has not got; empty when {@code spec} does not ask it. A quota is counted by nginx's
+     * edge alone so far, and says so alike for every other product.
+     */
+    default Optional<String> whyNot(Capability lacking, StackSpec spec) {
+        if (lacking != Capability.QUOTA) {
+            return Optional.empty();
+        }
+        if (spec.quota().isPresent()) {
+            return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
+                    + " use --edge nginx");
+        }
+        if (spec.hasQuota()) {
+            return Optional.of("A tier's quota= (--tiers) is counted by nginx's edge so far (a Lua script against Redis):"
+                    + " drop the quota= fields, or use --edge nginx");
+        }
+        return Optional.empty();
     }
 }

@@ -4,31 +4,56 @@ import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.switches.StackSwitches;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /** The edge products the suite can put in front of the origin, as {@code --edge} names them. */
 public enum EdgeProduct {
-    NGINX, HAPROXY, VARNISH;
+    // The one place a product is registered (its adapter and its folder of templates): everything else asks the adapter.
+    // nginx's portable configs are as any Debian machine with the optional modules would run them.
+    NGINX(NginxEdge::new, templates -> new NginxEdge(templates, NginxRenderer.Machine.debian()), "nginx"),
+    HAPROXY(HaproxyEdge::new, null, "haproxy"),
+    VARNISH(VarnishEdge::new, null, "varnish");
+
+    private final Function<Path, Edge> adapter;
+    private final Function<Path, Edge> portable;
+    private final String folder;
+
+    /**
+     * {@code adapter} builds the product's adapter from its folder of templates, {@code folder} of
+     * the checkout; {@code portable}, null when the product's configs name nothing of the machine
+     * that renders them, the one for configs to copy to another machine (render --portable).
+     */
+    EdgeProduct(Function<Path, Edge> adapter, Function<Path, Edge> portable, String folder) {
+        this.adapter = adapter;
+        this.portable = portable;
+        this.folder = folder;
+    }
 
     /** The product's adapter behind the stack spec, with the templates of its folder in the checkout. */
     public Edge adapter() {
-        return switch (this) {
-            case NGINX -> new NginxEdge(Repo.nginxTemplates());
-            case HAPROXY -> new HaproxyEdge(Repo.haproxyTemplates());
-            case VARNISH -> new VarnishEdge(Repo.varnishTemplates());
-        };
+        return adapter.apply(Repo.root().resolve(folder));
     }
 
     /**
-     * The adapter for configs to copy to another machine (render --portable): nginx's as any Debian
-     * machine with the optional modules would run them, naming the TLS certificate and key without
-     * copying them; HAProxy's and Varnish's name nothing of the machine that renders them.
+     * The adapter for configs to copy to another machine (render --portable), which copy no TLS
+     * certificate or key but name them; empty when the product's configs name nothing of the
+     * machine that renders them (HAProxy's, Varnish's), so that its own adapter renders them.
      */
-    public Edge portableAdapter() {
-        return this == NGINX ? new NginxEdge(Repo.nginxTemplates(), NginxRenderer.Machine.debian()) : adapter();
+    public Optional<Edge> portableAdapter() {
+        return Optional.ofNullable(portable).map(p -> p.apply(Repo.root().resolve(folder)));
+    }
+
+    /**
+     * The adapter for what it declares of its product alone (names, capabilities, models), which
+     * reads no template: a report or a prediction made outside the checkout still has them.
+     */
+    public Edge declared() {
+        return adapter.apply(Path.of(folder));
     }
 
     /**
@@ -42,31 +67,23 @@ public enum EdgeProduct {
 
     /** What the product can do for a stack; nginx, whose switches the suite grew from, can do all. */
     public Set<Capability> capabilities() {
-        return adapter().capabilities();
+        return declared().capabilities();
     }
 
     /** What nginx can do and this product cannot, as the report says it: empty for nginx. */
     public String cannot() {
-        return String.join(", ", EnumSet.complementOf(EnumSet.copyOf(capabilities())).stream().map(Capability::label)
-                .toList());
+        return String.join(", ", EnumSet.complementOf(EnumSet.copyOf(capabilities())).stream()
+                .filter(Capability::theProducts).map(Capability::label).toList());
     }
 
     /** Its per-client limit's algorithm, named as the report says it. */
     public String limiter() {
-        return switch (this) {
-            case NGINX -> "leaky bucket (limit_req)";
-            case HAPROXY -> "sliding-window counter (http_req_rate)";
-            case VARNISH -> "token bucket (vsthrottle)";
-        };
+        return declared().limiter();
     }
 
     /** As the report names it: nginx, HAProxy, Varnish. */
     public String displayName() {
-        return switch (this) {
-            case NGINX -> "nginx";
-            case HAPROXY -> "HAProxy";
-            case VARNISH -> "Varnish";
-        };
+        return declared().displayName();
     }
 
     /** As typed on the command line, listed in --help and in the error for a bad value. */

@@ -1,11 +1,14 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -116,43 +119,41 @@ public final class HaproxyEdge implements Edge {
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
-        if (spec.quota().isPresent()) {
-            return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
-                    + " use --edge nginx");
-        }
-        if (spec.hasQuota()) {
-            return Optional.of("A tier's quota= (--tiers) is counted by nginx's edge so far (a Lua script against Redis):"
-                    + " drop the quota= fields, or use --edge nginx");
-        }
-        Optional<String> notYet = spec.notRenderedBy("HAProxy", RENDERS);
-        if (notYet.isPresent()) {
-            return notYet;
-        }
-        if (spec.queues()) {
-            return Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
-                    + ", or use --edge nginx");
-        }
-        List<String> queuedTiers = spec.front().isEmpty() ? List.of() : spec.tiers().stream()
-                .filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
-                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
-        if (!queuedTiers.isEmpty()) {
-            return Optional.of("HAProxy's rate limit rejects and never queues or delays (--tiers: "
-                    + String.join(", ", queuedTiers) + "): give each tier nodelay in the tiers file, or use --edge nginx");
-        }
-        if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
-            return Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective,"
-                    // Varnish serves stale too, but only as the origin allows (its edge refuses protective).
-                    + " or use --edge nginx");
-        }
-        if (spec.edges() > 1) {
-            return Optional.of("HAProxy cannot hold one per-client limit across --edges " + spec.edges()
-                    + ": its peers replicate stick-table values, they do not sum them; give --edges 1, or use --edge nginx");
-        }
-        if (spec.cache().on() && megabytes(spec) > MAX_CACHE_MB) {
-            return Optional.of("HAProxy's cache holds at most " + MAX_CACHE_MB + " MB (total-max-size): give"
-                    + " --cache-size " + MAX_CACHE_MB + "m or less");
-        }
-        return Optional.empty();
+        return lacking(spec, Capability.QUOTA)
+                .or(() -> spec.notRenderedBy("HAProxy", RENDERS))
+                .or(() -> lacking(spec, Capability.QUEUE_DELAY, Capability.STALE_IF_ERROR, Capability.FLEET))
+                .or(() -> spec.cache().on() && megabytes(spec) > MAX_CACHE_MB
+                        ? Optional.of("HAProxy's cache holds at most " + MAX_CACHE_MB + " MB (total-max-size): give"
+                                + " --cache-size " + MAX_CACHE_MB + "m or less")
+                        : Optional.empty());
+    }
+
+    @Override
+    public Optional<String> whyNot(Capability lacking, StackSpec spec) {
+        return switch (lacking) {
+            case QUEUE_DELAY -> {
+                if (spec.queues()) {
+                    yield Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
+                            + ", or use --edge nginx");
+                }
+                List<String> queuedTiers = spec.front().isEmpty() ? List.of() : spec.tiers().stream()
+                        .filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                        .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+                yield queuedTiers.isEmpty() ? Optional.empty() : Optional.of("HAProxy's rate limit rejects and never"
+                        + " queues or delays (--tiers: " + String.join(", ", queuedTiers) + "): give each tier nodelay in"
+                        + " the tiers file, or use --edge nginx");
+            }
+            // --stale protective serves stale on an error whatever the origin allows: HAProxy serves none.
+            case STALE_IF_ERROR -> spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE
+                    ? Optional.of("HAProxy's cache cannot serve stale content (haproxy#214): drop --stale protective,"
+                            // Varnish serves stale too, but only as the origin allows (its edge refuses protective).
+                            + " or use --edge nginx")
+                    : Optional.empty();
+            case FLEET -> spec.edges() > 1 ? Optional.of("HAProxy cannot hold one per-client limit across --edges "
+                    + spec.edges() + ": its peers replicate stick-table values, they do not sum them; give --edges 1, or"
+                    + " use --edge nginx") : Optional.empty();
+            default -> Edge.super.whyNot(lacking, spec);
+        };
     }
 
     private static long megabytes(StackSpec spec) {
@@ -419,5 +420,26 @@ public final class HaproxyEdge implements Edge {
         } finally {
             tiers.forEach(ManagedProcess::close);
         }
+    }
+
+    @Override
+    public String displayName() {
+        return "HAProxy";
+    }
+
+    @Override
+    public String limiter() {
+        return "sliding-window counter (http_req_rate)";
+    }
+
+    /** Nodelay whatever {@code mode} says: {@link #refusal} turns away any other. */
+    @Override
+    public LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status) {
+        return LimitSpec.haproxy(rate, burst, status);
+    }
+
+    @Override
+    public EdgeCacheSpec cacheModel(StackSpec spec) {
+        return EdgeCacheSpec.haproxy(CACHE_MAX_AGE_SEC);
     }
 }

@@ -1,5 +1,8 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
+import dev.ratecache.model.Rate;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.nginx.NginxRenderer;
@@ -8,6 +11,7 @@ import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.spec.TlsFiles;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -296,5 +300,28 @@ public final class NginxEdge implements Edge {
                 }
             }
         }
+    }
+
+    @Override
+    public String displayName() {
+        return "nginx";
+    }
+
+    @Override
+    public String limiter() {
+        return "leaky bucket (limit_req)";
+    }
+
+    @Override
+    public LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status) {
+        return mode.limitReq(Rate.perSecond(rate), burst, status);
+    }
+
+    @Override
+    public EdgeCacheSpec cacheModel(StackSpec spec) {
+        // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
+        return new EdgeCacheSpec(true, spec.readTimeout() * 1000L, spec.readTimeout() * 1000L,
+                spec.cache().stale() == StackSpec.Stale.PROTECTIVE, spec.cache().backgroundUpdate(),
+                NginxRenderer.EDGE_CACHE_INACTIVE.toMillis());
     }
 }

@@ -1,10 +1,13 @@
 package dev.ratecache.suite.edge;
 
+import dev.ratecache.model.EdgeCacheSpec;
+import dev.ratecache.model.LimitSpec;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -102,43 +105,42 @@ public final class VarnishEdge implements Edge {
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
-        if (spec.quota().isPresent()) {
-            return Optional.of("--quota is counted by nginx's edge so far (a Lua script against Redis): drop --quota, or"
-                    + " use --edge nginx");
-        }
-        if (spec.hasQuota()) {
-            return Optional.of("A tier's quota= (--tiers) is counted by nginx's edge so far (a Lua script against Redis):"
-                    + " drop the quota= fields, or use --edge nginx");
-        }
-        if (spec.tls().isPresent()) {
-            return Optional.of("Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors put"
-                    + " a TLS proxy such as hitch in front of it (https://varnish-cache.org/docs/7.1/phk/ssl_again.html);"
-                    + " drop --tls, or use --edge nginx");
-        }
-        Optional<String> notYet = spec.notRenderedBy("Varnish", RENDERS);
-        if (notYet.isPresent()) {
-            return notYet;
-        }
-        if (spec.queues()) {
-            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays " + spec.queueingFlagsAndFix()
-                    + ", or use --edge nginx");
-        }
-        List<String> queueingTiers = spec.tiers().stream().filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
-                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
-        if (!queueingTiers.isEmpty()) {
-            return Optional.of("Varnish's vsthrottle only rejects and never queues or delays (--tiers: "
-                    + String.join(", ", queueingTiers) + "): give those tiers the mode nodelay, or use --edge nginx");
-        }
-        if (spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE) {
-            return Optional.of("The Varnish edge serves stale content only in the grace the origin's"
-                    + " stale-while-revalidate and stale-if-error allow: drop --stale protective, or use --edge nginx");
-        }
-        if (spec.edges() > 1) {
-            return Optional.of("Varnish cannot hold one per-client limit across --edges " + spec.edges()
-                    + ": each varnishd keeps its own vsthrottle buckets, in its own memory; give --edges 1, or use"
-                    + " --edge nginx");
-        }
-        return Optional.empty();
+        return lacking(spec, Capability.QUOTA)
+                .or(() -> spec.tls().isPresent()
+                        ? Optional.of("Varnish cannot terminate TLS: Varnish Cache has no TLS of its own, and its authors"
+                                + " put a TLS proxy such as hitch in front of it"
+                                + " (https://varnish-cache.org/docs/7.1/phk/ssl_again.html); drop --tls, or use --edge nginx")
+                        : Optional.empty())
+                .or(() -> spec.notRenderedBy("Varnish", RENDERS))
+                .or(() -> lacking(spec, Capability.QUEUE_DELAY))
+                // Varnish serves stale content, but only in the grace the origin allows.
+                .or(() -> spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE
+                        ? Optional.of("The Varnish edge serves stale content only in the grace the origin's"
+                                + " stale-while-revalidate and stale-if-error allow: drop --stale protective, or use"
+                                + " --edge nginx")
+                        : Optional.empty())
+                .or(() -> lacking(spec, Capability.FLEET));
+    }
+
+    @Override
+    public Optional<String> whyNot(Capability lacking, StackSpec spec) {
+        return switch (lacking) {
+            case QUEUE_DELAY -> {
+                if (spec.queues()) {
+                    yield Optional.of("Varnish's vsthrottle only rejects and never queues or delays "
+                            + spec.queueingFlagsAndFix() + ", or use --edge nginx");
+                }
+                List<String> queueingTiers = spec.tiers().stream().filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                        .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+                yield queueingTiers.isEmpty() ? Optional.empty() : Optional.of("Varnish's vsthrottle only rejects and"
+                        + " never queues or delays (--tiers: " + String.join(", ", queueingTiers) + "): give those tiers"
+                        + " the mode nodelay, or use --edge nginx");
+            }
+            case FLEET -> spec.edges() > 1 ? Optional.of("Varnish cannot hold one per-client limit across --edges "
+                    + spec.edges() + ": each varnishd keeps its own vsthrottle buckets, in its own memory; give --edges"
+                    + " 1, or use --edge nginx") : Optional.empty();
+            default -> Edge.super.whyNot(lacking, spec);
+        };
     }
 
     /**
@@ -318,5 +320,26 @@ public final class VarnishEdge implements Edge {
         return ProductTemplates.startTier("varnish", name, List.of(binary(), "-F", "-T", "none",
                 "-n", instance(dir, name).toString(), "-a", address + ":" + port,
                 "-f", vcl.toString(), "-s", "malloc," + cacheMb + "m"), dir, address, port);
+    }
+
+    @Override
+    public String displayName() {
+        return "Varnish";
+    }
+
+    @Override
+    public String limiter() {
+        return "token bucket (vsthrottle)";
+    }
+
+    /** Nodelay whatever {@code mode} says: {@link #refusal} turns away any other. */
+    @Override
+    public LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status) {
+        return LimitSpec.vsthrottle(rate, burst, status);
+    }
+
+    @Override
+    public EdgeCacheSpec cacheModel(StackSpec spec) {
+        return EdgeCacheSpec.varnish();
     }
 }

@@ -242,7 +242,8 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
     }
 
     private String describeStack() {
-        String through = direct || edge == EdgeProduct.NGINX ? ""
+        // A product that can do everything needs no words: the cells of the suite's default edge read as they always did.
+        String through = direct || edge.cannot().isEmpty() ? ""
                 : edge.displayName() + " (which cannot " + edge.cannot() + "): ";
         String tool = generator == Generator.WRK ? WrkGenerator.describe(properties)
                 : generator == Generator.BOMBARDIER ? BombardierGenerator.describe(properties) : null;

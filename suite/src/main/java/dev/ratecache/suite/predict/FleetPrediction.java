@@ -61,7 +61,7 @@ public record FleetPrediction(double effectiveLimit, double admittedPerSecond, i
         for (int e = 0; e < edges; e++) {
             Map<String, LimitReq> byTier = new HashMap<>();
             for (LimitTier t : keys.tiers()) {
-                byTier.put(t.name(), new LimitReq(Predictor.limit(rate(t.rate(), share), t.burst() / share, t.mode(), 429)));
+                byTier.put(t.name(), new LimitReq(t.mode().limitReq(rate(t.rate(), share), t.burst() / share, 429)));
             }
             zones.add(byTier);
         }

@@ -5,11 +5,9 @@ import dev.ratecache.model.Arrival;
 import dev.ratecache.model.CacheStatus;
 import dev.ratecache.model.EdgeCacheSpec;
 import dev.ratecache.model.Freshness;
-import dev.ratecache.model.LimitReqSpec;
 import dev.ratecache.model.LimitSpec;
 import dev.ratecache.model.OriginSpec;
 import dev.ratecache.model.PathSpec;
-import dev.ratecache.model.Rate;
 import dev.ratecache.model.RequestOutcome;
 import dev.ratecache.model.Simulation;
 import dev.ratecache.model.SimulationResult;
@@ -17,15 +15,13 @@ import dev.ratecache.model.SimulationSpec;
 import dev.ratecache.model.Workload;
 import dev.ratecache.stats.Median;
 import dev.ratecache.stats.NearestRank;
-import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.HaproxyEdge;
+import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.LibraryDriver;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
-import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
 import dev.ratecache.suite.spec.StackSpec;
@@ -412,10 +408,10 @@ public final class Predictor {
         StackSpec s = in.stack();
         // Whichever product: the tiers are there unless the cell goes straight to the origin.
         boolean tiers = !in.cell().direct();
-        EdgeProduct product = in.cell().edge();
+        Edge product = in.cell().edge().declared();
         LimitSpec front = tiers ? s.front().map(l -> limit(product, l, s.rejectStatus())).orElse(null) : null;
         LimitSpec back = tiers ? s.back().map(l -> limit(product, l, s.rejectStatus())).orElse(null) : null;
-        EdgeCacheSpec cache = tiers && s.cache().on() ? cache(product, s) : null;
+        EdgeCacheSpec cache = tiers && s.cache().on() ? product.cacheModel(s) : null;
         if (own(in).isPresent()) {
             // The user's config decides the edge: its limit and cache where the plans' paths go, when the cell keeps them.
             front = tiers && s.front().isPresent() ? own(in).get().front().orElse(null) : null;
@@ -439,7 +435,7 @@ public final class Predictor {
             // By key: each key its tier's limit, as the cell's product limits; the workload's clients are the keys.
             Map<String, LimitSpec> byKey = new LinkedHashMap<>();
             for (LimitTier t : keys.tiers()) {
-                LimitSpec tier = limit(product, t.rate(), t.burst(), t.mode(), s.rejectStatus());
+                LimitSpec tier = product.limiterModel(t.rate(), t.burst(), t.mode(), s.rejectStatus());
                 t.keys().forEach(k -> byKey.put(k, tier));
             }
             spec = spec.withFrontByClient(byKey);
@@ -447,30 +443,9 @@ public final class Predictor {
         return spec;
     }
 
-    /** A tier's limit as {@code product} renders the spec's rate and burst (HAProxy's and Varnish's only nodelay). */
-    static LimitSpec limit(EdgeProduct product, StackSpec.Limit limit, int status) {
-        return limit(product, limit.rate(), limit.burst(), LimitMode.parse(limit.modeFlag()), status);
-    }
-
-    /** The same for a limit in the flags' words: a tier of keys'. */
-    static LimitSpec limit(EdgeProduct product, int rate, int burst, LimitMode mode, int status) {
-        return switch (product) {
-            case NGINX -> limit(rate, burst, mode, status);
-            case HAPROXY -> LimitSpec.haproxy(rate, burst, status);
-            case VARNISH -> LimitSpec.vsthrottle(rate, burst, status);
-        };
-    }
-
-    /** The edge cache as {@code product} renders the spec. */
-    static EdgeCacheSpec cache(EdgeProduct product, StackSpec s) {
-        return switch (product) {
-            // proxy_cache_lock_timeout and _age are the read timeout, as NginxRenderer renders them.
-            case NGINX -> new EdgeCacheSpec(true, s.readTimeout() * 1000L, s.readTimeout() * 1000L,
-                    s.cache().stale() == StackSpec.Stale.PROTECTIVE, s.cache().backgroundUpdate(),
-                    NginxRenderer.EDGE_CACHE_INACTIVE.toMillis());
-            case HAPROXY -> EdgeCacheSpec.haproxy(HaproxyEdge.CACHE_MAX_AGE_SEC);
-            case VARNISH -> EdgeCacheSpec.varnish();
-        };
+    /** A tier's limit as the cell's product renders the spec's rate and burst (HAProxy's and Varnish's only nodelay). */
+    static LimitSpec limit(Edge product, StackSpec.Limit limit, int status) {
+        return product.limiterModel(limit.rate(), limit.burst(), LimitMode.parse(limit.modeFlag()), status);
     }
 
     /**
@@ -494,19 +469,6 @@ public final class Predictor {
 
     private static boolean allowed(StackSpec s, String address) {
         return s.allow().stream().anyMatch(cidr -> dev.ratecache.suite.switches.Cidr.contains(cidr, address));
-    }
-
-    static LimitReqSpec limit(int rate, int burst, LimitMode mode, int status) {
-        return limit(Rate.perSecond(rate), burst, mode, status);
-    }
-
-    static LimitReqSpec limit(Rate rate, int burst, LimitMode mode, int status) {
-        LimitReqSpec spec = switch (mode.kind()) {
-            case QUEUE -> LimitReqSpec.queue(rate, burst);
-            case NODELAY -> LimitReqSpec.nodelay(rate, burst);
-            case DELAY -> LimitReqSpec.delay(rate, burst, mode.delay());
-        };
-        return spec.withRejectStatus(status);
     }
 
     /** The suite's origin as the profile runs it ({@link Profile#endpoints()}), or the replay's. */

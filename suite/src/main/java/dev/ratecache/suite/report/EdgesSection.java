@@ -36,7 +36,7 @@ public final class EdgesSection {
                 lockout(r, front).ifPresent(lines::add);
             }
             lines.add(promises(product, own, checks));
-            if (product != EdgeProduct.NGINX) {
+            if (!product.cannot().isEmpty()) {
                 lines.add(product.displayName() + " cannot " + product.cannot() + " (refused in one line when asked)");
             }
         }

@@ -1,6 +1,8 @@
 package dev.ratecache.suite.switches;
 
 import dev.ratecache.accesslog.Printable;
+import dev.ratecache.model.LimitReqSpec;
+import dev.ratecache.model.Rate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +33,16 @@ public record LimitMode(Kind kind, int delay) {
             return new LimitMode(Kind.DELAY, Integer.parseInt(m.group(1)));
         }
         throw new IllegalArgumentException("'" + Printable.escape(text) + "' is not a limit mode: use " + ACCEPTED);
+    }
+
+    /** limit_req's model of this mode at {@code rate} and {@code burst}, rejecting with {@code status}. */
+    public LimitReqSpec limitReq(Rate rate, int burst, int status) {
+        LimitReqSpec spec = switch (kind) {
+            case QUEUE -> LimitReqSpec.queue(rate, burst);
+            case NODELAY -> LimitReqSpec.nodelay(rate, burst);
+            case DELAY -> LimitReqSpec.delay(rate, burst, delay);
+        };
+        return spec.withRejectStatus(status);
     }
 
     @Override
