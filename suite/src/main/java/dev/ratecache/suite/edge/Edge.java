@@ -102,5 +102,31 @@ public interface Edge {
 
         @Override
         void close();
+
+        /**
+         * {@code started}, the spec the tiers were started from, with what starting them made that it
+         * did not name (nginx's fleet Redis): the spec they run.
+         */
+        default StackSpec runningSpec(StackSpec started) {
+            return started;
+        }
+
+        /**
+         * The processes the tiers started to serve beside them, whose CPU a request costs too (nginx's
+         * fleet Redis); none when they started none.
+         */
+        default List<Long> companionPids() {
+            return List.of();
+        }
+
+        /** The front tier's access logs, one per edge, in the product's own format; none when it keeps no file. */
+        default List<Path> frontAccessLogs() {
+            return List.of();
+        }
+
+        /** The front tier's config folder, whose TLS settings peak's TLS ceiling copies; empty when it has none. */
+        default Optional<Path> frontConfigFolder() {
+            return Optional.empty();
+        }
     }
 }

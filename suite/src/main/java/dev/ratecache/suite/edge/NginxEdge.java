@@ -296,5 +296,30 @@ public final class NginxEdge implements Edge {
                 }
             }
         }
+
+        /** The front end tier; with several edges, the first of them. */
+        public NginxServer front() {
+            return fronts.get(0);
+        }
+
+        @Override
+        public StackSpec runningSpec(StackSpec started) {
+            return spec;
+        }
+
+        @Override
+        public List<Long> companionPids() {
+            return fleetRedis().map(r -> List.of(r.pid())).orElse(List.of());
+        }
+
+        @Override
+        public List<Path> frontAccessLogs() {
+            return fronts.stream().map(NginxServer::accessLog).toList();
+        }
+
+        @Override
+        public Optional<Path> frontConfigFolder() {
+            return Optional.of(front().prefix().resolve("conf"));
+        }
     }
 }

@@ -186,7 +186,7 @@ public final class UpSession {
     private LiveStatus.Tiers tiers(StackSwitches chosen) {
         StackPorts ports = settings.ports();
         return switch (settings.product()) {
-            case NGINX -> LiveStatus.nginx(ports.frontStatus(), ports.backStatus(), stack.frontEnd().accessLog(),
+            case NGINX -> LiveStatus.nginx(ports.frontStatus(), ports.backStatus(), stack.tiers().frontAccessLogs().get(0),
                     chosen.rejectStatus());
             case HAPROXY -> LiveStatus.haproxy(HaproxyEdge.accessLog(productDir(), "front"),
                     HaproxyEdge.accessLog(productDir(), "back"), chosen.rejectStatus());
