@@ -129,4 +129,26 @@ public interface Edge {
             return Optional.empty();
         }
     }
+
+    /**
+     * How up's status line reads this product's running {@code tiers}, started from {@code spec} in
+     * {@code dir}, counting answers with {@code rejectStatus} as rejected.
+     */
+    LiveCounters liveCounters(Running tiers, StackSpec spec, Path dir, int rejectStatus);
+
+    /**
+     * The path of the product's status page on each tier's status port (the spec's frontStatus and
+     * backStatus), which up lists; empty when the product has none.
+     */
+    default Optional<String> statusPage() {
+        return Optional.empty();
+    }
+
+    /** What a run folder holds of this product's tiers (rendered configs, logs), as up's banner says it. */
+    String runFolderGuide();
+
+    /** Whether its front can run a user's own nginx config (--nginx-conf) in place of the rendered one. */
+    default boolean runsOwnNginxConfig() {
+        return false;
+    }
 }
