@@ -1,5 +1,6 @@
 package dev.ratecache.client;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.AccessLog;
 import dev.ratecache.suite.origin.OriginServer;
@@ -50,7 +51,7 @@ final class TestStacks {
 
     /** The front end's access log lines for {@code uri}, once at least {@code atLeast} are there. */
     static List<JsonNode> frontLog(Stack stack, String uri, int atLeast) {
-        return AccessLog.linesFor(stack.frontEnd().accessLog(), uri, atLeast);
+        return AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).front().accessLog(), uri, atLeast);
     }
 
     static Path freshDir(Class<?> owner) {

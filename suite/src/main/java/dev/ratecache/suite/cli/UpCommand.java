@@ -71,7 +71,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
             description = EdgeOption.HELP + " Default: ${DEFAULT-VALUE}.")
-    EdgeProduct edge = EdgeProduct.NGINX;
+    EdgeProduct edge = EdgeProduct.reference();
 
     @Mixin
     OriginThreads originThreads = new OriginThreads();
@@ -141,7 +141,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
             }
         }
         problems.addAll(ownConfig.orphans());
-        if (ownConfig.given() && edge != dev.ratecache.suite.edge.EdgeProduct.NGINX) {
+        if (ownConfig.given() && !edge.adapter().runsOwnNginxConfig()) {
             problems.add("--nginx-conf is an nginx config, which only nginx's front runs: drop --edge " + edge);
         } else if (ownConfig.given() && problems.isEmpty()) {
             OwnConfigOptions.applyOrSay(ownConfig, chosen, problems);

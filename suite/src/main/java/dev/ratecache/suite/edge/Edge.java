@@ -105,6 +105,54 @@ public interface Edge {
 
         @Override
         void close();
+
+        /**
+         * {@code started}, the spec the tiers were started from, with what starting them made that it
+         * did not name (nginx's fleet Redis): the spec they run.
+         */
+        default StackSpec runningSpec(StackSpec started) {
+            return started;
+        }
+
+        /**
+         * The processes the tiers started to serve beside them, whose CPU a request costs too (nginx's
+         * fleet Redis); none when they started none.
+         */
+        default List<Long> companionPids() {
+            return List.of();
+        }
+
+        /** The front tier's access logs, one per edge, in the product's own format; none when it keeps no file. */
+        default List<Path> frontAccessLogs() {
+            return List.of();
+        }
+
+        /** The front tier's config folder, whose TLS settings peak's TLS ceiling copies; empty when it has none. */
+        default Optional<Path> frontConfigFolder() {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * How up's status line reads this product's running {@code tiers}, started from {@code spec} in
+     * {@code dir}, counting answers with {@code rejectStatus} as rejected.
+     */
+    LiveCounters liveCounters(Running tiers, StackSpec spec, Path dir, int rejectStatus);
+
+    /**
+     * The path of the product's status page on each tier's status port (the spec's frontStatus and
+     * backStatus), which up lists; empty when the product has none.
+     */
+    default Optional<String> statusPage() {
+        return Optional.empty();
+    }
+
+    /** What a run folder holds of this product's tiers (rendered configs, logs), as up's banner says it. */
+    String runFolderGuide();
+
+    /** Whether its front can run a user's own nginx config (--nginx-conf) in place of the rendered one. */
+    default boolean runsOwnNginxConfig() {
+        return false;
     }
 
     // The product as the model and the report see it: what predict/ simulates and the report names,

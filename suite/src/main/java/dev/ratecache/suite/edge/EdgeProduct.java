@@ -91,4 +91,12 @@ public enum EdgeProduct {
     public String toString() {
         return name().toLowerCase(Locale.ROOT);
     }
+
+    /**
+     * The product the suite grew from and measures the others against, which runs every switch:
+     * what a stack runs when no product is named.
+     */
+    public static EdgeProduct reference() {
+        return NGINX;
+    }
 }

@@ -442,4 +442,38 @@ public final class HaproxyEdge implements Edge {
     public EdgeCacheSpec cacheModel(StackSpec spec) {
         return EdgeCacheSpec.haproxy(CACHE_MAX_AGE_SEC);
     }
+
+    /**
+     * HAProxy has no status page: each tier's access log, which HAProxy writes as each request
+     * ends. A tier's count is then of requests that ended, where nginx's stub_status counts them as
+     * they are read: a slow request counts a line later than nginx's would.
+     */
+    @Override
+    public LiveCounters liveCounters(Edge.Running tiers, StackSpec spec, Path dir, int rejectStatus) {
+        return liveCounters(accessLog(dir, "front"), accessLog(dir, "back"), rejectStatus);
+    }
+
+    static LiveCounters liveCounters(Path frontAccessLog, Path backAccessLog, int rejectStatus) {
+        AccessLogTail frontLog = new AccessLogTail(frontAccessLog, rejectStatus, AccessLogTail.HAPROXY);
+        AccessLogTail backLog = new AccessLogTail(backAccessLog, rejectStatus, AccessLogTail.HAPROXY);
+        long[] totals = new long[2];
+        return new LiveCounters() {
+            @Override public Reading read() throws IOException {
+                AccessLogTail.Counts front = frontLog.read();
+                totals[0] += front.responses();
+                totals[1] += backLog.read().responses();
+                return new Reading(java.util.OptionalLong.of(totals[0]), java.util.OptionalLong.of(totals[1]), front);
+            }
+
+            @Override public String source() {
+                return "HAProxy has no status page: each tier's access log, whose requests count as they end";
+            }
+        };
+    }
+
+    @Override
+    public String runFolderGuide() {
+        return "haproxy/front.cfg, back.cfg: rendered configs; haproxy/front-access.log, back-access.log: access logs;"
+                + " haproxy/front.log, back.log: HAProxy's messages; origin.log";
+    }
 }

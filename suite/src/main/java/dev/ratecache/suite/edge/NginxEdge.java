@@ -7,6 +7,7 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.StubStatus;
 import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.spec.TierPorts;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -300,6 +302,71 @@ public final class NginxEdge implements Edge {
                 }
             }
         }
+
+        /** The front end tier; with several edges, the first of them. */
+        public NginxServer front() {
+            return fronts.get(0);
+        }
+
+        @Override
+        public StackSpec runningSpec(StackSpec started) {
+            return spec;
+        }
+
+        @Override
+        public List<Long> companionPids() {
+            return fleetRedis().map(r -> List.of(r.pid())).orElse(List.of());
+        }
+
+        @Override
+        public List<Path> frontAccessLogs() {
+            return fronts.stream().map(NginxServer::accessLog).toList();
+        }
+
+        @Override
+        public Optional<Path> frontConfigFolder() {
+            return Optional.of(front().prefix().resolve("conf"));
+        }
+    }
+
+    /** Both stub_status pages, and the front end's access log: the status page counts no cache HIT. */
+    @Override
+    public LiveCounters liveCounters(Edge.Running tiers, StackSpec spec, Path dir, int rejectStatus) {
+        int frontStatus = spec.ports().frontStatus();
+        int backStatus = spec.ports().backStatus();
+        AccessLogTail frontLog = new AccessLogTail(tiers.frontAccessLogs().get(0), rejectStatus);
+        return new LiveCounters() {
+            @Override public Reading read() throws IOException {
+                return new Reading(stub(frontStatus), stub(backStatus), frontLog.read());
+            }
+
+            @Override public int polls() {
+                return 1;
+            }
+
+            @Override public String source() {
+                return "front access log";
+            }
+        };
+    }
+
+    private static OptionalLong stub(int port) {
+        return StubStatus.fetch(port).map(s -> OptionalLong.of(s.requests())).orElse(OptionalLong.empty());
+    }
+
+    @Override
+    public Optional<String> statusPage() {
+        return Optional.of("/nginx_status");
+    }
+
+    @Override
+    public String runFolderGuide() {
+        return "nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs";
+    }
+
+    @Override
+    public boolean runsOwnNginxConfig() {
+        return true;
     }
 
     @Override

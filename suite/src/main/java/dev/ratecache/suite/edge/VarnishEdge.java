@@ -342,4 +342,16 @@ public final class VarnishEdge implements Edge {
     public EdgeCacheSpec cacheModel(StackSpec spec) {
         return EdgeCacheSpec.varnish();
     }
+
+    @Override
+    public LiveCounters liveCounters(Edge.Running tiers, StackSpec spec, Path dir, int rejectStatus) {
+        return new VarnishCounters(dir);
+    }
+
+    @Override
+    public String runFolderGuide() {
+        return "varnish/front.vcl, back.vcl: rendered configs; varnish/front-access.log, back-access.log: access logs,"
+                + " saved as down stops up (a terminal's Ctrl-C stops varnishd too, and its log goes with it);"
+                + " varnish/front.log, back.log: varnishd's messages; origin.log";
+    }
 }

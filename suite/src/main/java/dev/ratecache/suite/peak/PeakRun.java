@@ -192,8 +192,8 @@ public final class PeakRun {
         if (quota != null) {
             kinds.addAll(List.of(Kind.QUOTA_HIT, Kind.QUOTA_MISS));
         }
-        long front = open.frontEnd().pid();
-        long back = open.backEnd().pid();
+        long front = open.frontPid();
+        long back = open.backPid();
         h.rounds(round -> {
             measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
             // With --quota, every other round the quota's HIT and MISS first, so that a machine slowing
@@ -226,7 +226,7 @@ public final class PeakRun {
         h.stop(open);
         Stack rejecting = h.started(Stack.around(origin, rejecting(options.switches()), options.ports(),
                 options.dir().resolve("rejecting")));
-        long rejectingFront = rejecting.frontEnd().pid();
+        long rejectingFront = rejecting.frontPid();
         h.rounds(round -> {
             measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
             measure(Kind.REJECTION, url, null, round, rejectingFront);
@@ -272,13 +272,11 @@ public final class PeakRun {
                 List<Path> edgeLogs;
                 try (Stack fleet = Stack.around(origin, s, options.ports(), options.dir()
                         .resolve("fleet-" + p.limit() + (rejecting ? "-rejecting" : "-open")))) {
-                    List<Long> masters = new ArrayList<>();
-                    fleet.balancer().ifPresent(b -> masters.add(b.pid()));
-                    fleet.fronts().forEach(f -> masters.add(f.pid()));
-                    masters.add(fleet.backEnd().pid());
-                    fleet.fleetRedis().ifPresent(r -> masters.add(r.pid()));
+                    List<Long> masters = new ArrayList<>(fleet.tiers().frontPids());
+                    masters.add(fleet.backPid());
+                    masters.addAll(fleet.tiers().companionPids());
                     long[] pids = masters.stream().mapToLong(Long::longValue).toArray();
-                    edgeLogs = fleet.frontAccessLogs();
+                    edgeLogs = fleet.tiers().frontAccessLogs();
                     h.rounds(round -> {
                         measure(Kind.CEILING, ceiling.uri(), null, round, ceiling.pid());
                         measure(kind, fleet.frontUri().resolve(options.path()), rejecting ? null
@@ -314,11 +312,14 @@ public final class PeakRun {
                     options.dir().resolve("quota")));
             URI url = stack.frontUri().resolve(options.path());
             PeakHarness.warm(url);
-            List<Long> hit = new ArrayList<>(List.of(stack.frontEnd().pid()));
-            stack.fleetRedis().ifPresentOrElse(r -> hit.add(r.pid()), () -> h.warn("the quota's rows count"
-                    + " no Redis CPU: --fleet-redis names a Redis of yours, whose process peak cannot see"));
+            List<Long> hit = new ArrayList<>(List.of(stack.frontPid()));
+            hit.addAll(stack.tiers().companionPids());
+            if (stack.tiers().companionPids().isEmpty()) {
+                h.warn("the quota's rows count no Redis CPU: --fleet-redis names a Redis of yours, whose process"
+                        + " peak cannot see");
+            }
             List<Long> miss = new ArrayList<>(hit);
-            miss.add(stack.backEnd().pid());
+            miss.add(stack.backPid());
             return new QuotaRows(stack, url, hit.stream().mapToLong(Long::longValue).toArray(),
                     miss.stream().mapToLong(Long::longValue).toArray());
         }
@@ -328,7 +329,7 @@ public final class PeakRun {
          * its requests, read once it has written out its buffered log.
          */
         Map<String, Long> stop(PeakHarness h) throws IOException {
-            List<Path> logs = stack.frontAccessLogs();
+            List<Path> logs = stack.tiers().frontAccessLogs();
             h.stop(stack);
             Map<String, Long> logged = quotaLog(logs);
             long fellBack = logged.entrySet().stream().filter(e -> e.getKey().startsWith("FALLBACK"))

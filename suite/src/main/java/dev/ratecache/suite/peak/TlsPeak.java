@@ -129,7 +129,7 @@ public final class TlsPeak {
             CeilingServer plainCeiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"),
                     options.workers(), Ports.free(), bodyBytes));
             CeilingServer tlsCeiling = h.started(CeilingServer.startTls(options.dir().resolve("ceiling-tls"),
-                    options.workers(), Ports.free(), bodyBytes, tls.frontEnd().prefix().resolve("conf"),
+                    options.workers(), Ports.free(), bodyBytes, tls.tiers().frontConfigFolder().orElseThrow(),
                     options.switches().http2()));
 
             Map<Kind, String> clients = new EnumMap<>(Kind.class);
@@ -153,7 +153,7 @@ public final class TlsPeak {
                     ceilings.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, ceiling.uri().resolve(
                             options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name, h2));
                     fronts.computeIfAbsent(kind, x -> new ArrayList<>()).add(h.notReachingOrigin(kind.label(), round,
-                            () -> measure(kind, frontUrl, stack.frontEnd().pid(), wrk, h2load, options.load().duration(),
+                            () -> measure(kind, frontUrl, stack.frontPid(), wrk, h2load, options.load().duration(),
                                     out, "front-" + name, h2)));
                 }
             });

@@ -1,12 +1,9 @@
 package dev.ratecache.suite.stack;
 
 import dev.ratecache.proc.ProcCpu;
-import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.NginxEdge;
-import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.nginx.ThrowawayCa;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.StackSpec;
@@ -22,8 +19,8 @@ import java.util.Optional;
 /**
  * The whole path: origin, back end, front end, started in that order and stopped in reverse.
  * When the switches name a user's own origin, the suite's origin is not started. The tiers are any
- * edge product's, through its adapter from the stack spec ({@link #aroundEdge}); what only nginx
- * has (its servers, a fleet's balancer) is there when they are nginx's.
+ * edge product's, through its adapter from the stack spec ({@link #aroundEdge}); what only one
+ * product has (nginx's servers, a fleet's balancer) its own tiers give ({@link #tiers(Class)}).
  *
  * <pre>{@code
  * try (Stack stack = Stack.start(new StackSwitches(), StackPorts.free(), dir)) {
@@ -51,13 +48,13 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Starts fresh nginx tiers (new processes, empty cache) in {@code dir} in front of an origin that
-     * is already running and that {@link #close()} leaves running: a matrix keeps one origin for all
-     * its cells. {@code origin} is null when the switches name the user's own origins.
+     * Starts fresh tiers of the reference product (new processes, empty cache) in {@code dir} in
+     * front of an origin that is already running and that {@link #close()} leaves running: a matrix
+     * keeps one origin for all its cells. {@code origin} is null when the switches name the user's own origins.
      */
     public static Stack around(OriginServer origin, StackSwitches switches, StackPorts ports, Path dir)
             throws IOException {
-        return aroundEdge(EdgeProduct.NGINX.adapter(), switches.spec(ports), origin, ports, dir);
+        return aroundEdge(EdgeProduct.reference().adapter(), switches.spec(ports), origin, ports, dir);
     }
 
     /**
@@ -78,10 +75,13 @@ public final class Stack implements AutoCloseable {
         return start(switches, ports, dir, 10, List.of());
     }
 
-    /** Starts everything with nginx's tiers; {@code originArgs} are extra Spring Boot arguments for the suite's origin. */
+    /**
+     * Starts everything with the reference product's tiers; {@code originArgs} are extra Spring Boot
+     * arguments for the suite's origin.
+     */
     public static Stack start(StackSwitches switches, StackPorts ports, Path dir, int originThreads,
             List<String> originArgs) throws IOException {
-        return start(EdgeProduct.NGINX, switches, ports, dir, originThreads, originArgs);
+        return start(EdgeProduct.reference(), switches, ports, dir, originThreads, originArgs);
     }
 
     /**
@@ -131,25 +131,21 @@ public final class Stack implements AutoCloseable {
     public URI backUri() { return URI.create("http://" + dev.ratecache.proc.Ports.LOOPBACK + ":" + ports.back()); }
     public StackPorts ports() { return ports; }
     /** The spec the tiers run, with what starting them made: the throwaway CA, nginx's fleet Redis. */
-    public StackSpec spec() { return nginxTiers().map(NginxEdge.Tiers::spec).orElse(spec); }
+    public StackSpec spec() { return tiers.runningSpec(spec); }
     /** The edge product whose tiers these are, as --edge names it. */
     public String product() { return product; }
-    /** The front end tier; with several edges, the first of them (see {@link #fronts()}). */
-    public NginxServer frontEnd() { return nginx().fronts().get(0); }
-    /** Every front end tier: one, or the edges behind the balancer; none when the tiers are another product's. */
-    public List<NginxServer> fronts() { return nginxTiers().map(NginxEdge.Tiers::fronts).orElse(List.of()); }
-    /** The edge balancer; empty with one edge. */
-    public Optional<NginxServer> balancer() { return nginxTiers().flatMap(NginxEdge.Tiers::balancer); }
-    /** The front end tiers' access logs, one per edge. */
-    public List<Path> frontAccessLogs() { return fronts().stream().map(NginxServer::accessLog).toList(); }
-    public NginxServer backEnd() { return nginx().back(); }
 
-    private Optional<NginxEdge.Tiers> nginxTiers() {
-        return tiers instanceof NginxEdge.Tiers n ? Optional.of(n) : Optional.empty();
+    /** The running tiers, whichever product's: what the product gives beyond the stack's own questions. */
+    public Edge.Running tiers() {
+        return tiers;
     }
 
-    private NginxEdge.Tiers nginx() {
-        return nginxTiers().orElseThrow(() -> new IllegalStateException("the tiers are " + product + "'s, not nginx's"));
+    /** The running tiers as the product's own type, for what only that product has; throws when they are another's. */
+    public <T extends Edge.Running> T tiers(Class<T> type) {
+        if (!type.isInstance(tiers)) {
+            throw new IllegalStateException("the tiers are " + product + "'s, not " + type.getName() + "'s");
+        }
+        return type.cast(tiers);
     }
 
     /** The front tier's PID, whichever product it is: nginx's master (the first edge's with several), or the product's. */
@@ -199,9 +195,6 @@ public final class Stack implements AutoCloseable {
     public Optional<Path> frontCacheFolder() {
         return tiers.frontCacheFolder();
     }
-
-    /** The Redis the edges share with --fleet-limit shared, when the suite started it. */
-    public Optional<RedisServer> fleetRedis() { return nginxTiers().flatMap(NginxEdge.Tiers::fleetRedis); }
 
     /** The suite's origin; empty when the stack fronts a user's own origin. */
     public Optional<OriginServer> ownOrigin() { return Optional.ofNullable(origin); }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.up;
 
+import dev.ratecache.suite.edge.AccessLogTail;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;

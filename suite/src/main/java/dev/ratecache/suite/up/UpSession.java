@@ -3,8 +3,9 @@ package dev.ratecache.suite.up;
 import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.PostgresServer;
+import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
-import dev.ratecache.suite.edge.HaproxyEdge;
+import dev.ratecache.suite.edge.LiveCounters;
 import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
@@ -45,6 +46,8 @@ public final class UpSession {
     }
 
     private final Settings settings;
+    /** The product's adapter: what up shows of its tiers is its to say. */
+    private final Edge edge;
     private final Path resultsDir;
     private final Path runDir;
     private final PrintWriter out;
@@ -63,6 +66,7 @@ public final class UpSession {
     /** {@code runDir}, not yet made, is this up's run folder under {@code resultsDir}, where up.json goes too. */
     public UpSession(Settings settings, Path resultsDir, Path runDir, PrintWriter out, PrintWriter err) {
         this.settings = settings;
+        this.edge = settings.product().adapter();
         this.resultsDir = resultsDir;
         this.runDir = runDir;
         this.out = out;
@@ -112,7 +116,7 @@ public final class UpSession {
         stopOn("INT", 130);
         try {
             out.println("run-tests.sh up: starting " + (ownOrigin ? "the origin, " : "") + "the back end and the front end"
-                    + (product == EdgeProduct.NGINX ? "" : " in " + product.displayName())
+                    + (product == EdgeProduct.reference() ? "" : " in " + product.displayName())
                     + " (switches: " + chosen.describe() + ")");
             out.flush();
             try {
@@ -153,8 +157,9 @@ public final class UpSession {
             state = state.with(children, urls, portMap);
             state.write(resultsDir);
             // The first reading before the URLs are out: every request sent after seeing them counts.
-            LiveStatus live = new LiveStatus(tiers(chosen), ownOrigin ? ports.management() : 0);
-            printBanner(urls);
+            LiveCounters counters = edge.liveCounters(stack.tiers(), stack.spec(), productDir(), chosen.rejectStatus());
+            LiveStatus live = new LiveStatus(counters, ownOrigin ? ports.management() : 0);
+            printBanner(urls, counters);
             while (true) {
                 // The status line's period, not a wait for something to come up.
                 Thread.sleep(settings.everySeconds() * 1000L);
@@ -182,19 +187,7 @@ public final class UpSession {
         }
     }
 
-    /** Where the status line reads the tiers' figures: each product tells them its own way. */
-    private LiveStatus.Tiers tiers(StackSwitches chosen) {
-        StackPorts ports = settings.ports();
-        return switch (settings.product()) {
-            case NGINX -> LiveStatus.nginx(ports.frontStatus(), ports.backStatus(), stack.frontEnd().accessLog(),
-                    chosen.rejectStatus());
-            case HAPROXY -> LiveStatus.haproxy(HaproxyEdge.accessLog(productDir(), "front"),
-                    HaproxyEdge.accessLog(productDir(), "back"), chosen.rejectStatus());
-            case VARNISH -> new VarnishTiers(productDir());
-        };
-    }
-
-    /** Where another product's tiers keep their configs and logs (Stack.start's folder for them). */
+    /** Where the product's tiers keep their configs and logs (Stack.start's folder for them). */
     private Path productDir() {
         return runDir.resolve(settings.product().toString());
     }
@@ -211,10 +204,10 @@ public final class UpSession {
         } else {
             urls.put("origin", String.join(", ", chosen.origins().stream().map(Object::toString).toList()));
         }
-        if (settings.product() == EdgeProduct.NGINX) {
-            urls.put("front-status", base + ports.frontStatus() + "/nginx_status");
-            urls.put("back-status", base + ports.backStatus() + "/nginx_status");
-        }
+        edge.statusPage().ifPresent(page -> {
+            urls.put("front-status", base + ports.frontStatus() + page);
+            urls.put("back-status", base + ports.backStatus() + page);
+        });
         return urls;
     }
 
@@ -227,14 +220,14 @@ public final class UpSession {
             map.put("origin", ports.origin());
             map.put("management", ports.management());
         }
-        if (settings.product() == EdgeProduct.NGINX) {
+        if (edge.statusPage().isPresent()) {
             map.put("front-status", ports.frontStatus());
             map.put("back-status", ports.backStatus());
         }
         return map;
     }
 
-    private void printBanner(Map<String, String> urls) {
+    private void printBanner(Map<String, String> urls, LiveCounters counters) {
         out.println("run-tests.sh up: running (PID " + ProcessHandle.current().pid() + ")");
         java.util.Optional<dev.ratecache.suite.spec.UserFront> own = settings.switches().ownFront();
         if (own.isPresent()) {
@@ -260,27 +253,14 @@ public final class UpSession {
                             + PostgresServer.USER + " " + PostgresServer.DATABASE + ")")
                     + "; /places?code=1227, /places?region=R042, /items/42");
         }
-        switch (settings.product()) {
-            case NGINX -> {
-                out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
-                out.println("  run folder   " + runDir + "  (nginx/*/conf: rendered configs; nginx/*/logs, origin.log: logs)");
-            }
-            case HAPROXY -> out.println("  run folder   " + runDir + "  (haproxy/front.cfg, back.cfg: rendered configs;"
-                    + " haproxy/front-access.log, back-access.log: access logs; haproxy/front.log, back.log: HAProxy's"
-                    + " messages; origin.log)");
-            case VARNISH -> out.println("  run folder   " + runDir + "  (varnish/front.vcl, back.vcl: rendered configs;"
-                    + " varnish/front-access.log, back-access.log: access logs, saved as down stops up (a terminal's"
-                    + " Ctrl-C stops varnishd too, and its log goes with it); varnish/front.log, back.log: varnishd's"
-                    + " messages; origin.log)");
+        if (urls.containsKey("front-status")) {
+            out.println("  status       " + urls.get("front-status") + " (front), " + urls.get("back-status") + " (back)");
         }
+        out.println("  run folder   " + runDir + "  (" + edge.runFolderGuide() + ")");
         out.println("  state        " + UpState.pointer(resultsDir) + " (PIDs, ports, URLs)");
         out.println("  stop         Ctrl-C here, or " + downCommand(resultsDir) + " from another terminal");
         out.println("status every " + settings.everySeconds() + " s: requests/s at each tier, rejected/s and edge HIT % ("
-                + switch (settings.product()) {
-                    case NGINX -> "front access log";
-                    case HAPROXY -> "HAProxy has no status page: each tier's access log, whose requests count as they end";
-                    case VARNISH -> "varnishstat's counters; rejected counts every answer the VCL made itself, a PURGE's too";
-                } + "), requests in flight at the origin");
+                + counters.source() + "), requests in flight at the origin");
         out.flush();
     }
 

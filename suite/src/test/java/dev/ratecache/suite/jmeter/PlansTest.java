@@ -1,5 +1,6 @@
 package dev.ratecache.suite.jmeter;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -189,7 +190,7 @@ class PlansTest {
 
         assertThat(run.exitCode()).as(why(run)).isZero();
         int samples = (int) JtlSummary.read(run.jtl()).samples();
-        List<JsonNode> lines = dev.ratecache.suite.AccessLog.linesFor(stack.frontEnd().accessLog(), FLOOD_PATH, samples);
+        List<JsonNode> lines = dev.ratecache.suite.AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).front().accessLog(), FLOOD_PATH, samples);
         java.util.Set<String> addresses = lines.stream().map(l -> l.path("client").asText()).collect(Collectors.toSet());
         assertThat(addresses).containsExactlyInAnyOrder("127.16.0.1", "127.16.0.2", "127.16.0.3", "127.16.0.4",
                 "127.16.0.5");

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -198,7 +199,7 @@ class EdgeCacheTest {
         onceExpired(url);
         // The back end logs that refresh once it is over (its own 504, or 499 when the front end
         // gave up first): the back end's second line for this URL, after the first miss.
-        AccessLog.linesFor(stack.backEnd().accessLog(), url, 2, Duration.ofSeconds(15));
+        AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).back().accessLog(), url, 2, Duration.ofSeconds(15));
         HttpResponse<String> afterTimeout = Http.get(stack.frontUri(), url);
 
         assertThat(afterTimeout.statusCode()).isEqualTo(200);

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static dev.ratecache.suite.stack.Stacks.fresh;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,7 +80,7 @@ class EdgeStaleRulesTest {
      */
     private static String backEndAnswersBehindTheStaleAnswer(String url) {
         return await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                .until(() -> AccessLog.linesFor(stack.frontEnd().accessLog(), url, 1).stream()
+                .until(() -> AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).front().accessLog(), url, 1).stream()
                         .filter(line -> "STALE".equals(line.path("cache").asText())).findFirst(), Optional::isPresent)
                 .map(line -> line.path("upstream_status").asText()).orElseThrow();
     }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -69,15 +70,15 @@ class EdgesTest {
     @Test
     void roundRobinGivesEachEdgeItsOwnCopy() throws Exception {
         try (Stack stack = start("round-robin", new StackSwitches().frontLimit(false))) {
-            assertThat(stack.fronts()).hasSize(2);
-            assertThat(stack.balancer()).isPresent();
+            assertThat(stack.tiers(NginxEdge.Tiers.class).fronts()).hasSize(2);
+            assertThat(stack.tiers(NginxEdge.Tiers.class).balancer()).isPresent();
 
             long reached = askEachUrlRepeatedly(stack);
             stack.close();
 
             // Consecutive requests alternate between the edges: each misses every URL once.
             assertThat(reached).isEqualTo(2L * URLS);
-            for (Path log : stack.frontAccessLogs()) {
+            for (Path log : stack.tiers().frontAccessLogs()) {
                 assertThat(urls(log)).hasSize(URLS);
             }
             // Half the answers were hits: the first ask on each edge missed, the second hit.
@@ -93,8 +94,8 @@ class EdgesTest {
             stack.close();
 
             assertThat(reached).isEqualTo(SHARDED_URLS);
-            Set<String> first = urls(stack.frontAccessLogs().get(0));
-            Set<String> second = urls(stack.frontAccessLogs().get(1));
+            Set<String> first = urls(stack.tiers().frontAccessLogs().get(0));
+            Set<String> second = urls(stack.tiers().frontAccessLogs().get(1));
             // Every URL lives on exactly one edge, and ketama spreads them over both: the edges' ports are
             // free ones chosen now, so which URL goes where changes from run to run, but with 24 URLs all on
             // one edge is a chance of about one in ten million (with 6 it was one in thirty).
@@ -122,7 +123,7 @@ class EdgesTest {
             assertThat(RateLimitTest.count(other, 200)).isEqualTo(4);
             stack.close();
             List<String> clients = new ArrayList<>();
-            for (Path log : stack.frontAccessLogs()) {
+            for (Path log : stack.tiers().frontAccessLogs()) {
                 NginxLog.entries(log).forEach(e -> clients.add(e.path("client").asText()));
             }
             // The address a client claims in X-Forwarded-For is replaced by the balancer.
@@ -145,7 +146,7 @@ class EdgesTest {
             stack.close();
 
             Set<String> edgesUsed = new java.util.HashSet<>();
-            for (JsonNode e : NginxLog.entries(stack.balancer().orElseThrow().accessLog())) {
+            for (JsonNode e : NginxLog.entries(stack.tiers(NginxEdge.Tiers.class).balancer().orElseThrow().accessLog())) {
                 edgesUsed.add(e.path("upstream").asText());
             }
             assertThat(edgesUsed).as("the burst went through both edges").hasSize(2);
@@ -158,11 +159,11 @@ class EdgesTest {
     @Test
     void theEdgesAreStoppedWithTheStack() throws Exception {
         Stack stack = start("stop", new StackSwitches());
-        List<NginxServer> all = new ArrayList<>(stack.fronts());
-        all.add(stack.balancer().orElseThrow());
+        List<NginxServer> all = new ArrayList<>(stack.tiers(NginxEdge.Tiers.class).fronts());
+        all.add(stack.tiers(NginxEdge.Tiers.class).balancer().orElseThrow());
         stack.close();
         assertThat(all).noneMatch(NginxServer::isRunning);
-        assertThat(Files.readString(stack.balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
+        assertThat(Files.readString(stack.tiers(NginxEdge.Tiers.class).balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
                 .contains("server 127.0.0.1:" + stack.ports().edgePorts(2).get(0) + ";")
                 .doesNotContain("hash $request_uri");
     }

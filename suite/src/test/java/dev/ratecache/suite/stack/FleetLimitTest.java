@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,7 +66,7 @@ class FleetLimitTest {
     }
 
     private static List<JsonNode> clientLines(Stack stack) throws Exception {
-        return FleetLog.clientLines(stack.frontAccessLogs(), CLIENT);
+        return FleetLog.clientLines(stack.tiers().frontAccessLogs(), CLIENT);
     }
 
     private static long promised(List<JsonNode> lines) {
@@ -96,7 +97,7 @@ class FleetLimitTest {
         List<Integer> statuses;
         List<JsonNode> lines;
         try (Stack stack = start("client-hash", fleet(FleetLimit.CLIENT_HASH))) {
-            assertThat(Files.readString(stack.balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
+            assertThat(Files.readString(stack.tiers(NginxEdge.Tiers.class).balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
                     .contains("include snippets/balancer/client-hash.conf;");
             statuses = send(stack);
             stack.close();
@@ -112,9 +113,9 @@ class FleetLimitTest {
         List<JsonNode> lines;
         try (Stack stack = start("split", fleet(FleetLimit.SPLIT))) {
             // 1 r/s over 3 edges is 20 r/m each; a burst of 5 is 1 each, rounded down so the fleet never admits more.
-            assertThat(Files.readString(stack.frontEnd().prefix().resolve("conf/snippets/shared/address-limit-zone.conf")))
+            assertThat(Files.readString(stack.tiers(NginxEdge.Tiers.class).front().prefix().resolve("conf/snippets/shared/address-limit-zone.conf")))
                     .contains("rate=20r/m;");
-            assertThat(Files.readString(stack.frontEnd().prefix().resolve("conf/snippets/shared/address-limit.conf")))
+            assertThat(Files.readString(stack.tiers(NginxEdge.Tiers.class).front().prefix().resolve("conf/snippets/shared/address-limit.conf")))
                     .contains("limit_req zone=per_client burst=1 nodelay;");
             statuses = send(stack);
             stack.close();
@@ -131,7 +132,7 @@ class FleetLimitTest {
         List<JsonNode> lines;
         List<Http.Raw> rejections = new ArrayList<>();
         try (Stack stack = start("shared", fleet(FleetLimit.SHARED))) {
-            assertThat(stack.fleetRedis()).isPresent();
+            assertThat(stack.tiers(NginxEdge.Tiers.class).fleetRedis()).isPresent();
             statuses = send(stack);
             rejections.add(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?over"));
             stack.close();
@@ -201,7 +202,7 @@ class FleetLimitTest {
         List<JsonNode> lines;
         try (Stack stack = start("shared-fallback", fleet(FleetLimit.SHARED))) {
             assertThat(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?before").status()).isEqualTo(200);
-            stack.fleetRedis().orElseThrow().close();
+            stack.tiers(NginxEdge.Tiers.class).fleetRedis().orElseThrow().close();
             statuses = send(stack);
             stack.close();
             lines = clientLines(stack);
@@ -219,7 +220,7 @@ class FleetLimitTest {
         FleetLog.requireSharedLimit();
         List<JsonNode> lines;
         try (Stack stack = start("shared-slow", fleet(FleetLimit.SHARED).fleetRedisTimeout(50))) {
-            RedisServer redis = stack.fleetRedis().orElseThrow();
+            RedisServer redis = stack.tiers(NginxEdge.Tiers.class).fleetRedis().orElseThrow();
             assertThat(Http.raw(CLIENT, stack.ports().front(), "GET", "/hare?before").status()).isEqualTo(200);
             redis.pause();
             try {

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -151,7 +152,7 @@ class Http2LimitsTest {
             return new H2load(protocol, requests,
                     http11 ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(classes.group(1))),
                     Long.parseLong(classes.group(2)), elapsed,
-                    AccessLog.linesFor(stack.frontEnd().accessLog(), path, requests));
+                    AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).front().accessLog(), path, requests));
         }
 
         /** The logged requests answered with {@code status}. */

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.AccessLog;
@@ -101,7 +102,7 @@ class ProtectionTest {
         Duration held = heldUntilDropped("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n");
 
         assertThat(held).isBetween(CLIENT_TIMEOUT.minusMillis(100), CLIENT_TIMEOUT.plusSeconds(3));
-        assertThat(AccessLog.linesFor(stack.frontEnd().accessLog(), path, 1))
+        assertThat(AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).front().accessLog(), path, 1))
                 .singleElement().satisfies(line -> assertThat(line.get("status").asInt()).isEqualTo(408));
     }
 
@@ -112,10 +113,10 @@ class ProtectionTest {
                 + "Content-Length: 100\r\n\r\n" + "x".repeat(10));
 
         assertThat(held).isBetween(CLIENT_TIMEOUT.minusMillis(100), CLIENT_TIMEOUT.plusSeconds(3));
-        assertThat(AccessLog.linesFor(stack.frontEnd().accessLog(), path, 1))
+        assertThat(AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).front().accessLog(), path, 1))
                 .singleElement().satisfies(line -> assertThat(line.get("status").asInt()).isEqualTo(408));
         // Had the front end passed the request on, the back end would have logged it before a request sent after.
-        assertThat(AccessLog.linesBeforeSentinel(stack.backEnd().accessLog(), path, stack.frontUri()))
+        assertThat(AccessLog.linesBeforeSentinel(stack.tiers(NginxEdge.Tiers.class).back().accessLog(), path, stack.frontUri()))
                 .as("nothing passed on").isEmpty();
     }
 

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -107,7 +108,7 @@ class QuotaStackTest {
         assertThat(send(keyed, "127.0.0.32", 1)).extracting(Http.Raw::status).containsExactly(200);
         // The log tells a quota's rejection from the burst limit's (which passed or queued these, never refused).
         List<JsonNode> logged = await("the edge's buffered log").atMost(Duration.ofSeconds(30))
-                .until(() -> FleetLog.clientLines(keyed.frontAccessLogs(), "127.0.0.31"), l -> l.size() == QUOTA + 2);
+                .until(() -> FleetLog.clientLines(keyed.tiers().frontAccessLogs(), "127.0.0.31"), l -> l.size() == QUOTA + 2);
         List<JsonNode> lines = FleetLog.inSendOrder(logged);
         assertThat(lines).extracting(l -> l.get("quota").asText())
                 .containsExactly("PASSED", "PASSED", "PASSED", "PASSED", "PASSED", "REJECTED", "REJECTED");
@@ -150,11 +151,11 @@ class QuotaStackTest {
             List<Http.Raw> answers = send(stack, "127.0.0.33", QUOTA + 3);
             assertThat(answers.stream().filter(a -> a.status() == 200).count()).isEqualTo(QUOTA);
             // Redis gone: each edge counts alone, at its share (5 / 3 edges, rounded down: 1).
-            stack.fleetRedis().orElseThrow().close();
+            stack.tiers(NginxEdge.Tiers.class).fleetRedis().orElseThrow().close();
             List<Http.Raw> alone = send(stack, "127.0.0.34", 6);
             assertThat(alone.stream().filter(a -> a.status() == 200).count()).isEqualTo(3);
             stack.close();
-            assertThat(FleetLog.clientLines(stack.frontAccessLogs(), "127.0.0.34"))
+            assertThat(FleetLog.clientLines(stack.tiers().frontAccessLogs(), "127.0.0.34"))
                     .extracting(l -> l.get("quota").asText()).containsOnly("FALLBACK", "FALLBACK_REJECTED");
         }
     }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.AccessLog;
@@ -107,7 +108,7 @@ class RateLimitTest {
     }
 
     private static String backEndClientFor(String uri) {
-        return AccessLog.linesFor(stack.backEnd().accessLog(), uri, 1).get(0).get("client").asText();
+        return AccessLog.linesFor(stack.tiers(NginxEdge.Tiers.class).back().accessLog(), uri, 1).get(0).get("client").asText();
     }
 
     @Test

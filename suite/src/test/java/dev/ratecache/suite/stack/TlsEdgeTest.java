@@ -1,5 +1,6 @@
 package dev.ratecache.suite.stack;
 
+import dev.ratecache.suite.edge.NginxEdge;
 import static dev.ratecache.suite.stack.Stacks.cacheStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -156,9 +157,9 @@ class TlsEdgeTest {
         HttpResponse<String> r = Http.get(fleet.frontUri(), "/hare");
 
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(Files.readString(fleet.balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
+        assertThat(Files.readString(fleet.tiers(NginxEdge.Tiers.class).balancer().orElseThrow().prefix().resolve("conf/edge-balancer.conf")))
                 .contains(" ssl http2;");
-        for (var front : fleet.fronts()) {
+        for (var front : fleet.tiers(NginxEdge.Tiers.class).fronts()) {
             assertThat(Files.readString(front.prefix().resolve("conf/front-end.conf"))).doesNotContain("ssl");
         }
     }

@@ -1,6 +1,5 @@
-package dev.ratecache.suite.up;
+package dev.ratecache.suite.edge;
 
-import dev.ratecache.suite.edge.VarnishEdge;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -8,7 +7,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Varnish's tiers for the status line, from varnishstat's counters: its log is in shared memory,
+ * Varnish's tiers for up's status line, from varnishstat's counters: its log is in shared memory,
  * read whole with varnishncsa only as the tiers stop, and it has no status page.
  * <ul>
  * <li>requests/s at a tier: MAIN.client_req, requests it read, as nginx's stub_status counts them;</li>
@@ -20,7 +19,7 @@ import java.util.OptionalLong;
  *     lifetime, which the front marks STALE (varnish/snippets/front/cache.vcl), as nginx does.</li>
  * </ul>
  */
-final class VarnishTiers implements LiveStatus.Tiers {
+final class VarnishCounters implements LiveCounters {
     private static final List<String> FRONT = List.of("MAIN.client_req", "MAIN.s_synth", "MAIN.cache_hit",
             "MAIN.cache_hit_grace");
     private static final List<String> BACK = List.of("MAIN.client_req", "MAIN.s_synth");
@@ -30,7 +29,7 @@ final class VarnishTiers implements LiveStatus.Tiers {
     private Map<String, Long> back = Map.of();
 
     /** {@code dir}: where the tiers were started (the run folder's varnish/). */
-    VarnishTiers(Path dir) {
+    VarnishCounters(Path dir) {
         this.dir = dir;
     }
 
@@ -42,6 +41,11 @@ final class VarnishTiers implements LiveStatus.Tiers {
         front = frontNow;
         back = backNow;
         return reading;
+    }
+
+    @Override
+    public String source() {
+        return "varnishstat's counters; rejected counts every answer the VCL made itself, a PURGE's too";
     }
 
     /** The reading from each tier's counters before and now (empty where varnishstat could not read them). */

@@ -1,9 +1,7 @@
-package dev.ratecache.suite.up;
+package dev.ratecache.suite.edge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ratecache.suite.edge.EdgeEvent;
-import dev.ratecache.suite.edge.HaproxyLog;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
