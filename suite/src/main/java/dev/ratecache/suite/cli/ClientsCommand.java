@@ -181,7 +181,7 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
         ArrayNode rows = report.putArray("strategies");
         List<String> originArgs = List.of("--origin.endpoints." + ENDPOINT + ".delay=10ms",
                 "--origin.endpoints." + ENDPOINT + ".cache-control=no-store");
-        try (Stack stack = Stack.start(EdgeProduct.NGINX, switches(tiers), StackPorts.free(), runDir.resolve("stack"),
+        try (Stack stack = Stack.start(EdgeProduct.DEFAULT, switches(tiers), StackPorts.free(), runDir.resolve("stack"),
                 new OriginThreads().threads(), originArgs)) {
             for (String strategy : chosen()) {
                 out.println("clients: " + strategy + " (" + DESCRIPTIONS.get(strategy) + "), " + seconds + " s");

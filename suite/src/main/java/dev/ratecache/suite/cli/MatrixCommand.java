@@ -103,7 +103,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
             description = EdgeOption.HELP + " With --matrix edges it keeps that product's cells. Default: ${DEFAULT-VALUE}.")
-    EdgeProduct edge = EdgeProduct.NGINX;
+    EdgeProduct edge = EdgeProduct.DEFAULT;
 
     @Option(names = "--app-cache", paramLabel = "MODE",
             description = "${COMPLETION-CANDIDATES}. The origin's own cache of /items and /places reads: redis starts the suite's"

@@ -186,7 +186,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " from haproxy/ or varnish/, limits present but not binding, cache on) against its bare form (its"
                     + " least caching config, in front of the same back tier) on the HIT path, each against the ceiling,"
                     + " and whether the full edge keeps 0.95 of its bare form's rate. Default: ${DEFAULT-VALUE}.")
-    EdgeProduct edge = EdgeProduct.NGINX;
+    EdgeProduct edge = EdgeProduct.DEFAULT;
 
     /** The last --edge run's figures, for tests. */
     private EdgePeak.Outcome edgeOutcome;

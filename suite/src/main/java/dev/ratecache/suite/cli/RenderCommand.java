@@ -67,7 +67,7 @@ final class RenderCommand implements Callable<Integer> {
             description = "Whose configs: nginx, haproxy (haproxy/, HAProxy 2.6) or varnish (varnish/, Varnish 7.1 with"
                     + " vsthrottle). HAProxy and Varnish reject over a limit, never queue: give --front-mode and"
                     + " --back-mode nodelay. A run and up take --edge too. Default: nginx.")
-    EdgeProduct edge = EdgeProduct.NGINX;
+    EdgeProduct edge = EdgeProduct.DEFAULT;
 
     @Option(names = "--portable",
             description = "Render nginx's configs to copy to any Debian machine, whatever this one has installed:"

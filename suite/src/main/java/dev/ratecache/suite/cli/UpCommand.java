@@ -71,7 +71,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
             description = EdgeOption.HELP + " Default: ${DEFAULT-VALUE}.")
-    EdgeProduct edge = EdgeProduct.reference();
+    EdgeProduct edge = EdgeProduct.DEFAULT;
 
     @Mixin
     OriginThreads originThreads = new OriginThreads();

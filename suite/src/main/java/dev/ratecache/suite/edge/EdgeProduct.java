@@ -19,6 +19,12 @@ public enum EdgeProduct {
     HAPROXY(HaproxyEdge::new, null, "haproxy"),
     VARNISH(VarnishEdge::new, null, "varnish");
 
+    /**
+     * The product of a run without --edge: the reference experiment's, whose tiers were nginx's, so a
+     * default run is the one its published figures stand beside.
+     */
+    public static final EdgeProduct DEFAULT = NGINX;
+
     private final Function<Path, Edge> adapter;
     private final Function<Path, Edge> portable;
     private final String folder;
@@ -90,13 +96,5 @@ public enum EdgeProduct {
     @Override
     public String toString() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    /**
-     * The product the suite grew from and measures the others against, which runs every switch:
-     * what a stack runs when no product is named.
-     */
-    public static EdgeProduct reference() {
-        return NGINX;
     }
 }

@@ -211,8 +211,8 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
      * with one of the four caching combinations, or straight to the app server.
      */
     public Optional<String> referenceRow() {
-        // The reference ran nginx's tiers: another product's cell is not the experiment it published.
-        if (library() || appCache || (!direct && edge != EdgeProduct.NGINX)) {
+        // The reference ran the default product's tiers: another product's cell is not the experiment it published.
+        if (library() || appCache || (!direct && edge != EdgeProduct.DEFAULT)) {
             return Optional.empty();
         }
         if (direct) {
@@ -286,7 +286,7 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         private boolean appCache;
         private final List<CellTrait> traits = new ArrayList<>();
         private EdgeBalance edgeBalance;
-        private EdgeProduct edge = EdgeProduct.NGINX;
+        private EdgeProduct edge = EdgeProduct.DEFAULT;
 
         private Builder(Plan plan, String name) {
             this.plan = plan;

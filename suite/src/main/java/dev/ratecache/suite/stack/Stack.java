@@ -54,7 +54,7 @@ public final class Stack implements AutoCloseable {
      */
     public static Stack around(OriginServer origin, StackSwitches switches, StackPorts ports, Path dir)
             throws IOException {
-        return aroundEdge(EdgeProduct.reference().adapter(), switches.spec(ports), origin, ports, dir);
+        return aroundEdge(EdgeProduct.DEFAULT.adapter(), switches.spec(ports), origin, ports, dir);
     }
 
     /**
@@ -81,7 +81,7 @@ public final class Stack implements AutoCloseable {
      */
     public static Stack start(StackSwitches switches, StackPorts ports, Path dir, int originThreads,
             List<String> originArgs) throws IOException {
-        return start(EdgeProduct.reference(), switches, ports, dir, originThreads, originArgs);
+        return start(EdgeProduct.DEFAULT, switches, ports, dir, originThreads, originArgs);
     }
 
     /**

@@ -116,7 +116,7 @@ public final class UpSession {
         stopOn("INT", 130);
         try {
             out.println("run-tests.sh up: starting " + (ownOrigin ? "the origin, " : "") + "the back end and the front end"
-                    + (product == EdgeProduct.reference() ? "" : " in " + product.displayName())
+                    + (product == EdgeProduct.DEFAULT ? "" : " in " + product.displayName())
                     + " (switches: " + chosen.describe() + ")");
             out.flush();
             try {
