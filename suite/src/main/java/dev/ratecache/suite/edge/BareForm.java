@@ -20,6 +20,27 @@ public interface BareForm {
      */
     Running start(StackSpec spec, Path dir, int port) throws IOException;
 
+    /** How a bare form starts: {@link #start}'s work. */
+    @FunctionalInterface
+    interface Starter {
+        Running start(StackSpec spec, Path dir, int port) throws IOException;
+    }
+
+    /** The bare form {@code describe} names, started by {@code starter}. */
+    static BareForm of(String describe, Starter starter) {
+        return new BareForm() {
+            @Override
+            public String describe() {
+                return describe;
+            }
+
+            @Override
+            public Running start(StackSpec spec, Path dir, int port) throws IOException {
+                return starter.start(spec, dir, port);
+            }
+        };
+    }
+
     /** A started bare form: where it answers, its PID for CPU; closing stops it. */
     interface Running extends AutoCloseable {
         URI uri();

@@ -72,17 +72,8 @@ public final class HaproxyEdge implements Edge {
     /** HAProxy's cache section and nothing else, on HAProxy's own default threads as the full edge's config leaves them. */
     @Override
     public Optional<BareForm> bareForm() {
-        return Optional.of(new BareForm() {
-            @Override
-            public String describe() {
-                return "HAProxy's cache and nothing else";
-            }
-
-            @Override
-            public BareForm.Running start(StackSpec spec, Path dir, int port) throws IOException {
-                return BareHaproxyCache.start(dir, null, port, spec.ports().back());
-            }
-        });
+        return Optional.of(BareForm.of("HAProxy's cache and nothing else",
+                (spec, dir, port) -> BareHaproxyCache.start(dir, null, port, spec.ports().back())));
     }
 
     @Override

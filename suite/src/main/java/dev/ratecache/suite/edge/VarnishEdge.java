@@ -65,18 +65,9 @@ public final class VarnishEdge implements Edge {
     /** varnish/peak-bare.vcl: the built-in VCL with a backend and a TTL cap, its storage the full edge's cache size. */
     @Override
     public Optional<BareForm> bareForm() {
-        return Optional.of(new BareForm() {
-            @Override
-            public String describe() {
-                return "varnish/peak-bare.vcl, the built-in VCL with a backend and a TTL cap";
-            }
-
-            @Override
-            public BareForm.Running start(StackSpec spec, Path dir, int port) throws IOException {
-                long cacheMb = Math.max(1, (spec.cache().bytes() + MB - 1) / MB);
-                return VarnishBare.start(templates.folder(), dir, port, spec.ports().back(), cacheMb);
-            }
-        });
+        return Optional.of(BareForm.of("varnish/peak-bare.vcl, the built-in VCL with a backend and a TTL cap",
+                (spec, dir, port) -> VarnishBare.start(templates.folder(), dir, port, spec.ports().back(),
+                        Math.max(1, (spec.cache().bytes() + MB - 1) / MB))));
     }
 
     @Override
