@@ -27,6 +27,11 @@ public final class ConfigReader {
 
     private ConfigReader() {}
 
+    /** Whether nginx or crossplane refused for what is only the config's own machine's (its files, users, hosts). */
+    private static boolean machinesOwn(ConfigRefused refusal) {
+        return MACHINES_OWN.matcher(refusal.getMessage()).find();
+    }
+
     /**
      * @param tree    the main file's directives, includes spliced in
      * @param checked what nginx -t said, in words
@@ -93,14 +98,14 @@ public final class ConfigReader {
             unparsed = e;
         }
         Optional<ConfigRefused> refused = refusedByNginx(main, work);
-        if (refused.isPresent() && unparsed != null && MACHINES_OWN.matcher(refused.get().getMessage()).find()
-                && !MACHINES_OWN.matcher(unparsed.getMessage()).find()) {
+        if (refused.isPresent() && unparsed != null && machinesOwn(refused.get())
+                && !machinesOwn(unparsed)) {
             // nginx stopped at what is only this machine's (a host its own network resolves); the config's own
             // fault, which crossplane found reading it (not a file missing here too), is the one to fix.
             refused = Optional.of(unparsed);
         }
         boolean here = false;
-        if (refused.isPresent() && tree != null && MACHINES_OWN.matcher(refused.get().getMessage()).find()) {
+        if (refused.isPresent() && tree != null && machinesOwn(refused.get())) {
             // Written for its own machine (/var/log/nginx, /var/cache, its user, its certificates): checked
             // again with those pointed at the check's prefix, which is all that was wrong with it here.
             Path tls = work.resolve("check-tls");
@@ -114,7 +119,7 @@ public final class ConfigReader {
             if (again.isEmpty()) {
                 refused = Optional.empty();
                 here = true;
-            } else if (!MACHINES_OWN.matcher(again.get().getMessage()).find()) {
+            } else if (!machinesOwn(again.get())) {
                 // Pointed at this machine, it fails for a fault of its own (a directive where nginx allows
                 // none): that, not a host its own network resolves, is what to fix, at the user's file and line.
                 refused = Optional.of(new ConfigRefused(Crossplane.atSource(again.get().getMessage(), copy, local)));

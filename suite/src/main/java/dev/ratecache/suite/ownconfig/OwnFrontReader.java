@@ -48,13 +48,17 @@ public final class OwnFrontReader {
             throw new ConfigRefused(Printable.shown(file.toString()) + ": " + e.getMessage().replace(
                     "no request of the log could reach it", "there is nothing to send requests to"));
         }
-        if (serverName == null && pathFlags.isEmpty() && proxied(server).isEmpty()) {
-            server = firstThatProxies(read.tree(), server);
-        }
-        WhatIf.Target target = server.target();
         List<OwnFront.PlanPath> paths = new ArrayList<>();
         if (pathFlags.isEmpty()) {
-            paths.addAll(proxied(server));
+            Proxying chosen = new Proxying(server, proxied(server));
+            if (serverName == null && chosen.paths().isEmpty()) {
+                chosen = firstThatProxies(read.tree(), server).orElse(chosen);
+            }
+            server = chosen.server();
+            paths.addAll(chosen.paths());
+        }
+        WhatIf.Target target = server.target();
+        if (pathFlags.isEmpty()) {
             if (paths.isEmpty()) {
                 for (String path : discovered(server.server())) {
                     refuseWhatCannotRun(server.server(), target, path);
@@ -105,29 +109,33 @@ public final class OwnFrontReader {
         return paths;
     }
 
+    /** A server and the paths of its locations that pass requests upstream. */
+    private record Proxying(ChosenServer server, List<OwnFront.PlanPath> paths) {}
+
     /**
      * The first other server that passes requests upstream, when the default one does not: a config's
      * first server is often the one that only redirects cleartext to HTTPS (return 301), and its API is
-     * the next. {@code fallback} itself when none does (its refusal then says why).
+     * the next. Empty when none does (the default's refusal then says why).
      */
-    private static ChosenServer firstThatProxies(List<Directive> tree, ChosenServer fallback) {
+    private static java.util.Optional<Proxying> firstThatProxies(List<Directive> tree, ChosenServer notThis) {
         List<Directive> servers = ChosenServer.servers(tree);
         for (int i = 0; i < servers.size(); i++) {
-            if (i == fallback.index()) {
+            if (i == notThis.index()) {
                 continue;
             }
             ChosenServer other = ChosenServer.of(tree, i, "the first server that passes requests upstream, since the"
-                    + " default server of the config's first listen (" + fallback.label() + ") passes none; choose"
+                    + " default server of the config's first listen (" + notThis.label() + ") passes none; choose"
                     + " another with --server-name");
             try {
-                if (!proxied(other).isEmpty()) {
-                    return other;
+                List<OwnFront.PlanPath> paths = proxied(other);
+                if (!paths.isEmpty()) {
+                    return java.util.Optional.of(new Proxying(other, paths));
                 }
             } catch (ConfigRefused e) {
                 // A server whose locations cannot be told is no better a choice.
             }
         }
-        return fallback;
+        return java.util.Optional.empty();
     }
 
     private static Place placeOf(WhatIf.Target target, String path) throws ConfigRefused {
