@@ -2,7 +2,8 @@
 # run-tests.sh: measure what rate limiting and caching in front of an HTTP API do.
 #
 #   ./run-tests.sh [FLAGS]      run the stack and a JMeter plan, results in results/<timestamp>/
-#   ./run-tests.sh test         install what is missing, then run every test (./mvnw -B -T 2 verify)
+#   ./run-tests.sh test         install what is missing, then run the tests (./mvnw -B -T 2 verify)
+#   ./run-tests.sh test --full  the same, with the long lane too: every matrix, replay and benchmark
 #   ./run-tests.sh fuzz         fuzz the parsers of users' files and tools' output (--minutes N in all)
 #   ./run-tests.sh install-client  the client library into your Maven repository (docs/client.md)
 #   ./run-tests.sh peak         peak throughput of each path with wrk, as ratios to nginx's own
@@ -531,9 +532,19 @@ run_tests() {
   need_postgres
   need_bombardier
   cd "$ROOT"
+  local args=()
+  for arg in "$@"; do
+    # --full: the stack tests tagged @LongTest too, which the test command leaves out to stay
+    # within its 10 minutes (docs/testing.md lists what only they check).
+    if [[ $arg == --full ]]; then
+      args+=(-Dstack.excluded=none)
+    else
+      args+=("$arg")
+    fi
+  done
   # Two modules at a time: the origin's module and its stack tests (about a minute) run beside the
   # suite's and the client's builds instead of before them; acceptance/ waits for both.
-  exec ./mvnw -B -T 2 verify "$@"
+  exec ./mvnw -B -T 2 verify ${args[@]+"${args[@]}"}
 }
 
 # Whether the arguments ask only for help or the version, which must install and build nothing.

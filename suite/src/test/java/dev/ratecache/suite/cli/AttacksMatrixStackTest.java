@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * timeouts fire within a short cell: 500 slow clients from their own address beside the stress plan.
  */
 @dev.ratecache.testkit.StackTest
+@dev.ratecache.testkit.LongTest
 class AttacksMatrixStackTest {
     private static final int TIMEOUT_S = 2;
     private static MatrixRun matrix;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ class CompareTwoConfigsStackTest {
     private static final String WIDE_BACK = "--back-rate 1000 --back-burst 1000";
 
     @Test
+    @LongTest
     void aSmallerFrontBurstRunsInTurnWithTheOldAndIsJudgedToRejectMore(TestInfo test) throws Exception {
         Path results = TestDirs.fresh(test);
         // The back limit (10 r/s, burst 50) would refuse most of the stress plan's burst whatever the
@@ -86,6 +88,7 @@ class CompareTwoConfigsStackTest {
     }
 
     @Test
+    @LongTest
     void anOwnConfigWithAFasterRateIsRunBesideTheOldAndJudgedToRejectLess(TestInfo test) throws Exception {
         Path results = TestDirs.fresh(test);
         Path configs = Files.createDirectories(results.resolveSibling(results.getFileName() + "-configs"));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * sends in a test (-Jrate=200, a 2 s drain): what the report's database section stands on.
  */
 @StackTest
+@LongTest
 class DbMatrixStackTest {
     private static final List<String> CELL_NAMES = List.of("db/direct", "db/edge", "db/pool-2");
     private static MatrixRun matrix;

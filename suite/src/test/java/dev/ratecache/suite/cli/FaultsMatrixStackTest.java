@@ -8,6 +8,7 @@ import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.FaultFigures;
 import dev.ratecache.suite.report.FaultPromise;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * FaultFiguresTest's and FaultPromiseTest's, and the committed faults run has it.
  */
 @StackTest
+@LongTest
 class FaultsMatrixStackTest {
     private static MatrixRun matrix;
 

@@ -10,6 +10,7 @@ import dev.ratecache.suite.matrix.Saturation;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.stack.FleetLog;
 import dev.ratecache.suite.switches.LimitTier;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -35,6 +36,7 @@ import redis.clients.jedis.Jedis;
  * machine is shared.
  */
 @StackTest
+@LongTest
 class FleetMatrixStackTest {
     private static MatrixRun matrix;
     private static Map<String, JsonNode> CELLS;

@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -100,6 +101,7 @@ class OwnConfigMatrixStackTest {
     }
 
     @Test
+    @LongTest
     void aReplayedLogGoesThroughTheConfigEachClientFromItsOwnAddressAndIsPredicted() throws Exception {
         Path log = TestDirs.fresh(getClass(), "replay").resolve("access.log");
         Files.writeString(log, String.join("\n",

@@ -12,6 +12,7 @@ import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.peak.QuotaKeys;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ratios are sane, never how fast anything is (the machine is shared; figures are noisy).
  */
 @StackTest
+@LongTest
 class PeakCommandTest {
     private final CommandRun cli = new CommandRun();
 

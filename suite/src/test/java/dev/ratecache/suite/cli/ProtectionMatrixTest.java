@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +57,7 @@ class ProtectionMatrixTest {
     }
 
     @Test
+    @LongTest
     void withTheBackLimitOffTheCheckFailsNamingTheWindowThatBrokeIt() throws Exception {
         // The same flood with the back limit off: the origin takes what its 10 threads can, about
         // 100 a second, well above the 60 the limit would have allowed.

@@ -7,6 +7,7 @@ import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EventFile;
 import dev.ratecache.suite.matrix.QuotaTraffic;
 import dev.ratecache.suite.report.QuotaPromise;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * paced keys are never refused, and the model's quota decides as the script did.
  */
 @StackTest
+@LongTest
 class QuotasMatrixStackTest {
     private static final int QUOTA = 20;
     private static final int WINDOW_S = 4;

@@ -7,6 +7,7 @@ import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -125,6 +126,7 @@ class ReplayCommandTest {
     }
 
     @Test
+    @LongTest
     void aReplayThroughHaproxyRejectsOnlyTheClientAboveTheRateEachAtItsOwnAddress() throws Exception {
         // As above, through HAProxy's tiers: the breakdown comes from HAProxy's own log, read into events.
         Path log = Files.write(dir.resolve("access.log"), quietTwoAndAFlooder(4));
@@ -153,6 +155,7 @@ class ReplayCommandTest {
     }
 
     @Test
+    @LongTest
     void atSpeedTenEachRequestStartsWithinItsToleranceOfTheLogsOffsetOverTen() throws Exception {
         // 40 requests over 40 s of log, one a second from two clients: 4 s at speed 10.
         List<String> lines = new ArrayList<>();
@@ -182,6 +185,7 @@ class ReplayCommandTest {
     }
 
     @Test
+    @LongTest
     void withUseAdviceTheAdvisedLimitsAndLifetimesRunAndThePredictionStandsBesideTheMeasurement() throws Exception {
         // 70 s of log (advise wants a minute at least): 10 clients asking once a second, one asking
         // 10 times a second.
@@ -228,6 +232,7 @@ class ReplayCommandTest {
     }
 
     @Test
+    @LongTest
     void aReplaysRejectionsAndOriginRequestsAreWithinFivePercentOfTheModelsPrediction() throws Exception {
         // 30 s of 20 clients asking a few pages about once a second and a bot asking 10 a second,
         // at speed 2: the back limit (10 r/s, burst 50) rejects without the edge cache, and the
@@ -271,6 +276,7 @@ class ReplayCommandTest {
     }
 
     @Test
+    @LongTest
     void aReplayWhoseGeneratorFellBehindIsMarkedDistortedAndFailsItsScheduleCheck() throws Exception {
         // One thread, and a request that takes 1.5 s due with another one: the second starts about
         // 1.5 s late, far past the default limit of 50 ms.

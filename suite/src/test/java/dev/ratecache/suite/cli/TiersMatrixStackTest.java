@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * is the shape (who loses), not a rate to the request.
  */
 @StackTest
+@LongTest
 class TiersMatrixStackTest {
     private static final List<String> CELL_NAMES = List.of("keys/addr.noisy", "keys/api-key.noisy", "keys/api-key.misses",
             "keys/api-key.misses.noisy");

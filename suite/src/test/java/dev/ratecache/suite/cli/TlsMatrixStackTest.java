@@ -2,6 +2,7 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * (the driver trusting the run's CA), and the cells measure what they measure over cleartext.
  */
 @StackTest
+@LongTest
 class TlsMatrixStackTest {
     private static MatrixRun matrix;
 

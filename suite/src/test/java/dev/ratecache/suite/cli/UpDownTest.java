@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.proc.ManagedProcess;
@@ -178,11 +179,13 @@ class UpDownTest {
     }
 
     @Test
+    @LongTest
     void haproxysTiersAnswerShowTheirFiguresAndStopOnDown() throws Exception {
         upThroughAnotherProduct("haproxy", "HAProxy", "haproxy/front.cfg");
     }
 
     @Test
+    @LongTest
     void varnishsTiersAnswerShowTheirFiguresAndStopOnDownWithTheirLogSaved() throws Exception {
         Path runDir = upThroughAnotherProduct("varnish", "Varnish", "varnish/front.vcl");
 
@@ -257,6 +260,7 @@ class UpDownTest {
     }
 
     @Test
+    @LongTest
     void withTlsItPrintsTheHttpsUrlAndACurlLineWithTheRunsCa() throws Exception {
         Path results = TestDirs.fresh(UpDownTest.class, "tls");
         int httpPort = Ports.free();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.InputStream;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * refused as the rate says. The keys plan (a copy, as a plan of the user's own) sends the keys.
  */
 @StackTest
+@LongTest
 class ZoneFloodStackTest {
     /** One client at 1 r/s against 30r/m, and 300 keys at 1 r/s each: more new keys a second than 32k holds. */
     static final String KEYS;

@@ -11,6 +11,7 @@ import dev.ratecache.suite.cli.RunTestsCommand;
 import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -127,6 +128,7 @@ class DistributedLoadTest {
     }
 
     @Test
+    @LongTest
     void twoLoadHostsDriveTheStressPlanAndEachHasItsOwnPerClientLimit() throws Exception {
         StackPorts p = StackPorts.free();
         Path results = dir.resolve("results");

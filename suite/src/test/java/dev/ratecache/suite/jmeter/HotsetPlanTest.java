@@ -8,6 +8,7 @@ import dev.ratecache.jtl.JtlSummary;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.jtl.StaleReads;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -229,6 +230,7 @@ class HotsetPlanTest {
     }
 
     @Test
+    @LongTest
     void withAZipfExponentIdOneIsTheMostRequested() throws Exception {
         JMeter.Run run = hotsetOk("users", "2", "loops", "300", "items", "1000", "zipf", "1.2", "write_share", "0");
 
@@ -247,6 +249,7 @@ class HotsetPlanTest {
     }
 
     @Test
+    @LongTest
     void aReadOlderThanAnAcknowledgedWriteIsCountedOnceWithItsAge() throws Exception {
         origin.lieOnce = true;
         origin.items = 100;
@@ -278,6 +281,7 @@ class HotsetPlanTest {
     }
 
     @Test
+    @LongTest
     void aClientCacheThatKeepsAnOldCopyAfterAWriteGivesStaleReads() throws Exception {
         // The origin is correct, but each user keeps what it read for 60 s and is not told of writes
         // (its own or others'): its cache hits after a write read an old version. They have no body,
@@ -297,6 +301,7 @@ class HotsetPlanTest {
     }
 
     @Test
+    @LongTest
     void theSameSeedSendsEachUserTheSameRequestsAgain() throws Exception {
         Map<String, List<String>> first = perUser(hotsetOk("users", "2", "loops", "40", "seed", "7").jtl());
         Map<String, List<String>> again = perUser(hotsetOk("users", "2", "loops", "40", "seed", "7").jtl());

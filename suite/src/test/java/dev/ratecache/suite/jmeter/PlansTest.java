@@ -15,6 +15,7 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -260,6 +261,7 @@ class PlansTest {
     }
 
     @Test
+    @LongTest
     void dashboardAndGraphsAreDrawnFromARunsJtl() throws Exception {
         JMeter.Run run = stress().run();
         assertThat(run.exitCode()).as(why(run)).isZero();

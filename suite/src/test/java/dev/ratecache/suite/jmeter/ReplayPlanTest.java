@@ -7,6 +7,7 @@ import dev.ratecache.jtl.Jtl;
 import dev.ratecache.jtl.Lateness;
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -167,6 +168,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void eachRequestLeavesFromItsRowsAddress() throws Exception {
         // Three clients taking turns, on one thread: every request goes from another address than
         // the one before it, so a connection kept alive for the previous client must not be reused.
@@ -223,6 +225,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void aScheduleWithoutTheKeyColumnSendsNoKeyHeaderAndLeavesTheJtlKeyEmpty() throws Exception {
         List<Row> rows = List.of(new Row(0, "127.16.0.1", "GET", "/a", "one"), new Row(50, "127.16.0.2", "GET", "/b", "two"));
 
@@ -265,6 +268,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void aSlowRequestDoesNotDelayTheRowsAfterIt() throws Exception {
         // /slow takes 2 s; six more rows are due while it is answered, one from the same client.
         List<Row> rows = new ArrayList<>(List.of(new Row(0, "127.16.0.1", "GET", "/slow?n=0", "slowpoke")));
@@ -287,6 +291,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void whenEveryThreadIsBusyTheLatenessShowsIt() throws Exception {
         // The same as above with one thread: the rows behind /slow can only start when it is done,
         // and the JTL must say so (this is what makes the lateness figures worth reading).
@@ -302,6 +307,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void theWarmUpRequestsGoToTheirUrlBeforeTheStartAndNoneIsRecorded() throws Exception {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -319,6 +325,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void aWarmUpUrlThatNothingAnswersDoesNotStopTheReplay() throws Exception {
         List<Row> rows = List.of(new Row(0, "127.16.0.1", "GET", "/a", "one"), new Row(50, "127.16.0.2", "GET", "/b", "two"));
 
@@ -341,6 +348,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void aScheduleWithAnotherHeaderEndsTheRunBeforeAnyRequest() throws Exception {
         Path file = Files.writeString(dir.resolve("schedule.csv"), "time,ip,method,uri\n0,127.16.0.1,GET,/x\n");
         JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),

@@ -7,6 +7,7 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.PrintWriter;
@@ -71,6 +72,7 @@ class CachesMatrixTest {
     }
 
     @Test
+    @LongTest
     void redisKilledMidCellTheOriginKeepsAnsweringAndTheCellSaysSo() throws Exception {
         StringWriter out = new StringWriter();
         // Long enough (10 users x 300 reads and writes, 10 ms apart) to kill Redis while JMeter runs.

@@ -14,6 +14,7 @@ import dev.ratecache.suite.switches.MissingKey;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.StaleMode;
 import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -146,6 +147,7 @@ class EveryCombinationPassesNginxTest {
     }
 
     @Test
+    @LongTest
     void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
         List<StackSwitches> all = identityCombinations(tiersFile(TestDirs.fresh(getClass(), "tiers-file")));
         assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());

@@ -8,6 +8,7 @@ import dev.ratecache.suite.matrix.EdgeHitShare;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * reference's.
  */
 @StackTest
+@LongTest
 class EdgesLoadPlanTest {
     private static final int EDGES = 2;
 
