@@ -27,7 +27,7 @@ import picocli.CommandLine;
             // Examples are laid out by hand, so each stays within the narrowest (80-column) help.
             "  ./run-tests.sh                  the reference experiment's matrix",
             "  ./run-tests.sh --profile quick  the same, scaled down (under 2 minutes)",
-            "  ./run-tests.sh test             run every test (./mvnw -B -T 2 verify)",
+            "  ./run-tests.sh test             run the tests (--full: the long lane too)",
             "  ./run-tests.sh fuzz             fuzz the parsers of logs and tools' output",
             "  ./run-tests.sh install-client   the client library into ~/.m2",
             "  ./run-tests.sh render DIR       write the rendered Nginx configs to DIR",
