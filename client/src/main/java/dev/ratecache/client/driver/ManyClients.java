@@ -7,6 +7,7 @@ import dev.ratecache.client.RateCacheClient;
 import dev.ratecache.client.RateCacheResponse;
 import dev.ratecache.client.RetryPolicy;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -31,6 +32,14 @@ import picocli.CommandLine.Spec;
  * strategy. Per client it counts what went on the wire (attempts), the 429s among them and the
  * successes; their goodput and Jain's fairness index over it come out as JSON.
  *
+ * <p>The window is closed as a load test's is (k6's graceful stop, say): after {@code --seconds}
+ * no client starts a request, and every request already started may finish, retries included,
+ * within {@code --drain}. Goodput is the successes of the requests started in the window per second
+ * of it, the same rule for every strategy. Counting only what was answered within the window
+ * instead would bill each strategy for what it happened to hold at the window's end: a request a
+ * pacer held or a retry waited past it would be lost to goodput though the origin served it, and
+ * a strategy that gives up on such a request would look no worse for it.
+ *
  * <p>A client that falls behind its schedule (its retries took longer than its interval) starts
  * the next request at once and keeps its rate from there: it does not send the backlog in a
  * burst, so every strategy offers the same load and differs only in what it does after a 429.
@@ -42,7 +51,9 @@ import picocli.CommandLine.Spec;
             "  backoff      exponential backoff with full jitter: a random wait in [0, min(cap, base x 2^k)]",
             "  retry-after  wait exactly what Retry-After says (1 s when it says nothing)",
             "  pace         the library: paceToPolicy(true), its own retries after Retry-After",
-            "Counts per client: attempts on the wire, 429s, successes; goodput and Jain's index in --json.",
+            "No request starts after --seconds; those started may finish, retries included, within --drain.",
+            "Counts per client: attempts on the wire, 429s, successes; goodput (the successes per second of",
+            "--seconds) and Jain's index in --json.",
             ""})
 public final class ManyClients implements Callable<Integer> {
     /** The four ways of meeting a 429, in the order the comparison runs them. */
@@ -79,8 +90,13 @@ public final class ManyClients implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "R", description = "Requests each client starts per second. Default: ${DEFAULT-VALUE}.")
     double rate = 6;
 
-    @Option(names = "--seconds", paramLabel = "S", description = "How long the clients send. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", paramLabel = "S", description = "How long the clients start requests. Default: ${DEFAULT-VALUE}.")
     int seconds = 20;
+
+    @Option(names = "--drain", paramLabel = "DURATION", converter = LoadDriver.DurationConverter.class,
+            description = "After --seconds, how long the requests already started may take to finish, retries"
+                    + " included; a request not done by then is given up. Default: 10s.")
+    Duration drain = Duration.ofSeconds(10);
 
     @Option(names = "--strategy", paramLabel = "NAME", converter = StrategyConverter.class,
             description = "immediate, backoff, retry-after or pace. Default: ${DEFAULT-VALUE}.")
@@ -115,9 +131,11 @@ public final class ManyClients implements Callable<Integer> {
         long attempts;
         long rejected;
         long successes;
-        /** Successes answered before the run's end: the goodput's. */
-        long successesInTime;
+        /** Successes answered after the window, in the drain: counted in the goodput all the same. */
+        long successesInDrain;
         long gaveUp;
+        /** Requests given up because the drain ended first (counted in {@link #gaveUp} too). */
+        long cut;
         long otherErrors;
     }
 
@@ -132,6 +150,9 @@ public final class ManyClients implements Callable<Integer> {
         }
         if (seconds < 1 || seconds > 3600) {
             problems.add("--seconds must be 1 to 3600 (got " + seconds + ")");
+        }
+        if (drain.isNegative() || drain.compareTo(Duration.ofHours(1)) > 0) {
+            problems.add("--drain must be 0 to 1h (got " + drain + ")");
         }
         if (retries < 0 || retries > 100) {
             problems.add("--retries must be 0 to 100 (got " + retries + ")");
@@ -154,16 +175,20 @@ public final class ManyClients implements Callable<Integer> {
         CountDownLatch ready = new CountDownLatch(clients);
         List<Thread> threads = new ArrayList<>();
         long[] start = new long[1];
+        long windowNanos = TimeUnit.SECONDS.toNanos(seconds);
         for (int i = 0; i < clients; i++) {
             Counts c = counts.get(i);
             // Each client starts at its own phase of the interval, as independent programs would.
             long phase = intervalNanos * i / clients;
             Thread t = new Thread(() -> {
-                try {
+                // Built before the clock starts, as the warm-up runs: on a cold JVM building a client
+                // takes long enough to eat into a short window.
+                try (RateCacheClient client = client()) {
                     warmUp();
                     ready.countDown();
                     go.await();
-                    runClient(c, start[0] + phase, start[0] + TimeUnit.SECONDS.toNanos(seconds), intervalNanos);
+                    runClient(client, c, start[0] + phase, start[0] + windowNanos, start[0] + windowNanos + drain.toNanos(),
+                            intervalNanos);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (IOException e) {
@@ -176,6 +201,16 @@ public final class ManyClients implements Callable<Integer> {
         ready.await();
         start[0] = System.nanoTime();
         go.countDown();
+        long drainEnd = start[0] + windowNanos + drain.toNanos();
+        for (Thread t : threads) {
+            long left = drainEnd - System.nanoTime();
+            if (left > 0) {
+                TimeUnit.NANOSECONDS.timedJoin(t, left);
+            }
+            // The strategies' own waits stop short of the drain's end; the library's pacing and
+            // retry waits end at an interrupt, before the request goes on the wire again.
+            t.interrupt();
+        }
         for (Thread t : threads) {
             t.join();
         }
@@ -231,10 +266,12 @@ public final class ManyClients implements Callable<Integer> {
         return get;
     }
 
-    private void runClient(Counts c, long first, long end, long intervalNanos) throws IOException, InterruptedException {
-        try (RateCacheClient client = client()) {
+    /** Starts requests until {@code end}; the last one started may go on until {@code drainEnd}. */
+    private void runClient(RateCacheClient client, Counts c, long first, long end, long drainEnd, long intervalNanos)
+            throws InterruptedException {
+        try {
             long due = first;
-            while (true) {
+            while (due < end && !Thread.currentThread().isInterrupted()) {
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
                     TimeUnit.NANOSECONDS.sleep(wait);
@@ -243,9 +280,10 @@ public final class ManyClients implements Callable<Integer> {
                     break;
                 }
                 c.requests++;
-                oneRequest(client, c, end);
+                oneRequest(client, c, end, drainEnd);
                 due = Math.max(due + intervalNanos, System.nanoTime());
             }
+        } finally {
             if (strategy == Strategy.PACE) {
                 // The library retried inside each request: its own count of the 429s it retried.
                 c.rejected += client.stats().retryCount(429);
@@ -253,12 +291,20 @@ public final class ManyClients implements Callable<Integer> {
         }
     }
 
-    /** One request, retried by the strategy; its retries stop at {@code end}. */
-    private void oneRequest(RateCacheClient client, Counts c, long end) throws InterruptedException {
+    /**
+     * One request, retried by the strategy; a success after {@code end} still counts, but no wait
+     * runs past {@code drainEnd}.
+     */
+    private void oneRequest(RateCacheClient client, Counts c, long end, long drainEnd) {
         for (int retry = 0; ; retry++) {
             RateCacheResponse r;
             try {
                 r = client.execute(request());
+            } catch (InterruptedIOException e) {
+                // The drain ended while the library paced or waited to retry: nothing went on the wire for it.
+                c.gaveUp++;
+                c.cut++;
+                return;
             } catch (IOException e) {
                 c.otherErrors++;
                 return;
@@ -266,8 +312,8 @@ public final class ManyClients implements Callable<Integer> {
             c.attempts += r.networkRequests();
             if (r.isSuccessful()) {
                 c.successes++;
-                if (System.nanoTime() < end) {
-                    c.successesInTime++;
+                if (System.nanoTime() >= end) {
+                    c.successesInDrain++;
                 }
                 return;
             }
@@ -290,12 +336,20 @@ public final class ManyClients implements Callable<Integer> {
                 case RETRY_AFTER -> TimeUnit.SECONDS.toNanos(retryAfterSeconds(r.header("Retry-After")));
                 case PACE -> throw new IllegalStateException("the library retries by itself");
             };
-            if (System.nanoTime() + waitNanos >= end) {
+            if (System.nanoTime() + waitNanos >= drainEnd) {
                 c.gaveUp++;
+                c.cut++;
                 return;
             }
             if (waitNanos > 0) {
-                TimeUnit.NANOSECONDS.sleep(waitNanos);
+                try {
+                    TimeUnit.NANOSECONDS.sleep(waitNanos);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    c.gaveUp++;
+                    c.cut++;
+                    return;
+                }
             }
         }
     }
@@ -326,12 +380,14 @@ public final class ManyClients implements Callable<Integer> {
     private ObjectNode report(List<Counts> counts, long elapsedNanos) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode out = mapper.createObjectNode();
-        // Over the run's set time: a request still being retried after it is counted at the origin but not here.
-        double elapsed = seconds;
+        // Per second of the window, whose requests' successes in the drain count too: every strategy
+        // is billed for the same span, whatever it held at the window's end.
+        double window = seconds;
         out.put("strategy", strategy.flag);
         out.put("clients", clients);
         out.put("ratePerClient", rate);
         out.put("seconds", seconds);
+        out.put("drainMs", drain.toMillis());
         out.put("elapsedMs", TimeUnit.NANOSECONDS.toMillis(elapsedNanos));
         out.put("retries", retries);
         out.put("backoffBaseMs", backoffBase.toMillis());
@@ -340,38 +396,43 @@ public final class ManyClients implements Callable<Integer> {
         long attempts = 0;
         long rejected = 0;
         long successes = 0;
-        long inTime = 0;
+        long inDrain = 0;
         long gaveUp = 0;
+        long cut = 0;
         long other = 0;
         double[] goodput = new double[counts.size()];
         ArrayNode per = out.putArray("perClient");
         for (int i = 0; i < counts.size(); i++) {
             Counts c = counts.get(i);
-            goodput[i] = c.successesInTime / elapsed;
+            goodput[i] = c.successes / window;
             ObjectNode n = per.addObject();
             n.put("requests", c.requests);
             n.put("attempts", c.attempts);
             n.put("rejected", c.rejected);
             n.put("successes", c.successes);
+            n.put("successesInDrain", c.successesInDrain);
             n.put("gaveUp", c.gaveUp);
+            n.put("cut", c.cut);
             n.put("otherErrors", c.otherErrors);
             n.put("goodputPerSec", goodput[i]);
             requests += c.requests;
             attempts += c.attempts;
             rejected += c.rejected;
             successes += c.successes;
-            inTime += c.successesInTime;
+            inDrain += c.successesInDrain;
             gaveUp += c.gaveUp;
+            cut += c.cut;
             other += c.otherErrors;
         }
         out.put("requests", requests);
         out.put("attempts", attempts);
         out.put("rejected", rejected);
         out.put("successes", successes);
+        out.put("successesInDrain", inDrain);
         out.put("gaveUp", gaveUp);
+        out.put("cut", cut);
         out.put("otherErrors", other);
-        out.put("successesInTime", inTime);
-        out.put("goodputPerSec", inTime / elapsed);
+        out.put("goodputPerSec", successes / window);
         out.put("jain", jain(goodput));
         return out;
     }

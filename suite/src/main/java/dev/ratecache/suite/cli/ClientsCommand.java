@@ -37,6 +37,11 @@ import picocli.CommandLine;
  * exponential backoff with full jitter, Retry-After alone, the library's pacing to
  * RateLimit-Policy). For each: the 429s, the goodput, Jain's fairness index over the clients'
  * goodput, and the requests that reached the origin by its own counters.
+ *
+ * <p>Each strategy's window closes alike: no request starts after {@code --seconds}, and those
+ * started may finish, retries included, within {@link #DRAIN_SECONDS}; goodput is their successes
+ * per second of the window, so that what a strategy holds at the window's end is neither lost nor
+ * given an advantage.
  */
 @Command(name = "clients", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
@@ -72,6 +77,12 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
     static final String ENDPOINT = "shared";
     /** The path each client asks once, without the key, before its clock starts: counted apart from {@link #ENDPOINT}. */
     static final String WARM_UP = "warm-up";
+    /**
+     * How long the requests started in the window may take to finish: longer than any strategy's
+     * retries take (backoff's three waits of at most 2 s each, Retry-After's three of 1 s), so that
+     * none is cut for want of time.
+     */
+    static final int DRAIN_SECONDS = 10;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -193,11 +204,12 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
                         "--url", stack.frontUri().toString(), "--path", "/" + ENDPOINT,
                         "--header", KEY_HEADER + ":" + key(strategy), "--clients", String.valueOf(clients),
                         "--rate", String.valueOf(perClient), "--seconds", String.valueOf(seconds),
+                        "--drain", DRAIN_SECONDS + "s",
                         "--strategy", strategy, "--retries", String.valueOf(retries), "--warm-up", "/" + WARM_UP,
                         "--json", json.toString());
                 Path log = runDir.resolve(strategy + ".out");
                 try (ManagedProcess driver = ManagedProcess.start("many-clients", command, runDir, log)) {
-                    ManagedProcess.Finished done = driver.waitMeasured(Duration.ofSeconds(seconds + 120L));
+                    ManagedProcess.Finished done = driver.waitMeasured(Duration.ofSeconds(seconds + DRAIN_SECONDS + 120L));
                     if (done.exitCode() != 0 || !Files.isRegularFile(json)) {
                         throw new IOException("the many-clients driver (" + strategy + ") exited with code "
                                 + done.exitCode() + ": see " + log);
@@ -221,6 +233,7 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
         report.put("shareFactor", shareFactor);
         report.put("ratePerClient", perClient);
         report.put("seconds", seconds);
+        report.put("drainSeconds", DRAIN_SECONDS);
         report.put("retries", retries);
         report.put("keyHeader", KEY_HEADER);
         return report;
@@ -238,16 +251,16 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
         Map<String, JsonNode> rows = rows(report);
         JsonNode backoff = rows.get("backoff");
         StringBuilder t = new StringBuilder("""
-                | strategy | attempts | 429s | 429s / backoff's | goodput (r/s) | Jain's index | origin requests | gave up |
-                | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+                | strategy | attempts | 429s | 429s / backoff's | goodput (r/s) | Jain's index | origin requests | answered in the drain | gave up |
+                | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
                 """);
         for (JsonNode r : rows.values()) {
             String ratio = backoff == null || backoff.get("rejected").asLong() == 0 ? ""
                     : String.format(Locale.ROOT, "%.3f", r.get("rejected").asDouble() / backoff.get("rejected").asDouble());
-            t.append(String.format(Locale.ROOT, "| %s (%s) | %d | %d | %s | %.2f | %.3f | %d | %d |%n",
+            t.append(String.format(Locale.ROOT, "| %s (%s) | %d | %d | %s | %.2f | %.3f | %d | %d | %d |%n",
                     r.get("strategy").asText(), r.get("description").asText(), r.get("attempts").asLong(),
                     r.get("rejected").asLong(), ratio, r.get("goodputPerSec").asDouble(), r.get("jain").asDouble(),
-                    r.get("originRequests").asLong(), r.get("gaveUp").asLong()));
+                    r.get("originRequests").asLong(), r.get("successesInDrain").asLong(), r.get("gaveUp").asLong()));
         }
         return t.toString();
     }
@@ -256,10 +269,12 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
     public static String setup(JsonNode report) {
         return String.format(Locale.ROOT, "%d clients share one key (%s) limited to %d r/s, burst %d (nodelay, 429 with"
                         + " Retry-After: 1); each starts %.2f requests/s (%dx its share) for %d s per strategy, and retries a"
-                        + " 429 up to %d times; the cache is off, so every admitted request reaches the origin.",
+                        + " 429 up to %d times; a request started in those %d s may finish, retries included, within %d s"
+                        + " after them. The cache is off, so every admitted request reaches the origin.",
                 report.get("clients").asInt(), report.get("keyHeader").asText(), report.get("rate").asInt(),
                 report.get("burst").asInt(), report.get("ratePerClient").asDouble(), report.get("shareFactor").asInt(),
-                report.get("seconds").asInt(), report.get("retries").asInt());
+                report.get("seconds").asInt(), report.get("retries").asInt(), report.get("seconds").asInt(),
+                report.get("drainSeconds").asInt());
     }
 
     /** Whether the library met the goal: at most 0.05 of backoff's 429s, with goodput no lower. */
@@ -280,7 +295,10 @@ public final class ClientsCommand implements Callable<Integer>, WholeNumber.Flag
 
     static String markdown(JsonNode report) {
         return "# Many clients, one key\n\n" + setup(report) + "\n\n" + table(report) + "\n" + goal(report) + "\n\n"
-                + "Goodput: successful responses per second of the run; Jain's index: (sum x)^2 / (n sum x^2) over the"
-                + " clients' goodput (1: all alike); origin requests: the origin's own counter over the strategy's run.\n";
+                + "Goodput: the successes of the requests started in the window, per second of the window (those"
+                + " answered in the drain after it included, as they are in the origin's count); Jain's index:"
+                + " (sum x)^2 / (n sum x^2) over the clients' goodput (1: all alike); origin requests: the origin's own"
+                + " counter over the strategy's run; gave up: requests that met a 429 after their last retry, or whose"
+                + " next retry would have ended after the drain.\n";
     }
 }

@@ -1,6 +1,7 @@
 package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -69,6 +70,19 @@ class ClientsCommandStackTest {
                     .isEqualTo(r.get("successes").asLong() + r.get("rejected").asLong());
             assertThat(r.get("originRequests").asLong()).as(name).isEqualTo(r.get("successes").asLong());
             assertThat(r.get("successes").asLong()).as(name).isPositive();
+        }
+    }
+
+    @Test
+    void goodputCountsEverySuccessOfTheWindowsRequestsAndNoneIsCutShort() {
+        assertThat(rows).as(output()).isNotNull();
+        for (JsonNode r : rows.values()) {
+            String name = r.get("strategy").asText();
+            // Answered in the window or in the drain after it, alike for every strategy: what the origin counted.
+            assertThat(r.get("goodputPerSec").asDouble() * SECONDS).as(name)
+                    .isCloseTo(r.get("originRequests").asDouble(), within(1e-6));
+            // The drain outlasts every strategy's retries: no request was given up for want of time.
+            assertThat(r.get("cut").asLong()).as(name).isZero();
         }
     }
 
