@@ -39,7 +39,8 @@ public interface CellTrait {
     }
 
     /** A figure a trait collects of a run: kept in the measurement, said on the terminal after the cell. */
-    interface Figure {
+    sealed interface Figure extends KindFigures
+            permits TierFigures, FleetFigures, QuotaFigures, AttackFigures, FaultFigures {
         String terminalLine();
     }
 }
