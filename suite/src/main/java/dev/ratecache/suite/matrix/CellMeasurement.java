@@ -44,11 +44,9 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
      * @param samplesPerLoadHost the samples each load host sent, in --load-hosts order; null when JMeter ran here
      * @param timeline           the run second by second, for the report's over-time charts; null when the
      *                           run did not get that far
-     * @param figures            what the cell's kind collected, one of each type: a replay's tables
-     *                           ({@link ReplayBreakdown}), a tiers cell's ({@link TierFigures}), a fleet
-     *                           cell's ({@link FleetFigures}), a shared limit's Redis ({@link FleetFallbacks})
+     * @param figures            what the cell's kind collected, one of each type ({@link KindFigures} lists them)
      */
-    public record Breakdowns(Map<String, Long> samplesPerLoadHost, Timeline timeline, List<Object> figures) {
+    public record Breakdowns(Map<String, Long> samplesPerLoadHost, Timeline timeline, List<KindFigures> figures) {
         public static final Breakdowns NONE = new Breakdowns(null, null, List.of());
 
         public Breakdowns {
@@ -56,12 +54,12 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
         }
 
         /** The figures given, those that are null left out. */
-        public static Breakdowns of(Map<String, Long> samplesPerLoadHost, Timeline timeline, Object... figures) {
+        public static Breakdowns of(Map<String, Long> samplesPerLoadHost, Timeline timeline, KindFigures... figures) {
             return new Breakdowns(samplesPerLoadHost, timeline, java.util.Arrays.asList(figures));
         }
 
         /** The figure of {@code type} the cell's kind collected; null when it collected none. */
-        public <T> T figure(Class<T> type) {
+        public <T extends KindFigures> T figure(Class<T> type) {
             return figures.stream().filter(type::isInstance).map(type::cast).findFirst().orElse(null);
         }
     }
@@ -122,21 +120,7 @@ public record CellMeasurement(JtlSummary jtl, Double originRequests, Double edge
     }
 
     public Double machineCpuPct() { return windowCpu.machinePct(); }
-    public Double effectiveLimit() { return breakdowns.figure(FleetFigures.class) == null ? null : breakdowns.figure(FleetFigures.class).effectiveLimit(); }
-    public Double fleetFallbacks() {
-        return breakdowns.figure(FleetFallbacks.class) == null ? null : (double) breakdowns.figure(FleetFallbacks.class).fallbacks();
-    }
     public Double generatorCpuPct() { return windowCpu.generatorPct(); }
-    /** The database and its pool; null when the run does not report them. */
-    public DatabaseFigures database() { return breakdowns.figure(DatabaseFigures.class); }
-    private Double databaseFigure(java.util.function.Function<DatabaseFigures, Double> figure) {
-        return database() == null ? null : figure.apply(database());
-    }
-    public Double databaseTimeouts() { return databaseFigure(d -> (double) d.timeouts()); }
-    public Double databaseFailures() { return databaseFigure(d -> (double) d.failures()); }
-    public Double poolWaitMeanMs() { return databaseFigure(DatabaseFigures::acquireMeanMs); }
-    public Double poolHoldMeanMs() { return databaseFigure(DatabaseFigures::holdMeanMs); }
-    public Double poolActivePeak() { return databaseFigure(d -> d.activePeak() == null ? null : (double) d.activePeak()); }
     public Double redisHits() { return cachesFigure(Caches::redisHits); }
     public Double redisMisses() { return cachesFigure(Caches::redisMisses); }
     public Double databaseQueries() { return cachesFigure(Caches::databaseQueries); }

@@ -10,7 +10,7 @@ import java.util.List;
  * collects of each run. The runner, the model and the report ask a cell for a trait by its type
  * ({@link Cell#trait}) and a measurement for a figure by its type
  * ({@link CellMeasurement.Breakdowns#figure}), so that a new kind of matrix adds a trait and its
- * figures, not a slot in the cell, in the measurement and in the runner.
+ * figures (named in {@link Figure}'s permits), not a slot in the cell, in the measurement and in the runner.
  */
 public interface CellTrait {
     /** The switches of a cell with this trait: {@code switches} (a copy of the user's) with the kind's own set. */
@@ -39,7 +39,8 @@ public interface CellTrait {
     }
 
     /** A figure a trait collects of a run: kept in the measurement, said on the terminal after the cell. */
-    interface Figure {
+    sealed interface Figure extends KindFigures
+            permits TierFigures, FleetFigures, QuotaFigures, AttackFigures, FaultFigures {
         String terminalLine();
     }
 }

@@ -21,7 +21,7 @@ import java.util.Locale;
  *                       saw it (Micrometer's hikaricp.connections.usage); null when none was given back
  */
 public record DatabaseFigures(long poolSize, String acquireTimeout, long timeouts, long failures, String lastFailure,
-        Double acquireMeanMs, Long activePeak, long queries, Double holdMeanMs) {
+        Double acquireMeanMs, Long activePeak, long queries, Double holdMeanMs) implements KindFigures {
 
     /** Null when the origin's counters have no database part (an older origin). */
     static DatabaseFigures of(OriginCounters counters, Long activePeak, OriginDatabase database) {

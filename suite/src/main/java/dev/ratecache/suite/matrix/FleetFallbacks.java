@@ -16,7 +16,7 @@ import java.util.Set;
  * @param asked     requests the edges counted with the shared limit, or tried to
  * @param fallbacks of those, the ones counted by the edge's own split limit instead
  */
-public record FleetFallbacks(String redis, long asked, long fallbacks) {
+public record FleetFallbacks(String redis, long asked, long fallbacks) implements KindFigures {
     /** The fleet values of a request that asked Redis (EXEMPT and NONE never do). */
     private static final Set<String> ASKED = Set.of("PASSED", "DELAYED", "REJECTED", "FALLBACK");
 

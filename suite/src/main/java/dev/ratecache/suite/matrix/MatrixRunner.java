@@ -261,7 +261,7 @@ public final class MatrixRunner {
             FleetFallbacks fallbacks = fleetFallbacks(cell, stack, logs);
             // Null figures (a cell that is no replay, shares no limit) are left out by Breakdowns.
             DatabaseFigures database = pool == null ? null : DatabaseFigures.of(counters, pool.activePeak(), options.database());
-            List<Object> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
+            List<KindFigures> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
             figures.addAll(traitFigures(cell, client, fallbacks, logs));
             if (attackFigures != null) {
                 out.println("  " + attackFigures.terminalLine());
@@ -532,7 +532,8 @@ public final class MatrixRunner {
             line += String.format(java.util.Locale.ROOT, ", stale reads %.0f (%.2f %%, oldest %.0f ms)",
                     r.median(Metric.STALE_READS), r.median(Metric.STALE_PCT), r.median(Metric.STALE_OLDEST_MS));
         }
-        DatabaseFigures database = r.runs().isEmpty() ? null : r.runs().get(0).database();
+        DatabaseFigures database = r.runs().isEmpty() ? null
+                : r.runs().get(0).breakdowns().figure(DatabaseFigures.class);
         if (database != null) {
             line += database.terminalText();
         }

@@ -49,10 +49,11 @@ public enum Metric {
     EFFECTIVE_LIMIT("effective_limit", "x", "--matrix fleet: what the heavy key was admitted in its busiest second,"
             + " divided by its tier's rate plus burst: 1 is the per-client promise kept, N is N times the limit",
             "a sliding one-second window over the JTL's start times of the heavy key's admitted samples",
-            m -> m.effectiveLimit()),
+            kind(FleetFigures.class, FleetFigures::effectiveLimit)),
     FLEET_FALLBACKS("fleet_fallbacks", "count", "--fleet-limit shared: requests an edge counted with its own split"
             + " limit because Redis failed or passed --fleet-redis-timeout",
-            "lines marked \"fleet\":\"FALLBACK\" in the edges' access logs", m -> m.fleetFallbacks()),
+            "lines marked \"fleet\":\"FALLBACK\" in the edges' access logs",
+            kind(FleetFallbacks.class, f -> (double) f.fallbacks())),
     EDGE_HIT_PCT("edge_hit_pct", "%", "share of the front end's answers that came from its edge cache",
             "responses whose cache outcome is HIT in the front end's access log, over all its responses (STALE,"
             + " UPDATING and REVALIDATED answers are not counted)", m -> m.edgeHitPct()),
@@ -72,16 +73,18 @@ public enum Metric {
     DB_504S("db_504s", "count", "requests the origin answered 504 because no database connection freed up within"
             + " --db-acquire-timeout (the pool exhausted, as PostgREST answers); n/a unless the run reports the pool"
             + " (--origin-db postgres, --db-pool, --db-acquire-timeout)", "the origin's own counter of such answers",
-            m -> m.databaseTimeouts()),
+            kind(DatabaseFigures.class, d -> (double) d.timeouts())),
     DB_502S("db_502s", "count", "requests the origin answered 502 because the database failed or could not be reached",
-            "the origin's own counter of such answers", m -> m.databaseFailures()),
+            "the origin's own counter of such answers", kind(DatabaseFigures.class, d -> (double) d.failures())),
     POOL_WAIT_MEAN_MS("pool_wait_mean_ms", "ms", "the mean wait of a request for a pooled database connection",
-            "Micrometer's hikaricp.connections.acquire timer at the origin", m -> m.poolWaitMeanMs()),
+            "Micrometer's hikaricp.connections.acquire timer at the origin",
+            kind(DatabaseFigures.class, DatabaseFigures::acquireMeanMs)),
     POOL_HOLD_MEAN_MS("pool_hold_mean_ms", "ms", "the mean time a request held its pooled database connection: the"
             + " query's service time as the pool saw it", "Micrometer's hikaricp.connections.usage timer at the origin",
-            m -> m.poolHoldMeanMs()),
+            kind(DatabaseFigures.class, DatabaseFigures::holdMeanMs)),
     POOL_ACTIVE_PEAK("pool_active_peak", "connections", "the most database connections lent to requests at once",
-            "the origin's pool read once a second; the highest reading", m -> m.poolActivePeak()),
+            "the origin's pool read once a second; the highest reading",
+            kind(DatabaseFigures.class, d -> d.activePeak() == null ? null : (double) d.activePeak())),
     STALE_READS("stale_reads", "count", "reads that returned an item older than a write acknowledged before the read"
             + " started", "reads with a staleMs in the JTL, which hotset.jmx writes for a read whose item predates a"
             + " write acknowledged before the read started", m -> m.staleReads()),
@@ -157,6 +160,18 @@ public enum Metric {
      * headings and --assert's help link to.
      */
     public String anchor() { return "metric-" + id; }
+
+    /**
+     * A metric only one kind of cell has: its figures answer it, and a cell that collected none has
+     * no value, so that the measurement keeps no nullable accessor per kind.
+     */
+    private static <F extends KindFigures> Function<CellMeasurement, Double> kind(Class<F> type,
+            Function<F, Double> read) {
+        return m -> {
+            F figures = m.breakdowns().figure(type);
+            return figures == null ? null : read.apply(figures);
+        };
+    }
 
     /** The value, or null where it does not apply (e.g. the edge hit ratio with the edge cache off). */
     public Double of(CellMeasurement m) {

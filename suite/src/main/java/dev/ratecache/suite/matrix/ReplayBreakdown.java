@@ -17,7 +17,7 @@ public record ReplayBreakdown(Lateness lateness, long maxLatenessMs, boolean beh
         @JsonInclude(JsonInclude.Include.NON_NULL) List<KeyRow> keys,
         @JsonInclude(JsonInclude.Include.NON_NULL) Long keysInAll,
         @JsonInclude(JsonInclude.Include.NON_NULL) Long keysRejected,
-        @JsonInclude(JsonInclude.Include.NON_NULL) List<TierRow> tiers) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<TierRow> tiers) implements KindFigures {
 
     /** The tier table's row for the requests sent without a key: the address's limit counts them, not a key's. */
     public static final String NO_KEY = "(no key)";

@@ -54,8 +54,9 @@ public record Check(String text, String cell, Metric metric, String op, double v
      * @param checkOf  the check of a cell, from its result and its trait
      * @param evaluate the verdict on the check from the runs' figures
      */
-    public static <T extends dev.ratecache.suite.matrix.CellTrait, F> List<Outcome> perCell(List<CellResult> cells,
-            Class<T> trait, Class<F> figure, java.util.function.BiFunction<CellResult, T, Check> checkOf,
+    public static <T extends dev.ratecache.suite.matrix.CellTrait, F extends dev.ratecache.suite.matrix.KindFigures>
+            List<Outcome> perCell(List<CellResult> cells, Class<T> trait, Class<F> figure,
+            java.util.function.BiFunction<CellResult, T, Check> checkOf,
             java.util.function.BiFunction<Check, List<F>, Outcome> evaluate) {
         List<Outcome> outcomes = new java.util.ArrayList<>();
         for (CellResult r : cells) {

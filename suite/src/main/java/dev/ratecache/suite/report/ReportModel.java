@@ -459,7 +459,7 @@ final class ReportModel {
 
     /** What a cell whose origin answered 504s or 502s says: how many, and why, counted rather than hidden among the errors. */
     static Optional<String> databaseUnanswered(CellResult r) {
-        return r.runs().stream().map(dev.ratecache.suite.matrix.CellMeasurement::database)
+        return r.runs().stream().map(m -> m.breakdowns().figure(dev.ratecache.suite.matrix.DatabaseFigures.class))
                 .filter(d -> d != null && d.unanswered()).findFirst()
                 .map(dev.ratecache.suite.matrix.DatabaseFigures::describeUnanswered);
     }
