@@ -55,6 +55,9 @@ public record ClosedNetwork(List<Station> stations, double thinkSec) {
                 throw new IllegalArgumentException("two stations named " + s.name());
             }
         }
+        if (thinkSec == 0 && stations.stream().allMatch(s -> s.demandSec() == 0)) {
+            throw new IllegalArgumentException("nothing in the loop takes time: its throughput is unbounded");
+        }
     }
 
     /** No think time: every customer sends again as soon as it is answered. */
@@ -117,7 +120,7 @@ public record ClosedNetwork(List<Station> stations, double thinkSec) {
                 };
                 total += residence[i];
             }
-            double x = total + thinkSec == 0 ? Double.POSITIVE_INFINITY : n / (thinkSec + total);
+            double x = n / (thinkSec + total);
             for (int i = 0; i < k; i++) {
                 queue[i] = x * residence[i];
                 if (probs[i] != null) {
@@ -192,26 +195,33 @@ public record ClosedNetwork(List<Station> stations, double thinkSec) {
      * comment for its stated error.
      */
     public ClosedSolution seidmann(int population) {
+        return seidmannAll(population).get(population);
+    }
+
+    /** {@link #seidmann} for 0 … {@code maxPopulation} customers (index = N). */
+    public List<ClosedSolution> seidmannAll(int maxPopulation) {
         List<Station> split = new ArrayList<>();
         for (Station s : stations) {
-            if (s.kind() == Station.Kind.MULTI_SERVER && s.servers() > 1) {
+            if (multi(s)) {
                 split.add(Station.queueing(s.name(), s.demandSec() / s.servers()));
                 split.add(Station.delay(s.name() + " (seidmann delay)", s.demandSec() * (s.servers() - 1) / s.servers()));
             } else {
                 split.add(s);
             }
         }
-        ClosedSolution exact = new ClosedNetwork(split, thinkSec).solve(population);
-        double[] residence = new double[stations.size()];
-        int at = 0;
-        for (int i = 0; i < stations.size(); i++) {
-            Station s = stations.get(i);
-            residence[i] = exact.stations().get(at++).residenceSec();
-            if (s.kind() == Station.Kind.MULTI_SERVER && s.servers() > 1) {
-                residence[i] += exact.stations().get(at++).residenceSec();
+        List<ClosedSolution> out = new ArrayList<>(maxPopulation + 1);
+        for (ClosedSolution solved : new ClosedNetwork(split, thinkSec).solveAll(maxPopulation)) {
+            double[] residence = new double[stations.size()];
+            int at = 0;
+            for (int i = 0; i < stations.size(); i++) {
+                residence[i] = solved.stations().get(at++).residenceSec();
+                if (multi(stations.get(i))) {
+                    residence[i] += solved.stations().get(at++).residenceSec();
+                }
             }
+            out.add(solution(solved.population(), solved.throughputPerSec(), residence));
         }
-        return solution(population, exact.throughputPerSec(), residence);
+        return out;
     }
 
     /**

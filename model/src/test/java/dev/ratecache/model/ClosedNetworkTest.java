@@ -167,8 +167,9 @@ class ClosedNetworkTest {
                     }
                     ClosedNetwork net = new ClosedNetwork(st, z * d);
                     List<ClosedSolution> exact = net.solveAll(400);
+                    List<ClosedSolution> seidmann = net.seidmannAll(400);
                     for (int n = 1; n <= 400; n++) {
-                        ClosedSolution approx = net.seidmann(n);
+                        ClosedSolution approx = seidmann.get(n);
                         double shortfall = 1 - approx.throughputPerSec() / exact.get(n).throughputPerSec();
                         worstX = Math.max(worstX, shortfall);
                         over = Math.min(over, shortfall);
@@ -329,5 +330,10 @@ class ClosedNetworkTest {
         assertThatThrownBy(() -> new Station("a", Station.Kind.QUEUEING, 1, 2)).hasMessageContaining("servers");
         assertThatThrownBy(() -> Station.multiServer("cpu", 1, 0)).hasMessageContaining("servers");
         assertThatThrownBy(() -> ClosedNetwork.of(Station.queueing("a", 1)).solve(-1)).hasMessageContaining("population");
+        assertThatThrownBy(() -> ClosedNetwork.of(Station.queueing("a", 0), Station.delay("b", 0)))
+                .hasMessageContaining("unbounded");
+        // A zero demand beside others is fine: an idle station.
+        assertThat(ClosedNetwork.of(Station.multiServer("cpu", 0, 4), Station.queueing("disk", 0.1)).solve(5)
+                .throughputPerSec()).isCloseTo(10, within(EXACT));
     }
 }

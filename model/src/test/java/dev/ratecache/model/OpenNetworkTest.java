@@ -45,7 +45,7 @@ class OpenNetworkTest {
 
     @Test
     void erlangCAgainstTheTextbook() {
-        // M/M/2 (Kleinrock, Queueing Systems I, §3.5): P(wait) = 2ρ²/(1 + ρ); ρ = 1/2 gives 1/3,
+        // M/M/2 (Kleinrock, Queueing Systems I, the M/M/m queue with m = 2): P(wait) = 2ρ²/(1 + ρ); ρ = 1/2 gives 1/3,
         // and T = (1/μ)/(1 − ρ²) = 4/3 with 1/μ = 1.
         assertThat(OpenNetwork.erlangC(2, 1)).isCloseTo(1.0 / 3, within(EXACT));
         assertThat(OpenNetwork.of(Station.multiServer("cpu", 1, 2)).at(1).responseSec()).isCloseTo(4.0 / 3, within(EXACT));
@@ -55,7 +55,7 @@ class OpenNetworkTest {
         // One server: every arrival that finds it busy waits, P(wait) = ρ.
         assertThat(OpenNetwork.erlangC(1, 0.7)).isCloseTo(0.7, within(EXACT));
         assertThat(OpenNetwork.erlangC(4, 2)).isCloseTo(4.0 / 23, within(EXACT));
-        // Hundreds of servers neither overflow nor cancel: still a probability, falling with load.
+        // Hundreds of servers neither overflow nor cancel: still a probability, rising with load.
         double many = OpenNetwork.erlangC(500, 480);
         assertThat(many).isStrictlyBetween(0.0, 1.0);
         assertThat(OpenNetwork.erlangC(500, 490)).isGreaterThan(many);
