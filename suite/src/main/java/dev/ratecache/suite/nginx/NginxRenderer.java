@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +118,7 @@ public final class NginxRenderer {
 
     /** Renders {@code tier} of {@code spec} into {@code confDir}; returns the top-level file. */
     public Path render(Tier tier, StackSpec spec, Path confDir) throws IOException {
-        Map<String, Object> context = context(tier, spec, machine);
+        Context context = context(tier, spec, machine);
         List<String> stamp = stamp(spec);
         Set<String> done = new LinkedHashSet<>();
         Deque<String> todo = new ArrayDeque<>(List.of(tier.template()));
@@ -204,7 +203,7 @@ public final class NginxRenderer {
         }
     }
 
-    private String render(Path source, Map<String, Object> context) throws IOException {
+    private String render(Path source, Context context) throws IOException {
         try {
             Template template = compiler.compile(Files.readString(source, StandardCharsets.UTF_8));
             return template.execute(context);
@@ -275,7 +274,6 @@ public final class NginxRenderer {
         return lines;
     }
 
-    /** What both tiers' templates share: where they listen and how they limit. */
     /**
      * Whether the back end turns an origin failure into a dropped connection for the front end's
      * stale-if-error: only where the edge cache honours it (--stale rfc).
@@ -344,116 +342,114 @@ public final class NginxRenderer {
         return all;
     }
 
-    private static Map<String, Object> tier(int port, Optional<StackSpec.Limit> limit) {
-        Zone l = Zone.of("", limit, List.of());
-        Map<String, Object> tier = new HashMap<>();
-        tier.put("address", Ports.LOOPBACK);
-        tier.put("port", port);
-        tier.put("limitReq", limit.isPresent());
-        tier.put("rate", l.rate());
-        tier.put("burst", l.burst());
-        // nginx refuses burst=0; no burst argument is the same limit (no request beyond the rate).
-        tier.put("burstArgument", burstArgument(l.burst()));
-        tier.put("modeArgument", l.argument());
-        tier.put("modeNote", l.note());
-        return tier;
+    /**
+     * A tier's own limit_req (--front-rate or --back-rate, with its burst and mode), as its templates
+     * print it; a limit that is off, as one of nothing.
+     */
+    private record OwnLimit(boolean on, int rate, int burst, String burstArgument, String modeArgument,
+            String modeNote) {
+        static OwnLimit of(Optional<StackSpec.Limit> limit) {
+            Zone l = Zone.of("", limit, List.of());
+            // nginx refuses burst=0; no burst argument is the same limit (no request beyond the rate).
+            return new OwnLimit(limit.isPresent(), l.rate(), l.burst(), NginxRenderer.burstArgument(l.burst()),
+                    l.argument(), l.note());
+        }
     }
 
     /**
      * The per-client limit: which tier applies it (the edge, or the back end with --limit-scope misses),
      * its key, its tiers and zones, the address ceiling, and the policy each tier announces.
      */
-    private static Map<String, Object> clientLimit(Tier tier, StackSpec s) {
-        Map<String, Object> c = new HashMap<>();
-        boolean on = s.front().isPresent();
-        StackSpec.Key limitKey = s.key();
-        LimitScope scope = s.scope();
-        Zone front = Zone.of(StackSpec.KeyTier.ANONYMOUS, s.front(), List.of());
-        boolean byKey = !limitKey.byAddress();
-        c.put("on", on);
-        c.put("atFront", on && scope == LimitScope.ALL);
-        c.put("atBack", on && scope == LimitScope.MISSES);
-        c.put("byKey", byKey);
-        c.put("passKey", on && byKey && scope == LimitScope.MISSES);
-        c.put("keyWhere", byKey ? flag(limitKey) + " (" + limitKey.where() + ")" : "the client's address");
-        // Behind the edge the key is the one the edge passed on (snippets/back/passed-limit-key.conf).
-        c.put("keySource", tier == Tier.BACK ? "$edge_limit_key" : variable(limitKey));
-        c.put("keyPattern", "~" + limitKey.pattern());
-        boolean reject = s.missing() == StackSpec.Missing.REJECT;
-        c.put("missingIdentity", reject ? "\"\"" : "a$binary_remote_addr");
-        c.put("missingNote", reject ? "nothing (--missing-key reject: such a request is refused with 401 before any"
-                + " tier counts it)" : "\"a\" and its address (--missing-key addr: limited as the anonymous tier, by address)");
-        c.put("missingReject", on && byKey && reject && tier == Tier.FRONT);
-        c.put("missingBody", limitKey.missingBody());
-        c.put("challenge", limitKey.challenge());
-        c.put("allow", s.allow());
-        // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
-        // config a user copies then reads as nginx's own example, with no maps in the way.
-        boolean plain = byAddressAlone(s);
-        c.put("identity", on && !plain);
-        c.put("plain", on && plain);
-        // With a quota, every response names both policies: the burst limit's and the quota's (a tier's own, or --quota's).
-        Map<String, Optional<Quota>> quotas = quotasInForce(s);
-        c.put("plainPolicy", policyItem("per-address", front.rate(), front.burst()) + quotaItem(s.quota()));
-        c.put("plainRejection", on && plain && scope == LimitScope.ALL);
+    private record ClientLimit(boolean atFront, boolean atBack, boolean byKey, boolean passKey, String keyWhere,
+            String keySource, String keyPattern, String missingIdentity, String missingNote, boolean missingReject,
+            String missingBody, String challenge, List<String> allow, boolean identity, boolean plain,
+            String plainPolicy, boolean plainRejection, String plainRateArgument, String plainBurstArgument,
+            String plainKey, String fallbackSource, String fallbackMatch, List<TierKey> tierKeys,
+            List<ClientZone> zones, boolean mapHash, int longestKey, int keyCount, int mapHashBucketSize,
+            int mapHashMaxSize, boolean ceiling, int ceilingRate, String ceilingRateArgument,
+            String ceilingBurstArgument, boolean rateLimitOnRejection) {
+        static ClientLimit of(Tier tier, StackSpec s) {
+            boolean on = s.front().isPresent();
+            StackSpec.Key limitKey = s.key();
+            LimitScope scope = s.scope();
+            Zone front = Zone.of(StackSpec.KeyTier.ANONYMOUS, s.front(), List.of());
+            boolean byKey = !limitKey.byAddress();
+            boolean atFront = on && scope == LimitScope.ALL;
+            boolean atBack = on && scope == LimitScope.MISSES;
+            boolean passKey = on && byKey && scope == LimitScope.MISSES;
+            String keyWhere = byKey ? flag(limitKey) + " (" + limitKey.where() + ")" : "the client's address";
+            // Behind the edge the key is the one the edge passed on (snippets/back/passed-limit-key.conf).
+            String keySource = tier == Tier.BACK ? "$edge_limit_key" : variable(limitKey);
+            String keyPattern = "~" + limitKey.pattern();
+            boolean reject = s.missing() == StackSpec.Missing.REJECT;
+            String missingIdentity = reject ? "\"\"" : "a$binary_remote_addr";
+            String missingNote = reject ? "nothing (--missing-key reject: such a request is refused with 401 before any"
+                    + " tier counts it)" : "\"a\" and its address (--missing-key addr: limited as the anonymous tier, by address)";
+            boolean missingReject = on && byKey && reject && tier == Tier.FRONT;
+            // By address alone, with no tiers and no allow-list, one zone keyed by the address says it all: the
+            // config a user copies then reads as nginx's own example, with no maps in the way.
+            boolean alone = byAddressAlone(s);
+            boolean identity = on && !alone;
+            boolean plain = on && alone;
+            boolean plainRejection = plain && scope == LimitScope.ALL;
+            // With a quota, every response names both policies: the burst limit's and the quota's (a tier's own, or --quota's).
+            Map<String, Optional<Quota>> quotas = quotasInForce(s);
+            String plainPolicy = policyItem("per-address", front.rate(), front.burst()) + quotaItem(s.quota());
 
-        // Split and shared: each edge's own zones hold rate/N and burst/N (for shared, only while Redis fails).
-        int edges = s.edges();
-        int share = tier == Tier.FRONT && edges > 1 && s.fleet().limit().splitsZones() ? edges : 1;
-        boolean shared = tier == Tier.FRONT && edges > 1 && s.fleet().limit() == FleetLimit.SHARED;
-        c.put("share", share);
-        c.put("plainRateArgument", rateArgument(front.rate(), share));
-        c.put("plainBurstArgument", burstArgument(front.burst() / share));
-        // Shared: the zones count a request only when the edge fell back (snippets/front/fleet-limit.conf).
-        c.put("plainKey", shared ? "$fleet_fallback_address" : "$binary_remote_addr");
-        c.put("fallbackSource", shared ? ":$fleet_limit" : "");
-        c.put("fallbackMatch", shared ? ":FALLBACK" : "");
-        List<Zone> tiers = tiersInForce(s);
-        List<Map<String, Object>> tierKeys = new ArrayList<>();
-        List<Map<String, Object>> zones = new ArrayList<>();
-        int longestKey = 0;
-        for (Zone t : tiers) {
-            for (String key : t.keys()) {
-                tierKeys.add(Map.of("key", key, "mapKey", MAP_WORDS.contains(key) ? "\\" + key : key, "tier", t.name()));
-                longestKey = Math.max(longestKey, key.length());
+            // Split and shared: each edge's own zones hold rate/N and burst/N (for shared, only while Redis fails).
+            int edges = s.edges();
+            int share = tier == Tier.FRONT && edges > 1 && s.fleet().limit().splitsZones() ? edges : 1;
+            boolean shared = tier == Tier.FRONT && edges > 1 && s.fleet().limit() == FleetLimit.SHARED;
+            String plainRateArgument = rateArgument(front.rate(), share);
+            String plainBurstArgument = NginxRenderer.burstArgument(front.burst() / share);
+            // Shared: the zones count a request only when the edge fell back (snippets/front/fleet-limit.conf).
+            String plainKey = shared ? "$fleet_fallback_address" : "$binary_remote_addr";
+            String fallbackSource = shared ? ":$fleet_limit" : "";
+            String fallbackMatch = shared ? ":FALLBACK" : "";
+
+            Zone address = Zone.of("address-ceiling", s.ceiling(), List.of());
+            boolean ceiling = byKey && s.ceiling().isPresent();
+            String ceilingItem = ceiling ? ", " + policyItem("address-ceiling", address.rate(), address.burst()) : "";
+            List<TierKey> tierKeys = new ArrayList<>();
+            List<ClientZone> zones = new ArrayList<>();
+            int longestKey = 0;
+            for (Zone t : tiersInForce(s)) {
+                for (String key : t.keys()) {
+                    tierKeys.add(new TierKey(key, MAP_WORDS.contains(key) ? "\\" + key : key, t.name()));
+                    longestKey = Math.max(longestKey, key.length());
+                }
+                // By address there is one tier, the address's own.
+                String policy = byKey ? t.name() : "per-address";
+                String policyValue = policyItem(policy, t.rate(), t.burst())
+                        + quotaItem(byKey ? quotas.getOrDefault(t.name(), Optional.empty()) : s.quota()) + ceilingItem;
+                zones.add(new ClientZone(t.id(), t.name(), policy, t.rate(), rateArgument(t.rate(), share),
+                        NginxRenderer.burstArgument(t.burst() / share), t.argument(), t.note(), policyValue));
             }
-            // By address there is one tier, the address's own.
-            String policy = byKey ? t.name() : "per-address";
-            Map<String, Object> zone = new HashMap<>();
-            zone.put("id", t.id());
-            zone.put("tier", t.name());
-            zone.put("policy", policy);
-            zone.put("rate", t.rate());
-            zone.put("rateArgument", rateArgument(t.rate(), share));
-            zone.put("burstArgument", burstArgument(t.burst() / share));
-            zone.put("modeArgument", t.argument());
-            zone.put("modeNote", t.note());
-            zone.put("policyValue", policyItem(policy, t.rate(), t.burst())
-                    + quotaItem(byKey ? quotas.getOrDefault(t.name(), Optional.empty()) : s.quota()));
-            zones.add(zone);
+            // The tiers' keys are in limit-tier.conf wherever the per-client limit is by key: the edge, and the
+            // back with scope misses.
+            boolean mapHash = on && !tierKeys.isEmpty() && (tier == Tier.FRONT || scope == LimitScope.MISSES);
+            int keyCount = tierKeys.size();
+            int mapHashBucketSize = NginxRenderer.mapHashBucketSize(longestKey);
+            int mapHashMaxSize = NginxRenderer.mapHashMaxSize(keyCount);
+            int ceilingRate = address.rate();
+            String ceilingRateArgument = rateArgument(address.rate(), share);
+            String ceilingBurstArgument = NginxRenderer.burstArgument(address.burst() / share);
+            // RateLimit is true only where one zone alone counts a request: nginx does not say which zone rejected.
+            boolean rateLimitOnRejection = on && scope == LimitScope.ALL && !ceiling;
+            return new ClientLimit(atFront, atBack, byKey, passKey, keyWhere, keySource, keyPattern, missingIdentity,
+                    missingNote, missingReject, limitKey.missingBody(), limitKey.challenge(), s.allow(), identity, plain,
+                    plainPolicy, plainRejection, plainRateArgument, plainBurstArgument, plainKey, fallbackSource,
+                    fallbackMatch, tierKeys, zones, mapHash, longestKey, keyCount, mapHashBucketSize, mapHashMaxSize,
+                    ceiling, ceilingRate, ceilingRateArgument, ceilingBurstArgument, rateLimitOnRejection);
         }
-        c.put("tierKeys", tierKeys);
-        c.put("zones", zones);
-        // The tiers' keys are in limit-tier.conf wherever the per-client limit is by key: the edge, and the back with scope misses.
-        c.put("mapHash", on && !tierKeys.isEmpty() && (tier == Tier.FRONT || scope == LimitScope.MISSES));
-        c.put("longestKey", longestKey);
-        c.put("keyCount", tierKeys.size());
-        c.put("mapHashBucketSize", mapHashBucketSize(longestKey));
-        c.put("mapHashMaxSize", mapHashMaxSize(tierKeys.size()));
-        Zone ceiling = Zone.of("address-ceiling", s.ceiling(), List.of());
-        boolean ceilingOn = byKey && s.ceiling().isPresent();
-        c.put("ceiling", ceilingOn);
-        c.put("ceilingRate", ceiling.rate());
-        c.put("ceilingRateArgument", rateArgument(ceiling.rate(), share));
-        c.put("ceilingBurstArgument", burstArgument(ceiling.burst() / share));
-        if (ceilingOn) {
-            String item = policyItem("address-ceiling", ceiling.rate(), ceiling.burst());
-            zones.forEach(z -> z.put("policyValue", z.get("policyValue") + ", " + item));
-        }
-        // RateLimit is true only where one zone alone counts a request: nginx does not say which zone rejected.
-        c.put("rateLimitOnRejection", on && scope == LimitScope.ALL && !ceilingOn);
-        return c;
     }
+
+    /** A key of a tier of keys as limit-tier.conf's map lists it, escaped where it is spelt like one of the map's words. */
+    private record TierKey(String key, String mapKey, String tier) {}
+
+    /** One per-client limit_req zone: a tier's of keys, or by address the one tier per-address. */
+    private record ClientZone(String id, String tier, String policy, int rate, String rateArgument,
+            String burstArgument, String modeArgument, String modeNote, String policyValue) {}
 
     /** By address alone, with no tiers and no allow-list: one zone keyed by the address, as nginx's own example. */
     private static boolean byAddressAlone(StackSpec s) {
@@ -464,42 +460,40 @@ public final class NginxRenderer {
      * How the per-client limit holds across the edges (--fleet-limit): the balancer's hash of the client,
      * and for shared, where the edges' Redis is and what each tier's bucket holds, in limit_req's units.
      */
-    private static Map<String, Object> fleet(Tier tier, StackSpec s, Machine machine) {
-        Map<String, Object> f = new HashMap<>();
-        StackSpec.Key limitKey = s.key();
-        int edges = s.edges();
-        FleetLimit fleetLimit = s.fleet().limit();
-        boolean plain = byAddressAlone(s);
-        f.put("edges", edges);
-        f.put("clientHash", edges > 1 && fleetLimit == FleetLimit.CLIENT_HASH);
-        f.put("clientSource", limitKey.byAddress() ? "$remote_addr" : variable(limitKey));
-        f.put("clientWhere", limitKey.byAddress() ? "address" : "key (" + limitKey.where() + ")");
-        f.put("shared", tier == Tier.FRONT && edges > 1 && s.front().isPresent() && fleetLimit == FleetLimit.SHARED);
-        String redis = s.fleet().redis().orElse(DEFAULT_FLEET_REDIS);
-        f.put("redisHost", redis.substring(0, redis.lastIndexOf(':')));
-        f.put("redisPort", redis.substring(redis.lastIndexOf(':') + 1));
-        f.put("timeout", s.fleet().redisTimeoutMs());
-        f.put("luaModule", LUA_MODULE.toString());
-        f.put("ndkModule", NDK_MODULE.toString());
-        f.put("redisLibrary", machine.redisLibrary());
-        f.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
-        f.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
-        f.put("defaultTier", plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS);
-        List<Zone> tiers = plain
-                ? List.of(Zone.of("per-address", s.front(), List.of()))
-                : tiersInForce(s);
-        List<Map<String, Object>> buckets = new ArrayList<>();
-        for (Zone t : tiers) {
-            int delay = switch (t.mode()) {
-                case QUEUE -> 0;
-                case NODELAY -> t.burst() * 1000;
-                case DELAY -> t.delay() * 1000;
-            };
-            buckets.add(Map.of("name", t.name(), "rate", t.rate() * 1000, "burst", t.burst() * 1000, "delay", delay));
+    private record Fleet(int edges, boolean clientHash, String clientSource, String clientWhere, boolean shared,
+            String redisHost, String redisPort, int timeout, String luaModule, String ndkModule, String redisLibrary,
+            String keyVariable, List<String> tierVariable, String defaultTier, List<Bucket> tiers) {
+        static Fleet of(Tier tier, StackSpec s, Machine machine) {
+            StackSpec.Key limitKey = s.key();
+            int edges = s.edges();
+            FleetLimit fleetLimit = s.fleet().limit();
+            boolean plain = byAddressAlone(s);
+            String redis = s.fleet().redis().orElse(DEFAULT_FLEET_REDIS);
+            List<Zone> zones = plain
+                    ? List.of(Zone.of("per-address", s.front(), List.of()))
+                    : tiersInForce(s);
+            List<Bucket> tiers = new ArrayList<>();
+            for (Zone t : zones) {
+                int delay = switch (t.mode()) {
+                    case QUEUE -> 0;
+                    case NODELAY -> t.burst() * 1000;
+                    case DELAY -> t.delay() * 1000;
+                };
+                tiers.add(new Bucket(t.name(), t.rate() * 1000, t.burst() * 1000, delay));
+            }
+            return new Fleet(edges, edges > 1 && fleetLimit == FleetLimit.CLIENT_HASH,
+                    limitKey.byAddress() ? "$remote_addr" : variable(limitKey),
+                    limitKey.byAddress() ? "address" : "key (" + limitKey.where() + ")",
+                    tier == Tier.FRONT && edges > 1 && s.front().isPresent() && fleetLimit == FleetLimit.SHARED,
+                    redis.substring(0, redis.lastIndexOf(':')), redis.substring(redis.lastIndexOf(':') + 1),
+                    s.fleet().redisTimeoutMs(), LUA_MODULE.toString(), NDK_MODULE.toString(), machine.redisLibrary(),
+                    plain ? "binary_remote_addr" : "limit_identity", plain ? List.of() : List.of("limit_tier"),
+                    plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS, tiers);
         }
-        f.put("tiers", buckets);
-        return f;
     }
+
+    /** A tier's bucket in the fleet's Redis (lua/leaky_bucket.lua), in limit_req's units: x 1000. */
+    private record Bucket(String name, int rate, int burst, int delay) {}
 
     /** The problem type of an exhausted quota, as draft-ietf-httpapi-ratelimit-headers-11 registers it. */
     static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
@@ -529,51 +523,50 @@ public final class NginxRenderer {
      * uses, per client as the per-client limit counts it, each tier at its own quota. At the edge,
      * or with --limit-scope misses at the back end, behind the edge cache, on the key the edge
      * passed (the edge then only hides what the back said in its stored answers).
+     *
+     * @param window the window of every tier's quota; null where no quota is counted, so that a
+     *               template which reads it there fails rather than prints a window nothing uses
      */
-    private static Map<String, Object> quota(Tier tier, StackSpec s) {
-        Map<String, Object> q = new HashMap<>();
-        boolean counted = s.hasQuota() && s.front().isPresent();
-        boolean atBack = counted && s.scope() == LimitScope.MISSES;
-        q.put("on", counted && (atBack ? tier == Tier.BACK : tier == Tier.FRONT));
-        // The edge in front of a back end that counts: what the back said of the quota is not stored with the answer.
-        q.put("fromBack", atBack && tier == Tier.FRONT);
-        if (!counted) {
-            return q;
-        }
-        boolean plain = byAddressAlone(s);
-        Map<String, Optional<Quota>> quotas = quotasInForce(s);
-        Quota.Window window = quotas.values().stream().flatMap(Optional::stream).findFirst().orElseThrow().window();
-        q.put("window", window.toString());
-        q.put("mode", window.code());
-        // Redis failing: each edge counts its share; the one back end (scope misses) counts the whole quota.
-        int share = tier == Tier.FRONT ? Math.max(1, s.edges()) : 1;
-        q.put("share", share);
-        List<Map<String, Object>> tiers = new ArrayList<>();
-        List<String> flags = new ArrayList<>();
-        quotas.forEach((name, quota) -> {
-            flags.add((plain ? "" : name + " ") + quota.map(Quota::flag).orElse("none"));
-            quota.ifPresent(given -> {
-                Map<String, Object> t = new HashMap<>();
-                t.put("name", name);
-                t.put("limit", given.limit());
-                t.put("windowMs", given.windowSeconds() * 1000);
-                t.put("policy", given.policyName());
-                t.put("fallbackLimit", Math.max(1, given.limit() / share));
-                t.put("problem", "{\"type\":\"" + QUOTA_EXCEEDED + "\",\"title\":\"Request cannot be satisfied as"
-                        + " assigned quota has been exceeded\",\"status\":429,\"violated-policies\":[\""
-                        + given.policyName() + "\"]}");
-                tiers.add(t);
+    private record QuotaCount(boolean on, boolean fromBack, Quota.Window window, int share, List<QuotaTier> tiers,
+            String flags, String keyVariable, boolean exempt, List<String> tierVariable, String defaultTier) {
+        static QuotaCount of(Tier tier, StackSpec s) {
+            boolean counted = s.hasQuota() && s.front().isPresent();
+            boolean atBack = counted && s.scope() == LimitScope.MISSES;
+            boolean on = counted && (atBack ? tier == Tier.BACK : tier == Tier.FRONT);
+            // The edge in front of a back end that counts: what the back said of the quota is not stored with the answer.
+            boolean fromBack = atBack && tier == Tier.FRONT;
+            boolean plain = byAddressAlone(s);
+            Map<String, Optional<Quota>> quotas = counted ? quotasInForce(s) : Map.of();
+            Quota.Window window = quotas.values().stream().flatMap(Optional::stream).findFirst()
+                    .map(Quota::window).orElse(null);
+            // Redis failing: each edge counts its share; the one back end (scope misses) counts the whole quota.
+            int share = tier == Tier.FRONT ? Math.max(1, s.edges()) : 1;
+            List<QuotaTier> tiers = new ArrayList<>();
+            List<String> flags = new ArrayList<>();
+            quotas.forEach((name, quota) -> {
+                flags.add((plain ? "" : name + " ") + quota.map(Quota::flag).orElse("none"));
+                quota.ifPresent(given -> tiers.add(new QuotaTier(name, given.limit(), given.windowSeconds() * 1000,
+                        given.policyName(), Math.max(1, given.limit() / share),
+                        "{\"type\":\"" + QUOTA_EXCEEDED + "\",\"title\":\"Request cannot be satisfied as"
+                                + " assigned quota has been exceeded\",\"status\":429,\"violated-policies\":[\""
+                                + given.policyName() + "\"]}")));
             });
-        });
-        q.put("tiers", tiers);
-        // For the snippets' comments: "5/h", or each tier's, "gold 3/h, silver none, anonymous 5/h".
-        q.put("flags", String.join(", ", flags));
-        q.put("keyVariable", plain ? "binary_remote_addr" : "limit_identity");
-        q.put("exempt", !plain);
-        q.put("tierVariable", plain ? List.of() : List.of("limit_tier"));
-        q.put("defaultTier", plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS);
-        return q;
+            return new QuotaCount(on, fromBack, window, share, tiers,
+                    // For the snippets' comments: "5/h", or each tier's, "gold 3/h, silver none, anonymous 5/h".
+                    String.join(", ", flags),
+                    plain ? "binary_remote_addr" : "limit_identity", !plain, plain ? List.of() : List.of("limit_tier"),
+                    plain ? "per-address" : StackSpec.KeyTier.ANONYMOUS);
+        }
+
+        /** The window as lua/quota_window.lua numbers it. */
+        int mode() {
+            return window.code();
+        }
     }
+
+    /** A tier's quota as lua/quota.lua takes it, with the body of its rejection. */
+    private record QuotaTier(String name, long limit, long windowMs, String policy, long fallbackLimit,
+            String problem) {}
 
     /**
      * limit_req's {@code rate=} for {@code rate} requests/s shared by {@code share} edges: r/s when it
@@ -613,118 +606,124 @@ public final class NginxRenderer {
         return "\"" + name + "\";q=" + rate + ";w=1;ratecache-burst=" + burst;
     }
 
-    static Map<String, Object> context(Tier tier, StackSpec s, Machine machine) {
-        TierPorts ports = s.ports();
-        StackSpec.Cache cache = s.cache();
-        boolean behindBalancer = s.edges() > 1;
-        Map<String, Object> front = tier(ports.front(), s.front());
-        // Alone, the front end faces the clients; behind the balancer, only the balancer on loopback.
-        front.put("address", behindBalancer ? Ports.LOOPBACK : ports.listen());
-        front.put("behindBalancer", behindBalancer);
-        front.put("limitConn", s.limitConn() > 0);
-        front.put("limitConnValue", s.limitConn());
-        front.put("cache", cache.on());
-        front.put("cacheSize", cache.size());
-        front.put("cacheInactive", EDGE_CACHE_INACTIVE.toMinutes() + "m");
-        front.put("backgroundUpdate", cache.backgroundUpdate() ? "on" : "off");
-        front.put("staleProtective", cache.stale() == StackSpec.Stale.PROTECTIVE);
-        // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
-        front.put("lockTimeout", s.readTimeout() + "s");
-        front.put("purge", cache.on() && machine.purge());
-        front.put("purgeModule", PURGE_MODULE.toString());
-        front.put("purgeAllow", s.purgeAllow());
-        // If-None-Match over If-Modified-Since matters only where nginx answers from its cache.
-        front.put("validatorPrecedence", cache.on() && machine.headersMore());
-        front.put("headersMoreModule", HEADERS_MORE_MODULE.toString());
-        // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
-        // purge module. Without them the edge does as plain nginx does.
-        boolean njs = machine.njs();
-        // The native module (nginx/modules/age) serves Age and the stale-if-error signal alike.
-        boolean nativeModule = cache.on() && s.tuning().ageSource() == AgeSource.NATIVE;
-        boolean ageNative = nativeModule && cache.age();
-        boolean age = ageNative || (cache.on() && cache.age() && njs);
-        boolean invalidateOnWrite = cache.on() && njs && machine.purge();
-        boolean dropOriginErrors = dropOriginErrors(s);
-        front.put("age", age);
-        front.put("ageNative", ageNative);
-        front.put("nativeModule", nativeModule);
-        // Which expired entries the back end drops a failing origin's answer for: exactly those
-        // that may be served stale (the module), or every one held (plain nginx).
-        front.put("staleIfError", nativeModule ? "$upstream_cache_stale_if_error" : "$edge_stale_if_error");
-        front.put("staleSignalMap", dropOriginErrors && !nativeModule);
-        front.put("ageModule", machine.ageModule());
-        // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
-        front.put("ageFromCache", ageNative ? "$upstream_cache_age" : "$edge_age_from_cache");
-        front.put("invalidateOnWrite", invalidateOnWrite);
-        // The module is loaded once, where something uses it.
-        front.put("njs", (age && !ageNative) || invalidateOnWrite);
+    /** What every template of a tier reads: one record per concern, each under the name the templates use. */
+    private record Context(Tls tls, String forwardedProto, List<String> trustedProxies, ClientLimit clientLimit,
+            Fleet fleet, QuotaCount quota, Lua lua, Balancer balancer, Front front, Back back, String workers,
+            int keepalive, String connectTimeout, String readTimeout, String clientTimeout, int rejectStatus,
+            int retryAfter, String njsModule, int statusPort) {}
 
-        List<String> origins = new ArrayList<>();
-        for (URI origin : s.origins()) {
-            origins.add(origin.getHost() + ":" + origin.getPort());
+    /** Whether the tier loads the Lua module (snippets/shared/lua-module.conf): for the quota or the fleet's limit. */
+    private record Lua(boolean on) {}
+
+    /** The front end, the edge: where it listens, its own limits, its cache and the modules the cache uses. */
+    private record Front(String address, int port, OwnLimit limit, boolean behindBalancer, boolean limitConn,
+            int limitConnValue, boolean cache, String cacheSize, String cacheInactive, String backgroundUpdate,
+            boolean staleProtective, String lockTimeout, boolean purge, String purgeModule, List<String> purgeAllow,
+            boolean validatorPrecedence, String headersMoreModule, boolean age, boolean ageNative,
+            boolean nativeModule, String staleIfError, boolean staleSignalMap, String ageModule, String ageFromCache,
+            boolean invalidateOnWrite, boolean njs) {
+        static Front of(StackSpec s, Machine machine) {
+            TierPorts ports = s.ports();
+            StackSpec.Cache cache = s.cache();
+            boolean behindBalancer = s.edges() > 1;
+            // Alone, the front end faces the clients; behind the balancer, only the balancer on loopback.
+            String address = behindBalancer ? Ports.LOOPBACK : ports.listen();
+            // Longer than the slowest endpoint (5 s) plus its wait in the origin's queue.
+            String lockTimeout = s.readTimeout() + "s";
+            boolean purge = cache.on() && machine.purge();
+            // If-None-Match over If-Modified-Since matters only where nginx answers from its cache.
+            boolean validatorPrecedence = cache.on() && machine.headersMore();
+            // Age on cache hits needs the native module or njs; invalidation on writes needs njs and the
+            // purge module. Without them the edge does as plain nginx does.
+            boolean njs = machine.njs();
+            // The native module (nginx/modules/age) serves Age and the stale-if-error signal alike.
+            boolean nativeModule = cache.on() && s.tuning().ageSource() == AgeSource.NATIVE;
+            boolean ageNative = nativeModule && cache.age();
+            boolean age = ageNative || (cache.on() && cache.age() && njs);
+            boolean invalidateOnWrite = cache.on() && njs && machine.purge();
+            // Which expired entries the back end drops a failing origin's answer for: exactly those
+            // that may be served stale (the module), or every one held (plain nginx).
+            String staleIfError = nativeModule ? "$upstream_cache_stale_if_error" : "$edge_stale_if_error";
+            boolean staleSignalMap = dropOriginErrors(s) && !nativeModule;
+            // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
+            String ageFromCache = ageNative ? "$upstream_cache_age" : "$edge_age_from_cache";
+            return new Front(address, ports.front(), OwnLimit.of(s.front()), behindBalancer, s.limitConn() > 0,
+                    s.limitConn(), cache.on(), cache.size(), EDGE_CACHE_INACTIVE.toMinutes() + "m",
+                    cache.backgroundUpdate() ? "on" : "off", cache.stale() == StackSpec.Stale.PROTECTIVE, lockTimeout,
+                    purge, PURGE_MODULE.toString(), s.purgeAllow(), validatorPrecedence, HEADERS_MORE_MODULE.toString(),
+                    age, ageNative, nativeModule, staleIfError, staleSignalMap, machine.ageModule(), ageFromCache,
+                    invalidateOnWrite,
+                    // The module is loaded once, where something uses it.
+                    (age && !ageNative) || invalidateOnWrite);
         }
-        List<Map<String, Object>> freshness = new ArrayList<>();
-        cache.freshness().forEach((path, seconds) -> freshness.add(Map.of("path", path, "seconds", seconds)));
+    }
 
-        Map<String, Object> back = tier(ports.back(), s.back());
-        back.put("hasFreshness", !freshness.isEmpty());
-        back.put("freshness", freshness);
-        back.put("origins", origins);
-        back.put("originHost", origins.get(0));
-        back.put("leastConn", s.balance() == Balance.LEAST_CONN);
-        // Only the front's edge cache reads X-Accel-Expires.
-        back.put("edgeFreshness", cache.on() && njs);
-        // Only where the edge cache honours stale-if-error and can use a dropped connection.
-        back.put("dropOriginErrors", dropOriginErrors);
-        // A back end rejection with 503 must stay a rejection, not become a dropped connection.
-        back.put("droppedStatuses", s.rejectStatus() == 503 ? "500 502 504" : "500 502 503 504");
+    /** The back end: where it listens, its own limit, its origins and what it tells the edge's cache. */
+    private record Back(String address, int port, OwnLimit limit, boolean hasFreshness, List<Freshness> freshness,
+            List<String> origins, String originHost, boolean leastConn, boolean edgeFreshness,
+            boolean dropOriginErrors, String droppedStatuses) {
+        static Back of(StackSpec s, Machine machine) {
+            StackSpec.Cache cache = s.cache();
+            List<String> origins = new ArrayList<>();
+            for (URI origin : s.origins()) {
+                origins.add(origin.getHost() + ":" + origin.getPort());
+            }
+            List<Freshness> freshness = new ArrayList<>();
+            cache.freshness().forEach((path, seconds) -> freshness.add(new Freshness(path, seconds)));
+            return new Back(Ports.LOOPBACK, s.ports().back(), OwnLimit.of(s.back()), !freshness.isEmpty(), freshness,
+                    origins, origins.get(0), s.balance() == Balance.LEAST_CONN,
+                    // Only the front's edge cache reads X-Accel-Expires.
+                    cache.on() && machine.njs(),
+                    // Only where the edge cache honours stale-if-error and can use a dropped connection.
+                    NginxRenderer.dropOriginErrors(s),
+                    // A back end rejection with 503 must stay a rejection, not become a dropped connection.
+                    s.rejectStatus() == 503 ? "500 502 504" : "500 502 503 504");
+        }
+    }
 
-        Map<String, Object> balancer = new HashMap<>();
-        balancer.put("address", ports.listen());
-        balancer.put("port", ports.front());
-        balancer.put("uriHash", s.fleet().spread() == EdgeBalance.URI_HASH);
-        // Asked only of the balancer: choosing free edge ports binds them to look, which rendering another tier needs not.
-        balancer.put("edges", tier != Tier.BALANCER ? List.of()
-                : ports.edgePorts(s.edges()).stream().map(p -> Ports.LOOPBACK + ":" + p).toList());
+    /** A path's lifetime (--freshness) for an origin that says none. */
+    private record Freshness(String path, int seconds) {}
 
-        int httpPort = s.tls().map(StackSpec.Tls::httpPort).orElse(0);
-        Map<String, Object> tls = new HashMap<>();
-        tls.put("on", terminatesTls(tier, s));
-        tls.put("http2", s.tls().map(StackSpec.Tls::http2).orElse(false));
-        tls.put("hsts", s.tls().map(StackSpec.Tls::hsts).orElse(false));
-        tls.put("certificate", TLS_DIR + "/" + TLS_CERTIFICATE);
-        tls.put("key", TLS_DIR + "/" + TLS_KEY);
-        tls.put("redirect", terminatesTls(tier, s) && httpPort != 0);
-        tls.put("address", ports.listen());
-        tls.put("httpPort", httpPort);
-        tls.put("portSuffix", ports.front() == 443 ? "" : ":" + ports.front());
+    /** The edge balancer in front of several edges (--edges N). */
+    private record Balancer(String address, int port, boolean uriHash, List<String> edges) {
+        static Balancer of(Tier tier, StackSpec s) {
+            TierPorts ports = s.ports();
+            // Asked only of the balancer: choosing free edge ports binds them to look, which rendering another tier needs not.
+            List<String> edges = tier != Tier.BALANCER ? List.of()
+                    : ports.edgePorts(s.edges()).stream().map(p -> Ports.LOOPBACK + ":" + p).toList();
+            return new Balancer(ports.listen(), ports.front(), s.fleet().spread() == EdgeBalance.URI_HASH, edges);
+        }
+    }
 
-        Map<String, Object> context = new HashMap<>();
-        context.put("tls", tls);
-        // An edge behind the balancer hears the client's scheme from it; elsewhere the tier's own is the client's.
-        context.put("forwardedProto", tier == Tier.FRONT && behindBalancer ? "$http_x_forwarded_proto" : "$scheme");
-        // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
-        // is the front end, an edge's the balancer; both on loopback.
-        context.put("trustedProxies", List.of(Ports.LOOPBACK));
-        context.put("clientLimit", clientLimit(tier, s));
-        context.put("fleet", fleet(tier, s, machine));
-        Map<String, Object> quota = quota(tier, s);
-        context.put("quota", quota);
-        context.put("lua", Map.of("on", Boolean.TRUE.equals(quota.get("on"))
-                || Boolean.TRUE.equals(((Map<?, ?>) context.get("fleet")).get("shared"))));
-        context.put("balancer", balancer);
-        context.put("front", front);
-        context.put("back", back);
-        context.put("workers", s.tuning().workers());
-        context.put("keepalive", s.connections().keepalive());
-        context.put("connectTimeout", "5s");
-        context.put("readTimeout", s.readTimeout() + "s");
-        context.put("clientTimeout", s.connections().clientTimeout() + "s");
-        context.put("rejectStatus", s.rejectStatus());
-        context.put("retryAfter", s.retryAfter());
-        context.put("njsModule", NJS_MODULE.toString());
-        // Behind a balancer an edge has no status server: the balancer's, on the front status port, counts the whole edge.
-        context.put("statusPort", tier == Tier.BACK ? ports.backStatus() : ports.frontStatus());
-        return context;
+    /** The TLS listener (--tls), on the tier clients connect to, and its plain-HTTP redirect. */
+    private record Tls(boolean on, boolean http2, boolean hsts, String certificate, String key, boolean redirect,
+            String address, int httpPort, String portSuffix) {
+        static Tls of(Tier tier, StackSpec s) {
+            TierPorts ports = s.ports();
+            boolean on = terminatesTls(tier, s);
+            int httpPort = s.tls().map(StackSpec.Tls::httpPort).orElse(0);
+            return new Tls(on, s.tls().map(StackSpec.Tls::http2).orElse(false),
+                    s.tls().map(StackSpec.Tls::hsts).orElse(false), TLS_DIR + "/" + TLS_CERTIFICATE,
+                    TLS_DIR + "/" + TLS_KEY, on && httpPort != 0, ports.listen(), httpPort,
+                    ports.front() == 443 ? "" : ":" + ports.front());
+        }
+    }
+
+    private static Context context(Tier tier, StackSpec s, Machine machine) {
+        TierPorts ports = s.ports();
+        Fleet fleet = Fleet.of(tier, s, machine);
+        QuotaCount quota = QuotaCount.of(tier, s);
+        return new Context(Tls.of(tier, s),
+                // An edge behind the balancer hears the client's scheme from it; elsewhere the tier's own is the client's.
+                tier == Tier.FRONT && s.edges() > 1 ? "$http_x_forwarded_proto" : "$scheme",
+                // The one proxy each tier takes X-Forwarded-For from (snippets/shared/real-ip.conf): the back end's
+                // is the front end, an edge's the balancer; both on loopback.
+                List.of(Ports.LOOPBACK),
+                ClientLimit.of(tier, s), fleet, quota, new Lua(quota.on() || fleet.shared()), Balancer.of(tier, s),
+                Front.of(s, machine), Back.of(s, machine), s.tuning().workers(), s.connections().keepalive(), "5s",
+                s.readTimeout() + "s", s.connections().clientTimeout() + "s", s.rejectStatus(), s.retryAfter(),
+                NJS_MODULE.toString(),
+                // Behind a balancer an edge has no status server: the balancer's, on the front status port, counts the whole edge.
+                tier == Tier.BACK ? ports.backStatus() : ports.frontStatus());
     }
 }
