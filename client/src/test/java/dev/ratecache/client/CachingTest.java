@@ -6,6 +6,7 @@ import dev.ratecache.suite.Waits;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -160,6 +161,7 @@ class CachingTest {
     }
 
     @Test
+    @LongTest
     void staleResponseIsServedWhileTheOriginIsDownWhenTheClientAllowsIt() throws Exception {
         String path = TestStacks.fresh("brief");
         try (RateCacheClient client = RateCacheClient.builder().staleIfError(Duration.ofMinutes(1)).build()) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * own counter.
  */
 @StackTest
+@LongTest
 class ClientsCommandStackTest {
     private static final int RATE = 20;
     private static final int BURST = 10;

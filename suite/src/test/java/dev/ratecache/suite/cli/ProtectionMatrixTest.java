@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * check of the run, kept with its limit on and broken with it off.
  */
 @StackTest
+@LongTest
 class ProtectionMatrixTest {
     /** Under target/, where nginx's workers can write (WorkerAccess). */
     private Path dir;
@@ -57,7 +58,6 @@ class ProtectionMatrixTest {
     }
 
     @Test
-    @LongTest
     void withTheBackLimitOffTheCheckFailsNamingTheWindowThatBrokeIt() throws Exception {
         // The same flood with the back limit off: the origin takes what its 10 threads can, about
         // 100 a second, well above the 60 the limit would have allowed.

@@ -7,6 +7,7 @@ import dev.ratecache.suite.edge.NginxLog;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.stack.StackPorts;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestInfo;
  * nginx limits each key apart while every request of the log's one client leaves from one address.
  */
 @StackTest
+@LongTest
 class ReplayKeysTest {
     private static final OffsetDateTime START = OffsetDateTime.of(2026, 11, 20, 10, 0, 0, 0, ZoneOffset.ofHours(1));
 

@@ -244,6 +244,7 @@ class UpDownTest {
     }
 
     @Test
+    @LongTest
     void ctrlCStopsEverything() throws Exception {
         Path results = TestDirs.fresh(UpDownTest.class, "sigint");
         Up up = up(results, "up", Map.of());
@@ -297,6 +298,7 @@ class UpDownTest {
     }
 
     @Test
+    @LongTest
     void aStartThatFailsAfterTheOriginIsUpLeavesNothingRunning() throws Exception {
         Path results = TestDirs.fresh(UpDownTest.class, "failed");
         // nginx -t fails (a binary that always exits 1): by then the origin is already running.

@@ -6,6 +6,7 @@ import dev.ratecache.suite.HeadlessChromium;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.File;
@@ -90,6 +91,7 @@ class CompareRecipeStackTest {
     }
 
     @Test
+    @LongTest
     void theRunModeHandsTheBaselineAndTheGateToTheRunCommand(TestInfo test) throws Exception {
         Path dir = TestDirs.fresh(test);
         Path baseline = RunFixture.write(dir.resolve("baseline"), RunFixture.SWITCHES, RunFixture.cells(), 1, 1);

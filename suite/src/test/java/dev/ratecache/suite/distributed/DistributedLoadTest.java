@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * be made (not root, or no ip netns).
  */
 @StackTest
+@LongTest
 class DistributedLoadTest {
     private static final int RATE = 1;
     private static final int BURST = 20;
@@ -128,7 +129,6 @@ class DistributedLoadTest {
     }
 
     @Test
-    @LongTest
     void twoLoadHostsDriveTheStressPlanAndEachHasItsOwnPerClientLimit() throws Exception {
         StackPorts p = StackPorts.free();
         Path results = dir.resolve("results");

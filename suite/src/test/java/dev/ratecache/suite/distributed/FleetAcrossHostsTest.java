@@ -21,6 +21,7 @@ import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.LimitTier;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * what is admitted nor what is left for the next 20 s).
  */
 @StackTest
+@LongTest
 @ExtendWith(SharedOrigin.class)
 class FleetAcrossHostsTest {
     private static final int EDGES = 3;

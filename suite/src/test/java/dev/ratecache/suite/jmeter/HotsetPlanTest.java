@@ -318,6 +318,7 @@ class HotsetPlanTest {
     }
 
     @Test
+    @LongTest
     void aWriteShareAboveOneHundredEndsTheRunWithExitCode2BeforeAnyRequest() throws Exception {
         JMeter.Run run = hotset("users", "2", "loops", "5", "write_share", "150");
 

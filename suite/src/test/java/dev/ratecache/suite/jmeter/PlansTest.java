@@ -156,6 +156,7 @@ class PlansTest {
     }
 
     @Test
+    @LongTest
     void loadSendsThreePathsPerIterationLabelledByPath() throws Exception {
         JMeter.Run run = run("load", "users", "2", "loops", "3", "rampup", "1");
 
@@ -228,6 +229,7 @@ class PlansTest {
     }
 
     @Test
+    @LongTest
     void clientCacheAnswersRepeatsSoFewerRequestsReachTheOrigin() throws Exception {
         // /hare is fresh for 3 s: each of the 3 users asks it 10 times in about 1 s.
         JMeter.Run without = stress().run();
@@ -250,6 +252,7 @@ class PlansTest {
     }
 
     @Test
+    @LongTest
     void brokenPropertyEndsTheRunWithExitCode2BeforeAnyRequest() throws Exception {
         JMeter.Run run = run("stress", "users", "abc", "loops", "2");
 

@@ -199,6 +199,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void aRowsKeyGoesInTheKeyHeaderAndARowWithoutOneSendsNoSuchHeader() throws Exception {
         // One thread, so a row without a key follows one with a key on the same thread: the key
         // must not stay behind from the row before.
@@ -335,6 +336,7 @@ class ReplayPlanTest {
     }
 
     @Test
+    @LongTest
     void aWarmUpUrlThatIsNoHttpUrlEndsTheRunBeforeAnyRequest() throws Exception {
         Path file = schedule(List.of(new Row(0, "127.16.0.1", "GET", "/a", "one")));
         JMeter.Run run = JMeter.assembled().run(Repo.plans().resolve("replay.jmx"),

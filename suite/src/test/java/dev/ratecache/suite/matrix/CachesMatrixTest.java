@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * nothing is stale without caches, and a Redis that dies mid-cell costs speed, not answers.
  */
 @StackTest
+@LongTest
 class CachesMatrixTest {
 
     private static List<ProcessHandle> liveRedisChildren() {
@@ -72,7 +73,6 @@ class CachesMatrixTest {
     }
 
     @Test
-    @LongTest
     void redisKilledMidCellTheOriginKeepsAnsweringAndTheCellSaysSo() throws Exception {
         StringWriter out = new StringWriter();
         // Long enough (10 users x 300 reads and writes, 10 ms apart) to kill Redis while JMeter runs.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.PrintWriter;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** --no-dashboards: the cells are measured as ever, and no JVM draws their dashboard or graphs. */
 @StackTest
+@LongTest
 class NoDashboardsTest {
 
     @Test

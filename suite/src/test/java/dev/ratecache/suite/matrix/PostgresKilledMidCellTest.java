@@ -12,6 +12,7 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.Descendants;
 import dev.ratecache.testkit.Required;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.PrintWriter;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * allows), and the database's CPU until its end is in the cell.
  */
 @StackTest
+@LongTest
 class PostgresKilledMidCellTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
