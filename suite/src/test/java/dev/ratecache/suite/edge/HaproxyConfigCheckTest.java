@@ -10,6 +10,7 @@ import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.switches.AddressCeiling;
 import dev.ratecache.suite.switches.MissingKey;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * cleartext port, --limit-conn, --freshness, --tiers, --limit-scope misses.
  */
 @StackTest
+@LongTest
 class HaproxyConfigCheckTest {
 
     @Test

@@ -8,6 +8,7 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * a stack of its own.
  */
 @StackTest
+@LongTest
 class HaproxyEdgeTest extends EdgeBehaviours implements EdgeFreshness, EdgeInvalidation {
     private static final int BACK_THRESHOLD = 20;
 

@@ -8,6 +8,7 @@ import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.switches.AddressCeiling;
 import dev.ratecache.suite.switches.MissingKey;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * --limit-scope misses.
  */
 @StackTest
+@LongTest
 class VarnishConfigCheckTest {
 
     @Test

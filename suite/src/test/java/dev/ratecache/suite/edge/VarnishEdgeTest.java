@@ -8,6 +8,7 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * starts a stack of its own.
  */
 @StackTest
+@LongTest
 class VarnishEdgeTest extends EdgeBehaviours
         implements EdgeFreshness, EdgeInvalidation, EdgeStale, EdgeCoalescing, EdgePurge {
     private static final int FRONT_LIMIT = FRONT_BURST + 1;

@@ -3,6 +3,7 @@ package dev.ratecache.suite.jmeter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import dev.ratecache.suite.cli.GuiCommand;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * own, the window appears with the plan's name, and a screenshot is kept in target/gui/.
  */
 @StackTest
+@LongTest
 class GuiTest {
 
     @Test

@@ -14,6 +14,7 @@ import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.io.IOException;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * configs into one folder tree and lints them all in one run.
  */
 @StackTest
+@LongTest
 public class GixyLintTest {
 
     static Path gixy() {
