@@ -3,6 +3,7 @@ package dev.ratecache.appserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +53,7 @@ class AppServerJarIT {
     }
 
     @Test
+    @LongTest
     void jarServesAnyPathInReplayMode(@TempDir Path directory) throws IOException {
         Path paths = Files.writeString(directory.resolve("paths.csv"),
                 "path,requests,delay_ms,body_bytes\n\"/a,b/c\",2,,321\n");
@@ -89,6 +91,7 @@ class AppServerJarIT {
     }
 
     @Test
+    @LongTest
     void otherStartFailuresAreAlsoOneLine() throws IOException {
         try (ServerSocket taken = new ServerSocket(0)) {
             OriginProcess origin = OriginProcess.start(OriginProcess.fromArchive(CDS), Map.of(),

@@ -2,6 +2,7 @@ package dev.ratecache.appserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     "server.tomcat.threads.max=2"
 })
 @StackTest
+@LongTest
 class ConfigurableRequestThreadsTest {
 
     @LocalServerPort

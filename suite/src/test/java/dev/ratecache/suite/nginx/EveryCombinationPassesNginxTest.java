@@ -15,6 +15,7 @@ import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.StaleMode;
 import dev.ratecache.testkit.Required;
 import dev.ratecache.testkit.LongTest;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * limit, mode, freshness, balance, number of origins and rejection status).
  */
 @StackTest
+@LongTest
 class EveryCombinationPassesNginxTest {
     private static final List<LimitMode> MODES = List.of(LimitMode.QUEUE, LimitMode.NODELAY, LimitMode.parse("delay=20"));
 
@@ -147,7 +149,6 @@ class EveryCombinationPassesNginxTest {
     }
 
     @Test
-    @LongTest
     void everyIdentityCombinationPassesNginxTOnBothTiers() throws Exception {
         List<StackSwitches> all = identityCombinations(tiersFile(TestDirs.fresh(getClass(), "tiers-file")));
         assertThat(all).allSatisfy(s -> assertThat(s.problems()).isEmpty());
