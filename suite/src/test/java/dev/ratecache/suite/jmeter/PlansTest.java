@@ -264,7 +264,6 @@ class PlansTest {
     }
 
     @Test
-    @LongTest
     void dashboardAndGraphsAreDrawnFromARunsJtl() throws Exception {
         JMeter.Run run = stress().run();
         assertThat(run.exitCode()).as(why(run)).isZero();
