@@ -185,6 +185,7 @@ class CachingTest {
     }
 
     @Test
+    @LongTest
     void staleResponseIsServedWhileTheOriginIsDownWhenTheServerAllowsIt() throws Exception {
         String path = TestStacks.fresh("staleok");
         try (RateCacheClient client = RateCacheClient.create()) {

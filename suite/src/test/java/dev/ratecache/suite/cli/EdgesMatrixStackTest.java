@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EventFile;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * request: the machine is shared.
  */
 @StackTest
+@LongTest
 class EdgesMatrixStackTest {
     private static final List<String> PRODUCTS = List.of("nginx", "haproxy", "varnish");
     private static final List<String> CELL_NAMES = PRODUCTS.stream().map(p -> "edges/" + p + ".flood-2x-one").toList();

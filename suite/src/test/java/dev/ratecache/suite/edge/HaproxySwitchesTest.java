@@ -10,6 +10,7 @@ import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.net.URI;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * so that only the switch under test rejects.
  */
 @StackTest
+@LongTest
 @ExtendWith(SharedOrigin.class)
 class HaproxySwitchesTest {
     private static final int LIMIT_CONN = 2;
