@@ -273,6 +273,20 @@ need_gixy() {
   pip_tool "$GIXY_HOME" gixy-ng "$GIXY_VERSION"
 }
 
+# gixy and crossplane side by side: each is a venv and a pip install from PyPI, about ten seconds
+# that mostly wait on the network. venv is made to work first, so that neither installs it.
+need_python_tools() {
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_install python3-venv
+  local gixy crossplane
+  need_gixy &
+  gixy=$!
+  need_crossplane &
+  crossplane=$!
+  wait "$gixy"
+  wait "$crossplane"
+}
+
 need_crossplane() {
   # One line compared whole: grep -q on pip's longer output would end the pipe early, and pipefail
   # would take pip's SIGPIPE for a missing install.
@@ -524,8 +538,7 @@ install_prerequisites() {
 
 run_tests() {
   install_prerequisites
-  need_gixy
-  need_crossplane
+  need_python_tools
   need_gui_tools
   need_peak_tools
   need_redis

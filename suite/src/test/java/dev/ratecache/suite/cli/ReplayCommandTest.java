@@ -87,6 +87,7 @@ class ReplayCommandTest {
     }
 
     @Test
+    @LongTest
     void onlyTheClientAboveThePerClientRateIsRejectedAndEachClientHasItsOwnAddress() throws Exception {
         // Two quiet clients at 1 r/s and one at 20 r/s for 6 s; the front allows 5 r/s per client
         // (burst 5, nodelay). Combined logs keep whole seconds, so each second's requests start together.

@@ -9,6 +9,7 @@ import dev.ratecache.suite.stack.SharedOrigin;
 import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** stress.jmx through the whole stack, small: real JMeter, real tiers, real origin. */
 @StackTest
+@LongTest
 @ExtendWith(SharedOrigin.class)
 class StressPlanEndToEndTest {
 
