@@ -18,15 +18,9 @@
     p95: '#9f7aea'
   };
 
-  window.addEventListener('error', function (e) {
-    document.body.dataset.error = String(e.message);
-  });
-
+  // The error listener and the shared defaults are in charts.js, loaded before this.
   const data = JSON.parse(document.getElementById('data').textContent);
 
-  Chart.defaults.animation = false;
-  Chart.defaults.responsive = true;
-  Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.color = '#4a5568';
   Chart.defaults.borderColor = '#e2e8f0';
   Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", "Liberation Sans", sans-serif';
@@ -55,25 +49,8 @@
   Chart.defaults.plugins.title.font = { size: 14, weight: '600' };
   Chart.defaults.plugins.title.color = '#1a202c';
 
-  // After each drawing, the canvas says how many of its pixels are painted and how many data
-  // points it holds: a headless browser (the acceptance test) tells a drawn chart from a blank one.
-  const mark = {
-    id: 'mark',
-    afterRender: function (chart) {
-      const canvas = chart.canvas;
-      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let painted = 0;
-      for (let i = 3; i < pixels.length; i += 4) {
-        if (pixels[i] !== 0) {
-          painted++;
-        }
-      }
-      canvas.dataset.painted = String(painted);
-      canvas.dataset.points = String(chart.data.datasets.reduce(function (n, d) {
-        return n + d.data.filter(function (v) { return v !== null && v !== undefined; }).length;
-      }, 0));
-    }
-  };
+  // The canvas says what it drew (charts.js, shared with the comparison's page).
+  const mark = window.chartMark;
 
   function format(value, decimals) {
     return value === null || value === undefined ? 'n/a'
