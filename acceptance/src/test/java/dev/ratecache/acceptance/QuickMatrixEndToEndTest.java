@@ -138,8 +138,8 @@ class QuickMatrixEndToEndTest {
         JsonNode throughput = load.get("metrics").get("throughput");
         assertThat(throughput.get("range_low").asDouble()).isLessThanOrEqualTo(throughput.get("predicted").asDouble())
                 .isLessThan(throughput.get("range_high").asDouble());
+        // The stress plan's one path has one order (a range it carries is its users' pace's, not an order's).
         assertThat(stress.get("orders").asInt()).isEqualTo(1);
-        assertThat(stress.get("metrics").get("throughput").has("range_low")).isFalse();
     }
 
     @Test

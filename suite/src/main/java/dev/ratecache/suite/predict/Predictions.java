@@ -167,7 +167,8 @@ public final class Predictions {
      * for the thread JMeter names "Group 1-n": after each answer left the front, how long until the
      * user sent its next request. That is the client's share of the sample (its time less the
      * front's time for the request, from the front's event of it) plus the gap JMeter left before
-     * the next. A sample whose event is not found takes the median share of those found. Null for
+     * the next; a hit of JMeter's own cache is all the client's. A sample whose event is not found
+     * takes the median share of those found. Null for
      * an open plan, without the front's events, or when a thread name does not say its number.
      */
     static Predictor.UserPace paces(List<Sample> samples, Map<String, String> props, Path cellRunDir) {
@@ -210,7 +211,10 @@ public final class Predictions {
             for (int k = 0; k < user.size(); k++) {
                 Sample s = user.get(k);
                 long gap = k + 1 < user.size() ? Math.max(0, user.get(k + 1).timeStamp() - s.timeStamp() - s.elapsed()) : 0;
-                pace.add(share.getOrDefault(s, median) + gap);
+                // JMeter's own cache answered a client-cache hit: no request, no front, all of it the client's.
+                long mine = dev.ratecache.jtl.JtlSummary.CLIENT_CACHE_HIT.equals(s.responseMessage()) ? s.elapsed()
+                        : share.getOrDefault(s, median);
+                pace.add(mine + gap);
             }
             out.add(pace);
         }
@@ -366,7 +370,13 @@ public final class Predictions {
      *                        null when unknown
      */
     public record Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
-            long maxLatenessMs, Double machineCpuPct, Long arrivalsOffMs, Long pauseMs) {
+            long maxLatenessMs, Double machineCpuPct, Long arrivalsOffMs, Long pauseMs, Map<Metric, Long> frontMs) {
+        public Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
+                long maxLatenessMs, Double machineCpuPct, Long arrivalsOffMs, Long pauseMs) {
+            this(replayLateP99Ms, originCpuPct, generatorCpuPct, cores, rampOffMs, maxLatenessMs, machineCpuPct,
+                    arrivalsOffMs, pauseMs, Map.of());
+        }
+
         public Evidence(Long replayLateP99Ms, Double originCpuPct, Double generatorCpuPct, int cores, Long rampOffMs,
                 long maxLatenessMs, Double machineCpuPct, Long arrivalsOffMs) {
             this(replayLateP99Ms, originCpuPct, generatorCpuPct, cores, rampOffMs, maxLatenessMs, machineCpuPct,
@@ -388,7 +398,26 @@ public final class Predictions {
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
                     r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),
-                    r.median(Metric.MACHINE_CPU_PCT), arrivalsOffMs, pauseMs);
+                    r.median(Metric.MACHINE_CPU_PCT), arrivalsOffMs, pauseMs, frontMs(r.firstRunDir()));
+        }
+
+        /**
+         * The front's own p50 and p95, from its arrival to its answer as its events say: what of a
+         * sample's time the tiers spent. Empty without the front's events.
+         */
+        static Map<Metric, Long> frontMs(Path cellRunDir) {
+            long[] took;
+            try {
+                took = dev.ratecache.suite.matrix.CellEvents.front(cellRunDir).stream()
+                        .mapToLong(e -> e.endMs() - e.arrivalMs()).sorted().toArray();
+            } catch (IOException | RuntimeException e) {
+                return Map.of();
+            }
+            if (took.length == 0) {
+                return Map.of();
+            }
+            return Map.of(Metric.P50_MS, dev.ratecache.stats.NearestRank.percentile(took, 50),
+                    Metric.P95_MS, dev.ratecache.stats.NearestRank.percentile(took, 95));
         }
     }
 
@@ -456,6 +485,14 @@ public final class Predictions {
             }
             return String.format(Locale.ROOT, "%s %.1f is inside the range the model allows, %.1f–%.1f %s",
                     m.id(), measured, range.low(), range.high(), over);
+        }
+        Long front = e.frontMs().get(m);
+        if (front != null && measured > predicted && front <= predicted + floor(m)) {
+            // The tiers were as quick as the model says: the time went before the front had the request or after
+            // it answered, on the client's side of the wire.
+            return String.format(Locale.ROOT, "the front itself answered its %s in %d ms, as the model says; the rest"
+                    + " was the client's side (connecting, waiting for the edge to take the connection, the"
+                    + " generator's threads), which the model does not include", m.id().replace("_ms", ""), front);
         }
         // Before the schedule: a generator or machine without a core to spare is why its users fall behind.
         Optional<Saturation> saturated = Saturation.of(e.generatorCpuPct(), e.machineCpuPct());

@@ -49,6 +49,28 @@ class SaturationReasonTest {
     }
 
     @Test
+    void aFrontThatAnsweredAsQuicklyAsTheModelSaysPutsTheRestOnTheClientsSideBeforeAnySaturation() {
+        Predictions.Evidence e = new Predictions.Evidence(null, 40.0, 95.0, 2, null,
+                ReplayCellReport.DEFAULT_MAX_LATENESS_MS, 70.0, null, null, Map.of(Metric.P95_MS, 1L));
+
+        CellPrediction p = Predictions.compare(measured(), P95_OF_NONE, e);
+
+        assertThat(p.reasons()).containsExactly("the front itself answered its p95 in 1 ms, as the model says; the rest"
+                + " was the client's side (connecting, waiting for the edge to take the connection, the generator's"
+                + " threads), which the model does not include");
+        assertThat(p.explained()).isTrue();
+    }
+
+    @Test
+    void aFrontSlowerThanTheModelSaysIsNoClientSideReason() {
+        Predictions.Evidence e = new Predictions.Evidence(null, 40.0, 95.0, 2, null,
+                ReplayCellReport.DEFAULT_MAX_LATENESS_MS, 70.0, null, null, Map.of(Metric.P95_MS, 500L));
+
+        assertThat(Predictions.compare(measured(), P95_OF_NONE, e).reasons()).containsExactly(
+                "the load generator was saturated (95 % of one core): the figures measure that, not the tiers");
+    }
+
+    @Test
     void withRoomOnBothTheLateRampUpIsTheReason() {
         CellPrediction p = Predictions.compare(measured(), P95_OF_NONE, evidence(40, 60.0, 400L));
 
