@@ -227,6 +227,9 @@ public final class Predictor {
             // The ranges take in the origin as slow as this cell measured it.
             // Where in its second the first answers land decides how long HAProxy keeps the entry (to the
             // next whole second for max-age=1), so one speed is no answer: every speed it showed, p10 to p90.
+            // A median of the few answers that reached the origin is no firm speed either: the range also takes in
+            // the origin at its delay, where the first answers beat the misses piling up and nothing locks out.
+            p = p.withSlowOriginOf(predict(in, false, -1), slow);
             for (int step = 0; step <= SLOW_ORIGIN_STEPS; step++) {
                 p = p.withSlowOriginOf(predict(in, false, step / (double) SLOW_ORIGIN_STEPS), slow);
             }
