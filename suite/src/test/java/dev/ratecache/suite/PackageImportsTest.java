@@ -109,6 +109,22 @@ class PackageImportsTest {
         assertThat(found).as("lines of the run, the model and the report naming nginx's tiers").isEmpty();
     }
 
+    /**
+     * A simple class name names one class of the suite's main code: a reader who meets {@code Figure}
+     * in a stack trace, a review or a search should not have to ask whose.
+     */
+    @Test
+    void eachSimpleClassNameIsUsedOnce() throws IOException {
+        Path root = Repo.root().resolve(SOURCES);
+        Map<String, List<String>> byName = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            files.filter(f -> f.toString().endsWith(".java")).sorted().forEach(f -> byName
+                    .computeIfAbsent(f.getFileName().toString(), k -> new ArrayList<>()).add(root.relativize(f).toString()));
+        }
+        byName.values().removeIf(files -> files.size() == 1);
+        assertThat(byName).as("class names used by more than one main source file of the suite").isEmpty();
+    }
+
     /** Every main source file's uses of another package of the suite ("" is the root package). */
     static List<Use> uses() throws IOException {
         Path root = Repo.root().resolve(SOURCES);

@@ -15,7 +15,8 @@ import java.util.Map;
  * most of them. Read from the cell's front and back events.
  *
  * @param requests          the front's answers
- * @param refused           of them, refused (by either tier's limit)
+ * @param refused           of them, answered with the run's rejection status (--reject-status): refused by either
+ *                          tier's limit
  * @param refusedByFront    of them, refused by the front's per-client limit
  * @param busiestPerSecond  the most any one client was admitted by the front in a second from its own first request
  * @param misses            the requests the edge cache sent on to the back
@@ -29,15 +30,20 @@ public record EdgeLockout(long requests, long refused, long refusedByFront, long
     /** A share of the front's answers the back must refuse, the front almost none, for a lock-out. */
     static final double REFUSED_SHARE = 0.2;
 
-    /** Of a cell's tiers' events; null when the back refused little, or the front's own limit did the refusing. */
-    static EdgeLockout of(List<EdgeEvent> front, List<EdgeEvent> back) {
+    /**
+     * Of a cell's tiers' events; null when the back refused little, or the front's own limit did the refusing.
+     *
+     * @param rejectStatus the status both tiers refuse with (--reject-status): another status, the origin's own 503
+     *                     among them, is an answer, not a refusal
+     */
+    static EdgeLockout of(List<EdgeEvent> front, List<EdgeEvent> back, int rejectStatus) {
         if (front.isEmpty()) {
             return null;
         }
         List<EdgeEvent> sent = front.stream().sorted(Comparator.comparingLong(EdgeEvent::arrivalMs)).toList();
         long start = sent.get(0).arrivalMs();
         long refusedByFront = sent.stream().filter(e -> e.limit() == EdgeEvent.Limit.REJECTED).count();
-        long refused = sent.stream().filter(e -> e.status() == 429 || e.status() == 503).count();
+        long refused = sent.stream().filter(e -> e.status() == rejectStatus).count();
         long misses = sent.stream().filter(e -> e.cache() == EdgeEvent.Cache.MISS || e.cache() == EdgeEvent.Cache.EXPIRED)
                 .count();
         long refusedByBack = back.stream().filter(e -> e.limit() == EdgeEvent.Limit.REJECTED).count();

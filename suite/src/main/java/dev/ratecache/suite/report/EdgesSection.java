@@ -33,7 +33,7 @@ public final class EdgesSection {
             }
             for (CellResult r : own) {
                 burst(r, front).ifPresent(lines::add);
-                lockout(r, front).ifPresent(lines::add);
+                lockout(r, front, limits.rejectStatus()).ifPresent(lines::add);
             }
             lines.add(promises(product, own, checks));
             if (!product.cannot().isEmpty()) {
@@ -75,7 +75,7 @@ public final class EdgesSection {
      * The sentence of a flood cell from many addresses that the back refused although no client came
      * near its own limit; none for other cells, a failed one, or one the front's own limit refused.
      */
-    private static java.util.Optional<String> lockout(CellResult r, StackSpec.Limit front) {
+    private static java.util.Optional<String> lockout(CellResult r, StackSpec.Limit front, int rejectStatus) {
         String sources = r.cell().properties().get("sources");
         if (!r.cell().plan().name().equals(Plan.FLOOD.name()) || sources == null || "1".equals(sources) || r.failed()
                 || r.runDirs().isEmpty()) {
@@ -83,7 +83,7 @@ public final class EdgesSection {
         }
         try {
             java.nio.file.Path dir = r.runDirs().get(0);
-            EdgeLockout l = EdgeLockout.of(CellEvents.front(dir), CellEvents.back(dir));
+            EdgeLockout l = EdgeLockout.of(CellEvents.front(dir), CellEvents.back(dir), rejectStatus);
             return l == null ? java.util.Optional.empty()
                     : java.util.Optional.of(r.cell().name() + ": " + l.sentence(r.cell().edge(), front.rate(), front.burst()));
         } catch (IOException e) {

@@ -17,16 +17,16 @@ class EdgeLockoutTest {
                 cache == EdgeEvent.Cache.HIT ? "" : String.valueOf(status), 5, "");
     }
 
-    private static EdgeEvent back(long atMs, EdgeEvent.Limit limit) {
-        return new EdgeEvent(T0 + atMs, T0 + atMs + 5, "origin", "GET", "/hare", limit == EdgeEvent.Limit.REJECTED ? 429
-                : 200, 10, limit, EdgeEvent.Cache.NONE, limit == EdgeEvent.Limit.REJECTED ? "" : "200", 5, "");
+    private static EdgeEvent back(long atMs, EdgeEvent.Limit limit, int rejectStatus) {
+        return new EdgeEvent(T0 + atMs, T0 + atMs + 5, "origin", "GET", "/hare", limit == EdgeEvent.Limit.REJECTED
+                ? rejectStatus : 200, 10, limit, EdgeEvent.Cache.NONE, limit == EdgeEvent.Limit.REJECTED ? "" : "200", 5, "");
     }
 
     /**
      * 100 clients, each once every 500 ms for 2 s: 5 misses answered, hits until 1000 ms, then every
-     * request a miss the back refuses.
+     * request a miss the back refuses with {@code rejectStatus}.
      */
-    private static List<List<EdgeEvent>> lockedOut() {
+    private static List<List<EdgeEvent>> lockedOut(int rejectStatus) {
         List<EdgeEvent> front = new ArrayList<>();
         List<EdgeEvent> back = new ArrayList<>();
         for (int c = 0; c < 100; c++) {
@@ -34,12 +34,12 @@ class EdgeLockoutTest {
                 String key = "127.16.0." + c;
                 if (at < 5) {
                     front.add(front(key, at, EdgeEvent.Cache.MISS, 200));
-                    back.add(back(at, EdgeEvent.Limit.PASSED));
+                    back.add(back(at, EdgeEvent.Limit.PASSED, rejectStatus));
                 } else if (at < 1000) {
                     front.add(front(key, at, EdgeEvent.Cache.HIT, 200));
                 } else {
-                    front.add(front(key, at, EdgeEvent.Cache.MISS, 429));
-                    back.add(back(at, EdgeEvent.Limit.REJECTED));
+                    front.add(front(key, at, EdgeEvent.Cache.MISS, rejectStatus));
+                    back.add(back(at, EdgeEvent.Limit.REJECTED, rejectStatus));
                 }
             }
         }
@@ -48,9 +48,9 @@ class EdgeLockoutTest {
 
     @Test
     void aFloodFromManyAddressesRefusedAtTheBackIsToldWithItsMissesAndWhenTheCacheWentEmpty() {
-        List<List<EdgeEvent>> events = lockedOut();
+        List<List<EdgeEvent>> events = lockedOut(429);
 
-        EdgeLockout l = EdgeLockout.of(events.get(0), events.get(1));
+        EdgeLockout l = EdgeLockout.of(events.get(0), events.get(1), 429);
 
         assertThat(l).isEqualTo(new EdgeLockout(400, 200, 0, 2, 205, 200, 1000));
         assertThat(l.sentence(EdgeProduct.HAPROXY, 100, 200)).isEqualTo("no client came near its own limit (the busiest"
@@ -64,9 +64,9 @@ class EdgeLockoutTest {
 
     @Test
     void aProductWithACacheLockIsToldTheFiguresWithoutTheLockOutsCause() {
-        List<List<EdgeEvent>> events = lockedOut();
+        List<List<EdgeEvent>> events = lockedOut(429);
 
-        String sentence = EdgeLockout.of(events.get(0), events.get(1)).sentence(EdgeProduct.NGINX, 100, 200);
+        String sentence = EdgeLockout.of(events.get(0), events.get(1), 429).sentence(EdgeProduct.NGINX, 100, 200);
 
         assertThat(sentence).contains("refused 200 of them.").doesNotContain("cannot");
     }
@@ -77,15 +77,30 @@ class EdgeLockoutTest {
         List<EdgeEvent> back = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             front.add(front("127.16.0." + i, i, EdgeEvent.Cache.MISS, 200));
-            back.add(back(i, i < 95 ? EdgeEvent.Limit.PASSED : EdgeEvent.Limit.REJECTED));
+            back.add(back(i, i < 95 ? EdgeEvent.Limit.PASSED : EdgeEvent.Limit.REJECTED, 429));
         }
-        assertThat(EdgeLockout.of(front, back)).isNull();
+        assertThat(EdgeLockout.of(front, back, 429)).isNull();
 
-        List<EdgeEvent> refusedAtTheFront = new ArrayList<>(lockedOut().get(0));
+        List<EdgeEvent> refusedAtTheFront = new ArrayList<>(lockedOut(429).get(0));
         for (int i = 0; i < 100; i++) {
             refusedAtTheFront.add(new EdgeEvent(T0 + 1500 + i, T0 + 1500 + i, "127.0.0.1", "GET", "/hare", 429, 0,
                     EdgeEvent.Limit.REJECTED, EdgeEvent.Cache.NONE, "", 0, ""));
         }
-        assertThat(EdgeLockout.of(refusedAtTheFront, lockedOut().get(1))).isNull();
+        assertThat(EdgeLockout.of(refusedAtTheFront, lockedOut(429).get(1), 429)).isNull();
+    }
+
+    /**
+     * With --reject-status 503 the tiers refuse with 503: those are the refusals, and a 429 (which
+     * then no limit of the run sends) is not one.
+     */
+    @Test
+    void theRefusalsAreTheAnswersWithTheRunsRejectionStatus() {
+        List<List<EdgeEvent>> events = lockedOut(503);
+
+        assertThat(EdgeLockout.of(events.get(0), events.get(1), 503))
+                .isEqualTo(new EdgeLockout(400, 200, 0, 2, 205, 200, 1000));
+
+        List<List<EdgeEvent>> other = lockedOut(429);
+        assertThat(EdgeLockout.of(other.get(0), other.get(1), 503).refused()).isZero();
     }
 }

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * @param printed the figure exactly as published, e.g. "65.27ms", "124366.73", "about 70K"
  * @param value   the same in the metric's unit (milliseconds for latency)
  */
-public record Figure(Metric metric, String printed, double value) {
+public record PublishedFigure(Metric metric, String printed, double value) {
     /** A number, maybe with thousands' commas or a K, then maybe a unit of time or a percent sign. */
     /** A duration in minutes and seconds, as bombardier's users print one: "2m24s". */
     private static final Pattern MINUTES = Pattern.compile("(\\d+)m(\\d+(?:\\.\\d+)?)s");
@@ -26,12 +26,12 @@ public record Figure(Metric metric, String printed, double value) {
      *
      * @throws IllegalArgumentException when it holds no number, or a time unit for a figure that is no time
      */
-    public static Figure of(Metric metric, String printed) {
+    public static PublishedFigure of(Metric metric, String printed) {
         Matcher minutes = MINUTES.matcher(printed);
         boolean time = metric.unit().equals("ms") || metric.unit().equals("s");
         if (time && minutes.find()) {
             double seconds = 60 * Double.parseDouble(minutes.group(1)) + Double.parseDouble(minutes.group(2));
-            return new Figure(metric, printed, metric.unit().equals("s") ? seconds : 1000 * seconds);
+            return new PublishedFigure(metric, printed, metric.unit().equals("s") ? seconds : 1000 * seconds);
         }
         Matcher m = NUMBER.matcher(printed);
         if (!m.find()) {
@@ -51,12 +51,12 @@ public record Figure(Metric metric, String printed, double value) {
             // The value is in milliseconds now: in seconds for a metric counted in seconds.
             value /= metric.unit().equals("s") ? 1000 : 1;
         }
-        return new Figure(metric, printed, value);
+        return new PublishedFigure(metric, printed, value);
     }
 
     /** A figure the suite holds as a number (the reference experiment's, in {@code Plan}), printed as it was. */
-    public static Figure of(Metric metric, double value) {
-        return new Figure(metric, new java.math.BigDecimal(String.valueOf(value)).stripTrailingZeros().toPlainString(),
+    public static PublishedFigure of(Metric metric, double value) {
+        return new PublishedFigure(metric, new java.math.BigDecimal(String.valueOf(value)).stripTrailingZeros().toPlainString(),
                 value);
     }
 

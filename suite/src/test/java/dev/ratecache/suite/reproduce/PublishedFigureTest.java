@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** A published figure, read as its write-up meant it and kept as it printed it. */
-class FigureTest {
+class PublishedFigureTest {
 
     @ParameterizedTest(name = "{1} is {2} for {0}")
     @CsvSource(delimiter = ';', value = {"THROUGHPUT; 124366.73; 124366.73", "THROUGHPUT; about 70K/sec; 70000",
@@ -28,7 +28,7 @@ class FigureTest {
             "SAMPLES; 1256199; 1256199", "WALL_S; 3 s; 3", "WALL_S; 22s; 22", "WALL_S; 2m24s; 144",
             "MEAN_MS; 2m24s; 144000", "CPU_ORIGIN_PCT; 310; 310", "THROUGHPUT; +2.5 K; 2500", "MEAN_MS; 400+ ms; 400"})
     void aFigureIsReadInItsMetricsUnit(Metric metric, String printed, double value) {
-        Figure f = Figure.of(metric, printed);
+        PublishedFigure f = PublishedFigure.of(metric, printed);
 
         assertThat(f.value()).isCloseTo(value, within(1e-9));
         assertThat(f.printed()).isEqualTo(printed);
@@ -36,15 +36,15 @@ class FigureTest {
 
     @Test
     void aTimeForAFigureThatIsNoTimeOrNoNumberAtAllIsRefused() {
-        assertThatThrownBy(() -> Figure.of(THROUGHPUT, "5ms")).hasMessage("'5ms' is a time, and throughput is no time");
-        assertThatThrownBy(() -> Figure.of(MEAN_MS, "fast")).hasMessage("no number in the published figure 'fast'");
+        assertThatThrownBy(() -> PublishedFigure.of(THROUGHPUT, "5ms")).hasMessage("'5ms' is a time, and throughput is no time");
+        assertThatThrownBy(() -> PublishedFigure.of(MEAN_MS, "fast")).hasMessage("no number in the published figure 'fast'");
     }
 
     /** The reference experiment's figures are numbers in Plan: printed as the write-up did, "23" not "23.0". */
     @Test
     void aFigureHeldAsANumberIsPrintedWithoutTrailingZeros() {
-        assertThat(List.of(Figure.of(THROUGHPUT, 23.0), Figure.of(THROUGHPUT, 99.3), Figure.of(MEAN_MS, 6874.0),
-                Figure.of(MEAN_MS, 0.0))).extracting(Figure::printed).containsExactly("23", "99.3", "6874", "0");
+        assertThat(List.of(PublishedFigure.of(THROUGHPUT, 23.0), PublishedFigure.of(THROUGHPUT, 99.3), PublishedFigure.of(MEAN_MS, 6874.0),
+                PublishedFigure.of(MEAN_MS, 0.0))).extracting(PublishedFigure::printed).containsExactly("23", "99.3", "6874", "0");
     }
 
     /** The write-ups' figures, quoted: a figure here that differs from its seed is a misquote. */
@@ -73,6 +73,6 @@ class FigureTest {
 
     private static List<String> printed(String experiment, Metric metric) {
         return Reproductions.named(experiment).published().stream().flatMap(r -> r.figure(metric).stream())
-                .map(Figure::printed).toList();
+                .map(PublishedFigure::printed).toList();
     }
 }
