@@ -2,6 +2,9 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.kinds.edges.EdgeCells;
+import dev.ratecache.suite.kinds.edges.EdgePromise;
+import dev.ratecache.suite.kinds.edges.EdgesSection;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
@@ -17,8 +20,6 @@ import dev.ratecache.suite.report.AttacksSection;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.DbSection;
-import dev.ratecache.suite.report.EdgePromise;
-import dev.ratecache.suite.report.EdgesSection;
 import dev.ratecache.suite.report.FaultPromise;
 import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.FleetPromise;
@@ -180,7 +181,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "runs the suite's stress, load and flood plans");
-            return Matrix.edges(in.switches().frontRate());
+            return EdgeCells.of(in.switches().frontRate());
         }
 
         @Override

@@ -85,35 +85,6 @@ public final class Matrix {
         return cells;
     }
 
-    /** The name of --matrix edges' set of cells. */
-    public static final String EDGES = "edges";
-
-    /** The edges matrix's flood rates, as multiples of the front end's per-client rate. */
-    public static final List<Integer> EDGE_FLOOD_MULTIPLES = List.of(2, 10);
-
-    /**
-     * Each edge product with both limits and the edge cache on: the stress and load plans, and the
-     * flood at 2x and 10x the front's per-client rate from one address and from
-     * {@link #MANY_SOURCES}. Named {@code edges/PRODUCT.VARIANT}, so that each plan's table sets
-     * the products side by side.
-     */
-    public static List<Cell> edges(int frontRate) {
-        List<Cell> cells = new ArrayList<>();
-        for (dev.ratecache.suite.edge.EdgeProduct product : dev.ratecache.suite.edge.EdgeProduct.values()) {
-            cells.add(Cell.named(Plan.STRESS, EDGES, product + ".stress").serverCache().edge(product).build());
-            cells.add(Cell.named(Plan.LOAD, EDGES, product + ".load").serverCache().edge(product).build());
-            for (int multiple : EDGE_FLOOD_MULTIPLES) {
-                for (int sources : List.of(1, MANY_SOURCES)) {
-                    cells.add(Cell.named(Plan.FLOOD, EDGES, product + ".flood-" + multiple + "x-"
-                                    + (sources == 1 ? "one" : "many")).serverCache().edge(product)
-                            .property("rate", String.valueOf(multiple * frontRate))
-                            .property("sources", String.valueOf(sources)).build());
-                }
-            }
-        }
-        return cells;
-    }
-
     /** The name suffix of a cell whose edges shard the cache (--edge-balance uri-hash). */
     public static final String SHARDED = ".sharded";
 

@@ -94,9 +94,9 @@ class MatrixTest {
 
     @Test
     void anotherProductsCellCarriesNoReferenceFigureTheReferenceRanNginx() {
-        assertThat(Matrix.edges(100)).filteredOn(c -> c.reference().isPresent())
+        assertThat(dev.ratecache.suite.kinds.edges.EdgeCells.of(100)).filteredOn(c -> c.reference().isPresent())
                 .allSatisfy(c -> assertThat(c.edge()).isEqualTo(dev.ratecache.suite.edge.EdgeProduct.NGINX));
-        assertThat(Matrix.edges(100)).filteredOn(c -> c.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX)
+        assertThat(dev.ratecache.suite.kinds.edges.EdgeCells.of(100)).filteredOn(c -> c.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX)
                 .isNotEmpty().allSatisfy(c -> assertThat(c.reference()).as(c.name()).isEmpty());
     }
 

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.edges;
 
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeEvent;
@@ -24,7 +24,7 @@ import java.util.Map;
  * @param emptyFromMs       from when (ms after the flood's first request) to its end the cache answered nothing:
  *                          the first request after its last hit; -1 when the last request was a hit
  */
-public record EdgeLockout(long requests, long refused, long refusedByFront, long busiestPerSecond, long misses,
+record EdgeLockout(long requests, long refused, long refusedByFront, long busiestPerSecond, long misses,
         long refusedByBack, long emptyFromMs) {
 
     /** A share of the front's answers the back must refuse, the front almost none, for a lock-out. */

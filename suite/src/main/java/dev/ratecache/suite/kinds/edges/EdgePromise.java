@@ -1,9 +1,11 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.edges;
 
 import dev.ratecache.stats.BusiestWindow;
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.matrix.CellEvents;
 import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.report.BackLimitPromise;
+import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,9 +1,10 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.edges;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EventFile;
+import dev.ratecache.suite.report.Check;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.edges;
 
 import dev.ratecache.suite.edge.EdgeEvent;
 import dev.ratecache.suite.edge.EdgeProduct;
@@ -17,7 +17,7 @@ import java.util.Map;
  * @param afterPerSecond admitted per second from then to the flood's last arrival
  * @param longestRejectionMs the longest stretch of consecutive rejections, first to last arrival
  */
-public record EdgeBurst(long firstSecond, double afterPerSecond, long longestRejectionMs) {
+record EdgeBurst(long firstSecond, double afterPerSecond, long longestRejectionMs) {
 
     /** Of the busiest client in {@code front}; null when it sent for no longer than a second (nothing after the first). */
     static EdgeBurst of(List<EdgeEvent> front) {
