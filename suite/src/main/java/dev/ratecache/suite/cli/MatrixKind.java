@@ -5,6 +5,9 @@ import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.kinds.edges.EdgeCells;
 import dev.ratecache.suite.kinds.edges.EdgePromise;
 import dev.ratecache.suite.kinds.edges.EdgesSection;
+import dev.ratecache.suite.kinds.quotas.QuotaCells;
+import dev.ratecache.suite.kinds.quotas.QuotaPromise;
+import dev.ratecache.suite.kinds.quotas.QuotasSection;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
@@ -24,8 +27,6 @@ import dev.ratecache.suite.report.FaultPromise;
 import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.FleetSection;
-import dev.ratecache.suite.report.QuotaPromise;
-import dev.ratecache.suite.report.QuotasSection;
 import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.report.TiersSection;
 import dev.ratecache.suite.spec.Quota;
@@ -152,8 +153,8 @@ enum MatrixKind {
                         + " has not got: drop --edge " + in.edge());
             }
             StackSwitches s = in.switches();
-            Quota quota = s.quota().orElseGet(() -> Quota.parse(Matrix.QUOTAS_DEFAULT, Quota.Window.SLIDING));
-            return Matrix.quotas(quota, keyHeader(in), s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
+            Quota quota = s.quota().orElseGet(() -> Quota.parse(QuotaCells.DEFAULT_QUOTA, Quota.Window.SLIDING));
+            return QuotaCells.of(quota, keyHeader(in), s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
         }
 
         @Override

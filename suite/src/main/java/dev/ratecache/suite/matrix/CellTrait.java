@@ -10,7 +10,7 @@ import java.util.List;
  * collects of each run. The runner, the model and the report ask a cell for a trait by its type
  * ({@link Cell#trait}) and a measurement for a figure by its type
  * ({@link CellMeasurement.Breakdowns#figure}), so that a new kind of matrix adds a trait and its
- * figures (named in {@link Figure}'s permits), not a slot in the cell, in the measurement and in the runner.
+ * figures (in its own package, kinds/), not a slot in the cell, in the measurement and in the runner.
  */
 public interface CellTrait {
     /** The switches of a cell with this trait: {@code switches} (a copy of the user's) with the kind's own set. */
@@ -18,6 +18,14 @@ public interface CellTrait {
 
     /** In words, after the stack's in the cell's description. */
     String describe(Cell cell);
+
+    /**
+     * Whether this trait's words say which keys the cell sends, so that its {@link KeyedTraffic}
+     * says only the limits it keys (a quota cell's keys are its quota's to describe).
+     */
+    default boolean describesKeys() {
+        return false;
+    }
 
     /**
      * What the kind collects of one run of {@code cell}, for its report; null when nothing.
@@ -38,9 +46,11 @@ public interface CellTrait {
         return collect(cell, samples, fallbacks);
     }
 
-    /** A figure a trait collects of a run: kept in the measurement, said on the terminal after the cell. */
-    sealed interface Figure extends KindFigures
-            permits TierFigures, FleetFigures, QuotaFigures, AttackFigures, FaultFigures {
+    /**
+     * A figure a trait collects of a run: kept in the measurement, said on the terminal after the
+     * cell. Not sealed, as {@link KindFigures} says why.
+     */
+    interface Figure extends KindFigures {
         String terminalLine();
     }
 }

@@ -186,41 +186,6 @@ public final class Matrix {
         return cells;
     }
 
-    /** The name of --matrix quotas' set of cells, and of its table. */
-    public static final String QUOTAS = "quotas";
-
-    /** --matrix quotas' quota unless --quota gives one: a day's 600 requests, the day compressed to a minute. */
-    public static final String QUOTAS_DEFAULT = "600/60s";
-
-    /**
-     * A quota across {@code edges} edges in round robin, for each window mode but calendar (for a
-     * window that divides a day, as the compressed one does, it is fixed): the keys plan with one key
-     * spending its quota early and one spreading it, then the client library pacing a key to the
-     * edge's RateLimit. The edge cache is on, as in production; the burst limit far above the keys.
-     *
-     * @param quota  the quota, its mode ignored: each cell has its own
-     * @param header the header the keys go in
-     */
-    public static List<Cell> quotas(dev.ratecache.suite.spec.Quota quota, String header, int edges) {
-        var byKey = new dev.ratecache.suite.switches.LimitKey(dev.ratecache.suite.switches.LimitKey.Kind.HEADER, header);
-        List<Cell> cells = new ArrayList<>();
-        for (var mode : List.of(dev.ratecache.suite.spec.Quota.Window.SLIDING, dev.ratecache.suite.spec.Quota.Window.FIXED)) {
-            QuotaTraffic traffic = new QuotaTraffic(new dev.ratecache.suite.spec.Quota(quota.limit(),
-                    quota.windowSeconds(), mode), edges);
-            KeyedTraffic keys = new KeyedTraffic(byKey, dev.ratecache.suite.spec.LimitScope.ALL,
-                    List.of(traffic.tier()), null, null, TIERS_KEYS_PER_TIER);
-            cells.add(Cell.named(Plan.KEYS, QUOTAS, mode.toString()).serverCache().keys(keys).quota(traffic)
-                    .property("keys", traffic.plannedKeys()).property("header", header)
-                    .property("hold", String.valueOf(traffic.holdSeconds())).build());
-            cells.add(Cell.named(Plan.KEYS, QUOTAS, mode + ".library").serverCache().keys(keys).quota(traffic)
-                    .generator(Generator.LIBRARY).property("users", "1")
-                    .property("loops", String.valueOf(traffic.libraryLoops()))
-                    .property(LibraryDriver.HEADER_PROPERTY, header + ":" + QuotaTraffic.PACED)
-                    .property(LibraryDriver.PACE_PROPERTY, "true").build());
-        }
-        return cells;
-    }
-
     /** The name of --matrix db's set of cells, and of its table. */
     public static final String DB = "db";
 

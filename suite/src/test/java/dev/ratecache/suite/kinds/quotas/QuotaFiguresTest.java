@@ -1,9 +1,10 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.quotas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.spec.Quota;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ class QuotaFiguresTest {
     /** A window's start: 3 requests a second, fixed windows. */
     private static final long T0 = 1_795_752_000_000L;
     private static final QuotaTraffic FIXED = new QuotaTraffic(new Quota(3, 1, Quota.Window.FIXED), 3);
-    private static final Cell CELL = Matrix.quotas(FIXED.quota(), "X-Api-Key", 3).stream()
+    private static final Cell CELL = QuotaCells.of(FIXED.quota(), "X-Api-Key", 3).stream()
             .filter(c -> c.name().equals("quotas/fixed")).findFirst().orElseThrow();
 
     private final List<EdgeEvent> front = new ArrayList<>();
@@ -109,7 +110,7 @@ class QuotaFiguresTest {
 
     @Test
     void theLibrarysCellCountsItsPacedKeyWhateverItsLabels() {
-        Cell library = Matrix.quotas(FIXED.quota(), "X-Api-Key", 3).stream()
+        Cell library = QuotaCells.of(FIXED.quota(), "X-Api-Key", 3).stream()
                 .filter(c -> c.name().equals("quotas/fixed.library")).findFirst().orElseThrow();
         request(QuotaTraffic.PACED, 0, "PASSED", 2);
         sent.replaceAll(s -> new Sample(s.timeStamp(), s.elapsed(), "/hare", s.responseCode(), "", "t", true, 89, 1,

@@ -1,8 +1,8 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.quotas;
 
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.QuotaFigures;
-import dev.ratecache.suite.matrix.QuotaTraffic;
+import dev.ratecache.suite.report.BackLimitPromise;
+import dev.ratecache.suite.report.Check;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;

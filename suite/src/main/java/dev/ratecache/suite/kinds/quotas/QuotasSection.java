@@ -1,7 +1,9 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.quotas;
 
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.QuotaFigures;
+import dev.ratecache.suite.report.Column;
+import dev.ratecache.suite.report.ReportSection;
+import dev.ratecache.suite.report.ReportWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,12 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.quotas;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.model.QuotaSpec;
 import dev.ratecache.stats.BusiestWindow;
 import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellTrait;
+import dev.ratecache.suite.matrix.TierFigures;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.quotas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.matrix.QuotaFigures;
+import dev.ratecache.suite.report.Check;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

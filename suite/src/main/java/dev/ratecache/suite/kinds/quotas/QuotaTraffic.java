@@ -1,7 +1,12 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.quotas;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.edge.EdgeEvent;
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellTrait;
+import dev.ratecache.suite.matrix.FleetFallbacks;
+import dev.ratecache.suite.matrix.KeyedTraffic;
+import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.LimitTier;
@@ -70,6 +75,11 @@ public record QuotaTraffic(Quota quota, int edges) implements CellTrait {
     @Override
     public StackSwitches apply(StackSwitches switches) {
         return switches.quota(quota.flag(), quota.window()).edges(edges);
+    }
+
+    @Override
+    public boolean describesKeys() {
+        return true;
     }
 
     @Override
