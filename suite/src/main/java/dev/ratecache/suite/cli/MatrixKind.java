@@ -2,6 +2,8 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.kinds.db.DbCells;
+import dev.ratecache.suite.kinds.db.DbSection;
 import dev.ratecache.suite.kinds.edges.EdgeCells;
 import dev.ratecache.suite.kinds.edges.EdgePromise;
 import dev.ratecache.suite.kinds.edges.EdgesSection;
@@ -22,7 +24,6 @@ import dev.ratecache.suite.report.AttackPromise;
 import dev.ratecache.suite.report.AttacksSection;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
-import dev.ratecache.suite.report.DbSection;
 import dev.ratecache.suite.report.FaultPromise;
 import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.FleetPromise;
@@ -226,7 +227,7 @@ enum MatrixKind {
                 throw new IllegalArgumentException("--matrix db measures the suite's own origin and its PostgreSQL:"
                         + " drop --origin");
             }
-            return Matrix.db();
+            return DbCells.of();
         }
 
         @Override
@@ -237,7 +238,7 @@ enum MatrixKind {
         @Override
         int originThreads() {
             // A request holds one connection at a time: with fewer threads the larger pools would sit idle.
-            return Matrix.DB_POOLS.get(Matrix.DB_POOLS.size() - 1);
+            return DbCells.POOLS.get(DbCells.POOLS.size() - 1);
         }
 
         @Override

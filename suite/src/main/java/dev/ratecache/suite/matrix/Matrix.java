@@ -186,9 +186,6 @@ public final class Matrix {
         return cells;
     }
 
-    /** The name of --matrix db's set of cells, and of its table. */
-    public static final String DB = "db";
-
     /**
      * The database endpoint's small query (5 rows), one postal code. One URL rather than several: a
      * cache's gain here is the misses it takes off the database, and with any handful of codes the
@@ -196,38 +193,6 @@ public final class Matrix {
      * (straight to the origin, no cache) is where the database does every request's work.
      */
     public static final String DB_PATH = "/places?code=1227";
-
-    /** The pool sweep's sizes: from under the machine's cores x 2 to far past it (HikariCP's pool-sizing note). */
-    public static final List<Integer> DB_POOLS = List.of(2, 5, 10, 20, 50);
-
-    /**
-     * The pool sweep's offered load, requests a second of the flood plan's open arrivals: above what
-     * a pool of 2 answers on a 2-core machine, under what a pool of 10 does (measured on one: see
-     * README's --matrix db).
-     */
-    public static final int DB_SWEEP_RATE = 900;
-
-    /**
-     * The database endpoint ({@link #DB_PATH}) under the stress plan straight to the origin, behind
-     * the edge cache, behind the origin's Redis app cache and behind both, rate limits off (they
-     * would reject the uncached cells' traffic and hide the database's load); then the flood plan at
-     * {@link #DB_SWEEP_RATE} straight to the origin with each pool of {@link #DB_POOLS}, the origin
-     * restarted with that pool.
-     */
-    public static List<Cell> db() {
-        List<Cell> cells = new ArrayList<>(List.of(
-                Cell.named(Plan.STRESS, DB, "direct").direct().property("path", DB_PATH).build(),
-                Cell.named(Plan.STRESS, DB, "edge").frontLimit(false).backLimit(false).serverCache()
-                        .property("path", DB_PATH).build(),
-                Cell.named(Plan.STRESS, DB, "app-cache").direct().appCache().property("path", DB_PATH).build(),
-                Cell.named(Plan.STRESS, DB, "both").frontLimit(false).backLimit(false).serverCache().appCache()
-                        .property("path", DB_PATH).build()));
-        for (int size : DB_POOLS) {
-            cells.add(Cell.named(Plan.FLOOD, DB, "pool-" + size).direct().pool(new Cell.Pool(size))
-                    .property("path", DB_PATH).property("rate", String.valueOf(DB_SWEEP_RATE)).build());
-        }
-        return cells;
-    }
 
     /** The name of --matrix attacks' set of cells. */
     public static final String ATTACKS = "attacks";

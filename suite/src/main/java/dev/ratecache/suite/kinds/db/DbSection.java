@@ -1,4 +1,4 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.db;
 
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
@@ -6,6 +6,7 @@ import dev.ratecache.suite.matrix.DatabaseFigures;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.report.ReportSection;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,7 +33,7 @@ public final class DbSection {
         List<ReportSection.Row> rows = new ArrayList<>();
         List<CellResult> sweep = new ArrayList<>();
         for (CellResult r : cells) {
-            if (!r.cell().name().startsWith(Matrix.DB + "/") || r.failed() || r.runs().isEmpty()) {
+            if (!r.cell().name().startsWith(DbCells.DB + "/") || r.failed() || r.runs().isEmpty()) {
                 continue;
             }
             Cell.Pool pool = r.cell().trait(Cell.Pool.class);

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.DatabaseFigures;
-import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.report.ReportSection;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,7 @@ class DbSectionTest {
     private static final Path DIR = Path.of("unused");
 
     private static Cell cell(String name) {
-        return Matrix.db().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+        return DbCells.of().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
     /** A cell that answered {@code perSecond} responses, {@code errors} of 1000 of them 504s, at a mean of half its p99. */
