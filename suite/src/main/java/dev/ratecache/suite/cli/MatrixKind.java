@@ -10,6 +10,8 @@ import dev.ratecache.suite.kinds.edges.EdgesSection;
 import dev.ratecache.suite.kinds.quotas.QuotaCells;
 import dev.ratecache.suite.kinds.quotas.QuotaPromise;
 import dev.ratecache.suite.kinds.quotas.QuotasSection;
+import dev.ratecache.suite.kinds.tiers.TierCells;
+import dev.ratecache.suite.kinds.tiers.TiersSection;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
@@ -29,7 +31,6 @@ import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.report.FleetSection;
 import dev.ratecache.suite.report.ReportSection;
-import dev.ratecache.suite.report.TiersSection;
 import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.switches.LimitKey;
@@ -91,7 +92,7 @@ enum MatrixKind {
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "sends API keys with the suite's keys plan");
             List<LimitTier> tiers = in.switches().limitTiers();
-            return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers,
+            return TierCells.of(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers,
                     tiers.isEmpty() ? null : in.switches().tiersFile(), keyHeader(in));
         }
 

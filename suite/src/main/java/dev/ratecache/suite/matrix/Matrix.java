@@ -122,37 +122,6 @@ public final class Matrix {
                 Cell.of(plan, "edge+client").frontLimit(false).backLimit(false).serverCache().clientCache().build());
     }
 
-    /**
-     * The keys plan over tiers of API keys: the per-client limit by address (every key from one
-     * address, as behind a NAT) against by API key, counting every request against only the edge
-     * cache's misses, each with every key well-behaved and with one key flooding at 10 times its
-     * tier's rate. The edge cache is on (a /hare HIT is what scope misses makes free) and both limits
-     * are on: the back limit is shared by every key, as in production.
-     *
-     * @param tiers     the tiers and their keys (the user's --tiers, or {@link KeyedTraffic#defaultTiers()})
-     * @param tiersFile the user's --tiers file; null: each cell writes the suite's own
-     * @param header    the header the keys go in
-     */
-    public static List<Cell> tiers(List<dev.ratecache.suite.switches.LimitTier> tiers, java.nio.file.Path tiersFile,
-            String header) {
-        var byKey = new dev.ratecache.suite.switches.LimitKey(dev.ratecache.suite.switches.LimitKey.Kind.HEADER, header);
-        var all = dev.ratecache.suite.spec.LimitScope.ALL;
-        var misses = dev.ratecache.suite.spec.LimitScope.MISSES;
-        String noisy = KeyedTraffic.noisyOf(tiers);
-        List<Cell> cells = new ArrayList<>();
-        record Variant(String name, dev.ratecache.suite.switches.LimitKey key, dev.ratecache.suite.spec.LimitScope scope) {}
-        for (Variant v : List.of(new Variant("addr", dev.ratecache.suite.switches.LimitKey.ADDR, all),
-                new Variant("api-key", byKey, all), new Variant("api-key.misses", byKey, misses))) {
-            for (boolean withNoisy : new boolean[] {false, true}) {
-                KeyedTraffic traffic = new KeyedTraffic(v.key(), v.scope(), tiers, tiersFile, withNoisy ? noisy : null,
-                        TIERS_KEYS_PER_TIER);
-                cells.add(Cell.of(Plan.KEYS, v.name() + (withNoisy ? ".noisy" : "")).serverCache().keys(traffic)
-                        .property("keys", traffic.plannedKeys()).property("header", header).build());
-            }
-        }
-        return cells;
-    }
-
     /** The name of --matrix fleet's set of cells, and of their table. */
     public static final String FLEET = "fleet";
 

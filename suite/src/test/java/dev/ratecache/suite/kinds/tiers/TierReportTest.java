@@ -1,4 +1,4 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,9 +10,9 @@ import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellMeasurement;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
-import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.MatrixRunner;
 import dev.ratecache.suite.matrix.TierFigures;
+import dev.ratecache.suite.report.ReportWriter;
 import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * carries: the run folder is empty, as if no cell file had been written.
  */
 class TierReportTest {
-    private static final Cell NOISY = Matrix.tiers(KeyedTraffic.defaultTiers(), null, "X-Api-Key").get(3);
+    private static final Cell NOISY = TierCells.of(KeyedTraffic.defaultTiers(), null, "X-Api-Key").get(3);
     private static final JtlSummary JTL = new JtlSummary(100, 10, 0, 0, 10, 50, 1, 300, 40, 80, 90, 250, 10_000);
 
     private static Sample sample(long at, String label, String code) {

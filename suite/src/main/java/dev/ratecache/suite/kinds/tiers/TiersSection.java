@@ -1,8 +1,10 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.tiers;
 
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.TierFigures;
 import dev.ratecache.suite.predict.CellPrediction;
+import dev.ratecache.suite.report.ReportSection;
+import dev.ratecache.suite.report.ReportWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,20 +33,20 @@ public final class TiersSection {
             if (f == null) {
                 continue;
             }
-            Map<String, Double> predicted = predicted(r, predictions);
-            List<ReportSection.Row> rows = f.tiers().stream().map(t -> new ReportSection.Row(ReportModel.cellText(t.name()),
-                    List.of(String.valueOf(t.keys()), ReportModel.fmt(t.admittedPerSecond()), ReportModel.fmt(t.rejectedPct()),
-                            predicted.containsKey(t.name()) ? ReportModel.fmt(predicted.get(t.name())) : "n/a",
+            Map<String, Double> predicted = ReportSection.predictedTierRejections(r, predictions);
+            List<ReportSection.Row> rows = f.tiers().stream().map(t -> new ReportSection.Row(ReportSection.cellText(t.name()),
+                    List.of(String.valueOf(t.keys()), ReportSection.fmt(t.admittedPerSecond()), ReportSection.fmt(t.rejectedPct()),
+                            predicted.containsKey(t.name()) ? ReportSection.fmt(predicted.get(t.name())) : "n/a",
                             t.p95AdmittedMs() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", t.p95AdmittedMs()),
                             t.jain() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", t.jain())))).toList();
             String noisy = f.noisyKey() == null
                     ? String.format(Locale.ROOT, "Every key well-behaved: %s %% of their requests rejected.",
-                            ReportModel.fmt(f.wellBehavedRejectedPct()))
+                            ReportSection.fmt(f.wellBehavedRejectedPct()))
                     : String.format(Locale.ROOT, "Noisy neighbour: while key %s flooded (%s %% of its requests"
                             + " rejected), the well-behaved keys had %s %% of theirs rejected.",
-                            ReportModel.cellText(f.noisyKey()),
-                            f.noisyRejectedPct() == null ? "n/a" : ReportModel.fmt(f.noisyRejectedPct()),
-                            ReportModel.fmt(f.wellBehavedRejectedPct()));
+                            ReportSection.cellText(f.noisyKey()),
+                            f.noisyRejectedPct() == null ? "n/a" : ReportSection.fmt(f.noisyRejectedPct()),
+                            ReportSection.fmt(f.wellBehavedRejectedPct()));
             sections.add(new ReportSection("Tiers: " + r.cell().name(), r.cell().describe() + ". " + noisy + " "
                     + HOW_TO_READ, List.of(new ReportSection.Table(HEADINGS, rows)), List.of(),
                     Map.of(r.cell().name(), Map.of("tiers", json(f, predicted)))).definedIn("concepts.md#cells-and-matrices"));
@@ -89,11 +91,5 @@ public final class TiersSection {
         }
         json.put("tiers", tiers);
         return json;
-    }
-
-    /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
-    static Map<String, Double> predicted(CellResult r, Map<String, CellPrediction> predictions) {
-        CellPrediction p = predictions.get(r.cell().name());
-        return p == null ? Map.of() : p.prediction().tierRejectedPct();
     }
 }

@@ -1,7 +1,10 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.KeyedTraffic;
+import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.switches.LimitTier;
 import dev.ratecache.suite.switches.StackSwitches;
@@ -13,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** --matrix tiers: its cells, the keys they send and the tiers file the suite writes for them. */
 class TiersMatrixTest {
-    private final List<Cell> cells = Matrix.tiers(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
+    private final List<Cell> cells = TierCells.of(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
 
     @Test
     void addressAgainstKeyAllAgainstMissesWithAndWithoutTheNoisyKey() {
@@ -58,7 +61,7 @@ class TiersMatrixTest {
     void aUsersTiersSendAtMostFiveKeysEachAndTheirFirstKeyIsTheNoisyOne() {
         List<String> keys = java.util.stream.IntStream.range(0, 20).mapToObj(i -> "k" + i).toList();
         List<LimitTier> mine = List.of(new LimitTier("gold", 4, 8, dev.ratecache.suite.switches.LimitMode.QUEUE, keys));
-        List<Cell> own = Matrix.tiers(mine, Path.of("mine.txt"), "X-Key");
+        List<Cell> own = TierCells.of(mine, Path.of("mine.txt"), "X-Key");
         assertThat(own.get(0).properties().get("keys")).isEqualTo("gold:2:k0;gold:2:k1;gold:2:k2;gold:2:k3;gold:2:k4");
         assertThat(own.get(1).properties().get("keys")).startsWith("gold:40:k0;gold:2:k1;")
                 .endsWith("gold:2:k5");
