@@ -7,6 +7,9 @@ import dev.ratecache.suite.kinds.db.DbSection;
 import dev.ratecache.suite.kinds.edges.EdgeCells;
 import dev.ratecache.suite.kinds.edges.EdgePromise;
 import dev.ratecache.suite.kinds.edges.EdgesSection;
+import dev.ratecache.suite.kinds.fleet.FleetCells;
+import dev.ratecache.suite.kinds.fleet.FleetPromise;
+import dev.ratecache.suite.kinds.fleet.FleetSection;
 import dev.ratecache.suite.kinds.quotas.QuotaCells;
 import dev.ratecache.suite.kinds.quotas.QuotaPromise;
 import dev.ratecache.suite.kinds.quotas.QuotasSection;
@@ -28,8 +31,6 @@ import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.FaultPromise;
 import dev.ratecache.suite.report.FaultsSection;
-import dev.ratecache.suite.report.FleetPromise;
-import dev.ratecache.suite.report.FleetSection;
 import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
@@ -114,7 +115,7 @@ enum MatrixKind {
             refuseOwn(in, "runs each strategy and balance in a cell of its own", "--fleet-limit", "--edge-balance");
             StackSwitches s = in.switches();
             List<LimitTier> tiers = s.limitTiers();
-            return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
+            return FleetCells.of(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
                     tiers.isEmpty() ? null : s.tiersFile(), keyHeader(in),
                     s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
         }

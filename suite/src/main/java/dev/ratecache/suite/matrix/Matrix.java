@@ -122,38 +122,8 @@ public final class Matrix {
                 Cell.of(plan, "edge+client").frontLimit(false).backLimit(false).serverCache().clientCache().build());
     }
 
-    /** The name of --matrix fleet's set of cells, and of their table. */
-    public static final String FLEET = "fleet";
-
-    /** Edges in --matrix fleet unless --edges gives more than one. */
+    /** Edges in --matrix fleet and --matrix quotas unless --edges gives more than one. */
     public static final int FLEET_EDGES = 3;
-
-    /**
-     * One per-client limit across {@code edges} edges (--fleet-limit): the keys plan, keyed by API
-     * key in {@code header}, one heavy key at {@link KeyedTraffic#FLEET_MULTIPLE} times its tier's rate
-     * beside a crowd under theirs, the edge cache on. Each strategy under round robin (client-hash
-     * chooses the edge itself), and split under URI hash too: every request of the plan is one URL,
-     * so one edge gets them all and holds each key to rate/N.
-     */
-    public static List<Cell> fleet(List<dev.ratecache.suite.switches.LimitTier> tiers, java.nio.file.Path tiersFile,
-            String header, int edges) {
-        var byKey = new dev.ratecache.suite.switches.LimitKey(dev.ratecache.suite.switches.LimitKey.Kind.HEADER, header);
-        KeyedTraffic traffic = new KeyedTraffic(byKey, dev.ratecache.suite.spec.LimitScope.ALL, tiers, tiersFile,
-                KeyedTraffic.noisyOf(tiers), TIERS_KEYS_PER_TIER, KeyedTraffic.FLEET_MULTIPLE);
-        record Variant(String name, dev.ratecache.suite.spec.FleetLimit strategy, EdgeBalance balance) {}
-        List<Cell> cells = new ArrayList<>();
-        for (Variant v : List.of(
-                new Variant("per-edge", dev.ratecache.suite.spec.FleetLimit.PER_EDGE, EdgeBalance.ROUND_ROBIN),
-                new Variant("client-hash", dev.ratecache.suite.spec.FleetLimit.CLIENT_HASH, EdgeBalance.ROUND_ROBIN),
-                new Variant("split", dev.ratecache.suite.spec.FleetLimit.SPLIT, EdgeBalance.ROUND_ROBIN),
-                new Variant("split" + URI_HASH, dev.ratecache.suite.spec.FleetLimit.SPLIT, EdgeBalance.URI_HASH),
-                new Variant("shared", dev.ratecache.suite.spec.FleetLimit.SHARED, EdgeBalance.ROUND_ROBIN))) {
-            cells.add(Cell.named(Plan.KEYS, FLEET, v.name()).serverCache().keys(traffic)
-                    .fleet(new Cell.Fleet(edges, v.strategy()), v.balance())
-                    .property("keys", traffic.plannedKeys()).property("header", header).build());
-        }
-        return cells;
-    }
 
     /**
      * The database endpoint's small query (5 rows), one postal code. One URL rather than several: a
@@ -319,9 +289,6 @@ public final class Matrix {
                 .property("ramp", "1").property("hold", String.valueOf(holdSeconds))
                 .property("drain", String.valueOf(drainSeconds)).build();
     }
-
-    /** The name suffix of the fleet cell whose edges are chosen by URI hash. */
-    public static final String URI_HASH = ".uri-hash";
 
     /** Keys that send per tier in --matrix tiers: enough for a fairness figure, few enough for one JMeter. */
     public static final int TIERS_KEYS_PER_TIER = 5;

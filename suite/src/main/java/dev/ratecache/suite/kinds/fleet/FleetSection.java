@@ -1,4 +1,4 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.fleet;
 
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
@@ -6,6 +6,8 @@ import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.Predictions;
+import dev.ratecache.suite.report.ReportSection;
+import dev.ratecache.suite.report.ReportWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +45,7 @@ public final class FleetSection {
             String note = compared == null ? "no prediction" : compared.flagged()
                     ? "outside ±" + tolerance + " % of the model: " + compared.reason()
                     : "within ±" + tolerance + " % of the model";
-            rows.add(new ReportSection.Row(r.cell().name(), List.of(limit, rate, ReportModel.fmt(f.crowdRejectedPct()),
+            rows.add(new ReportSection.Row(r.cell().name(), List.of(limit, rate, ReportSection.fmt(f.crowdRejectedPct()),
                     median(r, Metric.EDGE_HIT_PCT, 1), median(r, Metric.ORIGIN_REQUESTS, 0),
                     median(r, Metric.ADMITTED_P95_MS, 0), f.fallbacks() == null ? "n/a" : String.valueOf(f.fallbacks()))));
             lines.add(r.cell().name() + ": " + f.meaning(r.cell()) + "; " + note + ".");

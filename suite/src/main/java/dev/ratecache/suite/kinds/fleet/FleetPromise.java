@@ -1,8 +1,10 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.fleet;
 
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.FleetFigures;
+import dev.ratecache.suite.report.BackLimitPromise;
+import dev.ratecache.suite.report.Check;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;

@@ -1,8 +1,9 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.matrix.FleetFigures;
+import dev.ratecache.suite.report.Check;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
