@@ -2,6 +2,9 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.kinds.attacks.AttackCells;
+import dev.ratecache.suite.kinds.attacks.AttackPromise;
+import dev.ratecache.suite.kinds.attacks.AttacksSection;
 import dev.ratecache.suite.kinds.db.DbCells;
 import dev.ratecache.suite.kinds.db.DbSection;
 import dev.ratecache.suite.kinds.edges.EdgeCells;
@@ -25,8 +28,6 @@ import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.DbPrediction;
 import dev.ratecache.suite.predict.FleetPrediction;
 import dev.ratecache.suite.predict.Predictor;
-import dev.ratecache.suite.report.AttackPromise;
-import dev.ratecache.suite.report.AttacksSection;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
 import dev.ratecache.suite.report.FaultPromise;
@@ -276,7 +277,7 @@ enum MatrixKind {
             if (in.switches().tls()) {
                 throw new IllegalArgumentException("--matrix attacks' slow clients speak plain HTTP/1.1: drop --tls");
             }
-            return Matrix.attacks();
+            return AttackCells.of();
         }
 
         @Override

@@ -133,35 +133,6 @@ public final class Matrix {
      */
     public static final String DB_PATH = "/places?code=1227";
 
-    /** The name of --matrix attacks' set of cells. */
-    public static final String ATTACKS = "attacks";
-
-    /** The name suffix of an edge's cell without the attack, which its attacks' cells are set beside. */
-    public static final String BASELINE = "baseline";
-
-    /**
-     * Slow clients per attack: as many as slowhttptest's examples use, a tenth of a front worker's
-     * connections (worker_connections 4096).
-     */
-    public static final int ATTACK_CONNECTIONS = 500;
-
-    /**
-     * For each edge product: the stress plan behind the edge cache, alone (the baseline) and under
-     * each slow-client attack, so that the normal clients' figures under attack are set beside their
-     * own without it.
-     */
-    public static List<Cell> attacks() {
-        List<Cell> cells = new ArrayList<>();
-        for (dev.ratecache.suite.edge.EdgeProduct product : dev.ratecache.suite.edge.EdgeProduct.values()) {
-            cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + BASELINE).serverCache().edge(product).build());
-            for (dev.ratecache.suite.edge.SlowClient kind : dev.ratecache.suite.edge.SlowClient.values()) {
-                cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + kind).serverCache().edge(product)
-                        .attack(new Attack(kind, ATTACK_CONNECTIONS)).build());
-            }
-        }
-        return cells;
-    }
-
     /** The name of --matrix faults' set of cells. */
     public static final String FAULTS = "faults";
 

@@ -1,9 +1,9 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.attacks;
 
 import dev.ratecache.suite.matrix.Attack;
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.report.Check;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +28,7 @@ public final class AttackPromise {
 
     /** The baseline cell an attack cell is set beside: the same edge's, without the attack. */
     public static String baselineOf(String cell) {
-        return cell.substring(0, cell.lastIndexOf('.') + 1) + Matrix.BASELINE;
+        return cell.substring(0, cell.lastIndexOf('.') + 1) + AttackCells.BASELINE;
     }
 
     /** One check per attack cell (baseline cells have none). */

@@ -1,9 +1,10 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.attacks;
 
 import dev.ratecache.suite.matrix.Attack;
 import dev.ratecache.suite.matrix.AttackFigures;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
+import dev.ratecache.suite.report.ReportSection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
