@@ -10,6 +10,9 @@ import dev.ratecache.suite.kinds.db.DbSection;
 import dev.ratecache.suite.kinds.edges.EdgeCells;
 import dev.ratecache.suite.kinds.edges.EdgePromise;
 import dev.ratecache.suite.kinds.edges.EdgesSection;
+import dev.ratecache.suite.kinds.faults.FaultCells;
+import dev.ratecache.suite.kinds.faults.FaultPromise;
+import dev.ratecache.suite.kinds.faults.FaultsSection;
 import dev.ratecache.suite.kinds.fleet.FleetCells;
 import dev.ratecache.suite.kinds.fleet.FleetPromise;
 import dev.ratecache.suite.kinds.fleet.FleetSection;
@@ -30,8 +33,6 @@ import dev.ratecache.suite.predict.FleetPrediction;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
-import dev.ratecache.suite.report.FaultPromise;
-import dev.ratecache.suite.report.FaultsSection;
 import dev.ratecache.suite.report.ReportSection;
 import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
@@ -338,7 +339,7 @@ enum MatrixKind {
             }
             // The suite cannot restart a user's origin: that cell is left out.
             // Redis's cell only where the run has it: --app-cache redis, which the suite's own origin uses.
-            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty(), in.appCacheRedis());
+            return FaultCells.of(in.switches().frontRate(), in.switches().origins().isEmpty(), in.appCacheRedis());
         }
 
         @Override
@@ -357,7 +358,7 @@ enum MatrixKind {
         /** The stale-refused cell's endpoint, beside the origin's own: every other cell keeps its stale permissions. */
         @Override
         List<String> originArgs() {
-            return Matrix.NO_STALE_ORIGIN_ARGS;
+            return FaultCells.NO_STALE_ORIGIN_ARGS;
         }
 
         @Override

@@ -14,6 +14,20 @@ import java.util.Locale;
  * @param newRate   for a reload, the front limit's rate in the config reloaded; 0 otherwise
  */
 public record InjectedFault(Kind kind, double atSeconds, int newRate) implements CellTrait {
+    /**
+     * The stale-refused cell's path: an endpoint the faults kind adds to the suite's origin
+     * (the faults kind's origin arguments), /hare's delay with {@code Cache-Control: public, max-age=1} and no
+     * stale-while-revalidate or stale-if-error. An endpoint rather than a switch: the matrix's one origin
+     * takes its arguments for the whole run, and every other cell keeps the origin's stale permissions.
+     */
+    public static final String NO_STALE_PATH = "/hare-no-stale";
+
+    /**
+     * The cache-full cell's --cache-size: 64 of nginx's 4 KB blocks (a small entry takes one), which the
+     * front limit's 40 admissions a second fill in under two seconds of the flood.
+     */
+    public static final String CACHE_FULL_SIZE = "256k";
+
     public enum Kind {
         /** The front tier's config rendered again with another front rate, and nginx -s reload. */
         RELOAD,
@@ -22,12 +36,12 @@ public record InjectedFault(Kind kind, double atSeconds, int newRate) implements
         /** The suite's origin killed with SIGKILL, and started again at once: the edge answers meanwhile from its cache. */
         ORIGIN_RESTART,
         /**
-         * As {@link #ORIGIN_RESTART}, on a path whose answers permit no stale ({@link Matrix#NO_STALE_PATH}):
+         * As {@link #ORIGIN_RESTART}, on a path whose answers permit no stale ({@link #NO_STALE_PATH}):
          * the edge must answer an error for an expired entry meanwhile, never the entry.
          */
         STALE_REFUSED,
         /**
-         * Not an act but a moment: the front tier's cache, made small for the cell ({@link Matrix#CACHE_FULL_SIZE}),
+         * Not an act but a moment: the front tier's cache, made small for the cell ({@link #CACHE_FULL_SIZE}),
          * reaches its max_size under a flood of distinct URLs, and the cache manager must evict.
          */
         CACHE_FULL,
@@ -46,7 +60,7 @@ public record InjectedFault(Kind kind, double atSeconds, int newRate) implements
     @Override
     public StackSwitches apply(StackSwitches switches) {
         // Only the cell whose cache must fill gets a small one: the user's --cache-size would hold the whole flood.
-        return kind == Kind.CACHE_FULL ? switches.cacheSize(Matrix.CACHE_FULL_SIZE) : switches;
+        return kind == Kind.CACHE_FULL ? switches.cacheSize(CACHE_FULL_SIZE) : switches;
     }
 
     @Override
@@ -57,10 +71,10 @@ public record InjectedFault(Kind kind, double atSeconds, int newRate) implements
             case WORKER_KILL -> "the front worker holding the most connections killed with SIGKILL, " + when;
             case ORIGIN_RESTART -> "the origin killed with SIGKILL and started again, " + when;
             case STALE_REFUSED -> "the origin killed with SIGKILL and started again, " + when + ", on "
-                    + Matrix.NO_STALE_PATH + ", whose answers permit no stale";
+                    + NO_STALE_PATH + ", whose answers permit no stale";
             case REDIS_RESTART -> "the origin's Redis (its app cache) killed with SIGKILL and started again, " + when
                     + ", on " + Matrix.DB_PATH + " past the edge cache";
-            case CACHE_FULL -> "the edge cache (max_size " + Matrix.CACHE_FULL_SIZE + ") filled by a distinct URL per"
+            case CACHE_FULL -> "the edge cache (max_size " + CACHE_FULL_SIZE + ") filled by a distinct URL per"
                     + " request, and kept within its size by the cache manager";
         };
     }

@@ -3,6 +3,7 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.kinds.faults.FaultCells;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,12 +115,12 @@ class FaultFiguresTest {
 
     @Test
     void theFaultsMatrixRestartsOnlyTheSuitesOwnOrigin() {
-        assertThat(Matrix.faults(40, true)).extracting(Cell::name).containsExactly("faults/reload",
+        assertThat(FaultCells.of(40, true)).extracting(Cell::name).containsExactly("faults/reload",
                 "faults/worker-kill", "faults/origin-restart", "faults/stale-refused", "faults/cache-full");
-        assertThat(Matrix.faults(40, false)).extracting(Cell::name)
+        assertThat(FaultCells.of(40, false)).extracting(Cell::name)
                 .containsExactly("faults/reload", "faults/worker-kill", "faults/cache-full");
         // A quarter of the front rate: far enough under it that a second tells the two limits apart.
-        assertThat(Matrix.faults(40, true).get(0).trait(InjectedFault.class).newRate()).isEqualTo(10);
+        assertThat(FaultCells.of(40, true).get(0).trait(InjectedFault.class).newRate()).isEqualTo(10);
     }
 
     @Test
@@ -213,21 +214,21 @@ class FaultFiguresTest {
     @Test
     void onlyTheCacheFullCellHasASmallCache() {
         var switches = new dev.ratecache.suite.switches.StackSwitches();
-        List<Cell> cells = Matrix.faults(40, true);
+        List<Cell> cells = FaultCells.of(40, true);
         assertThat(cells).allSatisfy(c -> assertThat(c.apply(switches).cacheSize())
-                .isEqualTo(c.name().equals("faults/cache-full") ? Matrix.CACHE_FULL_SIZE : "100m"));
+                .isEqualTo(c.name().equals("faults/cache-full") ? InjectedFault.CACHE_FULL_SIZE : "100m"));
         assertThat(cells.get(4).properties()).containsEntry("distinct", "true");
-        assertThat(cells.get(3).properties()).containsEntry("path", Matrix.NO_STALE_PATH);
+        assertThat(cells.get(3).properties()).containsEntry("path", InjectedFault.NO_STALE_PATH);
     }
 
     @Test
     void theRedisCellIsOnlyInARunWithTheSuitesOriginsAppCacheInRedis() {
-        assertThat(Matrix.faults(40, true, true)).extracting(Cell::name).endsWith("faults/redis-restart");
-        Cell redis = Matrix.faults(40, true, true).get(5);
+        assertThat(FaultCells.of(40, true, true)).extracting(Cell::name).endsWith("faults/redis-restart");
+        Cell redis = FaultCells.of(40, true, true).get(5);
         assertThat(redis.appCache()).isTrue();
         assertThat(redis.serverCache()).as("past the edge cache, to the app cache").isFalse();
-        assertThat(Matrix.faults(40, true, false)).extracting(Cell::name).doesNotContain("faults/redis-restart");
-        assertThat(Matrix.faults(40, false, true)).extracting(Cell::name).doesNotContain("faults/redis-restart");
+        assertThat(FaultCells.of(40, true, false)).extracting(Cell::name).doesNotContain("faults/redis-restart");
+        assertThat(FaultCells.of(40, false, true)).extracting(Cell::name).doesNotContain("faults/redis-restart");
     }
 
     @Test

@@ -1,8 +1,9 @@
-package dev.ratecache.suite.report;
+package dev.ratecache.suite.kinds.faults;
 
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.FaultFigures;
+import dev.ratecache.suite.matrix.InjectedFault;
+import dev.ratecache.suite.report.ReportSection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
