@@ -384,18 +384,6 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
-        /** A cell of --matrix attacks: slow clients at the edge while the normal clients run. */
-        public Builder attack(Attack attack) {
-            traits.add(attack);
-            return this;
-        }
-
-        /** A cell of --matrix faults: what goes wrong at the edge mid-cell, and when. */
-        public Builder fault(InjectedFault fault) {
-            traits.add(fault);
-            return this;
-        }
-
         /** Beside a row of another experiment's published table than the reference's. */
         public Builder published(Published row) {
             traits.add(row);

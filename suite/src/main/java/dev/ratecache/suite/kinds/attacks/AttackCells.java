@@ -2,7 +2,6 @@ package dev.ratecache.suite.kinds.attacks;
 
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.SlowClient;
-import dev.ratecache.suite.matrix.Attack;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Plan;
 import java.util.ArrayList;
@@ -35,7 +34,7 @@ public final class AttackCells {
             cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + BASELINE).serverCache().edge(product).build());
             for (SlowClient kind : SlowClient.values()) {
                 cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + kind).serverCache().edge(product)
-                        .attack(new Attack(kind, ATTACK_CONNECTIONS)).build());
+                        .trait(new Attack(kind, ATTACK_CONNECTIONS)).build());
             }
         }
         return cells;

@@ -1,7 +1,5 @@
 package dev.ratecache.suite.kinds.attacks;
 
-import dev.ratecache.suite.matrix.Attack;
-import dev.ratecache.suite.matrix.AttackFigures;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.report.ReportSection;

@@ -1,8 +1,6 @@
 package dev.ratecache.suite.kinds.faults;
 
 import dev.ratecache.suite.matrix.Cell;
-import dev.ratecache.suite.matrix.FaultFigures;
-import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
 import java.util.ArrayList;
@@ -51,33 +49,33 @@ public final class FaultCells {
         InjectedFault kill = new InjectedFault(InjectedFault.Kind.WORKER_KILL, FAULT_AT_SECONDS, 0);
         InjectedFault origin = new InjectedFault(InjectedFault.Kind.ORIGIN_RESTART, FAULT_AT_SECONDS, 0);
         List<Cell> cells = new ArrayList<>(List.of(
-                flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().fault(reload), frontRate,
+                flood(Cell.named(Plan.FLOOD, FAULTS, reload.kind().toString()).serverCache().trait(reload), frontRate,
                         HOLD_SECONDS),
                 // Past the cache, to the slow path: requests are in flight at the kill, to be lost and counted.
-                flood(Cell.named(Plan.FLOOD, FAULTS, kill.kind().toString()).fault(kill).property("path", "/tortoise"),
+                flood(Cell.named(Plan.FLOOD, FAULTS, kill.kind().toString()).trait(kill).property("path", "/tortoise"),
                         frontRate, HOLD_SECONDS)));
         if (ownOrigin) {
             // Behind the cache: what the edge holds is what it can answer while the origin is gone.
             // Held longer: the origin's JVM takes seconds to start again (5.6 s on a busy 2-core machine), and
             // traffic must be left after it to show the edge going back to it.
-            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, origin.kind().toString()).serverCache().fault(origin),
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, origin.kind().toString()).serverCache().trait(origin),
                     frontRate, ORIGIN_RESTART_HOLD_SECONDS));
             // The same outage on a path whose answers permit no stale: the other side of the same rule. Earlier and
             // shorter: its entry, fresh 1 s, is stored by the first request, and a second after the new origin is
             // ready shows the edge back on it (the first expired request goes there); what is left of the hold
             // after a 5.6 s restart on a busy machine is still seconds.
             InjectedFault refused = new InjectedFault(InjectedFault.Kind.STALE_REFUSED, STALE_REFUSED_AT_SECONDS, 0);
-            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, refused.kind().toString()).serverCache().fault(refused)
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, refused.kind().toString()).serverCache().trait(refused)
                     .property("path", InjectedFault.NO_STALE_PATH), frontRate, STALE_REFUSED_HOLD_SECONDS));
         }
         // A distinct URL per request: each admitted one is a new entry, so the small cache fills within seconds.
         InjectedFault full = new InjectedFault(InjectedFault.Kind.CACHE_FULL, 0, 0);
-        cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, full.kind().toString()).serverCache().fault(full)
+        cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, full.kind().toString()).serverCache().trait(full)
                 .property("distinct", "true"), frontRate, CACHE_FULL_HOLD_SECONDS, CACHE_FULL_DRAIN_SECONDS));
         if (ownOrigin && redis) {
             InjectedFault restart = new InjectedFault(InjectedFault.Kind.REDIS_RESTART, FAULT_AT_SECONDS, 0);
             // Past the edge cache (it would answer /places for a day): every admitted request asks the app cache.
-            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, restart.kind().toString()).appCache().fault(restart)
+            cells.add(flood(Cell.named(Plan.FLOOD, FAULTS, restart.kind().toString()).appCache().trait(restart)
                     .property("path", Matrix.DB_PATH), frontRate, REDIS_RESTART_HOLD_SECONDS));
         }
         return cells;

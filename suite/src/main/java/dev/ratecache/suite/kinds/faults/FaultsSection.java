@@ -1,8 +1,6 @@
 package dev.ratecache.suite.kinds.faults;
 
 import dev.ratecache.suite.matrix.CellResult;
-import dev.ratecache.suite.matrix.FaultFigures;
-import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.report.ReportSection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,8 +2,6 @@ package dev.ratecache.suite.kinds.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratecache.suite.matrix.FaultFigures;
-import dev.ratecache.suite.matrix.InjectedFault;
 import dev.ratecache.suite.report.Check;
 import java.util.List;
 import org.junit.jupiter.api.Test;

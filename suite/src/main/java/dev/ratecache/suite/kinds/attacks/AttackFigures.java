@@ -1,6 +1,7 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.attacks;
 
 import dev.ratecache.suite.edge.SlowClient;
+import dev.ratecache.suite.matrix.CellTrait;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

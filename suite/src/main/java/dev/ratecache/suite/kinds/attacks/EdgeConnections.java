@@ -1,7 +1,6 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.attacks;
 
 import dev.ratecache.suite.nginx.StubStatus;
-
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

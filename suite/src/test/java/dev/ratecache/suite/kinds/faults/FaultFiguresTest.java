@@ -1,9 +1,9 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.Sample;
-import dev.ratecache.suite.kinds.faults.FaultCells;
+import dev.ratecache.suite.matrix.Cell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,12 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.faults;
 
+import dev.ratecache.suite.matrix.Cell;
+import dev.ratecache.suite.matrix.CellTrait;
+import dev.ratecache.suite.matrix.Matrix;
+import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.stack.Stack;
 import dev.ratecache.suite.switches.StackSwitches;
+import java.io.IOException;
 import java.util.Locale;
 
 /**
@@ -61,6 +67,31 @@ public record InjectedFault(Kind kind, double atSeconds, int newRate) implements
     public StackSwitches apply(StackSwitches switches) {
         // Only the cell whose cache must fill gets a small one: the user's --cache-size would hold the whole flood.
         return kind == Kind.CACHE_FULL ? switches.cacheSize(CACHE_FULL_SIZE) : switches;
+    }
+
+    /**
+     * The injector of the fault into the cell's front tier; none for a cell without tiers. A reload's
+     * config is the cell's with the fault's front rate, rendered when it fires.
+     */
+    @Override
+    public CellTrait.Beside beside(CellTrait.Run run) throws IOException {
+        Stack stack = run.stack();
+        if (stack == null) {
+            return null;
+        }
+        StackSpec reloaded = null;
+        if (kind == Kind.RELOAD) {
+            StackSpec spec = run.switches().frontRate(newRate).spec(run.ports());
+            reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
+        }
+        if ((kind == Kind.ORIGIN_RESTART || kind == Kind.STALE_REFUSED) && run.restarts() == null) {
+            throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
+        }
+        if (kind == Kind.REDIS_RESTART && (run.restarts() == null || !run.cell().appCache())) {
+            throw new IllegalStateException("a fault cell that restarts Redis runs only with the suite's own origin's"
+                    + " app cache (--app-cache redis)");
+        }
+        return new FaultInjector(this, stack, reloaded, run.ports().frontStatus(), run.restarts());
     }
 
     @Override

@@ -1,6 +1,8 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.faults;
 
 import dev.ratecache.proc.Poll;
+import dev.ratecache.suite.matrix.CellTrait;
+import dev.ratecache.suite.origin.OriginCounters;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.Stack;
 import java.io.IOException;
@@ -18,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * its own, once the tier's stub_status counts traffic, {@link InjectedFault#atSeconds()} later. The access
  * log would say when the first request came only a flush (1 s) late.
  */
-final class FaultInjector implements AutoCloseable {
+final class FaultInjector implements CellTrait.Beside {
     /** How long the master may take to start a worker in place of a killed one before the cell says it did not. */
     static final Duration RESPAWN_DEADLINE = Duration.ofSeconds(10);
     /** Longer than the origin's own start-up limit, which fails the start by itself. */
@@ -65,7 +67,7 @@ final class FaultInjector implements AutoCloseable {
     private final InjectedFault fault;
     private final Stack stack;
     private final StackSpec reloaded;
-    private final OriginLifecycle origin;
+    private final CellTrait.Restarts origin;
     private final int statusPort;
     private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "fault");
@@ -85,7 +87,7 @@ final class FaultInjector implements AutoCloseable {
      * @param reloaded for a reload, the spec the front tier reloads with; null otherwise
      * @param origin   the suite's origin, for a fault that kills it; null for a user's
      */
-    FaultInjector(InjectedFault fault, Stack stack, StackSpec reloaded, int statusPort, OriginLifecycle origin) {
+    FaultInjector(InjectedFault fault, Stack stack, StackSpec reloaded, int statusPort, CellTrait.Restarts origin) {
         this.fault = fault;
         this.origin = origin;
         this.stack = stack;
@@ -103,8 +105,9 @@ final class FaultInjector implements AutoCloseable {
         thread.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
     }
 
-    /** Starts watching for the traffic; the fault fires on its own thread. */
-    void start() {
+    /** Starts watching for the traffic once the generator has started; the fault fires on its own thread. */
+    @Override
+    public void trafficStarted() {
         thread.scheduleWithFixedDelay(this::untilTraffic, 0, 20, TimeUnit.MILLISECONDS);
     }
 
@@ -186,7 +189,7 @@ final class FaultInjector implements AutoCloseable {
                 case CACHE_FULL -> throw new IllegalStateException("a cache-full cell is polled, not fired");
                 case REDIS_RESTART -> {
                     long[] killed = new long[1];
-                    origin.killRedisAndStartAgain(at -> {
+                    origin.restartRedis(at -> {
                         killed[0] = at;
                         happened = new Happened(fault, at, 0, 0, 0, null);
                     });
@@ -194,7 +197,7 @@ final class FaultInjector implements AutoCloseable {
                 }
                 case ORIGIN_RESTART, STALE_REFUSED -> {
                     long[] killed = new long[1];
-                    origin.killAndStartAgain(at -> {
+                    origin.restartOrigin(at -> {
                         killed[0] = at;
                         happened = new Happened(fault, at, 0, 0, 0, null);
                     });
@@ -271,7 +274,8 @@ final class FaultInjector implements AutoCloseable {
     }
 
     /** Whether the fault killed the origin and the new one is ready: the cell's counters are the new one's. */
-    boolean restartedOrigin() {
+    @Override
+    public boolean restartedOrigin() {
         Happened h = happened;
         return (h.fault().kind() == InjectedFault.Kind.ORIGIN_RESTART || h.fault().kind() == InjectedFault.Kind.STALE_REFUSED)
                 && h.doneMs() != 0;
@@ -279,5 +283,14 @@ final class FaultInjector implements AutoCloseable {
 
     Happened happened() {
         return happened;
+    }
+
+    /** What the fault did to the cell's traffic, with what the origin and Redis running at its end counted. */
+    @Override
+    public FaultFigures figure(CellTrait.Ran ran) {
+        OriginCounters counters = ran.counters();
+        return FaultFigures.of(happened, ran.samples(), newLimit(), counters == null ? null : counters.total().requests(),
+                ran.redisLookups(), counters == null || counters.items() == null || counters.items().appCache() == null
+                        ? null : counters.items().appCache().errors());
     }
 }

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.attacks;
 
 import dev.ratecache.suite.edge.SlowClient;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.attacks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

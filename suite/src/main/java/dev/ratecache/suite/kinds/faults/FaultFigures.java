@@ -1,6 +1,7 @@
-package dev.ratecache.suite.matrix;
+package dev.ratecache.suite.kinds.faults;
 
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.matrix.CellTrait;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
