@@ -6,7 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The sets of cells run-tests.sh can run. */
+/**
+ * The sets of cells of the kinds of matrix that have no package of their own (reference, full,
+ * protection, caches) and what every kind's cells share; each other kind's cells are its own
+ * (kinds/: FaultCells, FleetCells...).
+ */
 public final class Matrix {
     private Matrix() {}
 
