@@ -168,11 +168,11 @@ public final class Simulation {
                 int user = u;
                 List<String> plan = closed.drawn() != null ? closed.drawn().get(u) : loops(closed, u);
                 String client = closed.clientPerUser() ? "user-" + u : "client";
-                long start = (long) u * closed.rampUpMs() / closed.users();
+                long start = closed.startsMs() != null ? closed.startsMs().get(u) : (long) u * closed.rampUpMs() / closed.users();
                 // JMeter's HTTP Cache Manager is per thread: one cache per user, whatever its address.
                 Map<String, Long> userCache = closed.clientCache() && closed.library() == null ? new HashMap<>() : null;
                 LibraryUser library = closed.library() == null ? null : new LibraryUser(closed.library());
-                at(start, () -> issue(closed, client, plan, 0, issued, userCache, library));
+                at(start, () -> issue(closed, user, client, plan, 0, issued, userCache, library));
             }
         }
         while (!events.isEmpty()) {
@@ -192,12 +192,13 @@ public final class Simulation {
     /** When the edge last stored each path's answer: its Date, from which it counts Age. */
     private final Map<String, Long> storedAt = new HashMap<>();
 
-    private void issue(Workload.Closed closed, String client, List<String> plan, int next, int[] issued,
+    private void issue(Workload.Closed closed, int user, String client, List<String> plan, int next, int[] issued,
             Map<String, Long> userCache, LibraryUser library) {
         String path = plan.get(next);
+        long pace = closed.paceMs() == null ? clientOverheadMs : closed.paceMs().get(user).get(next);
         Runnable following = () -> {
             if (next + 1 < plan.size()) {
-                at(now + clientOverheadMs, () -> issue(closed, client, plan, next + 1, issued, userCache, library));
+                at(now + pace, () -> issue(closed, user, client, plan, next + 1, issued, userCache, library));
             } else if (library != null) {
                 // The user's work is done when its last answer reaches it: the driver closes its client.
                 at(now + clientOverheadMs, library::close);

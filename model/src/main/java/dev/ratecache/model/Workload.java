@@ -37,11 +37,27 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
      *                            cache and retries, see {@link Library}); null for JMeter
      * @param drawn               each user's paths in the order a run actually drew them (all its loops, user
      *                            {@code u} at index {@code u}), used instead of the seeded shuffle; null to shuffle
+     * @param paceMs              each user's pace as a run measured it: after its {@code k}-th answer left the
+     *                            front, how long until it sent its next request (the client's share of the round
+     *                            trip and its own work between samples), user {@code u} at index {@code u}, used
+     *                            instead of {@code roundTripOverheadMs} for when the next request goes; null for
+     *                            the constant overhead. Users that a busy machine's cores share slow down as more
+     *                            of them run at once, which a constant cannot say
+     * @param startsMs            when each user sent its first request as a run measured it, user {@code u} at
+     *                            index {@code u}, instead of the ramp-up's even steps: a generator starting its
+     *                            threads on a busy machine bunches them; null for the ramp-up
      */
     record Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
                   long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library,
-                  List<List<String>> drawn)
+                  List<List<String>> drawn, List<List<Long>> paceMs, List<Long> startsMs)
             implements Workload {
+
+        public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
+                long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library,
+                List<List<String>> drawn) {
+            this(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser, clientCache,
+                    library, drawn, null, null);
+        }
 
         public Closed(int users, int loops, long rampUpMs, List<String> paths, boolean randomOrder, long seed,
                 long roundTripOverheadMs, boolean clientPerUser, boolean clientCache, Library library) {
@@ -77,12 +93,36 @@ public sealed interface Workload permits Workload.Open, Workload.Closed {
                     throw new IllegalArgumentException("drawn orders ask " + p + ", not one of " + known);
                 });
             }
+            if (paceMs != null) {
+                paceMs = paceMs.stream().map(List::copyOf).toList();
+                int each = loops * paths.size();
+                if (paceMs.size() != users || paceMs.stream().anyMatch(d -> d.size() != each)) {
+                    throw new IllegalArgumentException("a measured pace needs each of " + users + " users' " + each
+                            + " requests");
+                }
+                if (paceMs.stream().flatMap(List::stream).anyMatch(ms -> ms < 0)) {
+                    throw new IllegalArgumentException("a measured pace cannot be negative");
+                }
+            }
+            if (startsMs != null) {
+                startsMs = List.copyOf(startsMs);
+                if (startsMs.size() != users || startsMs.stream().anyMatch(ms -> ms < 0)) {
+                    throw new IllegalArgumentException("measured starts need each of " + users
+                            + " users' first request, at 0 ms or later");
+                }
+            }
         }
 
         /** The same users with the orders a run drew instead of a seeded shuffle. */
         public Closed withDrawn(List<List<String>> orders) {
             return new Closed(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser,
-                    clientCache, library, orders);
+                    clientCache, library, orders, paceMs, startsMs);
+        }
+
+        /** The same users at the pace a run measured, starting when it measured them start. */
+        public Closed withPace(List<List<Long>> pace, List<Long> starts) {
+            return new Closed(users, loops, rampUpMs, paths, randomOrder, seed, roundTripOverheadMs, clientPerUser,
+                    clientCache, library, drawn, pace, starts);
         }
 
         /** All users from one address, paths in order, no overhead. */

@@ -27,10 +27,14 @@ import java.util.Map;
  * @param slowOrigin  when the ranges also span the origin answering as slowly as the cell measured it
  *                   (for a cache that sends every concurrent miss on), which paths and how slowly, e.g.
  *                   "/hare in 512 ms, not its 10 ms"; null otherwise
+ * @param paceRange   whether the ranges also span the closed plan's users at their fastest (each a round
+ *                   trip of the quickest sample after its answer) beside the pace the run measured, which the
+ *                   values are for: that pace is read from the generator's samples matched to the front's
+ *                   events, and a machine's scheduler moves it from run to run
  */
 public record Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges,
         int orders, Map<String, Double> tierRejectedPct, FleetPrediction fleet, boolean revalidationRace,
-        String slowOrigin) {
+        String slowOrigin, boolean paceRange) {
 
     /** The lowest and highest figure the model allows for one metric. */
     public record Range(double low, double high) {
@@ -50,23 +54,25 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
     }
 
     public Prediction(Map<Metric, Double> values, String gap, long overheadMs, Map<Metric, Range> ranges, int orders) {
-        this(values, gap, overheadMs, ranges, orders, Map.of(), null, false, null);
+        this(values, gap, overheadMs, ranges, orders, Map.of(), null, false, null, false);
     }
 
     /** The same prediction with a keys cell's rejected share per tier. */
     Prediction withTiers(Map<String, Double> rejectedPctByTier) {
         return new Prediction(values, gap, overheadMs, ranges, orders, rejectedPctByTier, fleet, revalidationRace,
-                slowOrigin);
+                slowOrigin, paceRange);
     }
 
     /** The same prediction with a fleet cell's per-client figures. */
     Prediction withFleet(FleetPrediction f) {
-        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f, revalidationRace, slowOrigin);
+        return new Prediction(values, gap, overheadMs, ranges, orders, tierRejectedPct, f, revalidationRace, slowOrigin,
+                paceRange);
     }
 
     /** The same prediction with each range widened to take in {@code other}'s figures: the revalidation race's other side. */
     Prediction withRaceOf(Prediction other) {
-        return new Prediction(values, gap, overheadMs, widened(other), orders, tierRejectedPct, fleet, true, slowOrigin);
+        return new Prediction(values, gap, overheadMs, widened(other), orders, tierRejectedPct, fleet, true, slowOrigin,
+                paceRange);
     }
 
     /**
@@ -75,7 +81,13 @@ public record Prediction(Map<Metric, Double> values, String gap, long overheadMs
      */
     Prediction withSlowOriginOf(Prediction other, String which) {
         return new Prediction(values, gap, overheadMs, widened(other), orders, tierRejectedPct, fleet, revalidationRace,
-                which);
+                which, paceRange);
+    }
+
+    /** The same prediction with each range widened to take in {@code other}'s figures, the same users at their fastest. */
+    Prediction withFastestPaceOf(Prediction other) {
+        return new Prediction(values, gap, overheadMs, widened(other), orders, tierRejectedPct, fleet, revalidationRace,
+                slowOrigin, true);
     }
 
     private Map<Metric, Range> widened(Prediction other) {

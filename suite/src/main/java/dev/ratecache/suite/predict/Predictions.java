@@ -88,7 +88,8 @@ public final class Predictions {
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
-                    samples.stream().map(s -> s.timeStamp() - epoch).toList(), originMs(dir)), run.model());
+                    samples.stream().map(s -> s.timeStamp() - epoch).toList(), originMs(dir),
+                    paces(samples, props, dir)), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props))));
         }
@@ -159,6 +160,114 @@ public final class Predictions {
             return null;
         }
         return new ArrayList<>(byUser.values());
+    }
+
+    /**
+     * Each JMeter user's start and pace ({@link dev.ratecache.model.Workload.Closed#paceMs}), user {@code n-1}
+     * for the thread JMeter names "Group 1-n": after each answer left the front, how long until the
+     * user sent its next request. That is the client's share of the sample (its time less the
+     * front's time for the request, from the front's event of it) plus the gap JMeter left before
+     * the next. A sample whose event is not found takes the median share of those found. Null for
+     * an open plan, without the front's events, or when a thread name does not say its number.
+     */
+    static Predictor.UserPace paces(List<Sample> samples, Map<String, String> props, Path cellRunDir) {
+        if (samples.isEmpty() || !props.containsKey("users") || props.containsKey("schedule")) {
+            return null;
+        }
+        List<dev.ratecache.suite.edge.EdgeEvent> front;
+        try {
+            front = dev.ratecache.suite.matrix.CellEvents.front(cellRunDir);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (front.isEmpty()) {
+            return null;
+        }
+        java.util.SortedMap<Integer, List<Sample>> byUser = new java.util.TreeMap<>();
+        for (Sample s : samples) {
+            int user;
+            try {
+                user = Integer.parseInt(s.threadName().substring(s.threadName().lastIndexOf('-') + 1).trim()) - 1;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            byUser.computeIfAbsent(user, u -> new ArrayList<>()).add(s);
+        }
+        if (byUser.firstKey() != 0 || byUser.lastKey() != byUser.size() - 1) {
+            return null;
+        }
+        Map<Sample, Long> share = clientShares(samples, front);
+        long[] found = share.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        long median = found.length == 0 ? 0 : dev.ratecache.stats.NearestRank.percentile(found, 50);
+        long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
+        List<Long> starts = new ArrayList<>();
+        List<List<Long>> out = new ArrayList<>();
+        for (List<Sample> user : byUser.values()) {
+            starts.add(user.get(0).timeStamp() - epoch);
+            // JMeter writes a thread's samples in the order they ended, and a thread sends one at a time:
+            // the file's order is the user's, even for two samples in one millisecond.
+            List<Long> pace = new ArrayList<>(user.size());
+            for (int k = 0; k < user.size(); k++) {
+                Sample s = user.get(k);
+                long gap = k + 1 < user.size() ? Math.max(0, user.get(k + 1).timeStamp() - s.timeStamp() - s.elapsed()) : 0;
+                pace.add(share.getOrDefault(s, median) + gap);
+            }
+            out.add(pace);
+        }
+        return new Predictor.UserPace(starts, out);
+    }
+
+    /**
+     * Per sample, its time less the front's for it: the front's event of a sample is the first not
+     * yet taken of its path and status that arrived within the sample's time (the two clocks are the
+     * machine's, in whole milliseconds, so a millisecond either side).
+     */
+    private static Map<Sample, Long> clientShares(List<Sample> samples,
+            List<dev.ratecache.suite.edge.EdgeEvent> front) {
+        Map<String, List<dev.ratecache.suite.edge.EdgeEvent>> byKind = new java.util.HashMap<>();
+        for (dev.ratecache.suite.edge.EdgeEvent e : front) {
+            byKind.computeIfAbsent(pathOf(e.uri()) + " " + e.status(), k -> new ArrayList<>()).add(e);
+        }
+        Map<String, boolean[]> taken = new java.util.HashMap<>();
+        byKind.forEach((k, events) -> {
+            events.sort(java.util.Comparator.comparingLong(dev.ratecache.suite.edge.EdgeEvent::arrivalMs));
+            taken.put(k, new boolean[events.size()]);
+        });
+        Map<Sample, Long> out = new java.util.IdentityHashMap<>();
+        List<Sample> byStart = samples.stream().sorted(java.util.Comparator.comparingLong(Sample::timeStamp)).toList();
+        for (Sample s : byStart) {
+            String kind = pathOf(s.label()) + " " + s.responseCode();
+            List<dev.ratecache.suite.edge.EdgeEvent> events = byKind.get(kind);
+            if (events == null) {
+                continue;
+            }
+            boolean[] used = taken.get(kind);
+            long from = s.timeStamp() - 1;
+            long to = s.timeStamp() + s.elapsed() + 1;
+            int lo = 0;
+            int hi = events.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (events.get(mid).arrivalMs() < from) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            for (int i = lo; i < events.size() && events.get(i).arrivalMs() <= to; i++) {
+                if (!used[i] && events.get(i).endMs() <= to) {
+                    used[i] = true;
+                    out.put(s, Math.max(0, s.elapsed() - (events.get(i).endMs() - events.get(i).arrivalMs())));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String pathOf(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
     }
 
     /**
@@ -336,6 +445,10 @@ public final class Predictions {
             if (p.slowOrigin() != null) {
                 over += (over.isEmpty() ? "" : ", ") + "from the origin at its delay to the origin as slow as it answered"
                         + " here (" + p.slowOrigin() + "), which a cache without a lock sends every concurrent miss to";
+            }
+            if (p.paceRange()) {
+                over += (over.isEmpty() ? "" : ", ") + "from its users at the pace this run measured to its users at"
+                        + " their fastest";
             }
             if (p.revalidationRace()) {
                 over += (over.isEmpty() ? "" : ", ") + "whether or not the background revalidations a user starts as"

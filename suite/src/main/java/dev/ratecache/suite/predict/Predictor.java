@@ -79,6 +79,17 @@ public final class Predictor {
     public record OriginTimes(long p10Ms, long p50Ms, long p90Ms) {}
 
     /**
+     * A closed plan's users as a run measured them.
+     *
+     * @param startsMs when each user sent its first request, ms after the cell's first
+     *                 ({@link Workload.Closed#startsMs}): a generator starting its threads on a busy machine
+     *                 bunches them
+     * @param paceMs   each user's pace ({@link Workload.Closed#paceMs}): the users of a busy machine slow each
+     *                 other down, most when a cache fill releases them all at once
+     */
+    public record UserPace(List<Long> startsMs, List<List<Long>> paceMs) {}
+
+    /**
      * What a cell ran with.
      *
      * @param cell          the cell
@@ -99,10 +110,19 @@ public final class Predictor {
      * @param originMs      per path, how long the origin took to answer the cell's requests that reached it, as
      *                      the back tier timed them (its upstream time): under a flood, queueing and a busy
      *                      machine can make it many times the path's delay; null when unknown
+     * @param pace          for a closed plan, when each user started and its pace, as its JTL shows them; null
+     *                      when unknown
      */
     public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
             int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
-            Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs) {
+            Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs, UserPace pace) {
+
+        public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
+                int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
+                Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs) {
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
+                    startsMs, originMs, null);
+        }
 
         public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
@@ -134,12 +154,18 @@ public final class Predictor {
                     epochMs, null, null);
         }
 
+        /** The same cell with its users at the constant round trip instead of their measured pace. */
+        Input withoutPace() {
+            return new Input(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn,
+                    poolHoldMs, startsMs, originMs, null);
+        }
+
         /** The cell's properties over the defaults its plan's file declares: what JMeter ran with. */
         Input withPlanDefaults() throws IOException {
             Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
             all.putAll(properties);
             return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
-                    startsMs, originMs);
+                    startsMs, originMs, pace);
         }
     }
 
@@ -184,7 +210,14 @@ public final class Predictor {
         if (gap != null) {
             return Prediction.gap(gap);
         }
-        Prediction p = predict(in, false, -1);
+        // The origin as this cell measured it (its median, never faster than its delay): nginx's lock
+        // waiters poll every 500 ms from their own arrival, so a fill that ends 15 ms after a waiter's
+        // poll keeps it another half second.
+        double measuredOrigin = in.originMs() == null ? -1 : AT_MEDIAN;
+        Prediction p = predict(in, false, measuredOrigin);
+        if (in.pace() != null && p.predicted()) {
+            p = p.withFastestPaceOf(predict(in.withoutPace(), false, measuredOrigin));
+        }
         String slow = slowOrigin(in);
         if (slow != null && p.predicted()) {
             // A cache without a lock sends on every miss that arrives while a fetch is under way, so how
@@ -202,7 +235,7 @@ public final class Predictor {
             // Whether a background revalidation started as a user's work ends reaches the wire before
             // the user closes its client is a race of threads the model cannot know: the ranges take
             // in both sides; the values are for "it does not".
-            p = p.withRaceOf(predict(in, true, -1));
+            p = p.withRaceOf(predict(in, true, measuredOrigin));
         }
         return p;
     }
@@ -216,8 +249,9 @@ public final class Predictor {
 
     /**
      * The paths the origin answered much slower than their delay, in words ("/hare in 512 ms, not its
-     * 10 ms"), when that can change the counts: an open workload (arrivals do not wait for answers)
-     * through an edge cache without a lock. Null otherwise, or when the cell's origin times are unknown.
+     * 10 ms"), when that can change the counts: an edge cache without a lock sends every miss that
+     * arrives during a fetch on, a flood's arrivals and the users a plan starts alike. Null otherwise,
+     * or when the cell's origin times are unknown.
      */
     static String slowOrigin(Input in) {
         if (in.originMs() == null || in.cell().direct()) {
@@ -225,13 +259,6 @@ public final class Predictor {
         }
         SimulationSpec spec = spec(in);
         if (spec.cache() == null || spec.cache().lock()) {
-            return null;
-        }
-        try {
-            if (!(workload(in, 0, 1, false) instanceof Workload.Open)) {
-                return null;
-            }
-        } catch (IllegalArgumentException e) {
             return null;
         }
         List<String> slow = new ArrayList<>();
@@ -247,8 +274,8 @@ public final class Predictor {
     }
 
     /**
-     * @param originAt -1: the origin at its delays; 0 to 1: each path as slowly as the cell measured it, from its
-     *                 p10 (0) to its p90 (1)
+     * @param originAt -1: the origin at its delays; {@link #AT_MEDIAN}: each path at its measured median; 0 to 1:
+     *                 each path as slowly as the cell measured it, from its p10 (0) to its p90 (1)
      */
     private static Prediction predict(Input in, boolean revalidationsSent, double originAt) {
         SimulationSpec spec = spec(in, originAt);
@@ -505,19 +532,24 @@ public final class Predictor {
         return new OriginSpec(in.originThreads(), paths);
     }
 
+    /** For {@link #origin(Input, double)}: each path at the median the cell measured. */
+    static final double AT_MEDIAN = -2;
+
     /**
      * The same, each path measured in the cell served at {@code originAt} of the way from its p10 to its p90
-     * (never faster than its delay); at its delays when {@code originAt} is negative.
+     * (never faster than its delay), at its median with {@link #AT_MEDIAN}; at its delays when {@code originAt}
+     * is otherwise negative.
      */
     static OriginSpec origin(Input in, double originAt) {
         OriginSpec origin = origin(in);
-        if (originAt < 0 || in.originMs() == null) {
+        if ((originAt < 0 && originAt != AT_MEDIAN) || in.originMs() == null) {
             return origin;
         }
         Map<String, PathSpec> paths = new LinkedHashMap<>();
         origin.paths().forEach((path, p) -> {
             OriginTimes t = in.originMs().get(path);
-            long ms = t == null ? p.serviceMs() : Math.round(t.p10Ms() + originAt * (t.p90Ms() - t.p10Ms()));
+            long ms = t == null ? p.serviceMs()
+                    : originAt == AT_MEDIAN ? t.p50Ms() : Math.round(t.p10Ms() + originAt * (t.p90Ms() - t.p10Ms()));
             paths.put(path, new PathSpec(Math.max(p.serviceMs(), ms), p.freshness()));
         });
         return new OriginSpec(origin.threads(), paths);
@@ -570,8 +602,17 @@ public final class Predictor {
             return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
                     paths, LibraryDriver.shuffles(plan), seed, overheadMs, false, false, library);
         }
-        return new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L, paths,
-                plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());
+        Workload.Closed closed = new Workload.Closed(count(p, "users"), count(p, "loops"), count(p, "rampup") * 1000L,
+                paths, plan.paths().size() > 1, seed, overheadMs, false, in.cell().clientCache());
+        if (in.pace() == null) {
+            return closed;
+        }
+        try {
+            return closed.withPace(in.pace().paceMs(), in.pace().startsMs());
+        } catch (IllegalArgumentException e) {
+            // A run whose users did not all finish their loops: the constant overhead stands.
+            return closed;
+        }
     }
 
     /**
@@ -583,16 +624,20 @@ public final class Predictor {
      * The plan's arrivals at the moments the run's generator sent them: JMeter's open model sends
      * ahead of its nominal schedule (a tenth faster in the default profile, a third in the quick
      * one), and the limits answer the rate offered, not the one asked. Each arrival keeps its client
-     * and path; the nominal schedule stands when the counts differ (some never sent, or unknown).
+     * and path. A generator that could not keep up (a saturated machine) sent fewer than the plan
+     * asks, and the limits answered those: the model takes the requests it sent, the sources still
+     * in turn. The nominal schedule stands only when the starts are unknown.
      */
     static List<Arrival> offered(List<Arrival> nominal, List<Long> startsMs) {
-        if (startsMs == null || startsMs.size() != nominal.size()) {
+        if (startsMs == null || startsMs.isEmpty() || nominal.isEmpty()) {
             return nominal;
         }
         List<Long> sorted = startsMs.stream().sorted().toList();
-        List<Arrival> out = new ArrayList<>(nominal.size());
-        for (int i = 0; i < nominal.size(); i++) {
-            out.add(new Arrival(sorted.get(i), nominal.get(i).client(), nominal.get(i).path()));
+        List<Arrival> out = new ArrayList<>(sorted.size());
+        for (int i = 0; i < sorted.size(); i++) {
+            // The flood takes its sources in turn from the first arrival on, as the nominal schedule does.
+            Arrival as = nominal.get(i % nominal.size());
+            out.add(new Arrival(sorted.get(i), as.client(), as.path()));
         }
         return out;
     }

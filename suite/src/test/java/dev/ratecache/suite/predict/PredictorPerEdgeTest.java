@@ -76,9 +76,9 @@ class PredictorPerEdgeTest {
         assertThat(atDelay.value(Metric.REJECTED_PCT)).isLessThan(5.0);
         // As slow as a saturated run measured it: the misses that pile up past the back's burst are
         // denied and counted, the window never empties, and every later miss is refused too. The value
-        // stays the origin-at-its-delay one; the range takes in the lock-out, and says why.
+        // is the origin at the median it measured; the range takes in its p10 to p90, and says why.
         assertThat(slow.slowOrigin()).isEqualTo("/hare in 700–1400 ms (p10–p90), not its 10 ms");
-        assertThat(slow.value(Metric.REJECTED_PCT)).isEqualTo(atDelay.value(Metric.REJECTED_PCT));
+        assertThat(slow.value(Metric.REJECTED_PCT)).isGreaterThan(atDelay.value(Metric.REJECTED_PCT) + 20);
         assertThat(slow.range(Metric.REJECTED_PCT).high()).isGreaterThan(75.0);
         assertThat(slow.range(Metric.EDGE_HIT_PCT).low()).isLessThan(20.0);
     }

@@ -42,10 +42,14 @@ class PredictorTest {
     }
 
     @Test
-    void aFloodWhoseSentCountDiffersKeepsItsNominalSchedule() {
-        List<dev.ratecache.model.Arrival> nominal = Predictor.flood(4, 1, 0, 1, "/hare");
+    void aFloodTheGeneratorCouldNotKeepUpWithIsModelledAsTheRequestsItSent() {
+        List<dev.ratecache.model.Arrival> nominal = Predictor.flood(4, 1, 0, 2, "/hare");
+        List<dev.ratecache.model.Arrival> sent = Predictor.offered(nominal, List.of(0L, 400L, 900L));
 
-        assertThat(Predictor.offered(nominal, List.of(0L, 10L))).isEqualTo(nominal);
+        // A saturated machine sent three of the four: the limits answered those three, at those moments.
+        assertThat(sent).extracting(dev.ratecache.model.Arrival::timeMs).containsExactly(0L, 400L, 900L);
+        assertThat(sent).extracting(dev.ratecache.model.Arrival::client)
+                .containsExactly(nominal.get(0).client(), nominal.get(1).client(), nominal.get(2).client());
         assertThat(Predictor.offered(nominal, null)).isEqualTo(nominal);
     }
 
