@@ -18,7 +18,7 @@ import java.util.Locale;
  * @param kind        the attack
  * @param connections how many connections the attacker holds at once, from its own address
  */
-public record Attack(SlowClient kind, int connections) implements CellTrait {
+record Attack(SlowClient kind, int connections) implements CellTrait {
     @Override
     public StackSwitches apply(StackSwitches switches) {
         return switches;
