@@ -69,11 +69,15 @@ public final class HaproxyEdge implements Edge {
                 .strip();
     }
 
-    /** HAProxy's cache section and nothing else, on HAProxy's own default threads as the full edge's config leaves them. */
+    /**
+     * HAProxy's cache section and nothing else, with the spec's workers as its threads: HAProxy's own
+     * default for auto, as the full edge's config leaves them.
+     */
     @Override
     public Optional<BareForm> bareForm() {
         return Optional.of(BareForm.of("HAProxy's cache and nothing else",
-                (spec, dir, port) -> BareHaproxyCache.start(dir, null, port, spec.ports().back())));
+                (spec, dir, port) -> BareHaproxyCache.start(dir, BareHaproxyCache.threads(spec.tuning().workers()), port,
+                        spec.ports().back())));
     }
 
     @Override

@@ -3,8 +3,8 @@ package dev.ratecache.suite.predict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.kinds.edges.EdgeCells;
 import dev.ratecache.suite.matrix.Cell;
-import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.stack.StackPorts;
@@ -19,7 +19,7 @@ class PredictorPerEdgeTest {
             .backMode(LimitMode.NODELAY);
 
     private static Prediction predict(String name) {
-        Cell cell = Matrix.edges(NODELAY.frontRate()).stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+        Cell cell = EdgeCells.of(NODELAY.frontRate()).stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
         return Predictor.predict(new Predictor.Input(cell, cell.apply(NODELAY), cell.plan().sizes(Profile.QUICK),
                 Profile.QUICK, 10, null, 0, 0));
     }
@@ -54,7 +54,7 @@ class PredictorPerEdgeTest {
     private static final Predictor.OriginTimes SLOW = new Predictor.OriginTimes(700, 1050, 1400);
 
     private static Prediction predictWithOrigin(String name, Map<String, Predictor.OriginTimes> originMs) {
-        Cell cell = Matrix.edges(NODELAY.frontRate()).stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+        Cell cell = EdgeCells.of(NODELAY.frontRate()).stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
         return Predictor.predict(new Predictor.Input(cell, cell.apply(NODELAY).spec(new StackPorts()),
                 props(cell), Profile.QUICK, 10, null, 0, LATE_IN_A_SECOND, null, null, null, originMs));
     }
