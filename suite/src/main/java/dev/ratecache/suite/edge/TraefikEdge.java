@@ -304,7 +304,7 @@ public final class TraefikEdge implements Edge {
     }
 
     /** Whether the tier's API, reached through the dynamic file's status router, answers. */
-    static boolean loaded(int statusPort) {
+    public static boolean loaded(int statusPort) {
         try {
             HttpURLConnection c = (HttpURLConnection) URI.create("http://" + Ports.LOOPBACK + ":" + statusPort
                     + "/api/http/routers").toURL().openConnection();
