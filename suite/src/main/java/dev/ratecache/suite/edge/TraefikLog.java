@@ -12,7 +12,7 @@ import java.util.List;
  * with {@code accessLog.format: json} (traefik/snippets/shared/static.yml). Traefik keeps no
  * outcome of a limit in its log: the suite names the routers a limit decides "limited-..."
  * (traefik/front/dynamic.yml, back/dynamic.yml), and the RateLimit middleware's own 429 is the one
- * answer with the response header X-Retry-In, which the log keeps.
+ * answer with the response header X-Retry-In, which the log keeps, that went to no upstream.
  */
 public final class TraefikLog {
     private static final long MS = 1_000_000L;
@@ -36,7 +36,7 @@ public final class TraefikLog {
         long arrivalMs = Math.floorDiv(startNs, MS);
         return new EdgeEvent(arrivalMs, Math.floorDiv(startNs + durationNs, MS), JsonLog.text(line, "ClientHost"),
                 method, JsonLog.text(line, "RequestPath"), status, body(line, method, status),
-                limit(line), EdgeEvent.Cache.NONE, upstream ? String.valueOf(originStatus) : "",
+                limit(line, upstream), EdgeEvent.Cache.NONE, upstream ? String.valueOf(originStatus) : "",
                 upstream ? JsonLog.number(line, "OriginDuration") / MS : 0, "");
     }
 
@@ -50,8 +50,11 @@ public final class TraefikLog {
         }
     }
 
-    /** A limited router's request: REJECTED when the RateLimit middleware answered it (X-Retry-In), else PASSED. */
-    private static EdgeEvent.Limit limit(JsonNode line) {
+    /**
+     * A limited router's request: REJECTED when this tier's RateLimit middleware answered it
+     * (X-Retry-In, and nothing forwarded: the next tier's own 429 carries X-Retry-In too), else PASSED.
+     */
+    private static EdgeEvent.Limit limit(JsonNode line, boolean upstream) {
         // No RouterName when no router matched (Traefik's own 404).
         if (!line.path("RouterName").asText().startsWith("limited")) {
             return EdgeEvent.Limit.NONE;
@@ -59,7 +62,8 @@ public final class TraefikLog {
         // Traefik logs a kept response header as downstream_NAME. A request held for its token
         // (at most half a token's time) is logged like any other: PASSED.
         JsonNode retryIn = line.get("downstream_X-Retry-In");
-        return retryIn != null && !retryIn.asText().isEmpty() ? EdgeEvent.Limit.REJECTED : EdgeEvent.Limit.PASSED;
+        return !upstream && retryIn != null && !retryIn.asText().isEmpty() ? EdgeEvent.Limit.REJECTED
+                : EdgeEvent.Limit.PASSED;
     }
 
     /** DownstreamContentSize: the body's bytes as sent; none where HTTP sends no body. */

@@ -143,7 +143,7 @@ class TraefikEdgeTest {
 
     @Test
     void theBackLimitHoldsTheOriginToOneBucketForAllClients(OriginServer origin) throws Exception {
-        try (Stack stack = start(origin, "back", s -> s.frontLimit(false).backRate(1).backBurst(2))) {
+        try (Stack stack = start(origin, "back", s -> s.frontRate(1).frontBurst(4).backRate(1).backBurst(2))) {
             List<Callable<Http.Raw>> many = new ArrayList<>();
             IntStream.range(0, 10).forEach(i -> many.add(() -> Http.raw("127.0.16." + (i + 1), stack.ports().front(),
                     "GET", Stacks.fresh("hare"))));
@@ -154,9 +154,10 @@ class TraefikEdgeTest {
             assertThat(answers).filteredOn(a -> a.status() != 200).hasSize(7)
                     .allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
             assertThat(origin.counters().requests("hare")).isEqualTo(3);
-            // The back's rejections reach the front as its upstream's 429; the front limits nobody.
+            // The back's rejections reach the front as its upstream's 429 (with the back's X-Retry-In):
+            // the front's own limit passed each, one request per address.
             assertThat(stack.running().frontEvents()).hasSize(10).allSatisfy(e -> {
-                assertThat(e.limit()).isEqualTo(EdgeEvent.Limit.NONE);
+                assertThat(e.limit()).isEqualTo(EdgeEvent.Limit.PASSED);
                 assertThat(e.upstreamStatus()).isEqualTo(String.valueOf(e.status()));
             });
             assertThat(stack.running().backEvents()).extracting(EdgeEvent::limit).containsOnly(

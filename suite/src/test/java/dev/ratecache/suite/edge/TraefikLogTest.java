@@ -67,6 +67,9 @@ class TraefikLogTest {
                 .replace("\"OriginStatus\":200", "\"OriginStatus\":429");
         assertThat(event(originSaid).limit()).isEqualTo(EdgeEvent.Limit.PASSED);
         assertThat(event(originSaid).upstreamStatus()).isEqualTo("429");
+        // The back tier's own rejection, forwarded by the front, carries the back's X-Retry-In.
+        String backSaid = originSaid.replace("\"StartUTC\"", "\"downstream_X-Retry-In\":\"80ms\",\"StartUTC\"");
+        assertThat(event(backSaid).limit()).isEqualTo(EdgeEvent.Limit.PASSED);
         assertThat(event(PASSED.replace("limited-by-address@file", "unlimited-allowed@file")).limit())
                 .isEqualTo(EdgeEvent.Limit.NONE);
         // No router matched: Traefik's own 404 has no RouterName.
