@@ -11,9 +11,12 @@ import java.util.Map;
  * in-memory one (a {@code golang.org/x/time/rate} Limiter per source) and Redis (a Lua token
  * bucket). Read from Traefik's source, pkg/middlewares/ratelimiter/ (rate_limiter.go,
  * in_memory_limiter.go, redis_limiter.go, lua.go, ttlmap/ttlmap.go) at v3.7.9, the newest tag of
- * the snapshot read, and checked against the 3.7.15 binary: its Lua script is the one below but
- * for {@code #rl_source} in place of {@code table.maxn(rl_source)}; and golang.org/x/time's
- * rate/rate.go as of September 2025 (3.7.15 links v0.16.0).
+ * the source snapshot read, and checked against the 3.7.15 binary: the Lua script it carries is
+ * v3.7.9's but for {@code #rl_source} in place of {@code table.maxn(rl_source)} (the same count for
+ * the hash's four fields); and golang.org/x/time's rate/rate.go at its commit of September 2025
+ * (after v0.13.0; the 3.7.15 binary links v0.16.0, whose rate.go was not read). The
+ * request-by-request comparison with the binary (the suite's TraefikRateLimitAgainstTraefikTest)
+ * is what vouches for the versions between.
  *
  * <p>The settings (rate_limiter.go, New): {@code rate = average * 1s / period}, a float64 of
  * requests a second; {@code period} 0 is a second; {@code average} 0 is {@code rate.Inf}, no limit
