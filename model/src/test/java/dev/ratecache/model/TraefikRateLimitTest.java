@@ -161,4 +161,20 @@ class TraefikRateLimitTest {
         }
         assertThat(got).containsExactly(true, true, true, true, true, true, false);
     }
+
+    @Test
+    void inTheSimulationAFloodAtTwiceTheRatePassesWhatNginxPassesSomeHeldForTheirToken() {
+        // 20 r/s for 20 s against 10 r/s, burst 5 (ProductLimitsTest's flood): a rejection costs
+        // nothing and fractions carry over, so Traefik passes nginx's count within one; every
+        // second request arrives half a token short, a wait of 50 ms, which maxDelay (50 ms) allows.
+        SimulationResult r = ProductLimitsTest.front(LimitSpec.traefik(10, 5, 429));
+        int nginx = ProductLimitsTest.passedAt(ProductLimitsTest.front(LimitReqSpec.nodelay(Rate.perSecond(10), 5)
+                .withRejectStatus(429))).size();
+
+        assertThat(ProductLimitsTest.passedAt(r).size()).isBetween(nginx - 1, nginx + 1);
+        assertThat(r.requests()).allMatch(o -> o.status() == 200 || o.status() == 429);
+        assertThat(r.requests()).extracting(o -> o.front().status()).contains(LimitReqStatus.DELAYED);
+        assertThat(r.requests()).filteredOn(o -> o.front().status() == LimitReqStatus.DELAYED)
+                .allSatisfy(o -> assertThat(o.front().delayMs()).isBetween(1L, 50L));
+    }
 }
