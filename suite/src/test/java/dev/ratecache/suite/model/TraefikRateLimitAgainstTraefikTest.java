@@ -58,6 +58,8 @@ class TraefikRateLimitAgainstTraefikTest {
      * busy machine.
      */
     static final long LATEST_REDIS_MS = 40;
+    /** In Redis, how many requests later a script may run than its time says (300 ms late seen under load). */
+    static final int LATER_IN_REDIS = 12;
     static final String SOURCE = "127.16.0.6";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -190,14 +192,9 @@ class TraefikRateLimitAgainstTraefikTest {
     /** One compared request: what the model decided at the time it was given. */
     record Row(Line line, TraefikRateLimit.Outcome model, boolean matched, boolean tolerated) {}
 
-    /** The model's outcomes for {@code lines} decided at {@code times}, in the order of those times. */
-    static List<Row> replay(List<Line> lines, long[] times, TraefikRateLimit.Store store) {
+    /** The model's outcomes for {@code lines} decided at {@code times}, one after the other in {@code order}. */
+    static List<Row> replay(List<Line> lines, long[] times, List<Integer> order, TraefikRateLimit.Store store) {
         TraefikRateLimit model = new TraefikRateLimit(AVERAGE, 1_000_000_000L, BURST, store);
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.comparingLong(i -> times[i]));
         Row[] rows = new Row[lines.size()];
         for (int i : order) {
             Line l = lines.get(i);
@@ -211,30 +208,74 @@ class TraefikRateLimitAgainstTraefikTest {
         return rows.stream().filter(r -> !r.matched()).count();
     }
 
-    /** Every request compared, in StartUTC order; a mismatch tolerated as the class says. */
     static long latestNs(TraefikRateLimit.Store store) {
         return (store == TraefikRateLimit.Store.REDIS ? LATEST_REDIS_MS : LATEST_MS) * 1_000_000;
     }
 
+    /** {@code order} with {@code i} put back where its time {@code times[i]} now falls, the others kept as they are. */
+    static List<Integer> retimed(List<Integer> order, long[] times, int i) {
+        List<Integer> o = new ArrayList<>(order);
+        o.remove((Integer) i);
+        int at = 0;
+        while (at < o.size() && times[o.get(at)] <= times[i]) {
+            at++;
+        }
+        o.add(at, i);
+        return o;
+    }
+
+    /** {@code order} with {@code i} decided {@code later} places later, its time unchanged. */
+    static List<Integer> later(List<Integer> order, int i, int later) {
+        List<Integer> o = new ArrayList<>(order);
+        int at = o.indexOf(i);
+        o.remove(at);
+        o.add(Math.min(o.size(), at + later), i);
+        return o;
+    }
+
+    /**
+     * Every request compared, in StartUTC order; a mismatch tolerated as the class says. In Redis
+     * a request may also be decided up to {@value #LATER_IN_REDIS} requests later with the time it
+     * read: Traefik reads it before its script's round trip, and the scripts run in the order they
+     * reach Redis (a script whose time is older than the key's last runs on the key's state as it
+     * is, refilling nothing).
+     */
     static List<Row> compare(List<Line> log, TraefikRateLimit.Store store) {
         List<Line> lines = new ArrayList<>(log);
         lines.sort(Comparator.comparingLong(Line::startNs));
         long[] times = lines.stream().mapToLong(Line::startNs).toArray();
-        List<Row> rows = new ArrayList<>(replay(lines, times, store));
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            order.add(i);
+        }
+        List<Row> rows = new ArrayList<>(replay(lines, times, order, store));
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).matched()) {
                 continue;
             }
+            List<long[]> tryTimes = new ArrayList<>();
+            List<List<Integer>> tryOrders = new ArrayList<>();
             for (long shift = 100_000; shift <= latestNs(store); shift *= 2) {
                 long[] moved = times.clone();
                 moved[i] += shift;
-                List<Row> tried = replay(lines, moved, store);
+                tryTimes.add(moved);
+                tryOrders.add(retimed(order, moved, i));
+            }
+            if (store == TraefikRateLimit.Store.REDIS) {
+                for (int k = 1; k <= LATER_IN_REDIS; k++) {
+                    tryTimes.add(times);
+                    tryOrders.add(later(order, i, k));
+                }
+            }
+            for (int t = 0; t < tryTimes.size(); t++) {
+                List<Row> tried = replay(lines, tryTimes.get(t), tryOrders.get(t), store);
                 if (tried.get(i).matched() && mismatches(tried) < mismatches(rows)) {
                     // Kept for the rows after it, which are decided after the moved one too.
-                    times = moved;
+                    times = tryTimes.get(t);
+                    order = tryOrders.get(t);
                     for (int j = 0; j < rows.size(); j++) {
                         Row r = tried.get(j);
-                        boolean before = j < i ? rows.get(j).tolerated() : false;
+                        boolean before = j < i && rows.get(j).tolerated();
                         rows.set(j, j == i || before ? new Row(r.line(), r.model(), false, true) : r);
                     }
                     break;
@@ -326,8 +367,12 @@ class TraefikRateLimitAgainstTraefikTest {
                     : "passed").collect(Collectors.toSet())).containsExactlyInAnyOrder("passed", "held", "rejected");
             // The last burst, after 2.6 s idle, passed a full bucket: the ttlmap's reset (memory), or
             // the refill capped at the burst (Redis keeps the key 2 s too, and then it is gone).
+            // Only when the burst came at once: a machine busy enough to spread it over 100 ms lets
+            // the refill in too (every decision is compared above either way).
             List<Row> last = rows.subList(rows.size() - 12, rows.size());
-            assertThat(last.stream().filter(r -> r.line().passed()).count()).as(table).isEqualTo(BURST);
+            if (last.get(11).line().startNs() - last.get(0).line().startNs() < 100_000_000L) {
+                assertThat(last.stream().filter(r -> r.line().passed()).count()).as(table).isEqualTo(BURST);
+            }
         }
     }
 
