@@ -57,6 +57,12 @@ import java.util.Map;
  * truncated to microseconds, where Go then compares nanoseconds. A wait just above maxDelay's
  * whole microseconds (maxDelay 166 666 666 ns at 3 r/s, a wait of 166 666.3 µs) has its token
  * given back by the script and is still served by Go after the wait: a pass that costs nothing.
+ * And the time is read before the script's round trip, so scripts can reach Redis out of the order
+ * of their times (two requests at once, a busy machine, or several Traefik instances whose clocks
+ * differ): a script with a time before the key's {@code last} refills nothing, then stores its
+ * older time as {@code last}, so the next script refills that span a second time. Call
+ * {@link #outcome} in the order the scripts run, with the times they carry, and this model does the
+ * same.
  *
  * <p>{@code average} 0 with Redis rejects every request: evaluateScript returns no delay for a rate of
  * Inf, which ServeHTTP reads as "No bursty traffic allowed", a 429 without Retry-After; in memory
