@@ -83,7 +83,7 @@ public final class HaproxyEdge implements Edge {
     @Override
     public Set<Capability> capabilities() {
         // HAProxy's stick tables can be keyed by anything a request carries.
-        return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
+        return EnumSet.of(Capability.NODELAY, Capability.CACHE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */

@@ -103,7 +103,7 @@ public final class TraefikEdge implements Edge {
     public Optional<String> refusal(StackSpec spec) {
         return lacking(spec, Capability.QUOTA)
                 // The cache first: every default run has it on, and it is what Traefik lacks most.
-                .or(() -> lacking(spec, Capability.CACHE_LOCK))
+                .or(() -> lacking(spec, Capability.CACHE))
                 .or(() -> spec.notRenderedBy("Traefik", RENDERS))
                 .or(() -> lacking(spec, Capability.QUEUE_DELAY))
                 .or(() -> spec.front().isPresent() && (spec.key().source() == StackSpec.Source.COOKIE
@@ -132,7 +132,7 @@ public final class TraefikEdge implements Edge {
     public Optional<String> whyNot(Capability lacking, StackSpec spec) {
         return switch (lacking) {
             // One line for every cache capability: Traefik Proxy has no cache to have them in.
-            case STALE_WHILE_REVALIDATE, STALE_IF_ERROR, CACHE_LOCK, PURGE -> spec.cache().on()
+            case CACHE, STALE_WHILE_REVALIDATE, STALE_IF_ERROR, CACHE_LOCK, PURGE -> spec.cache().on()
                     ? Optional.of("Traefik Proxy has no HTTP cache (its middlewares limit, rewrite and forward;"
                             + " caching is a plugin's or Traefik Hub's): give --no-cache, or use --edge nginx")
                     : Optional.empty();

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.kinds.attacks;
 
+import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.edge.SlowClient;
 import dev.ratecache.suite.matrix.Cell;
@@ -31,9 +32,12 @@ public final class AttackCells {
     public static List<Cell> of() {
         List<Cell> cells = new ArrayList<>();
         for (EdgeProduct product : EdgeProduct.values()) {
-            cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + BASELINE).serverCache().edge(product).build());
+            // A product without a cache is attacked with its limits only: its cells still stand in the table.
+            boolean caches = product.adapter().capabilities().contains(Capability.CACHE);
+            cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + BASELINE).serverCache(caches).edge(product)
+                    .build());
             for (SlowClient kind : SlowClient.values()) {
-                cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + kind).serverCache().edge(product)
+                cells.add(Cell.named(Plan.STRESS, ATTACKS, product + "." + kind).serverCache(caches).edge(product)
                         .trait(new Attack(kind, ATTACK_CONNECTIONS)).build());
             }
         }

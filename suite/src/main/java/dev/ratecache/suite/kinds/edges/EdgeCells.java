@@ -1,5 +1,6 @@
 package dev.ratecache.suite.kinds.edges;
 
+import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.Matrix;
@@ -21,17 +22,19 @@ public final class EdgeCells {
      * Each edge product with both limits and the edge cache on: the stress and load plans, and the
      * flood at 2x and 10x the front's per-client rate from one address and from
      * {@link Matrix#MANY_SOURCES}. Named {@code edges/PRODUCT.VARIANT}, so that each plan's table sets
-     * the products side by side.
+     * the products side by side. A product without a cache runs its cells with limits only, and the
+     * edges section says what it cannot do: its rows stand in the tables rather than being left out.
      */
     public static List<Cell> of(int frontRate) {
         List<Cell> cells = new ArrayList<>();
         for (EdgeProduct product : EdgeProduct.values()) {
-            cells.add(Cell.named(Plan.STRESS, EDGES, product + ".stress").serverCache().edge(product).build());
-            cells.add(Cell.named(Plan.LOAD, EDGES, product + ".load").serverCache().edge(product).build());
+            boolean caches = product.adapter().capabilities().contains(Capability.CACHE);
+            cells.add(Cell.named(Plan.STRESS, EDGES, product + ".stress").serverCache(caches).edge(product).build());
+            cells.add(Cell.named(Plan.LOAD, EDGES, product + ".load").serverCache(caches).edge(product).build());
             for (int multiple : FLOOD_MULTIPLES) {
                 for (int sources : List.of(1, Matrix.MANY_SOURCES)) {
                     cells.add(Cell.named(Plan.FLOOD, EDGES, product + ".flood-" + multiple + "x-"
-                                    + (sources == 1 ? "one" : "many")).serverCache().edge(product)
+                                    + (sources == 1 ? "one" : "many")).serverCache(caches).edge(product)
                             .property("rate", String.valueOf(multiple * frontRate))
                             .property("sources", String.valueOf(sources)).build());
                 }

@@ -43,7 +43,8 @@ public final class EdgesSection {
             }
         }
         String intro = String.format(Locale.ROOT, "Each edge product with the same limits (front %d r/s burst %d, back"
-                + " %d r/s burst %d, %s) and the edge cache on; each plan's table above sets their cells side by side."
+                + " %d r/s burst %d, %s) and the edge cache on, or its limits only where it has no cache (its cells"
+                + " say \"server cache off\"); each plan's table above sets their cells side by side."
                 + " Below: what each product's per-client limit did to a flood from one address, what a flood from"
                 + " many addresses met at the back when no client came near its own limit, which promises it"
                 + " kept (the per-client one: no client admitted more than rate + burst in any second; the back"
