@@ -23,8 +23,17 @@ import org.junit.jupiter.api.Test;
  */
 class ProductNamesTest {
     private static final Path SOURCES = Path.of("suite/src/main/java/dev/ratecache/suite");
-    private static final Pattern PRODUCT = Pattern.compile(
-            "\\bEdgeProduct\\.(NGINX|HAPROXY|VARNISH)\\b|\\b(Nginx|Haproxy|Varnish)Edge\\b|\\bcase (NGINX|HAPROXY|VARNISH)\\b");
+    /** Every registered product's constant and adapter class: a product added later is watched with no change here. */
+    private static final Pattern PRODUCT = products();
+
+    private static Pattern products() {
+        String constants = java.util.Arrays.stream(dev.ratecache.suite.edge.EdgeProduct.values()).map(Enum::name)
+                .collect(java.util.stream.Collectors.joining("|"));
+        String adapters = java.util.Arrays.stream(dev.ratecache.suite.edge.EdgeProduct.values())
+                .map(p -> p.adapter().getClass().getSimpleName()).collect(java.util.stream.Collectors.joining("|"));
+        return Pattern.compile("\\bEdgeProduct\\.(" + constants + ")\\b|\\b(" + adapters + ")\\b|\\bcase ("
+                + constants + ")\\b");
+    }
     private static final Pattern BLOCK_COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
     /** A line comment; not the slashes of a URL in a string. */
     private static final Pattern LINE_COMMENT = Pattern.compile("(?<!:)//[^\\n]*");

@@ -3,6 +3,7 @@ package dev.ratecache.suite.cli;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.RedisServer;
+import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.jmeter.JMeter;
 import dev.ratecache.suite.matrix.Cell;
@@ -81,8 +82,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " (split also under URI hash), one API key sending at 2x its tier's rate beside a crowd under"
                     + " theirs, the edge cache on: each cell's effective per-client limit, and the promise (no key"
                     + " admitted more than rate + burst in any second, fleet-wide) checked: per-edge breaks it, so"
-                    + " the run's exit code is 1; edges: nginx, HAProxy and Varnish side by side, each with both limits"
-                    + " (nodelay unless --front-mode or --back-mode say otherwise) and the edge cache on, on the stress and"
+                    + " the run's exit code is 1; edges: every edge product (--edge's values) side by side, each with both"
+                    + " limits (nodelay unless --front-mode or --back-mode say otherwise) and the edge cache on where it"
+                    + " has one, on the stress and"
                     + " load plans and the flood at 2x and 10x the front rate from one address and from many, with each"
                     + " edge's per-client and back-limit promises checked; db: the small /places query on PostgreSQL"
                     + " (--origin-db postgres is its default, h2 is refused; --origin-threads 50 unless given) under the stress plan straight to the"
@@ -292,7 +294,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         matrix.defaults(switches, kindInput(List.of()));
         if (spec.commandLine().getParseResult().hasMatchedOption("--edge") && !matrix.cellsChooseEdge()) {
             EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult())
-                    .ifPresent(spec.commandLine().getOut()::println);
+                    .forEach(spec.commandLine().getOut()::println);
         }
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
@@ -476,7 +478,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     /** Matrix switches given on the command line narrow the matrix to the cells that agree with them. */
     private List<Cell> filterBySwitches(List<Cell> cells) {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        boolean cacheGiven = parsed.hasMatchedOption("--cache");
+        // An edge without a cache has had the cache's default turned off (EdgeDefaults): its cells follow it.
+        boolean cacheGiven = parsed.hasMatchedOption("--cache") || (parsed.hasMatchedOption("--edge")
+                && !matrix.cellsChooseEdge() && !edge.adapter().capabilities().contains(Capability.CACHE));
         boolean frontGiven = parsed.hasMatchedOption("--front-limit");
         boolean backGiven = parsed.hasMatchedOption("--back-limit");
         return cells.stream()

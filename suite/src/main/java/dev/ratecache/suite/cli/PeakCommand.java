@@ -59,7 +59,7 @@ import picocli.CommandLine;
                     + " in front of the same back tier is measured beside the edge's HIT path. With --quota:"
                     + " HIT and MISS also with the quota counted in Redis, its window and mode as given and its N raised"
                     + " so that none is rejected, and what the call adds. With --edge"
-                    + " haproxy or varnish: that product's full edge against its bare form on the HIT path instead.",
+                    + " another product: that product's full edge against its bare form on the HIT path instead.",
             "",
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
             "  ./run-tests.sh peak --rounds 3 --workers 2",
@@ -183,8 +183,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
-            description = "Whose edge: nginx (the paths above), haproxy or varnish: that product's full edge (both tiers"
-                    + " from haproxy/ or varnish/, limits present but not binding, cache on) against its bare form (its"
+            description = "Whose edge (${COMPLETION-CANDIDATES}): nginx (the paths above), or another product's full edge"
+                    + " (both tiers from its folder, limits present but not binding, cache on) against its bare form (its"
                     + " least caching config, in front of the same back tier) on the HIT path, each against the ceiling,"
                     + " and whether the full edge keeps 0.95 of its bare form's rate. Default: ${DEFAULT-VALUE}.")
     EdgeProduct edge = EdgeProduct.DEFAULT;
@@ -487,7 +487,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
 
     /** The input checked before anything starts, one line each; binds no port ({@link #checkMachine} does). */
     void validate() {
-        EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult()).ifPresent(spec.commandLine().getOut()::println);
+        EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult()).forEach(spec.commandLine().getOut()::println);
         List<String> problems = new ArrayList<>(switches.problems());
         if (quotaKeys != null) {
             quotaKeysProblems(problems);

@@ -64,9 +64,9 @@ final class RenderCommand implements Callable<Integer> {
     StackSwitches switches = new StackSwitches();
 
     @Option(names = "--edge", paramLabel = "PRODUCT",
-            description = "Whose configs: nginx, haproxy (haproxy/, HAProxy 2.6) or varnish (varnish/, Varnish 7.1 with"
-                    + " vsthrottle). HAProxy and Varnish reject over a limit, never queue: give --front-mode and"
-                    + " --back-mode nodelay. A run and up take --edge too. Default: nginx.")
+            description = "Whose configs (${COMPLETION-CANDIDATES}), from that product's folder. A product that only"
+                    + " rejects over a limit, never queueing, needs --front-mode and --back-mode nodelay. A run and up"
+                    + " take --edge too. Default: nginx.")
     EdgeProduct edge = EdgeProduct.DEFAULT;
 
     @Option(names = "--portable",

@@ -126,7 +126,7 @@ public final class UpCommand implements Callable<Integer>, WholeNumber.Flags {
      * ({@link #checkMachine} does). Returns the switches to use.
      */
     StackSwitches validate() {
-        EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult()).ifPresent(spec.commandLine().getOut()::println);
+        EdgeDefaults.fit(edge, switches, spec.commandLine().getParseResult()).forEach(spec.commandLine().getOut()::println);
         List<String> problems = new ArrayList<>(switches.problems());
         StackSwitches chosen = switches;
         if (scenario != null) {

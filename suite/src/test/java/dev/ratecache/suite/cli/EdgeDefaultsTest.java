@@ -31,6 +31,24 @@ class EdgeDefaultsTest {
     }
 
     @Test
+    void traefikAloneRunsItsLimitsWithoutTheCacheItLacksAndSaysSo() {
+        CommandRun cli = new CommandRun();
+
+        assertThat(cli.run("--edge", "traefik", "--dry-run", "--profile", "quick")).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("note: Traefik has no HTTP cache: --cache defaults to off with --edge traefik,"
+                + " and cells with the edge cache on are left out (give --no-cache to choose)")
+                .contains("stress/no-caching").doesNotContain("stress/server-cache");
+    }
+
+    @Test
+    void aCacheTheUserAskedOfTraefikIsRefused() {
+        CommandRun cli = new CommandRun();
+
+        assertThat(cli.run("--edge", "traefik", "--cache", "--dry-run", "--profile", "quick")).isEqualTo(2);
+        assertThat(cli.err()).contains("Traefik Proxy has no HTTP cache");
+    }
+
+    @Test
     void nginxKeepsTheDefaultsAndSaysNothing() {
         CommandRun cli = new CommandRun();
 
