@@ -173,6 +173,15 @@ public interface Edge {
     /** The model of the edge cache as this product renders {@code spec}'s. */
     EdgeCacheSpec cacheModel(StackSpec spec);
 
+    /**
+     * What the product can do but its adapter does not drive yet: refused all the same, but the report
+     * does not say the product cannot (Traefik's RateLimit keeps its buckets in Redis; the suite's
+     * fleet is started by nginx's adapter alone so far).
+     */
+    default java.util.Set<Capability> notBuiltYet() {
+        return java.util.Set.of();
+    }
+
     // Refusals derived from capabilities(): a product is refused what it does not declare, each in
     // its own words, so that its declaration and its refusals cannot disagree.
 

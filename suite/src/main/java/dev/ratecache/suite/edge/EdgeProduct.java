@@ -80,7 +80,8 @@ public enum EdgeProduct {
     /** What nginx can do and this product cannot, as the report says it: empty for nginx. */
     public String cannot() {
         return String.join(", ", EnumSet.complementOf(EnumSet.copyOf(capabilities())).stream()
-                .filter(Capability::theProducts).map(Capability::label).toList());
+                .filter(Capability::theProducts).filter(c -> !declared().notBuiltYet().contains(c))
+                .map(Capability::label).toList());
     }
 
     /** Its per-client limit's algorithm, named as the report says it. */

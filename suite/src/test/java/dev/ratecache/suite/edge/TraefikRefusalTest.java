@@ -39,15 +39,23 @@ class TraefikRefusalTest {
     @Test
     void everyCacheCapabilityIsMissingAndWordedAlike() {
         TraefikEdge edge = TraefikRenderTest.edge();
-        for (Capability cache : List.of(Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
+        for (Capability cache : List.of(Capability.CACHE, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
                 Capability.CACHE_LOCK, Capability.PURGE)) {
             assertThat(edge.capabilities()).doesNotContain(cache);
             assertThat(edge.whyNot(cache, new StackSwitches().spec(TraefikRenderTest.ports()))).contains(NO_CACHE);
             assertThat(edge.whyNot(cache, TraefikRenderTest.runnable().spec(TraefikRenderTest.ports()))).isEmpty();
         }
-        assertThat(EdgeProduct.TRAEFIK.cannot()).contains("serve stale while revalidating", "serve stale on an error",
-                "send one miss of many to the origin", "purge", "queue or delay", "hold one limit across a fleet")
+        assertThat(EdgeProduct.TRAEFIK.cannot()).contains("cache responses", "serve stale while revalidating",
+                "serve stale on an error", "send one miss of many to the origin", "purge", "queue or delay")
                 .doesNotContain("limit by key").doesNotContain("send Retry-After");
+    }
+
+    @Test
+    void aFleetIsRefusedButNotCalledSomethingTraefikCannotDo() {
+        // Its RateLimit counts in Redis; it is the suite's fleet that is not driven through Traefik yet.
+        assertThat(refusal(new StackSwitches().cache(false).frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY)
+                .edges(3)).orElseThrow()).contains("started by nginx's adapter alone so far");
+        assertThat(EdgeProduct.TRAEFIK.cannot()).doesNotContain("hold one limit across a fleet");
     }
 
     @Test
