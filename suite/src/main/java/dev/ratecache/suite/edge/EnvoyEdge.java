@@ -176,11 +176,14 @@ public final class EnvoyEdge implements Edge {
         front.put("adminPort", spec.ports().frontStatus());
         front.put("accessLog", accessLog(dir, "front").toAbsolutePath().toString());
         front.put("chains", chains(spec));
+        front.put("clientAddress", "%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%");
         Map<String, Object> back = context(spec);
         back.put("adminPort", spec.ports().backStatus());
         back.put("accessLog", accessLog(dir, "back").toAbsolutePath().toString());
         back.put("backLimit", spec.back().map(b -> List.of(Bucket.of(b).context())).orElse(List.of()));
         back.put("limitMark", spec.back().isPresent() ? "on" : "off");
+        // Only the front connects to the back (on the loopback), and it always sets the header.
+        back.put("clientAddress", "%REQ(X-RATECACHE-CLIENT)%");
         back.put("origins", spec.origins().stream()
                 .map(o -> Map.of("host", o.getHost(), "port", ProductTemplates.port(o))).toList());
         return List.of(templates.write("front.yaml", front, dir), templates.write("back.yaml", back, dir));
