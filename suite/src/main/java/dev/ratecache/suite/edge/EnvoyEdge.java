@@ -94,6 +94,28 @@ public final class EnvoyEdge implements Edge {
                 .map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
     }
 
+    /** envoy/peak-bare.yaml: the cache filter and the router alone, in front of the same back tier. */
+    @Override
+    public Optional<BareForm> bareForm() {
+        return Optional.of(BareForm.of("envoy/peak-bare.yaml, the cache filter and the router alone", this::startBare));
+    }
+
+    private BareForm.Running startBare(StackSpec spec, Path dir, int port) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("port", port);
+        c.put("backPort", spec.ports().back());
+        c.put("adminPort", Ports.free());
+        Path config = templates.write("peak-bare.yaml", c, dir);
+        ManagedProcess process = ProductTemplates.startTier("envoy", "bare", command(config), dir, Ports.LOOPBACK, port);
+        URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
+        return new BareForm.Running() {
+            @Override public URI uri() { return uri; }
+            @Override public long pid() { return process.pid(); }
+            @Override public void close() { process.close(); }
+        };
+    }
+
     @Override
     public Set<Capability> capabilities() {
         // PER_KEY_LIMITS: a header's value, through a wildcard descriptor (a bucket per value).

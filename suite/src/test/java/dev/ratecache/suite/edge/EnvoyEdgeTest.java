@@ -247,4 +247,26 @@ class EnvoyEdgeTest extends EdgeBehaviours implements EdgeFreshness {
         assertThat(EdgeStack.cacheStatus(get(url))).isEqualTo("HIT");
         assertThat(reached("board")).isEqualTo(2);
     }
+
+    /**
+     * The bare form peak sets beside the full edge: the cache filter alone in front of this class's
+     * back tier, answering a repeat from its cache (with an Age, and no X-Cache-Status: nothing of the
+     * full front's).
+     */
+    @Test
+    void theBareFormCachesInFrontOfTheBackTierAndNothingMore() throws Exception {
+        int port = dev.ratecache.proc.Ports.free();
+        try (BareForm.Running bare = edge().bareForm().orElseThrow().start(new StackSwitches().spec(ports),
+                TestDirs.fresh(EnvoyEdgeTest.class, "bare"), port)) {
+            String url = Stacks.fresh("hare");
+            Http.Raw first = Http.raw("127.0.21.40", port, "GET", url);
+            Http.Raw again = Http.raw("127.0.21.40", port, "GET", url);
+
+            assertThat(first.status()).isEqualTo(200);
+            assertThat(again.body()).isEqualTo(first.body());
+            assertThat(again.header("Age")).isNotNull();
+            assertThat(again.header("X-Cache-Status")).isNull();
+            assertThat(reached("hare")).isEqualTo(1);
+        }
+    }
 }
