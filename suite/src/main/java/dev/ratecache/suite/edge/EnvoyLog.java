@@ -13,7 +13,8 @@ import java.util.List;
  * <p>Whether a request reached the next tier: not from the upstream host, which Envoy 1.40's cache
  * filter leaves unset when it fetches a miss itself, but from what answered it. The rate limit
  * answered it when its response flags hold RL (a local reply), the cache when they hold RFCF
- * (Response From Cache Filter); an answer neither made came from upstream.
+ * (Response From Cache Filter); an answer neither made came from upstream, and so did a request
+ * with no answer (status 0) that names the upstream host it had begun to send to.
  */
 public final class EnvoyLog {
     private EnvoyLog() {}
@@ -35,8 +36,9 @@ public final class EnvoyLog {
         boolean limited = flags.contains("RL");
         boolean fromCache = flags.contains("RFCF");
         // UC, UF, UH...: Envoy answered itself for want of an upstream; its status stands for the upstream's,
-        // as nginx logs a 502 for an origin it could not reach.
-        boolean upstream = !limited && !fromCache && status != 0;
+        // as nginx logs a 502 for an origin it could not reach. A request Envoy had begun to pass on when its
+        // client broke it off (status 0, DC) did reach the upstream host it names.
+        boolean upstream = !limited && !fromCache && (status != 0 || !JsonLog.text(line, "upstream").isEmpty());
         JsonNode upstreamMs = line.get("upstream_ms");
         long took = upstreamMs != null && upstreamMs.canConvertToLong() ? upstreamMs.asLong() : duration;
         return new EdgeEvent(arrival, arrival + duration, JsonLog.text(line, "address"), JsonLog.text(line, "method"),

@@ -150,6 +150,15 @@ public abstract class SmugglingVectors {
         return true;
     }
 
+    /**
+     * Whether the tiers pass a request's head on before they have read its body (Envoy streams it):
+     * a body found malformed is then refused after the origin saw the request begin, and the back
+     * tier broke that request off (its status 0: the origin's answer never went back).
+     */
+    boolean streamsRequestBodies() {
+        return false;
+    }
+
     @BeforeAll
     void sendEveryVector(OriginServer origin) throws Exception {
         StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
@@ -227,7 +236,8 @@ public abstract class SmugglingVectors {
         assertThat(s.statuses()).as("each refusal is a 4xx, or 501 for a transfer coding the tier does not implement"
                 + " (RFC 9112 section 6.1)").allMatch(status -> status < 500 || status == 501);
         assertThat(logged.stream().filter(e -> e.status() >= 400))
-                .as("refusals by the front or the back, none passed to the origin").noneMatch(e -> reachedTheOrigin(e, index));
+                .as("refusals by the front or the back, none passed to the origin")
+                .noneMatch(e -> reachedTheOrigin(e, index) && !(streamsRequestBodies() && brokenOff(e, index)));
         assertThat(delta(s).getOrDefault("snail", 0L)).as("the hidden request at the origin").isZero();
         assertThat(delta(s)).as("the origin's requests per endpoint, against the front's that reached it")
                 .isEqualTo(endpoints(logged.stream().filter(e -> reachedTheOrigin(e, index)).toList()));
@@ -265,6 +275,11 @@ public abstract class SmugglingVectors {
      */
     private Optional<EdgeEvent> backFor(EdgeEvent event, int index) {
         return backOf(index).stream().filter(b -> b.uri().equals(event.uri())).findFirst();
+    }
+
+    /** Whether the back tier broke {@code event}'s request off before the origin's answer (status 0). */
+    private boolean brokenOff(EdgeEvent event, int index) {
+        return backFor(event, index).map(b -> b.status() == 0).orElse(false);
     }
 
     private boolean reachedTheOrigin(EdgeEvent event, int index) {
