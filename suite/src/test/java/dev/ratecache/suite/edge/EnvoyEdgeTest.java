@@ -249,6 +249,17 @@ class EnvoyEdgeTest extends EdgeBehaviours implements EdgeFreshness {
     }
 
     /**
+     * aged58: max-age=60 with Age: 58. Envoy counts the Age it came with (RFC 9111 section 4.2.3),
+     * which leaves about 2 s: the entry is revalidated within seconds, not a minute.
+     */
+    @Test
+    void anAgeFromUpstreamIsTakenFromTheLifetime() throws Exception {
+        revalidated(stored("aged58"), "aged58");
+
+        assertThat(reached("aged58")).isEqualTo(2);
+    }
+
+    /**
      * The bare form peak sets beside the full edge: the cache filter alone in front of this class's
      * back tier, answering a repeat from its cache (with an Age, and no X-Cache-Status: nothing of the
      * full front's).
