@@ -260,6 +260,35 @@ class EnvoyEdgeTest extends EdgeBehaviours implements EdgeFreshness {
     }
 
     /**
+     * up's status line: each tier's requests from its admin interface's counters, and what the front
+     * answered from its access log, which Envoy writes each second: a HIT counted as one.
+     */
+    @Test
+    void upReadsEachTiersCountersAndTheFrontsAnswers() throws Exception {
+        LiveCounters counters = edge().liveCounters(stack, new StackSwitches().spec(ports),
+                dev.ratecache.testkit.TestDirs.of(EnvoyEdgeTest.class, "stack"), 429);
+        LiveCounters.Reading before = counters.read();
+        String url = Stacks.fresh("hare");
+        getFrom("127.0.21.41", url);
+        getFrom("127.0.21.41", url);
+
+        // Each read counts what was written since the one before: summed until both lines are in.
+        long[] answered = new long[2];
+        LiveCounters.Reading after = await("the front's log written").atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(250)).until(counters::read, r -> {
+                    answered[0] += r.answered().responses();
+                    answered[1] += r.answered().hits();
+                    return answered[1] >= 1;
+                });
+
+        assertThat(after.front().orElseThrow()).isGreaterThanOrEqualTo(before.front().orElseThrow() + 2);
+        assertThat(after.back().orElseThrow()).isGreaterThanOrEqualTo(before.back().orElseThrow() + 1);
+        // At least: the previous test's last lines may be written after the tail began.
+        assertThat(answered[0]).isGreaterThanOrEqualTo(2);
+        assertThat(answered[1]).isGreaterThanOrEqualTo(1);
+    }
+
+    /**
      * The bare form peak sets beside the full edge: the cache filter alone in front of this class's
      * back tier, answering a repeat from its cache (with an Age, and no X-Cache-Status: nothing of the
      * full front's).
