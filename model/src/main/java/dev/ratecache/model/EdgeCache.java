@@ -54,6 +54,15 @@ import java.util.Objects;
  * background fetch answered 5xx is abandoned (grace.vcl) and leaves the stale object in grace.
  * Waiters are all released in the millisecond the fetch's answer arrives (Varnish wakes them
  * rush_exponent at a time, microseconds apart).
+ *
+ * <p><b>Envoy 1.40</b> (source/extensions/filters/http/cache/, CacheHeadersUtils::calculateAge and
+ * the cache policy's requiresValidation): an entry's age is RFC 9111's (the larger of the Age it
+ * came with and now less its Date, plus its time in the cache), truncated to whole
+ * {@code std::chrono::seconds}, and it needs validation once that age exceeds its max-age: on a
+ * continuous clock, max-age=1 is fresh for 2 seconds after the store, whatever second it falls in.
+ * The model sees neither Age nor Date and counts from the store. A stale entry goes upstream (a
+ * MISS, as the suite's X-Cache-Status says it); nothing is served stale and there is no lock:
+ * misses of one URL at once each fetch.
  */
 public final class EdgeCache {
 
@@ -139,6 +148,7 @@ public final class EdgeCache {
             case NGINX -> open(key, nowMs, -1);
             case HAPROXY -> openHaproxy(key, nowMs);
             case VARNISH -> openVarnish(key, nowMs);
+            case ENVOY -> openEnvoy(key, nowMs);
         };
     }
 
@@ -150,6 +160,15 @@ public final class EdgeCache {
         }
         // get_entry deletes an expired entry: nothing stale is left to serve.
         nodes.remove(key);
+        return new Fetch(CacheStatus.MISS, false, true);
+    }
+
+    /** The cache filter's lookup: a fresh entry is a HIT; anything else goes upstream, each miss on its own. */
+    private Lookup openEnvoy(String key, long nowMs) {
+        Node node = nodes.get(key);
+        if (node != null && node.exists && nowMs < node.freshUntilMs) {
+            return new Serve(CacheStatus.HIT, false);
+        }
         return new Fetch(CacheStatus.MISS, false, true);
     }
 
@@ -254,6 +273,13 @@ public final class EdgeCache {
             Node node = nodes.computeIfAbsent(key, k -> new Node());
             node.exists = true;
             node.validSec = seconds(nowMs) + Math.min(freshness.maxAgeSec(), spec.maxAgeCapSec());
+            return;
+        }
+        if (spec.product() == EdgeCacheSpec.Product.ENVOY) {
+            // Stale once the age, truncated to whole seconds, exceeds max-age: max-age + 1 seconds after the store.
+            Node node = nodes.computeIfAbsent(key, k -> new Node());
+            node.exists = true;
+            node.freshUntilMs = nowMs + (freshness.maxAgeSec() + 1) * 1000;
             return;
         }
         if (spec.product() == EdgeCacheSpec.Product.VARNISH) {

@@ -21,7 +21,7 @@ public record EdgeCacheSpec(boolean lock, long lockTimeoutMs, long lockAgeMs, bo
                             boolean backgroundUpdate, long inactiveMs, Product product, long maxAgeCapSec) {
 
     /** The edge product whose cache decides. */
-    public enum Product { NGINX, HAPROXY, VARNISH }
+    public enum Product { NGINX, HAPROXY, VARNISH, ENVOY }
 
     /** No cap on freshness, no inactivity limit. */
     static final long NONE = Long.MAX_VALUE;
@@ -55,5 +55,14 @@ public record EdgeCacheSpec(boolean lock, long lockTimeoutMs, long lockAgeMs, bo
      */
     public static EdgeCacheSpec varnish() {
         return new EdgeCacheSpec(true, NONE, NONE, false, true, NONE, Product.VARNISH, NONE);
+    }
+
+    /**
+     * Envoy 1.40's cache filter with its SimpleHttpCache (envoy/snippets/front/cache.yaml): no lock
+     * (misses of one URL at once each fetch), nothing served stale, no size limit, no cap on
+     * freshness; an entry is fresh while its age in whole seconds is at most its max-age.
+     */
+    public static EdgeCacheSpec envoy() {
+        return new EdgeCacheSpec(false, 0, 0, false, false, NONE, Product.ENVOY, NONE);
     }
 }

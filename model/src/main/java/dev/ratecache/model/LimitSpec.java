@@ -3,13 +3,13 @@ package dev.ratecache.model;
 /**
  * One tier's per-key request limit, in the terms of the product that enforces it: nginx's
  * limit_req ({@link LimitReqSpec}), HAProxy's stick-table request rate ({@link HaproxyReqRateSpec})
- * or Varnish's vsthrottle ({@link VsthrottleSpec}), or Traefik's RateLimit middleware
- * ({@link TraefikRateLimitSpec}); or a quota per window ({@link QuotaSpec}), which the
- * suite's Redis script counts for every edge alike. The simulation asks each for a fresh
- * {@link Limiter} per zone and for the status a rejection is answered with.
+ * Varnish's vsthrottle ({@link VsthrottleSpec}), Envoy's local rate limit ({@link EnvoyTokenBucketSpec})
+ * or Traefik's RateLimit middleware ({@link TraefikRateLimitSpec}); or a quota per window
+ * ({@link QuotaSpec}), which the suite's Redis script counts for every edge alike. The simulation
+ * asks each for a fresh {@link Limiter} per zone and for the status a rejection is answered with.
  */
-public sealed interface LimitSpec permits LimitReqSpec, HaproxyReqRateSpec, VsthrottleSpec, QuotaSpec,
-        TraefikRateLimitSpec {
+public sealed interface LimitSpec permits LimitReqSpec, HaproxyReqRateSpec, VsthrottleSpec, EnvoyTokenBucketSpec,
+        TraefikRateLimitSpec, QuotaSpec {
 
     /** The status a rejected request is answered with. */
     int rejectStatus();
@@ -36,6 +36,19 @@ public sealed interface LimitSpec permits LimitReqSpec, HaproxyReqRateSpec, Vsth
     static VsthrottleSpec vsthrottle(int rate, int burst, int rejectStatus) {
         long tokens = burst + 1L;
         return new VsthrottleSpec(tokens, periodMs(tokens, rate), rejectStatus);
+    }
+
+    /**
+     * nginx's rate and burst as the suite's Envoy edge renders them. Must agree with the suite's
+     * EnvoyEdge.Bucket (envoy/snippets/front/client-limit.yaml): max_tokens burst+1, tokens_per_fill
+     * rate per fill_interval 1 s, max_dynamic_descriptors 80,000.
+     */
+    static EnvoyTokenBucketSpec envoy(int rate, int burst, int rejectStatus) {
+        if (rate <= 0 || burst < 0) {
+            throw new IllegalArgumentException("rate must be positive and burst not negative: " + rate + ", " + burst);
+        }
+        return new EnvoyTokenBucketSpec(burst + 1L, rate, 1000, EnvoyTokenBucketSpec.SUITE_MAX_DESCRIPTORS,
+                rejectStatus);
     }
 
     /**

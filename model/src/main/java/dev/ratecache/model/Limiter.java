@@ -3,11 +3,11 @@ package dev.ratecache.model;
 /**
  * A per-key request limit of one edge product, deciding each request as that product's own code
  * does, on the product's own clock: nginx's limit_req ({@link LimitReq}), HAProxy's stick-table
- * request rate ({@link HaproxyReqRate}), Varnish's vsthrottle ({@link Vsthrottle}) and Traefik's
- * RateLimit middleware ({@link TraefikRateLimit}).
+ * request rate ({@link HaproxyReqRate}), Varnish's vsthrottle ({@link Vsthrottle}), Envoy's local
+ * rate limit ({@link EnvoyTokenBucket}) and Traefik's RateLimit middleware ({@link TraefikRateLimit}).
  *
  * <p>The time is the caller's: the products read a clock cached per event-loop iteration (nginx,
- * HAProxy) or at the call (vsthrottle), and a model that read its own clock could not be compared
+ * HAProxy) or at the call (vsthrottle, Envoy), and a model that read its own clock could not be compared
  * with a product's log. Not thread safe: each product decides under one lock or one event loop.
  */
 public interface Limiter {

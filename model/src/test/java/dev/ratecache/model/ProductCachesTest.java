@@ -12,6 +12,7 @@ class ProductCachesTest {
 
     static final EdgeCacheSpec HAPROXY = EdgeCacheSpec.haproxy(86_400);
     static final EdgeCacheSpec VARNISH = EdgeCacheSpec.varnish();
+    static final EdgeCacheSpec ENVOY = EdgeCacheSpec.envoy();
 
     static SimulationResult run(EdgeCacheSpec cache, OriginSpec origin, List<Arrival> arrivals) {
         return Simulation.run(new SimulationSpec(null, cache, null, origin, 0, 0), new Workload.Open(arrivals));
@@ -197,5 +198,18 @@ class ProductCachesTest {
         assertThat(hitForMiss.requests()).extracting(RequestOutcome::cache)
                 .containsExactly(CacheStatus.MISS, CacheStatus.MISS, CacheStatus.STALE, CacheStatus.MISS);
         assertThat(hitForMiss.requests()).extracting(RequestOutcome::status).containsExactly(200, 200, 200, 429);
+    }
+
+    @Test
+    void envoysCacheHasNoLockAndKeepsAnEntryUntilItsAgeInWholeSecondsPassesMaxAge() {
+        // Five at once for /tortoise (2 s): no lock, each reaches the origin.
+        SimulationResult five = run(ENVOY, SimulationTest.ORIGIN, at("/tortoise", 0, 0, 0, 0, 0));
+        assertThat(five.aggregates().originRequests()).isEqualTo(5);
+
+        // max-age=1, stored at 1000 ms (the answer after 1 s): age 1 s at 2999 ms is not past it, at 3000 it is 2.
+        OriginSpec oneSecond = origin("/p", 1000, new Freshness(1, 0));
+        SimulationResult hits = run(ENVOY, oneSecond, at("/p", 0, 2999, 3000));
+        assertThat(hits.requests()).extracting(RequestOutcome::cache)
+                .containsExactly(CacheStatus.MISS, CacheStatus.HIT, CacheStatus.MISS);
     }
 }

@@ -18,6 +18,7 @@ public enum EdgeProduct {
     NGINX(NginxEdge::new, templates -> new NginxEdge(templates, NginxRenderer.Machine.debian()), "nginx"),
     HAPROXY(HaproxyEdge::new, null, "haproxy"),
     VARNISH(VarnishEdge::new, null, "varnish"),
+    ENVOY(EnvoyEdge::new, null, "envoy"),
     TRAEFIK(TraefikEdge::new, null, "traefik");
 
     /**

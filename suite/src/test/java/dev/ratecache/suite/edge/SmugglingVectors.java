@@ -150,6 +150,16 @@ public abstract class SmugglingVectors {
         return true;
     }
 
+    /**
+     * Whether the tiers pass a request's head on before they have read its body (Envoy streams it):
+     * a body found malformed is then refused after the back tier began passing it on, and the back
+     * broke that request off (its status 0: no answer of the origin's went back), which the origin
+     * counted or not as the reset raced its read.
+     */
+    boolean streamsRequestBodies() {
+        return false;
+    }
+
     @BeforeAll
     void sendEveryVector(OriginServer origin) throws Exception {
         StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
@@ -227,12 +237,27 @@ public abstract class SmugglingVectors {
         assertThat(s.statuses()).as("each refusal is a 4xx, or 501 for a transfer coding the tier does not implement"
                 + " (RFC 9112 section 6.1)").allMatch(status -> status < 500 || status == 501);
         assertThat(logged.stream().filter(e -> e.status() >= 400))
-                .as("refusals by the front or the back, none passed to the origin").noneMatch(e -> reachedTheOrigin(e, index));
+                .as("refusals by the front or the back, none passed to the origin")
+                .noneMatch(e -> reachedTheOrigin(e, index) && !(streamsRequestBodies() && brokenOff(e, index)));
         assertThat(delta(s).getOrDefault("snail", 0L)).as("the hidden request at the origin").isZero();
-        assertThat(delta(s)).as("the origin's requests per endpoint, against the front's that reached it")
-                .isEqualTo(endpoints(logged.stream().filter(e -> reachedTheOrigin(e, index)).toList()));
-        assertThat(s.after().total().requests() - s.before().total().requests())
-                .as("the origin's requests in all").isEqualTo(logged.stream().filter(e -> reachedTheOrigin(e, index)).count());
+        List<EdgeEvent> reached = logged.stream().filter(e -> reachedTheOrigin(e, index)).toList();
+        if (streamsRequestBodies()) {
+            // A request the back broke off may have been reset before the origin counted it: each endpoint's count
+            // lies between the requests answered and those plus the broken-off ones.
+            Map<String, Long> atLeast = endpoints(reached.stream().filter(e -> !brokenOff(e, index)).toList());
+            Map<String, Long> atMost = endpoints(reached);
+            Map<String, Long> counted = delta(s);
+            assertThat(atMost.keySet()).as("the origin's endpoints, among those the front's requests reached")
+                    .containsAll(counted.keySet());
+            atMost.forEach((endpoint, most) -> assertThat(counted.getOrDefault(endpoint, 0L))
+                    .as("the origin's requests to %s, against the front's that reached it", endpoint)
+                    .isBetween(atLeast.getOrDefault(endpoint, 0L), most));
+        } else {
+            assertThat(delta(s)).as("the origin's requests per endpoint, against the front's that reached it")
+                    .isEqualTo(endpoints(reached));
+            assertThat(s.after().total().requests() - s.before().total().requests())
+                    .as("the origin's requests in all").isEqualTo(reached.size());
+        }
         assertThat(backOf(index)).as("the back's requests, each one the front logged")
                 .allSatisfy(b -> assertThat(logged).anySatisfy(f -> assertThat(f.uri()).isEqualTo(b.uri())));
     }
@@ -265,6 +290,11 @@ public abstract class SmugglingVectors {
      */
     private Optional<EdgeEvent> backFor(EdgeEvent event, int index) {
         return backOf(index).stream().filter(b -> b.uri().equals(event.uri())).findFirst();
+    }
+
+    /** Whether the back tier broke {@code event}'s request off before the origin's answer (status 0). */
+    private boolean brokenOff(EdgeEvent event, int index) {
+        return backFor(event, index).map(b -> b.status() == 0).orElse(false);
     }
 
     private boolean reachedTheOrigin(EdgeEvent event, int index) {
