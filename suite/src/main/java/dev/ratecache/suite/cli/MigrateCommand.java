@@ -73,7 +73,7 @@ public final class MigrateCommand implements Callable<Integer> {
             description = "Also run both for real (nginx's tiers from your switches, the other product's from the"
                     + " nearest config, each in front of the suite's origin on free ports) under one client's flood at "
                     + Verify.FLOOD_TIMES_RATE + "x the rate for a few seconds, and compare each product's own"
-                    + " decisions with its model's, request by request; exits 1 when more than 2 % differ.")
+                    + " decisions with its model's, request by request; exits 1 when more than 2 %% differ.")
     boolean verify;
 
     @Mixin
