@@ -77,34 +77,39 @@ public record LimitComparison(Traffic traffic, long requests, long fromAllowed, 
     }
 
     /**
-     * One client's differences ({time, 0 allowed-not-before | 1 refused-not-before}, in time order) in spans:
-     * a span goes on while the next difference is the same way and in the same or the next second
-     * (seconds counted from {@code startMs}).
+     * One client's differences ({time, 0 allowed-not-before | 1 refused-not-before}, in time order) in spans,
+     * each way on its own: a span goes on while the next difference of its way is in the same or the next
+     * second (seconds counted from {@code startMs}), whatever the other way does between them. In order of
+     * their starts.
      */
     static List<Span> spans(List<long[]> differences, long startMs) {
         List<Span> spans = new ArrayList<>();
-        Way way = null;
-        long from = 0;
-        long to = 0;
-        long n = 0;
-        for (long[] d : differences) {
-            Way w = d[1] == 0 ? Way.ALLOWED_NOT_BEFORE : Way.REFUSED_NOT_BEFORE;
-            if (way == w && second(d[0], startMs) <= second(to, startMs) + 1) {
+        for (Way way : Way.values()) {
+            long wanted = way == Way.ALLOWED_NOT_BEFORE ? 0 : 1;
+            long from = 0;
+            long to = 0;
+            long n = 0;
+            for (long[] d : differences) {
+                if (d[1] != wanted) {
+                    continue;
+                }
+                if (n > 0 && second(d[0], startMs) <= second(to, startMs) + 1) {
+                    to = d[0];
+                    n++;
+                    continue;
+                }
+                if (n > 0) {
+                    spans.add(new Span(way, from, to, n));
+                }
+                from = d[0];
                 to = d[0];
-                n++;
-                continue;
+                n = 1;
             }
-            if (way != null) {
+            if (n > 0) {
                 spans.add(new Span(way, from, to, n));
             }
-            way = w;
-            from = d[0];
-            to = d[0];
-            n = 1;
         }
-        if (way != null) {
-            spans.add(new Span(way, from, to, n));
-        }
+        spans.sort(java.util.Comparator.comparingLong(Span::fromMs).thenComparing(Span::way));
         return spans;
     }
 

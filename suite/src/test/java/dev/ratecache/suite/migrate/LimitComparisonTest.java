@@ -72,13 +72,17 @@ class LimitComparisonTest {
         assertThat(c.clients()).isEmpty();
     }
 
-    /** A difference a second or more after the last of the same way starts a new span; the other way always does. */
+    /**
+     * A difference more than a second after the last of its way starts a new span; the other way's
+     * between them do not break it (a token bucket's truncated refill allows and refuses by turns).
+     */
     @Test
-    void spansBreakOnAGapOrTheOtherWay() {
-        List<long[]> d = List.of(new long[] {T0 + 10, 1}, new long[] {T0 + 1500, 1}, new long[] {T0 + 3200, 1},
-                new long[] {T0 + 3300, 0});
+    void spansBreakOnAGapOfTheirOwnWay() {
+        List<long[]> d = List.of(new long[] {T0 + 10, 1}, new long[] {T0 + 900, 0}, new long[] {T0 + 1500, 1},
+                new long[] {T0 + 3200, 1}, new long[] {T0 + 3300, 0});
         assertThat(LimitComparison.spans(d, T0)).containsExactly(
                 new LimitComparison.Span(LimitComparison.Way.REFUSED_NOT_BEFORE, T0 + 10, T0 + 1500, 2),
+                new LimitComparison.Span(LimitComparison.Way.ALLOWED_NOT_BEFORE, T0 + 900, T0 + 900, 1),
                 new LimitComparison.Span(LimitComparison.Way.REFUSED_NOT_BEFORE, T0 + 3200, T0 + 3200, 1),
                 new LimitComparison.Span(LimitComparison.Way.ALLOWED_NOT_BEFORE, T0 + 3300, T0 + 3300, 1));
     }
