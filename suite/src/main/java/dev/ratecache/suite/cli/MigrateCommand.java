@@ -8,6 +8,10 @@ import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.migrate.Migration;
 import dev.ratecache.suite.migrate.Nearest;
+import dev.ratecache.suite.migrate.OwnLimit;
+import dev.ratecache.suite.explain.ConfigReader;
+import dev.ratecache.suite.explain.ConfigRefused;
+import dev.ratecache.suite.explain.Extractor;
 import dev.ratecache.suite.migrate.Traffic;
 import dev.ratecache.suite.migrate.Verify;
 import dev.ratecache.suite.stack.StackPorts;
@@ -56,6 +60,13 @@ public final class MigrateCommand implements Callable<Integer> {
             description = "The product you move to: any --edge but the default.")
     String to;
 
+    @Option(names = "--nginx-conf", paramLabel = "FILE",
+            description = "Your own nginx config in place of the limit's switches: its one limit_req (zone rate, key,"
+                    + " burst, nodelay or delay=, limit_req_status), read as explain reads it (checked by nginx -t,"
+                    + " parsed by crossplane, by nginx's merge rules). A config with several different limits is refused:"
+                    + " give the one you move with the switches.")
+    Path nginxConf;
+
     @Option(names = "--log", paramLabel = "ACCESS_LOG",
             description = "Your access log (as replay and advise read it) in place of the generated traffic: each"
                     + " request decided by both limits at its logged time, by its client's address.")
@@ -75,6 +86,9 @@ public final class MigrateCommand implements Callable<Integer> {
                     + Verify.FLOOD_TIMES_RATE + "x the rate for a few seconds, and compare each product's own"
                     + " decisions with its model's, request by request; exits 1 when more than 2 %% differ.")
     boolean verify;
+
+    @Mixin
+    DryRun dryRun = new DryRun();
 
     @Mixin
     StackPorts ports = new StackPorts();
@@ -113,7 +127,22 @@ public final class MigrateCommand implements Callable<Integer> {
                         + " or leave --out out for a new folder in results/");
             }
         }
+        if (nginxConf != null) {
+            List<String> given = LIMIT_FLAGS.stream()
+                    .filter(f -> spec.commandLine().getParseResult().hasMatchedOption(f)).toList();
+            if (!given.isEmpty()) {
+                problems.add("--nginx-conf gives the limit, and so does " + String.join(", ", given)
+                        + ": give the limit one way, the config or the switches");
+            }
+        }
         Refuse.ifAny(spec, problems);
+        String source = "the switches";
+        if (nginxConf != null) {
+            OwnLimit own = ownLimit();
+            own.applyTo(switches);
+            source = Printable.shown(nginxConf.toString()) + "'s " + own.where();
+            Refuse.ifAny(spec, switches.problems());
+        }
         Edge from = EdgeProduct.DEFAULT.adapter();
         Edge edge = target.get().adapter();
         Optional<Nearest> nearest = Nearest.of(edge, switches, ports);
@@ -126,6 +155,17 @@ public final class MigrateCommand implements Callable<Integer> {
             edge.notInstalled().ifPresent(missing::add);
             Refuse.ifAny(spec, missing.stream().map(m -> "--verify runs both products: " + m).toList());
         }
+        if (dryRun.on && log == null) {
+            List<String> wouldRun = new ArrayList<>();
+            wouldRun.add("both limits' models on " + String.join(", ", Traffic.generated(switches.frontRate(),
+                    switches.frontBurst()).stream().map(Traffic::words).toList()));
+            wouldRun.add(edge.displayName() + "'s nearest config into " + (out != null ? out : "a new migrate folder in results/"));
+            if (verify) {
+                wouldRun.add("both products for real, each under one client's flood at " + Verify.FLOOD_TIMES_RATE
+                        + "x the rate for " + Verify.FLOOD.toSeconds() + " s");
+            }
+            return dryRun.report(stdout, wouldRun);
+        }
         List<Traffic> traffics;
         if (log != null) {
             ParsedLog parsed;
@@ -136,10 +176,14 @@ public final class MigrateCommand implements Callable<Integer> {
             }
             traffics = List.of(Traffic.fromLog(Printable.shown(log.getFileName().toString()), parsed.requests(),
                     parsed.resolution() == TimeResolution.WHOLE_SECONDS));
+            if (dryRun.on) {
+                return dryRun.report(stdout, List.of("both limits' models on " + parsed.requests().size()
+                        + " requests of your log", edge.displayName() + "'s nearest config"));
+            }
         } else {
             traffics = Traffic.generated(switches.frontRate(), switches.frontBurst());
         }
-        Migration migration = Migration.of(from, edge, switches, nearest.get(), traffics);
+        Migration migration = Migration.of(from, edge, switches, nearest.get(), traffics, source);
         Path dir = out != null ? out : RunFolders.next(RunFolders.results(null), "migrate-");
         Files.createDirectories(dir);
         List<String> files = new ArrayList<>();
@@ -170,6 +214,25 @@ public final class MigrateCommand implements Callable<Integer> {
         migration.write(dir, files, verified);
         stdout.println("migrate: " + dir + " (report.md, migrate.json, " + String.join(", ", files) + ")");
         return exit;
+    }
+
+    /** The switches a config given by --nginx-conf says instead. */
+    static final List<String> LIMIT_FLAGS = List.of("--front-rate", "--front-burst", "--front-mode", "--limit-key",
+            "--reject-status");
+
+    /** The limit of --nginx-conf, read as explain reads it; refused in one line when the switches cannot say it. */
+    private OwnLimit ownLimit() throws Exception {
+        Path work = Files.createTempDirectory("ratecache-migrate-");
+        try {
+            ConfigReader.Read read = ConfigReader.read(nginxConf, work.resolve("prefix"));
+            return OwnLimit.of(Extractor.extract(read.tree()), Printable.shown(nginxConf.toString()));
+        } catch (ConfigRefused e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "migrate --nginx-conf " + e.getMessage());
+        } catch (OwnLimit.Unsaid e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nginx-conf " + e.getMessage());
+        } finally {
+            RunFolders.deleteQuietly(work);
+        }
     }
 
     private static boolean emptyFolder(Path dir) throws java.io.IOException {

@@ -29,8 +29,10 @@ import java.util.Set;
  * @param given       the user's switches: the limit as it is
  * @param nearest     the target's nearest switches and what was given up for them
  * @param comparisons one per traffic, in order
+ * @param source      where the limit came from, for the report: "the switches", or the user's config's limit_req
  */
-public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest, List<LimitComparison> comparisons) {
+public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest, List<LimitComparison> comparisons,
+        String source) {
 
     /** The old limit's model, as the product moved from renders the user's switches. */
     public static LimitSpec fromLimit(Edge from, StackSwitches given) {
@@ -44,10 +46,16 @@ public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest
 
     /** Both models on each of {@code traffics}. */
     public static Migration of(Edge from, Edge to, StackSwitches given, Nearest nearest, List<Traffic> traffics) {
+        return of(from, to, given, nearest, traffics, "the switches");
+    }
+
+    /** The same, for a limit that came from {@code source}. */
+    public static Migration of(Edge from, Edge to, StackSwitches given, Nearest nearest, List<Traffic> traffics,
+            String source) {
         LimitSpec before = fromLimit(from, given);
         LimitSpec after = toLimit(to, nearest.switches());
         List<LimitComparison> comparisons = traffics.stream().map(t -> LimitComparison.of(t, before, after)).toList();
-        return new Migration(from, to, given, nearest, comparisons);
+        return new Migration(from, to, given, nearest, comparisons, source);
     }
 
     /** The old limit in words: "nginx's 10 r/s burst 20 (nodelay)". */
@@ -142,7 +150,7 @@ public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest
     public String markdown(List<String> configFiles, String verified) {
         StringBuilder b = new StringBuilder();
         b.append("# Moving from ").append(from.displayName()).append(" to ").append(to.displayName()).append("\n\n");
-        b.append("The limit: ").append(fromWords()).append(", by ").append(given.limitKey().where())
+        b.append("The limit (from ").append(source).append("): ").append(fromWords()).append(", by ").append(given.limitKey().where())
                 .append(". The nearest ").append(to.displayName()).append(" config is in this folder (")
                 .append(String.join(", ", configFiles)).append(").\n\n");
         b.append("## What differs and why\n\n");
@@ -202,6 +210,7 @@ public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest
         limit.put("mode", given.frontMode().toString());
         limit.put("key", given.limitKey().toString());
         limit.put("rejectStatus", given.rejectStatus());
+        limit.put("source", source);
         m.put("limit", limit);
         m.put("fromModel", fromLimit(from, given).toString());
         m.put("toModel", toLimit(to, nearest.switches()).toString());
