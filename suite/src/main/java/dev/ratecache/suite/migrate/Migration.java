@@ -214,7 +214,12 @@ public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest
         m.put("limit", limit);
         m.put("fromModel", fromLimit(from, given).toString());
         m.put("toModel", toLimit(to, nearest.switches()).toString());
-        m.put("changes", nearest.changes().stream().map(c -> Map.of("flags", c.flags(), "why", c.why())).toList());
+        m.put("changes", nearest.changes().stream().map(c -> {
+            Map<String, Object> change = new LinkedHashMap<>();
+            change.put("flags", c.flags());
+            change.put("why", c.why());
+            return change;
+        }).toList());
         m.put("differences", differences());
         List<Map<String, Object>> traffics = new ArrayList<>();
         for (LimitComparison c : comparisons) {

@@ -41,9 +41,10 @@ class OwnLimitTest {
         assertThat(own.rate()).isEqualTo(10);
         assertThat(own.burst()).isEqualTo(20);
         assertThat(own.mode()).isEqualTo(LimitMode.parse("delay=5"));
-        assertThat(own.key()).isEqualTo(LimitKey.parse("header:x-api-key"));
+        assertThat(own.key()).isEqualTo(LimitKey.parse("header:X-Api-Key"));
         assertThat(own.status()).isEqualTo(429);
-        assertThat(own.where()).isEqualTo("limit_req at t.conf:" + (line - 3));
+        // Arguments are built first: the zone line 1, the status 2, the limit_req 3.
+        assertThat(own.where()).isEqualTo("limit_req at t.conf:3");
         StackSwitches switches = own.applyTo(new StackSwitches());
         assertThat(switches.frontRate()).isEqualTo(10);
         assertThat(switches.frontMode()).isEqualTo(LimitMode.parse("delay=5"));
