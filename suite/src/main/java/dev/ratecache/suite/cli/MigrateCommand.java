@@ -127,6 +127,18 @@ public final class MigrateCommand implements Callable<Integer> {
                         + " or leave --out out for a new folder in results/");
             }
         }
+        if (verify) {
+            // The flood is the suite's own: plain HTTP, from one address without a key, to the suite's origin.
+            if (switches.tls()) {
+                problems.add("--verify floods over plain HTTP: drop --tls, or drop --verify");
+            }
+            if (!switches.origins().isEmpty()) {
+                problems.add("--verify runs both products in front of the suite's origin: drop --origin, or drop --verify");
+            }
+            if (!switches.limitKey().byAddress()) {
+                problems.add("--verify floods from one address without a key: give --limit-key addr, or drop --verify");
+            }
+        }
         if (nginxConf != null) {
             List<String> given = LIMIT_FLAGS.stream()
                     .filter(f -> spec.commandLine().getParseResult().hasMatchedOption(f)).toList();

@@ -4,6 +4,7 @@ import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.spec.TierPorts;
 import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.suite.switches.LimitMode;
+import dev.ratecache.suite.switches.MissingKey;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.switches.StaleMode;
 import java.util.ArrayList;
@@ -39,7 +40,9 @@ public record Nearest(StackSwitches switches, List<Change> changes) {
             // Asked whatever the switches say: a spec already rfc changes nothing, and its refusal stays.
             new Step("--stale rfc", s -> true, s -> s.stale(StaleMode.RFC)),
             new Step("--no-tls", StackSwitches::tls, s -> s.tls(false)),
+            new Step("--missing-key addr", s -> s.missingKey() != MissingKey.ADDR, s -> s.missingKey(MissingKey.ADDR)),
             new Step("--limit-key addr", s -> !s.limitKey().byAddress(), s -> s.limitKey(LimitKey.ADDR)),
+            new Step("--retry-after 1", s -> s.retryAfter() != 1, s -> s.retryAfter(1)),
             new Step("--limit-conn 0", s -> s.limitConn() > 0, s -> s.limitConn(0)),
             new Step("--reject-status 429", s -> s.rejectStatus() != 429, s -> s.rejectStatus(429)),
             new Step("--no-cache", StackSwitches::cache, s -> s.cache(false)));

@@ -39,6 +39,10 @@ class MigrateCommandTest {
                         "'fast' is not a limit mode: use queue, nodelay or delay=N"),
                 refused("a rate past the most", List.of("--to", "varnish", "--front-rate", "0"),
                         "--front-rate must be a whole number from 1 to"),
+                refused("--verify of a keyed limit", List.of("--to", "haproxy", "--verify", "--limit-key", "header:X-Api-Key"),
+                        "--verify floods from one address without a key: give --limit-key addr, or drop --verify"),
+                refused("--verify over TLS", List.of("--to", "haproxy", "--verify", "--tls"),
+                        "--verify floods over plain HTTP: drop --tls, or drop --verify"),
                 refused("--out a file", List.of("--to", "haproxy", "--out", "pom.xml"),
                         "--out pom.xml is a file, not a folder")), RefusedRows.origins().map(a -> {
                     Object[] o = a.get();
