@@ -109,7 +109,8 @@ public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest
             b.append("; ").append(old).append(" delayed ").append(c.delayedBefore()).append(" of the requests both allow, which ")
                     .append(to.displayName()).append(" passes at once");
         }
-        return b.append(" (of ").append(c.requests()).append(" requests).").toString();
+        return b.append(" (of ").append(c.requests()).append(" requests, ").append(to.displayName()).append(" allows ")
+                .append(c.toAllowed()).append(", ").append(old).append(" ").append(c.fromAllowed()).append(").").toString();
     }
 
     private static String count(long n) {

@@ -12,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.TestInfo;
 
 /**
@@ -21,11 +24,14 @@ import org.junit.jupiter.api.TestInfo;
  * same every time) and every file it writes must be the committed one; the page's block is written from
  * the committed migrate.json. {@code -Ddocs.write=true} writes both again.
  */
+// The example first: with -Ddocs.write=true the page's block is then written from the example just written.
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MigrateExampleTest {
     static final String REGENERATE = "./mvnw -B -q test -pl suite -am -Dtest=MigrateExampleTest -Ddocs.write=true";
     static final Path EXAMPLE = Path.of("results/example-migrate");
 
     @Test
+    @Order(1)
     void theCommittedExampleIsWhatTheCommandWrites(TestInfo test) throws Exception {
         Path out = TestDirs.fresh(test).resolve("out");
         CommandRun cli = new CommandRun();
@@ -42,6 +48,7 @@ class MigrateExampleTest {
     }
 
     @Test
+    @Order(2)
     void theEdgesPageQuotesTheCommittedExample() throws Exception {
         JsonNode json = new ObjectMapper().readTree(Repo.root().resolve(EXAMPLE).resolve("migrate.json").toFile());
         StringBuilder block = new StringBuilder("What differs and why:\n\n");

@@ -116,7 +116,7 @@ class LimitComparisonTest {
         Migration m = Migration.of(from, to, given, nearest, List.of(burstThenRate()));
         assertThat(m.sentences()).containsExactly("Moving from nginx's 10 r/s burst 20 (nodelay) to HAProxy's nearest,"
                 + " on a burst then the rate: no request allowed that nginx refused; 20 requests refused that nginx"
-                + " allowed, all in seconds 1 to 3 of the burst (of 41 requests).");
+                + " allowed, all in seconds 1 to 3 of the burst (of 41 requests, HAProxy allows 21, nginx 41).");
         assertThat(m.differences()).anySatisfy(l -> assertThat(l).contains("leaky bucket (limit_req)",
                 "sliding-window counter (http_req_rate)"));
         assertThat(m.differences()).anySatisfy(l -> assertThat(l).startsWith("HAProxy cannot, where nginx can:")
