@@ -95,10 +95,13 @@ public final class Verify {
         return compare(edge.displayName(), events, model);
     }
 
-    /** {@code events} of one front against {@code model}, in the order they arrived. */
+    /** {@code events} of one front against {@code model}, in the order they arrived, each at its logged time. */
     public static Result compare(String product, List<EdgeEvent> events, LimitSpec model) {
         List<EdgeEvent> inOrder = new ArrayList<>(events.stream().filter(e -> e.limit() != EdgeEvent.Limit.NONE).toList());
-        inOrder.sort(Comparator.comparingLong(EdgeEvent::arrivalMs));
+        // Within one millisecond a limit passes the first requests and refuses the rest (no time passes to
+        // refill it), and a log's order within a millisecond is its own: the passed ones go first.
+        inOrder.sort(Comparator.comparingLong(EdgeEvent::arrivalMs)
+                .thenComparing(e -> e.limit() == EdgeEvent.Limit.REJECTED));
         Limiter limiter = model.limiter();
         long refused = 0;
         long modelRefused = 0;
