@@ -69,11 +69,17 @@ public final class MigrateCommand implements Callable<Integer> {
 
     @Option(names = "--log", paramLabel = "ACCESS_LOG",
             description = "Your access log (as replay and advise read it) in place of the generated traffic: each"
-                    + " request decided by both limits at its logged time, by its client's address.")
+                    + " request decided by both limits at its logged time, by its client's address (or its key: --key-field).")
     Path log;
 
     @Mixin
     LogInput logInput = new LogInput();
+
+    @Option(names = "--key-field", paramLabel = "NAME",
+            description = "With --log, a JSON log (suite-json or json:...): the field holding each request's key, which"
+                    + " both limits then count by in place of the client's address (as your --limit-key does); a request"
+                    + " without one is counted by its address.")
+    String keyField;
 
     @Option(names = "--out", paramLabel = "DIR",
             description = "Where the config, report.md and migrate.json go: a new or empty folder. Default: a new"
@@ -120,6 +126,18 @@ public final class MigrateCommand implements Callable<Integer> {
             problems.add("--log " + Printable.shown(log.toString()) + " is not a readable file: give your access log");
         }
         logInput.badLinesProblem().ifPresent(problems::add);
+        dev.ratecache.accesslog.LogFormat format = null;
+        try {
+            format = logInput.format();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (keyField != null) {
+            problems.addAll(LogInput.keyFieldProblems(keyField, format));
+            if (log == null) {
+                problems.add("--key-field names the field of --log that holds each request's key: give --log FILE too");
+            }
+        }
         if (out != null) {
             RunFolders.notAFolder(out, "--out").ifPresent(problems::add);
             if (problems.isEmpty() && Files.exists(out) && !emptyFolder(out)) {
@@ -182,7 +200,7 @@ public final class MigrateCommand implements Callable<Integer> {
         if (log != null) {
             ParsedLog parsed;
             try {
-                parsed = logInput.read(log, logInput.format(), null);
+                parsed = logInput.read(log, logInput.format(), keyField);
             } catch (AccessLogException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

@@ -43,6 +43,10 @@ class MigrateCommandTest {
                         "--verify floods from one address without a key: give --limit-key addr, or drop --verify"),
                 refused("--verify over TLS", List.of("--to", "haproxy", "--verify", "--tls"),
                         "--verify floods over plain HTTP: drop --tls, or drop --verify"),
+                refused("a key field without a log", List.of("--to", "haproxy", "--key-field", "api_key"),
+                        "--key-field names the field of --log that holds each request's key: give --log FILE too"),
+                refused("a log format that names none", List.of("--to", "haproxy", "--log-format", "xml"),
+                        "xml"),
                 refused("--out a file", List.of("--to", "haproxy", "--out", "pom.xml"),
                         "--out pom.xml is a file, not a folder")), RefusedRows.origins().map(a -> {
                     Object[] o = a.get();
@@ -115,6 +119,28 @@ class MigrateCommandTest {
         assertThat(cli.out()).contains("Moving from nginx's 100 r/s burst 200 (queue) to HAProxy's nearest, on a flood at 2x the rate: ")
                 .contains("migrate: " + out);
         assertThat(cli.out().lines().filter(l -> l.startsWith("  - Moving from"))).hasSize(4);
+    }
+
+    /** A JSON log with a key field: both limits count by the key, so one address with two keys is two clients. */
+    @Test
+    void aLogsKeysAreTheClients(TestInfo test) throws IOException {
+        Path dir = TestDirs.fresh(test);
+        StringBuilder log = new StringBuilder();
+        for (int i = 0; i < 20; i++) {
+            log.append(String.format("{\"ts\":\"2026-11-20T10:00:00.%03dZ\",\"ip\":\"198.51.100.7\",\"verb\":\"GET\","
+                    + "\"path\":\"/a\",\"key\":\"%s\"}%n", i * 10, i % 2 == 0 ? "k-even" : "k-odd"));
+        }
+        Path file = Files.writeString(dir.resolve("api.jsonl"), log);
+        Path out = dir.resolve("out");
+        assertThat(cli.run("migrate", "--to", "haproxy", "--log", file.toString(), "--log-format",
+                "json:time=ts,client=ip,method=verb,uri=path", "--key-field", "key", "--front-rate", "1", "--front-burst",
+                "4", "--front-mode", "nodelay", "--limit-key", "header:X-Api-Key", "--out", out.toString()))
+                .as(cli.err()).isZero();
+        JsonNode t = new ObjectMapper().readTree(out.resolve("migrate.json").toFile()).get("traffics").get(0);
+        // Ten a key in 0.2 s: each key's burst of 4 passes 5 at both, so 10 in all, not the 5 of one address.
+        assertThat(t.get("requests").asLong()).isEqualTo(20);
+        assertThat(t.get("fromAllowed").asLong()).isEqualTo(10);
+        assertThat(t.get("toAllowed").asLong()).isEqualTo(10);
     }
 
     /** An access log in place of the generated traffic: each request at its logged time, by its client. */
