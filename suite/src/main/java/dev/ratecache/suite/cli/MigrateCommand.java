@@ -222,12 +222,13 @@ public final class MigrateCommand implements Callable<Integer> {
         }
         stdout.print(migration.text());
         String verified = null;
+        List<Verify.Result> results = List.of();
         int exit = 0;
         if (verify) {
             stdout.println("Verifying: both configs run for real, one client's flood at " + Verify.FLOOD_TIMES_RATE
                     + "x the rate for " + Verify.FLOOD.toSeconds() + " s each ...");
             stdout.flush();
-            List<Verify.Result> results = Verify.run(from, switches, edge, nearest.get().switches(), dir.resolve("verify"));
+            results = Verify.run(from, switches, edge, nearest.get().switches(), dir.resolve("verify"));
             StringBuilder b = new StringBuilder("Each product's own decisions (its front's events) against its model's, on"
                     + " one client's flood at " + Verify.FLOOD_TIMES_RATE + "x the rate for " + Verify.FLOOD.toSeconds()
                     + " s; at most " + Math.round(Verify.TOLERANCE * 100) + " % of requests (and at least "
@@ -241,7 +242,7 @@ public final class MigrateCommand implements Callable<Integer> {
             }
             verified = b.toString();
         }
-        migration.write(dir, files, verified);
+        migration.write(dir, files, verified, results);
         stdout.println("migrate: " + dir + " (report.md, migrate.json, " + String.join(", ", files) + ")");
         return exit;
     }

@@ -260,11 +260,27 @@ public record Migration(Edge from, Edge to, StackSwitches given, Nearest nearest
 
     /** Writes report.md and migrate.json into {@code dir}. */
     public void write(Path dir, List<String> configFiles, String verified) throws IOException {
+        write(dir, configFiles, verified, List.of());
+    }
+
+    /** The same, with --verify's results, one per product, in migrate.json's "verify". */
+    public void write(Path dir, List<String> configFiles, String verified, List<Verify.Result> results) throws IOException {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("report.md"), markdown(configFiles, verified), StandardCharsets.UTF_8);
         Map<String, Object> json = json();
         if (verified != null) {
             json.put("verified", verified);
+            json.put("verify", results.stream().map(r -> {
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("product", r.product());
+                v.put("requests", r.requests());
+                v.put("refused", r.refused());
+                v.put("modelRefused", r.modelRefused());
+                v.put("disagreeing", r.disagreeing());
+                v.put("tolerated", r.tolerated());
+                v.put("agrees", r.agrees());
+                return v;
+            }).toList());
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("migrate.json").toFile(), json);
     }

@@ -41,6 +41,8 @@ class MigrateStackTest {
 
         JsonNode json = new ObjectMapper().readTree(out.resolve("migrate.json").toFile());
         assertThat(json.get("verified").asText()).contains("agrees");
+        assertThat(json.get("verify").findValuesAsText("product")).containsExactly("nginx", "HAProxy");
+        json.get("verify").forEach(v -> assertThat(v.get("agrees").asBoolean()).as(v.toString()).isTrue());
         String report = Files.readString(out.resolve("report.md"));
         assertThat(report).contains("## Verified");
         // Each product logged the flood (40 r/s for 5 s, 200 requests) and refused some of it.
