@@ -153,9 +153,6 @@ public final class MigrateCommand implements Callable<Integer> {
             if (!switches.origins().isEmpty()) {
                 problems.add("--verify runs both products in front of the suite's origin: drop --origin, or drop --verify");
             }
-            if (!switches.limitKey().byAddress()) {
-                problems.add("--verify floods from one address without a key: give --limit-key addr, or drop --verify");
-            }
         }
         if (nginxConf != null) {
             List<String> given = LIMIT_FLAGS.stream()
@@ -172,6 +169,11 @@ public final class MigrateCommand implements Callable<Integer> {
             own.applyTo(switches);
             source = Printable.shown(nginxConf.toString()) + "'s " + own.where();
             Refuse.ifAny(spec, switches.problems());
+        }
+        if (verify && !switches.limitKey().byAddress()) {
+            // Asked once the limit is known: --nginx-conf's may count by a key.
+            Refuse.ifAny(spec, List.of("--verify floods from one address without a key: give --limit-key addr, or drop"
+                    + " --verify"));
         }
         Edge from = EdgeProduct.DEFAULT.adapter();
         Edge edge = target.get().adapter();
