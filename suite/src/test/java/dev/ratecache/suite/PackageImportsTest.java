@@ -79,8 +79,8 @@ class PackageImportsTest {
     }
 
     /**
-     * The test of the edge seam: a cell's way through the run, its collectors, the model and the
-     * report meet the stack spec and an edge adapter, never nginx's own servers, renderer, adapter or
+     * The test of the edge seam: a cell's way through the run, its collectors, the model, the
+     * report and each kind of matrix meet the stack spec and an edge adapter, never nginx's own servers, renderer, adapter or
      * log reader, so that HAProxy's and Varnish's cells take the same way. The one exception is
      * CellEvents, which reads an nginx log where a run folder from before the events has no events.
      */
@@ -90,7 +90,7 @@ class PackageImportsTest {
                 + "|frontEnd\\(\\)|backEnd\\(\\)|frontAccessLogs\\(\\)|accessLog\\(\\))\\b?");
         Path root = Repo.root().resolve(SOURCES);
         List<String> found = new ArrayList<>();
-        for (String dir : List.of("matrix", "predict", "report", "replay")) {
+        for (String dir : List.of("matrix", "predict", "report", "replay", "kinds")) {
             try (Stream<Path> files = Files.walk(root.resolve(dir))) {
                 for (Path f : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                     if (f.getFileName().toString().equals("CellEvents.java")) {
@@ -107,6 +107,38 @@ class PackageImportsTest {
             }
         }
         assertThat(found).as("lines of the run, the model and the report naming nginx's tiers").isEmpty();
+    }
+
+    /**
+     * A simple class name names one class of the suite's main code: a reader who meets {@code Figure}
+     * in a stack trace, a review or a search should not have to ask whose.
+     */
+    @Test
+    void eachSimpleClassNameIsUsedOnce() throws IOException {
+        Path root = Repo.root().resolve(SOURCES);
+        Map<String, List<String>> byName = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            files.filter(f -> f.toString().endsWith(".java")).sorted().forEach(f -> byName
+                    .computeIfAbsent(f.getFileName().toString(), k -> new ArrayList<>()).add(root.relativize(f).toString()));
+        }
+        byName.values().removeIf(files -> files.size() == 1);
+        assertThat(byName).as("class names used by more than one main source file of the suite").isEmpty();
+    }
+
+    /**
+     * Each kind of matrix (kinds/: its cells, checks, sections, model) is a plug-in of the run: the
+     * runner, the model and the report know none of them, so that a kind is added or changed in its
+     * own package, and only the commands name one, in one place (cli's MatrixKind, which registers
+     * them). A kind names no other kind: what two share belongs below them, in matrix/ or report/.
+     */
+    @Test
+    void onlyTheCommandsNameAKindAndNoKindNamesAnother() throws IOException {
+        List<String> found = uses().stream().filter(u -> u.to().startsWith("kinds.") && !u.from().equals("cli"))
+                .map(Use::where).toList();
+        assertThat(found).as("lines outside cli/ naming a kind's package (kinds/...)").isEmpty();
+        assertThat(uses().stream().filter(u -> u.from().equals("cli") && u.to().startsWith("kinds."))
+                .map(u -> u.where().substring(0, u.where().indexOf(':'))).distinct())
+                .as("the files of cli/ that name a kind").containsExactly("cli/MatrixKind.java");
     }
 
     /** Every main source file's uses of another package of the suite ("" is the root package). */

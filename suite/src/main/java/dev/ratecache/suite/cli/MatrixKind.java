@@ -2,6 +2,25 @@ package dev.ratecache.suite.cli;
 
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.kinds.attacks.AttackCells;
+import dev.ratecache.suite.kinds.attacks.AttackPromise;
+import dev.ratecache.suite.kinds.attacks.AttacksSection;
+import dev.ratecache.suite.kinds.db.DbCells;
+import dev.ratecache.suite.kinds.db.DbSection;
+import dev.ratecache.suite.kinds.edges.EdgeCells;
+import dev.ratecache.suite.kinds.edges.EdgePromise;
+import dev.ratecache.suite.kinds.edges.EdgesSection;
+import dev.ratecache.suite.kinds.faults.FaultCells;
+import dev.ratecache.suite.kinds.faults.FaultPromise;
+import dev.ratecache.suite.kinds.faults.FaultsSection;
+import dev.ratecache.suite.kinds.fleet.FleetCells;
+import dev.ratecache.suite.kinds.fleet.FleetPromise;
+import dev.ratecache.suite.kinds.fleet.FleetSection;
+import dev.ratecache.suite.kinds.quotas.QuotaCells;
+import dev.ratecache.suite.kinds.quotas.QuotaPromise;
+import dev.ratecache.suite.kinds.quotas.QuotasSection;
+import dev.ratecache.suite.kinds.tiers.TierCells;
+import dev.ratecache.suite.kinds.tiers.TiersSection;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.CellResult;
 import dev.ratecache.suite.matrix.KeyedTraffic;
@@ -12,21 +31,9 @@ import dev.ratecache.suite.predict.CellPrediction;
 import dev.ratecache.suite.predict.DbPrediction;
 import dev.ratecache.suite.predict.FleetPrediction;
 import dev.ratecache.suite.predict.Predictor;
-import dev.ratecache.suite.report.AttackPromise;
-import dev.ratecache.suite.report.AttacksSection;
 import dev.ratecache.suite.report.BackLimitPromise;
 import dev.ratecache.suite.report.Check;
-import dev.ratecache.suite.report.DbSection;
-import dev.ratecache.suite.report.EdgePromise;
-import dev.ratecache.suite.report.EdgesSection;
-import dev.ratecache.suite.report.FaultPromise;
-import dev.ratecache.suite.report.FaultsSection;
-import dev.ratecache.suite.report.FleetPromise;
-import dev.ratecache.suite.report.FleetSection;
-import dev.ratecache.suite.report.QuotaPromise;
-import dev.ratecache.suite.report.QuotasSection;
 import dev.ratecache.suite.report.ReportSection;
-import dev.ratecache.suite.report.TiersSection;
 import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.switches.LimitKey;
@@ -88,7 +95,7 @@ enum MatrixKind {
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "sends API keys with the suite's keys plan");
             List<LimitTier> tiers = in.switches().limitTiers();
-            return Matrix.tiers(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers,
+            return TierCells.of(tiers.isEmpty() ? KeyedTraffic.defaultTiers() : tiers,
                     tiers.isEmpty() ? null : in.switches().tiersFile(), keyHeader(in));
         }
 
@@ -110,7 +117,7 @@ enum MatrixKind {
             refuseOwn(in, "runs each strategy and balance in a cell of its own", "--fleet-limit", "--edge-balance");
             StackSwitches s = in.switches();
             List<LimitTier> tiers = s.limitTiers();
-            return Matrix.fleet(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
+            return FleetCells.of(tiers.isEmpty() ? KeyedTraffic.fleetTiers() : tiers,
                     tiers.isEmpty() ? null : s.tiersFile(), keyHeader(in),
                     s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
         }
@@ -151,8 +158,8 @@ enum MatrixKind {
                         + " has not got: drop --edge " + in.edge());
             }
             StackSwitches s = in.switches();
-            Quota quota = s.quota().orElseGet(() -> Quota.parse(Matrix.QUOTAS_DEFAULT, Quota.Window.SLIDING));
-            return Matrix.quotas(quota, keyHeader(in), s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
+            Quota quota = s.quota().orElseGet(() -> Quota.parse(QuotaCells.DEFAULT_QUOTA, Quota.Window.SLIDING));
+            return QuotaCells.of(quota, keyHeader(in), s.edges() > 1 ? s.edges() : Matrix.FLEET_EDGES);
         }
 
         @Override
@@ -180,7 +187,7 @@ enum MatrixKind {
         @Override
         List<Cell> cells(Input in) {
             suitePlansOnly(in, "runs the suite's stress, load and flood plans");
-            return Matrix.edges(in.switches().frontRate());
+            return EdgeCells.of(in.switches().frontRate());
         }
 
         @Override
@@ -224,7 +231,7 @@ enum MatrixKind {
                 throw new IllegalArgumentException("--matrix db measures the suite's own origin and its PostgreSQL:"
                         + " drop --origin");
             }
-            return Matrix.db();
+            return DbCells.of();
         }
 
         @Override
@@ -235,7 +242,7 @@ enum MatrixKind {
         @Override
         int originThreads() {
             // A request holds one connection at a time: with fewer threads the larger pools would sit idle.
-            return Matrix.DB_POOLS.get(Matrix.DB_POOLS.size() - 1);
+            return DbCells.POOLS.get(DbCells.POOLS.size() - 1);
         }
 
         @Override
@@ -271,7 +278,7 @@ enum MatrixKind {
             if (in.switches().tls()) {
                 throw new IllegalArgumentException("--matrix attacks' slow clients speak plain HTTP/1.1: drop --tls");
             }
-            return Matrix.attacks();
+            return AttackCells.of();
         }
 
         @Override
@@ -332,7 +339,7 @@ enum MatrixKind {
             }
             // The suite cannot restart a user's origin: that cell is left out.
             // Redis's cell only where the run has it: --app-cache redis, which the suite's own origin uses.
-            return Matrix.faults(in.switches().frontRate(), in.switches().origins().isEmpty(), in.appCacheRedis());
+            return FaultCells.of(in.switches().frontRate(), in.switches().origins().isEmpty(), in.appCacheRedis());
         }
 
         @Override
@@ -351,7 +358,7 @@ enum MatrixKind {
         /** The stale-refused cell's endpoint, beside the origin's own: every other cell keeps its stale permissions. */
         @Override
         List<String> originArgs() {
-            return Matrix.NO_STALE_ORIGIN_ARGS;
+            return FaultCells.NO_STALE_ORIGIN_ARGS;
         }
 
         @Override

@@ -54,8 +54,9 @@ import picocli.CommandLine;
             "Measure peak throughput with wrk: the edge cache's HIT path, the MISS path to the origin and the"
                     + " rejection path, each as a ratio to nginx's `return 200` of a body of the same size (the"
                     + " ceiling), measured in the same run. HIT and MISS run with the limits present but not"
-                    + " binding; the rejection path with a front limit of 1 r/s. HAProxy's cache (Debian's"
-                    + " haproxy) in front of the same back tier is measured beside the edge's HIT path. With --quota:"
+                    + " binding; the rejection path with a front limit of 1 r/s. Each other product's bare cache (its"
+                    + " least caching config, as --edge sets it beside its full edge), where its binary is installed,"
+                    + " in front of the same back tier is measured beside the edge's HIT path. With --quota:"
                     + " HIT and MISS also with the quota counted in Redis, its window and mode as given and its N raised"
                     + " so that none is rejected, and what the call adds. With --edge"
                     + " haproxy or varnish: that product's full edge against its bare form on the HIT path instead.",
@@ -457,7 +458,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the ceiling's in the same round"
                 + " (median, range over rounds). cpu us: the server's CPU per request (nginx's, both tiers for"
-                + " MISS; HAProxy's on its row); cpu: the ceiling's CPU per request over it.%n", outcome.bodyBytes()));
+                + " MISS; a product's own on its cache HIT row); cpu: the ceiling's CPU per request over it.%n", outcome.bodyBytes()));
         s.append(String.format(Locale.ROOT, "%-24s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
                 "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
         for (Figure<PeakRun.Kind> f : outcome.figures().values()) {

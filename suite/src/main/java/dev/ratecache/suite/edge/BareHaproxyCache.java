@@ -11,8 +11,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * HAProxy's cache (Debian's haproxy 2.6) in front of the same back tier as the edge, so that
- * ./run-tests.sh peak can put nginx's HIT path beside the in-memory cache users weigh it against.
+ * HAProxy's cache (Debian's haproxy 2.6) in front of the same back tier as the edge: HAProxy's bare
+ * form, so that ./run-tests.sh peak can put nginx's HIT path beside the in-memory cache users weigh
+ * it against, and peak --edge haproxy its full edge.
  * Its config is the least that caches: no log, no limits, no headers added. That is HAProxy's
  * best case, so "ahead of HAProxy" is claimed only against its fastest HIT path.
  */
@@ -30,8 +31,12 @@ public final class BareHaproxyCache implements BareForm.Running {
         return Executables.find("haproxy", "HAPROXY_BIN", "/usr/sbin/haproxy");
     }
 
-    public static boolean installed() {
-        return Executables.runnable(binary());
+    /**
+     * The spec's worker count as HAProxy's threads, so that peak's row sets HAProxy's cache beside
+     * nginx's HIT at the same count; null for "auto", which is HAProxy's own default (one per CPU).
+     */
+    static Integer threads(String workers) {
+        return workers.matches("[0-9]+") ? Integer.valueOf(workers) : null;
     }
 
     /**

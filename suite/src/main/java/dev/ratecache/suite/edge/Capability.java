@@ -12,6 +12,8 @@ public enum Capability {
     QUOTA(false),
     /** Holding requests inside the burst and releasing them at the rate (nginx's limit_req without nodelay, delay=N). */
     QUEUE_DELAY(true),
+    /** An HTTP cache at the edge (the suite's edge cache, --cache on): a product without one runs limits only. */
+    CACHE(true),
     /** Passing the burst at once and rejecting beyond it. */
     NODELAY(true),
     STALE_WHILE_REVALIDATE(true),
@@ -48,6 +50,7 @@ public enum Capability {
         return switch (this) {
             case QUEUE_DELAY -> "queue or delay";
             case NODELAY -> "pass a burst at once";
+            case CACHE -> "cache responses";
             case STALE_WHILE_REVALIDATE -> "serve stale while revalidating";
             case STALE_IF_ERROR -> "serve stale on an error";
             case CACHE_LOCK -> "send one miss of many to the origin";

@@ -17,7 +17,8 @@ public enum EdgeProduct {
     // nginx's portable configs are as any Debian machine with the optional modules would run them.
     NGINX(NginxEdge::new, templates -> new NginxEdge(templates, NginxRenderer.Machine.debian()), "nginx"),
     HAPROXY(HaproxyEdge::new, null, "haproxy"),
-    VARNISH(VarnishEdge::new, null, "varnish");
+    VARNISH(VarnishEdge::new, null, "varnish"),
+    TRAEFIK(TraefikEdge::new, null, "traefik");
 
     /**
      * The product of a run without --edge: the reference experiment's, whose tiers were nginx's, so a

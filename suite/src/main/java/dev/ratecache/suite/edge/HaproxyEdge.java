@@ -69,17 +69,21 @@ public final class HaproxyEdge implements Edge {
                 .strip();
     }
 
-    /** HAProxy's cache section and nothing else, on HAProxy's own default threads as the full edge's config leaves them. */
+    /**
+     * HAProxy's cache section and nothing else, with the spec's workers as its threads: HAProxy's own
+     * default for auto, as the full edge's config leaves them.
+     */
     @Override
     public Optional<BareForm> bareForm() {
         return Optional.of(BareForm.of("HAProxy's cache and nothing else",
-                (spec, dir, port) -> BareHaproxyCache.start(dir, null, port, spec.ports().back())));
+                (spec, dir, port) -> BareHaproxyCache.start(dir, BareHaproxyCache.threads(spec.tuning().workers()), port,
+                        spec.ports().back())));
     }
 
     @Override
     public Set<Capability> capabilities() {
         // HAProxy's stick tables can be keyed by anything a request carries.
-        return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
+        return EnumSet.of(Capability.NODELAY, Capability.CACHE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */

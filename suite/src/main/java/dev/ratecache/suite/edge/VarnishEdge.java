@@ -74,7 +74,7 @@ public final class VarnishEdge implements Edge {
     public Set<Capability> capabilities() {
         // STALE_IF_ERROR through grace, with the difference varnish/snippets/front/grace.vcl names;
         // PER_KEY_LIMITS: vsthrottle takes any string as its key.
-        return EnumSet.of(Capability.NODELAY, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
+        return EnumSet.of(Capability.NODELAY, Capability.CACHE, Capability.STALE_WHILE_REVALIDATE, Capability.STALE_IF_ERROR,
                 Capability.CACHE_LOCK, Capability.PURGE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 

@@ -2,6 +2,7 @@ package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.spec.EdgeBalance;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.switches.StackSwitches;
@@ -358,13 +359,19 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
             return this;
         }
 
-        /** A cell of --matrix fleet: its edges, their balance and the fleet's strategy. */
-        public Builder quota(QuotaTraffic traffic) {
-            traits.add(traffic);
-            edgeBalance = EdgeBalance.ROUND_ROBIN;
+        /** What a kind of matrix adds to the cell: its own {@link CellTrait}, e.g. a quotas cell's quota. */
+        public Builder trait(CellTrait trait) {
+            traits.add(trait);
             return this;
         }
 
+        /** With several edges, how this cell spreads its requests over them, whatever the user switched. */
+        public Builder edgeBalance(EdgeBalance balance) {
+            edgeBalance = balance;
+            return this;
+        }
+
+        /** A cell of --matrix fleet: its edges, their balance and the fleet's strategy. */
         public Builder fleet(Fleet setup, EdgeBalance balance) {
             traits.add(setup);
             edgeBalance = balance;
@@ -374,18 +381,6 @@ public record Cell(String name, Plan plan, boolean direct, boolean frontLimit, b
         /** A cell of --matrix db's pool sweep: the origin's pool size. */
         public Builder pool(Pool size) {
             traits.add(size);
-            return this;
-        }
-
-        /** A cell of --matrix attacks: slow clients at the edge while the normal clients run. */
-        public Builder attack(Attack attack) {
-            traits.add(attack);
-            return this;
-        }
-
-        /** A cell of --matrix faults: what goes wrong at the edge mid-cell, and when. */
-        public Builder fault(InjectedFault fault) {
-            traits.add(fault);
             return this;
         }
 

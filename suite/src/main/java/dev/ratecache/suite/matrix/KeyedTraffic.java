@@ -1,6 +1,7 @@
 package dev.ratecache.suite.matrix;
 
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.switches.AddressCeiling;
 import dev.ratecache.suite.switches.LimitKey;
@@ -163,10 +164,10 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         return s;
     }
 
-    /** In words; a quota cell's keys are its {@link QuotaTraffic}'s to describe. */
+    /** In words; a cell whose kind says its keys itself (a quota cell's) has only the limit's words here. */
     @Override
     public String describe(Cell cell) {
-        return cell.trait(QuotaTraffic.class) != null ? limitWords() : describe();
+        return cell.traits().stream().anyMatch(CellTrait::describesKeys) ? limitWords() : describe();
     }
 
     /**
@@ -203,7 +204,8 @@ public record KeyedTraffic(LimitKey limitKey, LimitScope scope, List<LimitTier> 
         };
     }
 
-    static String number(double v) {
+    /** A rate as the keys plan's property and the cell's words give it: whole, or up to three decimals. */
+    public static String number(double v) {
         return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
     }
 }

@@ -14,7 +14,6 @@ import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.terminal.Terminal;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -190,55 +189,27 @@ public final class MatrixRunner {
             TierCpu tierCpu = TierCpu.before(origin, redis, ownOrigin ? lifecycle.postgres() : null);
             Path clientDir = dir.resolve(cell.generator().folder());
             PoolSampler pool = ownOrigin && options.database().reported() ? PoolSampler.start(origin, tierCpu) : null;
-            FaultInjector faults = faultOf(cell, stack, dir);
-            Attack attack = stack == null ? null : cell.trait(Attack.class);
-            SlowClients attacker = attack == null ? null : new SlowClients(attack.kind(), attack.connections(),
-                    new InetSocketAddress(stack.frontUri().getHost(), stack.frontUri().getPort()));
-            // The edge's own count of its connections, where it keeps one the suite can read (nginx's stub_status).
-            EdgeConnections edgeConnections = attacker != null && stack.product().equals("nginx")
-                    ? EdgeConnections.start(options.ports().frontStatus()) : null;
+            List<CellTrait.Beside> besides = besides(cell, stack, spec, dir, ownOrigin);
             Generated generated;
-            AttackFigures attackFigures = null;
             try {
-                if (attacker != null) {
-                    // The normal clients meet an edge already under attack.
-                    attacker.start();
-                    attacker.awaitOpened(ATTACK_OPENING);
+                for (CellTrait.Beside b : besides) {
+                    b.beforeTraffic();
                 }
-                generated = generate(cell, props, clientDir, faults);
-                if (attacker != null) {
-                    Poll.pause(Math.max(0, Math.max(generated.client().lastEndMs() + 1000,
-                            attacker.startedMs() + attackMinimumMs()) - System.currentTimeMillis()));
-                    // The edge's last count is taken while the attacker still holds what it holds.
-                    EdgeConnections.Seen edgeSide = null;
-                    if (edgeConnections != null) {
-                        edgeConnections.close();
-                        edgeSide = edgeConnections.seen();
-                    }
-                    List<SlowClients.Connection> connections = attacker.finish();
-                    attackFigures = AttackFigures.of(attack, connections, generated.client().firstStartMs(),
-                            generated.client().lastEndMs(), attacker.startedMs(),
-                            cell.edge().adapter().slowClientBound(attack.kind(), spec), edgeSide);
+                generated = generate(cell, props, clientDir, besides);
+                for (CellTrait.Beside b : besides) {
+                    b.afterTraffic(generated.client().firstStartMs(), generated.client().lastEndMs());
                 }
             } finally {
-                if (edgeConnections != null) {
-                    edgeConnections.close();
-                }
                 if (pool != null) {
                     pool.close();
                 }
-                if (faults != null) {
-                    faults.close();
-                }
-                if (attacker != null) {
-                    attacker.close();
-                }
+                besides.forEach(CellTrait.Beside::close);
             }
             LoadGenerator.Run run = generated.run();
             // A fault cell may have killed the origin or Redis and started another: the cell's are those running now.
             origin = ownOrigin ? lifecycle.origin() : null;
             redis = ownOrigin && cell.appCache() ? lifecycle.redis() : null;
-            if (faults != null && origin != null && faults.restartedOrigin()) {
+            if (origin != null && besides.stream().anyMatch(CellTrait.Beside::restartedOrigin)) {
                 probeTheNewOrigin(stack, props.get("path"), origin);
             }
             ClientSamples client = generated.client();
@@ -263,17 +234,15 @@ public final class MatrixRunner {
             DatabaseFigures database = pool == null ? null : DatabaseFigures.of(counters, pool.activePeak(), options.database());
             List<KindFigures> figures = new ArrayList<>(java.util.Arrays.asList(replay, fallbacks, database));
             figures.addAll(traitFigures(cell, client, fallbacks, logs));
-            if (attackFigures != null) {
-                out.println("  " + attackFigures.terminalLine());
-                figures.add(attackFigures);
-            }
-            if (faults != null) {
-                FaultFigures f = FaultFigures.of(faults.happened(), client.samples(), faults.newLimit(),
-                        counters == null ? null : counters.total().requests(), redisLookups(redis),
-                        counters == null || counters.items() == null || counters.items().appCache() == null ? null
-                                : counters.items().appCache().errors());
-                out.println("  " + f.terminalLine());
-                figures.add(f);
+            if (!besides.isEmpty()) {
+                CellTrait.Ran ran = new CellTrait.Ran(client.samples(), counters, redisLookups(redis));
+                for (CellTrait.Beside b : besides) {
+                    CellTrait.Figure f = b.figure(ran);
+                    if (f != null) {
+                        out.println("  " + f.terminalLine());
+                        figures.add(f);
+                    }
+                }
             }
             CellMeasurement.Breakdowns breakdowns = new CellMeasurement.Breakdowns(
                     LoadHostSamples.count(client.samples(), remote, dir, out), timeline, figures);
@@ -395,47 +364,62 @@ public final class MatrixRunner {
     /** Past the per-client limit's burst of the flood just ended, however small the limit. */
     private static final long PROBE_GAP_MS = 500;
 
-    /** How long the slow clients may take to open their connections before the normal clients start anyway. */
-    private static final Duration ATTACK_OPENING = Duration.ofSeconds(30);
-
-    /**
-     * The least an attack lasts: twice the front's --client-timeout and 2 s more, so that a connection
-     * opened last outlives a timeout of that length and the edge is seen ending it (or not).
-     */
-    private long attackMinimumMs() {
-        return (2L * options.switches().clientTimeout() + 2) * 1000;
-    }
-
     /** What the generator left: its run, its samples read once, and the CPU over the samples' window. */
     private record Generated(LoadGenerator.Run run, ClientSamples client, CellMeasurement.WindowCpu windowCpu) {}
 
     /**
-     * The injector of the cell's {@link InjectedFault} into its front tier, null for a cell without one; a
-     * reload's config is the cell's with the fault's front rate, rendered when it fires.
+     * What the cell's traits do beside its traffic (a fault at the tiers, slow clients at the edge),
+     * set up and not yet started; none for most cells.
      */
-    private FaultInjector faultOf(Cell cell, Stack stack, Path dir) throws IOException {
-        InjectedFault fault = cell.trait(InjectedFault.class);
-        if (fault == null || stack == null) {
-            return null;
+    private List<CellTrait.Beside> besides(Cell cell, Stack stack, StackSpec spec, Path dir, boolean ownOrigin)
+            throws IOException {
+        CellTrait.Run run = new CellTrait.Run() {
+            @Override
+            public Cell cell() {
+                return cell;
+            }
+
+            @Override
+            public Stack stack() {
+                return stack;
+            }
+
+            @Override
+            public StackSpec spec() {
+                return spec;
+            }
+
+            @Override
+            public StackSwitches switches() throws IOException {
+                return switchesOf(cell, dir);
+            }
+
+            @Override
+            public StackPorts ports() {
+                return options.ports();
+            }
+
+            @Override
+            public CellTrait.Restarts restarts() {
+                return ownOrigin ? lifecycle : null;
+            }
+        };
+        List<CellTrait.Beside> besides = new ArrayList<>();
+        try {
+            for (CellTrait t : cell.traits()) {
+                CellTrait.Beside b = t.beside(run);
+                if (b != null) {
+                    besides.add(b);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            besides.forEach(CellTrait.Beside::close);
+            throw e;
         }
-        StackSpec reloaded = null;
-        if (fault.kind() == InjectedFault.Kind.RELOAD) {
-            StackSpec spec = switchesOf(cell, dir).frontRate(fault.newRate()).spec(options.ports());
-            reloaded = stack.tls().map(spec::withTlsFiles).orElse(spec);
-        }
-        boolean ownOrigin = options.switches().origins().isEmpty();
-        if ((fault.kind() == InjectedFault.Kind.ORIGIN_RESTART || fault.kind() == InjectedFault.Kind.STALE_REFUSED) && !ownOrigin) {
-            throw new IllegalStateException("a fault cell that restarts the origin runs only on the suite's own");
-        }
-        if (fault.kind() == InjectedFault.Kind.REDIS_RESTART && (!ownOrigin || !cell.appCache())) {
-            throw new IllegalStateException("a fault cell that restarts Redis runs only with the suite's own origin's"
-                    + " app cache (--app-cache redis)");
-        }
-        return new FaultInjector(fault, stack, reloaded, options.ports().frontStatus(),
-                ownOrigin ? lifecycle : null);
+        return besides;
     }
 
-    private Generated generate(Cell cell, Map<String, String> props, Path clientDir, FaultInjector faults)
+    private Generated generate(Cell cell, Map<String, String> props, Path clientDir, List<CellTrait.Beside> besides)
             throws IOException, InterruptedException, CellFailure {
         LoadGenerator generator = generators.get(cell.generator());
         try (CpuDuringRun during = CpuDuringRun.start()) {
@@ -444,9 +428,7 @@ public final class MatrixRunner {
                     estimate.cellGuess(cell), estimate.runGuess(), cellStarted)) {
                 run = generator.run(cell, props, clientDir, pid -> {
                     during.generatorStarted(pid);
-                    if (faults != null) {
-                        faults.start();
-                    }
+                    besides.forEach(CellTrait.Beside::trafficStarted);
                 });
             }
             during.finished();

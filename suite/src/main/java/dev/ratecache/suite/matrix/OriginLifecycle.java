@@ -14,7 +14,7 @@ import java.util.List;
  * a whole matrix run: one origin serves every cell and is restarted only when it died or a cell
  * needs the other app-cache mode.
  */
-final class OriginLifecycle implements AutoCloseable {
+final class OriginLifecycle implements AutoCloseable, CellTrait.Restarts {
     private final MatrixRunner.Options options;
     private final PrintWriter out;
     /** Volatile: a fault cell's thread starts it again mid-cell ({@link #killAndStartAgain}). */
@@ -194,6 +194,16 @@ final class OriginLifecycle implements AutoCloseable {
         dead.close();
         redis = RedisServer.start(dead.dir(), dead.port());
         return redis;
+    }
+
+    @Override
+    public void restartOrigin(java.util.function.LongConsumer killed) throws IOException {
+        killAndStartAgain(killed);
+    }
+
+    @Override
+    public void restartRedis(java.util.function.LongConsumer killed) throws IOException {
+        killRedisAndStartAgain(killed);
     }
 
     private List<String> originArgs(boolean appCache, int pool) {

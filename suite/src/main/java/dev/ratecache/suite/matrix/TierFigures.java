@@ -49,7 +49,8 @@ public record TierFigures(List<Tier> tiers, String noisyKey, double wellBehavedR
         return slash < 0 ? label : label.substring(0, slash);
     }
 
-    static String keyOf(String label) {
+    /** The key of a keys.jmx label: after its first slash; empty for a label without one. */
+    public static String keyOf(String label) {
         int slash = label.indexOf('/');
         return slash < 0 ? "" : label.substring(slash + 1);
     }

@@ -68,7 +68,9 @@ public final class EdgePeak {
             int bodyBytes = PeakHarness.warm(fullUrl);
             CeilingServer ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
                     Ports.free(), bodyBytes));
-            BareForm.Running bare = h.started(bareForm.start(spec, options.dir().resolve("bare"), Ports.free()));
+            // The bare form on the product's own default threads, as its full edge runs (the spec's workers are nginx's).
+            StackSpec bareSpec = PeakRun.open(options.switches()).workers("auto").spec(options.ports());
+            BareForm.Running bare = h.started(bareForm.start(bareSpec, options.dir().resolve("bare"), Ports.free()));
             URI bareUrl = withoutDefaultPort(bare.uri().resolve(options.path()));
             // The bare forms add no cache-status header: the origin's counter tells a hit from a miss.
             if (!h.warmedByOrigin(bareUrl)) {

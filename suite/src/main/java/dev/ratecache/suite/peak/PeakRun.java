@@ -1,7 +1,9 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Ports;
-import dev.ratecache.suite.edge.BareHaproxyCache;
+import dev.ratecache.suite.edge.BareForm;
+import dev.ratecache.suite.edge.Edge;
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.Quota;
@@ -18,10 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,36 +31,51 @@ import java.util.regex.Pattern;
 /**
  * Peak throughput of the tiers' paths, each as a ratio to nginx's own ceiling measured in the
  * same run: the edge cache's HIT path, the MISS path to the origin, and the rejection path, against
- * {@code return 200} of a body of the same size ({@link CeilingServer}). Each round measures the
- * ceiling right before the paths it is compared with, so drift on a shared machine cancels out.
+ * {@code return 200} of a body of the same size ({@link CeilingServer}); beside the HIT path, each
+ * other product's least caching config ({@link Edge#bareForm}) whose binary is installed. Each round
+ * measures the ceiling right before the paths it is compared with, so drift on a shared machine
+ * cancels out.
  */
 public final class PeakRun {
-    /** What one run measures. */
-    public enum Kind {
-        CEILING("ceiling: return 200"),
-        HIT("edge-cache HIT"),
-        HAPROXY_HIT("HAProxy cache HIT"),
-        MISS("MISS to origin"),
-        REJECTION("rejection (limit)"),
+    /**
+     * What one run measures: a path of the edge, or another product's cache alone on the HIT path
+     * ({@link #cacheHit}), which its adapter brings, so that a new product's row needs no edit here.
+     *
+     * @param name  the run's name in its wrk files' names (lower case) and in a test's words
+     * @param label the table's words
+     * @param order where the table lists it: the edge's HIT, then each other product's cache HIT in
+     *              their registration order, then the MISS and the rest
+     */
+    public record Kind(String name, String label, int order) implements Comparable<Kind> {
+        public static final Kind CEILING = new Kind("CEILING", "ceiling: return 200", 0);
+        public static final Kind HIT = new Kind("HIT", "edge-cache HIT", 1);
+        public static final Kind MISS = new Kind("MISS", "MISS to origin", 1000);
+        public static final Kind REJECTION = new Kind("REJECTION", "rejection (limit)", 1001);
         // --fleet: the same two paths through the balancer and two edges, the per-client limit split and
         // then shared in Redis, so that the difference is the Redis round trip alone.
-        FLEET_SPLIT_MISS("MISS, fleet split"),
-        FLEET_SHARED_MISS("MISS, fleet shared"),
-        FLEET_SPLIT_REJECTION("rejection, fleet split"),
-        FLEET_SHARED_REJECTION("rejection, fleet shared"),
+        public static final Kind FLEET_SPLIT_MISS = new Kind("FLEET_SPLIT_MISS", "MISS, fleet split", 1002);
+        public static final Kind FLEET_SHARED_MISS = new Kind("FLEET_SHARED_MISS", "MISS, fleet shared", 1003);
+        public static final Kind FLEET_SPLIT_REJECTION = new Kind("FLEET_SPLIT_REJECTION", "rejection, fleet split", 1004);
+        public static final Kind FLEET_SHARED_REJECTION = new Kind("FLEET_SHARED_REJECTION", "rejection, fleet shared",
+                1005);
         // --quota: HIT and MISS again on the same one edge with the quota counted in Redis, so that the
         // difference from HIT and MISS above is the quota's Redis call alone.
-        QUOTA_HIT("HIT, quota in Redis"),
-        QUOTA_MISS("MISS, quota in Redis");
+        public static final Kind QUOTA_HIT = new Kind("QUOTA_HIT", "HIT, quota in Redis", 1006);
+        public static final Kind QUOTA_MISS = new Kind("QUOTA_MISS", "MISS, quota in Redis", 1007);
 
-        private final String label;
-
-        Kind(String label) {
-            this.label = label;
+        /** {@code product}'s bare form on the HIT path: "HAProxy cache HIT", named HAPROXY_HIT. */
+        public static Kind cacheHit(EdgeProduct product) {
+            return new Kind(product.name() + "_HIT", product.displayName() + " cache HIT", 2 + product.ordinal());
         }
 
-        public String label() {
-            return label;
+        @Override
+        public int compareTo(Kind other) {
+            return order != other.order ? Integer.compare(order, other.order) : name.compareTo(other.name);
+        }
+
+        @Override
+        public String toString() {
+            return name;
         }
     }
 
@@ -162,7 +179,7 @@ public final class PeakRun {
         this.h = h;
     }
 
-    /** Starts the origin, the tiers, the ceiling and HAProxy's cache, and measures the rounds. */
+    /** Starts the origin, the tiers, the ceiling and the other products' caches, and measures the rounds. */
     public static Outcome run(PeakOptions options, PrintWriter progress) throws IOException, InterruptedException {
         try (PeakHarness h = new PeakHarness(options, progress)) {
             return new PeakRun(h).measure();
@@ -178,16 +195,8 @@ public final class PeakRun {
         CeilingServer ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
                 Ports.free(), bodyBytes));
         List<Kind> kinds = new ArrayList<>(List.of(Kind.CEILING, Kind.HIT, Kind.MISS));
-        BareHaproxyCache haproxy = BareHaproxyCache.installed() ? h.started(BareHaproxyCache.start(
-                options.dir().resolve("haproxy"), threads(options.workers()), Ports.free(), options.ports().back())) : null;
-        if (haproxy != null) {
-            // HAProxy adds no cache-status header: the origin's counter tells a hit from a miss.
-            h.warmedByOrigin(haproxy.uri().resolve(options.path()));
-            kinds.add(Kind.HAPROXY_HIT);
-        } else {
-            h.warn("HAProxy cache HIT: not measured, haproxy is not installed (" + BareHaproxyCache.binary()
-                    + "; sudo apt-get install -y haproxy, or run ./run-tests.sh peak)");
-        }
+        Map<Kind, BareForm.Running> caches = startCaches(open);
+        kinds.addAll(caches.keySet());
         QuotaRows quota = options.quota() == null ? null : QuotaRows.start(h, origin);
         if (quota != null) {
             kinds.addAll(List.of(Kind.QUOTA_HIT, Kind.QUOTA_MISS));
@@ -206,9 +215,9 @@ public final class PeakRun {
             if (quota != null && !quotaFirst) {
                 quotaHit(quota, round);
             }
-            if (haproxy != null) {
-                h.notReachingOrigin("HAProxy", round, () -> measure(Kind.HAPROXY_HIT,
-                        haproxy.uri().resolve(options.path()), null, round, haproxy.pid()));
+            for (Map.Entry<Kind, BareForm.Running> cache : caches.entrySet()) {
+                h.notReachingOrigin(cache.getKey().label(), round, () -> measure(cache.getKey(),
+                        cache.getValue().uri().resolve(options.path()), null, round, cache.getValue().pid()));
             }
             if (quotaFirst) {
                 measure(Kind.QUOTA_MISS, quota.url(), missScript("quota-miss", round), round, quota.miss());
@@ -219,8 +228,8 @@ public final class PeakRun {
             }
             tally.ratios(Kind.CEILING, kinds);
         });
-        if (haproxy != null) {
-            h.stop(haproxy);
+        for (BareForm.Running cache : caches.values()) {
+            h.stop(cache);
         }
         Map<String, Long> quotaLog = quota == null ? Map.of() : quota.stop(h);
         h.stop(open);
@@ -236,12 +245,41 @@ public final class PeakRun {
         if (options.fleet()) {
             measureFleet(ceiling, origin);
         }
-        Map<Kind, Figure<Kind>> figures = new EnumMap<>(Kind.class);
+        Map<Kind, Figure<Kind>> figures = new TreeMap<>();
         for (Kind kind : tally.keys()) {
             figures.put(kind, tally.figure(kind));
         }
         check(figures, h.warnings());
         return new Outcome(bodyBytes, figures, h.warnings(), quotaLog);
+    }
+
+    /**
+     * Each other product's bare form ({@link Edge#bareForm}) in front of {@code open}'s back tier,
+     * started and warmed, by its row; a product whose binary is not installed is a warning instead.
+     * Its threads are nginx's workers ({@code open}'s spec), so that its HIT row is set beside
+     * nginx's at the same count.
+     */
+    private Map<Kind, BareForm.Running> startCaches(Stack open) throws IOException, InterruptedException {
+        PeakOptions options = h.options();
+        Map<Kind, BareForm.Running> caches = new TreeMap<>();
+        for (EdgeProduct product : EdgeProduct.values()) {
+            Edge adapter = product.adapter();
+            if (product == EdgeProduct.DEFAULT || adapter.bareForm().isEmpty()) {
+                continue;
+            }
+            Kind kind = Kind.cacheHit(product);
+            Optional<String> missing = adapter.notInstalled();
+            if (missing.isPresent()) {
+                h.warn(kind.label() + ": not measured, " + missing.get());
+                continue;
+            }
+            BareForm.Running cache = h.started(adapter.bareForm().get().start(open.spec(),
+                    options.dir().resolve(product.toString()), Ports.free()));
+            // The bare forms add no cache-status header: the origin's counter tells a hit from a miss.
+            h.warmedByOrigin(cache.uri().resolve(options.path()));
+            caches.put(kind, cache);
+        }
+        return caches;
     }
 
     /** One wrk run of {@code kind} on {@code url}; {@code masters} are the processes whose trees serve it. */
@@ -367,11 +405,6 @@ public final class PeakRun {
         return n;
     }
 
-    /** nginx's worker count as HAProxy's threads; null for "auto", which is HAProxy's own default. */
-    static Integer threads(String workers) {
-        return workers.matches("[0-9]+") ? Integer.valueOf(workers) : null;
-    }
-
     /**
      * {@link PeakHarness#warm(URI)} for your own config, which sends no X-Cache-Status: the origin's
      * counter tells a hit, as for HAProxy's cache. Returns the body's size.
@@ -387,14 +420,13 @@ public final class PeakRun {
 
     /** Doubts about the figures, e.g. a HIT run that got rejections: the limits were binding after all. */
     private static void check(Map<Kind, Figure<Kind>> figures, List<String> warnings) {
-        for (Kind kind : List.of(Kind.CEILING, Kind.HIT, Kind.HAPROXY_HIT, Kind.MISS, Kind.FLEET_SPLIT_MISS,
-                Kind.FLEET_SHARED_MISS, Kind.QUOTA_HIT, Kind.QUOTA_MISS)) {
-            Figure<Kind> f = figures.get(kind);
-            if (f != null && f.non2xx() > 0) {
-                warnings.add(kind.label() + ": " + f.non2xx() + " of " + f.requests() + " responses were not 2xx/3xx");
+        List<Kind> rejections = List.of(Kind.REJECTION, Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION);
+        for (Figure<Kind> f : figures.values()) {
+            if (!rejections.contains(f.key()) && f.non2xx() > 0) {
+                warnings.add(f.key().label() + ": " + f.non2xx() + " of " + f.requests() + " responses were not 2xx/3xx");
             }
         }
-        for (Kind kind : List.of(Kind.REJECTION, Kind.FLEET_SPLIT_REJECTION, Kind.FLEET_SHARED_REJECTION)) {
+        for (Kind kind : rejections) {
             Figure<Kind> rejected = figures.get(kind);
             if (rejected != null && rejected.non2xx() < rejected.requests() * 0.99) {
                 warnings.add(kind.label() + ": only " + rejected.non2xx() + " of " + rejected.requests()

@@ -25,7 +25,8 @@ import java.util.Locale;
  *              or not: with it off, the promise is what it would have kept
  */
 public record BackLimitPromise(int limit) {
-    static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
+    /** The time of day a promise's check names its busiest window by, in UTC: every kind's promise says it alike. */
+    public static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
     /** @param limits the stack as switched with both limits on: the limits the cells turn on and off */

@@ -373,7 +373,7 @@ final class ReportModel {
 
     /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
     Map<String, Double> tierPredictions(CellResult r) {
-        return TiersSection.predicted(r, predictions);
+        return ReportSection.predictedTierRejections(r, predictions);
     }
 
     /** A replay cell's breakdown, as the templates show it. */

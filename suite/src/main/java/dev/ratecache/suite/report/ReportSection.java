@@ -1,6 +1,8 @@
 package dev.ratecache.suite.report;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.ratecache.suite.matrix.CellResult;
+import dev.ratecache.suite.predict.CellPrediction;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +30,22 @@ public record ReportSection(String title, String intro, List<Table> tables, List
 
     public ReportSection(String title, String intro, List<String> lines) {
         this(title, intro, List.of(), lines, Map.of());
+    }
+
+    /** A logged value (a path, a client, a key) in a table cell of a kind's section, escaped as the report's own. */
+    public static String cellText(String text) {
+        return ReportModel.cellText(text);
+    }
+
+    /** A figure to one decimal, as the report's tables give it. */
+    public static String fmt(double value) {
+        return ReportModel.fmt(value);
+    }
+
+    /** The model's rejected share per tier for a keys cell; empty when it has none (a gap). */
+    public static Map<String, Double> predictedTierRejections(CellResult r, Map<String, CellPrediction> predictions) {
+        CellPrediction p = predictions.get(r.cell().name());
+        return p == null ? Map.of() : p.prediction().tierRejectedPct();
     }
 
     /** The same section, its title linked to {@code page} of the docs. */

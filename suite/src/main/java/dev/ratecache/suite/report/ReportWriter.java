@@ -261,7 +261,8 @@ public final class ReportWriter {
         return model.reference(r);
     }
 
-    static double round(Double v) {
+    /** A figure as summary.json keeps it: to three decimals; NaN for none. */
+    public static double round(Double v) {
         return v == null ? Double.NaN : Math.round(v * 1000) / 1000.0;
     }
 }

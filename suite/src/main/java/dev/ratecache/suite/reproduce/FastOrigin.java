@@ -43,24 +43,24 @@ final class FastOrigin implements Experiment {
                             + " there, an nginx HIT here), so the difference is mostly the machine. " + MACHINE
                             + " Our HIT also goes through the production front (its access log, security headers,"
                             + " Age), not a bare server.",
-                    Figure.of(THROUGHPUT, "124366.73"), Figure.of(MEAN_MS, "354.85us"), Figure.of(MAX_MS, "47.24ms"),
-                    Figure.of(SAMPLES, "1256199")),
+                    PublishedFigure.of(THROUGHPUT, "124366.73"), PublishedFigure.of(MEAN_MS, "354.85us"), PublishedFigure.of(MAX_MS, "47.24ms"),
+                    PublishedFigure.of(SAMPLES, "1256199")),
             new PublishedRow("omni_httpd on an older x86_64 Linux machine of theirs", EDGE, "The same server, on another"
                     + " machine of theirs, gave a little over half the M1 Max's figure: the machine alone moves it that much.",
-                    Figure.of(THROUGHPUT, "about 70K/sec")),
+                    PublishedFigure.of(THROUGHPUT, "about 70K/sec")),
             new PublishedRow("Node.js (http module) with a pg pool of 10, a query per request", DIRECT,
                     "Their Node.js sent each request's query to PostgreSQL over TCP through its pool; our origin has no"
                             + " database on this path and answers from memory, on Tomcat's 10 request threads, its"
                             + " JVM started for this run and compiling its hot path while wrk measures. " + MACHINE,
-                    Figure.of(THROUGHPUT, "18838.56"), Figure.of(MEAN_MS, "1.11ms"), Figure.of(MAX_MS, "33.09ms"),
-                    Figure.of(SAMPLES, "190319")),
+                    PublishedFigure.of(THROUGHPUT, "18838.56"), PublishedFigure.of(MEAN_MS, "1.11ms"), PublishedFigure.of(MAX_MS, "33.09ms"),
+                    PublishedFigure.of(SAMPLES, "190319")),
             new PublishedRow("The same Node.js, PostgreSQL reached over Unix sockets", DIRECT,
                     "Unix sockets spared their app a TCP round trip to its database on each request (1.6 times the"
                             + " TCP figure); our origin reaches no database here, and every hop of ours (wrk to nginx,"
                             + " nginx to nginx, nginx to the origin) is TCP on loopback, as it is between hosts in"
                             + " production. " + MACHINE,
-                    Figure.of(THROUGHPUT, "30361.88"), Figure.of(MEAN_MS, "663.15us"), Figure.of(MAX_MS, "9.87ms"),
-                    Figure.of(SAMPLES, "306649")));
+                    PublishedFigure.of(THROUGHPUT, "30361.88"), PublishedFigure.of(MEAN_MS, "663.15us"), PublishedFigure.of(MAX_MS, "9.87ms"),
+                    PublishedFigure.of(SAMPLES, "306649")));
 
     private static final About ABOUT = new About(NAME, "003", "a fast origin, straight and behind the edge",
             Source.FAST_ORIGIN.cite() + ": omni_httpd, an HTTP server"

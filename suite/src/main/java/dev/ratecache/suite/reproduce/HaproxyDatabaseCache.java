@@ -62,21 +62,21 @@ final class HaproxyDatabaseCache implements Experiment {
 
     private static final List<PublishedRow> PUBLISHED = List.of(
             new PublishedRow("Small query (5 rows), with HAProxy (its cache)", SMALL_CACHED, HIT,
-                    Figure.of(THROUGHPUT, "32179.23"), Figure.of(CPU_FRONT_PCT, "120"), Figure.of(CPU_POSTGRES_PCT, "0"),
-                    Figure.of(CPU_ORIGIN_PCT, "0"), Figure.of(WALL_S, "3 s")),
+                    PublishedFigure.of(THROUGHPUT, "32179.23"), PublishedFigure.of(CPU_FRONT_PCT, "120"), PublishedFigure.of(CPU_POSTGRES_PCT, "0"),
+                    PublishedFigure.of(CPU_ORIGIN_PCT, "0"), PublishedFigure.of(WALL_S, "3 s")),
             new PublishedRow("Small query (5 rows), without HAProxy", SMALL_UNCACHED, MISS,
-                    Figure.of(THROUGHPUT, "4510.63"), Figure.of(CPU_FRONT_PCT, "0"), Figure.of(CPU_POSTGRES_PCT, "120"),
-                    Figure.of(CPU_ORIGIN_PCT, "310"), Figure.of(WALL_S, "22s")),
+                    PublishedFigure.of(THROUGHPUT, "4510.63"), PublishedFigure.of(CPU_FRONT_PCT, "0"), PublishedFigure.of(CPU_POSTGRES_PCT, "120"),
+                    PublishedFigure.of(CPU_ORIGIN_PCT, "310"), PublishedFigure.of(WALL_S, "22s")),
             new PublishedRow("Medium query (all the cities of Geneva Canton), with HAProxy (its cache)", MEDIUM_CACHED,
                     HIT + " Their answer was larger (190.07MB/s over 9210.26 req/s: about 20 kB an answer; ours, 50"
                             + " rows, about 2.8 kB with its headers), so their HAProxy copied more bytes per HIT.",
-                    Figure.of(THROUGHPUT, "9210.26"), Figure.of(CPU_FRONT_PCT, "80"), Figure.of(CPU_POSTGRES_PCT, "0"),
-                    Figure.of(CPU_ORIGIN_PCT, "0"), Figure.of(WALL_S, "10 s")),
+                    PublishedFigure.of(THROUGHPUT, "9210.26"), PublishedFigure.of(CPU_FRONT_PCT, "80"), PublishedFigure.of(CPU_POSTGRES_PCT, "0"),
+                    PublishedFigure.of(CPU_ORIGIN_PCT, "0"), PublishedFigure.of(WALL_S, "10 s")),
             new PublishedRow("Medium query (all the cities of Geneva Canton), without HAProxy", MEDIUM_UNCACHED,
                     MISS + " Their medium answer was tens of kB (69.26MB/s over 1180 req/s) that PostgREST had"
                             + " PostgreSQL build as JSON; ours is about 2.8 kB, which the origin builds from 50 rows.",
-                    Figure.of(THROUGHPUT, "1180"), Figure.of(CPU_FRONT_PCT, "0"), Figure.of(CPU_POSTGRES_PCT, "130"),
-                    Figure.of(CPU_ORIGIN_PCT, "310"), Figure.of(WALL_S, "2m24s")));
+                    PublishedFigure.of(THROUGHPUT, "1180"), PublishedFigure.of(CPU_FRONT_PCT, "0"), PublishedFigure.of(CPU_POSTGRES_PCT, "130"),
+                    PublishedFigure.of(CPU_ORIGIN_PCT, "310"), PublishedFigure.of(WALL_S, "2m24s")));
 
     private static final About ABOUT = new About(NAME, "000", "HAProxy's cache in front of a database API",
             Source.HAPROXY_CACHE.cite() + ": HAProxy's cache in front"

@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param figures        its figures, as printed; throughput first
  * @param whyOursDiffers where our setup differs from theirs, and what that does to the figures
  */
-public record PublishedRow(String row, String cell, List<Figure> figures, String whyOursDiffers) {
+public record PublishedRow(String row, String cell, List<PublishedFigure> figures, String whyOursDiffers) {
     public PublishedRow {
         Objects.requireNonNull(row, "row");
         Objects.requireNonNull(whyOursDiffers, "whyOursDiffers");
@@ -25,12 +25,12 @@ public record PublishedRow(String row, String cell, List<Figure> figures, String
         }
     }
 
-    public PublishedRow(String row, String cell, String whyOursDiffers, Figure... figures) {
+    public PublishedRow(String row, String cell, String whyOursDiffers, PublishedFigure... figures) {
         this(row, cell, List.of(figures), whyOursDiffers);
     }
 
     /** Its figure for {@code metric}, if it published one. */
-    public Optional<Figure> figure(Metric metric) {
+    public Optional<PublishedFigure> figure(Metric metric) {
         return figures.stream().filter(f -> f.metric() == metric).findFirst();
     }
 
@@ -40,11 +40,11 @@ public record PublishedRow(String row, String cell, List<Figure> figures, String
 
     /** The row as the report's brackets show it beside the cell (throughput, rejections, latency). */
     public Reference reference() {
-        return new Reference(throughput(), figure(Metric.REJECTED_PCT).map(Figure::value).orElse(0.0),
+        return new Reference(throughput(), figure(Metric.REJECTED_PCT).map(PublishedFigure::value).orElse(0.0),
                 value(Metric.MEAN_MS), value(Metric.MIN_MS), value(Metric.MAX_MS), whyOursDiffers);
     }
 
     private Double value(Metric metric) {
-        return figure(metric).map(Figure::value).orElse(null);
+        return figure(metric).map(PublishedFigure::value).orElse(null);
     }
 }

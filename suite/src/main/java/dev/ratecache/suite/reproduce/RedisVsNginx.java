@@ -39,15 +39,15 @@ final class RedisVsNginx implements Experiment {
                             + " loopback with no container in the way, and a Redis hit costs it well under a millisecond."
                             + " With 10 connections in a closed loop, throughput is 10 over the latency: the faster app"
                             + " answers many times more.",
-                    Figure.of(THROUGHPUT, "169.76"), Figure.of(MEAN_MS, "65.27ms"), Figure.of(MAX_MS, "472.13ms"),
-                    Figure.of(SAMPLES, "1704")),
+                    PublishedFigure.of(THROUGHPUT, "169.76"), PublishedFigure.of(MEAN_MS, "65.27ms"), PublishedFigure.of(MAX_MS, "472.13ms"),
+                    PublishedFigure.of(SAMPLES, "1704")),
             new PublishedRow("Nginx cache: wrk through nginx's proxy_cache, the API's Redis caching commented out",
                     EDGE, "Their nginx ran in docker-compose, its cache in files under /tmp/cache, reached through"
                             + " docker's published port 80, and averaged 23.38 ms for a 4-byte cached answer, far above"
                             + " what a HIT costs nginx itself (ours beside it): most of that was their setup. Ours is nginx on loopback on this machine, every answer a HIT from"
                             + " its cache (the file's pages in memory), wrk beside it on the same 2 cores.",
-                    Figure.of(THROUGHPUT, "428.75"), Figure.of(MEAN_MS, "23.38ms"), Figure.of(MAX_MS, "71.50ms"),
-                    Figure.of(SAMPLES, "4293")));
+                    PublishedFigure.of(THROUGHPUT, "428.75"), PublishedFigure.of(MEAN_MS, "23.38ms"), PublishedFigure.of(MAX_MS, "71.50ms"),
+                    PublishedFigure.of(SAMPLES, "4293")));
 
     private static final About ABOUT = new About(NAME, "001", "nginx's cache against an app-level Redis cache",
             Source.REDIS_VS_NGINX.cite() + ": two Flask APIs with flask-caching, Redis 6.0.8 and nginx in"

@@ -72,12 +72,12 @@ final class ReferenceRun implements Experiment {
     }
 
     private static PublishedRow row(String words, String cell, Reference r) {
-        List<Figure> figures = new ArrayList<>(List.of(Figure.of(THROUGHPUT, r.throughput()),
-                Figure.of(REJECTED_PCT, r.rejectedPct())));
+        List<PublishedFigure> figures = new ArrayList<>(List.of(PublishedFigure.of(THROUGHPUT, r.throughput()),
+                PublishedFigure.of(REJECTED_PCT, r.rejectedPct())));
         if (r.meanMs() != null) {
-            figures.add(Figure.of(MEAN_MS, r.meanMs()));
-            figures.add(Figure.of(MIN_MS, r.minMs()));
-            figures.add(Figure.of(MAX_MS, r.maxMs()));
+            figures.add(PublishedFigure.of(MEAN_MS, r.meanMs()));
+            figures.add(PublishedFigure.of(MIN_MS, r.minMs()));
+            figures.add(PublishedFigure.of(MAX_MS, r.maxMs()));
         }
         return new PublishedRow(words, cell, figures, r.whyOursDiffers());
     }

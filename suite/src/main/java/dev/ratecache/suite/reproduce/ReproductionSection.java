@@ -26,15 +26,15 @@ public final class ReproductionSection {
         Measured measured = new Measured(cells);
         List<Metric> metrics = metrics(e);
         List<String> headings = new ArrayList<>(List.of("published row", "here"));
-        metrics.forEach(m -> headings.add(Figure.heading(m) + ": published / here"));
+        metrics.forEach(m -> headings.add(PublishedFigure.heading(m) + ": published / here"));
         headings.add("here / published req/s");
         headings.add("why ours differs");
         List<ReportSection.Row> rows = new ArrayList<>();
         for (PublishedRow p : e.published()) {
             List<String> row = new ArrayList<>(List.of(p.row(), p.cell() == null ? "no cell" : p.cell()));
             for (Metric m : metrics) {
-                String ours = p.cell() == null ? "" : " / " + Figure.format(m, measured.median(p.cell(), m).orElse(null));
-                row.add(p.figure(m).map(Figure::printed).orElse("n/a") + ours);
+                String ours = p.cell() == null ? "" : " / " + PublishedFigure.format(m, measured.median(p.cell(), m).orElse(null));
+                row.add(p.figure(m).map(PublishedFigure::printed).orElse("n/a") + ours);
             }
             Optional<Double> ratio = p.cell() == null ? Optional.empty()
                     : measured.median(p.cell(), Metric.THROUGHPUT).map(t -> t / p.throughput());
@@ -89,7 +89,7 @@ public final class ReproductionSection {
     static List<Metric> metrics(Experiment e) {
         List<Metric> metrics = new ArrayList<>();
         for (PublishedRow p : e.published()) {
-            p.figures().stream().map(Figure::metric).filter(m -> !metrics.contains(m)).forEach(metrics::add);
+            p.figures().stream().map(PublishedFigure::metric).filter(m -> !metrics.contains(m)).forEach(metrics::add);
         }
         return metrics;
     }

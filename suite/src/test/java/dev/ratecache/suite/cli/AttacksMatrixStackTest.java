@@ -3,8 +3,8 @@ package dev.ratecache.suite.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ratecache.suite.matrix.Matrix;
-import dev.ratecache.suite.report.AttackPromise;
+import dev.ratecache.suite.kinds.attacks.AttackCells;
+import dev.ratecache.suite.kinds.attacks.AttackPromise;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,16 +49,16 @@ class AttacksMatrixStackTest {
     void slowHeadersAreResetUnansweredAtClientHeaderTimeoutAndComeBack() {
         JsonNode a = attack("attacks/nginx.slow-headers");
         // Each slot opened again after each close: more connections than slots over the attack.
-        assertThat(a.get("opened").asInt()).as(matrix.output()).isGreaterThan(Matrix.ATTACK_CONNECTIONS);
+        assertThat(a.get("opened").asInt()).as(matrix.output()).isGreaterThan(AttackCells.ATTACK_CONNECTIONS);
         // The normal clients met an edge under attack (most slots hold a connection at any moment).
-        assertThat(a.get("held_at_traffic").asInt()).as(matrix.output()).isGreaterThan(Matrix.ATTACK_CONNECTIONS / 2);
+        assertThat(a.get("held_at_traffic").asInt()).as(matrix.output()).isGreaterThan(AttackCells.ATTACK_CONNECTIONS / 2);
         // Never answered: reset by the edge (reset_timedout_connection), or open when the attack stopped.
         assertThat(endings(a)).as(matrix.output()).extracting(e -> e.get("how").asText() + " " + e.get("status").asInt())
                 .containsExactlyInAnyOrder("reset 0", "held 0");
         // Timed from the first header byte, however often more came: at the timeout, late only by a busy machine.
         assertThat(ending(a, "reset").get("median_s").asDouble()).isBetween(TIMEOUT_S - 0.1, TIMEOUT_S + 3.0);
         // The edge's own count: the slow clients were reading a header there.
-        assertThat(a.get("edge_peak_reading").asInt()).isGreaterThan(Matrix.ATTACK_CONNECTIONS / 2);
+        assertThat(a.get("edge_peak_reading").asInt()).isGreaterThan(AttackCells.ATTACK_CONNECTIONS / 2);
         assertThat(a.get("bound").asText()).isEqualTo("client_header_timeout " + TIMEOUT_S + "s, for the whole header from its first byte");
     }
 
@@ -79,7 +79,7 @@ class AttacksMatrixStackTest {
         JsonNode a = attack("attacks/nginx.slow-read");
         // Their answers sat in the kernel's buffers: the attacker never saw an end, while nginx counted them idle.
         assertThat(endings(a)).extracting(e -> e.get("how").asText()).containsExactly("held");
-        assertThat(a.get("edge_peak_waiting").asInt()).as(matrix.output()).isGreaterThan(Matrix.ATTACK_CONNECTIONS / 2);
+        assertThat(a.get("edge_peak_waiting").asInt()).as(matrix.output()).isGreaterThan(AttackCells.ATTACK_CONNECTIONS / 2);
     }
 
     @Test

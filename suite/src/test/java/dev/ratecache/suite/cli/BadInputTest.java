@@ -132,7 +132,7 @@ class BadInputTest {
                         "--fleet-redis must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:6379"
                                 + " (got '127.0.0.1:99999')"),
                 refused("an edge product the suite does not know", List.of("--edge", "apache"),
-                        "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy or varnish"),
+                        "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy, varnish or traefik"),
                 // Only a mode the user gave: the defaults' queue becomes nodelay, said in a note (EdgeDefaultsTest).
                 refused("HAProxy asked to queue", List.of("--edge", "haproxy", "--front-mode", "queue"),
                         "HAProxy's rate limit rejects and never queues or delays (--front-mode queue):"
@@ -229,7 +229,7 @@ class BadInputTest {
         assertThat(cli.run("--help")).isZero();
         assertThat(cli.out().replaceAll("\\s+", " ")).contains(
                 "--matrix=KIND default, full, protection, caches, tiers, fleet, quotas, edges, db, attacks, faults.",
-                "--edge=PRODUCT nginx, haproxy, varnish.", "--profile=PROFILE quick, default, full.",
+                "--edge=PRODUCT nginx, haproxy, varnish, traefik.", "--profile=PROFILE quick, default, full.",
                 "--app-cache=MODE redis, off.", "--origin-db=DB h2, postgres.");
     }
 

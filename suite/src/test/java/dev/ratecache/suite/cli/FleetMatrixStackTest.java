@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ratecache.suite.edge.NginxLog;
+import dev.ratecache.suite.kinds.fleet.FleetPromise;
 import dev.ratecache.suite.matrix.KeyedTraffic;
 import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Saturation;
-import dev.ratecache.suite.report.FleetPromise;
 import dev.ratecache.suite.stack.FleetLog;
 import dev.ratecache.suite.switches.LimitTier;
 import dev.ratecache.testkit.LongTest;

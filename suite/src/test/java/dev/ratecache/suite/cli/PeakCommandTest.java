@@ -50,10 +50,10 @@ class PeakCommandTest {
         // Each path was measured (requests/s over the ceiling's, positive and finite). How fast is peak's
         // figure to report, not this test's to bound: one-second runs on a shared machine put a HIT above
         // a starved ceiling's round now and then (1.57 beside two busy loops).
-        for (Kind kind : List.of(Kind.HIT, Kind.MISS, Kind.HAPROXY_HIT, Kind.REJECTION)) {
+        for (Kind kind : List.of(Kind.HIT, Kind.MISS, Kind.cacheHit(EdgeProduct.HAPROXY), Kind.REJECTION)) {
             assertThat(outcome.ratio(kind)).as(kind.label()).isPositive().isFinite();
         }
-        assertThat(outcome.figures().get(Kind.HAPROXY_HIT).non2xx()).isZero();
+        assertThat(outcome.figures().get(Kind.cacheHit(EdgeProduct.HAPROXY)).non2xx()).isZero();
         // HIT and MISS ran with the limits present but not binding (a binding one would reject nearly all); the
         // rejection run was rejected. The MISS path may lose a few in a thousand to the origin's ten threads.
         assertThat(outcome.figures().get(Kind.HIT).non2xx()).isZero();
@@ -61,7 +61,7 @@ class PeakCommandTest {
         assertThat(outcome.figures().get(Kind.REJECTION).runs().get(0).non2xxShare()).isGreaterThan(0.9);
         assertThat(cli.out()).contains("machine:", "nginx/", "edge-cache HIT", "MISS to origin",
                 "rejection (limit)", "ceiling: return 200", "HAProxy cache HIT");
-        assertThat(cli.err()).doesNotContain("requests of the HAProxy run reached the origin");
+        assertThat(cli.err()).doesNotContain("requests of the HAProxy cache HIT run reached the origin");
         // --fleet: the same paths through two edges, the limit split and then shared in Redis, every
         // request of the shared rows answered by Redis (none fell back).
         for (Kind kind : List.of(Kind.FLEET_SPLIT_MISS, Kind.FLEET_SHARED_MISS)) {

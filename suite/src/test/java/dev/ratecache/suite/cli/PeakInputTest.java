@@ -31,7 +31,7 @@ class PeakInputTest {
                 refused("number past an int of the tiers' switches", List.of("--front-rate", "99999999999"),
                         "run-tests.sh: --front-rate must be a whole number from 1 to 100000 (got 99999999999)\n"),
                 refused("an edge the suite does not know", List.of("--edge", "squid"),
-                        "'squid' is not an edge: use nginx, haproxy or varnish"),
+                        "'squid' is not an edge: use nginx, haproxy, varnish or traefik"),
                 refused("--breakdown, which ladders nginx's front, with another edge", List.of("--edge", "haproxy",
                         "--breakdown"), "--breakdown measures nginx's front feature by feature: drop it with --edge"
                                 + " haproxy, which measures its full edge against its bare form"),

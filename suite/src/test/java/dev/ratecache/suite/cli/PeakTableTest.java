@@ -2,13 +2,14 @@ package dev.ratecache.suite.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.peak.Wrk;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** peak's table with --fleet and --quota, from figures made up here: no process runs. */
@@ -20,21 +21,20 @@ class PeakTableTest {
     }
 
     private static Map<Kind, Figure<Kind>> figures(Kind... kinds) {
-        Map<Kind, Figure<Kind>> all = new EnumMap<>(Kind.class);
+        Map<Kind, Figure<Kind>> all = new TreeMap<>();
         all.put(Kind.CEILING, figure(Kind.CEILING, 100_000, 7, 0.5));
         all.put(Kind.HIT, figure(Kind.HIT, 60_000, 14, 1.0));
         all.put(Kind.MISS, figure(Kind.MISS, 1_000, 400, 50));
         all.put(Kind.REJECTION, figure(Kind.REJECTION, 70_000, 11, 0.9));
+        Map<Kind, Figure<Kind>> more = Map.of(
+                Kind.FLEET_SPLIT_MISS, figure(Kind.FLEET_SPLIT_MISS, 1_200, 410, 40),
+                Kind.FLEET_SHARED_MISS, figure(Kind.FLEET_SHARED_MISS, 1_000, 460, 45),
+                Kind.FLEET_SPLIT_REJECTION, figure(Kind.FLEET_SPLIT_REJECTION, 20_000, 40, 2.5),
+                Kind.FLEET_SHARED_REJECTION, figure(Kind.FLEET_SHARED_REJECTION, 15_000, 70, 3.5),
+                Kind.QUOTA_HIT, figure(Kind.QUOTA_HIT, 20_000, 50, 3.0),
+                Kind.QUOTA_MISS, figure(Kind.QUOTA_MISS, 900, 440, 55));
         for (Kind kind : kinds) {
-            all.put(kind, switch (kind) {
-                case FLEET_SPLIT_MISS -> figure(kind, 1_200, 410, 40);
-                case FLEET_SHARED_MISS -> figure(kind, 1_000, 460, 45);
-                case FLEET_SPLIT_REJECTION -> figure(kind, 20_000, 40, 2.5);
-                case FLEET_SHARED_REJECTION -> figure(kind, 15_000, 70, 3.5);
-                case QUOTA_HIT -> figure(kind, 20_000, 50, 3.0);
-                case QUOTA_MISS -> figure(kind, 900, 440, 55);
-                default -> throw new IllegalArgumentException(kind.name());
-            });
+            all.put(kind, more.get(kind));
         }
         return all;
     }
@@ -72,5 +72,21 @@ class PeakTableTest {
                 Map.of("FALLBACK", 3L, "PASSED", 100L, "REJECTED", 2L));
         assertThat(PeakCommand.table(outcome)).contains("the quota's edge logged: FALLBACK 3, PASSED 100, REJECTED 2")
                 .doesNotContain("no request rejected");
+    }
+
+    /** Another product's cache HIT row sits after the edge's HIT, each in the products' registration order. */
+    @Test
+    void eachOtherProductsCacheHitFollowsTheEdgesHitInRegistrationOrder() {
+        Map<Kind, Figure<Kind>> all = figures();
+        all.put(Kind.cacheHit(EdgeProduct.VARNISH), figure(Kind.cacheHit(EdgeProduct.VARNISH), 50_000, 20, 1.0));
+        all.put(Kind.cacheHit(EdgeProduct.HAPROXY), figure(Kind.cacheHit(EdgeProduct.HAPROXY), 80_000, 10, 0.6));
+
+        String table = PeakCommand.table(new PeakRun.Outcome(78, all, List.of(), Map.of()));
+
+        assertThat(table.lines().map(l -> l.split(" {2,}")[0]).toList()).containsSubsequence("ceiling: return 200",
+                "edge-cache HIT", "HAProxy cache HIT", "Varnish cache HIT", "MISS to origin", "rejection (limit)");
+        // The name the wrk files of HAProxy's row had when it was a fixed row: haproxy_hit-ROUND.
+        assertThat(Kind.cacheHit(EdgeProduct.HAPROXY)).extracting(Kind::name, Kind::label)
+                .containsExactly("HAPROXY_HIT", "HAProxy cache HIT");
     }
 }

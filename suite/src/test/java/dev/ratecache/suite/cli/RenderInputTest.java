@@ -63,7 +63,7 @@ class RenderInputTest {
                         "--tls-cert " + der + " is a DER certificate, and nginx reads PEM: convert it (openssl x509"
                                 + " -inform der -in " + der + " -out " + der + ".pem) and give that"),
                 refused("an edge the suite does not know", List.of("--edge", "squid"),
-                        "'squid' is not an edge: use nginx, haproxy or varnish"),
+                        "'squid' is not an edge: use nginx, haproxy, varnish or traefik"),
                 refused("HAProxy asked to queue, as nginx does by default", List.of("--edge", "haproxy"),
                         "--front-mode queue", "--back-mode queue", "nodelay"),
                 refused("TLS, which Varnish has not", List.of("--edge", "varnish", "--front-mode",

@@ -30,7 +30,7 @@ class UpInputTest {
                 refused("results folder below a file", List.of("--results", "pom.xml/results"),
                         "--results pom.xml/results: ", "pom.xml is a file, not a folder"),
                 refused("an edge product the suite does not know", List.of("--edge", "apache"),
-                        "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy or varnish"),
+                        "Invalid value for option '--edge': 'apache' is not an edge: use nginx, haproxy, varnish or traefik"),
                 // Only a mode the user gave: the defaults' queue becomes nodelay, said in a note (EdgeDefaultsTest).
                 refused("HAProxy asked to queue", List.of("--edge", "haproxy", "--front-mode", "queue"),
                         "HAProxy's rate limit rejects and never queues or delays (--front-mode queue):"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.jtl.Sample;
+import dev.ratecache.suite.kinds.fleet.FleetCells;
 import dev.ratecache.suite.spec.FleetLimit;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class FleetFiguresTest {
     private static final long T0 = 1_700_000_000_000L;
     /** The suite's fleet tiers: free is 20 r/s with a burst of 4, so rate + burst is 24. */
-    private static final List<Cell> CELLS = Matrix.fleet(KeyedTraffic.fleetTiers(), null, "X-Api-Key", 3);
+    private static final List<Cell> CELLS = FleetCells.of(KeyedTraffic.fleetTiers(), null, "X-Api-Key", 3);
 
     static Sample sample(long offsetMs, long elapsed, String label, String code) {
         boolean ok = code.startsWith("2");

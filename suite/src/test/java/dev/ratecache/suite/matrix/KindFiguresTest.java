@@ -3,7 +3,18 @@ package dev.ratecache.suite.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.JtlSummary;
+import dev.ratecache.suite.Repo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The metrics of one kind of cell, answered by the figures that kind collected and by nothing else. */
@@ -46,5 +57,45 @@ class KindFiguresTest {
         assertThat(Metric.POOL_ACTIVE_PEAK.of(m)).isNull();
         assertThat(Metric.POOL_WAIT_MEAN_MS.of(m)).isNull();
         assertThat(Metric.DB_504S.of(m)).isZero();
+    }
+
+    private static final Path SOURCES = Path.of("suite/src/main/java/dev/ratecache/suite");
+    /** A class that keeps its figures in a measurement: it implements KindFigures or a trait's Figure. */
+    private static final Pattern FIGURES = Pattern.compile(
+            "\\b(?:record|class)\\s+(\\w+)\\b[^{]*\\bimplements\\b[^{]*\\b(?:KindFigures|CellTrait\\.Figure)\\b");
+
+    /**
+     * What KindFigures' permits clause listed before the kinds moved to packages of their own, checked
+     * instead: every kind of figures in the main code, wherever its kind keeps it, is asked for by its
+     * type somewhere else (a section, a check, a metric). One that nothing reads was collected for
+     * nothing, and a reader that names no type could not find it in the breakdowns.
+     */
+    @Test
+    void everyKindOfFiguresIsReadByItsTypeOutsideItself() throws IOException {
+        Path root = Repo.root().resolve(SOURCES);
+        Map<String, String> sources = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                sources.put(root.relativize(f).toString().replace('\\', '/'), Files.readString(f, StandardCharsets.UTF_8));
+            }
+        }
+        Map<String, String> figures = new TreeMap<>();
+        sources.forEach((file, code) -> {
+            Matcher m = FIGURES.matcher(code);
+            while (m.find()) {
+                figures.put(m.group(1), file);
+            }
+        });
+        assertThat(figures).as("the kinds of figures found").containsKeys("QuotaFigures", "FaultFigures",
+                "DatabaseFigures", "ReplayBreakdown");
+        List<String> unread = new ArrayList<>();
+        figures.forEach((type, file) -> {
+            Pattern asked = Pattern.compile("\\b" + type + "\\.class\\b");
+            if (sources.entrySet().stream().noneMatch(e -> !e.getKey().equals(file) && asked.matcher(e.getValue()).find())) {
+                unread.add(file);
+            }
+        });
+        assertThat(unread).as("figures no main class asks for by type (Breakdowns.figure(X.class), Check.perCell)")
+                .isEmpty();
     }
 }

@@ -53,29 +53,6 @@ class MatrixTest {
     }
 
     @Test
-    void theDbMatrixPutsTheQueryBehindEachCacheThenSweepsThePoolAtOneOfferedRate() {
-        List<Cell> cells = Matrix.db();
-
-        assertThat(cells).extracting(Cell::name).containsExactly("db/direct", "db/edge", "db/app-cache", "db/both",
-                "db/pool-2", "db/pool-5", "db/pool-10", "db/pool-20", "db/pool-50");
-        assertThat(cells).allSatisfy(c -> {
-            assertThat(c.properties()).containsEntry("path", "/places?code=1227");
-            assertThat(c.frontLimit() || c.backLimit()).as("limits would hide the database's load").isFalse();
-        });
-        assertThat(cells.subList(0, 4)).extracting(Cell::direct, Cell::serverCache, Cell::appCache).containsExactly(
-                tuple(true, false, false), tuple(false, true, false), tuple(true, false, true), tuple(false, true, true));
-        List<Cell> sweep = cells.subList(4, 9);
-        assertThat(sweep).allSatisfy(c -> {
-            assertThat(c.plan()).isEqualTo(Plan.FLOOD);
-            assertThat(c.direct() && !c.appCache()).isTrue();
-            assertThat(c.properties()).containsEntry("rate", String.valueOf(Matrix.DB_SWEEP_RATE));
-        });
-        assertThat(sweep).extracting(c -> c.trait(Cell.Pool.class).size()).containsExactly(2, 5, 10, 20, 50);
-        assertThat(sweep.get(0).describe()).endsWith("a pool of 2 database connections");
-        assertThat(cells.get(0).trait(Cell.Pool.class)).as("the caches' cells run with the user's --db-pool").isNull();
-    }
-
-    @Test
     void aDirectCellCannotHaveSwitches() {
         assertThatThrownBy(() -> Cell.of(Plan.STRESS, "odd").direct().serverCache().build())
                 .hasMessageContaining("direct");
@@ -94,9 +71,9 @@ class MatrixTest {
 
     @Test
     void anotherProductsCellCarriesNoReferenceFigureTheReferenceRanNginx() {
-        assertThat(Matrix.edges(100)).filteredOn(c -> c.reference().isPresent())
+        assertThat(dev.ratecache.suite.kinds.edges.EdgeCells.of(100)).filteredOn(c -> c.reference().isPresent())
                 .allSatisfy(c -> assertThat(c.edge()).isEqualTo(dev.ratecache.suite.edge.EdgeProduct.NGINX));
-        assertThat(Matrix.edges(100)).filteredOn(c -> c.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX)
+        assertThat(dev.ratecache.suite.kinds.edges.EdgeCells.of(100)).filteredOn(c -> c.edge() != dev.ratecache.suite.edge.EdgeProduct.NGINX)
                 .isNotEmpty().allSatisfy(c -> assertThat(c.reference()).as(c.name()).isEmpty());
     }
 

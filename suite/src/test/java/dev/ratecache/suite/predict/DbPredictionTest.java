@@ -3,8 +3,8 @@ package dev.ratecache.suite.predict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.ratecache.suite.kinds.db.DbCells;
 import dev.ratecache.suite.matrix.Cell;
-import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.stack.StackPorts;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class DbPredictionTest {
 
     private static Cell cell(String name) {
-        return Matrix.db().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+        return DbCells.of().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
     /** With the pool's measured hold per query (its service time), and a fastest sample of 0 ms, as on an idle machine. */
@@ -36,7 +36,7 @@ class DbPredictionTest {
         Prediction p = predict(cell("db/pool-20"), 2.0, Map.of());
 
         assertThat(p.predicted()).isTrue();
-        assertThat(p.value(Metric.THROUGHPUT)).isEqualTo(Matrix.DB_SWEEP_RATE);
+        assertThat(p.value(Metric.THROUGHPUT)).isEqualTo(DbCells.SWEEP_RATE);
         assertThat(p.value(Metric.OTHER_ERRORS_PCT)).isZero();
     }
 
@@ -74,7 +74,7 @@ class DbPredictionTest {
         Prediction p = predict(cell("db/pool-5"), 20.0, Map.of());
 
         assertThat(p.predicted()).isTrue();
-        assertThat(p.value(Metric.THROUGHPUT)).isLessThan(Matrix.DB_SWEEP_RATE);
+        assertThat(p.value(Metric.THROUGHPUT)).isLessThan(DbCells.SWEEP_RATE);
     }
 
     @Test

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ratecache.model.Rate;
+import dev.ratecache.suite.kinds.fleet.FleetCells;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.FleetFigures;
 import dev.ratecache.suite.matrix.KeyedTraffic;
-import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.switches.StackSwitches;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * at 40 r/s) over 3 edges, and its comparison with made-up measurements.
  */
 class FleetPredictionTest {
-    private static final List<Cell> CELLS = Matrix.fleet(KeyedTraffic.fleetTiers(), null, "X-Api-Key", 3);
+    private static final List<Cell> CELLS = FleetCells.of(KeyedTraffic.fleetTiers(), null, "X-Api-Key", 3);
 
     private static Cell cell(String name) {
         return CELLS.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();

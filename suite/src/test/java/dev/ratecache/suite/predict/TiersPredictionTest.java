@@ -2,9 +2,9 @@ package dev.ratecache.suite.predict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.kinds.tiers.TierCells;
 import dev.ratecache.suite.matrix.Cell;
 import dev.ratecache.suite.matrix.KeyedTraffic;
-import dev.ratecache.suite.matrix.Matrix;
 import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.switches.StackSwitches;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** The model on --matrix tiers: by address it predicts; by API key it states what it lacks. */
 class TiersPredictionTest {
-    private final List<Cell> cells = Matrix.tiers(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
+    private final List<Cell> cells = TierCells.of(KeyedTraffic.defaultTiers(), null, "X-Api-Key");
 
     private static Prediction predict(Cell cell) {
         return predict(cell, new StackSwitches());
@@ -101,7 +101,7 @@ class TiersPredictionTest {
                 new dev.ratecache.suite.switches.LimitTier("free", 20, 20, dev.ratecache.suite.switches.LimitMode.NODELAY,
                         List.of("free-1", "free-2", "free-3", "free-4", KeyedTraffic.NOISY)),
                 new dev.ratecache.suite.switches.LimitTier("anonymous", 5, 5, dev.ratecache.suite.switches.LimitMode.QUEUE, List.of()));
-        Cell noisy = Matrix.tiers(tiers, null, "X-Api-Key").get(3);
+        Cell noisy = TierCells.of(tiers, null, "X-Api-Key").get(3);
         assertThat(noisy.name()).isEqualTo("keys/api-key.noisy");
         assertThat(predict(noisy, new StackSwitches().frontRate(100)).gap())
                 .startsWith("the model does not include the address ceiling (200 r/s)");

@@ -140,12 +140,12 @@ class ReproductionsTest {
         PublishedRow noCaching = e.published().get(0);
         assertThat(noCaching.row()).isEqualTo("stress: No caching");
         assertThat(noCaching.cell()).isEqualTo("stress/no-caching");
-        assertThat(noCaching.figures()).extracting(Figure::printed).containsExactly("23", "54");
+        assertThat(noCaching.figures()).extracting(PublishedFigure::printed).containsExactly("23", "54");
         assertThat(e.published()).extracting(PublishedRow::cell).contains("stress/direct", "load/both")
                 .doesNotContain("load/direct");
         PublishedRow loadServer = e.published().stream().filter(r -> r.cell().equals("load/server-cache")).findFirst()
                 .orElseThrow();
-        assertThat(loadServer.figures()).extracting(Figure::printed).containsExactly("20", "0", "377", "2", "12005");
+        assertThat(loadServer.figures()).extracting(PublishedFigure::printed).containsExactly("20", "0", "377", "2", "12005");
     }
 
     @Test
