@@ -13,6 +13,7 @@
 #   ./run-tests.sh advise LOG   limits and cache lifetimes for your access log, from the model
 #   ./run-tests.sh explain FILE what your own nginx.conf's limits and cache do, in words and numbers
 #   ./run-tests.sh compare A B  two run folders, metric by metric: better, worse or the same within noise
+#   ./run-tests.sh migrate --to X  your limit moved off nginx (haproxy, varnish, ...): what changes, request by request
 #   ./run-tests.sh up           start the stack and keep it up (Ctrl-C, or ./run-tests.sh down, stops it)
 #   ./run-tests.sh --help       every flag
 #

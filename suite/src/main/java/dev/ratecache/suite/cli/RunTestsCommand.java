@@ -38,13 +38,14 @@ import picocli.CommandLine;
             "  ./run-tests.sh advise LOG       limits and cache lifetimes for your log",
             "  ./run-tests.sh explain FILE     your nginx.conf's limits and cache in words",
             "  ./run-tests.sh compare A B      two run folders: better, worse or noise",
+            "  ./run-tests.sh migrate --to X   your limit moved off nginx, request by request",
             "  ./run-tests.sh up [switches]    keep the stack up (Ctrl-C stops it)",
             "  ./run-tests.sh down             stop what up started, from another terminal",
             "  ./run-tests.sh load-server      a JMeter server on a load host (--load-hosts)",
             ""},
         subcommands = {ReplayCommand.class, AdviseCommand.class, ExplainCommand.class, RenderCommand.class, GuiCommand.class, PeakCommand.class, UpCommand.class,
             DownCommand.class, LoadServerCommand.class, ReproduceCommand.class, ExamplesCommand.class, ClientsCommand.class,
-            CompareCommand.class},
+            CompareCommand.class, MigrateCommand.class},
         footer = {"", "Every process the suite starts is stopped on exit, on failure and on Ctrl-C."})
 public final class RunTestsCommand extends MatrixCommand {
     @Option(names = "--plan", paramLabel = "FILE.jmx",
