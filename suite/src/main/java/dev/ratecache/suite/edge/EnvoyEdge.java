@@ -280,7 +280,8 @@ public final class EnvoyEdge implements Edge {
         return ProductTemplates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()),
                 () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()),
-                EnvoyEdge::stop,
+                // SIGTERM: Envoy drains, writes its buffered access log and exits.
+                ProductTemplates.gracefully("TERM", STOP),
                 () -> EnvoyLog.read(accessLog(dir, "front")), () -> EnvoyLog.read(accessLog(dir, "back")));
     }
 
@@ -301,32 +302,6 @@ public final class EnvoyEdge implements Edge {
         return ProductTemplates.startTier("envoy", name, command(config), dir, address, port);
     }
 
-    /**
-     * SIGTERM to every tier at once: Envoy drains, writes its buffered access log and exits. What
-     * does not end in time is stopped as any process.
-     */
-    private static void stop(List<ManagedProcess> tiers) {
-        try {
-            for (ManagedProcess tier : tiers) {
-                try {
-                    tier.signal("TERM");
-                } catch (IOException gone) {
-                    // Already ended: nothing to wait for.
-                }
-            }
-            for (ManagedProcess tier : tiers) {
-                try {
-                    tier.waitFor(STOP);
-                } catch (IllegalStateException late) {
-                    // Still running: stopped below.
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            tiers.forEach(ManagedProcess::close);
-        }
-    }
 
     @Override
     public String displayName() {

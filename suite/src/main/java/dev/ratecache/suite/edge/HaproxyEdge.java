@@ -372,7 +372,10 @@ public final class HaproxyEdge implements Edge {
         return ProductTemplates.backThenFront(spec,
                 () -> tier("back", files.get(1), dir, Ports.LOOPBACK, spec.ports().back()),
                 () -> tier("front", files.get(0), dir, spec.ports().listen(), spec.ports().front()),
-                HaproxyEdge::softStop,
+                // A soft stop: HAProxy stops listening, lets each stream end, logging it, and exits in about a
+                // second; a hard stop (SIGTERM) right after a response reached the client lost that request's
+                // log line about one time in twenty here.
+                ProductTemplates.gracefully("USR1", SOFT_STOP),
                 () -> HaproxyLog.read(accessLog(dir, "front")), () -> HaproxyLog.read(accessLog(dir, "back")));
     }
 
@@ -388,34 +391,6 @@ public final class HaproxyEdge implements Edge {
                 port, accessLog(dir, name));
     }
 
-    /**
-     * A soft stop (SIGUSR1) of every tier at once: HAProxy stops listening, lets each stream it has
-     * end, logging it, and exits, in about a second. A hard stop (SIGTERM) right after a response had
-     * reached the client lost that request's log line about one time in twenty here. What does not
-     * end in time is stopped as any process.
-     */
-    private static void softStop(List<ManagedProcess> tiers) {
-        try {
-            for (ManagedProcess tier : tiers) {
-                try {
-                    tier.signal("USR1");
-                } catch (IOException gone) {
-                    // Already ended: nothing to wait for.
-                }
-            }
-            for (ManagedProcess tier : tiers) {
-                try {
-                    tier.waitFor(SOFT_STOP);
-                } catch (IllegalStateException late) {
-                    // Still running: stopped below.
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            tiers.forEach(ManagedProcess::close);
-        }
-    }
 
     @Override
     public String displayName() {

@@ -110,6 +110,35 @@ final class ProductTemplates {
     }
 
     /**
+     * {@code signal} to every tier at once (the product's own graceful stop, which writes out its
+     * logs), then up to {@code within} for each to end; what has not ended is stopped as any process.
+     */
+    static Stopping gracefully(String signal, java.time.Duration within) {
+        return tiers -> {
+            try {
+                for (ManagedProcess tier : tiers) {
+                    try {
+                        tier.signal(signal);
+                    } catch (IOException gone) {
+                        // Already ended: nothing to wait for.
+                    }
+                }
+                for (ManagedProcess tier : tiers) {
+                    try {
+                        tier.waitFor(within);
+                    } catch (IllegalStateException late) {
+                        // Still running: stopped below.
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                tiers.forEach(ManagedProcess::close);
+            }
+        };
+    }
+
+    /**
      * Starts the back tier, then the front: the back first, so that the front never answers 503;
      * if either fails, what had started is stopped by its PID. Closing stops them once, through
      * {@code stopping}; {@code frontLog} and {@code backLog} read each tier's events once stopped.
