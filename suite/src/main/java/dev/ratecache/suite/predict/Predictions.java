@@ -85,13 +85,15 @@ public final class Predictions {
             long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
             // The model needs the stack, not where it listened.
             StackSpec stack = r.cell().apply(run.switches()).spec(new StackPorts());
+            // Read once: the users' pace and the front's own percentiles both come from them.
+            List<dev.ratecache.suite.edge.EdgeEvent> front = frontEvents(dir);
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
                     samples.stream().map(s -> s.timeStamp() - epoch).toList(), originMs(dir),
-                    paces(samples, props, dir)), run.model());
+                    paces(samples, props, front)), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
-                    pauseMs(samples, props))));
+                    pauseMs(samples, props), front)));
         }
         return out;
     }
@@ -143,47 +145,18 @@ public final class Predictions {
      * model then takes the median over seeded orders).
      */
     static List<List<String>> drawnOrders(List<Sample> samples) {
-        java.util.SortedMap<Integer, List<String>> byUser = new java.util.TreeMap<>();
-        // JMeter writes a thread's samples in the order they ended, and a thread sends one at a time.
-        for (Sample s : samples) {
-            String name = s.threadName();
-            int dash = name.lastIndexOf('-');
-            int user;
-            try {
-                user = Integer.parseInt(name.substring(dash + 1).trim()) - 1;
-            } catch (NumberFormatException e) {
-                return null;
-            }
-            byUser.computeIfAbsent(user, u -> new ArrayList<>()).add(s.label());
-        }
-        if (byUser.isEmpty() || byUser.firstKey() != 0 || byUser.lastKey() != byUser.size() - 1) {
-            return null;
-        }
-        return new ArrayList<>(byUser.values());
+        List<List<Sample>> users = byUser(samples);
+        return users == null ? null : users.stream().map(u -> u.stream().map(Sample::label).toList()).toList();
     }
 
     /**
-     * Each JMeter user's start and pace ({@link dev.ratecache.model.Workload.Closed#paceMs}), user {@code n-1}
-     * for the thread JMeter names "Group 1-n": after each answer left the front, how long until the
-     * user sent its next request. That is the client's share of the sample (its time less the
-     * front's time for the request, from the front's event of it) plus the gap JMeter left before
-     * the next; a hit of JMeter's own cache is all the client's. A sample whose event is not found
-     * takes the median share of those found. Null for
-     * an open plan, without the front's events, or when a thread name does not say its number.
+     * The samples of each JMeter user, user {@code n-1} for the thread JMeter names "Group 1-n" (the
+     * n-th it starts), each in the order the file holds them: JMeter writes a thread's samples in the
+     * order they ended, and a thread sends one at a time, so that is the user's own order, even for
+     * two samples in one millisecond. Null when a thread name does not say its number, or the users
+     * are not 1 to n.
      */
-    static Predictor.UserPace paces(List<Sample> samples, Map<String, String> props, Path cellRunDir) {
-        if (samples.isEmpty() || !props.containsKey("users") || props.containsKey("schedule")) {
-            return null;
-        }
-        List<dev.ratecache.suite.edge.EdgeEvent> front;
-        try {
-            front = dev.ratecache.suite.matrix.CellEvents.front(cellRunDir);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        if (front.isEmpty()) {
-            return null;
-        }
+    private static List<List<Sample>> byUser(List<Sample> samples) {
         java.util.SortedMap<Integer, List<Sample>> byUser = new java.util.TreeMap<>();
         for (Sample s : samples) {
             int user;
@@ -194,7 +167,37 @@ public final class Predictions {
             }
             byUser.computeIfAbsent(user, u -> new ArrayList<>()).add(s);
         }
-        if (byUser.firstKey() != 0 || byUser.lastKey() != byUser.size() - 1) {
+        if (byUser.isEmpty() || byUser.firstKey() != 0 || byUser.lastKey() != byUser.size() - 1) {
+            return null;
+        }
+        return new ArrayList<>(byUser.values());
+    }
+
+    /** Every request the cell's front tier answered; none when its events cannot be read (a direct cell). */
+    private static List<dev.ratecache.suite.edge.EdgeEvent> frontEvents(Path cellRunDir) {
+        try {
+            return dev.ratecache.suite.matrix.CellEvents.front(cellRunDir);
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * Each JMeter user's start and pace ({@link dev.ratecache.model.Workload.Closed#paceMs}), user {@code n-1}
+     * for the thread JMeter names "Group 1-n": after each answer left the front, how long until the
+     * user sent its next request. That is the client's share of the sample (its time less the
+     * front's time for the request, from the front's event of it) plus the gap JMeter left before
+     * the next; a hit of JMeter's own cache is all the client's. A sample whose event is not found
+     * takes the median share of those found. Null for an open plan, without the front's events
+     * ({@code front} empty), or when a thread name does not say its number.
+     */
+    static Predictor.UserPace paces(List<Sample> samples, Map<String, String> props,
+            List<dev.ratecache.suite.edge.EdgeEvent> front) {
+        if (samples.isEmpty() || !props.containsKey("users") || props.containsKey("schedule") || front.isEmpty()) {
+            return null;
+        }
+        List<List<Sample>> byUser = byUser(samples);
+        if (byUser == null) {
             return null;
         }
         Map<Sample, Long> share = clientShares(samples, front);
@@ -203,10 +206,8 @@ public final class Predictions {
         long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
         List<Long> starts = new ArrayList<>();
         List<List<Long>> out = new ArrayList<>();
-        for (List<Sample> user : byUser.values()) {
+        for (List<Sample> user : byUser) {
             starts.add(user.get(0).timeStamp() - epoch);
-            // JMeter writes a thread's samples in the order they ended, and a thread sends one at a time:
-            // the file's order is the user's, even for two samples in one millisecond.
             List<Long> pace = new ArrayList<>(user.size());
             for (int k = 0; k < user.size(); k++) {
                 Sample s = user.get(k);
@@ -230,7 +231,7 @@ public final class Predictions {
             List<dev.ratecache.suite.edge.EdgeEvent> front) {
         Map<String, List<dev.ratecache.suite.edge.EdgeEvent>> byKind = new java.util.HashMap<>();
         for (dev.ratecache.suite.edge.EdgeEvent e : front) {
-            byKind.computeIfAbsent(pathOf(e.uri()) + " " + e.status(), k -> new ArrayList<>()).add(e);
+            byKind.computeIfAbsent(Predictor.pathOf(e.uri()) + " " + e.status(), k -> new ArrayList<>()).add(e);
         }
         Map<String, boolean[]> taken = new java.util.HashMap<>();
         byKind.forEach((k, events) -> {
@@ -240,7 +241,7 @@ public final class Predictions {
         Map<Sample, Long> out = new java.util.IdentityHashMap<>();
         List<Sample> byStart = samples.stream().sorted(java.util.Comparator.comparingLong(Sample::timeStamp)).toList();
         for (Sample s : byStart) {
-            String kind = pathOf(s.label()) + " " + s.responseCode();
+            String kind = Predictor.pathOf(s.label()) + " " + s.responseCode();
             List<dev.ratecache.suite.edge.EdgeEvent> events = byKind.get(kind);
             if (events == null) {
                 continue;
@@ -269,10 +270,6 @@ public final class Predictions {
         return out;
     }
 
-    private static String pathOf(String uri) {
-        int q = uri.indexOf('?');
-        return q < 0 ? uri : uri.substring(0, q);
-    }
 
     /**
      * How far the closed plans' users started from their ramp-up: user i of n should start
@@ -393,26 +390,21 @@ public final class Predictions {
         }
 
         /** The first run's schedule (whose samples the model's clock and ramp-up come from), the medians' CPU. */
-        static Evidence of(CellResult r, Long rampOffMs, Long arrivalsOffMs, Long pauseMs) {
+        static Evidence of(CellResult r, Long rampOffMs, Long arrivalsOffMs, Long pauseMs,
+                List<dev.ratecache.suite.edge.EdgeEvent> front) {
             ReplayBreakdown b = r.firstBreakdowns().figure(ReplayBreakdown.class);
             return new Evidence(b == null ? null : b.lateness().p99Ms(), r.median(Metric.CPU_ORIGIN_PCT),
                     r.median(Metric.GENERATOR_CPU_PCT), Runtime.getRuntime().availableProcessors(), rampOffMs,
                     b == null ? ReplayCellReport.DEFAULT_MAX_LATENESS_MS : b.maxLatenessMs(),
-                    r.median(Metric.MACHINE_CPU_PCT), arrivalsOffMs, pauseMs, frontMs(r.firstRunDir()));
+                    r.median(Metric.MACHINE_CPU_PCT), arrivalsOffMs, pauseMs, frontMs(front));
         }
 
         /**
          * The front's own p50 and p95, from its arrival to its answer as its events say: what of a
          * sample's time the tiers spent. Empty without the front's events.
          */
-        static Map<Metric, Long> frontMs(Path cellRunDir) {
-            long[] took;
-            try {
-                took = dev.ratecache.suite.matrix.CellEvents.front(cellRunDir).stream()
-                        .mapToLong(e -> e.endMs() - e.arrivalMs()).sorted().toArray();
-            } catch (IOException | RuntimeException e) {
-                return Map.of();
-            }
+        static Map<Metric, Long> frontMs(List<dev.ratecache.suite.edge.EdgeEvent> front) {
+            long[] took = front.stream().mapToLong(e -> e.endMs() - e.arrivalMs()).sorted().toArray();
             if (took.length == 0) {
                 return Map.of();
             }

@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.jtl.Sample;
 import dev.ratecache.suite.edge.EdgeEvent;
-import dev.ratecache.suite.edge.EventFile;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A closed plan's users as its JTL and the front's events show them: when each started, and its pace. */
 class UserPaceTest {
@@ -28,14 +23,8 @@ class UserPaceTest {
                 status == 429 ? EdgeEvent.Limit.REJECTED : EdgeEvent.Limit.PASSED, EdgeEvent.Cache.HIT, "", 0, "");
     }
 
-    private static Path cellWith(Path dir, List<EdgeEvent> front) throws IOException {
-        Files.createDirectories(dir.resolve("events"));
-        EventFile.write(front, dir.resolve("events/front.jsonl"));
-        return dir;
-    }
-
     @Test
-    void aUsersPaceIsItsShareOfEachSampleBeyondTheFrontsTimePlusTheGapBeforeItsNext(@TempDir Path dir) throws IOException {
+    void aUsersPaceIsItsShareOfEachSampleBeyondTheFrontsTimePlusTheGapBeforeItsNext() {
         // User 1: /snail waited 500 ms at the front and took 512 ms in all, then 3 ms passed before /hare,
         // which the front answered at once and the client saw after 9 ms. User 2 started 40 ms later.
         List<Sample> samples = List.of(
@@ -43,10 +32,10 @@ class UserPaceTest {
                 sample(40, 6, "/hare", "429", "Users 1-2"),
                 sample(515, 9, "/hare", "200", "Users 1-1"),
                 sample(50, 5, "/hare", "200", "Users 1-2"));
-        Path cell = cellWith(dir, List.of(event(1, 500, "/snail", 200), event(41, 0, "/hare", 429),
-                event(516, 0, "/hare", 200), event(51, 1, "/hare", 200)));
+        List<EdgeEvent> front = List.of(event(1, 500, "/snail", 200), event(41, 0, "/hare", 429),
+                event(516, 0, "/hare", 200), event(51, 1, "/hare", 200));
 
-        Predictor.UserPace pace = Predictions.paces(samples, CLOSED, cell);
+        Predictor.UserPace pace = Predictions.paces(samples, CLOSED, front);
 
         assertThat(pace.startsMs()).containsExactly(0L, 40L);
         assertThat(pace.paceMs().get(0)).containsExactly(12L + 3, 9L);
@@ -54,11 +43,10 @@ class UserPaceTest {
     }
 
     @Test
-    void anOpenPlanOrACellWithoutTheFrontsEventsHasNoMeasuredPace(@TempDir Path dir) throws IOException {
+    void anOpenPlanOrACellWithoutTheFrontsEventsHasNoMeasuredPace() {
         List<Sample> samples = List.of(sample(0, 5, "/hare", "200", "Users 1-1"));
 
-        assertThat(Predictions.paces(samples, Map.of("rate", "100"), cellWith(dir, List.of(event(1, 1, "/hare", 200)))))
-                .isNull();
-        assertThat(Predictions.paces(samples, CLOSED, dir.resolve("no-such-cell"))).isNull();
+        assertThat(Predictions.paces(samples, Map.of("rate", "100"), List.of(event(1, 1, "/hare", 200)))).isNull();
+        assertThat(Predictions.paces(samples, CLOSED, List.of())).isNull();
     }
 }
