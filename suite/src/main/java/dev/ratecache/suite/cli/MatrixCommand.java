@@ -65,6 +65,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     OriginThreads originThreads = new OriginThreads();
 
     @Mixin
+    OriginDelayOptions originDelays = new OriginDelayOptions();
+
+    @Mixin
     DatabaseOptions database = new DatabaseOptions();
 
     @Mixin
@@ -194,6 +197,9 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         out.println("run folder: " + runDir);
         out.println("matrix:     " + cellsOf(run));
         out.println("switches:   " + switches.describe());
+        if (originDelays.given()) {
+            out.println("origin:     " + originDelays.chosen().describe());
+        }
         switches.ownFront().filter(own -> !own.limits() && !own.caches())
                 .ifPresent(own -> out.println("note:       " + OwnConfigCells.nothingToShow(own)));
         out.flush();
@@ -252,7 +258,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     private Map<String, CellPrediction> predict(Run run, MatrixRunner.Outcome outcome, PrintWriter out) {
         try {
             return Predictions.of(outcome.cells(), new Predictions.Run(switches, run.profile, originThreads.threads(),
-                    jmeterProperties, replayTraffic(), matrix.model()));
+                    jmeterProperties, replayTraffic(), matrix.model(), originDelays.chosen()));
         } catch (RuntimeException e) {
             out.println("note: no predictions in this report: the model failed (" + e + ")");
             return Map.of();
@@ -298,6 +304,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         List<String> problems = new ArrayList<>(switches.problems());
         originThreads.problem().ifPresent(problems::add);
+        problems.addAll(originDelays.problems());
         problems.addAll(database.problems());
         databaseOfKind().ifPresent(problems::add);
         if (matrix.originThreads() > 0 && !spec.commandLine().getParseResult().hasMatchedOption("--origin-threads")) {
@@ -306,6 +313,10 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
         if (!switches.origins().isEmpty() && database.anyGiven(spec.commandLine().getParseResult())) {
             problems.add("--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database:"
                     + " drop --origin, or them");
+        }
+        if (!switches.origins().isEmpty() && originDelays.given()) {
+            problems.add("--origin-delay sets the suite's own origin; your origin (--origin) keeps its own delays:"
+                    + " drop --origin, or --origin-delay");
         }
         int repeats = repeat != null ? repeat : profile.repeats();
         REPEAT.check(problems, repeats);
@@ -537,6 +548,7 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " before each cell) in the cells marked app cache");
         }
         run.put("origin", switches.origins().isEmpty() ? "the suite's own, " + originThreads.threads() + " request threads"
+                + (originDelays.chosen().isEmpty() ? "" : ", " + originDelays.chosen().describe())
                 : switches.origins().toString());
         if (switches.origins().isEmpty()) {
             run.put("database", originDatabase().describe("PostgreSQL 15 (" + PostgresServer.binDir()
@@ -630,9 +642,11 @@ abstract class MatrixCommand implements Callable<Integer>, WholeNumber.Flags {
     private List<String> withKindsOriginArgs(List<String> args, Path runDir, Profile profile) throws java.io.IOException {
         List<String> all = new ArrayList<>(args);
         all.addAll(matrix.originArgs());
+        all.addAll(originDelays.chosen().originArgs());
         // A replay's origin answers the log's paths already (its own paths file).
         if (switches.ownFront().isPresent() && all.stream().noneMatch(a -> a.startsWith("--origin.replay.paths-file="))) {
-            all.addAll(OwnConfigOrigin.args(switches.ownFront().get(), profile.endpoints(), runDir));
+            all.addAll(OwnConfigOrigin.args(switches.ownFront().get(),
+                    originDelays.chosen().apply(profile.endpoints()), runDir));
         }
         return all;
     }

@@ -19,15 +19,21 @@ public final class Comparer {
         Set<String> names = new LinkedHashSet<>(a.cells().keySet());
         names.addAll(b.cells().keySet());
         List<CellComparison> cells = new ArrayList<>();
+        boolean switchesDiffer = !a.switches().equals(b.switches());
         for (String name : names) {
             RunFolder.CellSummary ofA = a.cells().get(name);
             RunFolder.CellSummary ofB = b.cells().get(name);
-            if (ofA == null) {
+            RunFolder.CellSummary counterpart;
+            if (ofA == null && switchesDiffer && (counterpart = counterpart(ofB, a)) != null) {
+                cells.add(cell(a, b, counterpart, ofB, ofB.name()));
+            } else if (ofB == null && switchesDiffer && (counterpart = counterpart(ofA, b)) != null) {
+                cells.add(cell(a, b, ofA, counterpart, ofA.name()));
+            } else if (ofA == null) {
                 cells.add(new CellComparison(name, CellComparison.Presence.ADDED, "", List.of(), List.of()));
             } else if (ofB == null) {
                 cells.add(new CellComparison(name, CellComparison.Presence.REMOVED, "", List.of(), List.of()));
             } else {
-                cells.add(cell(a, b, ofA, ofB));
+                cells.add(cell(a, b, ofA, ofB, name));
             }
         }
         return new Comparison(a.dir(), b.dir(), a.switches(), b.switches(), runDifferences(a, b), cells);
@@ -47,19 +53,44 @@ public final class Comparer {
         return differences;
     }
 
-    private static CellComparison cell(RunFolder a, RunFolder b, RunFolder.CellSummary ofA, RunFolder.CellSummary ofB)
-            throws IOException {
-        String name = ofA.name();
+    /**
+     * The other run's cell that stands for {@code cell} when the other run's switches left it out:
+     * {@code --no-cache} keeps only the cells without the edge cache, so B's stress/no-caching is
+     * what A's stress/server-cache became. It is the one cell of the same plan whose description
+     * differs in a single clause ("server cache on" against "off"); null when there is none, or
+     * more than one.
+     */
+    static RunFolder.CellSummary counterpart(RunFolder.CellSummary cell, RunFolder other) {
+        String plan = planOf(cell.name());
+        List<RunFolder.CellSummary> found = other.cells().values().stream()
+                .filter(c -> planOf(c.name()).equals(plan))
+                .filter(c -> SwitchesDiff.of(cell.description(), c.description()).size() == 1)
+                .toList();
+        return found.size() == 1 ? found.get(0) : null;
+    }
+
+    private static String planOf(String cell) {
+        int slash = cell.indexOf('/');
+        return slash < 0 ? cell : cell.substring(0, slash);
+    }
+
+    /** A's cell {@code ofA} against B's {@code ofB}, shown as {@code name}: the same cell, or its counterpart. */
+    private static CellComparison cell(RunFolder a, RunFolder b, RunFolder.CellSummary ofA, RunFolder.CellSummary ofB,
+            String name) throws IOException {
         List<String> differences = new ArrayList<>(runDifferences(a, b));
         SwitchesDiff.of(ofA.description(), ofB.description()).stream().filter(d -> !differences.contains(d))
                 .forEach(differences::add);
+        if (!ofA.name().equals(ofB.name())) {
+            differences.add(ofA.name() + " -> " + ofB.name() + " (" + (name.equals(ofA.name()) ? "B" : "A")
+                    + "'s switches leave no " + name + ")");
+        }
         if (!ofA.ok() || !ofB.ok()) {
             String note = (!ofA.ok() ? "A's " : "") + (!ofA.ok() && !ofB.ok() ? "and " : "") + (!ofB.ok() ? "B's " : "")
                     + "cell did not complete (" + (!ofA.ok() ? ofA.status() : ofB.status()) + "): not compared";
             return new CellComparison(name, CellComparison.Presence.BOTH, note, differences, List.of());
         }
-        List<Noise.Samples> samplesA = a.samples(name).stream().map(Noise.Samples::of).toList();
-        List<Noise.Samples> samplesB = b.samples(name).stream().map(Noise.Samples::of).toList();
+        List<Noise.Samples> samplesA = a.samples(ofA.name()).stream().map(Noise.Samples::of).toList();
+        List<Noise.Samples> samplesB = b.samples(ofB.name()).stream().map(Noise.Samples::of).toList();
         boolean samples = !samplesA.isEmpty() && !samplesB.isEmpty();
         Map<CompareMetric, Noise.Interval> fromSamples = Map.of();
         double pValue = Double.NaN;
@@ -82,7 +113,7 @@ public final class Comparer {
                 interval = fromSamples.get(m);
                 method = "bootstrap of " + Noise.describe(samplesA) + " and " + Noise.describe(samplesB);
                 p = m == CompareMetric.REJECTED_PCT || m == CompareMetric.OTHER_ERRORS_PCT ? Double.NaN : pValue;
-            } else if (m.source() != CompareMetric.Source.SAMPLES && (series = perSecond(a, b, name, m)) != null) {
+            } else if (m.source() != CompareMetric.Source.SAMPLES && (series = perSecond(a, ofA.name(), b, ofB.name(), m)) != null) {
                 interval = series.interval(sa.median());
                 method = "bootstrap of " + series.seconds() + " seconds";
             } else if (ofA.runs() > 1 && ofB.runs() > 1) {
@@ -134,9 +165,10 @@ public final class Comparer {
     }
 
     /** The series of throughput (every response a second) or of origin requests; null when a side has none. */
-    private static PerSecond perSecond(RunFolder a, RunFolder b, String cell, CompareMetric m) throws IOException {
-        List<List<Long>> ofA = m == CompareMetric.THROUGHPUT ? responses(a, cell) : a.perSecond(cell, "origin");
-        List<List<Long>> ofB = m == CompareMetric.THROUGHPUT ? responses(b, cell) : b.perSecond(cell, "origin");
+    private static PerSecond perSecond(RunFolder a, String cellA, RunFolder b, String cellB, CompareMetric m)
+            throws IOException {
+        List<List<Long>> ofA = m == CompareMetric.THROUGHPUT ? responses(a, cellA) : a.perSecond(cellA, "origin");
+        List<List<Long>> ofB = m == CompareMetric.THROUGHPUT ? responses(b, cellB) : b.perSecond(cellB, "origin");
         if (ofA.isEmpty() || ofB.isEmpty()) {
             return null;
         }

@@ -38,7 +38,8 @@ public final class OriginServer implements AutoCloseable {
 
     /**
      * Starts the origin on {@code port} with {@code threads} request threads and waits until it
-     * reports healthy. {@code extraArgs} are Spring Boot arguments, e.g. --origin.endpoints.hare.delay=50ms.
+     * reports healthy. {@code extraArgs} are Spring Boot arguments, e.g. --origin.endpoints.hare.delay=50ms; of a
+     * property given twice, the later wins.
      */
     public static OriginServer start(int port, int managementPort, int threads, Path log, List<String> extraArgs)
             throws IOException {
@@ -57,7 +58,7 @@ public final class OriginServer implements AutoCloseable {
                 "--management.server.port=" + managementPort,
                 "--server.tomcat.threads.max=" + threads,
                 "--server.tomcat.threads.min-spare=" + threads));
-        command.addAll(extraArgs);
+        command.addAll(OriginDelays.lastWins(extraArgs));
         OriginServer origin = new OriginServer(port, managementPort, command, log);
         origin.start();
         return origin;

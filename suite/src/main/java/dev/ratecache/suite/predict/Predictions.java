@@ -7,6 +7,7 @@ import dev.ratecache.suite.matrix.Metric;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.matrix.ReplayBreakdown;
 import dev.ratecache.suite.matrix.Saturation;
+import dev.ratecache.suite.origin.OriginDelays;
 import dev.ratecache.suite.replay.ReplayCellReport;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
@@ -57,7 +58,13 @@ public final class Predictions {
      * @param model         the kind of matrix's model of its cells
      */
     public record Run(StackSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
-            Predictor.ReplayTraffic replay, Predictor.Model model) {
+            Predictor.ReplayTraffic replay, Predictor.Model model, OriginDelays originDelays) {
+
+        /** With the profile's origin. */
+        public Run(StackSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
+                Predictor.ReplayTraffic replay, Predictor.Model model) {
+            this(switches, profile, originThreads, jmeterProperties, replay, model, OriginDelays.NONE);
+        }
 
         /** Of cells the simulation models. */
         public Run(StackSwitches switches, Profile profile, int originThreads, Map<String, String> jmeterProperties,
@@ -91,7 +98,7 @@ public final class Predictions {
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
                     samples.stream().map(s -> s.timeStamp() - epoch).toList(), originMs(dir),
-                    paces(samples, props, front)), run.model());
+                    paces(samples, props, front)).withOriginDelays(run.originDelays()), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props), front)));
         }

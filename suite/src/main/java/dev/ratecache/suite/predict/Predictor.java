@@ -24,6 +24,7 @@ import dev.ratecache.suite.matrix.Plan;
 import dev.ratecache.suite.matrix.Profile;
 import dev.ratecache.suite.origin.Endpoint;
 import dev.ratecache.suite.origin.OriginDefaults;
+import dev.ratecache.suite.origin.OriginDelays;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.LimitMode;
@@ -112,10 +113,25 @@ public final class Predictor {
      *                      machine can make it many times the path's delay; null when unknown
      * @param pace          for a closed plan, when each user started and its pace, as its JTL shows them; null
      *                      when unknown
+     * @param originDelays  the endpoints' delays the run set over the profile's (--origin-delay)
      */
     public record Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
             int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
-            Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs, UserPace pace) {
+            Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs, UserPace pace,
+            OriginDelays originDelays) {
+
+        public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
+                int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
+                Double poolHoldMs, List<Long> startsMs, Map<String, OriginTimes> originMs, UserPace pace) {
+            this(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
+                    startsMs, originMs, pace, OriginDelays.NONE);
+        }
+
+        /** The same, with the origin's endpoints slowed or sped up as the run's --origin-delay says. */
+        public Input withOriginDelays(OriginDelays delays) {
+            return new Input(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn,
+                    poolHoldMs, startsMs, originMs, pace, delays);
+        }
 
         public Input(Cell cell, StackSpec stack, Map<String, String> properties, Profile profile,
                 int originThreads, ReplayTraffic replay, long measuredMinMs, long epochMs, List<List<String>> drawn,
@@ -157,7 +173,7 @@ public final class Predictor {
         /** The same cell with its users at the constant round trip instead of their measured pace. */
         Input withoutPace() {
             return new Input(cell, stack, properties, profile, originThreads, replay, measuredMinMs, epochMs, drawn,
-                    poolHoldMs, startsMs, originMs, null);
+                    poolHoldMs, startsMs, originMs, null, originDelays);
         }
 
         /** The cell's properties over the defaults its plan's file declares: what JMeter ran with. */
@@ -165,7 +181,7 @@ public final class Predictor {
             Map<String, String> all = new LinkedHashMap<>(cell.plan().declaredDefaults());
             all.putAll(properties);
             return new Input(cell, stack, all, profile, originThreads, replay, measuredMinMs, epochMs, drawn, poolHoldMs,
-                    startsMs, originMs, pace);
+                    startsMs, originMs, pace, originDelays);
         }
     }
 
@@ -520,7 +536,7 @@ public final class Predictor {
                         in.replay().delayMsByPath().getOrDefault(pathOf(uri), defaultDelayMs), fresh));
             }
         } else {
-            for (Endpoint e : in.profile().endpoints()) {
+            for (Endpoint e : in.originDelays().apply(in.profile().endpoints())) {
                 paths.put(e.path(), new PathSpec(e.delay().toMillis(), new Freshness(e.maxAge().toSeconds(), staleSec,
                         staleIfErrorSec)));
             }

@@ -163,6 +163,20 @@ class BadInputTest {
                         "--db-acquire-timeout must be a duration from 250ms to 10m, such as 2s or 500ms (got 'soon')"),
                 refused("an acquire timeout Hikari would replace with 30 s", List.of("--db-acquire-timeout", "100ms"),
                         "--db-acquire-timeout must be a duration from 250ms to 10m, such as 2s or 500ms (got '100ms')"),
+                refused("an origin delay of no endpoint", List.of("--origin-delay", "rabbit=150ms"),
+                        "--origin-delay rabbit=150ms: use ENDPOINT=DURATION with ENDPOINT one of hare, tortoise, snail,"
+                                + " e.g. --origin-delay hare=150ms"),
+                refused("an origin delay without its endpoint", List.of("--origin-delay", "150ms"),
+                        "--origin-delay 150ms: use ENDPOINT=DURATION"),
+                refused("an origin delay that is no duration", List.of("--origin-delay", "hare=slow"),
+                        "--origin-delay hare=slow: the delay must be a duration from 0 to 1m in whole milliseconds,"
+                                + " such as 150ms or 2s"),
+                refused("an origin delay past a minute", List.of("--origin-delay", "snail=2m"),
+                        "--origin-delay snail=2m: the delay must be a duration from 0 to 1m"),
+                refused("the suite's origin's delay with a user's origin", List.of("--origin", "http://127.0.0.1:9000",
+                        "--origin-delay", "hare=150ms"),
+                        "--origin-delay sets the suite's own origin; your origin (--origin) keeps its own delays: drop"
+                                + " --origin, or --origin-delay"),
                 refused("the suite's database with a user's origin", List.of("--origin", "http://127.0.0.1:9000",
                         "--origin-db", "postgres"),
                         "--origin-db, --db-pool and --db-acquire-timeout set the suite's own origin's database: drop"

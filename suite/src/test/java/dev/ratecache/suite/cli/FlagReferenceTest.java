@@ -51,6 +51,7 @@ class FlagReferenceTest {
             Map.entry("TlsSwitches", "TLS"),
             Map.entry("ConnectionSwitches", "Connections and timeouts"),
             Map.entry("OriginThreads", "The origin's threads"),
+            Map.entry("OriginDelayOptions", "The origin's delays"),
             Map.entry("DatabaseOptions", "The origin's database and app cache"),
             Map.entry("DryRun", "Dry run"),
             Map.entry("LoadHostOptions", "Load from other hosts"),

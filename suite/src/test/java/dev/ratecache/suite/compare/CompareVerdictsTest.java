@@ -163,6 +163,37 @@ class CompareVerdictsTest {
     }
 
     @Test
+    void aCellTheOtherRunsSwitchesLeftOutIsComparedWithTheCellItBecame(TestInfo test) throws Exception {
+        Path dir = TestDirs.fresh(test);
+        RunFixture.write(dir.resolve("a"), RunFixture.SWITCHES, RunFixture.cells(), 1, 1);
+        // --no-cache keeps only the cells without the edge cache: B's stress/no-caching is what A's server-cache became.
+        RunFixture.write(dir.resolve("b"), RunFixture.SWITCHES.replace("edge cache on (100m, Age native)", "edge cache off"),
+                RunFixture.cells().subList(0, 1), 1, 2);
+
+        Comparison c = Comparer.compare(RunFolder.open(dir.resolve("a")), RunFolder.open(dir.resolve("b")));
+
+        CellComparison became = c.cells().get(1);
+        assertThat(became.name()).isEqualTo("stress/server-cache");
+        assertThat(became.presence()).isEqualTo(CellComparison.Presence.BOTH);
+        assertThat(became.differences()).contains("server cache on -> off",
+                "stress/server-cache -> stress/no-caching (B's switches leave no stress/server-cache)");
+        assertThat(verdicts(c, "stress/server-cache")).containsEntry("origin_requests", Verdict.WORSE)
+                .containsEntry("rejected_pct", Verdict.WORSE).containsEntry("throughput", Verdict.WORSE);
+        assertThat(c.cells().get(0).differences()).noneMatch(d -> d.contains("leave no"));
+    }
+
+    @Test
+    void aCellLeftOutOfARunOfTheSameSwitchesIsNotPairedWithAnother(TestInfo test) throws Exception {
+        Path dir = TestDirs.fresh(test);
+        RunFixture.write(dir.resolve("a"), RunFixture.SWITCHES, RunFixture.cells(), 1, 1);
+        RunFixture.write(dir.resolve("b"), RunFixture.SWITCHES, RunFixture.cells().subList(0, 1), 1, 2);
+
+        Comparison c = Comparer.compare(RunFolder.open(dir.resolve("a")), RunFolder.open(dir.resolve("b")));
+
+        assertThat(c.cells().get(1).presence()).isEqualTo(CellComparison.Presence.REMOVED);
+    }
+
+    @Test
     void withoutSamplesOrSecondsOneRepeatIsNotJudgedAndThreeAreJudgedByTheirSpread(TestInfo test) throws Exception {
         Path dir = TestDirs.fresh(test);
         for (int repeats : new int[] {1, 3}) {

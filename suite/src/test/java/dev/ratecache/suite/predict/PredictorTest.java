@@ -91,6 +91,19 @@ class PredictorTest {
     }
 
     @Test
+    void anOriginDelayTheRunSetIsTheDelayTheModelServesAt() {
+        Cell cell = Cell.of(Plan.STRESS, Cell.DIRECT).direct().build();
+        Predictor.Input profiles = new Predictor.Input(cell, cell.apply(new StackSwitches()),
+                Plan.STRESS.sizes(Profile.QUICK), Profile.QUICK, 10, null, -1, 0);
+        Predictor.Input slower = profiles.withOriginDelays(new dev.ratecache.suite.origin.OriginDelays(
+                Map.of("hare", java.time.Duration.ofMillis(15))));
+
+        // Straight to the origin, with threads to spare: a median answer is the endpoint's delay.
+        assertThat(Predictor.predict(profiles).value(Metric.P50_MS)).isEqualTo(10.0);
+        assertThat(Predictor.predict(slower).value(Metric.P50_MS)).isEqualTo(15.0);
+    }
+
+    @Test
     void jmetersClientCacheKeepsEachUsersRepeatsFromTheStack() {
         // The load plan, client cache on, no edge cache: each of the 5 users fetches each path once per
         // lifetime, so the origin sees far fewer requests than the 60 the plan sends.
