@@ -57,12 +57,21 @@ public final class Jtl {
      *     JMeter that was killed, or a user's plan's): one line naming the line or column, quoting
      *     none of the file, so that nothing of it reaches the terminal
      */
+    /** The file's text; gunzipped when its name ends in .gz, as a committed run keeps its JTLs small. */
+    private static Reader reader(Path jtl) throws IOException {
+        if (!jtl.getFileName().toString().endsWith(".gz")) {
+            return Files.newBufferedReader(jtl, StandardCharsets.UTF_8);
+        }
+        return new java.io.BufferedReader(new java.io.InputStreamReader(
+                new java.util.zip.GZIPInputStream(Files.newInputStream(jtl)), StandardCharsets.UTF_8.newDecoder()));
+    }
+
     public static List<Sample> read(Path jtl) throws IOException {
         if (!Files.isRegularFile(jtl)) {
             throw new IOException("no results file (" + jtl + ")");
         }
         List<Sample> samples = new ArrayList<>();
-        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8); CSVParser csv = READ.parse(in)) {
+        try (Reader in = reader(jtl); CSVParser csv = READ.parse(in)) {
             List<String> missing = REQUIRED.stream().filter(c -> !csv.getHeaderMap().containsKey(c)).toList();
             if (!missing.isEmpty()) {
                 throw new IOException(jtl + ": not a JTL of the suite's columns (its header has no "

@@ -63,13 +63,7 @@ final class DatabaseOptions implements WholeNumber.Flags {
     }
 
     private Duration timeout() {
-        try {
-            Duration d = SpringDuration.parse(acquireTimeout, ChronoUnit.MILLIS);
-            boolean wholeMillis = d.toNanosPart() % 1_000_000 == 0;
-            return wholeMillis && d.compareTo(SHORTEST) >= 0 && d.compareTo(LONGEST) <= 0 ? d : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
+        return SpringDuration.parseWithin(acquireTimeout, ChronoUnit.MILLIS, SHORTEST, LONGEST).orElse(null);
     }
 
     @Override

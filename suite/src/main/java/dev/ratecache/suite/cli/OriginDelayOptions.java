@@ -58,12 +58,6 @@ final class OriginDelayOptions {
     }
 
     private static Duration delay(String text) {
-        try {
-            Duration d = SpringDuration.parse(text, ChronoUnit.MILLIS);
-            boolean wholeMillis = d.toNanosPart() % 1_000_000 == 0;
-            return wholeMillis && !d.isNegative() && d.compareTo(LONGEST) <= 0 ? d : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
+        return SpringDuration.parseWithin(text, ChronoUnit.MILLIS, Duration.ZERO, LONGEST).orElse(null);
     }
 }

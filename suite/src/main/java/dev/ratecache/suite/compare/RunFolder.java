@@ -159,8 +159,8 @@ public final class RunFolder {
     }
 
     /**
-     * Each repeat's samples, from the client's results.jtl in the repeat's folder (jmeter/ or
-     * library/); a repeat without one is left out, so none at all when the run kept no JTL (a
+     * Each repeat's samples, from the client's results.jtl (or results.jtl.gz) in the repeat's folder
+     * (jmeter/ or library/); a repeat without one is left out, so none at all when the run kept no JTL (a
      * committed example keeps none).
      */
     List<List<Sample>> samples(String cell) throws IOException {
@@ -168,7 +168,8 @@ public final class RunFolder {
         for (Path repeat : repeatDirs(cell)) {
             Optional<Path> jtl;
             try (Stream<Path> clients = Files.list(repeat)) {
-                jtl = clients.map(c -> c.resolve("results.jtl")).filter(Files::isRegularFile).sorted().findFirst();
+                jtl = clients.flatMap(c -> Stream.of(c.resolve("results.jtl"), c.resolve("results.jtl.gz")))
+                        .filter(Files::isRegularFile).sorted().findFirst();
             }
             if (jtl.isPresent()) {
                 List<Sample> samples = Jtl.read(jtl.get());

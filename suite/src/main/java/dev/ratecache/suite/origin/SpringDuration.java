@@ -37,6 +37,22 @@ public final class SpringDuration {
         throw new IllegalArgumentException("'" + text + "' is not a duration such as 100ms, 3s or PT2S");
     }
 
+    /**
+     * {@code text} as a duration in whole milliseconds from {@code least} to {@code most}; empty when
+     * it is none, or finer, or out of that range (a flag's value, refused in one line by its caller).
+     */
+    public static java.util.Optional<Duration> parseWithin(String text, ChronoUnit unitIfNone, Duration least,
+            Duration most) {
+        try {
+            Duration d = parse(text, unitIfNone);
+            boolean wholeMillis = d.toNanosPart() % 1_000_000 == 0;
+            return wholeMillis && d.compareTo(least) >= 0 && d.compareTo(most) <= 0 ? java.util.Optional.of(d)
+                    : java.util.Optional.empty();
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** {@code d} as the origin's arguments write it: whole seconds as {@code 3s}, else milliseconds ({@code 10ms}). */
     public static String format(Duration d) {
         if (d.toNanosPart() % 1_000_000 != 0) {
