@@ -89,8 +89,11 @@ public final class Comparer {
                     + "cell did not complete (" + (!ofA.ok() ? ofA.status() : ofB.status()) + "): not compared";
             return new CellComparison(name, CellComparison.Presence.BOTH, note, differences, List.of());
         }
-        List<Noise.Samples> samplesA = a.samples(ofA.name()).stream().map(Noise.Samples::of).toList();
-        List<Noise.Samples> samplesB = b.samples(ofB.name()).stream().map(Noise.Samples::of).toList();
+        List<List<dev.ratecache.jtl.Sample>> rawA = a.samples(ofA.name());
+        List<List<dev.ratecache.jtl.Sample>> rawB = b.samples(ofB.name());
+        List<Noise.Samples> samplesA = rawA.stream().map(Noise.Samples::of).toList();
+        List<Noise.Samples> samplesB = rawB.stream().map(Noise.Samples::of).toList();
+        boolean repeatedSamples = rawA.size() >= Noise.REPEATS_FOR_WELCH && rawB.size() >= Noise.REPEATS_FOR_WELCH;
         boolean samples = !samplesA.isEmpty() && !samplesB.isEmpty();
         Map<CompareMetric, Noise.Interval> fromSamples = Map.of();
         double pValue = Double.NaN;
@@ -113,9 +116,13 @@ public final class Comparer {
                 interval = fromSamples.get(m);
                 method = "bootstrap of " + Noise.describe(samplesA) + " and " + Noise.describe(samplesB);
                 p = m == CompareMetric.REJECTED_PCT || m == CompareMetric.OTHER_ERRORS_PCT ? Double.NaN : pValue;
+            } else if (m == CompareMetric.THROUGHPUT && repeatedSamples) {
+                interval = Noise.ofRepeatFigures(Noise.throughputs(rawA), Noise.throughputs(rawB));
+                method = "Welch's t over " + rawA.size() + " and " + rawB.size() + " repeats' throughput";
             } else if (m.source() != CompareMetric.Source.SAMPLES && (series = perSecond(a, ofA.name(), b, ofB.name(), m)) != null) {
                 interval = series.interval(sa.median());
-                method = "bootstrap of " + series.seconds() + " seconds";
+                method = series.byRepeats() ? "Welch's t over " + series.a().size() + " and " + series.b().size()
+ + " repeats' counts" : "bootstrap of " + series.seconds() + " seconds";
             } else if (ofA.runs() > 1 && ofB.runs() > 1) {
                 interval = Noise.ofRepeats(sa, sb);
                 method = "spread of " + ofA.runs() + " and " + ofB.runs() + " repeats";
@@ -156,8 +163,18 @@ public final class Comparer {
          * The interval in summary.json's unit: the series' figure (a mean rate, a sum of requests)
          * approaches summary.json's, so the interval is scaled by A's ratio of the two.
          */
+        /**
+         * Whether each repeat's count (the sum of its seconds) gives the interval: both sides repeated
+         * enough. A rate's seconds do not: a repeat's mean of whole seconds is its count over a whole
+         * number of seconds, so its repeats tie; throughput takes each repeat's samples instead.
+         */
+        boolean byRepeats() {
+            return sum && a.size() >= Noise.REPEATS_FOR_WELCH && b.size() >= Noise.REPEATS_FOR_WELCH;
+        }
+
         Noise.Interval interval(double summaryA) {
-            Noise.Interval raw = Noise.ofSeconds(a, b, sum);
+            Noise.Interval raw = byRepeats() ? Noise.ofRepeatFigures(Noise.perRepeat(a, sum), Noise.perRepeat(b, sum))
+                    : Noise.ofSeconds(a, b, sum);
             double own = Noise.statistic(a, sum);
             double scale = own > 0 && summaryA > 0 ? summaryA / own : 1;
             return new Noise.Interval(raw.low() * scale, raw.high() * scale);

@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * compare's own error rates, over comparisons whose truth is known (docs/compare.md, "Its own error
  * rates"). Two runs of one config: every metric judged better or worse is a false alarm. A known
- * change: it should be found, with its direction, in the metrics the model says it moves, and be
- * the same within noise in every other.
+ * change: it should be found, with its direction, in the metrics it moves, and be the same within
+ * noise in every other.
  */
 public final class ErrorRates {
     private ErrorRates() {}
@@ -75,12 +75,10 @@ public final class ErrorRates {
     }
 
     /**
-     * A known change, judged against the model's prediction of both runs: a metric should move when
-     * the model's two figures of it differ by more than compare's floor, the way they differ. The
-     * model predicts throughput, rejections, origin requests, p50 and p95; the mean, p90 and p99
-     * should move as its p95 does (else its p50), and other errors never.
+     * A known change, judged against what should move: per cell, the metrics the change moves, each
+     * with whether up ({@link #moves}); every other metric judged should be the same within noise.
      */
-    public static KnownChange knownChange(RunFolder a, RunFolder b, Comparison c) {
+    public static KnownChange knownChange(Comparison c, Map<String, Map<CompareMetric, Boolean>> shouldMove) {
         List<String> expected = new ArrayList<>();
         List<Flag> found = new ArrayList<>();
         List<Flag> wrongWay = new ArrayList<>();
@@ -90,11 +88,7 @@ public final class ErrorRates {
             if (cell.presence() != CellComparison.Presence.BOTH || cell.metrics().isEmpty()) {
                 continue;
             }
-            RunFolder.CellSummary ofA = a.cells().get(cell.name());
-            RunFolder.CellSummary ofB = b.cells().get(cell.name());
-            ofA = ofA != null ? ofA : Comparer.counterpart(ofB, a);
-            ofB = ofB != null ? ofB : Comparer.counterpart(ofA, b);
-            Map<CompareMetric, Boolean> moves = moves(ofA.predicted(), ofB.predicted());
+            Map<CompareMetric, Boolean> moves = shouldMove.getOrDefault(cell.name(), Map.of());
             for (MetricComparison m : cell.metrics()) {
                 if (m.verdict() == Verdict.UNJUDGED) {
                     continue;
@@ -117,8 +111,13 @@ public final class ErrorRates {
         return new KnownChange(expected, found, wrongWay, others, stray);
     }
 
-    /** The metrics the model's two predictions move, each with whether up. */
-    static Map<CompareMetric, Boolean> moves(Map<String, Double> predictedA, Map<String, Double> predictedB) {
+    /**
+     * The metrics a change moves, by the model's predictions of a cell before and after it (by
+     * metric id), each with whether up: those whose two figures differ by more than compare's
+     * floor. The model predicts throughput, rejections, origin requests, p50 and p95; the mean, p90
+     * and p99 move as its p95 does (else its p50), and other errors never.
+     */
+    public static Map<CompareMetric, Boolean> moves(Map<String, Double> predictedA, Map<String, Double> predictedB) {
         Map<CompareMetric, Boolean> moves = new EnumMap<>(CompareMetric.class);
         for (CompareMetric m : CompareMetric.values()) {
             moved(m, predictedA, predictedB).ifPresent(up -> moves.put(m, up));

@@ -157,6 +157,46 @@ final class Noise {
         return interval(diffs);
     }
 
+    /** Repeats each side needs before {@link #ofRepeatFigures} takes over from the seconds' bootstrap. */
+    static final int REPEATS_FOR_WELCH = 3;
+
+    /**
+     * The 95 % interval of B - A from each repeat's own figure (its rate, or its count), by Welch's t
+     * (unequal variances, Welch-Satterthwaite degrees of freedom). A run's seconds swing with its plan
+     * (the stress plan's burst, then the queue draining), so resampling them measures that swing, not
+     * how far one run's rate lies from another's; the repeats measure the latter directly.
+     */
+    static Interval ofRepeatFigures(double[] a, double[] b) {
+        double va = new org.apache.commons.math3.stat.descriptive.moment.Variance().evaluate(a) / a.length;
+        double vb = new org.apache.commons.math3.stat.descriptive.moment.Variance().evaluate(b) / b.length;
+        double diff = new org.apache.commons.math3.stat.descriptive.moment.Mean().evaluate(b)
+                - new org.apache.commons.math3.stat.descriptive.moment.Mean().evaluate(a);
+        double se = Math.sqrt(va + vb);
+        if (se == 0) {
+            return new Interval(diff, diff);
+        }
+        double df = (va + vb) * (va + vb) / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
+        double t = new org.apache.commons.math3.distribution.TDistribution(null, df).inverseCumulativeProbability(0.975);
+        return new Interval(diff - t * se, diff + t * se);
+    }
+
+    /**
+     * Each repeat's throughput as the report measures it: its samples over the time from the first
+     * request's start to the last response's end.
+     */
+    static double[] throughputs(List<List<Sample>> repeats) {
+        return repeats.stream().mapToDouble(samples -> {
+            long first = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
+            long last = samples.stream().mapToLong(x -> x.timeStamp() + x.elapsed()).max().orElse(0);
+            return last > first ? 1000.0 * samples.size() / (last - first) : 0;
+        }).toArray();
+    }
+
+    /** Each repeat's own figure of its series: the mean of its seconds (a rate), or their sum (a count). */
+    static double[] perRepeat(List<List<Long>> repeats, boolean sum) {
+        return repeats.stream().mapToDouble(seconds -> statistic(List.of(seconds), sum)).toArray();
+    }
+
     /** The series' own figure, not resampled: what {@link #ofSeconds}'s interval is scaled against. */
     static double statistic(List<List<Long>> repeats, boolean sum) {
         return statistic(repeats, sum, null);

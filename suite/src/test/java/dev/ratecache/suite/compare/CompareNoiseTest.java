@@ -66,4 +66,23 @@ class CompareNoiseTest {
         assertThat(Noise.statistics(s)).containsEntry(CompareMetric.P50_MS, 5.0).containsEntry(CompareMetric.P90_MS, 9.0)
                 .containsEntry(CompareMetric.P95_MS, 10.0).containsEntry(CompareMetric.MEAN_MS, 5.5);
     }
+
+    @Test
+    void threeRepeatsASideGiveWelchsIntervalWorkedByHand() {
+        // Means 2 and 5; each variance of the mean 1/3; Welch-Satterthwaite df 4; t(0.975, 4) = 2.7764.
+        Noise.Interval i = Noise.ofRepeatFigures(new double[] {1, 2, 3}, new double[] {4, 5, 6});
+
+        double half = 2.7764451 * Math.sqrt(2.0 / 3);
+        assertThat(i.low()).isCloseTo(3 - half, org.assertj.core.data.Offset.offset(1e-5));
+        assertThat(i.high()).isCloseTo(3 + half, org.assertj.core.data.Offset.offset(1e-5));
+    }
+
+    @Test
+    void aRepeatsThroughputIsItsSamplesOverTheirSpan() {
+        List<dev.ratecache.jtl.Sample> samples = List.of(dev.ratecache.jtl.Sample.of(1_000, 100, "200", true),
+                dev.ratecache.jtl.Sample.of(1_500, 200, "200", true), dev.ratecache.jtl.Sample.of(2_900, 100, "429", false));
+
+        // Three answers from the first start (1.0 s) to the last end (3.0 s).
+        assertThat(Noise.throughputs(List.of(samples))).containsExactly(1.5);
+    }
 }
