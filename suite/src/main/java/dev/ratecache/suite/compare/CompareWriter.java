@@ -130,8 +130,8 @@ public final class CompareWriter {
         md.append("\nEach interval is the 95 % interval of B - A (in per cent of A), from a bootstrap of ")
                 .append(Noise.RESAMPLES).append(" resamples of the runs' samples (latencies, rejections, errors) or")
                 .append(" seconds (throughput, origin requests); a change is better or worse only when the interval")
-                .append(" leaves out 0 and the change passes the floor (").append(Math.round(100 * CompareMetric.RELATIVE_FLOOR))
-                .append(" % of A). How to read it: [docs/compare.md](").append(docsLink(dir)).append(").\n\n");
+                .append(" leaves out 0 and the change passes its metric's floor, measured on two runs of one config")
+                .append(". How to read it: [docs/compare.md](").append(docsLink(dir)).append(").\n\n");
         for (CellComparison c : comparison.cells()) {
             List<String> own = c.differences().stream().filter(d -> !comparison.differences().contains(d)).toList();
             if (!own.isEmpty()) {
@@ -174,7 +174,11 @@ public final class CompareWriter {
         Map<String, Object> method = new LinkedHashMap<>();
         method.put("interval", "95 % percentile bootstrap of B - A");
         method.put("resamples", Noise.RESAMPLES);
-        method.put("relative_floor_pct", 100 * CompareMetric.RELATIVE_FLOOR);
+        Map<String, Object> floors = new LinkedHashMap<>();
+        for (CompareMetric m : CompareMetric.values()) {
+            floors.put(m.id(), Map.of("relative_pct", 100 * m.relativeFloor(), "absolute", m.absoluteFloor()));
+        }
+        method.put("floors", floors);
         json.put("method", method);
         Map<String, Object> tally = new LinkedHashMap<>();
         tally.put("better", comparison.count(Verdict.BETTER));
