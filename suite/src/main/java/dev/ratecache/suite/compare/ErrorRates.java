@@ -140,15 +140,16 @@ public final class ErrorRates {
     }
 
     /**
-     * Per metric, how far two runs of one config drifted apart: the median and the largest change, in
-     * per cent of A, over the cells where A is not 0.
+     * Per metric, how far runs of one config drifted apart: the median and the largest change, in per
+     * cent of A, over the pairs' cells where A is not 0.
      */
     public record Drift(int cells, double medianPct, double largestPct) {}
 
-    public static Map<CompareMetric, Drift> drift(Comparison sameConfig) {
+
+    public static Map<CompareMetric, Drift> drift(List<Comparison> sameConfig) {
         Map<CompareMetric, Drift> drift = new EnumMap<>(CompareMetric.class);
         for (CompareMetric metric : CompareMetric.values()) {
-            double[] changes = sameConfig.cells().stream().flatMap(c -> c.metrics().stream())
+            double[] changes = sameConfig.stream().flatMap(x -> x.cells().stream()).flatMap(c -> c.metrics().stream())
                     .filter(m -> m.metric() == metric && m.a() != 0).mapToDouble(m -> Math.abs(m.changePct()))
                     .sorted().toArray();
             if (changes.length > 0) {

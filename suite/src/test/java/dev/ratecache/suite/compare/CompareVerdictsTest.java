@@ -35,8 +35,8 @@ class CompareVerdictsTest {
 
     /**
      * Section 4's criterion on runs whose truth is known: over many pairs of draws of one config, at
-     * most 5 % of the metrics are called better or worse. The real machine's A/A rate is still to be
-     * measured (docs/compare.md).
+     * most 5 % of the metrics are called better or worse. The real machine's A/A rate is
+     * CompareErrorRatesTest's.
      */
     @Test
     void drawsOfOneConfigAreCalledTheSameInAtLeast95PerCentOfTheMetrics(TestInfo test) throws Exception {

@@ -29,7 +29,8 @@ class CommittedRunLinksTest {
         int links = 0;
         try (Stream<Path> files = Files.walk(root.resolve("results"))) {
             for (Path page : files.filter(f -> f.getFileName().toString().matches("report\\.md|index\\.html|summary\\.json"))
-                    .filter(f -> f.getParent().getFileName().toString().startsWith("example")).toList()) {
+                    .filter(f -> f.getParent().getFileName().toString().startsWith("example")
+                            || f.getParent().getParent().getFileName().toString().equals("compare-rates")).toList()) {
                 int depth = root.relativize(page.getParent()).getNameCount();
                 Matcher m = LINK.matcher(Files.readString(page, StandardCharsets.UTF_8));
                 while (m.find()) {
