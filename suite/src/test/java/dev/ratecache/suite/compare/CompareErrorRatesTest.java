@@ -16,6 +16,8 @@ import dev.ratecache.suite.predict.Prediction;
 import dev.ratecache.suite.predict.Predictor;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.StackSwitches;
+import dev.ratecache.testkit.LongTest;
+import dev.ratecache.testkit.StackTest;
 import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,11 +31,15 @@ import org.junit.jupiter.api.Test;
 /**
  * compare's own error rates, on committed runs of this machine (results/compare-rates): two runs of
  * one config, and four runs each with one known change. docs/compare.md's figures are written from
- * them by this test, and checked by it.
+ * them by this test, and checked by it. Seven comparisons of 33 repeats' samples, bootstrapped, take
+ * about half a minute of one core: the long lane's (tagged as a stack test only so that the lane's
+ * runner takes it; it starts no process).
  */
+@StackTest
+@LongTest
 class CompareErrorRatesTest {
-    private static final String REGENERATE = "./mvnw -B -q test -pl suite -am -Dtest=CompareErrorRatesTest"
-            + " -Ddocs.write=true";
+    private static final String REGENERATE = "./mvnw -B -q verify -pl acceptance -am -Dtest=NONE"
+            + " -Dit.test=CompareErrorRatesTest -Dstack.excluded=none -Ddocs.write=true";
     static final Path RUNS = Repo.root().resolve("results/compare-rates");
 
     /** The known changes, each B's folder beside the words for it. */
