@@ -158,23 +158,11 @@ class EnvoyEdgeTest extends EdgeBehaviours implements EdgeFreshness {
     /**
      * zipped answers gzip to a request that accepts it and plain otherwise, with Vary:
      * Accept-Encoding. Envoy's cache never hands the stored gzip answer to a client that does not
-     * accept it; but after the plain variant was fetched, the gzip one was fetched again too.
+     * accept it; but after the plain variant was fetched, the gzip one is fetched again too.
      */
     @Override
-    @Test
-    public void aStoredVariantReachesOnlyTheClientsThatAcceptIt() {
-        String url = Stacks.fresh("zipped");
-
-        Http.Raw zipped = get(url, "Accept-Encoding: gzip");
-        Http.Raw plain = get(url, "Accept-Encoding: br");
-        Http.Raw zippedAgain = get(url, "Accept-Encoding: gzip");
-
-        assertThat(zipped.header("Content-Encoding")).isEqualTo("gzip");
-        assertThat(plain.status()).isEqualTo(200);
-        assertThat(plain.header("Content-Encoding")).isNull();
-        assertThat(plain.body()).contains("\"endpoint\":\"zipped\"");
-        assertThat(zippedAgain.header("Content-Encoding")).isEqualTo("gzip");
-        assertThat(EdgeStack.cacheStatus(zippedAgain)).isEqualTo("MISS");
+    public String variantAgainStatus() {
+        return "MISS";
     }
 
     /**
