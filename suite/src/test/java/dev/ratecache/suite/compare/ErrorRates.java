@@ -13,7 +13,7 @@ import java.util.Optional;
  * change: it should be found, with its direction, in the metrics it moves, and be the same within
  * noise in every other.
  */
-public final class ErrorRates {
+final class ErrorRates {
     private ErrorRates() {}
 
     /** A metric of a cell, as judged. */
