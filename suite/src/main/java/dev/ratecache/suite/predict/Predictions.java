@@ -97,12 +97,27 @@ public final class Predictions {
             Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
-                    samples.stream().map(s -> s.timeStamp() - epoch).toList(), originMs(dir),
+                    starts(samples, front, epoch), originMs(dir),
                     paces(samples, props, front)).withOriginDelays(run.originDelays()), run.model());
             out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
                     pauseMs(samples, props), front)));
         }
         return out;
+    }
+
+    /**
+     * When each request started, ms after {@code epoch}: its arrival at the front, as the front
+     * logged it, when the front logged every request the JTL holds; else its sample's start. The
+     * front's clock is the one the limits decide by. JMeter's start includes opening the connection,
+     * which under a flood's first burst takes hundreds of milliseconds: an idle run's HAProxy flood at
+     * 10x sent its first 100 requests within 35 ms by the JTL, and they reached the edge over 523 ms,
+     * so the first answer was stored while far more of them were still to come than their starts say.
+     */
+    static List<Long> starts(List<Sample> samples, List<dev.ratecache.suite.edge.EdgeEvent> front, long epoch) {
+        if (!front.isEmpty() && front.size() == samples.size()) {
+            return front.stream().map(e -> e.arrivalMs() - epoch).toList();
+        }
+        return samples.stream().map(s -> s.timeStamp() - epoch).toList();
     }
 
     /**
