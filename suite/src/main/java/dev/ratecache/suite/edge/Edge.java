@@ -165,6 +165,15 @@ public interface Edge {
     String limiter();
 
     /**
+     * Whether a request its limit denies still counts toward the rate it is judged by, so that a
+     * client (or, at the back, every client together) that keeps sending while refused stays refused.
+     * False for the token and leaky buckets, which take nothing for a refusal.
+     */
+    default boolean limiterCountsDenials() {
+        return false;
+    }
+
+    /**
      * The model of a per-client limit of {@code rate} r/s and {@code burst} in {@code mode} as this
      * product renders it, rejecting with {@code status}.
      */

@@ -90,6 +90,11 @@ public enum EdgeProduct {
         return declared().limiter();
     }
 
+    /** Whether a request its limit denies still counts toward the rate ({@link Edge#limiterCountsDenials}). */
+    public boolean limiterCountsDenials() {
+        return declared().limiterCountsDenials();
+    }
+
     /** As the report names it: nginx, HAProxy, Varnish. */
     public String displayName() {
         return declared().displayName();

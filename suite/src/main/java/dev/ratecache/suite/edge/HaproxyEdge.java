@@ -402,6 +402,12 @@ public final class HaproxyEdge implements Edge {
         return "sliding-window counter (http_req_rate)";
     }
 
+    /** track-sc0 counts the request before the deny rule reads the rate (HaproxyReqRate). */
+    @Override
+    public boolean limiterCountsDenials() {
+        return true;
+    }
+
     /** Nodelay whatever {@code mode} says: {@link #refusal} turns away any other. */
     @Override
     public LimitSpec limiterModel(int rate, int burst, LimitMode mode, int status) {

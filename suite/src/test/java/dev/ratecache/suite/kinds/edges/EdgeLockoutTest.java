@@ -72,6 +72,27 @@ class EdgeLockoutTest {
     }
 
     @Test
+    void aTokenBucketAtTheBackIsNotSaidToCountWhatItDenies() {
+        List<List<EdgeEvent>> events = lockedOut(429);
+
+        String sentence = EdgeLockout.of(events.get(0), events.get(1), 429).sentence(EdgeProduct.ENVOY, 100, 200);
+
+        assertThat(sentence).contains("Envoy's cache cannot send one miss of many to the origin, so every miss that"
+                + " arrives while a fetch is under way goes on to the back.").doesNotContain("counts the requests it denies");
+    }
+
+    @Test
+    void aProductWithoutACacheIsToldThatEveryAdmittedRequestWentOnToTheBack() {
+        List<List<EdgeEvent>> events = lockedOut(429);
+
+        String sentence = EdgeLockout.of(events.get(0), events.get(1), 429).sentence(EdgeProduct.TRAEFIK, 100, 200);
+
+        assertThat(sentence).contains("refused: Traefik has no cache, so the 400 requests its front admitted went on to"
+                + " the back, whose limit, counting every client together, refused 200 of them.")
+                .doesNotContain("misses").doesNotContain("The cache answered nothing");
+    }
+
+    @Test
     void aBackThatRefusedLittleOrAFrontThatDidTheRefusingIsNoLockOut() {
         List<EdgeEvent> front = new ArrayList<>();
         List<EdgeEvent> back = new ArrayList<>();
