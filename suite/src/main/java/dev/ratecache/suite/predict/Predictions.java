@@ -122,7 +122,8 @@ public final class Predictions {
 
     /**
      * Per URI, how long the origin took to answer what reached it, as the back tier timed it (its
-     * upstream time of each answered request); null when the cell kept no back events. The p90 is the
+     * upstream time of each answered request, a revalidation's 304 among them); null when the cell kept
+     * no back events. The p90 is the
      * slower of that and how long the front waited for its own fetches of the URI (its upstream time
      * of each miss answered 2xx): a fetch the cache waits for also crosses the back, and on a machine
      * the flood keeps busy that hop is no longer free (an idle quick run's Envoy flood at 10x: the
@@ -155,12 +156,15 @@ public final class Predictions {
         return out;
     }
 
-    /** Per URI, the sorted upstream times of the events {@code which} picks that their upstream answered 2xx. */
+    /** Per URI, the sorted upstream times of the events {@code which} picks that their upstream answered (2xx, 304). */
     private static Map<String, long[]> answeredIn(List<dev.ratecache.suite.edge.EdgeEvent> events,
             java.util.function.Predicate<dev.ratecache.suite.edge.EdgeEvent> which) {
         Map<String, List<Long>> byUri = new LinkedHashMap<>();
         for (dev.ratecache.suite.edge.EdgeEvent e : events) {
-            if (which.test(e) && e.upstreamStatus() != null && e.upstreamStatus().startsWith("2") && e.upstreamMs() >= 0) {
+            // A 304 answers a revalidation, which reached the origin and took its time as a fetch does.
+            boolean answered = e.upstreamStatus() != null
+                    && (e.upstreamStatus().startsWith("2") || e.upstreamStatus().equals("304"));
+            if (which.test(e) && answered && e.upstreamMs() >= 0) {
                 byUri.computeIfAbsent(e.uri(), u -> new ArrayList<>()).add(e.upstreamMs());
             }
         }
@@ -242,14 +246,21 @@ public final class Predictions {
         if (byUser == null) {
             return null;
         }
-        Map<Sample, Long> share = clientShares(samples, front);
+        Map<Sample, dev.ratecache.suite.edge.EdgeEvent> matched = frontEventsOf(samples, front);
+        Map<Sample, Long> share = new java.util.IdentityHashMap<>();
+        matched.forEach((s, e) -> share.put(s, Math.max(0, s.elapsed() - (e.endMs() - e.arrivalMs()))));
         long[] found = share.values().stream().mapToLong(Long::longValue).sorted().toArray();
         long median = found.length == 0 ? 0 : dev.ratecache.stats.NearestRank.percentile(found, 50);
         long epoch = samples.stream().mapToLong(Sample::timeStamp).min().orElse(0);
         List<Long> starts = new ArrayList<>();
         List<List<Long>> out = new ArrayList<>();
         for (List<Sample> user : byUser) {
-            starts.add(user.get(0).timeStamp() - epoch);
+            // A user starts when its first request reached the front: opening its connection is no part of
+            // the pace, and on a busy machine it took long enough (tens of ms) to reorder the users.
+            Sample first = user.get(0);
+            dev.ratecache.suite.edge.EdgeEvent firstAtFront = matched.get(first);
+            long connecting = firstAtFront == null ? 0 : Math.max(0, firstAtFront.arrivalMs() - first.timeStamp());
+            starts.add(first.timeStamp() + connecting - epoch);
             List<Long> pace = new ArrayList<>(user.size());
             for (int k = 0; k < user.size(); k++) {
                 Sample s = user.get(k);
@@ -257,7 +268,7 @@ public final class Predictions {
                 // JMeter's own cache answered a client-cache hit: no request, no front, all of it the client's.
                 long mine = dev.ratecache.jtl.JtlSummary.CLIENT_CACHE_HIT.equals(s.responseMessage()) ? s.elapsed()
                         : share.getOrDefault(s, median);
-                pace.add(mine + gap);
+                pace.add(Math.max(0, mine - (k == 0 ? connecting : 0)) + gap);
             }
             out.add(pace);
         }
@@ -265,11 +276,11 @@ public final class Predictions {
     }
 
     /**
-     * Per sample, its time less the front's for it: the front's event of a sample is the first not
-     * yet taken of its path and status that arrived within the sample's time (the two clocks are the
-     * machine's, in whole milliseconds, so a millisecond either side).
+     * Per sample, the front's event of it: the first not yet taken of its path and status that arrived
+     * within the sample's time (the two clocks are the machine's, in whole milliseconds, so a
+     * millisecond either side). A sample none matches is left out.
      */
-    private static Map<Sample, Long> clientShares(List<Sample> samples,
+    private static Map<Sample, dev.ratecache.suite.edge.EdgeEvent> frontEventsOf(List<Sample> samples,
             List<dev.ratecache.suite.edge.EdgeEvent> front) {
         Map<String, List<dev.ratecache.suite.edge.EdgeEvent>> byKind = new java.util.HashMap<>();
         for (dev.ratecache.suite.edge.EdgeEvent e : front) {
@@ -280,7 +291,7 @@ public final class Predictions {
             events.sort(java.util.Comparator.comparingLong(dev.ratecache.suite.edge.EdgeEvent::arrivalMs));
             taken.put(k, new boolean[events.size()]);
         });
-        Map<Sample, Long> out = new java.util.IdentityHashMap<>();
+        Map<Sample, dev.ratecache.suite.edge.EdgeEvent> out = new java.util.IdentityHashMap<>();
         List<Sample> byStart = samples.stream().sorted(java.util.Comparator.comparingLong(Sample::timeStamp)).toList();
         for (Sample s : byStart) {
             String kind = Predictor.pathOf(s.label()) + " " + s.responseCode();
@@ -304,7 +315,7 @@ public final class Predictions {
             for (int i = lo; i < events.size() && events.get(i).arrivalMs() <= to; i++) {
                 if (!used[i] && events.get(i).endMs() <= to) {
                     used[i] = true;
-                    out.put(s, Math.max(0, s.elapsed() - (events.get(i).endMs() - events.get(i).arrivalMs())));
+                    out.put(s, events.get(i));
                     break;
                 }
             }

@@ -51,8 +51,10 @@ class OpenArrivalsTest {
         Path events = Files.createDirectories(run.resolve("events"));
         StringBuilder back = new StringBuilder();
         for (int i = 1; i <= 10; i++) {
-            back.append(line(i, 100 + i, "200"));
+            // Envoy revalidates an expired entry: the origin's 304 took its time as its 200 did.
+            back.append(line(i, 100 + i, i % 2 == 0 ? "304" : "200"));
         }
+        back.append(line(11, 900, "429"));
         Files.writeString(events.resolve("back.jsonl"), back);
         List<EdgeEvent> front = new java.util.ArrayList<>();
         for (int i = 1; i <= 10; i++) {

@@ -25,21 +25,22 @@ class UserPaceTest {
 
     @Test
     void aUsersPaceIsItsShareOfEachSampleBeyondTheFrontsTimePlusTheGapBeforeItsNext() {
-        // User 1: /snail waited 500 ms at the front and took 512 ms in all, then 3 ms passed before /hare,
-        // which the front answered at once and the client saw after 9 ms. User 2 started 40 ms later.
+        // User 1: /snail reached the front 1 ms after its start, waited 500 ms there and took 512 ms in all,
+        // then 3 ms passed before /hare, which the front answered at once and the client saw after 9 ms.
+        // User 2 started 40 ms later and took 30 ms to open its connection: it starts when the front had it.
         List<Sample> samples = List.of(
                 sample(0, 512, "/snail", "200", "Users 1-1"),
-                sample(40, 6, "/hare", "429", "Users 1-2"),
+                sample(40, 36, "/hare", "429", "Users 1-2"),
                 sample(515, 9, "/hare", "200", "Users 1-1"),
-                sample(50, 5, "/hare", "200", "Users 1-2"));
-        List<EdgeEvent> front = List.of(event(1, 500, "/snail", 200), event(41, 0, "/hare", 429),
-                event(516, 0, "/hare", 200), event(51, 1, "/hare", 200));
+                sample(80, 5, "/hare", "200", "Users 1-2"));
+        List<EdgeEvent> front = List.of(event(1, 500, "/snail", 200), event(70, 0, "/hare", 429),
+                event(516, 0, "/hare", 200), event(81, 1, "/hare", 200));
 
         Predictor.UserPace pace = Predictions.paces(samples, CLOSED, front);
 
-        assertThat(pace.startsMs()).containsExactly(0L, 40L);
-        assertThat(pace.paceMs().get(0)).containsExactly(12L + 3, 9L);
-        assertThat(pace.paceMs().get(1)).containsExactly(6L + 4, 4L);
+        assertThat(pace.startsMs()).containsExactly(1L, 70L);
+        assertThat(pace.paceMs().get(0)).containsExactly(12L - 1 + 3, 9L);
+        assertThat(pace.paceMs().get(1)).containsExactly(36L - 30 + 4, 4L);
     }
 
     @Test
