@@ -59,7 +59,8 @@ import picocli.CommandLine;
                     + " in front of the same back tier is measured beside the edge's HIT path. With --quota:"
                     + " HIT and MISS also with the quota counted in Redis, its window and mode as given and its N raised"
                     + " so that none is rejected, and what the call adds. With --edge"
-                    + " another product: that product's full edge against its bare form on the HIT path instead.",
+                    + " another product: that product's full edge against its bare form on the HIT path instead (on"
+                    + " the proxied path for Traefik, which has no cache, with the ceiling as their origin).",
             "",
             "  ./run-tests.sh peak                        5 s per path, 50 connections, 1 worker",
             "  ./run-tests.sh peak --rounds 3 --workers 2",
@@ -363,8 +364,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     }
 
     /**
-     * --edge with a product that has a bare form: its full edge against its bare form on the HIT path,
-     * against the ceiling.
+     * --edge with a product that has a bare form: its full edge against its bare form on the HIT path
+     * (the proxied path for a product without a cache), against the ceiling.
      */
     private int measureEdge(PrintWriter out, PeakOptions options, String from) throws IOException, InterruptedException {
         Edge product = edge.adapter();
@@ -540,7 +541,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         if (url == null && !switches.origins().isEmpty()) {
             problems.add("--url: with --origin, give the path of a cacheable URL of your origin, e.g. --url /items/1");
         }
-        if (!switches.cache()) {
+        if (!switches.cache() && edge.adapter().capabilities().contains(dev.ratecache.suite.edge.Capability.CACHE)) {
             problems.add("--no-cache: peak measures the edge cache's HIT path; drop --no-cache");
         }
         problems.addAll(ports.problems(switches.origins().isEmpty(), 1));

@@ -96,6 +96,33 @@ public final class TraefikEdge implements Edge {
         return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
+    /**
+     * traefik/peak-bare/: one router to the back tier and nothing else (no middleware, no access log),
+     * which peak measures beside the full front on the proxied path.
+     */
+    @Override
+    public Optional<BareForm> bareForm() {
+        return Optional.of(BareForm.of("traefik/peak-bare/, one router to the back tier with no middleware and no"
+                + " access log", this::startBare));
+    }
+
+    private BareForm.Running startBare(StackSpec spec, Path dir, int port) throws IOException {
+        Files.createDirectories(dir.resolve("peak-bare"));
+        Path dynamic = dir.resolve("peak-bare/dynamic.yml");
+        int statusPort = Ports.free();
+        Map<String, Object> c = staticContext(spec, "bare", Ports.LOOPBACK, port, statusPort, dynamic, dir);
+        c.put("logged", false);
+        Path config = templates.write("peak-bare/traefik.yml", c, dir);
+        templates.write("peak-bare/dynamic.yml", Map.of("backPort", spec.ports().back()), dir);
+        ManagedProcess process = tier("bare", config, dir, Ports.LOOPBACK, port, statusPort);
+        URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
+        return new BareForm.Running() {
+            @Override public URI uri() { return uri; }
+            @Override public long pid() { return process.pid(); }
+            @Override public void close() { process.close(); }
+        };
+    }
+
     /** Its RateLimit can count in Redis since 3.4; the suite's fleet is not driven through this adapter yet. */
     @Override
     public Set<Capability> notBuiltYet() {
@@ -214,6 +241,7 @@ public final class TraefikEdge implements Edge {
         // Traefik's own default is 2; 0 would mean that default too, so at least 1.
         c.put("keepalive", Math.max(1, spec.connections().keepalive()));
         c.put("dynamicFile", dynamic.toAbsolutePath().toString());
+        c.put("logged", true);
         c.put("accessLog", accessLog(dir, tier).toAbsolutePath().toString());
         c.put("trustFront", false);
         c.put("frontAddress", Ports.LOOPBACK);

@@ -2,9 +2,11 @@ package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.edge.BareForm;
+import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.switches.StackSwitches;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -23,8 +25,12 @@ public final class EdgePeak {
     /** The share of the bare form's HIT rate the full edge must keep (median over rounds). */
     public static final double BAR = 0.95;
 
-    /** The run's figures: the ceiling's, the full edge's and the bare form's rows, round by round alike. */
-    public record Outcome(EdgeProduct product, int bodyBytes, Figure<String> ceiling, Figure<String> full,
+    /**
+     * The run's figures: the ceiling's, the full edge's and the bare form's rows, round by round alike.
+     *
+     * @param path "HIT", or "proxied" for a product without a cache, whose requests all cross both tiers
+     */
+    public record Outcome(EdgeProduct product, String path, int bodyBytes, Figure<String> ceiling, Figure<String> full,
             Figure<String> bare, List<String> warnings) {
         /** Each round's full HIT rate over the bare form's in the same round. */
         public List<Double> fullOverBare() {
@@ -44,45 +50,65 @@ public final class EdgePeak {
         /** The bar's line: the figure, its range, and PASS or BELOW. */
         public String verdict() {
             Spread fullOverBare = new Spread(fullOverBare());
-            return String.format(Locale.ROOT, "bar: %s's full edge at %.2f of its bare form's HIT rate (median of %d"
-                            + " round(s), range %s; CPU per HIT %.2f of the bare form's): %s, the bar is %.2f",
-                    product.displayName(), fullOverBare.median(), fullOverBare.values().size(), fullOverBare.range(),
-                    full.medianCpuMicros() / bare.medianCpuMicros(), holds() ? "PASS" : "BELOW", BAR);
+            return String.format(Locale.ROOT, "bar: %s's full edge at %.2f of its bare form's %s rate (median of %d"
+                            + " round(s), range %s; CPU per %s %.2f of the bare form's): %s, the bar is %.2f",
+                    product.displayName(), fullOverBare.median(), path, fullOverBare.values().size(), fullOverBare.range(),
+                    path.equals("HIT") ? "HIT" : "request", full.medianCpuMicros() / bare.medianCpuMicros(),
+                    holds() ? "PASS" : "BELOW", BAR);
         }
     }
 
     private EdgePeak() {}
 
-    /** Starts the origin, the full edge, the ceiling and the bare form, and measures the rounds. */
+    /**
+     * Starts the origin, the full edge, the ceiling and the bare form, and measures the rounds. A product
+     * without a cache (Traefik) has no HIT path: both its forms are measured on the proxied path, in front
+     * of the same back tier, whose origin is then the ceiling itself (with the origin's body for the path),
+     * so that neither the origin's delay nor its threads set the pace.
+     */
     public static Outcome run(PeakOptions options, PrintWriter progress) throws IOException, InterruptedException {
         Edge product = options.product().adapter();
         BareForm bareForm = product.bareForm().orElseThrow(() -> new IllegalArgumentException(
                 "peak measures " + options.product().displayName() + "'s edge without --edge"));
+        boolean proxied = !product.capabilities().contains(Capability.CACHE);
+        String path = proxied ? "proxied" : "HIT";
         try (PeakHarness h = new PeakHarness(options, progress)) {
             h.startOrigin();
             String name = options.product().displayName();
+            StackSwitches switches = PeakRun.open(options.switches());
+            CeilingServer ceiling = null;
+            if (proxied) {
+                URI origin = switches.spec(options.ports()).origins().get(0).resolve(options.path());
+                ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
+                        Ports.free(), PeakHarness.body(origin)));
+                switches.origins(List.of(URI.create("http://" + Ports.LOOPBACK + ":" + ceiling.port())));
+            }
             h.say("starting %s's full edge (both tiers) and its bare form%n", name);
-            StackSpec spec = PeakRun.open(options.switches()).spec(options.ports());
+            StackSpec spec = switches.spec(options.ports());
             Edge.Running full = h.started(product.start(spec, options.dir().resolve("full")));
             URI fullUrl = withoutDefaultPort(full.frontUri().resolve(options.path()));
-            int bodyBytes = PeakHarness.warm(fullUrl);
-            CeilingServer ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
-                    Ports.free(), bodyBytes));
+            int bodyBytes = proxied ? PeakHarness.body(fullUrl) : PeakHarness.warm(fullUrl);
+            if (ceiling == null) {
+                ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(),
+                        bodyBytes));
+            }
             // The bare form on the product's own default threads, as its full edge runs (the spec's workers are nginx's).
-            StackSpec bareSpec = PeakRun.open(options.switches()).workers("auto").spec(options.ports());
+            StackSpec bareSpec = PeakRun.open(options.switches()).origins(switches.origins()).workers("auto")
+                    .spec(options.ports());
             BareForm.Running bare = h.started(bareForm.start(bareSpec, options.dir().resolve("bare"), Ports.free()));
             URI bareUrl = withoutDefaultPort(bare.uri().resolve(options.path()));
             // The bare forms add no cache-status header: the origin's counter tells a hit from a miss.
-            if (!h.warmedByOrigin(bareUrl)) {
+            if (!proxied && !h.warmedByOrigin(bareUrl)) {
                 h.warn(name + "'s bare form: five requests of " + options.path() + " each reached the origin");
             }
             String top = "ceiling: return 200";
-            String fullRow = name + " HIT, full edge";
-            String bareRow = name + " HIT, bare form";
+            String fullRow = name + " " + path + ", full edge";
+            String bareRow = name + " " + path + ", bare form";
             long frontPid = full.pids().get(0);
+            CeilingServer topServer = ceiling;
             PeakHarness.Tally<String> tally = new PeakHarness.Tally<>();
             h.rounds(round -> {
-                measure(h, tally, top, ceiling.uri(), ceiling.pid(), round);
+                measure(h, tally, top, topServer.uri(), topServer.pid(), round);
                 // Every other round the bare form first, so a machine that slows down within a round
                 // does not always fall on the same one of the two compared.
                 for (String row : PeakHarness.inTurn(List.of(fullRow, bareRow), round)) {
@@ -101,7 +127,7 @@ public final class EdgePeak {
                     h.warn(row + ": wrk counted socket errors (see the wrk/*.out files)");
                 }
             }
-            return new Outcome(options.product(), bodyBytes, tally.figure(top), tally.figure(fullRow),
+            return new Outcome(options.product(), path, bodyBytes, tally.figure(top), tally.figure(fullRow),
                     tally.figure(bareRow), h.warnings());
         }
     }

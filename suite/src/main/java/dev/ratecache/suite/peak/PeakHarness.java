@@ -243,6 +243,19 @@ public final class PeakHarness implements AutoCloseable {
         return warm(url, HTTP);
     }
 
+    /**
+     * The body's length of {@code url}'s answer, which must be 200: the proxied path's, where no cache
+     * answers (a product without one), and the origin's, whose body the ceiling then sends.
+     */
+    public static int body(URI url) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IOException(url + " answered " + response.statusCode() + ", not 200: give --url a path it answers");
+        }
+        return response.body().length;
+    }
+
     /** {@link #warm(URI)} with {@code client}, e.g. one that trusts the run's throwaway CA. */
     public static int warm(URI url, HttpClient client) throws IOException, InterruptedException {
         String status = "";

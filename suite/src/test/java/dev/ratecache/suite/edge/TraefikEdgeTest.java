@@ -165,4 +165,26 @@ class TraefikEdgeTest {
                     .hasSize(7);
         }
     }
+
+    /**
+     * The bare form peak sets beside the full front: one router to the back tier, so a burst that the
+     * full front's limit of 1 r/s would cut to 5 all reaches the origin, and nothing is logged.
+     */
+    @Test
+    void theBareFormPassesEveryRequestToTheBackTierAndLogsNone(OriginServer origin) throws Exception {
+        int port = dev.ratecache.proc.Ports.free();
+        java.nio.file.Path dir = TestDirs.fresh(TraefikEdgeTest.class, "bare");
+        try (Stack stack = start(origin, "bare-back", s -> s.frontRate(1).frontBurst(4).backLimit(false));
+                BareForm.Running bare = TraefikRenderTest.edge().bareForm().orElseThrow().start(
+                        TraefikRenderTest.runnable().frontRate(1).frontBurst(4).backLimit(false).spec(stack.ports()),
+                        dir.resolve("bare"), port)) {
+            long before = origin.counters().requests("hare");
+            List<Http.Raw> answers = EdgeBehaviours.atOnce(Collections.nCopies(10, (Callable<Http.Raw>) () ->
+                    Http.raw("127.0.17.1", port, "GET", Stacks.fresh("hare"))));
+
+            assertThat(ok(answers)).isEqualTo(10);
+            assertThat(origin.counters().requests("hare") - before).isEqualTo(10);
+            assertThat(TraefikEdge.accessLog(dir.resolve("bare"), "bare")).doesNotExist();
+        }
+    }
 }

@@ -20,7 +20,7 @@ class EdgePeakTest {
     private static EdgePeak.Outcome outcome(double[] full, double[] bare) {
         double[] ceiling = new double[full.length];
         java.util.Arrays.fill(ceiling, 100_000);
-        return new EdgePeak.Outcome(EdgeProduct.HAPROXY, 78, row("ceiling: return 200", ceiling),
+        return new EdgePeak.Outcome(EdgeProduct.HAPROXY, "HIT", 78, row("ceiling: return 200", ceiling),
                 row("HAProxy HIT, full edge", full), row("HAProxy HIT, bare form", bare), List.of());
     }
 
