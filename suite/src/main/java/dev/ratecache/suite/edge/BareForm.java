@@ -49,5 +49,15 @@ public interface BareForm {
 
         @Override
         void close();
+
+        /** One process of the product answering on the loopback at {@code port}; closing stops it by its PID. */
+        static Running of(dev.ratecache.proc.ManagedProcess process, int port) {
+            URI uri = URI.create("http://" + dev.ratecache.proc.Ports.LOOPBACK + ":" + port + "/");
+            return new Running() {
+                @Override public URI uri() { return uri; }
+                @Override public long pid() { return process.pid(); }
+                @Override public void close() { process.close(); }
+            };
+        }
     }
 }

@@ -107,13 +107,7 @@ public final class EnvoyEdge implements Edge {
         c.put("backPort", spec.ports().back());
         c.put("adminPort", Ports.free());
         Path config = templates.write("peak-bare.yaml", c, dir);
-        ManagedProcess process = ProductTemplates.startTier("envoy", "bare", command(config), dir, Ports.LOOPBACK, port);
-        URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
-        return new BareForm.Running() {
-            @Override public URI uri() { return uri; }
-            @Override public long pid() { return process.pid(); }
-            @Override public void close() { process.close(); }
-        };
+        return BareForm.Running.of(ProductTemplates.startTier("envoy", "bare", command(config), dir, Ports.LOOPBACK, port), port);
     }
 
     @Override

@@ -114,13 +114,7 @@ public final class TraefikEdge implements Edge {
         c.put("logged", false);
         Path config = templates.write("peak-bare/traefik.yml", c, dir);
         templates.write("peak-bare/dynamic.yml", Map.of("backPort", spec.ports().back()), dir);
-        ManagedProcess process = tier("bare", config, dir, Ports.LOOPBACK, port, statusPort);
-        URI uri = URI.create("http://" + Ports.LOOPBACK + ":" + port + "/");
-        return new BareForm.Running() {
-            @Override public URI uri() { return uri; }
-            @Override public long pid() { return process.pid(); }
-            @Override public void close() { process.close(); }
-        };
+        return BareForm.Running.of(tier("bare", config, dir, Ports.LOOPBACK, port, statusPort), port);
     }
 
     /** Its RateLimit can count in Redis since 3.4; the suite's fleet is not driven through this adapter yet. */

@@ -76,25 +76,19 @@ public final class EdgePeak {
             h.startOrigin();
             String name = options.product().displayName();
             StackSwitches switches = PeakRun.open(options.switches());
-            CeilingServer ceiling = null;
+            CeilingServer originCeiling = null;
             if (proxied) {
                 URI origin = switches.spec(options.ports()).origins().get(0).resolve(options.path());
-                ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(),
-                        Ports.free(), PeakHarness.body(origin)));
-                switches.origins(List.of(URI.create("http://" + Ports.LOOPBACK + ":" + ceiling.port())));
+                originCeiling = ceiling(h, options, PeakHarness.body(origin));
+                switches.origins(List.of(URI.create("http://" + Ports.LOOPBACK + ":" + originCeiling.port())));
             }
             h.say("starting %s's full edge (both tiers) and its bare form%n", name);
-            StackSpec spec = switches.spec(options.ports());
-            Edge.Running full = h.started(product.start(spec, options.dir().resolve("full")));
+            Edge.Running full = h.started(product.start(switches.spec(options.ports()), options.dir().resolve("full")));
             URI fullUrl = withoutDefaultPort(full.frontUri().resolve(options.path()));
             int bodyBytes = proxied ? PeakHarness.body(fullUrl) : PeakHarness.warm(fullUrl);
-            if (ceiling == null) {
-                ceiling = h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(),
-                        bodyBytes));
-            }
+            CeilingServer ceiling = proxied ? originCeiling : ceiling(h, options, bodyBytes);
             // The bare form on the product's own default threads, as its full edge runs (the spec's workers are nginx's).
-            StackSpec bareSpec = PeakRun.open(options.switches()).origins(switches.origins()).workers("auto")
-                    .spec(options.ports());
+            StackSpec bareSpec = switches.copy().workers("auto").spec(options.ports());
             BareForm.Running bare = h.started(bareForm.start(bareSpec, options.dir().resolve("bare"), Ports.free()));
             URI bareUrl = withoutDefaultPort(bare.uri().resolve(options.path()));
             // The bare forms add no cache-status header: the origin's counter tells a hit from a miss.
@@ -105,10 +99,9 @@ public final class EdgePeak {
             String fullRow = name + " " + path + ", full edge";
             String bareRow = name + " " + path + ", bare form";
             long frontPid = full.pids().get(0);
-            CeilingServer topServer = ceiling;
             PeakHarness.Tally<String> tally = new PeakHarness.Tally<>();
             h.rounds(round -> {
-                measure(h, tally, top, topServer.uri(), topServer.pid(), round);
+                measure(h, tally, top, ceiling.uri(), ceiling.pid(), round);
                 // Every other round the bare form first, so a machine that slows down within a round
                 // does not always fall on the same one of the two compared.
                 for (String row : PeakHarness.inTurn(List.of(fullRow, bareRow), round)) {
@@ -130,6 +123,11 @@ public final class EdgePeak {
             return new Outcome(options.product(), path, bodyBytes, tally.figure(top), tally.figure(fullRow),
                     tally.figure(bareRow), h.warnings());
         }
+    }
+
+    /** nginx's {@code return 200} of {@code bodyBytes} bytes, with the run's workers, stopped with the harness. */
+    private static CeilingServer ceiling(PeakHarness h, PeakOptions options, int bodyBytes) throws IOException {
+        return h.started(CeilingServer.start(options.dir().resolve("ceiling"), options.workers(), Ports.free(), bodyBytes));
     }
 
     /**

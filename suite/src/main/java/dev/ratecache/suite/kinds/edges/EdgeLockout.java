@@ -72,20 +72,21 @@ record EdgeLockout(long requests, long refused, long refusedByFront, long busies
 
     /** The report's sentence, for a front limit of {@code rate} with {@code burst}. */
     String sentence(EdgeProduct product, int rate, int burst) {
-        boolean caches = product.capabilities().contains(Capability.CACHE);
+        java.util.Set<Capability> can = product.capabilities();
+        boolean caches = can.contains(Capability.CACHE);
         String sent = caches
                 ? String.format(Locale.ROOT, "the edge cache sent %d misses on to the back", misses)
                 : String.format(Locale.ROOT, "%s has no cache, so the %d requests its front admitted went on to the back",
                         product.displayName(), requests - refusedByFront);
-        String why = !caches || product.capabilities().contains(Capability.CACHE_LOCK)
+        String counted = product.limiterCountsDenials()
+                ? String.format(Locale.ROOT, "; its %s counts the requests it denies, so while misses come faster than"
+                        + " the back's rate its window never empties, and no answer comes back to be stored.",
+                        product.limiter())
+                : ".";
+        String why = !caches || can.contains(Capability.CACHE_LOCK)
                 ? ""
                 : String.format(Locale.ROOT, " %s's cache cannot %s, so every miss that arrives while a fetch is under"
-                        + " way goes on to the back%s", product.displayName(), Capability.CACHE_LOCK.label(),
-                        product.limiterCountsDenials()
-                                ? String.format(Locale.ROOT, "; its %s counts the requests it denies, so while misses come"
-                                        + " faster than the back's rate its window never empties, and no answer comes"
-                                        + " back to be stored.", product.limiter())
-                                : ".");
+                        + " way goes on to the back%s", product.displayName(), Capability.CACHE_LOCK.label(), counted);
         String empty = !caches || emptyFromMs < 0 ? ""
                 : String.format(Locale.ROOT, " The cache answered nothing from %d ms to the flood's end.", emptyFromMs);
         return String.format(Locale.ROOT, "no client came near its own limit (the busiest was admitted %d in a second,"
