@@ -122,7 +122,7 @@ class EnvoyRenderTest {
                 .contains("headers: [{name: cookie, present_match: true}]")
                 .contains("disabled: true")
                 .contains("SimpleHttpCacheConfig")
-                .contains("headers:replace(\"x-cache-status\", status)");
+                .contains("key: x-cache-status").contains("? 'HIT' :");
     }
 
     @Test
