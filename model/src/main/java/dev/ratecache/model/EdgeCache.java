@@ -58,9 +58,13 @@ import java.util.Objects;
  * <p><b>Envoy 1.40</b> (source/extensions/filters/http/cache/, CacheHeadersUtils::calculateAge and
  * the cache policy's requiresValidation): an entry's age is RFC 9111's (the larger of the Age it
  * came with and now less its Date, plus its time in the cache), truncated to whole
- * {@code std::chrono::seconds}, and it needs validation once that age exceeds its max-age: on a
- * continuous clock, max-age=1 is fresh for 2 seconds after the store, whatever second it falls in.
- * The model sees neither Age nor Date and counts from the store. A stale entry goes upstream (a
+ * {@code std::chrono::seconds}, and it needs validation once that age exceeds its max-age. With no
+ * Age from upstream, the age is now less the answer's Date, which names the whole second the origin
+ * answered in: an entry is fresh until that second's start plus max-age + 1 seconds, so max-age=1
+ * stored at 1.0 s of the wall clock is fresh until 3.0 s, and stored at 1.9 s also until 3.0 s
+ * (not 3.9 s). The model takes the store's wall-clock second for the Date's (the hop from the
+ * origin to the edge is not modelled). A 304 to a revalidation replaces the entry's Date the same
+ * way (updateHeaders). A stale entry goes upstream (a
  * MISS, as the suite's X-Cache-Status says it); nothing is served stale and there is no lock:
  * misses of one URL at once each fetch.
  */
@@ -276,10 +280,11 @@ public final class EdgeCache {
             return;
         }
         if (spec.product() == EdgeCacheSpec.Product.ENVOY) {
-            // Stale once the age, truncated to whole seconds, exceeds max-age: max-age + 1 seconds after the store.
+            // Stale once now less Date, truncated to whole seconds, exceeds max-age: max-age + 1
+            // seconds after the start of the second the answer was dated in.
             Node node = nodes.computeIfAbsent(key, k -> new Node());
             node.exists = true;
-            node.freshUntilMs = nowMs + (freshness.maxAgeSec() + 1) * 1000;
+            node.freshUntilMs = (seconds(nowMs) + freshness.maxAgeSec() + 1) * 1000 - epochMs;
             return;
         }
         if (spec.product() == EdgeCacheSpec.Product.VARNISH) {

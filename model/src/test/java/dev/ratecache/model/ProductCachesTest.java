@@ -212,4 +212,13 @@ class ProductCachesTest {
         assertThat(hits.requests()).extracting(RequestOutcome::cache)
                 .containsExactly(CacheStatus.MISS, CacheStatus.HIT, CacheStatus.MISS);
     }
+
+    @Test
+    void envoysEntryAgesFromTheWholeSecondItsDateNamesNotFromTheStore() {
+        // Stored at 1900 ms, dated second 1: age 1 s until 2999 ms, 2 s (past max-age=1) from 3000, not 3900.
+        OriginSpec lateInItsSecond = origin("/p", 1900, new Freshness(1, 0));
+        SimulationResult hits = run(ENVOY, lateInItsSecond, at("/p", 0, 2999, 3000));
+        assertThat(hits.requests()).extracting(RequestOutcome::cache)
+                .containsExactly(CacheStatus.MISS, CacheStatus.HIT, CacheStatus.MISS);
+    }
 }

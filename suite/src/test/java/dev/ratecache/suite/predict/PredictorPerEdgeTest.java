@@ -86,6 +86,17 @@ class PredictorPerEdgeTest {
     }
 
     @Test
+    void envoysCacheWithAnOriginSlowOnlyInItsSlowestTenthStillTakesTheSlowOriginIntoItsRange() {
+        Prediction slowTail = predictWithOrigin("edges/envoy.flood-10x-one", Map.of("/hare", new Predictor.OriginTimes(15, 25, 44)));
+        Prediction atDelay = predictWithOrigin("edges/envoy.flood-10x-one", Map.of("/hare", new Predictor.OriginTimes(10, 11, 12)));
+
+        // The revalidations under way when an entry runs out are the slow tenth: every miss behind them goes on.
+        assertThat(slowTail.slowOrigin()).isEqualTo("/hare in 15–44 ms (p10–p90), not its 10 ms");
+        assertThat(atDelay.slowOrigin()).isNull();
+        assertThat(slowTail.range(Metric.ORIGIN_REQUESTS).high()).isGreaterThan(atDelay.value(Metric.ORIGIN_REQUESTS));
+    }
+
+    @Test
     void anOriginSlowerThanItsDelayWidensNothingBehindACacheWithALock() {
         Prediction nginx = predictWithOrigin("edges/nginx.flood-2x-many", Map.of("/hare", SLOW));
         Prediction varnish = predictWithOrigin("edges/varnish.flood-2x-many", Map.of("/hare", SLOW));
