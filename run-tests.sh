@@ -387,8 +387,10 @@ need_reproduce_tools() {
   need_postgres
 }
 
-# Whether the arguments ask for the Redis app cache: --app-cache redis, the caches matrix, or
-# peak's comparison of the edge with the app's cache (--app-path).
+# Whether the arguments ask for a Redis: the app cache (--app-cache redis, the caches matrix, or
+# peak's comparison of the edge with the app's cache, --app-path), or the one the edges share
+# (--fleet-limit shared, the fleet matrix, peak --fleet) or count quotas in (--quota, the quotas
+# matrix), which the suite starts from Debian's redis-server.
 # --nginx-conf (the run command, up, replay, advise): the user's config is read with crossplane.
 wants_nginx_conf() {
   local arg
@@ -403,8 +405,10 @@ wants_nginx_conf() {
 wants_redis() {
   local previous=""
   for arg in "$@"; do
-    if [[ $arg == --app-cache=redis || $arg == --matrix=caches || $arg == --app-path* ]] \
-      || [[ $previous == --app-cache && $arg == redis ]] || [[ $previous == --matrix && $arg == caches ]]; then
+    if [[ $arg == --app-cache=redis || $arg == --app-path* || $arg == --fleet-limit=shared || $arg == --fleet ]] \
+      || [[ $arg == --quota* || $arg =~ ^--matrix=(caches|fleet|quotas)$ ]] \
+      || [[ $previous == --app-cache && $arg == redis ]] || [[ $previous == --fleet-limit && $arg == shared ]] \
+      || [[ $previous == --matrix && $arg =~ ^(caches|fleet|quotas)$ ]]; then
       return 0
     fi
     previous=$arg

@@ -43,6 +43,11 @@ public final class AccessLogTail {
      */
     public record Counts(long responses, long rejected, long hits) {
         public static final Counts NONE = new Counts(0, 0, 0);
+
+        /** These and {@code other}'s together: the edges of a fleet read as one tier. */
+        public Counts plus(Counts other) {
+            return new Counts(responses + other.responses, rejected + other.rejected, hits + other.hits);
+        }
     }
 
     /** What one line says: the status the tier answered, and whether its cache did (a HIT). */

@@ -40,11 +40,16 @@ final class ProductTemplates {
 
     /** Renders template {@code name} into {@code dir}, under the same name, with a first line naming it. */
     Path write(String name, Map<String, Object> context, Path dir) throws IOException {
-        Path target = dir.resolve(name);
+        return write(name, context, dir, name);
+    }
+
+    /** The template {@code name} rendered to {@code dir}/{@code target}: one template for several tiers alike. */
+    Path write(String name, Map<String, Object> context, Path dir, String target) throws IOException {
+        Path file = dir.resolve(target);
         String text = "# Rendered from the template " + folder.getFileName() + "/" + name + " by the suite.\n"
                 + TEMPLATE_NOTE.matcher(render(name, context)).replaceFirst("");
-        Files.writeString(target, text, StandardCharsets.UTF_8);
-        return target;
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
     }
 
     private String render(String name, Map<String, Object> context) throws IOException {

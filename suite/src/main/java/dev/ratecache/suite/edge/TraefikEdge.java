@@ -5,8 +5,13 @@ import dev.ratecache.model.LimitSpec;
 import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.nginx.NginxRenderer;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.nginx.Tier;
 import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.switches.LimitMode;
@@ -24,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 /**
@@ -93,7 +99,8 @@ public final class TraefikEdge implements Edge {
     public Set<Capability> capabilities() {
         // NODELAY: a bucket of B+1 passes at once. PER_KEY_LIMITS: by a header (requestHeaderName),
         // not a cookie or argument (refused). RETRY_AFTER: Traefik's own on every 429 of its limit.
-        return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
+        // FLEET: the RateLimit middleware keeps its buckets in Redis (since 3.4), one per source for every edge.
+        return EnumSet.of(Capability.NODELAY, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER, Capability.FLEET);
     }
 
     /**
@@ -115,12 +122,6 @@ public final class TraefikEdge implements Edge {
         Path config = templates.write("peak-bare/traefik.yml", c, dir);
         templates.write("peak-bare/dynamic.yml", Map.of("backPort", spec.ports().back()), dir);
         return BareForm.Running.of(tier("bare", config, dir, Ports.LOOPBACK, port, statusPort), port);
-    }
-
-    /** Its RateLimit can count in Redis since 3.4; the suite's fleet is not driven through this adapter yet. */
-    @Override
-    public Set<Capability> notBuiltYet() {
-        return EnumSet.of(Capability.FLEET);
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
@@ -151,8 +152,7 @@ public final class TraefikEdge implements Edge {
                 .or(() -> spec.retryAfter() != 1 && (spec.front().isPresent() || spec.back().isPresent())
                         ? Optional.of("Traefik's RateLimit sends its own Retry-After, the wait for the next token in"
                                 + " seconds rounded up (1 at 1 r/s and over): drop --retry-after, or use --edge nginx")
-                        : Optional.empty())
-                .or(() -> lacking(spec, Capability.FLEET));
+                        : Optional.empty());
     }
 
     @Override
@@ -166,10 +166,6 @@ public final class TraefikEdge implements Edge {
             case QUEUE_DELAY -> spec.queues() ? Optional.of("Traefik's RateLimit holds a request at most half a"
                     + " token's time (1/(2 x rate)) and rejects beyond it: it cannot queue or delay a burst "
                     + spec.queueingFlagsAndFix() + ", or use --edge nginx") : Optional.empty();
-            case FLEET -> spec.edges() > 1 ? Optional.of("The suite's fleet (a balancer in front of --edges "
-                    + spec.edges() + " and the Redis they share) is started by nginx's adapter alone so far; Traefik's"
-                    + " RateLimit can keep its buckets in Redis (since 3.4), which this adapter does not drive yet:"
-                    + " give --edges 1, or use --edge nginx") : Optional.empty();
             default -> Edge.super.whyNot(lacking, spec);
         };
     }
@@ -190,38 +186,86 @@ public final class TraefikEdge implements Edge {
 
     /**
      * nginx's rate R and burst B as Traefik's bucket: average R per 1s and a burst of B+1 tokens,
-     * what nginx passes at once from an idle bucket (see model's TraefikRateLimit).
+     * what nginx passes at once from an idle bucket (see model's TraefikRateLimit). An edge of
+     * {@code share} that split the limit (--fleet-limit split) holds R per {@code share} seconds,
+     * exactly R/N a second, and B/N (rounded down, as nginx's split zones) + 1 tokens.
      */
-    record Bucket(int rate, int burst, long average, long tokens) {
+    record Bucket(String rate, int burst, long average, String period, long tokens) {
         static Bucket of(StackSpec.Limit limit) {
-            return new Bucket(limit.rate(), limit.burst(), limit.rate(), limit.burst() + 1L);
+            return of(limit, 1);
+        }
+
+        static Bucket of(StackSpec.Limit limit, int share) {
+            int burst = limit.burst() / share;
+            return new Bucket(share == 1 ? String.valueOf(limit.rate()) : limit.rate() + "/" + share, burst,
+                    limit.rate(), share + "s", burst + 1L);
         }
 
         Map<String, Object> context() {
-            return Map.of("rate", rate, "burst", burst, "average", average, "tokens", tokens);
+            return Map.of("rate", rate, "burst", burst, "average", average, "period", period, "tokens", tokens);
         }
     }
 
     /**
-     * Renders the two tiers: front/traefik.yml and front/dynamic.yml, back/traefik.yml and
-     * back/dynamic.yml under {@code dir}; returns them in that order, front first (two files a tier:
-     * Traefik's static configuration names its dynamic one).
+     * One front tier of the stack: the front end, or edge N of a fleet behind the balancer, with the
+     * folder and access log named for it ({@code front}, {@code front-N}).
+     */
+    private record FrontAt(String name, String address, int port, int statusPort) {}
+
+    /** The front tiers of {@code spec}: the front end alone, or each edge of the fleet on its own loopback port. */
+    private static List<FrontAt> fronts(StackSpec spec) {
+        if (spec.edges() == 1) {
+            return List.of(new FrontAt("front", spec.ports().listen(), spec.ports().front(), spec.ports().frontStatus()));
+        }
+        // Each edge's readiness and API need a port of their own (nginx's edges have no status server behind
+        // the balancer): the N edge ports after the edges' own, chosen and kept by the stack's ports alike.
+        int n = spec.edges();
+        List<Integer> ports = spec.ports().edgePorts(2 * n);
+        List<FrontAt> fronts = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fronts.add(new FrontAt("front-" + (i + 1), Ports.LOOPBACK, ports.get(i), ports.get(n + i)));
+        }
+        return fronts;
+    }
+
+    /**
+     * Renders the tiers: front/traefik.yml and front/dynamic.yml (or, for a fleet, nginx's balancer in
+     * balancer/ and front-N/ for each edge), then back/traefik.yml and back/dynamic.yml under
+     * {@code dir}; returns them in that order, front first (two files a tier: Traefik's static
+     * configuration names its dynamic one).
      */
     @Override
     public List<Path> render(StackSpec spec, Path dir) throws IOException {
-        Files.createDirectories(dir.resolve("front"));
+        List<Path> files = new ArrayList<>();
+        if (spec.edges() > 1) {
+            files.add(new NginxRenderer(Repo.nginxTemplates()).render(Tier.BALANCER, spec, dir.resolve("balancer")));
+        }
+        files.addAll(renderTraefik(spec, fronts(spec), dir));
+        return files;
+    }
+
+    /** Each front's two files, then the back's two. */
+    private List<Path> renderTraefik(StackSpec spec, List<FrontAt> fronts, Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        Map<String, Object> dynamic = frontDynamic(spec);
+        for (FrontAt f : fronts) {
+            Files.createDirectories(dir.resolve(f.name()));
+            Path frontDynamic = dir.resolve(f.name() + "/dynamic.yml");
+            Map<String, Object> frontStatic = staticContext(spec, f.name(), f.address(), f.port(), f.statusPort(),
+                    frontDynamic, dir);
+            // Behind the balancer, its X-Forwarded-For (the client's address) is kept, as the back keeps the front's.
+            frontStatic.put("trustFront", spec.edges() > 1);
+            files.add(templates.write("front/traefik.yml", frontStatic, dir, f.name() + "/traefik.yml"));
+            files.add(templates.write("front/dynamic.yml", dynamic, dir, f.name() + "/dynamic.yml"));
+        }
         Files.createDirectories(dir.resolve("back"));
-        Path frontDynamic = dir.resolve("front/dynamic.yml");
         Path backDynamic = dir.resolve("back/dynamic.yml");
-        Map<String, Object> frontStatic = staticContext(spec, "front", spec.ports().listen(), spec.ports().front(),
-                spec.ports().frontStatus(), frontDynamic, dir);
         Map<String, Object> backStatic = staticContext(spec, "back", Ports.LOOPBACK, spec.ports().back(),
                 spec.ports().backStatus(), backDynamic, dir);
         backStatic.put("trustFront", true);
-        return List.of(templates.write("front/traefik.yml", frontStatic, dir),
-                templates.write("front/dynamic.yml", frontDynamic(spec), dir),
-                templates.write("back/traefik.yml", backStatic, dir),
-                templates.write("back/dynamic.yml", backDynamic(spec), dir));
+        files.add(templates.write("back/traefik.yml", backStatic, dir));
+        files.add(templates.write("back/dynamic.yml", backDynamic(spec), dir));
+        return files;
     }
 
     private static Map<String, Object> staticContext(StackSpec spec, String tier, String address, int port,
@@ -264,10 +308,17 @@ public final class TraefikEdge implements Edge {
         }
         c.put("clientsRouter", limited ? "limited-by-address" : "unlimited");
         c.put("clientsMiddlewares", String.join(", ", clients));
-        c.put("frontLimit", limited ? List.of(Bucket.of(spec.front().get()).context()) : List.of());
-        c.put("keyLimit", keyed ? List.of(withKey(Bucket.of(spec.front().get()).context(), spec.key().name()))
+        int share = spec.edges() > 1 && spec.fleet().limit() == FleetLimit.SPLIT ? spec.edges() : 1;
+        c.put("frontLimit", limited ? List.of(Bucket.of(spec.front().get(), share).context()) : List.of());
+        c.put("keyLimit", keyed ? List.of(withKey(Bucket.of(spec.front().get(), share).context(), spec.key().name()))
                 : List.of());
-        c.put("ceiling", keyed ? spec.ceiling().map(l -> List.of(Bucket.of(l).context())).orElse(List.of()) : List.of());
+        c.put("ceiling", keyed ? spec.ceiling().map(l -> List.of(Bucket.of(l, share).context())).orElse(List.of())
+                : List.of());
+        // Behind the fleet's balancer the client is the address it puts in X-Forwarded-For.
+        c.put("depth", spec.edges() > 1 ? 1 : 0);
+        c.put("redis", spec.edges() > 1 && spec.fleet().limit() == FleetLimit.SHARED
+                ? List.of(spec.fleet().redis().orElse(NginxRenderer.DEFAULT_FLEET_REDIS))
+                : List.of());
         c.put("limitConn", spec.limitConn() > 0 ? List.of(Map.of("requests", spec.limitConn())) : List.of());
         c.put("backPort", spec.ports().back());
         return c;
@@ -289,6 +340,8 @@ public final class TraefikEdge implements Edge {
         c.put("backRouter", spec.back().isPresent() ? "limited-origin" : "origin");
         c.put("backMiddlewares", spec.back().isPresent() ? "one-source, origin-limit" : "");
         c.put("backLimit", spec.back().map(l -> List.of(Bucket.of(l).context())).orElse(List.of()));
+        // The back's one bucket is its own process's, whatever the front's fleet does.
+        c.put("redis", List.of());
         // p2c: of two servers picked at random, the one with fewer requests in flight; with two
         // origins, least-conn's choice exactly.
         c.put("balance", spec.balance() == Balance.LEAST_CONN ? "by fewer requests in flight (p2c)" : "round robin (wrr)");
@@ -305,6 +358,9 @@ public final class TraefikEdge implements Edge {
      */
     @Override
     public Running start(StackSpec spec, Path dir) throws IOException {
+        if (spec.edges() > 1) {
+            return Fleet.start(this, spec, dir);
+        }
         List<Path> files = render(spec, dir);
         return ProductTemplates.backThenFront(spec,
                 () -> tier("back", files.get(2), dir, Ports.LOOPBACK, spec.ports().back(), spec.ports().backStatus()),
@@ -312,6 +368,141 @@ public final class TraefikEdge implements Edge {
                         spec.ports().frontStatus()),
                 tiers -> tiers.forEach(ManagedProcess::close),
                 () -> TraefikLog.read(accessLog(dir, "front")), () -> TraefikLog.read(accessLog(dir, "back")));
+    }
+
+    /**
+     * A fleet (--edges N): the back, each edge a Traefik of its own on the loopback, and nginx's
+     * balancer in front of them (the suite's balancer, as with nginx's edges: it stands for the load
+     * balancer of a real fleet, and sets X-Forwarded-For to the client's address); for the shared
+     * limit, the Redis every edge's RateLimit keeps its buckets in, started here unless --fleet-redis
+     * names one. The edges' logs are read as one front tier's.
+     */
+    private static final class Fleet implements Edge.Running {
+        private final StackSpec spec;
+        private final Path dir;
+        private final List<FrontAt> fronts;
+        private final List<AutoCloseable> started;
+        private final List<ManagedProcess> edges;
+        private final ManagedProcess back;
+        private final NginxServer balancer;
+        private final RedisServer redis;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        private Fleet(StackSpec spec, Path dir, List<FrontAt> fronts, List<AutoCloseable> started,
+                List<ManagedProcess> edges, ManagedProcess back, NginxServer balancer, RedisServer redis) {
+            this.spec = spec;
+            this.dir = dir;
+            this.fronts = fronts;
+            this.started = started;
+            this.edges = edges;
+            this.back = back;
+            this.balancer = balancer;
+            this.redis = redis;
+        }
+
+        /** Each tier once what it sends to accepts: Redis, the back, the edges, the balancer. */
+        static Fleet start(TraefikEdge product, StackSpec spec, Path dir) throws IOException {
+            List<AutoCloseable> started = new ArrayList<>();
+            try {
+                RedisServer redis = null;
+                if (spec.needsRedis() && spec.fleet().redis().isEmpty()) {
+                    redis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
+                    started.add(redis);
+                    spec = spec.withFleetRedis(Ports.LOOPBACK + ":" + redis.port());
+                }
+                List<FrontAt> fronts = fronts(spec);
+                List<Path> files = product.renderTraefik(spec, fronts, dir);
+                ManagedProcess back = tier("back", files.get(files.size() - 2), dir, Ports.LOOPBACK,
+                        spec.ports().back(), spec.ports().backStatus());
+                started.add(back);
+                List<ManagedProcess> edges = new ArrayList<>();
+                for (int i = 0; i < fronts.size(); i++) {
+                    FrontAt f = fronts.get(i);
+                    ManagedProcess edge = tier(f.name(), files.get(2 * i), dir, f.address(), f.port(), f.statusPort());
+                    started.add(edge);
+                    edges.add(edge);
+                }
+                NginxServer balancer = NginxServer.prepare(Tier.BALANCER, spec, dir.resolve("balancer")).start();
+                started.add(balancer);
+                return new Fleet(spec, dir, fronts, started, edges, back, balancer, redis);
+            } catch (IOException | RuntimeException e) {
+                closeAll(started);
+                throw e;
+            } catch (InterruptedException e) {
+                closeAll(started);
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while starting the fleet", e);
+            }
+        }
+
+        private static void closeAll(List<AutoCloseable> started) {
+            for (int i = started.size() - 1; i >= 0; i--) {
+                try {
+                    started.get(i).close();
+                } catch (Exception ignored) {
+                    // Already failing or closing: the first error is the one worth reporting.
+                }
+            }
+        }
+
+        @Override
+        public URI frontUri() {
+            return URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+        }
+
+        /** The first edge's PID, then the back's. */
+        @Override
+        public List<Long> pids() {
+            return List.of(edges.get(0).pid(), back.pid());
+        }
+
+        /** Every edge's and the balancer's: what the front tier's CPU is the sum of. */
+        @Override
+        public List<Long> frontPids() {
+            List<Long> pids = new ArrayList<>(edges.stream().map(ManagedProcess::pid).toList());
+            pids.add(balancer.pid());
+            return pids;
+        }
+
+        @Override
+        public List<EdgeEvent> frontEvents() throws IOException {
+            List<EdgeEvent> events = new ArrayList<>();
+            for (Path log : frontAccessLogs()) {
+                events.addAll(TraefikLog.read(log));
+            }
+            // One front tier's events, in the order they arrived across the edges (a stable sort keeps each edge's ties).
+            events.sort(java.util.Comparator.comparingLong(EdgeEvent::arrivalMs));
+            return events;
+        }
+
+        @Override
+        public List<EdgeEvent> backEvents() throws IOException {
+            return TraefikLog.read(accessLog(dir, "back"));
+        }
+
+        @Override
+        public List<Path> frontAccessLogs() {
+            return fronts.stream().map(f -> accessLog(dir, f.name())).toList();
+        }
+
+        @Override
+        public List<Long> companionPids() {
+            return redis == null ? List.of() : List.of(redis.pid());
+        }
+
+        /** The spec the tiers run: the one given, with the fleet's Redis the start made. */
+        @Override
+        public StackSpec runningSpec(StackSpec given) {
+            return spec;
+        }
+
+        /** The balancer, the edges, the back, then Redis: the reverse of the start. */
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                closeAll(started);
+            }
+        }
     }
 
     /** The access log of {@code tier} (front, back) of tiers started in {@code dir}, written as each request ends. */
@@ -378,12 +569,18 @@ public final class TraefikEdge implements Edge {
      */
     @Override
     public LiveCounters liveCounters(Edge.Running tiers, StackSpec spec, Path dir, int rejectStatus) {
-        AccessLogTail frontLog = new AccessLogTail(accessLog(dir, "front"), rejectStatus, TraefikEdge::entry);
+        // A fleet's edges each write their own; one front alone, front-access.log.
+        List<Path> fronts = tiers.frontAccessLogs().isEmpty() ? List.of(accessLog(dir, "front")) : tiers.frontAccessLogs();
+        List<AccessLogTail> frontLogs = fronts.stream()
+                .map(log -> new AccessLogTail(log, rejectStatus, TraefikEdge::entry)).toList();
         AccessLogTail backLog = new AccessLogTail(accessLog(dir, "back"), rejectStatus, TraefikEdge::entry);
         long[] totals = new long[2];
         return new LiveCounters() {
             @Override public Reading read() throws IOException {
-                AccessLogTail.Counts front = frontLog.read();
+                AccessLogTail.Counts front = AccessLogTail.Counts.NONE;
+                for (AccessLogTail log : frontLogs) {
+                    front = front.plus(log.read());
+                }
                 totals[0] += front.responses();
                 totals[1] += backLog.read().responses();
                 return new Reading(OptionalLong.of(totals[0]), OptionalLong.of(totals[1]), front);

@@ -34,10 +34,21 @@ public final class TraefikLog {
         long originStatus = JsonLog.number(line, "OriginStatus");
         boolean upstream = originStatus > 0;
         long arrivalMs = Math.floorDiv(startNs, MS);
-        return new EdgeEvent(arrivalMs, Math.floorDiv(startNs + durationNs, MS), JsonLog.text(line, "ClientHost"),
+        return new EdgeEvent(arrivalMs, Math.floorDiv(startNs + durationNs, MS), client(JsonLog.text(line, "ClientHost")),
                 method, JsonLog.text(line, "RequestPath"), status, body(line, method, status),
                 limit(line, upstream), EdgeEvent.Cache.NONE, upstream ? String.valueOf(originStatus) : "",
                 upstream ? JsonLog.number(line, "OriginDuration") / MS : 0, "");
+    }
+
+    /**
+     * The client of a ClientHost: Traefik writes the X-Forwarded-For it trusted there whole, and behind
+     * the fleet's balancer the back's reads "client, edge" (the balancer set the first, each edge
+     * appended its peer); the first is the client, since every tier in front replaced what the
+     * client itself sent.
+     */
+    static String client(String clientHost) {
+        int comma = clientHost.indexOf(',');
+        return comma < 0 ? clientHost : clientHost.substring(0, comma).strip();
     }
 
     /** StartUTC: RFC 3339 with nanoseconds, e.g. 2026-11-29T18:02:40.876250382Z, as epoch ns. */

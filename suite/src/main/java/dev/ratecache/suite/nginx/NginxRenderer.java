@@ -61,7 +61,7 @@ public final class NginxRenderer {
      */
     public static final String REDIS_LUA_LIBRARY = ".tools/lua";
     /** The fleet's Redis when --fleet-redis names none and nothing started one (a config rendered on its own). */
-    static final String DEFAULT_FLEET_REDIS = "127.0.0.1:6379";
+    public static final String DEFAULT_FLEET_REDIS = "127.0.0.1:6379";
     /**
      * The edge cache's {@code inactive=} (snippets/front/cache-zone.conf): an entry unused this long is
      * dropped however fresh. Here, not in the snippet, because the model of the edge (Predictor) needs it too.

@@ -13,6 +13,7 @@ import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
 import dev.ratecache.testkit.TestDirs;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -185,6 +186,41 @@ class TraefikEdgeTest {
             assertThat(ok(answers)).isEqualTo(10);
             assertThat(origin.counters().requests("hare") - before).isEqualTo(10);
             assertThat(TraefikEdge.accessLog(dir.resolve("bare"), "bare")).doesNotExist();
+        }
+    }
+
+    @Test
+    void aSharedFleetLimitHoldsOneBucketPerClientAcrossEveryEdgeInRedis(OriginServer origin) throws Exception {
+        List<Http.Raw> answers;
+        try (Stack stack = start(origin, "fleet-shared", s -> s.frontRate(1).frontBurst(4).backLimit(false).edges(3)
+                .fleetLimit(dev.ratecache.suite.spec.FleetLimit.SHARED))) {
+            answers = stack.burst("127.0.14.7", 15);
+            stack.close();
+            List<EdgeEvent> front = stack.running().frontEvents();
+
+            // Three edges behind the balancer, one bucket of 5 in Redis: 5 pass, as one edge alone would let.
+            assertThat(ok(answers)).isEqualTo(5);
+            assertThat(answers).filteredOn(a -> a.status() != 200).allSatisfy(a -> assertThat(a.status()).isEqualTo(429));
+            assertThat(origin.counters().requests("hare")).isEqualTo(5);
+            // Every edge took its share (round robin), and their logs read as one front tier keyed by the client.
+            for (Path log : stack.running().frontAccessLogs()) {
+                assertThat(java.nio.file.Files.readAllLines(log)).isNotEmpty();
+            }
+            assertThat(front).hasSize(15).extracting(EdgeEvent::key).containsOnly("127.0.14.7");
+            assertThat(front).filteredOn(e -> e.limit() == EdgeEvent.Limit.PASSED).hasSize(5);
+            assertThat(stack.running().backEvents()).hasSize(5).extracting(EdgeEvent::key).containsOnly("127.0.14.7");
+        }
+    }
+
+    @Test
+    void aPerEdgeFleetLimitLetsAClientHaveABucketOnEveryEdge(OriginServer origin) throws Exception {
+        try (Stack stack = start(origin, "fleet-per-edge", s -> s.frontRate(1).frontBurst(4).backLimit(false).edges(3)
+                .fleetLimit(dev.ratecache.suite.spec.FleetLimit.PER_EDGE))) {
+            List<Http.Raw> answers = stack.burst("127.0.14.8", 15);
+
+            // Each edge's own bucket of 5 in its own memory: more than one bucket's worth gets through
+            // (the balancer's turns may give an edge one more or one fewer than 5).
+            assertThat(ok(answers)).isGreaterThanOrEqualTo(10);
         }
     }
 }

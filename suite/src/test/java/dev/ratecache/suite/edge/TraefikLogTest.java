@@ -78,6 +78,14 @@ class TraefikLogTest {
     }
 
     @Test
+    void behindTheFleetsBalancerTheBacksClientIsTheFirstForwardedAddress() throws IOException {
+        // The balancer set X-Forwarded-For to the client's address, the edge appended the balancer's.
+        EdgeEvent e = event(PASSED.replace("\"ClientHost\":\"127.16.0.5\"", "\"ClientHost\":\"127.16.0.5, 127.0.0.1\""));
+
+        assertThat(e.key()).isEqualTo("127.16.0.5");
+    }
+
+    @Test
     void aHeadRequestsBodyIsNone() throws IOException {
         assertThat(event(PASSED.replace("\"GET\"", "\"HEAD\"")).bytes()).isZero();
     }

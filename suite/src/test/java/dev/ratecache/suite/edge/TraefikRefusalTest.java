@@ -2,6 +2,7 @@ package dev.ratecache.suite.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.switches.LimitKey;
 import dev.ratecache.suite.switches.LimitMode;
 import dev.ratecache.suite.switches.MissingKey;
@@ -51,10 +52,11 @@ class TraefikRefusalTest {
     }
 
     @Test
-    void aFleetIsRefusedButNotCalledSomethingTraefikCannotDo() {
-        // Its RateLimit counts in Redis; it is the suite's fleet that is not driven through Traefik yet.
-        assertThat(refusal(new StackSwitches().cache(false).frontMode(LimitMode.NODELAY).backMode(LimitMode.NODELAY)
-                .edges(3)).orElseThrow()).contains("started by nginx's adapter alone so far");
+    void aFleetIsRunNotRefused() {
+        // Its RateLimit keeps its buckets in Redis: the fleet's shared limit is Traefik's own.
+        for (FleetLimit limit : FleetLimit.values()) {
+            assertThat(refusal(TraefikRenderTest.runnable().edges(3).fleetLimit(limit))).isEmpty();
+        }
         assertThat(EdgeProduct.TRAEFIK.cannot()).doesNotContain("hold one limit across a fleet");
     }
 
@@ -95,14 +97,6 @@ class TraefikRefusalTest {
     void whatTheAdapterDoesNotRenderYetIsNamed() {
         assertThat(refusal(TraefikRenderTest.runnable().freshness("/hare", 3))).contains(
                 "--freshness is not in Traefik's adapter yet: drop it, or use --edge nginx");
-    }
-
-    @Test
-    void aFleetIsRefusedSayingWhatIsMissing() {
-        assertThat(refusal(TraefikRenderTest.runnable().edges(3))).get().asString()
-                .startsWith("The suite's fleet (a balancer in front of --edges 3 and the Redis they share) is started"
-                        + " by nginx's adapter alone so far")
-                .endsWith("give --edges 1, or use --edge nginx");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.ratecache.model.LimitSpec;
 import dev.ratecache.model.TraefikRateLimitSpec;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.spec.Balance;
+import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.AddressCeiling;
@@ -26,7 +27,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TraefikRenderTest {
     /** Given, not chosen free: rendering binds no port. */
     static StackPorts ports() {
-        return new StackPorts().front(10_080).origin(10_081, 10_082);
+        // A fleet's edges, then their status ports: given, as --edge-ports gives them, so that rendering binds none.
+        return new StackPorts().front(10_080).origin(10_081, 10_082)
+                .edgePorts(List.of(10_101, 10_102, 10_103, 10_201, 10_202, 10_203));
     }
 
     /** What Traefik runs of the default switches: no cache, both limits nodelay. */
@@ -105,6 +108,47 @@ class TraefikRenderTest {
                         sourceCriterion:
                 """).contains("ipStrategy:\n            depth: 0")
                 .contains("- url: \"http://127.0.0.1:9080\"");
+    }
+
+    @Test
+    void aFleetIsNginxsBalancerInFrontOfAnEdgeEachTrustingItsForwardedAddress() throws IOException {
+        StackSpec spec = runnable().edges(3).fleetLimit(FleetLimit.PER_EDGE).spec(ports());
+        // Each edge answers its readiness and API on a status port of its own, after the edges' ports.
+        List<Path> files = edge().render(spec, TestDirs.fresh(getClass(), "fleet"));
+
+        assertThat(files).extracting(f -> f.getParent().getFileName() + "/" + f.getFileName()).containsExactly(
+                "balancer/edge-balancer.conf", "front-1/traefik.yml", "front-1/dynamic.yml", "front-2/traefik.yml",
+                "front-2/dynamic.yml", "front-3/traefik.yml", "front-3/dynamic.yml", "back/traefik.yml",
+                "back/dynamic.yml");
+        List<Integer> edgePorts = spec.ports().edgePorts(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(Files.readString(files.get(1 + 2 * i))).contains("address: \"127.0.0.1:" + edgePorts.get(i) + "\"")
+                    .contains("address: \"127.0.0.1:" + (10_201 + i) + "\"")
+                    .contains("trustedIPs: [\"127.0.0.1/32\"]").contains("front-" + (i + 1) + "-access.log\"");
+            // Each edge its own bucket at the full rate, by the address the balancer forwards.
+            assertThat(Files.readString(files.get(2 + 2 * i))).contains("average: 100\n        period: 1s\n        burst: 201")
+                    .contains("ipStrategy:\n            depth: 1").doesNotContain("redis:");
+            assertThat(Files.readString(files.get(0))).contains("server 127.0.0.1:" + edgePorts.get(i) + ";");
+        }
+    }
+
+    @Test
+    void aSharedFleetLimitKeepsEachEdgesBucketsInTheFleetsRedis() throws IOException {
+        String edge = file(runnable().edges(2).fleetLimit(FleetLimit.SHARED).fleetRedis("127.0.0.1:16379"), 2);
+
+        assertThat(edge).contains("burst: 201\n").contains("""
+                        redis:
+                          endpoints: ["127.0.0.1:16379"]
+                        sourceCriterion:
+                """);
+    }
+
+    @Test
+    void aSplitFleetLimitGivesEachEdgeTheRateOverNSecondsAndTheBurstOverN() throws IOException {
+        String edge = file(runnable().frontRate(100).frontBurst(200).edges(3).fleetLimit(FleetLimit.SPLIT), 2);
+
+        // 100 per 3 s is 33.3 r/s exactly; 200/3 rounds down to 66, and the bucket holds one more.
+        assertThat(edge).contains("average: 100\n        period: 3s\n        burst: 67").doesNotContain("redis:");
     }
 
     @Test
