@@ -6,7 +6,9 @@ import dev.ratecache.proc.Executables;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
@@ -117,8 +119,8 @@ public final class EnvoyEdge implements Edge {
         return EnumSet.of(Capability.NODELAY, Capability.CACHE, Capability.PER_KEY_LIMITS, Capability.RETRY_AFTER);
     }
 
-    /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders: none yet. */
-    private static final Set<String> RENDERS = Set.of();
+    /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
+    private static final Set<String> RENDERS = Set.of("--tls", "--limit-scope misses", "--freshness", "--limit-conn");
 
     @Override
     public String slowClientBound(SlowClient attack, StackSpec spec) {
@@ -134,6 +136,11 @@ public final class EnvoyEdge implements Edge {
     @Override
     public Optional<String> refusal(StackSpec spec) {
         return lacking(spec, Capability.QUOTA)
+                .or(() -> spec.limitConn() > 0
+                        ? Optional.of("Envoy has no limit on one client's requests in flight (its connection_limit"
+                                + " counts a listener's connections, all clients together): drop --limit-conn, or use"
+                                + " --edge nginx")
+                        : Optional.empty())
                 .or(() -> spec.notRenderedBy("Envoy", RENDERS))
                 .or(() -> lacking(spec, Capability.QUEUE_DELAY, Capability.STALE_IF_ERROR, Capability.FLEET))
                 .or(() -> spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE
@@ -143,6 +150,11 @@ public final class EnvoyEdge implements Edge {
                 .or(() -> spec.front().isPresent() && spec.key().source() == StackSpec.Source.ARG
                         ? Optional.of("--limit-key arg: is not in Envoy's adapter yet: give --limit-key header:NAME, or"
                                 + " use --edge nginx")
+                        : Optional.empty())
+                .or(() -> spec.front().isPresent() && misses(spec) && !spec.allow().isEmpty()
+                        ? Optional.of("--allow with --limit-scope misses is not in Envoy's adapter yet (the back"
+                                + " would have to match the client's address in a header against the networks): drop"
+                                + " one of them, or use --edge nginx")
                         : Optional.empty())
                 .or(() -> spec.front().isPresent() && !spec.key().byAddress() && spec.missing() == StackSpec.Missing.REJECT
                         ? Optional.of("--missing-key reject is not in Envoy's adapter yet: give --missing-key addr, or use"
@@ -194,16 +206,45 @@ public final class EnvoyEdge implements Edge {
         front.put("accessLog", accessLog(dir, "front").toAbsolutePath().toString());
         front.put("chains", chains(spec));
         front.put("clientAddress", "%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%");
+        front.put("tls", spec.tls().isPresent() ? List.of(tls(spec)) : List.of());
+        front.put("hsts", spec.tls().map(StackSpec.Tls::hsts).orElse(false));
         Map<String, Object> back = context(spec);
         back.put("adminPort", spec.ports().backStatus());
         back.put("accessLog", accessLog(dir, "back").toAbsolutePath().toString());
         back.put("backLimit", spec.back().map(b -> List.of(Bucket.of(b).context())).orElse(List.of()));
-        back.put("limitMark", spec.back().isPresent() ? "on" : "off");
+        // --limit-scope misses: the per-client limit counts here, what the front's cache did not answer.
+        List<Map<String, Object>> clientsHere = misses(spec)
+                ? spec.front().map(l -> List.of(clientLimit(spec, l, BY_FRONTS_HEADER, "OFF"))).orElse(List.of())
+                : List.of();
+        back.put("clientsHere", clientsHere);
+        back.put("limitMark", spec.back().isPresent() || !clientsHere.isEmpty() ? "on" : "off");
         // Only the front connects to the back (on the loopback), and it always sets the header.
         back.put("clientAddress", "%REQ(X-RATECACHE-CLIENT)%");
+        // --freshness: a route per path at the back, whose answers get max-age when they have no lifetime of their own.
+        back.put("fresh", spec.cache().freshness().isEmpty() ? List.of() : List.of(Map.of("freshness",
+                spec.cache().freshness().entrySet().stream().map(f -> Map.of("path", f.getKey(), "seconds", f.getValue()))
+                        .toList())));
         back.put("origins", spec.origins().stream()
                 .map(o -> Map.of("host", o.getHost(), "port", ProductTemplates.port(o))).toList());
         return List.of(templates.write("front.yaml", front, dir), templates.write("back.yaml", back, dir));
+    }
+
+    /**
+     * The front's TLS: the certificate and key files in force (Envoy reads both itself), HTTP/2, and
+     * the cleartext port's redirect, naming the TLS port unless it is 443.
+     */
+    private static Map<String, Object> tls(StackSpec spec) throws IOException {
+        StackSpec.Tls tls = spec.tls().orElseThrow();
+        TlsFiles files = tls.files().orElseThrow(() -> new IOException("--tls has no certificate yet: make the"
+                + " throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("certificate", files.certificate().toAbsolutePath().toString());
+        t.put("key", files.key().toAbsolutePath().toString());
+        t.put("http2", tls.http2());
+        int front = spec.ports().front();
+        t.put("redirect", tls.httpPort() == 0 ? List.of() : List.of(Map.of("httpPort", tls.httpPort(),
+                "portRedirect", front == 443 ? List.of() : List.of(front))));
+        return t;
     }
 
     private static Map<String, Object> context(StackSpec spec) {
@@ -226,7 +267,8 @@ public final class EnvoyEdge implements Edge {
      */
     private static List<Map<String, Object>> chains(StackSpec spec) {
         List<Map<String, Object>> chains = new ArrayList<>();
-        List<Map<String, Object>> limited = spec.front().map(l -> List.of(clientLimit(spec, l))).orElse(List.of());
+        List<Map<String, Object>> limited = misses(spec) ? List.of()
+                : spec.front().map(l -> List.of(clientLimit(spec, l, BY_PEER, "DRAFT_VERSION_03"))).orElse(List.of());
         if (!limited.isEmpty() && !spec.allow().isEmpty()) {
             Map<String, Object> allowed = new LinkedHashMap<>();
             allowed.put("name", "allowed");
@@ -244,8 +286,26 @@ public final class EnvoyEdge implements Edge {
         return chains;
     }
 
-    private static Map<String, Object> clientLimit(StackSpec spec, StackSpec.Limit limit) {
+    /** The rate limit action that names the client's address: the connection's peer, at the front. */
+    private static final String BY_PEER = "remote_address: {}";
+    /** At the back: the address the front put in X-Ratecache-Client, under the same descriptor key. */
+    private static final String BY_FRONTS_HEADER = "request_headers: {header_name: x-ratecache-client,"
+            + " descriptor_key: remote_address}";
+
+    /** Whether the per-client limit counts at the back (--limit-scope misses), so that edge-cache hits are free. */
+    private static boolean misses(StackSpec spec) {
+        return spec.scope() == LimitScope.MISSES;
+    }
+
+    /**
+     * The per-client limit's context: its buckets, the key, the action that names the client's
+     * {@code address}, and which X-RateLimit headers its answers carry ({@code rateLimitHeaders}).
+     */
+    private static Map<String, Object> clientLimit(StackSpec spec, StackSpec.Limit limit, String address,
+            String rateLimitHeaders) {
         Map<String, Object> c = Bucket.of(limit).context();
+        c.put("addressAction", address);
+        c.put("rateLimitHeaders", rateLimitHeaders);
         StackSpec.Key key = spec.key();
         c.put("keyed", !key.byAddress());
         c.put("keyName", key.name());

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code envoy --mode validate} accepts both tiers' configs, without a warning of its config, whatever
  * shapes them: each tier's limit on or off, the cache on or off, the rejection status and
- * Retry-After, one origin or two, a key in a header with a ceiling or none, an allow-list.
+ * Retry-After, one origin or two, a key in a header with a ceiling or none, an allow-list, the
+ * per-client limit at the back (--limit-scope misses), --freshness. (--tls: EnvoySwitchesTest starts it.)
  */
 @StackTest
 @LongTest
@@ -37,7 +38,11 @@ class EnvoyConfigCheckTest {
                 EnvoyRenderTest.nodelay().origins(twoOrigins),
                 EnvoyRenderTest.nodelay().limitKey(LimitKey.parse("header:X-Api-Key"))
                         .allow(List.of("127.0.9.0/24", "::1/128")),
-                EnvoyRenderTest.nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).addressCeiling(AddressCeiling.OFF));
+                EnvoyRenderTest.nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).addressCeiling(AddressCeiling.OFF),
+                EnvoyRenderTest.nodelay().limitKey(LimitKey.parse("header:X-Api-Key"))
+                        .limitScope(dev.ratecache.suite.spec.LimitScope.MISSES),
+                EnvoyRenderTest.nodelay().limitScope(dev.ratecache.suite.spec.LimitScope.MISSES).backLimit(false),
+                EnvoyRenderTest.nodelay().freshness("/bare", 60).freshness("/Other", 5));
         EnvoyEdge edge = EnvoyRenderTest.edge();
         List<String> failures = new ArrayList<>();
         int checked = 0;

@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.switches.AddressCeiling;
 import dev.ratecache.suite.switches.LimitKey;
@@ -115,6 +116,68 @@ class EnvoyRenderTest {
     }
 
     @Test
+    void withLimitScopeMissesThePerClientLimitCountsAtTheBackByTheAddressTheFrontPassed() throws IOException {
+        StackSwitches misses = nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).limitScope(LimitScope.MISSES);
+        String front = front(misses);
+        String back = back(misses);
+
+        // The front only caches and names the client; the back counts what reached it, the client first.
+        assertThat(front).doesNotContain("local_ratelimit").contains("limited: \"off\"")
+                .contains("key: x-ratecache-client, value: \"%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%\"");
+        assertThat(back).contains("stat_prefix: client_limit").contains("limited: \"on\"")
+                .contains("- request_headers: {header_name: x-ratecache-client, descriptor_key: remote_address}")
+                .contains("- request_headers: {header_name: \"X-Api-Key\", descriptor_key: key}")
+                .contains("enable_x_ratelimit_headers: \"OFF\"").doesNotContain("remote_address: {}");
+        assertThat(back.indexOf("stat_prefix: client_limit")).isLessThan(back.indexOf("stat_prefix: origin_limit"));
+        assertThat(front(nodelay())).contains("enable_x_ratelimit_headers: \"DRAFT_VERSION_03\"")
+                .contains("- remote_address: {}");
+    }
+
+    @Test
+    void tlsTerminatesAtTheFrontWithTheCertificateInForceAndOffersHttp2() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls");
+        Path certificate = Files.writeString(dir.resolve("edge.crt"), "certificate");
+        Path key = Files.writeString(dir.resolve("edge.key"), "key");
+        String front = front(nodelay().tls(true).tlsFiles(certificate, key));
+
+        assertThat(front).contains("name: envoy.transport_sockets.tls")
+                .contains("certificate_chain: {filename: \"" + certificate.toAbsolutePath() + "\"}")
+                .contains("private_key: {filename: \"" + key.toAbsolutePath() + "\"}")
+                .contains("tls_minimum_protocol_version: TLSv1_2").contains("alpn_protocols: [h2, http/1.1]")
+                .contains("disable_stateless_session_resumption: true")
+                .doesNotContain("Strict-Transport-Security").doesNotContain("https_redirect");
+        assertThat(front(nodelay())).doesNotContain("transport_socket");
+    }
+
+    @Test
+    void hstsOnEveryAnswerAndTheCleartextPortRedirectsToTheTlsOne() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls-options");
+        Path certificate = Files.writeString(dir.resolve("edge.crt"), "certificate");
+        String front = front(nodelay().tls(true).tlsFiles(certificate, certificate).http2(false).hsts(true)
+                .httpPort(10_079));
+
+        assertThat(front).contains("alpn_protocols: [http/1.1]")
+                .contains("header: {key: Strict-Transport-Security, value: \"max-age=31536000\"}")
+                .contains("socket_address: {address: 127.0.0.1, port_value: 10079}")
+                .contains("redirect: {https_redirect: true, port_redirect: " + ports().front()
+                        + ", response_code: MOVED_PERMANENTLY}");
+    }
+
+    @Test
+    void freshnessIsARouteAtTheBackGivingMaxAgeToAnAnswerWithoutALifetime() throws IOException {
+        String back = back(nodelay().freshness("/bare", 60));
+
+        assertThat(back).contains("""
+                              - match:
+                                  path: "/bare"
+                                  case_sensitive: false
+                """).contains("'max-age=60'").contains("append_action: ADD_IF_ABSENT")
+                .contains("!('expires' in response.headers)");
+        assertThat(back.indexOf("path: \"/bare\"")).isLessThan(back.indexOf("match: {prefix: \"/\"}"));
+        assertThat(back(nodelay())).doesNotContain("case_sensitive");
+    }
+
+    @Test
     void theCacheGoesPastRequestsWithCredentialsAndNamesItsOutcome() throws IOException {
         String front = front(nodelay());
 
@@ -146,7 +209,9 @@ class EnvoyRenderTest {
                 nodelay().limitKey(LimitKey.parse("arg:key")), "--limit-key arg: is not in Envoy's adapter yet",
                 nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).missingKey(MissingKey.REJECT),
                 "--missing-key reject is not in Envoy's adapter yet",
-                nodelay().limitConn(5), "--limit-conn is not in Envoy's adapter yet");
+                nodelay().limitConn(5), "Envoy has no limit on one client's requests in flight",
+                nodelay().limitScope(LimitScope.MISSES).allow(List.of("127.0.12.0/24")),
+                "--allow with --limit-scope misses is not in Envoy's adapter yet");
         refused.forEach((switches, words) -> assertThat(edge().refusal(switches.spec(ports())))
                 .hasValueSatisfying(line -> assertThat(line).contains(words).doesNotContain("\n")));
         assertThat(edge().refusal(nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).spec(ports()))).isEmpty();
