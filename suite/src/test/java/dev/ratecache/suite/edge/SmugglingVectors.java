@@ -160,13 +160,45 @@ public abstract class SmugglingVectors {
         return false;
     }
 
+    /**
+     * The statuses the back logs for a request broken off when the body it was streaming turned out
+     * malformed: 0 (no answer, Envoy's), or what the product logs instead (Traefik's back: its own
+     * 500, or 499 when the front gave up first).
+     */
+    java.util.Set<Integer> brokenOffStatuses() {
+        return java.util.Set.of(0);
+    }
+
+    /** What the client reads of a request broken off that way, besides a 4xx: none but 501 by default. */
+    boolean brokenOffAnswer(int status) {
+        return false;
+    }
+
+    /**
+     * Whether the front frames a request with both Content-Length and Transfer-Encoding: chunked by
+     * its chunks and keeps the connection open after answering it, reading what follows the last
+     * chunk as the client's next request, which it logs and passes on (Go's HTTP server). RFC 9112
+     * section 6.1 says it MUST close the connection instead; the tiers still agree on every request,
+     * so nothing is hidden from the front's log, but behind a proxy that frames by Content-Length
+     * this is the CL.TE desync. docs/smuggling.md says so.
+     */
+    boolean readsOnAfterBothLengths() {
+        return false;
+    }
+
+    /**
+     * The switches the vectors go through. No back limit: its queue (no nodelay) would pace the
+     * vectors, and no vector is about limits. A short client timeout ends a request a tier waits on
+     * for more body.
+     */
+    StackSwitches switches() {
+        return new StackSwitches().backLimit(false).clientTimeout(1);
+    }
+
     @BeforeAll
     void sendEveryVector(OriginServer origin) throws Exception {
         StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
-        // No back limit: its queue (no nodelay) would pace the vectors, and no vector is about limits.
-        // A short client timeout ends a request a tier waits on for more body.
-        StackSwitches switches = new StackSwitches().backLimit(false).clientTimeout(1);
-        Edge.Running stack = edge().start(switches.spec(ports), TestDirs.fresh(getClass(), "stack"));
+        Edge.Running stack = edge().start(switches().spec(ports), TestDirs.fresh(getClass(), "stack"));
         try {
             List<Vector> all = vectors().toList();
             OriginCounters before = origin.counters();
@@ -175,7 +207,7 @@ public abstract class SmugglingVectors {
                 long from = System.currentTimeMillis();
                 String source = pool() + ".0." + (i + 1);
                 Exchange exchange = exchange(source, ports.front(), bytes);
-                OriginCounters after = origin.counters();
+                OriginCounters after = streamsRequestBodies() ? settled(origin) : origin.counters();
                 sent.put(all.get(i).name(), new Sent(source, from, System.currentTimeMillis(), exchange.statuses(),
                         exchange.timedOut(), before, after));
                 before = after;
@@ -185,6 +217,23 @@ public abstract class SmugglingVectors {
         }
         front = stack.frontEvents();
         back = stack.backEvents();
+    }
+
+    /**
+     * The origin's counters once nothing is in flight and two readings a quarter second apart agree:
+     * a request the back broke off mid-body may be counted a moment after the client read its
+     * answer, and would otherwise fall to the next vector.
+     */
+    private static OriginCounters settled(OriginServer origin) throws IOException {
+        OriginCounters[] last = {origin.counters()};
+        org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofMillis(250))
+                .pollInterval(java.time.Duration.ofMillis(250)).atMost(java.time.Duration.ofSeconds(10)).until(() -> {
+                    OriginCounters now = origin.counters();
+                    boolean quiet = now.total().inFlight() == 0 && now.total().requests() == last[0].total().requests();
+                    last[0] = now;
+                    return quiet;
+                });
+        return last[0];
     }
 
     /**
@@ -229,17 +278,31 @@ public abstract class SmugglingVectors {
         List<EdgeEvent> logged = frontOf(s);
         List<Integer> read = new ArrayList<>(s.statuses());
 
-        assertThat(s.timedOut()).as("the tiers closed the connection (no timeout)").isFalse();
+        // What follows the last chunk of a request with both lengths, read as the client's next request.
+        boolean nextRequest = readsOnAfterBothLengths() && logged.stream().anyMatch(e -> e.uri().startsWith("/snail"));
+        if (!nextRequest) {
+            // Else the front waited on the hidden request's origin (5 s), past the client's patience.
+            assertThat(s.timedOut()).as("the tiers closed the connection (no timeout)").isFalse();
+        }
         // A status 0 is a request the front closed the connection on without an answer.
-        logged.stream().filter(e -> e.status() != 0).forEach(e -> assertThat(read.remove((Integer) e.status()))
-                .as("the client read the %d the front logged", e.status()).isTrue());
-        assertThat(read).as("answers the front did not log").allMatch(status -> !logsUnreadRequests() && status == 400);
+        // Read by the client: what the front answered before it gave up waiting (all of it, but with a next request).
+        long gaveUp = nextRequest ? logged.stream().filter(e -> e.uri().startsWith("/snail"))
+                .mapToLong(EdgeEvent::arrivalMs).min().orElseThrow() : Long.MAX_VALUE;
+        logged.stream().filter(e -> e.status() != 0 && e.arrivalMs() < gaveUp)
+                .forEach(e -> assertThat(read.remove((Integer) e.status()))
+                        .as("the client read the %d the front logged", e.status()).isTrue());
+        // A head the front could not read (400, 431) or a transfer coding it does not implement (501).
+        assertThat(read).as("answers the front did not log").allMatch(status -> !logsUnreadRequests()
+                && (status == 400 || status == 431 || status == 501));
         assertThat(s.statuses()).as("each refusal is a 4xx, or 501 for a transfer coding the tier does not implement"
-                + " (RFC 9112 section 6.1)").allMatch(status -> status < 500 || status == 501);
+                + " (RFC 9112 section 6.1), or the product's own answer to a body it broke off")
+                .allMatch(status -> status < 500 || status == 501 || brokenOffAnswer(status));
         assertThat(logged.stream().filter(e -> e.status() >= 400))
                 .as("refusals by the front or the back, none passed to the origin")
                 .noneMatch(e -> reachedTheOrigin(e, index) && !(streamsRequestBodies() && brokenOff(e, index)));
-        assertThat(delta(s).getOrDefault("snail", 0L)).as("the hidden request at the origin").isZero();
+        if (!nextRequest) {
+            assertThat(delta(s).getOrDefault("snail", 0L)).as("the hidden request at the origin").isZero();
+        }
         List<EdgeEvent> reached = logged.stream().filter(e -> reachedTheOrigin(e, index)).toList();
         if (streamsRequestBodies()) {
             // A request the back broke off may have been reset before the origin counted it: each endpoint's count
@@ -292,9 +355,9 @@ public abstract class SmugglingVectors {
         return backOf(index).stream().filter(b -> b.uri().equals(event.uri())).findFirst();
     }
 
-    /** Whether the back tier broke {@code event}'s request off before the origin's answer (status 0). */
+    /** Whether the back tier broke {@code event}'s request off before the origin's answer ({@link #brokenOffStatuses}). */
     private boolean brokenOff(EdgeEvent event, int index) {
-        return backFor(event, index).map(b -> b.status() == 0).orElse(false);
+        return backFor(event, index).map(b -> brokenOffStatuses().contains(b.status())).orElse(false);
     }
 
     private boolean reachedTheOrigin(EdgeEvent event, int index) {
