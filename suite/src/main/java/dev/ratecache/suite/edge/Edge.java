@@ -184,11 +184,18 @@ public interface Edge {
 
     /**
      * What the product can do but its adapter does not drive yet: refused all the same, but the report
-     * does not say the product cannot (Traefik's RateLimit keeps its buckets in Redis; the suite's
-     * fleet is started by nginx's adapter alone so far).
+     * does not say the product cannot.
      */
     default java.util.Set<Capability> notBuiltYet() {
         return java.util.Set.of();
+    }
+
+    /**
+     * What in the product's own code lets one client a few over rate + burst in a second, said beside
+     * a broken per-client promise; empty when nothing known in it does.
+     */
+    default Optional<String> promiseCaveat() {
+        return Optional.empty();
     }
 
     // Refusals derived from capabilities(): a product is refused what it does not declare, each in

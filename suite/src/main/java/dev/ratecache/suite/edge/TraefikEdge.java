@@ -14,6 +14,7 @@ import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
+import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -124,8 +125,15 @@ public final class TraefikEdge implements Edge {
         return BareForm.Running.of(tier("bare", config, dir, Ports.LOOPBACK, port, statusPort), port);
     }
 
+    /** traefik/README.md: in_memory_limiter.go looks a source up, then stores a new bucket, without a lock. */
+    @Override
+    public Optional<String> promiseCaveat() {
+        return Optional.of("Traefik's in-memory RateLimit gives each of a new client's first requests at once a bucket"
+                + " of its own (it looks the client up, then stores a new bucket, without a lock: traefik/README.md)");
+    }
+
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final Set<String> RENDERS = Set.of("--limit-conn");
+    private static final Set<String> RENDERS = Set.of("--limit-conn", "--tls");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -248,6 +256,7 @@ public final class TraefikEdge implements Edge {
     private List<Path> renderTraefik(StackSpec spec, List<FrontAt> fronts, Path dir) throws IOException {
         List<Path> files = new ArrayList<>();
         Map<String, Object> dynamic = frontDynamic(spec);
+        dynamic.put("tls", tls(spec));
         for (FrontAt f : fronts) {
             Files.createDirectories(dir.resolve(f.name()));
             Path frontDynamic = dir.resolve(f.name() + "/dynamic.yml");
@@ -255,6 +264,7 @@ public final class TraefikEdge implements Edge {
                     frontDynamic, dir);
             // Behind the balancer, its X-Forwarded-For (the client's address) is kept, as the back keeps the front's.
             frontStatic.put("trustFront", spec.edges() > 1);
+            frontStatic.put("tls", tls(spec));
             files.add(templates.write("front/traefik.yml", frontStatic, dir, f.name() + "/traefik.yml"));
             files.add(templates.write("front/dynamic.yml", dynamic, dir, f.name() + "/dynamic.yml"));
         }
@@ -283,14 +293,43 @@ public final class TraefikEdge implements Edge {
         c.put("accessLog", accessLog(dir, tier).toAbsolutePath().toString());
         c.put("trustFront", false);
         c.put("frontAddress", Ports.LOOPBACK);
+        c.put("tls", List.of());
         return c;
     }
 
-    private static Map<String, Object> frontDynamic(StackSpec spec) {
+    /**
+     * The front's TLS (--tls), when it faces the clients itself: a fleet's balancer (nginx) holds it
+     * for the edges behind it. The certificate and key in force, HTTP/2, the cleartext port.
+     */
+    private static List<Map<String, Object>> tls(StackSpec spec) throws IOException {
+        if (spec.tls().isEmpty() || spec.edges() > 1) {
+            return List.of();
+        }
+        StackSpec.Tls tls = spec.tls().get();
+        TlsFiles files = tls.files().orElseThrow(() -> new IOException("--tls has no certificate yet: make the"
+                + " throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("certificate", files.certificate().toAbsolutePath().toString());
+        t.put("key", files.key().toAbsolutePath().toString());
+        t.put("http2", tls.http2());
+        t.put("redirect", tls.httpPort() == 0 ? List.of() : List.of(Map.of("httpPort", tls.httpPort())));
+        return List.of(t);
+    }
+
+    private static Map<String, Object> frontDynamic(StackSpec spec) throws IOException {
         Map<String, Object> c = new LinkedHashMap<>();
+        // HSTS first in every chain, where the front itself answers over TLS (a fleet's balancer sends its own).
+        boolean hsts = !tls(spec).isEmpty() && spec.tls().get().hsts();
+        c.put("hsts", hsts);
         boolean limited = spec.front().isPresent() && spec.scope() == LimitScope.ALL;
         boolean keyed = limited && !spec.key().byAddress();
-        List<String> conn = spec.limitConn() > 0 ? List.of("conn-limit") : List.of();
+        List<String> conn = new ArrayList<>();
+        if (hsts) {
+            conn.add("hsts");
+        }
+        if (spec.limitConn() > 0) {
+            conn.add("conn-limit");
+        }
         c.put("allow", limited && !spec.allow().isEmpty() ? List.of(Map.of("rule", clientIps(spec.allow()),
                 "connLimitOnly", String.join(", ", conn))) : List.of());
         List<String> keyMiddlewares = new ArrayList<>(conn);

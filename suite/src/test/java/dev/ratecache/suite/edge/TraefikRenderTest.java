@@ -152,6 +152,38 @@ class TraefikRenderTest {
     }
 
     @Test
+    void tlsIsTheWebEntryPointsWithTheCertificateInForceAsTheDefaultOne() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls");
+        Path certificate = Files.writeString(dir.resolve("edge.crt"), "certificate");
+        Path key = Files.writeString(dir.resolve("edge.key"), "key");
+        List<Path> files = edge().render(runnable().tls(true).tlsFiles(certificate, key).spec(ports()), dir.resolve("t"));
+
+        assertThat(Files.readString(files.get(0))).contains("opt-http-tls\n      tls: {}")
+                .doesNotContain("http-redirect");
+        assertThat(Files.readString(files.get(1))).contains("certFile: \"" + certificate.toAbsolutePath() + "\"")
+                .contains("keyFile: \"" + key.toAbsolutePath() + "\"").contains("minVersion: VersionTLS12")
+                .contains("alpnProtocols: [h2, http/1.1]").doesNotContain("stsSeconds");
+        // The back tier stays in cleartext on the loopback.
+        assertThat(Files.readString(files.get(2))).doesNotContain("tls: {}");
+        assertThat(Files.readString(files.get(3))).doesNotContain("certFile");
+    }
+
+    @Test
+    void hstsIsFirstInEveryChainAndTheCleartextPortRedirectsToTheTlsOne() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tls-options");
+        Path certificate = Files.writeString(dir.resolve("edge.crt"), "certificate");
+        List<Path> files = edge().render(runnable().tls(true).tlsFiles(certificate, certificate).http2(false).hsts(true)
+                .httpPort(10_079).spec(ports()), dir.resolve("t"));
+
+        assertThat(Files.readString(files.get(0))).contains("""
+                  http-redirect:
+                    address: "127.0.0.1:10079"
+                """).contains("to: web\n          scheme: https\n          permanent: true");
+        assertThat(Files.readString(files.get(1))).contains("alpnProtocols: [http/1.1]")
+                .contains("stsSeconds: 31536000").contains("middlewares: [hsts, per-client]");
+    }
+
+    @Test
     void theBackLimitCountsEveryRequestAsOneSource() throws IOException {
         String back = file(runnable().backRate(10).backBurst(50), 3);
 

@@ -54,9 +54,15 @@ public final class EdgePromise {
                 outcomes.add(new Check.Outcome(check, false, "cell " + name + " failed: " + r.failure()));
                 continue;
             }
-            outcomes.add(evaluate(check, r.runDirs(), limit));
+            outcomes.add(withCaveat(evaluate(check, r.runDirs(), limit), r.cell().edge().declared().promiseCaveat()));
         }
         return outcomes;
+    }
+
+    /** A broken promise with what in the product's own code explains it, when it says. */
+    static Check.Outcome withCaveat(Check.Outcome outcome, java.util.Optional<String> caveat) {
+        return outcome.passed() || caveat.isEmpty() ? outcome
+                : new Check.Outcome(outcome.check(), false, outcome.detail() + "; " + caveat.get());
     }
 
     /** The busiest client's busiest window of admitted arrivals. */

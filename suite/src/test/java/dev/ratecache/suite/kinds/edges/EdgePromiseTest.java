@@ -73,6 +73,18 @@ class EdgePromiseTest {
     }
 
     @Test
+    void aBrokenPromiseSaysWhatInTheProductsCodeExplainsItAndAKeptOneDoesNot() {
+        Check.Outcome broken = new Check.Outcome(check(), false, "broken by client 127.0.0.1: 301 admitted");
+        Check.Outcome kept = new Check.Outcome(check(), true, "held");
+        java.util.Optional<String> traefiks = dev.ratecache.suite.edge.EdgeProduct.TRAEFIK.declared().promiseCaveat();
+
+        assertThat(EdgePromise.withCaveat(broken, traefiks).detail())
+                .startsWith("broken by client 127.0.0.1: 301 admitted; Traefik's in-memory RateLimit");
+        assertThat(EdgePromise.withCaveat(kept, traefiks).detail()).isEqualTo("held");
+        assertThat(dev.ratecache.suite.edge.EdgeProduct.HAPROXY.declared().promiseCaveat()).isEmpty();
+    }
+
+    @Test
     void aSecondIsTheLogsMillisecondShortAtEachEnd() throws Exception {
         List<EdgeEvent> events = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
