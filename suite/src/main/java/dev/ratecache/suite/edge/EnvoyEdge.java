@@ -8,7 +8,6 @@ import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
-import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.URI;
@@ -235,12 +234,7 @@ public final class EnvoyEdge implements Edge {
      */
     private static Map<String, Object> tls(StackSpec spec) throws IOException {
         StackSpec.Tls tls = spec.tls().orElseThrow();
-        TlsFiles files = tls.files().orElseThrow(() -> new IOException("--tls has no certificate yet: make the"
-                + " throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
-        Map<String, Object> t = new LinkedHashMap<>();
-        t.put("certificate", files.certificate().toAbsolutePath().toString());
-        t.put("key", files.key().toAbsolutePath().toString());
-        t.put("http2", tls.http2());
+        Map<String, Object> t = ProductTemplates.tlsContext(spec);
         int front = spec.ports().front();
         t.put("redirect", tls.httpPort() == 0 ? List.of() : List.of(Map.of("httpPort", tls.httpPort(),
                 "portRedirect", front == 443 ? List.of() : List.of(front))));

@@ -191,8 +191,7 @@ public final class HaproxyEdge implements Edge {
      * (given to both flags, as nginx allows) is written once.
      */
     private static void writePem(StackSpec spec, Path pem) throws IOException {
-        TlsFiles files = spec.tls().flatMap(StackSpec.Tls::files).orElseThrow(() -> new IOException(
-                "--tls has no certificate yet: make the throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+        TlsFiles files = ProductTemplates.tlsFiles(spec);
         Files.createDirectories(pem.getParent());
         Files.deleteIfExists(pem);
         try {

@@ -154,23 +154,12 @@ public final class NginxEdge implements Edge {
             }
             return new Tiers(spec, dir, back, fronts, balancer, fleetRedis);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(started);
+            ProductTemplates.closeInReverse(started);
             throw e;
         } catch (InterruptedException e) {
-            closeQuietly(started);
+            ProductTemplates.closeInReverse(started);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the tiers", e);
-        }
-    }
-
-    private static void closeQuietly(List<AutoCloseable> started) {
-        for (int i = started.size() - 1; i >= 0; i--) {
-            AutoCloseable c = started.get(i);
-            try {
-                c.close();
-            } catch (Exception ignored) {
-                // Already failing; the first error is the one worth reporting.
-            }
         }
     }
 

@@ -174,6 +174,36 @@ final class ProductTemplates {
         };
     }
 
+    /** Closes what was started, the last first, each whatever the others threw: a failing start's clean-up. */
+    static void closeInReverse(List<? extends AutoCloseable> started) {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (Exception ignored) {
+                // Already failing or closing: the first error is the one worth reporting.
+            }
+        }
+    }
+
+    /** --tls's certificate and key in force: the run's throwaway CA's once it is made, or the user's. */
+    static dev.ratecache.suite.spec.TlsFiles tlsFiles(StackSpec spec) throws IOException {
+        return spec.tls().flatMap(StackSpec.Tls::files).orElseThrow(() -> new IOException("--tls has no certificate"
+                + " yet: make the throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
+    }
+
+    /**
+     * What a product that reads the certificate and key files itself renders of --tls: both by
+     * absolute path, and whether HTTP/2 is offered.
+     */
+    static Map<String, Object> tlsContext(StackSpec spec) throws IOException {
+        dev.ratecache.suite.spec.TlsFiles files = tlsFiles(spec);
+        Map<String, Object> t = new java.util.LinkedHashMap<>();
+        t.put("certificate", files.certificate().toAbsolutePath().toString());
+        t.put("key", files.key().toAbsolutePath().toString());
+        t.put("http2", spec.tls().orElseThrow().http2());
+        return t;
+    }
+
     /** An origin's port, 80 when its URL names none. */
     static int port(URI origin) {
         return origin.getPort() != -1 ? origin.getPort() : 80;

@@ -14,7 +14,6 @@ import dev.ratecache.suite.spec.Balance;
 import dev.ratecache.suite.spec.FleetLimit;
 import dev.ratecache.suite.spec.LimitScope;
 import dev.ratecache.suite.spec.StackSpec;
-import dev.ratecache.suite.spec.TlsFiles;
 import dev.ratecache.suite.switches.LimitMode;
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -306,12 +305,7 @@ public final class TraefikEdge implements Edge {
             return List.of();
         }
         StackSpec.Tls tls = spec.tls().get();
-        TlsFiles files = tls.files().orElseThrow(() -> new IOException("--tls has no certificate yet: make the"
-                + " throwaway CA first (ThrowawayCa), or give --tls-cert and --tls-key"));
-        Map<String, Object> t = new LinkedHashMap<>();
-        t.put("certificate", files.certificate().toAbsolutePath().toString());
-        t.put("key", files.key().toAbsolutePath().toString());
-        t.put("http2", tls.http2());
+        Map<String, Object> t = ProductTemplates.tlsContext(spec);
         t.put("redirect", tls.httpPort() == 0 ? List.of() : List.of(Map.of("httpPort", tls.httpPort())));
         return List.of(t);
     }
@@ -465,22 +459,12 @@ public final class TraefikEdge implements Edge {
                 started.add(balancer);
                 return new Fleet(spec, dir, fronts, started, edges, back, balancer, redis);
             } catch (IOException | RuntimeException e) {
-                closeAll(started);
+                ProductTemplates.closeInReverse(started);
                 throw e;
             } catch (InterruptedException e) {
-                closeAll(started);
+                ProductTemplates.closeInReverse(started);
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while starting the fleet", e);
-            }
-        }
-
-        private static void closeAll(List<AutoCloseable> started) {
-            for (int i = started.size() - 1; i >= 0; i--) {
-                try {
-                    started.get(i).close();
-                } catch (Exception ignored) {
-                    // Already failing or closing: the first error is the one worth reporting.
-                }
             }
         }
 
@@ -539,7 +523,7 @@ public final class TraefikEdge implements Edge {
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
-                closeAll(started);
+                ProductTemplates.closeInReverse(started);
             }
         }
     }

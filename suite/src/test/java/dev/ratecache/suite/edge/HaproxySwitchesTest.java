@@ -4,83 +4,38 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratecache.suite.Http;
 import dev.ratecache.suite.Repo;
-import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.stack.SharedOrigin;
-import dev.ratecache.suite.stack.Stack;
-import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.suite.stack.Stacks;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
-import dev.ratecache.testkit.TestDirs;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The switches HAProxy's adapter renders beside nginx's, on one stack whose switches agree: --tls
- * with the throwaway CA, HSTS and the cleartext port; --limit-conn; --freshness. No rate limit,
- * so that only the switch under test rejects.
+ * The switches HAProxy's adapter renders beside nginx's ({@link EdgeSwitchesBehaviours}): --tls
+ * with the throwaway CA, HSTS and the cleartext port; --limit-conn; --freshness.
  */
 @StackTest
 @LongTest
-@ExtendWith(SharedOrigin.class)
-class HaproxySwitchesTest {
+class HaproxySwitchesTest extends EdgeSwitchesBehaviours {
     private static final int LIMIT_CONN = 2;
 
-    private static OriginServer origin;
-    private static Stack stack;
-    private static int httpPort;
-
-    @BeforeAll
-    static void start(OriginServer shared) throws Exception {
-        origin = shared;
-        StackPorts ports = StackPorts.free().origin(origin.port(), origin.managementPort());
-        httpPort = dev.ratecache.proc.Ports.free();
-        StackSwitches switches = new StackSwitches().frontLimit(false).backLimit(false)
-                .tls(true).hsts(true).httpPort(httpPort).limitConn(LIMIT_CONN)
-                .freshness("/bare", 60).freshness("/nostore", 60);
-        stack = Stack.aroundEdge(new HaproxyEdge(Repo.haproxyTemplates()), switches.spec(ports), origin, ports,
-                TestDirs.fresh(HaproxySwitchesTest.class, "stack"));
-        Http.trust(stack.frontUri(), stack.tls().orElseThrow().sslContext());
+    @Override
+    Edge edge() {
+        return new HaproxyEdge(Repo.haproxyTemplates());
     }
 
-    @AfterAll
-    static void stop() {
-        Stacks.closeAll(stack);
-    }
-
-    private static HttpResponse<String> get(String url) {
-        return Http.get(stack.frontUri(), url);
+    @Override
+    StackSwitches switches() {
+        return new StackSwitches().limitConn(LIMIT_CONN).freshness("/bare", 60).freshness("/nostore", 60);
     }
 
     @Test
-    void theFrontAnswersOverTlsInHttp2TrustingTheRunsCaAndCachesAsOverCleartext() {
-        String url = Stacks.fresh("hare");
-
-        HttpResponse<String> first = get(url);
-        HttpResponse<String> again = get(url);
-
-        assertThat(stack.frontUri().getScheme()).isEqualTo("https");
-        assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
-        assertThat(Stacks.cacheStatus(first)).isEqualTo("MISS");
-        assertThat(Stacks.cacheStatus(again)).isEqualTo("HIT");
-        assertThat(again.headers().firstValue("Strict-Transport-Security")).hasValue("max-age=31536000");
-    }
-
-    @Test
-    void theCleartextPortRedirectsToHttpsWithTheSameUri() {
-        HttpResponse<String> r = Http.get(URI.create("http://127.0.0.1:" + httpPort), "/hare?a=1&b=2");
-
-        assertThat(r.statusCode()).isEqualTo(301);
-        assertThat(r.headers().firstValue("Location")).hasValue(stack.frontUri().resolve("/hare?a=1&b=2").toString());
+    void theCacheStoresAndServesOverTlsAsOverCleartext() {
+        cachesOverTlsAsOverCleartext();
     }
 
     /**
@@ -102,30 +57,16 @@ class HaproxySwitchesTest {
         assertThat(Stacks.reached(stack, "slow")).isEqualTo(LIMIT_CONN);
     }
 
-    /** bare sends no Cache-Control: --freshness gives it a minute at the back, which the front stores. */
+    /** With the max-age, an Expires a minute on, as nginx's expires sends both. */
     @Test
-    void freshnessMakesAnAnswerWithoutCacheControlStoredForItsSeconds() throws Exception {
-        String url = Stacks.fresh("bare");
+    void freshnessMakesAnAnswerWithoutCacheControlStored() throws Exception {
+        HttpResponse<String> first = freshnessMakesAnAnswerWithoutCacheControlStoredForItsSeconds();
 
-        HttpResponse<String> first = get(url);
-        HttpResponse<String> again = get(url);
-
-        assertThat(first.headers().firstValue("Cache-Control")).hasValue("max-age=60");
         assertThat(first.headers().firstValue("Expires")).isPresent();
-        assertThat(Stacks.cacheStatus(again)).isEqualTo("HIT");
-        assertThat(Stacks.reached(stack, "bare")).isEqualTo(1);
     }
 
-    /** nostore says no-store: the origin that says how long its content lives is believed, as by nginx's edge. */
     @Test
-    void freshnessLeavesAnOriginsOwnCacheControlAlone() throws Exception {
-        String url = Stacks.fresh("nostore");
-
-        HttpResponse<String> first = get(url);
-        HttpResponse<String> again = get(url);
-
-        assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-store");
-        assertThat(Stacks.cacheStatus(again)).isEqualTo("MISS");
-        assertThat(Stacks.reached(stack, "nostore")).isEqualTo(2);
+    void freshnessLeavesAnOriginsCacheControlAlone() throws Exception {
+        freshnessLeavesAnOriginsOwnCacheControlAlone();
     }
 }
