@@ -132,7 +132,7 @@ public final class TraefikEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final Set<String> RENDERS = Set.of("--limit-conn", "--tls");
+    private static final Set<String> RENDERS = Set.of("--limit-conn", "--tls", "--tiers");
 
     @Override
     public Optional<String> refusal(StackSpec spec) {
@@ -141,6 +141,10 @@ public final class TraefikEdge implements Edge {
                 .or(() -> lacking(spec, Capability.CACHE))
                 .or(() -> spec.notRenderedBy("Traefik", RENDERS))
                 .or(() -> lacking(spec, Capability.QUEUE_DELAY))
+                .or(() -> spec.tiers().stream().anyMatch(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                        ? Optional.of("Traefik's RateLimit cannot queue or delay a tier's burst: give every tier of"
+                                + " --tiers nodelay, or use --edge nginx")
+                        : Optional.empty())
                 .or(() -> spec.front().isPresent() && (spec.key().source() == StackSpec.Source.COOKIE
                         || spec.key().source() == StackSpec.Source.ARG)
                         ? Optional.of("Traefik's RateLimit keys on the address, a header or the Host only"
@@ -314,6 +318,7 @@ public final class TraefikEdge implements Edge {
         Map<String, Object> c = new LinkedHashMap<>();
         // HSTS first in every chain, where the front itself answers over TLS (a fleet's balancer sends its own).
         boolean hsts = !tls(spec).isEmpty() && spec.tls().get().hsts();
+        int share = spec.edges() > 1 && spec.fleet().limit() == FleetLimit.SPLIT ? spec.edges() : 1;
         c.put("hsts", hsts);
         boolean limited = spec.front().isPresent() && spec.scope() == LimitScope.ALL;
         boolean keyed = limited && !spec.key().byAddress();
@@ -335,15 +340,30 @@ public final class TraefikEdge implements Edge {
                         + spec.key().pattern() + "`)", "keyWhere", spec.key().where(),
                 "middlewares", String.join(", ", keyMiddlewares))) : List.of());
         c.put("keyedAny", keyed ? List.of(Map.of()) : List.of());
+        // --tiers: a router per tier but anonymous, above the key's; anonymous is the key's router at its limit.
+        List<Map<String, Object>> tiers = new ArrayList<>();
+        for (StackSpec.KeyTier t : keyed ? spec.tiers() : List.<StackSpec.KeyTier>of()) {
+            if (t.name().equals(StackSpec.KeyTier.ANONYMOUS)) {
+                continue;
+            }
+            List<String> chain = new ArrayList<>(keyMiddlewares);
+            chain.set(chain.size() - 1, "tier-" + t.name());
+            Map<String, Object> tier = withKey(Bucket.of(t.limit(), share).context(), spec.key().name());
+            tier.put("name", t.name());
+            tier.put("rule", "HeaderRegexp(`" + spec.key().name() + "`, `^(" + t.keys().stream()
+                    .map(TraefikEdge::literal).collect(Collectors.joining("|")) + ")$`)");
+            tier.put("middlewares", String.join(", ", chain));
+            tiers.add(tier);
+        }
+        c.put("tiers", tiers);
         List<String> clients = new ArrayList<>(conn);
         if (limited) {
             clients.add("per-client");
         }
         c.put("clientsRouter", limited ? "limited-by-address" : "unlimited");
         c.put("clientsMiddlewares", String.join(", ", clients));
-        int share = spec.edges() > 1 && spec.fleet().limit() == FleetLimit.SPLIT ? spec.edges() : 1;
         c.put("frontLimit", limited ? List.of(Bucket.of(spec.front().get(), share).context()) : List.of());
-        c.put("keyLimit", keyed ? List.of(withKey(Bucket.of(spec.front().get(), share).context(), spec.key().name()))
+        c.put("keyLimit", keyed ? List.of(withKey(Bucket.of(anonymous(spec), share).context(), spec.key().name()))
                 : List.of());
         c.put("ceiling", keyed ? spec.ceiling().map(l -> List.of(Bucket.of(l, share).context())).orElse(List.of())
                 : List.of());
@@ -355,6 +375,17 @@ public final class TraefikEdge implements Edge {
         c.put("limitConn", spec.limitConn() > 0 ? List.of(Map.of("requests", spec.limitConn())) : List.of());
         c.put("backPort", spec.ports().back());
         return c;
+    }
+
+    /** A valid key no tier lists: the anonymous tier's limit when the tiers file sets one, else the front's. */
+    private static StackSpec.Limit anonymous(StackSpec spec) {
+        return spec.tiers().stream().filter(t -> t.name().equals(StackSpec.KeyTier.ANONYMOUS))
+                .map(StackSpec.KeyTier::limit).findFirst().orElse(spec.front().orElseThrow());
+    }
+
+    /** A key as a Go regexp matches it literally: each metacharacter escaped (RE2 has no quoting of a whole run). */
+    static String literal(String key) {
+        return key.replaceAll("([\\\\.+*?()|\\[\\]{}^$])", "\\\\$1");
     }
 
     private static Map<String, Object> withKey(Map<String, Object> bucket, String keyName) {

@@ -49,7 +49,18 @@ class TraefikConfigCheckTest {
                 Arguments.of("a key without its ceiling", base.copy().limitKey(LimitKey.parse("header:X-Api-Key"))
                         .addressCeiling(AddressCeiling.OFF)),
                 Arguments.of("two origins, least-conn, timeouts", base.copy().balance(Balance.LEAST_CONN)
-                        .readTimeout(5).clientTimeout(3).keepalive(0)));
+                        .readTimeout(5).clientTimeout(3).keepalive(0)),
+                Arguments.of("tiers of keys, one with a key Go's regexp must escape", base.copy()
+                        .limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiersFile())));
+    }
+
+    private static Path tiersFile() {
+        try {
+            return java.nio.file.Files.write(TestDirs.fresh(TraefikConfigCheckTest.class, "tiers-file").resolve("tiers.txt"),
+                    List.of("pro 10 20 nodelay pro.1,pro+2", "anonymous 2 3 nodelay"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -104,6 +104,19 @@ class TraefikEdgeTest {
     }
 
     @Test
+    void aTiersKeyIsCountedAtItsTiersLimitAndAKeyNoTierListsAtTheAnonymousOne(OriginServer origin) throws Exception {
+        java.nio.file.Path tiers = java.nio.file.Files.write(TestDirs.fresh(TraefikEdgeTest.class, "tiers-file")
+                .resolve("tiers.txt"), List.of("gold 1 9 nodelay gold.1"));
+        try (Stack stack = start(origin, "tiers", s -> s.frontRate(1).frontBurst(4).backLimit(false)
+                .limitKey(LimitKey.parse("header:" + KEY_HEADER)).addressCeiling(AddressCeiling.parse("1,99"))
+                .tiers(tiers))) {
+            // gold: a bucket of 10 for its key; any other valid key, anonymous: the front's 5.
+            assertThat(ok(stack.burst("127.0.14.9", 15, KEY_HEADER + ": gold.1"))).isEqualTo(10);
+            assertThat(ok(stack.burst("127.0.14.10", 15, KEY_HEADER + ": goldx1"))).isEqualTo(5);
+        }
+    }
+
+    @Test
     void aKeyHasItsOwnBucketAndARequestWithoutOneIsCountedByItsAddress(OriginServer origin) throws Exception {
         try (Stack stack = start(origin, "by-key", s -> s.frontRate(1).frontBurst(4).backLimit(false)
                 .limitKey(LimitKey.parse("header:" + KEY_HEADER)).addressCeiling(AddressCeiling.parse("1,29")))) {

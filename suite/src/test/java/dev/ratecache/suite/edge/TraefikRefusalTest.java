@@ -52,6 +52,16 @@ class TraefikRefusalTest {
     }
 
     @Test
+    void aTierThatQueuesIsRefusedInOneLine() throws java.io.IOException {
+        java.nio.file.Path tiers = java.nio.file.Files.write(dev.ratecache.testkit.TestDirs.fresh(getClass(), "tiers")
+                .resolve("tiers.txt"), List.of("pro 10 20 queue pro-1"));
+
+        assertThat(refusal(TraefikRenderTest.runnable().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)))
+                .hasValue("Traefik's RateLimit cannot queue or delay a tier's burst: give every tier of --tiers nodelay,"
+                        + " or use --edge nginx");
+    }
+
+    @Test
     void aFleetIsRunNotRefused() {
         // Its RateLimit keeps its buckets in Redis: the fleet's shared limit is Traefik's own.
         for (FleetLimit limit : FleetLimit.values()) {

@@ -220,6 +220,33 @@ class TraefikRenderTest {
     }
 
     @Test
+    void eachTierHasARouterForItsKeysAboveTheKeysOneAndAnyOtherKeyIsAnonymousAtTheFrontsLimit() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tiers");
+        Path tiers = Files.write(dir.resolve("tiers.txt"), List.of("pro 10 20 nodelay pro.1,pro+2", "free 2 3 nodelay free-1"));
+        String front = file(runnable().frontRate(1).frontBurst(4).limitKey(LimitKey.parse("header:X-Api-Key"))
+                .tiers(tiers), 1);
+
+        assertThat(front).contains("""
+                    limited-tier-pro:
+                      entryPoints: [web]
+                      rule: 'HeaderRegexp(`X-Api-Key`, `^(pro\\.1|pro\\+2)$`)'
+                      priority: 250
+                      middlewares: [address-ceiling, tier-pro]
+                """).contains("limited-tier-free:").contains("""
+                    tier-pro:
+                """).contains("average: 10\n        period: 1s\n        burst: 21")
+                .contains("average: 2\n        period: 1s\n        burst: 4")
+                // A valid key no tier lists: the key's own router, at the front's limit (anonymous).
+                .contains("middlewares: [address-ceiling, per-key]").contains("average: 1\n        period: 1s\n        burst: 5");
+    }
+
+    @Test
+    void aKeyIsALiteralInGosRegexp() {
+        assertThat(TraefikEdge.literal("a.b+c(d)|e$")).isEqualTo("a\\.b\\+c\\(d\\)\\|e\\$");
+        assertThat(TraefikEdge.literal("plain-key_1")).isEqualTo("plain-key_1");
+    }
+
+    @Test
     void allowedNetworksSkipThePerClientLimitOnARouterOfTheirOwn() throws IOException {
         String front = file(runnable().allow(List.of("127.0.9.0/24", "10.0.0.0/8")), 1);
 
