@@ -119,7 +119,8 @@ public final class EnvoyEdge implements Edge {
     }
 
     /** Of {@link StackSpec#nginxOnlyFlags()}, those this adapter renders. */
-    private static final Set<String> RENDERS = Set.of("--tls", "--limit-scope misses", "--freshness", "--limit-conn");
+    private static final Set<String> RENDERS = Set.of("--tls", "--limit-scope misses", "--freshness", "--limit-conn",
+            "--tiers");
 
     @Override
     public String slowClientBound(SlowClient attack, StackSpec spec) {
@@ -141,6 +142,10 @@ public final class EnvoyEdge implements Edge {
                                 + " --edge nginx")
                         : Optional.empty())
                 .or(() -> spec.notRenderedBy("Envoy", RENDERS))
+                .or(() -> spec.tiers().stream().anyMatch(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
+                        ? Optional.of("Envoy's local rate limit cannot queue or delay a tier's burst: give every tier of"
+                                + " --tiers nodelay, or use --edge nginx")
+                        : Optional.empty())
                 .or(() -> lacking(spec, Capability.QUEUE_DELAY, Capability.STALE_IF_ERROR, Capability.FLEET))
                 .or(() -> spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE
                         ? Optional.of("Envoy's rate limit actions read a header's value, not a cookie's: give --limit-key"
@@ -307,6 +312,24 @@ public final class EnvoyEdge implements Edge {
         c.put("maxClients", MAX_CLIENTS);
         c.put("ceiling", key.byAddress() ? List.of()
                 : spec.ceiling().map(l -> List.of(Bucket.of(l).context())).orElse(List.of()));
+        // --tiers: each listed key its own bucket at its tier's numbers; any other key the anonymous tier's.
+        StackSpec.Limit anonymous = spec.tiers().stream().filter(t -> t.name().equals(StackSpec.KeyTier.ANONYMOUS))
+                .map(StackSpec.KeyTier::limit).findFirst().orElse(limit);
+        c.put("anyKey", List.of(Bucket.of(anonymous).context()));
+        List<Map<String, Object>> tierKeys = new ArrayList<>();
+        for (StackSpec.KeyTier t : key.byAddress() ? List.<StackSpec.KeyTier>of() : spec.tiers()) {
+            if (t.name().equals(StackSpec.KeyTier.ANONYMOUS)) {
+                continue;
+            }
+            for (String k : t.keys()) {
+                Map<String, Object> entry = new LinkedHashMap<>(Bucket.of(t.limit()).context());
+                entry.put("tier", t.name());
+                // A tiers file's keys hold no quote or backslash (TiersFile): safe in YAML's double quotes.
+                entry.put("value", k);
+                tierKeys.add(entry);
+            }
+        }
+        c.put("tierKeys", tierKeys);
         return c;
     }
 

@@ -26,6 +26,11 @@ import org.junit.jupiter.api.Test;
 @LongTest
 class EnvoyConfigCheckTest {
 
+    private Path tiersFile() throws java.io.IOException {
+        return java.nio.file.Files.write(TestDirs.fresh(getClass(), "tiers-file").resolve("tiers.txt"),
+                List.of("pro 10 20 nodelay pro.1,pro+2/x=", "anonymous 2 3 nodelay"));
+    }
+
     @Test
     void everyRenderedConfigPassesEnvoysValidateMode() throws Exception {
         List<URI> twoOrigins = List.of(URI.create("http://127.0.0.1:18081"), URI.create("http://127.0.0.1:18082"));
@@ -42,7 +47,8 @@ class EnvoyConfigCheckTest {
                 EnvoyRenderTest.nodelay().limitKey(LimitKey.parse("header:X-Api-Key"))
                         .limitScope(dev.ratecache.suite.spec.LimitScope.MISSES),
                 EnvoyRenderTest.nodelay().limitScope(dev.ratecache.suite.spec.LimitScope.MISSES).backLimit(false),
-                EnvoyRenderTest.nodelay().freshness("/bare", 60).freshness("/Other", 5));
+                EnvoyRenderTest.nodelay().freshness("/bare", 60).freshness("/Other", 5),
+                EnvoyRenderTest.nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiersFile()));
         EnvoyEdge edge = EnvoyRenderTest.edge();
         List<String> failures = new ArrayList<>();
         int checked = 0;

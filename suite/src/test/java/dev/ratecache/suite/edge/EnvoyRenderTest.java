@@ -178,6 +178,31 @@ class EnvoyRenderTest {
     }
 
     @Test
+    void eachTiersKeyHasADescriptorOfItsValueAtTheTiersNumbersAndAnyOtherKeyTheAnonymousTiers() throws IOException {
+        Path dir = TestDirs.fresh(getClass(), "tiers");
+        Path tiers = Files.write(dir.resolve("tiers.txt"), List.of("pro 10 20 nodelay pro.1,pro-2", "anonymous 2 3 nodelay"));
+        String front = front(nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers));
+
+        assertThat(front).contains("""
+                              - entries: [{key: key}]
+                                token_bucket: {max_tokens: 4, tokens_per_fill: 2, fill_interval: 1s}
+                """).contains("""
+                              - entries: [{key: key, value: "pro.1"}]
+                                token_bucket: {max_tokens: 21, tokens_per_fill: 10, fill_interval: 1s}
+                """).contains("- entries: [{key: key, value: \"pro-2\"}]");
+    }
+
+    @Test
+    void aTierThatQueuesIsRefusedInOneLine() throws IOException {
+        Path tiers = Files.write(TestDirs.fresh(getClass(), "tiers-queue").resolve("tiers.txt"),
+                List.of("pro 10 20 queue pro-1"));
+
+        assertThat(edge().refusal(nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers).spec(ports())))
+                .hasValue("Envoy's local rate limit cannot queue or delay a tier's burst: give every tier of --tiers"
+                        + " nodelay, or use --edge nginx");
+    }
+
+    @Test
     void theCacheGoesPastRequestsWithCredentialsAndNamesItsOutcome() throws IOException {
         String front = front(nodelay());
 
