@@ -142,10 +142,6 @@ public final class EnvoyEdge implements Edge {
                                 + " --edge nginx")
                         : Optional.empty())
                 .or(() -> spec.notRenderedBy("Envoy", RENDERS))
-                .or(() -> spec.tiers().stream().anyMatch(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
-                        ? Optional.of("Envoy's local rate limit cannot queue or delay a tier's burst: give every tier of"
-                                + " --tiers nodelay, or use --edge nginx")
-                        : Optional.empty())
                 .or(() -> lacking(spec, Capability.QUEUE_DELAY, Capability.STALE_IF_ERROR, Capability.FLEET))
                 .or(() -> spec.front().isPresent() && spec.key().source() == StackSpec.Source.COOKIE
                         ? Optional.of("Envoy's rate limit actions read a header's value, not a cookie's: give --limit-key"
@@ -172,7 +168,10 @@ public final class EnvoyEdge implements Edge {
             case QUEUE_DELAY -> spec.queues()
                     ? Optional.of("Envoy's local rate limit rejects and never queues or delays "
                             + spec.queueingFlagsAndFix() + ", or use --edge nginx")
-                    : Optional.empty();
+                    : spec.queueingTiers().isEmpty() ? Optional.empty()
+                    : Optional.of("Envoy's local rate limit rejects and never queues or delays (--tiers: "
+                            + String.join(", ", spec.queueingTiers()) + "): give each tier nodelay in the tiers file,"
+                            + " or use --edge nginx");
             // --stale protective serves stale whatever the origin allows: Envoy's cache serves nothing stale.
             case STALE_IF_ERROR -> spec.cache().on() && spec.cache().stale() == StackSpec.Stale.PROTECTIVE
                     ? Optional.of("Envoy's cache filter serves nothing stale: drop --stale protective, or use --edge nginx")
@@ -313,9 +312,7 @@ public final class EnvoyEdge implements Edge {
         c.put("ceiling", key.byAddress() ? List.of()
                 : spec.ceiling().map(l -> List.of(Bucket.of(l).context())).orElse(List.of()));
         // --tiers: each listed key its own bucket at its tier's numbers; any other key the anonymous tier's.
-        StackSpec.Limit anonymous = spec.tiers().stream().filter(t -> t.name().equals(StackSpec.KeyTier.ANONYMOUS))
-                .map(StackSpec.KeyTier::limit).findFirst().orElse(limit);
-        c.put("anyKey", List.of(Bucket.of(anonymous).context()));
+        c.put("anyKey", List.of(Bucket.of(spec.anonymousLimit().orElse(limit)).context()));
         List<Map<String, Object>> tierKeys = new ArrayList<>();
         for (StackSpec.KeyTier t : key.byAddress() ? List.<StackSpec.KeyTier>of() : spec.tiers()) {
             if (t.name().equals(StackSpec.KeyTier.ANONYMOUS)) {

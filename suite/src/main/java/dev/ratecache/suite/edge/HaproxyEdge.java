@@ -131,9 +131,7 @@ public final class HaproxyEdge implements Edge {
                     yield Optional.of("HAProxy's rate limit rejects and never queues or delays " + spec.queueingFlagsAndFix()
                             + ", or use --edge nginx");
                 }
-                List<String> queuedTiers = spec.front().isEmpty() ? List.of() : spec.tiers().stream()
-                        .filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
-                        .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+                List<String> queuedTiers = spec.front().isEmpty() ? List.of() : spec.queueingTiers();
                 yield queuedTiers.isEmpty() ? Optional.empty() : Optional.of("HAProxy's rate limit rejects and never"
                         + " queues or delays (--tiers: " + String.join(", ", queuedTiers) + "): give each tier nodelay in"
                         + " the tiers file, or use --edge nginx");
@@ -225,12 +223,6 @@ public final class HaproxyEdge implements Edge {
         Files.writeString(map, lines, StandardCharsets.UTF_8);
     }
 
-    /** The anonymous tier's limit: the tiers file's when it names it, else the front's. */
-    private static Optional<StackSpec.Limit> anonymousLimit(StackSpec spec) {
-        return spec.front().map(front -> spec.tiers().stream().filter(t -> t.name().equals(ANONYMOUS))
-                .map(StackSpec.KeyTier::limit).findFirst().orElse(front));
-    }
-
     /**
      * Each tier a keyed request may be counted in: with --tiers, the file's tiers but anonymous,
      * each in its own table, then anonymous in {@code anonymousTable} (the tier's frontend's own when
@@ -249,7 +241,7 @@ public final class HaproxyEdge implements Edge {
                         "threshold", Window.of(t.limit()).threshold()));
             }
         }
-        anonymousLimit(spec).ifPresent(a -> all.add(Map.of("table", anonymousTable, "condition", tierCondition(ANONYMOUS),
+        spec.anonymousLimit().ifPresent(a -> all.add(Map.of("table", anonymousTable, "condition", tierCondition(ANONYMOUS),
                 "threshold", Window.of(a).threshold())));
         return all;
     }
@@ -299,7 +291,7 @@ public final class HaproxyEdge implements Edge {
         c.put("readTimeout", spec.readTimeout());
         c.put("rejectStatus", spec.rejectStatus());
         c.put("retryAfter", spec.retryAfter());
-        c.put("frontLimit", anonymousLimit(spec).map(Window::of).map(List::of).orElse(List.of()));
+        c.put("frontLimit", spec.anonymousLimit().map(Window::of).map(List::of).orElse(List.of()));
         boolean atBack = spec.scope() == LimitScope.MISSES;
         c.put("atFront", !atBack);
         c.put("atBack", atBack);

@@ -132,12 +132,9 @@ public final class NginxEdge implements Edge {
     public Tiers start(StackSpec spec, Path dir) throws IOException {
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            RedisServer fleetRedis = null;
-            if (spec.needsRedis() && spec.fleet().redis().isEmpty()) {
-                fleetRedis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
-                started.add(fleetRedis);
-                spec = spec.withFleetRedis(Ports.LOOPBACK + ":" + fleetRedis.port());
-            }
+            ProductTemplates.WithFleetRedis withRedis = ProductTemplates.startFleetRedis(spec, dir, started);
+            spec = withRedis.spec();
+            RedisServer fleetRedis = withRedis.server();
             List<TierAt> layout = layout(spec);
             NginxServer back = null;
             NginxServer balancer = null;

@@ -3,6 +3,7 @@ package dev.ratecache.suite.edge;
 import com.samskivert.mustache.Mustache;
 import dev.ratecache.proc.ManagedProcess;
 import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.RedisServer;
 import dev.ratecache.suite.spec.StackSpec;
 import java.io.IOException;
 import java.io.StringReader;
@@ -183,6 +184,23 @@ final class ProductTemplates {
                 // Already failing or closing: the first error is the one worth reporting.
             }
         }
+    }
+
+    /** The spec a start goes on with, and the fleet's Redis started for it (null when none was). */
+    record WithFleetRedis(StackSpec spec, RedisServer server) {}
+
+    /**
+     * The fleet's Redis, started in {@code dir}/fleet-redis on a free port and added to
+     * {@code started} when the spec needs one (the shared fleet limit, a quota) and --fleet-redis names
+     * none; the spec then names its address.
+     */
+    static WithFleetRedis startFleetRedis(StackSpec spec, Path dir, List<AutoCloseable> started) throws IOException {
+        if (!spec.needsRedis() || spec.fleet().redis().isPresent()) {
+            return new WithFleetRedis(spec, null);
+        }
+        RedisServer redis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
+        started.add(redis);
+        return new WithFleetRedis(spec.withFleetRedis(Ports.LOOPBACK + ":" + redis.port()), redis);
     }
 
     /** --tls's certificate and key in force: the run's throwaway CA's once it is made, or the user's. */

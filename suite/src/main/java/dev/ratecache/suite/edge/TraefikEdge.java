@@ -141,10 +141,6 @@ public final class TraefikEdge implements Edge {
                 .or(() -> lacking(spec, Capability.CACHE))
                 .or(() -> spec.notRenderedBy("Traefik", RENDERS))
                 .or(() -> lacking(spec, Capability.QUEUE_DELAY))
-                .or(() -> spec.tiers().stream().anyMatch(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
-                        ? Optional.of("Traefik's RateLimit cannot queue or delay a tier's burst: give every tier of"
-                                + " --tiers nodelay, or use --edge nginx")
-                        : Optional.empty())
                 .or(() -> spec.front().isPresent() && (spec.key().source() == StackSpec.Source.COOKIE
                         || spec.key().source() == StackSpec.Source.ARG)
                         ? Optional.of("Traefik's RateLimit keys on the address, a header or the Host only"
@@ -176,7 +172,11 @@ public final class TraefikEdge implements Edge {
                     : Optional.empty();
             case QUEUE_DELAY -> spec.queues() ? Optional.of("Traefik's RateLimit holds a request at most half a"
                     + " token's time (1/(2 x rate)) and rejects beyond it: it cannot queue or delay a burst "
-                    + spec.queueingFlagsAndFix() + ", or use --edge nginx") : Optional.empty();
+                    + spec.queueingFlagsAndFix() + ", or use --edge nginx")
+                    : spec.queueingTiers().isEmpty() ? Optional.empty()
+                    : Optional.of("Traefik's RateLimit cannot queue or delay a burst (--tiers: "
+                            + String.join(", ", spec.queueingTiers()) + "): give each tier nodelay in the tiers file,"
+                            + " or use --edge nginx");
             default -> Edge.super.whyNot(lacking, spec);
         };
     }
@@ -258,8 +258,9 @@ public final class TraefikEdge implements Edge {
     /** Each front's two files, then the back's two. */
     private List<Path> renderTraefik(StackSpec spec, List<FrontAt> fronts, Path dir) throws IOException {
         List<Path> files = new ArrayList<>();
+        List<Map<String, Object>> tls = tls(spec);
         Map<String, Object> dynamic = frontDynamic(spec);
-        dynamic.put("tls", tls(spec));
+        dynamic.put("tls", tls);
         for (FrontAt f : fronts) {
             Files.createDirectories(dir.resolve(f.name()));
             Path frontDynamic = dir.resolve(f.name() + "/dynamic.yml");
@@ -267,7 +268,7 @@ public final class TraefikEdge implements Edge {
                     frontDynamic, dir);
             // Behind the balancer, its X-Forwarded-For (the client's address) is kept, as the back keeps the front's.
             frontStatic.put("trustFront", spec.edges() > 1);
-            frontStatic.put("tls", tls(spec));
+            frontStatic.put("tls", tls);
             files.add(templates.write("front/traefik.yml", frontStatic, dir, f.name() + "/traefik.yml"));
             files.add(templates.write("front/dynamic.yml", dynamic, dir, f.name() + "/dynamic.yml"));
         }
@@ -305,7 +306,7 @@ public final class TraefikEdge implements Edge {
      * for the edges behind it. The certificate and key in force, HTTP/2, the cleartext port.
      */
     private static List<Map<String, Object>> tls(StackSpec spec) throws IOException {
-        if (spec.tls().isEmpty() || spec.edges() > 1) {
+        if (!tlsHere(spec)) {
             return List.of();
         }
         StackSpec.Tls tls = spec.tls().get();
@@ -314,10 +315,15 @@ public final class TraefikEdge implements Edge {
         return List.of(t);
     }
 
-    private static Map<String, Object> frontDynamic(StackSpec spec) throws IOException {
+    /** Whether the front's Traefik answers over TLS itself: with --tls, unless a fleet's balancer does. */
+    private static boolean tlsHere(StackSpec spec) {
+        return spec.tls().isPresent() && spec.edges() == 1;
+    }
+
+    private static Map<String, Object> frontDynamic(StackSpec spec) {
         Map<String, Object> c = new LinkedHashMap<>();
         // HSTS first in every chain, where the front itself answers over TLS (a fleet's balancer sends its own).
-        boolean hsts = !tls(spec).isEmpty() && spec.tls().get().hsts();
+        boolean hsts = tlsHere(spec) && spec.tls().get().hsts();
         int share = spec.edges() > 1 && spec.fleet().limit() == FleetLimit.SPLIT ? spec.edges() : 1;
         c.put("hsts", hsts);
         boolean limited = spec.front().isPresent() && spec.scope() == LimitScope.ALL;
@@ -363,7 +369,7 @@ public final class TraefikEdge implements Edge {
         c.put("clientsRouter", limited ? "limited-by-address" : "unlimited");
         c.put("clientsMiddlewares", String.join(", ", clients));
         c.put("frontLimit", limited ? List.of(Bucket.of(spec.front().get(), share).context()) : List.of());
-        c.put("keyLimit", keyed ? List.of(withKey(Bucket.of(anonymous(spec), share).context(), spec.key().name()))
+        c.put("keyLimit", keyed ? List.of(withKey(Bucket.of(spec.anonymousLimit().orElseThrow(), share).context(), spec.key().name()))
                 : List.of());
         c.put("ceiling", keyed ? spec.ceiling().map(l -> List.of(Bucket.of(l, share).context())).orElse(List.of())
                 : List.of());
@@ -375,12 +381,6 @@ public final class TraefikEdge implements Edge {
         c.put("limitConn", spec.limitConn() > 0 ? List.of(Map.of("requests", spec.limitConn())) : List.of());
         c.put("backPort", spec.ports().back());
         return c;
-    }
-
-    /** A valid key no tier lists: the anonymous tier's limit when the tiers file sets one, else the front's. */
-    private static StackSpec.Limit anonymous(StackSpec spec) {
-        return spec.tiers().stream().filter(t -> t.name().equals(StackSpec.KeyTier.ANONYMOUS))
-                .map(StackSpec.KeyTier::limit).findFirst().orElse(spec.front().orElseThrow());
     }
 
     /** A key as a Go regexp matches it literally: each metacharacter escaped (RE2 has no quoting of a whole run). */
@@ -468,12 +468,9 @@ public final class TraefikEdge implements Edge {
         static Fleet start(TraefikEdge product, StackSpec spec, Path dir) throws IOException {
             List<AutoCloseable> started = new ArrayList<>();
             try {
-                RedisServer redis = null;
-                if (spec.needsRedis() && spec.fleet().redis().isEmpty()) {
-                    redis = RedisServer.start(dir.resolve("fleet-redis"), Ports.free());
-                    started.add(redis);
-                    spec = spec.withFleetRedis(Ports.LOOPBACK + ":" + redis.port());
-                }
+                ProductTemplates.WithFleetRedis withRedis = ProductTemplates.startFleetRedis(spec, dir, started);
+                spec = withRedis.spec();
+                RedisServer redis = withRedis.server();
                 List<FrontAt> fronts = fronts(spec);
                 List<Path> files = product.renderTraefik(spec, fronts, dir);
                 ManagedProcess back = tier("back", files.get(files.size() - 2), dir, Ports.LOOPBACK,

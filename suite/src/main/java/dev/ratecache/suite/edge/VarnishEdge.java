@@ -121,8 +121,7 @@ public final class VarnishEdge implements Edge {
                     yield Optional.of("Varnish's vsthrottle only rejects and never queues or delays "
                             + spec.queueingFlagsAndFix() + ", or use --edge nginx");
                 }
-                List<String> queueingTiers = spec.tiers().stream().filter(t -> t.limit().mode() != StackSpec.Mode.NODELAY)
-                        .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+                List<String> queueingTiers = spec.queueingTiers();
                 yield queueingTiers.isEmpty() ? Optional.empty() : Optional.of("Varnish's vsthrottle only rejects and"
                         + " never queues or delays (--tiers: " + String.join(", ", queueingTiers) + "): give those tiers"
                         + " the mode nodelay, or use --edge nginx");

@@ -323,6 +323,21 @@ public record StackSpec(Optional<Limit> front, Optional<Limit> back, Key key, Mi
         return Stream.of(front, back).flatMap(Optional::stream).anyMatch(l -> l.mode() != Mode.NODELAY);
     }
 
+    /** The tiers of keys whose limit queues or delays, each as "NAME MODE", for a product that only rejects to name. */
+    public List<String> queueingTiers() {
+        return tiers.stream().filter(t -> t.limit().mode() != Mode.NODELAY)
+                .map(t -> t.name() + " " + t.limit().modeFlag()).toList();
+    }
+
+    /**
+     * What a valid key no tier lists is limited at: the anonymous tier's limit when the tiers file
+     * has a line of that name, else the front's; empty with the front's limit off.
+     */
+    public Optional<Limit> anonymousLimit() {
+        return front.map(f -> tiers.stream().filter(t -> t.name().equals(KeyTier.ANONYMOUS)).map(KeyTier::limit)
+                .findFirst().orElse(f));
+    }
+
     /**
      * For a product that only rejects: "(FLAGS): give NODELAY-FLAGS", the flags that asked a queue
      * or a delay and what to give instead, as its refusal says them.

@@ -198,8 +198,8 @@ class EnvoyRenderTest {
                 List.of("pro 10 20 queue pro-1"));
 
         assertThat(edge().refusal(nodelay().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers).spec(ports())))
-                .hasValue("Envoy's local rate limit cannot queue or delay a tier's burst: give every tier of --tiers"
-                        + " nodelay, or use --edge nginx");
+                .hasValue("Envoy's local rate limit rejects and never queues or delays (--tiers: pro queue): give each"
+                        + " tier nodelay in the tiers file, or use --edge nginx");
     }
 
     @Test

@@ -57,8 +57,8 @@ class TraefikRefusalTest {
                 .resolve("tiers.txt"), List.of("pro 10 20 queue pro-1"));
 
         assertThat(refusal(TraefikRenderTest.runnable().limitKey(LimitKey.parse("header:X-Api-Key")).tiers(tiers)))
-                .hasValue("Traefik's RateLimit cannot queue or delay a tier's burst: give every tier of --tiers nodelay,"
-                        + " or use --edge nginx");
+                .hasValue("Traefik's RateLimit cannot queue or delay a burst (--tiers: pro queue): give each tier nodelay"
+                        + " in the tiers file, or use --edge nginx");
     }
 
     @Test
