@@ -159,8 +159,7 @@ final class ProductTemplates {
             started.forEach(ManagedProcess::close);
             throw e;
         }
-        URI uri = URI.create((spec.tls().isPresent() ? "https" : "http") + "://" + Ports.LOOPBACK + ":"
-                + spec.ports().front() + "/");
+        URI uri = frontUri(spec);
         AtomicBoolean closed = new AtomicBoolean();
         return new Edge.Running() {
             @Override public URI frontUri() { return uri; }
@@ -220,6 +219,12 @@ final class ProductTemplates {
         t.put("key", files.key().toAbsolutePath().toString());
         t.put("http2", spec.tls().orElseThrow().http2());
         return t;
+    }
+
+    /** Where a client on this machine reaches the tier facing the clients: https with --tls, on the loopback. */
+    static URI frontUri(StackSpec spec) {
+        return URI.create((spec.tls().isPresent() ? "https" : "http") + "://" + Ports.LOOPBACK + ":"
+                + spec.ports().front() + "/");
     }
 
     /** An origin's port, 80 when its URL names none. */

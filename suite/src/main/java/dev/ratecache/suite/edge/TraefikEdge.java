@@ -496,9 +496,10 @@ public final class TraefikEdge implements Edge {
             }
         }
 
+        /** The balancer's: with --tls it is the balancer that answers over TLS. */
         @Override
         public URI frontUri() {
-            return URI.create("http://" + Ports.LOOPBACK + ":" + spec.ports().front() + "/");
+            return ProductTemplates.frontUri(spec);
         }
 
         /** The first edge's PID, then the back's. */
