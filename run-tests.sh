@@ -229,10 +229,12 @@ need_age_module() {
 }
 
 # wrk (Debian's package) drives ./run-tests.sh peak and its test; HAProxy's cache is measured beside the edge's;
-# h2load (nghttp2-client) drives peak --tls over HTTP/2, which wrk does not speak.
+# h2load (nghttp2-client) drives peak --tls over HTTP/2, which wrk does not speak; valgrind counts the
+# front's instructions per HIT (peak --instructions), which the test command holds to a bound.
 need_peak_tools() {
   local missing=()
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v valgrind >/dev/null 2>&1 || [[ -x /usr/bin/valgrind ]] || missing+=(valgrind)
   command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
   # up --tls prints a curl line with --cacert, and its test runs it as printed.
   command -v curl >/dev/null 2>&1 || missing+=(curl)

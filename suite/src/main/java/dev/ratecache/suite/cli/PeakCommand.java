@@ -9,6 +9,7 @@ import dev.ratecache.suite.peak.EdgePeak;
 import dev.ratecache.suite.peak.Figure;
 import dev.ratecache.suite.peak.H2load;
 import dev.ratecache.suite.peak.HitBreakdown;
+import dev.ratecache.suite.peak.HitInstructions;
 import dev.ratecache.suite.peak.PeakOptions;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.QuotaKeys;
@@ -67,6 +68,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh peak --origin http://127.0.0.1:9000 --url /items/1",
             "  ./run-tests.sh peak --app-path /items/1      the edge cache against the app's Redis cache",
             "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
+            "  ./run-tests.sh peak --instructions           the front's instructions per HIT against the bare cache's (callgrind)",
             "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
             "  ./run-tests.sh peak --edge haproxy --rounds 5  HAProxy's full edge against its bare cache (the bar: 0.95)",
             "  ./run-tests.sh peak --edge varnish --rounds 5  Varnish's full edge against its bare VCL",
@@ -163,6 +165,21 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " requests/s and nginx CPU per HIT relative to the bare cache in the same round.")
     boolean breakdown;
 
+    @Option(names = "--instructions",
+            description = "Instead of the paths above: the front's user-space instructions per HIT, counted by valgrind's"
+                    + " callgrind (a run of " + 600 + " HITs less a run of " + 100 + ", one nginx process each), for the bare"
+                    + " proxy_cache and the production front, or with --breakdown for every step; a count that does not"
+                    + " depend on the machine's load, with the bound the test command holds the production front to.")
+    boolean instructions;
+
+    /** The last --instructions run's counts, for tests. */
+    private HitInstructions.Outcome instructionsOutcome;
+
+    /** The counts of the last --instructions run; null before one. */
+    public HitInstructions.Outcome instructionsOutcome() {
+        return instructionsOutcome;
+    }
+
     @Option(names = "--streams", paramLabel = "M",
             description = "With --tls: h2load's requests in flight on each HTTP/2 connection (-m); its connections (-c)"
                     + " are --connections over M, so as many requests are in flight as wrk's. Default: ${DEFAULT-VALUE}.")
@@ -227,7 +244,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         checkMachine();
         if (dryRun.on) {
             return dryRun.report(spec.commandLine().getOut(), List.of("peak of the " + edge + " edge"
-                    + (switches.tls() ? " over TLS" : breakdown ? ", feature by feature" : appPath != null
+                    + (switches.tls() ? " over TLS" : instructions ? ", in instructions per HIT" : breakdown ? ", feature by feature" : appPath != null
                     ? " against the app cache on " + appPath : "") + ", " + rounds + " round(s) of " + duration + " s"));
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -269,6 +286,19 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         if (switches.tls()) {
             return measureTls(out, options, from);
+        }
+        if (instructions) {
+            out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+            out.println("count:    " + (breakdown ? "every step of the breakdown" : "the bare proxy_cache and the production front")
+                    + " under valgrind --tool=callgrind, one nginx process each; GET " + path + from);
+            out.println("folder:   " + dir);
+            out.flush();
+            try {
+                instructionsOutcome = HitInstructions.run(options, breakdown, out);
+            } catch (IOException e) {
+                return failed(e, dir);
+            }
+            return printed(HitInstructions.table(instructionsOutcome), instructionsOutcome.warnings(), dir);
         }
         if (breakdown) {
             out.println("machine:  " + Machine.oneLine(NginxServer.version()));
@@ -522,6 +552,12 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         } else if (switches.tls()) {
             tlsProblems(problems);
         }
+        if (instructions && (appPath != null || fleet || quotaGiven() || switches.tls() || againstBareForm()
+                || ownConfig.given())) {
+            problems.add("--instructions counts the suite's nginx front on the HIT path alone: drop " + (appPath != null
+                    ? "--app-path" : fleet ? "--fleet" : quotaGiven() ? "--quota" : switches.tls() ? "--tls"
+                    : againstBareForm() ? "--edge " + edge : "--nginx-conf"));
+        }
         if (breakdown && (appPath != null || fleet || quotaGiven())) {
             problems.add("--breakdown measures the front tier's HIT path alone: drop " + (appPath != null ? "--app-path"
                     : fleet ? "--fleet" : "--quota"));
@@ -611,7 +647,10 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         edge.adapter().notInstalled().ifPresent(missing -> problems.add("--edge " + edge + ": " + missing
                 + ", or run ./run-tests.sh peak"));
-        if (!Wrk.installed()) {
+        if (instructions && !HitInstructions.available()) {
+            problems.add("--instructions: valgrind is not installed: sudo apt-get install -y valgrind, or run ./run-tests.sh peak");
+        }
+        if (!instructions && !Wrk.installed()) {
             problems.add("wrk is not installed (" + Wrk.binary() + "): sudo apt-get install -y wrk, or run ./run-tests.sh peak");
         }
         if (switches.tls() && !H2load.installed()) {

@@ -20,6 +20,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -242,13 +243,22 @@ public final class HitBreakdown {
     /** Renders the production front for the step's Age, keeps the step's includes, checks and starts it. */
     private static NginxServer start(Step step, StackSwitches switches, TierPorts stackPorts, Path prefix)
             throws IOException, InterruptedException {
+        return prepared(step, switches, stackPorts, prefix, UnaryOperator.identity()).start();
+    }
+
+    /**
+     * The step's front, rendered, cut to the step's includes, changed by {@code then} (e.g. to one
+     * process for callgrind) and checked, not started.
+     */
+    static NginxServer prepared(Step step, StackSwitches switches, TierPorts stackPorts, Path prefix,
+            UnaryOperator<String> then) throws IOException, InterruptedException {
         int port = Ports.free();
         TierPorts ports = new StepPorts(stackPorts, port, Ports.free());
         Path file = new NginxRenderer(Repo.nginxTemplates()).render(Tier.FRONT, switches.spec(ports), prefix.resolve("conf"));
-        Files.writeString(file, variant(Files.readString(file), step.features(), port));
+        Files.writeString(file, then.apply(variant(Files.readString(file), step.features(), port)));
         NginxServer front = NginxServer.of("front (" + step.label() + ")", prefix, Tier.FRONT.template(), port);
         front.check(file);
-        return front.start();
+        return front;
     }
 
     /** A step's front: its own port (and status port, unused), the stack's back tier and origin. */

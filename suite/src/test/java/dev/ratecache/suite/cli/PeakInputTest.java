@@ -45,6 +45,11 @@ class PeakInputTest {
                         "--quota measures nginx's quota in Redis: drop it with --edge varnish"),
                 refused("a --quota that is no quota, naming the form", List.of("--quota", "1000/week"),
                         "--quota: '1000/week' is not a quota: use N/m, N/h, N/d or N/SECONDSs, e.g. 1000/d or 600/60s"),
+                refused("--instructions, which counts nginx's front, with another edge", List.of("--edge", "haproxy",
+                        "--instructions"), "--instructions counts the suite's nginx front on the HIT path alone: drop"
+                                + " --edge haproxy"),
+                refused("--instructions with --tls", List.of("--instructions", "--tls"),
+                        "--instructions counts the suite's nginx front on the HIT path alone: drop --tls"),
                 refused("--quota with --breakdown", List.of("--breakdown", "--quota", "1000/d"),
                         "--breakdown measures the front tier's HIT path alone: drop --quota"),
                 refused("--quota with --app-path", List.of("--app-path", "/items/1", "--quota", "1000/d"),

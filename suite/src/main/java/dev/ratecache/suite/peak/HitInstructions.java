@@ -1,0 +1,208 @@
+package dev.ratecache.suite.peak;
+
+import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.suite.nginx.NginxRenderer;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.peak.HitBreakdown.Step;
+import dev.ratecache.suite.spec.AgeSource;
+import dev.ratecache.suite.stack.Stack;
+import dev.ratecache.suite.switches.StackSwitches;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a HIT costs nginx's front in user-space instructions ({@code ./run-tests.sh peak
+ * --instructions}), counted by {@code valgrind --tool=callgrind}: a count that does not depend on
+ * the machine's load, where a rate or a CPU time does. Each step of {@link HitBreakdown}'s ladder
+ * (or, by default, the bare {@code proxy_cache} and the production front) runs twice as one nginx
+ * process under callgrind, in front of the same back tier: once for {@link #FEW} HITs, once for
+ * {@link #MANY}; the difference over {@code MANY - FEW} is its instructions per HIT, with the
+ * start, the warming MISS and the exit cancelled out. The HITs come one at a time over one
+ * keep-alive connection, so each is one read event, as in every run. The kernel's part of a HIT
+ * (reading the request, writing the answer) is the same in every step and is not counted.
+ */
+public final class HitInstructions {
+
+    /**
+     * The guard the test command holds the production front to, with Age by the native module: at
+     * most this many times the bare proxy_cache's instructions per HIT. Measured 2026-11-30 at 1.57
+     * and 1.58 (the counts of two runs differ by under 1 %), so a feature that adds a twentieth of the
+     * bare cache's work to a HIT breaks it. The biggest shares are named in docs/capacity.md.
+     */
+    public static final double NGINX_BOUND = 1.65;
+
+    /** The same with Age by njs, where the native module is not built: 2.49 measured. */
+    public static final double NGINX_NJS_AGE_BOUND = 2.6;
+
+    /** HITs of the short run and of the long one; the long one's extra HITs are what is counted. */
+    static final int FEW = 100;
+    static final int MANY = 600;
+
+    private static final Pattern TOTALS = Pattern.compile("(?m)^(?:totals|summary):\\s*(\\d+)\\s*$");
+    private static final HttpClient ONE_CONNECTION = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    /** One step's count: the instructions of each run and what a HIT adds. */
+    public record Row(Step step, long fewRun, long manyRun) {
+        public double perHit() {
+            return (double) (manyRun - fewRun) / (MANY - FEW);
+        }
+    }
+
+    /** Every step's row, the bare cache's first. */
+    public record Outcome(List<Row> rows, List<String> warnings) {
+        public Row bare() {
+            return rows.get(0);
+        }
+
+        public Row production() {
+            return rows.get(rows.size() - 1);
+        }
+
+        /** The production front's instructions per HIT over the bare cache's. */
+        public double ratio() {
+            return production().perHit() / bare().perHit();
+        }
+
+        /** The bound for the production front's Age: the native module's, or njs's. */
+        public double bound() {
+            return production().step().njsAge() ? NGINX_NJS_AGE_BOUND : NGINX_BOUND;
+        }
+
+        public boolean withinBound() {
+            return ratio() <= bound();
+        }
+    }
+
+    private HitInstructions() {
+    }
+
+    /** valgrind, as Debian installs it; VALGRIND_BIN names another. */
+    static String valgrind() {
+        return Executables.find("valgrind", "VALGRIND_BIN", "/usr/bin/valgrind");
+    }
+
+    /** Whether valgrind is installed; the test command installs it. */
+    public static boolean available() {
+        return Executables.runnable(valgrind());
+    }
+
+    /** The bare cache and the production front, or with {@code everyStep} each step of the breakdown. */
+    public static Outcome run(PeakOptions options, boolean everyStep, PrintWriter progress)
+            throws IOException, InterruptedException {
+        if (!available()) {
+            throw new IOException("valgrind is not installed: sudo apt-get install -y valgrind (./run-tests.sh test installs it)");
+        }
+        try (PeakHarness h = new PeakHarness(options, progress)) {
+            boolean nativeAge = options.switches().copy().ageSource(AgeSource.AUTO).ageSourceInForce() == AgeSource.NATIVE;
+            boolean njs = Files.isRegularFile(NginxRenderer.NJS_MODULE);
+            if (!nativeAge) {
+                h.warn("the native Age module is not built here (run ./run-tests.sh as root once): Age is by njs");
+            }
+            List<Step> ladder = HitBreakdown.ladder(nativeAge, njs);
+            Step production = ladder.get(ladder.size() - 1);
+            List<Step> steps = everyStep ? ladder : List.of(ladder.get(0),
+                    new Step("production front", production.features(), production.njsAge()));
+            Stack stack = h.started(Stack.around(h.startOrigin(), PeakRun.open(options.switches()), options.ports(),
+                    options.dir().resolve("stack")));
+            StackSwitches edge = HitBreakdown.edge(options.switches());
+            List<Row> rows = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                Step step = steps.get(i);
+                StackSwitches switches = edge.copy().ageSource(step.njsAge() ? AgeSource.NJS : AgeSource.NATIVE);
+                long few = count(h, step, switches, stack, options.dir().resolve("step-" + i + "-few"), FEW);
+                long many = count(h, step, switches, stack, options.dir().resolve("step-" + i + "-many"), MANY);
+                Row row = new Row(step, few, many);
+                h.say("  %-64s %,12.0f instructions per HIT%n", step.label(), row.perHit());
+                rows.add(row);
+            }
+            return new Outcome(rows, h.warnings());
+        }
+    }
+
+    /** One run of {@code hits} HITs after the warming request: the user-space instructions of its nginx, start to exit. */
+    private static long count(PeakHarness h, Step step, StackSwitches switches, Stack stack, Path prefix, int hits)
+            throws IOException, InterruptedException {
+        Path out = prefix.resolve("callgrind.out").toAbsolutePath();
+        NginxServer front = HitBreakdown.prepared(step, switches, stack.ports(), prefix, HitInstructions::oneProcess);
+        try (front) {
+            front.startOn(List.of(valgrind(), "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=no",
+                    "--dump-line=no"), Ports.LOOPBACK);
+            URI url = URI.create("http://" + Ports.LOOPBACK + ":" + front.port()).resolve(h.options().path());
+            if (!h.warmedByOrigin(url)) {
+                throw new IOException(url + " still reaches the origin after 5 requests: give --url a cacheable path");
+            }
+            long before = h.originRequests();
+            for (int i = 0; i < hits; i++) {
+                HttpResponse<Void> response = ONE_CONNECTION.send(HttpRequest.newBuilder(url)
+                        .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() != 200) {
+                    throw new IOException(step.label() + ": " + url + " answered " + response.statusCode() + " under callgrind");
+                }
+            }
+            if (h.originRequests() != before) {
+                throw new IOException(step.label() + ": " + (h.originRequests() - before) + " of " + hits
+                        + " requests reached the origin: they were not HITs");
+            }
+        }
+        return totals(out);
+    }
+
+    /**
+     * The config as one process, the worker's work done by the process callgrind runs: the
+     * master would fork a worker, whose count callgrind writes apart.
+     */
+    static String oneProcess(String config) {
+        return "master_process off;\n" + config;
+    }
+
+    /** The instructions callgrind counted, from its output file once the process has written it at exit. */
+    static long totals(Path out) throws IOException, InterruptedException {
+        return totals(out, Duration.ofSeconds(30));
+    }
+
+    /** {@link #totals(Path)}, waiting at most {@code wait} for them. */
+    static long totals(Path out, Duration wait) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(wait);
+        while (true) {
+            if (Files.isRegularFile(out)) {
+                Matcher m = TOTALS.matcher(Files.readString(out));
+                if (m.find()) {
+                    return Long.parseLong(m.group(1));
+                }
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IOException("callgrind wrote no totals to " + out);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** The table: each step's instructions per HIT and its ratio to the bare cache's. */
+    public static String table(Outcome outcome) {
+        StringBuilder s = new StringBuilder("user-space instructions per HIT of the front's nginx (callgrind: a run of "
+                + MANY + " HITs less a run of " + FEW + "), and the ratio to the bare cache's.\n");
+        s.append(String.format(Locale.ROOT, "%-66s %14s %6s%n", "front tier, HIT path", "instructions", "ratio"));
+        for (Row row : outcome.rows()) {
+            s.append(String.format(Locale.ROOT, "%-66s %,14.0f %6.2f%n", row.step().label(), row.perHit(),
+                    row.perHit() / outcome.bare().perHit()));
+        }
+        s.append(String.format(Locale.ROOT, "production front over the bare cache: %.2f, %s the bound of %.2f the test command holds it to%n",
+                outcome.ratio(), outcome.withinBound() ? "within" : "PAST", outcome.bound()));
+        return s.toString();
+    }
+}
