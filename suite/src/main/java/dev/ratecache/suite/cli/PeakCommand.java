@@ -14,9 +14,11 @@ import dev.ratecache.suite.peak.PeakOptions;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.QuotaKeys;
 import dev.ratecache.suite.peak.RunningStackPeak;
+import dev.ratecache.suite.peak.ServiceDemands;
 import dev.ratecache.suite.peak.STime;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.peak.Wrk;
+import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.spec.Quota;
 import dev.ratecache.suite.stack.StackPorts;
@@ -68,6 +70,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh peak --origin http://127.0.0.1:9000 --url /items/1",
             "  ./run-tests.sh peak --app-path /items/1      the edge cache against the app's Redis cache",
             "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
+            "  ./run-tests.sh peak --demands --rounds 3     the CPU each request class costs each component, to demands.json",
             "  ./run-tests.sh peak --instructions           the front's instructions per HIT against the bare cache's (callgrind)",
             "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
             "  ./run-tests.sh peak --edge haproxy --rounds 5  HAProxy's full edge against its bare cache (the bar: 0.95)",
@@ -165,6 +168,26 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " requests/s and nginx CPU per HIT relative to the bare cache in the same round.")
     boolean breakdown;
 
+    @Option(names = "--demands",
+            description = "Instead of the paths above: the service demands, the CPU each request class (HIT, MISS, BYPASS,"
+                    + " REJECTION) costs each component (front, back, origin, wrk itself), in microseconds a request, from"
+                    + " /proc per process over each wrk run, with the spread over --rounds; written to demands.json with the"
+                    + " machine's description, for advise --sizing and the model's predictions.")
+    boolean demands;
+
+    @Option(names = "--demands-file", paramLabel = "FILE",
+            description = "With --demands: where to write them. Default: results/demands.json, or results/demands-PRODUCT.json"
+                    + " with --edge.")
+    Path demandsFile;
+
+    /** The last --demands run's figures, for tests. */
+    private ServiceDemands.Outcome demandsOutcome;
+
+    /** The figures of the last --demands run; null before one. */
+    public ServiceDemands.Outcome demandsOutcome() {
+        return demandsOutcome;
+    }
+
     @Option(names = "--instructions",
             description = "Instead of the paths above: the front's user-space instructions per HIT, counted by valgrind's"
                     + " callgrind (a run of " + 600 + " HITs less a run of " + 100 + ", one nginx process each), for the bare"
@@ -244,7 +267,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         checkMachine();
         if (dryRun.on) {
             return dryRun.report(spec.commandLine().getOut(), List.of("peak of the " + edge + " edge"
-                    + (switches.tls() ? " over TLS" : instructions ? ", in instructions per HIT" : breakdown ? ", feature by feature" : appPath != null
+                    + (switches.tls() ? " over TLS" : instructions ? ", in instructions per HIT" : demands ? ", its service demands" : breakdown ? ", feature by feature" : appPath != null
                     ? " against the app cache on " + appPath : "") + ", " + rounds + " round(s) of " + duration + " s"));
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -281,6 +304,22 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         PeakOptions options = new PeakOptions(switches, workers, ports, load, rounds, path, originArgs,
                 Math.max(10, connections), dir, streams, fleet, switches.quota().orElse(null), edge);
         String from = ownOrigin ? " from the suite's origin (no delay)" : " from " + switches.origins();
+        if (demands) {
+            out.println("machine:  " + Machine.oneLine(NginxServer.version()));
+            out.println("load:     " + load.describe() + " per class, " + rounds + " round(s); nginx workers " + workers
+                    + "; GET " + path + from);
+            out.println("folder:   " + dir);
+            out.flush();
+            try {
+                demandsOutcome = ServiceDemands.run(options, out);
+                Path file = demandsFile != null ? demandsFile : Repo.root().resolve(ServiceDemands.defaultFile(edge));
+                ServiceDemands.write(demandsOutcome, file);
+                out.println("written:  " + file);
+            } catch (IOException e) {
+                return failed(e, dir);
+            }
+            return printed(ServiceDemands.table(demandsOutcome), demandsOutcome.warnings(), dir);
+        }
         if (againstBareForm()) {
             return measureEdge(out, options, from);
         }
@@ -551,6 +590,18 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             edgeProblems(problems);
         } else if (switches.tls()) {
             tlsProblems(problems);
+        }
+        if (demands && (instructions || breakdown || appPath != null || fleet || quotaGiven() || switches.tls()
+                || ownConfig.given())) {
+            problems.add("--demands measures the suite's tiers class by class: drop " + (instructions
+                    ? "--instructions" : breakdown ? "--breakdown" : appPath != null ? "--app-path" : fleet ? "--fleet"
+                    : quotaGiven() ? "--quota" : switches.tls() ? "--tls" : "--nginx-conf"));
+        }
+        if (demandsFile != null && !demands) {
+            problems.add("--demands-file says where --demands writes: give --demands too");
+        }
+        if (demandsFile != null && demandsFile.getParent() != null && !Files.isDirectory(demandsFile.getParent())) {
+            problems.add("--demands-file: no folder " + demandsFile.getParent() + " to write it in");
         }
         if (instructions && (appPath != null || fleet || quotaGiven() || switches.tls() || againstBareForm()
                 || ownConfig.given())) {

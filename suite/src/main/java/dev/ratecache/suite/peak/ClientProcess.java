@@ -13,8 +13,8 @@ import java.util.List;
  * in {@code dir} as {@code name}.out and its errors as {@code name}.log for a failed run's reader.
  */
 final class ClientProcess {
-    /** What the client printed, and how long it ran by the wall clock. */
-    record Ran(String output, double wallSeconds) {}
+    /** What the client printed, how long it ran by the wall clock, and the CPU it spent (its load on the machine). */
+    record Ran(String output, double wallSeconds, double cpuSeconds) {}
 
     private ClientProcess() {
     }
@@ -32,7 +32,7 @@ final class ClientProcess {
                 throw new IOException(tool + " exited with " + finished.exitCode() + " on " + target + ": "
                         + LogTail.of(log, 5) + text);
             }
-            return new Ran(text, finished.wallSeconds());
+            return new Ran(text, finished.wallSeconds(), finished.cpuSeconds());
         }
     }
 }

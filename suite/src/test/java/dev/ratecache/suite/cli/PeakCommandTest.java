@@ -10,10 +10,14 @@ import dev.ratecache.suite.peak.HitBreakdown;
 import dev.ratecache.suite.peak.PeakRun;
 import dev.ratecache.suite.peak.PeakRun.Kind;
 import dev.ratecache.suite.peak.QuotaKeys;
+import dev.ratecache.suite.peak.ServiceDemands;
+import dev.ratecache.suite.peak.ServiceDemands.Component;
+import dev.ratecache.suite.peak.ServiceDemands.RequestClass;
 import dev.ratecache.suite.peak.TlsPeak;
 import dev.ratecache.suite.stack.StackPorts;
 import dev.ratecache.testkit.LongTest;
 import dev.ratecache.testkit.StackTest;
+import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -170,6 +174,32 @@ class PeakCommandTest {
         assertThat(Path.of(folder)).doesNotExist();
         assertThat(Ports.accepting(ports.front())).as("front port").isFalse();
         assertThat(Ports.accepting(ports.back())).as("back port").isFalse();
+    }
+
+    @Test
+    void demandsMeasureEveryClassAtEveryComponentAndWriteThemToTheFile() throws Exception {
+        Path file = TestDirs.fresh(PeakCommandTest.class, "demands").resolve("demands.json");
+        List<String> args = new ArrayList<>(List.of("peak", "--demands", "--duration", "1", "--connections", "10",
+                "--demands-file", file.toString()));
+        args.addAll(freePorts());
+
+        assertThat(cli.run(args.toArray(String[]::new))).as(cli.err()).isZero();
+
+        ServiceDemands.Outcome outcome = cli.commandLine().getSubcommands().get("peak").<PeakCommand>getCommand()
+                .demandsOutcome();
+        assertThat(outcome.demands()).containsOnlyKeys(RequestClass.values());
+        // A HIT costs the front and wrk, not the back or the origin; a MISS costs all four.
+        assertThat(outcome.of(RequestClass.HIT).median(Component.FRONT)).isPositive();
+        assertThat(outcome.of(RequestClass.HIT).median(Component.LOAD_GENERATOR)).isPositive();
+        assertThat(outcome.of(RequestClass.HIT).median(Component.ORIGIN)).isLessThan(
+                outcome.of(RequestClass.MISS).median(Component.ORIGIN) / 10);
+        for (Component c : Component.values()) {
+            assertThat(outcome.of(RequestClass.MISS).median(c)).as("MISS at " + c).isPositive();
+        }
+        assertThat(outcome.of(RequestClass.REJECTION).median(Component.BACK)).isLessThan(
+                outcome.of(RequestClass.MISS).median(Component.BACK) / 10);
+        assertThat(file).exists().content().contains("\"classes\"", "\"bypass\"", "\"load_generator\"");
+        assertThat(cli.out()).contains("written:  " + file);
     }
 
     @Test

@@ -1,0 +1,262 @@
+package dev.ratecache.suite.peak;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.suite.nginx.NginxServer;
+import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.report.Machine;
+import dev.ratecache.suite.edge.Capability;
+import dev.ratecache.suite.edge.Edge;
+import dev.ratecache.suite.edge.EdgeProduct;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The service demands of {@code ./run-tests.sh peak --demands}: the CPU each request class costs
+ * each component, in microseconds a request, from {@code /proc} per process over a steady wrk run
+ * (Denning and Buzen's D = B / C: busy time over completions). The model turns them into the
+ * throughput of a closed loop and the utilisation of an open load ({@code dev.ratecache.model}).
+ * Written to {@code demands.json} with the machine's description, since a demand holds for the
+ * machine it was measured on.
+ */
+public final class ServiceDemands {
+
+    /** What a request does at the tiers: each class a path through them. */
+    public enum RequestClass {
+        HIT("answered from the front's cache"),
+        MISS("through both tiers to the origin, a new URL each"),
+        BYPASS("through both tiers to the origin past the cache (an Authorization header)"),
+        REJECTION("refused 429 by the front's per-client limit");
+
+        private final String meaning;
+
+        RequestClass(String meaning) {
+            this.meaning = meaning;
+        }
+
+        public String meaning() {
+            return meaning;
+        }
+    }
+
+    /** Whose CPU: each tier's processes, the origin's JVM, and the load generator itself. */
+    public enum Component {
+        FRONT("front"), BACK("back"), ORIGIN("origin"), LOAD_GENERATOR("load generator (wrk)");
+
+        private final String label;
+
+        Component(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** One class's demand at every component, round by round, in microseconds a request. */
+    public record ClassDemands(Map<Component, Spread> byComponent, Spread requestsPerSecond) {
+        public double median(Component c) {
+            return byComponent.get(c).median();
+        }
+
+        /** The demand on the machine's CPU as a whole: every component's median added. */
+        public double total() {
+            return byComponent.values().stream().mapToDouble(Spread::median).sum();
+        }
+    }
+
+    /**
+     * The run's demands, the machine measured on, and anything that makes a figure doubtful.
+     *
+     * @param product     whose tiers
+     * @param connections wrk's connections in every run: the closed loop's population
+     */
+    public record Outcome(EdgeProduct product, Map<String, String> machine, int connections, Map<RequestClass, ClassDemands> demands,
+            List<String> warnings) {
+        public ClassDemands of(RequestClass c) {
+            return demands.get(c);
+        }
+    }
+
+    private ServiceDemands() {
+    }
+
+    /**
+     * Starts the origin and the product's two tiers (limits present, not binding) and measures each of
+     * its classes --rounds times, then the rejection path through tiers whose front limit is 1 r/s. A
+     * product without a cache (Traefik) has no HIT or BYPASS: its every request is a MISS.
+     */
+    public static Outcome run(PeakOptions options, PrintWriter progress) throws IOException, InterruptedException {
+        Edge product = options.product().adapter();
+        boolean cache = product.capabilities().contains(Capability.CACHE);
+        Map<RequestClass, List<Map<Component, Double>>> rounds = new EnumMap<>(RequestClass.class);
+        Map<RequestClass, List<Double>> rates = new EnumMap<>(RequestClass.class);
+        List<String> warnings;
+        try (PeakHarness h = new PeakHarness(options, progress)) {
+            OriginServer origin = h.startOrigin();
+            h.say("starting %s's tiers%n", options.product().displayName());
+            Edge.Running open = h.started(product.start(PeakRun.open(options.switches()).spec(options.ports()),
+                    options.dir().resolve("open")));
+            URI url = EdgePeak.withoutDefaultPort(open.frontUri().resolve(options.path()));
+            if (cache) {
+                PeakHarness.warm(url);
+            }
+            Wrk wrk = new Wrk(options.load());
+            Path bypass = bypassScript(options.dir().resolve("bypass.lua"));
+            List<RequestClass> classes = cache ? List.of(RequestClass.HIT, RequestClass.MISS, RequestClass.BYPASS)
+                    : List.of(RequestClass.MISS);
+            // Round 0 warms up and is not counted: the origin's JVM compiles its paths in the first
+            // seconds of load, which would count as the first round's demand.
+            for (int round = 0; round <= options.rounds(); round++) {
+                Path miss = PeakRun.missScript(options.dir().resolve("miss-" + round + ".lua"), options.path(),
+                        "demands-" + round);
+                for (RequestClass c : classes) {
+                    Path script = c == RequestClass.MISS ? miss : c == RequestClass.BYPASS ? bypass : null;
+                    h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, c, url);
+                    once(h, wrk, c, url, script, round, open, origin, round == 0 ? new EnumMap<>(RequestClass.class)
+                            : rounds, round == 0 ? new EnumMap<>(RequestClass.class) : rates);
+                }
+            }
+            h.stop(open);
+            Edge.Running rejecting = h.started(product.start(PeakRun.rejecting(options.switches()).spec(options.ports()),
+                    options.dir().resolve("rejecting")));
+            URI rejected = EdgePeak.withoutDefaultPort(rejecting.frontUri().resolve(options.path()));
+            h.rounds(round -> {
+                h.say("  round %d: %-10s %s%n", round, RequestClass.REJECTION, rejected);
+                once(h, wrk, RequestClass.REJECTION, rejected, null, round, rejecting, origin, rounds, rates);
+            });
+            warnings = h.warnings();
+        }
+        Map<RequestClass, ClassDemands> demands = new EnumMap<>(RequestClass.class);
+        for (RequestClass c : rounds.keySet()) {
+            Map<Component, Spread> byComponent = new EnumMap<>(Component.class);
+            for (Component component : Component.values()) {
+                byComponent.put(component, new Spread(rounds.get(c).stream().map(r -> r.get(component)).toList()));
+            }
+            demands.put(c, new ClassDemands(byComponent, new Spread(rates.get(c))));
+        }
+        return new Outcome(options.product(), Machine.describe(NginxServer.version()), options.load().connections(),
+                demands, warnings);
+    }
+
+    /** One wrk run of class {@code c}: each component's CPU over the run, per request. */
+    private static void once(PeakHarness h, Wrk wrk, RequestClass c, URI url, Path script, int round,
+            Edge.Running tiers, OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
+            Map<RequestClass, List<Double>> rates) throws IOException, InterruptedException {
+        List<Long> front = tiers.frontPids();
+        // The tiers' PIDs are front first, then back (Edge.Running#pids).
+        long back = tiers.pids().get(1);
+        double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
+        Wrk.Counted run = wrk.runCounted(url, script, h.options().dir().resolve("wrk"),
+                c.name().toLowerCase(Locale.ROOT) + "-" + round);
+        double[] after = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
+        long n = run.result().requests();
+        if (n == 0) {
+            throw new IOException(c + ": wrk completed no request in round " + round);
+        }
+        boolean refused = c == RequestClass.REJECTION;
+        double refusedShare = run.result().non2xxShare();
+        if (refused ? refusedShare < 0.99 : refusedShare > 0.01) {
+            h.warn(String.format(Locale.ROOT, "round %d, %s: %.1f %% of the responses were not 2xx/3xx", round, c,
+                    refusedShare * 100));
+        }
+        Map<Component, Double> micros = new EnumMap<>(Component.class);
+        Component[] served = {Component.FRONT, Component.BACK, Component.ORIGIN};
+        for (int i = 0; i < served.length; i++) {
+            micros.put(served[i], (after[i] - before[i]) * 1e6 / n);
+        }
+        micros.put(Component.LOAD_GENERATOR, run.cpuSeconds() * 1e6 / n);
+        rounds.computeIfAbsent(c, k -> new ArrayList<>()).add(micros);
+        rates.computeIfAbsent(c, k -> new ArrayList<>()).add(run.result().requestsPerSecond());
+    }
+
+    private static double cpu(List<Long> pids) {
+        return pids.stream().mapToDouble(ProcCpu::treeSeconds).sum();
+    }
+
+    /** Where peak --demands writes a product's demands unless told: results/demands.json for nginx's. */
+    public static String defaultFile(EdgeProduct product) {
+        return product == EdgeProduct.DEFAULT ? "results/demands.json" : "results/demands-" + product + ".json";
+    }
+
+    /** A wrk script that sends every request with an Authorization header, which the front's cache passes by. */
+    static Path bypassScript(Path file) throws IOException {
+        Files.writeString(file, """
+                -- An Authorization header: the front neither answers from nor stores into its cache.
+                wrk.headers["Authorization"] = "Bearer peak-demands"
+                """);
+        return file;
+    }
+
+    /** demands.json: the machine, the load, and per class and component the median, least and most over the rounds. */
+    public static void write(Outcome outcome, Path file) throws IOException {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("measured", Instant.now().toString());
+        json.put("product", outcome.product().toString());
+        json.put("machine", outcome.machine());
+        json.put("load", Map.of("tool", "wrk", "connections", outcome.connections()));
+        json.put("unit", "CPU microseconds per request");
+        Map<String, Object> classes = new LinkedHashMap<>();
+        for (Map.Entry<RequestClass, ClassDemands> e : outcome.demands().entrySet()) {
+            Map<String, Object> components = new LinkedHashMap<>();
+            for (Map.Entry<Component, Spread> d : e.getValue().byComponent().entrySet()) {
+                components.put(d.getKey().name().toLowerCase(Locale.ROOT), spread(d.getValue()));
+            }
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("meaning", e.getKey().meaning());
+            one.put("demands", components);
+            one.put("requestsPerSecond", spread(e.getValue().requestsPerSecond()));
+            classes.put(e.getKey().name().toLowerCase(Locale.ROOT), one);
+        }
+        json.put("classes", classes);
+        json.put("warnings", outcome.warnings());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
+    }
+
+    private static Map<String, Object> spread(Spread s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("median", round(s.median()));
+        m.put("min", round(s.min()));
+        m.put("max", round(s.max()));
+        m.put("rounds", s.values().stream().map(ServiceDemands::round).toList());
+        return m;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+
+    /** The table: per class, each component's demand (median and range) and the rate wrk drove. */
+    public static String table(Outcome outcome) {
+        StringBuilder s = new StringBuilder("CPU microseconds per request (median over rounds, range), from /proc per"
+                + " process over each wrk run; the load generator's own share counted apart.\n");
+        s.append(String.format(Locale.ROOT, "%-10s", "class"));
+        for (Component c : Component.values()) {
+            s.append(String.format(Locale.ROOT, " %20s", c.label()));
+        }
+        s.append(String.format(Locale.ROOT, " %10s %12s%n", "total", "requests/s"));
+        for (Map.Entry<RequestClass, ClassDemands> e : outcome.demands().entrySet()) {
+            s.append(String.format(Locale.ROOT, "%-10s", e.getKey()));
+            for (Component c : Component.values()) {
+                Spread d = e.getValue().byComponent().get(c);
+                s.append(String.format(Locale.ROOT, " %20s", String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", d.median(),
+                        d.min(), d.max())));
+            }
+            s.append(String.format(Locale.ROOT, " %10.1f %12.0f%n", e.getValue().total(),
+                    e.getValue().requestsPerSecond().median()));
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.ratecache.suite.peak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.peak.ServiceDemands.ClassDemands;
+import dev.ratecache.suite.peak.ServiceDemands.Component;
+import dev.ratecache.suite.peak.ServiceDemands.RequestClass;
+import dev.ratecache.testkit.TestDirs;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** demands.json and the table: what peak --demands writes of its measurements. */
+class ServiceDemandsTest {
+
+    private static ServiceDemands.Outcome outcome() {
+        Map<Component, Spread> hit = new EnumMap<>(Component.class);
+        hit.put(Component.FRONT, new Spread(List.of(17.0, 18.0, 20.0)));
+        hit.put(Component.BACK, new Spread(List.of(0.0, 0.0, 0.0)));
+        hit.put(Component.ORIGIN, new Spread(List.of(0.1, 0.1, 0.1)));
+        hit.put(Component.LOAD_GENERATOR, new Spread(List.of(11.0, 11.5, 12.0)));
+        Map<RequestClass, ClassDemands> demands = new EnumMap<>(RequestClass.class);
+        demands.put(RequestClass.HIT, new ClassDemands(hit, new Spread(List.of(56_000.0, 57_000.0, 58_000.0))));
+        return new ServiceDemands.Outcome(EdgeProduct.HAPROXY, Map.of("cpus", "2", "cpu_model", "Test CPU"), 50,
+                demands, List.of());
+    }
+
+    @Test
+    void demandsJsonHoldsTheMachineAndPerClassAndComponentTheMedianAndRange() throws Exception {
+        Path file = TestDirs.fresh(ServiceDemandsTest.class, "json").resolve("demands.json");
+
+        ServiceDemands.write(outcome(), file);
+
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertThat(json.get("product").asText()).isEqualTo("haproxy");
+        assertThat(json.get("machine").get("cpus").asText()).isEqualTo("2");
+        assertThat(json.get("load").get("connections").asInt()).isEqualTo(50);
+        JsonNode front = json.get("classes").get("hit").get("demands").get("front");
+        assertThat(front.get("median").asDouble()).isEqualTo(18.0);
+        assertThat(front.get("min").asDouble()).isEqualTo(17.0);
+        assertThat(front.get("max").asDouble()).isEqualTo(20.0);
+        assertThat(front.get("rounds")).hasSize(3);
+        assertThat(json.get("classes").get("hit").get("demands").get("load_generator").get("median").asDouble())
+                .isEqualTo(11.5);
+    }
+
+    @Test
+    void totalIsEveryComponentsMedianAdded() {
+        assertThat(outcome().of(RequestClass.HIT).total()).isEqualTo(18.0 + 0.0 + 0.1 + 11.5);
+    }
+
+    @Test
+    void tableGivesEachComponentsMedianWithItsRange() {
+        assertThat(ServiceDemands.table(outcome())).contains("18.0 (17.0-20.0)", "11.5 (11.0-12.0)", "57000");
+    }
+
+    @Test
+    void eachProductHasAFileOfItsOwnByDefault() {
+        assertThat(ServiceDemands.defaultFile(EdgeProduct.DEFAULT)).isEqualTo("results/demands.json");
+        assertThat(ServiceDemands.defaultFile(EdgeProduct.ENVOY)).isEqualTo("results/demands-envoy.json");
+    }
+}
