@@ -528,13 +528,15 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the ceiling's in the same round"
                 + " (median, range over rounds). cpu us: the server's CPU per request (nginx's, both tiers for"
-                + " MISS; a product's own on its cache HIT row); cpu: the ceiling's CPU per request over it.%n", outcome.bodyBytes()));
-        s.append(String.format(Locale.ROOT, "%-24s %10s %6s %10s %8s %6s %8s %8s%n", "path", "requests/s", "ratio",
-                "range", "cpu us", "cpu", "p50 ms", "p99 ms"));
+                + " MISS; a product's own on its cache HIT row); cpu: the ceiling's CPU per request over it. model: the"
+                + " requests/s the shared-CPU model predicts from the run's own CPU per request at every process, wrk's"
+                + " included (docs/capacity.md), and how far the measured rate is from it.%n", outcome.bodyBytes()));
+        s.append(String.format(Locale.ROOT, "%-24s %10s %6s %10s %8s %6s %8s %8s %10s %7s%n", "path", "requests/s", "ratio",
+                "range", "cpu us", "cpu", "p50 ms", "p99 ms", "model", "vs"));
         for (Figure<PeakRun.Kind> f : outcome.figures().values()) {
-            s.append(String.format(Locale.ROOT, "%-24s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f%n", f.key().label(),
+            s.append(String.format(Locale.ROOT, "%-24s %10.0f %6.2f %10s %8.1f %6.2f %8.3f %8.3f %s%n", f.key().label(),
                     f.medianRequestsPerSecond(), f.medianRatio(), f.ratio().range(), f.medianCpuMicros(),
-                    f.medianCpuRatio(), f.medianP50(), f.medianP99()));
+                    f.medianCpuRatio(), f.medianP50(), f.medianP99(), Figure.modelColumns(f)));
         }
         List<PeakRun.RedisCost> costs = outcome.redisCosts();
         if (!costs.isEmpty()) {

@@ -99,6 +99,11 @@ public final class EdgePeak {
             String fullRow = name + " " + path + ", full edge";
             String bareRow = name + " " + path + ", bare form";
             long frontPid = full.pids().get(0);
+            // The back tier (busy on the proxied path) and the proxied path's origin take the same cores.
+            h.alsoBusy(full.pids().get(1));
+            if (originCeiling != null) {
+                h.alsoBusy(originCeiling.pid());
+            }
             PeakHarness.Tally<String> tally = new PeakHarness.Tally<>();
             h.rounds(round -> {
                 measure(h, tally, top, ceiling.uri(), ceiling.pid(), round);
@@ -154,13 +159,15 @@ public final class EdgePeak {
     public static String table(Outcome outcome) {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "body %d bytes. ratio: requests/s over the"
                 + " ceiling's in the same round (median, range over rounds). cpu us: the server's CPU per request (the"
-                + " full edge's front tier; the bare form's process).%n", outcome.bodyBytes()));
-        s.append(String.format(Locale.ROOT, "%-26s %10s %6s %10s %8s %8s %8s%n", "path", "requests/s", "ratio", "range",
-                "cpu us", "p50 ms", "p99 ms"));
+                + " full edge's front tier; the bare form's process). model: the requests/s the shared-CPU model"
+                + " predicts from the run's own CPU per request at every process, wrk's included (docs/capacity.md),"
+                + " and how far the measured rate is from it.%n", outcome.bodyBytes()));
+        s.append(String.format(Locale.ROOT, "%-26s %10s %6s %10s %8s %8s %8s %10s %7s%n", "path", "requests/s", "ratio",
+                "range", "cpu us", "p50 ms", "p99 ms", "model", "vs"));
         for (Figure<String> r : List.of(outcome.ceiling(), outcome.full(), outcome.bare())) {
-            s.append(String.format(Locale.ROOT, "%-26s %10.0f %6.2f %10s %8.1f %8.3f %8.3f%n", r.key(),
+            s.append(String.format(Locale.ROOT, "%-26s %10.0f %6.2f %10s %8.1f %8.3f %8.3f %s%n", r.key(),
                     r.medianRequestsPerSecond(), r.medianRatio(), r.ratio().range(), r.medianCpuMicros(), r.medianP50(),
-                    r.medianP99()));
+                    r.medianP99(), Figure.modelColumns(r)));
         }
         s.append(outcome.verdict()).append(System.lineSeparator());
         return s.toString();

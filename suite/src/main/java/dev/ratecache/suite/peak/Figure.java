@@ -1,6 +1,7 @@
 package dev.ratecache.suite.peak;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One path's figures over the rounds, as every wrk-driven mode keeps them: each round's wrk result,
@@ -11,7 +12,31 @@ import java.util.List;
  * @param key what was measured: a path, a server, a step of the breakdown
  */
 public record Figure<K>(K key, List<Wrk.Result> runs, List<Double> ratios, List<Double> cpuMicros,
-        List<Double> cpuRatios) {
+        List<Double> cpuRatios, List<Double> predicted) {
+    /** Without predictions: a figure no model is set beside. */
+    public Figure(K key, List<Wrk.Result> runs, List<Double> ratios, List<Double> cpuMicros, List<Double> cpuRatios) {
+        this(key, runs, ratios, cpuMicros, cpuRatios, List.of());
+    }
+
+    /**
+     * The shared-CPU model's requests/s for the run's own demands, median over rounds (NaN when none
+     * was predicted): see {@link PeakHarness#wrk}.
+     */
+    public double medianPredicted() {
+        return predicted.isEmpty() ? Double.NaN : new Spread(predicted).median();
+    }
+
+    /** The model's two columns, 18 characters: its requests/s and the measured rate's distance from it, or dashes. */
+    public static String modelColumns(Figure<?> f) {
+        return Double.isNaN(f.medianPredicted()) ? String.format(Locale.ROOT, "%10s %7s", "-", "-")
+                : String.format(Locale.ROOT, "%10.0f %+6.0f%%", f.medianPredicted(), f.predictionError() * 100);
+    }
+
+    /** The measured median over the predicted one, less 1: +0.05 is 5 % faster than predicted. */
+    public double predictionError() {
+        return medianRequestsPerSecond() / medianPredicted() - 1;
+    }
+
     public Spread requestsPerSecond() { return new Spread(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }
     public Spread ratio() { return new Spread(ratios); }
     public double medianRequestsPerSecond() { return requestsPerSecond().median(); }

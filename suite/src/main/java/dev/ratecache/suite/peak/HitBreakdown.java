@@ -277,9 +277,10 @@ public final class HitBreakdown {
         StringBuilder s = new StringBuilder();
         s.append("ratio: requests/s over the bare cache's in the same round; cpu us: nginx's CPU per HIT; cpu ratio:"
                 + " the bare cache's CPU per HIT over the step's; step: the CPU per HIT the step added to the one it"
-                + " builds on, as a share of the bare cache's, round by round (median; a step above 3 % is marked *).\n");
-        s.append(String.format(Locale.ROOT, "%-66s %10s %6s %7s %9s %7s%n", "front tier, HIT path", "requests/s", "ratio",
-                "cpu us", "cpu ratio", "step"));
+                + " builds on, as a share of the bare cache's, round by round (median; a step above 3 % is marked *);"
+                + " model: the shared-CPU model's requests/s for the step's own CPU per request (docs/capacity.md).\n");
+        s.append(String.format(Locale.ROOT, "%-66s %10s %6s %7s %9s %7s %10s %7s%n", "front tier, HIT path", "requests/s",
+                "ratio", "cpu us", "cpu ratio", "step", "model", "vs"));
         List<Figure<Step>> rows = outcome.rows();
         for (int i = 0; i < rows.size(); i++) {
             Figure<Step> row = rows.get(i);
@@ -288,8 +289,9 @@ public final class HitBreakdown {
                 double cost = stepCost(rows, i);
                 step = String.format(Locale.ROOT, "%+.0f%%", cost * 100) + (cost > 0.03 ? " *" : "");
             }
-            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %7s%n", row.key().label(),
-                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(), step));
+            s.append(String.format(Locale.ROOT, "%-66s %10.0f %6.2f %7.1f %9.2f %7s %s%n", row.key().label(),
+                    row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(), step,
+                    Figure.modelColumns(row)));
         }
         return s.toString();
     }

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.model.SharedCpu;
 import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.suite.origin.OriginServer;
 import java.io.IOException;
@@ -38,8 +39,16 @@ public final class PeakHarness implements AutoCloseable {
         T run() throws IOException, InterruptedException;
     }
 
-    /** A client's result and the CPU the servers spent per request (or connection) of it, in microseconds. */
-    public record Measured<T>(T result, double cpuMicros) {}
+    /**
+     * A client's result and the CPU the servers spent per request (or connection) of it, in
+     * microseconds, and the rate the shared-CPU model predicts from the run's demands (NaN when not
+     * predicted).
+     */
+    public record Measured<T>(T result, double cpuMicros, double predictedPerSec) {
+        public Measured(T result, double cpuMicros) {
+            this(result, cpuMicros, Double.NaN);
+        }
+    }
 
     private final PeakOptions options;
     private final PrintWriter progress;
@@ -128,10 +137,83 @@ public final class PeakHarness implements AutoCloseable {
         return new Measured<>(result, n == 0 || pids.length == 0 ? Double.NaN : seconds * 1e6 / n);
     }
 
-    /** One wrk run on {@code url} (its output under wrk/ as {@code name}), served by the trees of {@code pids}. */
+    /**
+     * One wrk run on {@code url} (its output under wrk/ as {@code name}), served by the trees of
+     * {@code pids}, whose CPU per request is the run's; and beside it the rate {@link SharedCpu}
+     * predicts for the run's own demands: each of {@code pids}' CPU per request, the suite's origin's
+     * and wrk's own, on this machine's cores, with wrk's connections as the closed loop's population.
+     * An nginx can use as many cores as it has workers, wrk as many as its threads, any other process
+     * (a JVM, HAProxy's or Envoy's threads, Varnish's, Go's) all of them.
+     */
     public Measured<Wrk.Result> wrk(URI url, Path script, String name, long... pids)
             throws IOException, InterruptedException {
-        return measure(() -> wrk.run(url, script, options.dir().resolve("wrk"), name), Wrk.Result::requests, pids);
+        List<Long> busy = new ArrayList<>();
+        for (long pid : pids) {
+            busy.add(pid);
+        }
+        if (origin != null && origin.isRunning() && !busy.contains(origin.pid())) {
+            busy.add(origin.pid());
+        }
+        for (long pid : alsoBusy) {
+            if (!busy.contains(pid) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                busy.add(pid);
+            }
+        }
+        double[] before = busy.stream().mapToDouble(ProcCpu::treeSeconds).toArray();
+        Wrk.Counted run = wrk.runCounted(url, script, options.dir().resolve("wrk"), name);
+        double[] after = busy.stream().mapToDouble(ProcCpu::treeSeconds).toArray();
+        long n = run.result().requests();
+        if (n == 0 || pids.length == 0) {
+            return new Measured<>(run.result(), Double.NaN);
+        }
+        double servers = 0;
+        List<SharedCpu.Process> processes = new ArrayList<>();
+        for (int i = 0; i < busy.size(); i++) {
+            double seconds = after[i] - before[i];
+            if (i < pids.length) {
+                servers += seconds;
+            }
+            processes.add(new SharedCpu.Process("pid " + busy.get(i), Math.max(0, seconds) / n, threads(busy.get(i))));
+        }
+        processes.add(new SharedCpu.Process("wrk", run.cpuSeconds() / n, options.load().threads()));
+        double predicted = processes.stream().allMatch(p -> p.demandSec() == 0) ? Double.NaN
+                : new SharedCpu(CORES, processes, 0).closed(options.load().connections(), 0).throughputPerSec();
+        return new Measured<>(run.result(), servers * 1e6 / n, predicted);
+    }
+
+    private final List<Long> alsoBusy = new ArrayList<>();
+
+    /**
+     * Counts {@code pid}'s CPU in the model's demands of every later run, not in the run's own CPU per
+     * request: a tier behind the one measured (the back on a MISS, the ceiling as a proxied path's
+     * origin), which takes its cores from the same machine.
+     */
+    public void alsoBusy(long pid) {
+        alsoBusy.add(pid);
+    }
+
+    /** The machine's cores, which every process here shares. */
+    static final int CORES = Runtime.getRuntime().availableProcessors();
+
+    /**
+     * The cores a server's process tree can use at once: an nginx master's worker processes (each
+     * one thread), or every core for any other (threaded) server.
+     */
+    static int threads(long pid) {
+        if (!command(pid).startsWith("nginx: master")) {
+            return CORES;
+        }
+        long workers = ProcessHandle.of(pid).map(h -> h.children().filter(c -> command(c.pid())
+                .startsWith("nginx: worker")).count()).orElse(0L);
+        return (int) Math.max(1, Math.min(CORES, workers));
+    }
+
+    private static String command(long pid) {
+        try {
+            return Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ').strip();
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     /**
@@ -198,10 +280,15 @@ public final class PeakHarness implements AutoCloseable {
         private final Map<K, List<Double>> cpu = new LinkedHashMap<>();
         private final Map<K, List<Double>> ratios = new LinkedHashMap<>();
         private final Map<K, List<Double>> cpuRatios = new LinkedHashMap<>();
+        private final Map<K, List<Double>> predicted = new LinkedHashMap<>();
 
         public Measured<Wrk.Result> add(K key, Measured<Wrk.Result> run) {
             runs.computeIfAbsent(key, k -> new ArrayList<>()).add(run.result());
             cpu.computeIfAbsent(key, k -> new ArrayList<>()).add(run.cpuMicros());
+            List<Double> p = predicted.computeIfAbsent(key, k -> new ArrayList<>());
+            if (!Double.isNaN(run.predictedPerSec())) {
+                p.add(run.predictedPerSec());
+            }
             return run;
         }
 
@@ -227,7 +314,7 @@ public final class PeakHarness implements AutoCloseable {
 
         public Figure<K> figure(K key) {
             return new Figure<>(key, runs.get(key), ratios.getOrDefault(key, List.of()), cpu.get(key),
-                    cpuRatios.getOrDefault(key, List.of()));
+                    cpuRatios.getOrDefault(key, List.of()), predicted.getOrDefault(key, List.of()));
         }
 
         private static <T> T last(List<T> list) {

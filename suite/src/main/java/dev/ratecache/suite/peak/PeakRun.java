@@ -2,6 +2,7 @@ package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.edge.BareForm;
+import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
 import dev.ratecache.suite.origin.OriginServer;
@@ -264,7 +265,9 @@ public final class PeakRun {
         Map<Kind, BareForm.Running> caches = new TreeMap<>();
         for (EdgeProduct product : EdgeProduct.values()) {
             Edge adapter = product.adapter();
-            if (product == EdgeProduct.DEFAULT || adapter.bareForm().isEmpty()) {
+            // A product without a cache (Traefik) has a bare form for its proxied path, but no HIT to set here.
+            if (product == EdgeProduct.DEFAULT || adapter.bareForm().isEmpty()
+                    || !adapter.capabilities().contains(Capability.CACHE)) {
                 continue;
             }
             Kind kind = Kind.cacheHit(product);

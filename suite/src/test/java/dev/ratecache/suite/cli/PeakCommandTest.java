@@ -66,6 +66,10 @@ class PeakCommandTest {
         assertThat(cli.out()).contains("machine:", "nginx/", "edge-cache HIT", "MISS to origin",
                 "rejection (limit)", "ceiling: return 200", "HAProxy cache HIT");
         assertThat(cli.err()).doesNotContain("requests of the HAProxy cache HIT run reached the origin");
+        // Traefik has no cache, so no cache HIT row; every row has the model's rate beside it.
+        assertThat(outcome.figures()).doesNotContainKey(Kind.cacheHit(EdgeProduct.TRAEFIK));
+        assertThat(outcome.figures().values()).allSatisfy(f -> assertThat(f.medianPredicted()).as(f.key().label())
+                .isPositive().isFinite());
         // --fleet: the same paths through two edges, the limit split and then shared in Redis, every
         // request of the shared rows answered by Redis (none fell back).
         for (Kind kind : List.of(Kind.FLEET_SPLIT_MISS, Kind.FLEET_SHARED_MISS)) {

@@ -40,6 +40,22 @@ class PeakTableTest {
     }
 
     @Test
+    void eachRowSetsTheModelsRateBesideItsOwnAndHowFarTheyAre() {
+        Figure<Kind> predicted = new Figure<>(Kind.HIT, List.of(new Wrk.Result(55_000, 55_000, 1, 0, 0, 1, 1, 2)),
+                List.of(0.55), List.of(14.0), List.of(0.5), List.of(50_000.0));
+        Map<Kind, Figure<Kind>> all = figures();
+        all.put(Kind.HIT, predicted);
+
+        assertThat(predicted.predictionError()).isCloseTo(0.10, org.assertj.core.api.Assertions.within(1e-9));
+        String table = PeakCommand.table(new PeakRun.Outcome(78, all, List.of(), Map.of()));
+        assertThat(table.lines().filter(l -> l.startsWith("edge-cache HIT")).findFirst().orElseThrow())
+                .endsWith("     50000    +10%");
+        // A row without a prediction says so with dashes, not a zero.
+        assertThat(table.lines().filter(l -> l.startsWith("MISS to origin")).findFirst().orElseThrow())
+                .endsWith("         -       -");
+    }
+
+    @Test
     void withoutFleetOrQuotaNothingIsSaidOfRedis() {
         String table = PeakCommand.table(new PeakRun.Outcome(78, figures(), List.of(), Map.of()));
         assertThat(table).contains("edge-cache HIT", "MISS to origin").doesNotContain("Redis", "quota");
