@@ -9,7 +9,9 @@ import dev.ratecache.accesslog.Printable;
 import dev.ratecache.accesslog.TimeResolution;
 import dev.ratecache.accesslog.UserFile;
 import dev.ratecache.suite.advise.AdviceWriter;
+import dev.ratecache.suite.Repo;
 import dev.ratecache.suite.advise.Advisor;
+import dev.ratecache.suite.advise.EdgeSizing;
 import dev.ratecache.suite.advise.ChosenServer;
 import dev.ratecache.suite.advise.WhatIfReport;
 import dev.ratecache.suite.explain.ConfigReader;
@@ -26,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -62,6 +65,7 @@ import picocli.CommandLine;
             "      --log-format json:time=ts,client=ip,method=verb,uri=path",
             "  ./run-tests.sh advise api.jsonl --key-field api_key --tiers tiers.txt",
             "  ./run-tests.sh advise limit-dry-run.log --nginx-conf nginx.conf",
+            "  ./run-tests.sh advise access.log --sizing      cores per tier for the busiest minute",
             ""})
 public final class AdviseCommand implements Callable<Integer> {
     @Spec
@@ -130,6 +134,21 @@ public final class AdviseCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "Where the advice folder goes. Default: results/ in the checkout.")
     Path results;
 
+    @Option(names = "--sizing",
+            description = "Also size the tiers: for the log's busiest minute at its hit ratio by path, the cores each tier"
+                    + " needs at 70 % utilisation, from measured CPU per request (--demands); beside it the cache off and"
+                    + " a flood at 10x from one key, each with the tier that saturates first and at what rate.")
+    boolean sizing;
+
+    @Option(names = "--demands", paramLabel = "FILE",
+            description = "With --sizing: the service demands to size with, as ./run-tests.sh peak --demands writes them"
+                    + " (yours, measured on your machine). Default: results/demands.json, measured on this project's"
+                    + " 2-core machine.")
+    Path demandsFile;
+
+    /** --sizing's demands, read by {@link #validate}. */
+    private EdgeSizing.Demands demands;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -178,6 +197,14 @@ public final class AdviseCommand implements Callable<Integer> {
         }
         if (perTier != null) {
             out.println(perTier.terminal());
+        }
+        if (sizing && advice != null) {
+            String text = EdgeSizing.text(EdgeSizing.size(parsed.requests(), advice.paths(), advice.frontPick().rate(),
+                    demands));
+            Files.writeString(dir.resolve("advice.md"), "\n## Sizing\n\n```\n" + text + "```\n",
+                    java.nio.charset.StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+            out.println();
+            out.print(text);
         }
         if (quotas != null) {
             out.println(QuotaAdviceReport.terminal(quotas));
@@ -312,6 +339,23 @@ public final class AdviseCommand implements Callable<Integer> {
             problems.add("--server-name needs a name, as the config's server_name writes it, e.g. --server-name api.example.com");
         }
         RunFolders.notAFolder(RunFolders.results(results), "--results").ifPresent(problems::add);
+        if (demandsFile != null && !sizing) {
+            problems.add("--demands is what --sizing sizes with: add --sizing");
+        }
+        if (sizing) {
+            Path file = demandsFile != null ? demandsFile : Repo.root().resolve("results/demands.json");
+            Optional<String> unreadable = UserFile.problem(file);
+            if (unreadable.isPresent()) {
+                problems.add("--demands " + unreadable.get() + (demandsFile == null
+                        ? ": measure them with ./run-tests.sh peak --demands" : ""));
+            } else {
+                try {
+                    demands = EdgeSizing.read(file);
+                } catch (java.io.IOException e) {
+                    problems.add("--demands " + e.getMessage());
+                }
+            }
+        }
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }

@@ -10,23 +10,22 @@ public enum Generator {
      * wrk (Debian's package), as the experiments the suite reproduces ran it: a number of connections
      * kept busy for a duration, each asking again the moment its answer arrives.
      */
-    WRK("wrk", "the model has service times, limits and caches, not CPU: wrk's connections ask again the moment"
-            + " an answer arrives, so with no delay anywhere on the path the cell runs as fast as the cores that"
-            + " wrk, the tiers and the origin share allow, which the model does not include"),
+    WRK("wrk", "wrk's connections ask again the moment an answer arrives, so the cell runs as fast as the cores that"
+            + " wrk, the tiers and the origin share allow"),
     /**
      * bombardier (built from its Go module), as the HAProxy experiment ran it: a number of
      * connections sending a number of requests in all, each asking again the moment its answer arrives.
      */
-    BOMBARDIER("bombardier", "the model has service times, limits and caches, not CPU: bombardier's connections ask"
-            + " again the moment an answer arrives, so the cell runs as fast as the cores that bombardier, the tiers,"
-            + " the origin and its database share allow, which the model does not include");
+    BOMBARDIER("bombardier", "bombardier's connections ask again the moment an answer arrives (or start requests at its"
+            + " rate), so the cell runs as fast as the cores that bombardier, the tiers, the origin and its stores share"
+            + " allow");
 
     private final String folder;
-    private final String modelGap;
+    private final String cpuPace;
 
-    Generator(String folder, String modelGap) {
+    Generator(String folder, String cpuPace) {
         this.folder = folder;
-        this.modelGap = modelGap;
+        this.cpuPace = cpuPace;
     }
 
     /** The folder in the cell's run folder that holds the generator's JTL, log, dashboard and graphs. */
@@ -34,8 +33,16 @@ public enum Generator {
         return folder;
     }
 
-    /** Why the model cannot predict a cell this generator drives; null when it can. */
-    public String modelGap() {
-        return modelGap;
+    /**
+     * Whether the CPU sets the pace of a cell this generator drives: then the shared-CPU model
+     * predicts it from the cell's CPU per request at every process, not the simulation of the tiers.
+     */
+    public boolean cpuBound() {
+        return cpuPace != null;
+    }
+
+    /** Why the CPU sets the pace of this generator's cells; null when it does not. */
+    public String cpuPace() {
+        return cpuPace;
     }
 }

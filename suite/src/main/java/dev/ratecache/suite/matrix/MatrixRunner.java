@@ -183,10 +183,11 @@ public final class MatrixRunner {
 
         Stack stack = null;
         try {
-            StackSpec spec = hosts(cell, origin, switchesOf(cell, dir)).spec(options.ports());
+            List<OriginServer> origins = new ArrayList<>();
+            StackSpec spec = hosts(cell, origin, switchesOf(cell, dir), origins).spec(options.ports());
             stack = cell.direct() ? null : tiers(cell, origin, spec, dir);
             aimAt(cell, stack, origin, props);
-            TierCpu tierCpu = TierCpu.before(origin, redis, ownOrigin ? lifecycle.postgres() : null);
+            TierCpu tierCpu = TierCpu.before(origins, redis, ownOrigin ? lifecycle.postgres() : null);
             Path clientDir = dir.resolve(cell.generator().folder());
             PoolSampler pool = ownOrigin && options.database().reported() ? PoolSampler.start(origin, tierCpu) : null;
             List<CellTrait.Beside> besides = besides(cell, stack, spec, dir, ownOrigin);
@@ -304,14 +305,23 @@ public final class MatrixRunner {
     /**
      * The cell's switches with its origin hosts (a {@link Cell.OriginHosts} cell on the suite's own
      * origin): the first origin and the instances started beside it, which the back tier balances over.
+     * Every instance of the suite's own, the first among them, is added to {@code instances}: the
+     * origin's CPU is theirs together.
      */
-    private StackSwitches hosts(Cell cell, OriginServer origin, StackSwitches switches) throws IOException {
+    private StackSwitches hosts(Cell cell, OriginServer origin, StackSwitches switches, List<OriginServer> instances)
+            throws IOException {
+        if (origin != null) {
+            instances.add(origin);
+        }
         Cell.OriginHosts hosts = cell.trait(Cell.OriginHosts.class);
         if (origin == null || hosts == null || hosts.hosts() == 1) {
             return switches;
         }
         List<URI> uris = new ArrayList<>(List.of(origin.uri()));
-        lifecycle.more(hosts.hosts() - 1).forEach(o -> uris.add(o.uri()));
+        for (OriginServer o : lifecycle.more(hosts.hosts() - 1)) {
+            uris.add(o.uri());
+            instances.add(o);
+        }
         return switches.origins(uris);
     }
 

@@ -96,8 +96,8 @@ public enum Metric {
             "utime + stime of its processes in /proc/PID/stat, read before and after", m -> m.cpu().front()),
     CPU_BACK_S("cpu_back_s", "s", "CPU time of the back end during the cell",
             "utime + stime of its processes in /proc/PID/stat, read before and after", m -> m.cpu().back()),
-    CPU_ORIGIN_S("cpu_origin_s", "s", "CPU time of the origin JVM during the cell",
-            "utime + stime of its process in /proc/PID/stat, read before and after", m -> m.cpu().origin()),
+    CPU_ORIGIN_S("cpu_origin_s", "s", "CPU time of the origin JVM during the cell (every instance's, in a cell of several"
+            + " app hosts)", "utime + stime of its process in /proc/PID/stat, read before and after", m -> m.cpu().origin()),
     CPU_REDIS_S("cpu_redis_s", "s", "CPU time of redis-server during the cell; n/a with the app cache off",
             "utime + stime of its process in /proc/PID/stat, read before and after", m -> m.redisCpu()),
     CPU_POSTGRES_S("cpu_postgres_s", "s", "CPU time of PostgreSQL during the cell; n/a with H2, which runs in the"

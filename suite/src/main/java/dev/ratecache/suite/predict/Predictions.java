@@ -94,13 +94,18 @@ public final class Predictions {
             StackSpec stack = r.cell().apply(run.switches()).spec(new StackPorts());
             // Read once: the users' pace and the front's own percentiles both come from them.
             List<dev.ratecache.suite.edge.EdgeEvent> front = frontEvents(dir);
-            Prediction p = Predictor.predict(new Predictor.Input(r.cell(), stack, props,
+            // A cell the CPU sets the pace of (wrk's, bombardier's) is the shared-CPU model's.
+            boolean cpuBound = r.cell().generator().cpuBound();
+            Prediction p = cpuBound ? CpuBoundCell.predict(r, props, stack)
+                    : Predictor.predict(new Predictor.Input(r.cell(), stack, props,
                     run.profile(), run.originThreads(), run.replay(), min == null ? -1 : Math.round(min), epoch,
                     drawnOrders(samples), r.median(Metric.POOL_HOLD_MEAN_MS),
                     starts(samples, front, epoch), originMs(dir, front),
                     paces(samples, props, front)).withOriginDelays(run.originDelays()), run.model());
-            out.put(r.cell().name(), compare(r, p, Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
-                    pauseMs(samples, props), front)));
+            Evidence evidence = Evidence.of(r, rampOffMs(samples, props), arrivalsOffMs(samples, props),
+                    pauseMs(samples, props), front);
+            out.put(r.cell().name(), cpuBound ? compare(r, p, (m, measured, predicted) -> CpuBoundCell.reason(
+                    measured, predicted, p.range(m), evidence, r.median(Metric.POOL_ACTIVE_PEAK))) : compare(r, p, evidence));
         }
         return out;
     }
@@ -468,6 +473,15 @@ public final class Predictions {
 
     /** The prediction against the cell's medians. */
     public static CellPrediction compare(CellResult r, Prediction p, Evidence e) {
+        return compare(r, p, (m, measured, predicted) -> reason(m, measured, predicted, p, e));
+    }
+
+    /** Why a flagged figure differs from its prediction. */
+    interface Reason {
+        String of(Metric m, double measured, double predicted);
+    }
+
+    static CellPrediction compare(CellResult r, Prediction p, Reason reason) {
         if (!p.predicted()) {
             return new CellPrediction(r.cell().name(), p, List.of(), List.of(p.gap()), true);
         }
@@ -485,7 +499,7 @@ public final class Predictions {
                     && (ratio == null || Math.abs(ratio - 1) > TOLERANCE);
             comparisons.add(new CellPrediction.Comparison(m, measured, predicted, ratio, flagged, p.range(m)));
             if (flagged) {
-                String why = reason(m, measured, predicted, p, e);
+                String why = reason.of(m, measured, predicted);
                 explained &= !why.equals(CellPrediction.UNEXPLAINED);
                 reasons.add(why);
             }

@@ -209,8 +209,10 @@ public final class Predictor {
 
     /** The prediction for one cell by {@code model}, or the model's gap for it. */
     public static Prediction predict(Input given, Model model) {
-        if (given.cell().generator().modelGap() != null) {
-            return Prediction.gap(given.cell().generator().modelGap());
+        if (given.cell().generator().cpuBound()) {
+            return Prediction.gap(given.cell().generator().cpuPace() + ": the simulation of the tiers has service"
+                    + " times, limits and caches, not CPU; the shared-CPU model predicts such a cell from its measured"
+                    + " CPU per request (Predictions, CpuBoundCell)");
         }
         Input in;
         try {

@@ -328,7 +328,7 @@ class PredictorTest {
 
     /** wrk asks again the moment an answer comes: a cell with no delay anywhere is bound by CPU, which the model has not. */
     @Test
-    void aCellWrkDrivesIsTheModelsGapSayingWhy() {
+    void aCellWrkDrivesIsNotTheSimulationsButTheSharedCpuModels() {
         Cell cell = Cell.of(Plan.ofPath("fast-origin", "/fast", 14), "edge").frontLimit(false).backLimit(false)
                 .serverCache().generator(Generator.WRK).property("threads", "10").property("connections", "20")
                 .property("duration", "10").build();
@@ -336,8 +336,7 @@ class PredictorTest {
         Prediction p = predict(cell, new StackSwitches(), cell.properties(), Profile.DEFAULT, null, 0);
 
         assertThat(p.predicted()).isFalse();
-        assertThat(p.gap()).isEqualTo(Generator.WRK.modelGap()).startsWith("the model has service times, limits and"
-                + " caches, not CPU");
+        assertThat(p.gap()).startsWith(Generator.WRK.cpuPace()).contains("the shared-CPU model predicts such a cell");
     }
 
     private static CellResult result(Cell cell, double rejectedPct, double origin, long p95) {
