@@ -136,7 +136,7 @@ public final class AdviseCommand implements Callable<Integer> {
 
     @Option(names = "--sizing",
             description = "Also size the tiers: for the log's busiest minute at its hit ratio by path, the cores each tier"
-                    + " needs at 70 % utilisation, from measured CPU per request (--demands); beside it the cache off and"
+                    + " needs at 70 %% utilisation, from measured CPU per request (--demands); beside it the cache off and"
                     + " a flood at 10x from one key, each with the tier that saturates first and at what rate.")
     boolean sizing;
 

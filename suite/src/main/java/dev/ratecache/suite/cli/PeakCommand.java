@@ -311,7 +311,7 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             out.println("folder:   " + dir);
             out.flush();
             try {
-                demandsOutcome = ServiceDemands.run(options, out);
+                demandsOutcome = ServiceDemands.run(options, Machine.describe(NginxServer.version()), out);
                 Path file = demandsFile != null ? demandsFile : Repo.root().resolve(ServiceDemands.defaultFile(edge));
                 ServiceDemands.write(demandsOutcome, file);
                 out.println("written:  " + file);

@@ -3,9 +3,7 @@ package dev.ratecache.suite.peak;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.proc.ProcCpu;
-import dev.ratecache.suite.nginx.NginxServer;
 import dev.ratecache.suite.origin.OriginServer;
-import dev.ratecache.suite.report.Machine;
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
@@ -98,7 +96,8 @@ public final class ServiceDemands {
      * its classes --rounds times, then the rejection path through tiers whose front limit is 1 r/s. A
      * product without a cache (Traefik) has no HIT or BYPASS: its every request is a MISS.
      */
-    public static Outcome run(PeakOptions options, PrintWriter progress) throws IOException, InterruptedException {
+    public static Outcome run(PeakOptions options, Map<String, String> machine, PrintWriter progress)
+            throws IOException, InterruptedException {
         Edge product = options.product().adapter();
         boolean cache = product.capabilities().contains(Capability.CACHE);
         Map<RequestClass, List<Map<Component, Double>>> rounds = new EnumMap<>(RequestClass.class);
@@ -147,8 +146,7 @@ public final class ServiceDemands {
             }
             demands.put(c, new ClassDemands(byComponent, new Spread(rates.get(c))));
         }
-        return new Outcome(options.product(), Machine.describe(NginxServer.version()), options.load().connections(),
-                demands, warnings);
+        return new Outcome(options.product(), machine, options.load().connections(), demands, warnings);
     }
 
     /** One wrk run of class {@code c}: each component's CPU over the run, per request. */
