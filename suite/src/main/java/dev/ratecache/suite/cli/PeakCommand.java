@@ -195,6 +195,11 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     + " depend on the machine's load, with the bound the test command holds the production front to.")
     boolean instructions;
 
+    @Option(names = "--instructions-file", paramLabel = "FILE",
+            description = "With --instructions: also write the counts to FILE as JSON (docs/capacity.md quotes"
+                    + " results/instructions.json).")
+    Path instructionsFile;
+
     /** The last --instructions run's counts, for tests. */
     private HitInstructions.Outcome instructionsOutcome;
 
@@ -334,6 +339,10 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             out.flush();
             try {
                 instructionsOutcome = HitInstructions.run(options, breakdown, out);
+                if (instructionsFile != null) {
+                    HitInstructions.write(instructionsOutcome, Machine.describe(NginxServer.version()), instructionsFile);
+                    out.println("written:  " + instructionsFile);
+                }
             } catch (IOException e) {
                 return failed(e, dir);
             }
@@ -598,6 +607,13 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             problems.add("--demands measures the suite's tiers class by class: drop " + (instructions
                     ? "--instructions" : breakdown ? "--breakdown" : appPath != null ? "--app-path" : fleet ? "--fleet"
                     : quotaGiven() ? "--quota" : switches.tls() ? "--tls" : "--nginx-conf"));
+        }
+        if (instructionsFile != null && !instructions) {
+            problems.add("--instructions-file says where --instructions writes: give --instructions too");
+        }
+        if (instructionsFile != null && instructionsFile.getParent() != null
+                && !Files.isDirectory(instructionsFile.getParent())) {
+            problems.add("--instructions-file: no folder " + instructionsFile.getParent() + " to write it in");
         }
         if (demandsFile != null && !demands) {
             problems.add("--demands-file says where --demands writes: give --demands too");

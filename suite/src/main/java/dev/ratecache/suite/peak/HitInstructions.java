@@ -192,6 +192,28 @@ public final class HitInstructions {
         }
     }
 
+    /** The counts as JSON: each step's instructions per HIT and ratio to the bare cache's, and the bound. */
+    public static void write(Outcome outcome, java.util.Map<String, String> machine, Path file) throws IOException {
+        java.util.Map<String, Object> json = new java.util.LinkedHashMap<>();
+        json.put("measured", Instant.now().toString());
+        json.put("machine", machine);
+        json.put("method", "callgrind: user-space instructions of a run of " + MANY + " HITs less a run of " + FEW
+                + ", one nginx process each");
+        List<Object> rows = new ArrayList<>();
+        for (Row row : outcome.rows()) {
+            java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+            r.put("step", row.step().label());
+            r.put("instructionsPerHit", Math.round(row.perHit()));
+            r.put("ratio", Math.round(row.perHit() / outcome.bare().perHit() * 1000) / 1000.0);
+            rows.add(r);
+        }
+        json.put("rows", rows);
+        json.put("ratio", Math.round(outcome.ratio() * 1000) / 1000.0);
+        json.put("bound", outcome.bound());
+        new com.fasterxml.jackson.databind.ObjectMapper().enable(
+                com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
+    }
+
     /** The table: each step's instructions per HIT and its ratio to the bare cache's. */
     public static String table(Outcome outcome) {
         StringBuilder s = new StringBuilder("user-space instructions per HIT of the front's nginx (callgrind: a run of "

@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -78,11 +79,12 @@ public final class ServiceDemands {
     /**
      * The run's demands, the machine measured on, and anything that makes a figure doubtful.
      *
+     * @param notMeasured a class no run of which measured anything, and why (the product crashed under it)
      * @param product     whose tiers
      * @param connections wrk's connections in every run: the closed loop's population
      */
-    public record Outcome(EdgeProduct product, Map<String, String> machine, int connections, Map<RequestClass, ClassDemands> demands,
-            List<String> warnings) {
+    public record Outcome(EdgeProduct product, Map<String, String> machine, int connections,
+            Map<RequestClass, ClassDemands> demands, Map<RequestClass, String> notMeasured, List<String> warnings) {
         public ClassDemands of(RequestClass c) {
             return demands.get(c);
         }
@@ -102,19 +104,16 @@ public final class ServiceDemands {
         boolean cache = product.capabilities().contains(Capability.CACHE);
         Map<RequestClass, List<Map<Component, Double>>> rounds = new EnumMap<>(RequestClass.class);
         Map<RequestClass, List<Double>> rates = new EnumMap<>(RequestClass.class);
+        Map<RequestClass, String> lost = new EnumMap<>(RequestClass.class);
         List<String> warnings;
         try (PeakHarness h = new PeakHarness(options, progress)) {
             OriginServer origin = h.startOrigin();
             h.say("starting %s's tiers%n", options.product().displayName());
-            Edge.Running open = h.started(product.start(PeakRun.open(options.switches()).spec(options.ports()),
-                    options.dir().resolve("open")));
-            URI url = EdgePeak.withoutDefaultPort(open.frontUri().resolve(options.path()));
-            if (cache) {
-                PeakHarness.warm(url);
-            }
+            Tiers open = new Tiers(h, product, PeakRun.open(options.switches()).spec(options.ports()),
+                    options.dir().resolve("open"), cache);
             Wrk wrk = new Wrk(options.load());
             Path bypass = bypassScript(options.dir().resolve("bypass.lua"));
-            List<RequestClass> classes = cache ? List.of(RequestClass.HIT, RequestClass.MISS, RequestClass.BYPASS)
+            List<RequestClass> classes = cache ? List.of(RequestClass.HIT, RequestClass.BYPASS, RequestClass.MISS)
                     : List.of(RequestClass.MISS);
             // Round 0 warms up and is not counted: the origin's JVM compiles its paths in the first
             // seconds of load, which would count as the first round's demand.
@@ -123,18 +122,17 @@ public final class ServiceDemands {
                         "demands-" + round);
                 for (RequestClass c : classes) {
                     Path script = c == RequestClass.MISS ? miss : c == RequestClass.BYPASS ? bypass : null;
-                    h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, c, url);
-                    once(h, wrk, c, url, script, round, open, origin, round == 0 ? new EnumMap<>(RequestClass.class)
-                            : rounds, round == 0 ? new EnumMap<>(RequestClass.class) : rates);
+                    h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, c, open.url(options.path()));
+                    once(h, wrk, c, script, round, open, origin, round == 0 ? new EnumMap<>(RequestClass.class)
+                            : rounds, round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
                 }
             }
-            h.stop(open);
-            Edge.Running rejecting = h.started(product.start(PeakRun.rejecting(options.switches()).spec(options.ports()),
-                    options.dir().resolve("rejecting")));
-            URI rejected = EdgePeak.withoutDefaultPort(rejecting.frontUri().resolve(options.path()));
+            open.stop();
+            Tiers rejecting = new Tiers(h, product, PeakRun.rejecting(options.switches()).spec(options.ports()),
+                    options.dir().resolve("rejecting"), false);
             h.rounds(round -> {
-                h.say("  round %d: %-10s %s%n", round, RequestClass.REJECTION, rejected);
-                once(h, wrk, RequestClass.REJECTION, rejected, null, round, rejecting, origin, rounds, rates);
+                h.say("  round %d: %-10s %s%n", round, RequestClass.REJECTION, rejecting.url(options.path()));
+                once(h, wrk, RequestClass.REJECTION, null, round, rejecting, origin, rounds, rates, lost);
             });
             warnings = h.warnings();
         }
@@ -146,20 +144,112 @@ public final class ServiceDemands {
             }
             demands.put(c, new ClassDemands(byComponent, new Spread(rates.get(c))));
         }
-        return new Outcome(options.product(), machine, options.load().connections(), demands, warnings);
+        lost.keySet().removeAll(demands.keySet());
+        return new Outcome(options.product(), machine, options.load().connections(), demands, lost, warnings);
     }
 
-    /** One wrk run of class {@code c}: each component's CPU over the run, per request. */
-    private static void once(PeakHarness h, Wrk wrk, RequestClass c, URI url, Path script, int round,
-            Edge.Running tiers, OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
-            Map<RequestClass, List<Double>> rates) throws IOException, InterruptedException {
+    /**
+     * A product's two tiers for one set of runs, started again (in a folder of their own, warmed when
+     * they cache) when a run ended with one of their processes gone: a product that crashes under a
+     * class's load loses that run, not the others.
+     */
+    private static final class Tiers {
+        private final PeakHarness h;
+        private final Edge product;
+        private final dev.ratecache.suite.spec.StackSpec spec;
+        private final Path dir;
+        private final boolean warm;
+        private Edge.Running running;
+        private int starts;
+
+        Tiers(PeakHarness h, Edge product, dev.ratecache.suite.spec.StackSpec spec, Path dir, boolean warm)
+                throws IOException, InterruptedException {
+            this.h = h;
+            this.product = product;
+            this.spec = spec;
+            this.dir = dir;
+            this.warm = warm;
+            start();
+        }
+
+        private void start() throws IOException, InterruptedException {
+            running = h.started(product.start(spec, starts == 0 ? dir : dir.resolveSibling(dir.getFileName() + "-" + starts)));
+            starts++;
+            if (warm) {
+                PeakHarness.warm(url(h.options().path()));
+            }
+        }
+
+        URI url(String path) {
+            return EdgePeak.withoutDefaultPort(running.frontUri().resolve(path));
+        }
+
+        /** Whether every process of the tiers still runs. */
+        boolean alive() {
+            return running.pids().stream().allMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        }
+
+        /**
+         * Whether every process still runs {@code settle} after a run: what wrk left as it ended (its
+         * connections closed with requests in flight) is the run's doing, and a crash it causes comes
+         * a moment after wrk has exited.
+         */
+        boolean survives(Duration settle) throws InterruptedException {
+            long deadline = System.nanoTime() + settle.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (!alive()) {
+                    return false;
+                }
+                Thread.sleep(50);
+            }
+            return alive();
+        }
+
+        /** The tiers running, started again if a process of theirs is gone. */
+        Edge.Running running() throws IOException, InterruptedException {
+            if (!alive()) {
+                h.stop(running);
+                start();
+            }
+            return running;
+        }
+
+        void stop() {
+            h.stop(running);
+        }
+    }
+
+    /**
+     * One wrk run of class {@code c}: each component's CPU over the run, per request. A run after
+     * which a tier's process is gone measured nothing trustworthy (its CPU went with it): it is
+     * dropped, said in a warning and in {@code lost}, and the tiers start again for the next.
+     */
+    private static void once(PeakHarness h, Wrk wrk, RequestClass c, Path script, int round, Tiers holder,
+            OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
+            Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
+        Edge.Running tiers = holder.running();
+        URI url = holder.url(h.options().path());
         List<Long> front = tiers.frontPids();
         // The tiers' PIDs are front first, then back (Edge.Running#pids).
         long back = tiers.pids().get(1);
         double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
-        Wrk.Counted run = wrk.runCounted(url, script, h.options().dir().resolve("wrk"),
-                c.name().toLowerCase(Locale.ROOT) + "-" + round);
+        Wrk.Counted run;
+        try {
+            run = wrk.runCounted(url, script, h.options().dir().resolve("wrk"), c.name().toLowerCase(Locale.ROOT) + "-" + round);
+        } catch (IOException e) {
+            if (holder.alive()) {
+                throw e;
+            }
+            run = null;
+        }
         double[] after = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
+        if (run == null || !holder.survives(Duration.ofMillis(500))) {
+            String why = h.options().product().displayName() + "'s tiers lost a process during the " + c + " run"
+                    + " (a crash: its log is in the tier's folder)";
+            h.warn((round == 0 ? "warm-up: " : "round " + round + ": ") + why + "; started again");
+            lost.put(c, why);
+            return;
+        }
         long n = run.result().requests();
         if (n == 0) {
             throw new IOException(c + ": wrk completed no request in round " + round);
@@ -219,6 +309,9 @@ public final class ServiceDemands {
             classes.put(e.getKey().name().toLowerCase(Locale.ROOT), one);
         }
         json.put("classes", classes);
+        Map<String, String> missing = new LinkedHashMap<>();
+        outcome.notMeasured().forEach((c, why) -> missing.put(c.name().toLowerCase(Locale.ROOT), why));
+        json.put("notMeasured", missing);
         json.put("warnings", outcome.warnings());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
     }
@@ -255,6 +348,7 @@ public final class ServiceDemands {
             s.append(String.format(Locale.ROOT, " %10.1f %12.0f%n", e.getValue().total(),
                     e.getValue().requestsPerSecond().median()));
         }
+        outcome.notMeasured().forEach((c, why) -> s.append(String.format(Locale.ROOT, "%-10s not measured: %s%n", c, why)));
         return s.toString();
     }
 }

@@ -27,7 +27,7 @@ class ServiceDemandsTest {
         Map<RequestClass, ClassDemands> demands = new EnumMap<>(RequestClass.class);
         demands.put(RequestClass.HIT, new ClassDemands(hit, new Spread(List.of(56_000.0, 57_000.0, 58_000.0))));
         return new ServiceDemands.Outcome(EdgeProduct.HAPROXY, Map.of("cpus", "2", "cpu_model", "Test CPU"), 50,
-                demands, List.of());
+                demands, Map.of(RequestClass.MISS, "HAProxy's tiers lost a process during the MISS run"), List.of());
     }
 
     @Test
@@ -47,6 +47,7 @@ class ServiceDemandsTest {
         assertThat(front.get("rounds")).hasSize(3);
         assertThat(json.get("classes").get("hit").get("demands").get("load_generator").get("median").asDouble())
                 .isEqualTo(11.5);
+        assertThat(json.get("notMeasured").get("miss").asText()).contains("lost a process during the MISS run");
     }
 
     @Test
@@ -56,7 +57,8 @@ class ServiceDemandsTest {
 
     @Test
     void tableGivesEachComponentsMedianWithItsRange() {
-        assertThat(ServiceDemands.table(outcome())).contains("18.0 (17.0-20.0)", "11.5 (11.0-12.0)", "57000");
+        assertThat(ServiceDemands.table(outcome())).contains("18.0 (17.0-20.0)", "11.5 (11.0-12.0)", "57000",
+                "MISS       not measured: HAProxy's tiers lost a process");
     }
 
     @Test

@@ -1,0 +1,76 @@
+package dev.ratecache.suite.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratecache.suite.Repo;
+import dev.ratecache.suite.edge.EdgeProduct;
+import dev.ratecache.suite.peak.HitInstructions;
+import dev.ratecache.suite.peak.ServiceDemands;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/capacity.md's measured tables come from the committed files peak writes: the instruction
+ * counts of results/instructions.json and each product's results/demands*.json. A new measurement
+ * changes them in one command, never by hand.
+ */
+class CapacityDocTest {
+    private static final String REGENERATE = "./mvnw -B -q test -pl suite -am -Dtest=CapacityDocTest -Ddocs.write=true";
+    private static final Path PAGE = Repo.root().resolve("docs/capacity.md");
+
+    @Test
+    void thePageQuotesTheCommittedInstructionCountsAndTheBoundTheTestCommandHolds() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(Repo.root().resolve("results/instructions.json").toFile());
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "Measured %s on %s CPUs (%s), nginx %s.%n%n",
+                json.get("measured").asText().substring(0, 10), json.path("machine").path("cpus").asText(),
+                json.path("machine").path("cpu_model").asText(), json.path("machine").path("nginx").asText()));
+        table.append("| front tier, HIT path | instructions per HIT | over the bare cache |\n| --- | ---: | ---: |\n");
+        json.get("rows").forEach(r -> table.append(String.format(Locale.ROOT, "| %s | %,d | %.2f |%n",
+                r.get("step").asText(), r.get("instructionsPerHit").asLong(), r.get("ratio").asDouble())));
+        table.append(String.format(Locale.ROOT, "%nThe production front over the bare cache: %.2f; the bound: %.2f.%n",
+                json.get("ratio").asDouble(), json.get("bound").asDouble()));
+        // The committed counts hold the bound the guard holds the code to.
+        assertThat(json.get("ratio").asDouble()).isLessThanOrEqualTo(HitInstructions.NGINX_BOUND);
+
+        Committed.block(PAGE, "instructions", table.toString(), REGENERATE);
+    }
+
+    @Test
+    void thePageQuotesEveryProductsCommittedDemands() throws Exception {
+        StringBuilder table = new StringBuilder("CPU microseconds per request, median over the rounds (least–most), and"
+                + " the rate wrk drove (`wrk -t1 -c50`, one nginx worker).\n\n"
+                + "| product | class | front | back | origin | wrk | requests/s |\n"
+                + "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        String measured = null;
+        for (EdgeProduct product : EdgeProduct.values()) {
+            Path file = Repo.root().resolve(ServiceDemands.defaultFile(product));
+            assertThat(file).as(product + "'s demands in results/").exists();
+            JsonNode json = new ObjectMapper().readTree(file.toFile());
+            measured = measured != null ? measured : json.get("measured").asText().substring(0, 10) + " on "
+                    + json.path("machine").path("cpus").asText() + " CPUs (" + json.path("machine").path("cpu_model").asText()
+                    + ")";
+            var classes = json.get("classes").fields();
+            while (classes.hasNext()) {
+                var c = classes.next();
+                JsonNode d = c.getValue().get("demands");
+                table.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.0f |%n",
+                        product.displayName(), c.getKey().toUpperCase(Locale.ROOT), cell(d.get("front")), cell(d.get("back")),
+                        cell(d.get("origin")), cell(d.get("load_generator")),
+                        c.getValue().get("requestsPerSecond").get("median").asDouble()));
+            }
+        }
+        table.append("\nMeasured ").append(measured).append(", idle.\n");
+        assertThat(Files.readString(PAGE)).contains("peak --demands");
+
+        Committed.block(PAGE, "demands", table.toString(), REGENERATE);
+    }
+
+    private static String cell(JsonNode spread) {
+        return String.format(Locale.ROOT, "%.1f (%.1f–%.1f)", spread.get("median").asDouble(), spread.get("min").asDouble(),
+                spread.get("max").asDouble());
+    }
+}
