@@ -28,8 +28,13 @@ public record Figure<K>(K key, List<Wrk.Result> runs, List<Double> ratios, List<
 
     /** The model's two columns, 18 characters: its requests/s and the measured rate's distance from it, or dashes. */
     public static String modelColumns(Figure<?> f) {
-        return Double.isNaN(f.medianPredicted()) ? String.format(Locale.ROOT, "%10s %7s", "-", "-")
-                : String.format(Locale.ROOT, "%10.0f %+6.0f%%", f.medianPredicted(), f.predictionError() * 100);
+        return modelColumns(f.medianRequestsPerSecond(), f.medianPredicted());
+    }
+
+    /** The same for a {@code measured} rate and its {@code predicted} one (NaN: not predicted). */
+    public static String modelColumns(double measured, double predicted) {
+        return Double.isNaN(predicted) ? String.format(Locale.ROOT, "%10s %7s", "-", "-")
+                : String.format(Locale.ROOT, "%10.0f %+6.0f%%", predicted, (measured / predicted - 1) * 100);
     }
 
     /** The measured median over the predicted one, less 1: +0.05 is 5 % faster than predicted. */

@@ -88,18 +88,33 @@ public final class H2load {
      * has passed; {@code dir} keeps each run's {@code name}-N.out and .log.
      */
     public Result run(URI url, Duration duration, Path dir, String name) throws IOException, InterruptedException {
-        long until = System.nanoTime() + duration.toNanos();
-        Result total = new Result(0, 0, 0, 0, "", "");
-        for (int i = 1; i == 1 || System.nanoTime() < until; i++) {
-            total = total.plus(once(url, dir, name + "-" + i));
-        }
-        return total;
+        return runCounted(url, duration, dir, name).result();
     }
 
-    private Result once(URI url, Path dir, String name) throws IOException, InterruptedException {
+    /** {@link #run}, with h2load's own CPU over all its runs. */
+    public Counted<Result> runCounted(URI url, Duration duration, Path dir, String name)
+            throws IOException, InterruptedException {
+        long until = System.nanoTime() + duration.toNanos();
+        Result total = new Result(0, 0, 0, 0, "", "");
+        double cpu = 0;
+        for (int i = 1; i == 1 || System.nanoTime() < until; i++) {
+            Counted<Result> one = once(url, dir, name + "-" + i);
+            total = total.plus(one.result());
+            cpu += one.cpuSeconds();
+        }
+        return new Counted<>(total, cpu);
+    }
+
+    /** Requests in flight at once: the closed loop's population. */
+    public int inFlight() {
+        return connections * streams;
+    }
+
+    private Counted<Result> once(URI url, Path dir, String name) throws IOException, InterruptedException {
         List<String> command = List.of(binary(), "-c", String.valueOf(connections), "-m", String.valueOf(streams),
                 "-n", String.valueOf((long) connections * REQUESTS_PER_CONNECTION), url.toString());
-        return parse(ClientProcess.run("h2load", name, command, dir, Duration.ofSeconds(120), url).output());
+        ClientProcess.Ran ran = ClientProcess.run("h2load", name, command, dir, Duration.ofSeconds(120), url);
+        return new Counted<>(parse(ran.output()), ran.cpuSeconds());
     }
 
     /**

@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.ToLongFunction;
 
 /**
  * What every peak mode runs on: its options, the suite's origin and whatever else it starts (all
@@ -125,19 +124,6 @@ public final class PeakHarness implements AutoCloseable {
     }
 
     /**
-     * Runs {@code client}, counting the CPU of the process trees of {@code pids} meanwhile; the CPU is
-     * NaN without a PID to count (a running stack's front the suite cannot see) or without a request.
-     */
-    public static <T> Measured<T> measure(Client<T> client, ToLongFunction<T> requests, long... pids)
-            throws IOException, InterruptedException {
-        double before = cpuSeconds(pids);
-        T result = client.run();
-        double seconds = cpuSeconds(pids) - before;
-        long n = requests.applyAsLong(result);
-        return new Measured<>(result, n == 0 || pids.length == 0 ? Double.NaN : seconds * 1e6 / n);
-    }
-
-    /**
      * One wrk run on {@code url} (its output under wrk/ as {@code name}), served by the trees of
      * {@code pids}, whose CPU per request is the run's; and beside it the rate {@link SharedCpu}
      * predicts for the run's own demands: each of {@code pids}' CPU per request, the suite's origin's
@@ -160,25 +146,42 @@ public final class PeakHarness implements AutoCloseable {
             }
         }
         double[] before = busy.stream().mapToDouble(ProcCpu::treeSeconds).toArray();
-        Wrk.Counted run = wrk.runCounted(url, script, options.dir().resolve("wrk"), name);
+        Counted<Wrk.Result> run = wrk.runCounted(url, script, options.dir().resolve("wrk"), name);
         double[] after = busy.stream().mapToDouble(ProcCpu::treeSeconds).toArray();
         long n = run.result().requests();
         if (n == 0 || pids.length == 0) {
             return new Measured<>(run.result(), Double.NaN);
         }
         double servers = 0;
-        List<SharedCpu.Process> processes = new ArrayList<>();
+        double[] used = new double[busy.size()];
         for (int i = 0; i < busy.size(); i++) {
-            double seconds = after[i] - before[i];
+            used[i] = after[i] - before[i];
             if (i < pids.length) {
-                servers += seconds;
+                servers += used[i];
             }
-            processes.add(new SharedCpu.Process("pid " + busy.get(i), Math.max(0, seconds) / n, threads(busy.get(i))));
         }
-        processes.add(new SharedCpu.Process("wrk", run.cpuSeconds() / n, options.load().threads()));
-        double predicted = processes.stream().allMatch(p -> p.demandSec() == 0) ? Double.NaN
-                : new SharedCpu(CORES, processes, 0).closed(options.load().connections(), 0).throughputPerSec();
-        return new Measured<>(run.result(), servers * 1e6 / n, predicted);
+        return new Measured<>(run.result(), servers * 1e6 / n, predicted(busy, used, n, run.cpuSeconds(),
+                options.load().threads(), options.load().connections()));
+    }
+
+    /**
+     * The rate {@link SharedCpu} predicts for a client run that completed {@code requests}: each of
+     * {@code pids}' CPU seconds over it ({@code used}, in the same order) and the client's own, on this
+     * machine's cores, the client as wide as {@code clientThreads}, {@code population} requests in
+     * flight; NaN when nothing was measured.
+     */
+    static double predicted(List<Long> pids, double[] used, long requests, double clientSeconds, int clientThreads,
+            int population) {
+        if (requests == 0) {
+            return Double.NaN;
+        }
+        List<SharedCpu.Process> processes = new ArrayList<>();
+        for (int i = 0; i < pids.size(); i++) {
+            processes.add(new SharedCpu.Process("pid " + pids.get(i), Math.max(0, used[i]) / requests, threads(pids.get(i))));
+        }
+        processes.add(new SharedCpu.Process("client", Math.max(0, clientSeconds) / requests, clientThreads));
+        return processes.stream().allMatch(p -> p.demandSec() == 0) ? Double.NaN
+                : new SharedCpu(CORES, processes, 0).closed(population, 0).throughputPerSec();
     }
 
     private final List<Long> alsoBusy = new ArrayList<>();
@@ -250,14 +253,6 @@ public final class PeakHarness implements AutoCloseable {
         } catch (Exception ignored) {
             // Stopping the rest matters more than this one's error.
         }
-    }
-
-    private static double cpuSeconds(long... pids) {
-        double total = 0;
-        for (long pid : pids) {
-            total += ProcCpu.treeSeconds(pid);
-        }
-        return total;
     }
 
     static long originRequests(OriginServer origin) {

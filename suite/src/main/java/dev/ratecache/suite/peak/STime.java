@@ -83,11 +83,17 @@ public final class STime {
      */
     public static Result run(String host, int port, String path, Handshake handshake, Duration time, Path dir,
             String name) throws IOException, InterruptedException {
+        return runCounted(host, port, path, handshake, time, dir, name).result();
+    }
+
+    /** {@link #run}, with s_time's own CPU. */
+    public static Counted<Result> runCounted(String host, int port, String path, Handshake handshake, Duration time,
+            Path dir, String name) throws IOException, InterruptedException {
         List<String> command = List.of(binary(), "s_time", "-connect", host + ":" + port, handshake.flag(),
                 "-time", String.valueOf(time.toSeconds()), "-www", path);
         ClientProcess.Ran ran = ClientProcess.run("openssl s_time", name, command, dir, time.plusSeconds(30),
                 host + ":" + port);
-        return parse(ran.output()).timed(ran.wallSeconds());
+        return new Counted<>(parse(ran.output()).timed(ran.wallSeconds()), ran.cpuSeconds());
     }
 
     /**

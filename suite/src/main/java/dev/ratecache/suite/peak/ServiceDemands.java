@@ -233,7 +233,7 @@ public final class ServiceDemands {
         // The tiers' PIDs are front first, then back (Edge.Running#pids).
         long back = tiers.pids().get(1);
         double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
-        Wrk.Counted run;
+        Counted<Wrk.Result> run;
         try {
             run = wrk.runCounted(url, script, h.options().dir().resolve("wrk"), c.name().toLowerCase(Locale.ROOT) + "-" + round);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.ratecache.suite.peak;
 
+import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.TlsFiles;
@@ -62,8 +63,14 @@ public final class TlsPeak {
      * @param count     requests (or connections) answered
      * @param failures  errors, and answers that were not 2xx or 3xx
      * @param cpuMicros the server's nginx CPU (master and workers) per request, in microseconds
+     * @param predicted the shared-CPU model's rate for the run's own CPU per request, nginx's and the client's
      */
-    public record Sample(double perSecond, long count, long failures, double cpuMicros) {}
+    public record Sample(double perSecond, long count, long failures, double cpuMicros, double predicted) {
+        /** Without a prediction. */
+        public Sample(double perSecond, long count, long failures, double cpuMicros) {
+            this(perSecond, count, failures, cpuMicros, Double.NaN);
+        }
+    }
 
     /** A row's runs over the rounds: the front's and, in the same round right before it, the ceiling's. */
     public record Row(Kind kind, String client, List<Sample> front, List<Sample> ceiling) {
@@ -86,6 +93,7 @@ public final class TlsPeak {
         public double medianCeiling() { return median(ceiling, Sample::perSecond); }
         public double medianFrontCpu() { return median(front, Sample::cpuMicros); }
         public double medianCeilingCpu() { return median(ceiling, Sample::cpuMicros); }
+        public double medianFrontPredicted() { return median(front, Sample::predicted); }
         public long failures() {
             return front.stream().mapToLong(Sample::failures).sum() + ceiling.stream().mapToLong(Sample::failures).sum();
         }
@@ -151,10 +159,10 @@ public final class TlsPeak {
                     String name = kind.name().toLowerCase(Locale.ROOT) + "-" + round;
                     h.say("  round %d: %-34s %-22s ceiling, then %s%n", round, kind.label(), clients.get(kind), frontUrl);
                     ceilings.computeIfAbsent(kind, x -> new ArrayList<>()).add(measure(kind, ceiling.uri().resolve(
-                            options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name, h2));
+                            options.path()), ceiling.pid(), wrk, h2load, options.load().duration(), out, "ceiling-" + name, h2, options.load()));
                     fronts.computeIfAbsent(kind, x -> new ArrayList<>()).add(h.notReachingOrigin(kind.label(), round,
                             () -> measure(kind, frontUrl, stack.frontPid(), wrk, h2load, options.load().duration(),
-                                    out, "front-" + name, h2)));
+                                    out, "front-" + name, h2, options.load())));
                 }
             });
             List<Row> rows = new ArrayList<>();
@@ -175,29 +183,50 @@ public final class TlsPeak {
         }
     }
 
-    /** One client run of {@code kind} against {@code url}, with the CPU of the nginx whose master is {@code pid}. */
+    /**
+     * One client run of {@code kind} against {@code url}, with the CPU of the nginx whose master is
+     * {@code pid}, and the rate the shared-CPU model predicts from that nginx's and the client's own CPU
+     * per request: wrk's connections in flight, s_time's one connection at a time, h2load's streams.
+     */
     private static Sample measure(Kind kind, URI url, long pid, Wrk wrk, H2load h2load, Duration duration, Path dir,
-            String name, Map<String, String> seen) throws IOException, InterruptedException {
-        PeakHarness.Measured<Sample> s = PeakHarness.measure(() -> switch (kind) {
+            String name, Map<String, String> seen, Wrk.Load load) throws IOException, InterruptedException {
+        double before = ProcCpu.treeSeconds(pid);
+        Sample sample;
+        double clientSeconds;
+        int threads = 1;
+        int inFlight = 1;
+        switch (kind) {
             case CLEARTEXT, TLS_KEEPALIVE -> {
-                Wrk.Result r = wrk.run(url, null, dir, name);
-                yield new Sample(r.requestsPerSecond(), r.requests(), r.non2xx() + r.socketErrors(), 0);
+                Counted<Wrk.Result> run = wrk.runCounted(url, null, dir, name);
+                Wrk.Result r = run.result();
+                sample = new Sample(r.requestsPerSecond(), r.requests(), r.non2xx() + r.socketErrors(), 0);
+                clientSeconds = run.cpuSeconds();
+                threads = load.threads();
+                inFlight = load.connections();
             }
             case TLS_RESUMED, TLS_FULL -> {
                 STime.Handshake handshake = kind == Kind.TLS_FULL ? STime.Handshake.FULL : STime.Handshake.RESUMED;
-                STime.Result r = STime.run(url.getHost(), url.getPort(), url.getRawPath(), handshake, duration, dir, name);
+                Counted<STime.Result> run = STime.runCounted(url.getHost(), url.getPort(), url.getRawPath(), handshake,
+                        duration, dir, name);
+                STime.Result r = run.result();
                 // A resumed row whose sessions were not resumed measured full handshakes.
                 long notResumed = handshake == STime.Handshake.RESUMED ? r.connections() - r.resumed() : 0;
-                yield new Sample(r.connectionsPerSecond(), r.connections(), notResumed, 0);
+                sample = new Sample(r.connectionsPerSecond(), r.connections(), notResumed, 0);
+                clientSeconds = run.cpuSeconds();
             }
-            case HTTP2 -> {
-                H2load.Result r = h2load.run(url, duration, dir, name);
+            default -> {
+                Counted<H2load.Result> run = h2load.runCounted(url, duration, dir, name);
+                H2load.Result r = run.result();
                 seen.put(r.application(), r.tls());
-                yield new Sample(r.requestsPerSecond(), r.succeeded(), r.failed(), 0);
+                sample = new Sample(r.requestsPerSecond(), r.succeeded(), r.failed(), 0);
+                clientSeconds = run.cpuSeconds();
+                inFlight = h2load.inFlight();
             }
-        }, Sample::count, pid);
-        Sample r = s.result();
-        return new Sample(r.perSecond(), r.count(), r.failures(), s.cpuMicros());
+        }
+        double used = ProcCpu.treeSeconds(pid) - before;
+        long n = sample.count();
+        return new Sample(sample.perSecond(), n, sample.failures(), n == 0 ? Double.NaN : used * 1e6 / n,
+                PeakHarness.predicted(List.of(pid), new double[] {used}, n, clientSeconds, threads, inFlight));
     }
 
     /**
@@ -257,14 +286,17 @@ public final class TlsPeak {
                 + " and range over rounds. per s: requests/s, or connections/s where each connection makes its own"
                 + " handshake for one request (s_time, one connection at a time: its own handshake work is in the"
                 + " figure too). cpu us: nginx's CPU per request (the front's, the ceiling's); cpu: the ceiling's over the"
-                + " front's, round by round, which a busy machine disturbs far less than the rates.%n", outcome.bodyBytes(), outcome.handshake()));
-        s.append(String.format(Locale.ROOT, "%-34s %-22s %10s %10s %6s %10s %8s %8s %6s%n", "path", "client", "front/s",
-                "ceiling/s", "ratio", "range", "cpu us", "ceil us", "cpu"));
+                + " front's, round by round, which a busy machine disturbs far less than the rates. model: the front's"
+                + " rate the shared-CPU model predicts from nginx's and the client's own CPU per request"
+                + " (docs/capacity.md), and how far the measured rate is from it.%n", outcome.bodyBytes(), outcome.handshake()));
+        s.append(String.format(Locale.ROOT, "%-34s %-22s %10s %10s %6s %10s %8s %8s %6s %10s %7s%n", "path", "client",
+                "front/s", "ceiling/s", "ratio", "range", "cpu us", "ceil us", "cpu", "model", "vs"));
         for (Row r : outcome.rows()) {
-            s.append(String.format(Locale.ROOT, "%-34s %-22s %10.0f %10.0f %6.2f %10s %8.1f %8.1f %6.2f%n",
+            double predicted = r.medianFrontPredicted();
+            s.append(String.format(Locale.ROOT, "%-34s %-22s %10.0f %10.0f %6.2f %10s %8.1f %8.1f %6.2f %s%n",
                     r.kind().label(), r.client(), r.medianFront(), r.medianCeiling(), r.medianRatio(),
-                    r.ratio().range(), r.medianFrontCpu(),
-                    r.medianCeilingCpu(), r.medianCpuRatio()));
+                    r.ratio().range(), r.medianFrontCpu(), r.medianCeilingCpu(), r.medianCpuRatio(),
+                    Figure.modelColumns(r.medianFront(), predicted)));
         }
         return s.toString();
     }

@@ -84,11 +84,8 @@ public final class Wrk {
         return runCounted(url, script, dir, name).result();
     }
 
-    /** A run's figures and the CPU wrk itself spent on it: the load generator's share of the machine. */
-    public record Counted(Result result, double cpuSeconds) {}
-
     /** {@link #run}, with wrk's own CPU. */
-    public Counted runCounted(URI url, Path script, Path dir, String name) throws IOException, InterruptedException {
+    public Counted<Result> runCounted(URI url, Path script, Path dir, String name) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(binary(), "--latency",
                 "-t", String.valueOf(load.threads()), "-c", String.valueOf(load.connections()),
                 "-d", load.duration().toSeconds() + "s", "--timeout", "5s"));
@@ -97,7 +94,7 @@ public final class Wrk {
         }
         command.add(url.toString());
         ClientProcess.Ran ran = ClientProcess.run("wrk", name, command, dir, load.duration().plusSeconds(30), url);
-        return new Counted(parse(ran.output()), ran.cpuSeconds());
+        return new Counted<>(parse(ran.output()), ran.cpuSeconds());
     }
 
     /**
