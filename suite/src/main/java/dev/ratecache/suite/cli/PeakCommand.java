@@ -608,19 +608,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
                     ? "--instructions" : breakdown ? "--breakdown" : appPath != null ? "--app-path" : fleet ? "--fleet"
                     : quotaGiven() ? "--quota" : switches.tls() ? "--tls" : "--nginx-conf"));
         }
-        if (instructionsFile != null && !instructions) {
-            problems.add("--instructions-file says where --instructions writes: give --instructions too");
-        }
-        if (instructionsFile != null && instructionsFile.getParent() != null
-                && !Files.isDirectory(instructionsFile.getParent())) {
-            problems.add("--instructions-file: no folder " + instructionsFile.getParent() + " to write it in");
-        }
-        if (demandsFile != null && !demands) {
-            problems.add("--demands-file says where --demands writes: give --demands too");
-        }
-        if (demandsFile != null && demandsFile.getParent() != null && !Files.isDirectory(demandsFile.getParent())) {
-            problems.add("--demands-file: no folder " + demandsFile.getParent() + " to write it in");
-        }
+        outputFileProblems(problems, "--instructions", instructions, instructionsFile);
+        outputFileProblems(problems, "--demands", demands, demandsFile);
         if (instructions && (appPath != null || fleet || quotaGiven() || switches.tls() || againstBareForm()
                 || ownConfig.given())) {
             problems.add("--instructions counts the suite's nginx front on the HIT path alone: drop " + (appPath != null
@@ -657,6 +646,16 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         dev.ratecache.suite.switches.OriginUrl.addUnanswered(switches.origins(), problems);
         Refuse.ifAny(spec, problems);
+    }
+
+    /** A mode's --MODE-file: given only with the mode, and in a folder that exists. */
+    private static void outputFileProblems(List<String> problems, String mode, boolean given, Path file) {
+        if (file != null && !given) {
+            problems.add(mode + "-file says where " + mode + " writes: give " + mode + " too");
+        }
+        if (file != null && file.getParent() != null && !Files.isDirectory(file.getParent())) {
+            problems.add(mode + "-file: no folder " + file.getParent() + " to write it in");
+        }
     }
 
     /** What --edge haproxy|varnish does not measure, one line each: nginx's own ways, and nginx's workers. */
