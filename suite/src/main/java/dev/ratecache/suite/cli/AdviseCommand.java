@@ -19,6 +19,7 @@ import dev.ratecache.suite.explain.ConfigRefused;
 import dev.ratecache.suite.advise.QuotaAdviceReport;
 import dev.ratecache.suite.advise.QuotaAdvisor;
 import dev.ratecache.suite.advise.TierAdviceReport;
+import dev.ratecache.suite.peak.ServiceDemands;
 import dev.ratecache.suite.switches.LimitTier;
 import dev.ratecache.suite.switches.TierMembership;
 import dev.ratecache.suite.switches.TiersFile;
@@ -142,8 +143,8 @@ public final class AdviseCommand implements Callable<Integer> {
 
     @Option(names = "--demands", paramLabel = "FILE",
             description = "With --sizing: the service demands to size with, as ./run-tests.sh peak --demands writes them"
-                    + " (yours, measured on your machine). Default: results/demands.json, measured on this project's"
-                    + " 2-core machine.")
+                    + " (yours, measured on your machine). Default: results/demands.json when peak --demands wrote it"
+                    + " here, else results/example-capacity/demands.json, measured on this project's 2-core machine.")
     Path demandsFile;
 
     /** --sizing's demands, read by {@link #validate}. */
@@ -343,7 +344,7 @@ public final class AdviseCommand implements Callable<Integer> {
             problems.add("--demands is what --sizing sizes with: add --sizing");
         }
         if (sizing) {
-            Path file = demandsFile != null ? demandsFile : Repo.root().resolve("results/demands.json");
+            Path file = demandsFile != null ? demandsFile : defaultDemands();
             Optional<String> unreadable = UserFile.problem(file);
             if (unreadable.isPresent()) {
                 problems.add("--demands " + unreadable.get() + (demandsFile == null
@@ -360,6 +361,17 @@ public final class AdviseCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n  ", problems));
         }
         return new Advisor.Options(capacity, hurt, maxStaleness, top, frontMode.equals("nodelay"), reading);
+    }
+
+    /**
+     * --sizing's demands unless --demands names some: yours, where ./run-tests.sh peak --demands wrote
+     * them (results/demands.json), else those measured on this project's 2-core machine.
+     */
+    static Path defaultDemands() {
+        Path yours = Repo.root().resolve(ServiceDemands.defaultFile(dev.ratecache.suite.edge.EdgeProduct.DEFAULT));
+        return Files.isRegularFile(yours) ? yours
+                : Repo.root().resolve(ServiceDemands.COMMITTED).resolve(ServiceDemands.fileName(
+                        dev.ratecache.suite.edge.EdgeProduct.DEFAULT));
     }
 
     private static Double number(String text) {

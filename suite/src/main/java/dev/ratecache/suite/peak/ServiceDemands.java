@@ -36,7 +36,11 @@ public final class ServiceDemands {
         HIT("answered from the front's cache"),
         MISS("through both tiers to the origin, a new URL each"),
         BYPASS("through both tiers to the origin past the cache (an Authorization header)"),
-        REJECTION("refused 429 by the front's per-client limit");
+        REJECTION("refused 429 by the front's per-client limit"),
+        TLS_HIT("a HIT over TLS, on a kept-alive connection (wrk over https)"),
+        TLS_HANDSHAKE("a new connection with a full TLS handshake, and one HIT on it (openssl s_time -new, one"
+                + " connection at a time): per connection"),
+        H2_HIT("a HIT over HTTP/2 and TLS, multiplexed (h2load)");
 
         private final String meaning;
 
@@ -51,7 +55,7 @@ public final class ServiceDemands {
 
     /** Whose CPU: each tier's processes, the origin's JVM, and the load generator itself. */
     public enum Component {
-        FRONT("front"), BACK("back"), ORIGIN("origin"), LOAD_GENERATOR("load generator (wrk)");
+        FRONT("front"), BACK("back"), ORIGIN("origin"), LOAD_GENERATOR("load generator");
 
         private final String label;
 
@@ -134,6 +138,8 @@ public final class ServiceDemands {
                 h.say("  round %d: %-10s %s%n", round, RequestClass.REJECTION, rejecting.url(options.path()));
                 once(h, wrk, RequestClass.REJECTION, null, round, rejecting, origin, rounds, rates, lost);
             });
+            rejecting.stop();
+            tls(h, product, cache, wrk, origin, rounds, rates, lost);
             warnings = h.warnings();
         }
         Map<RequestClass, ClassDemands> demands = new EnumMap<>(RequestClass.class);
@@ -146,6 +152,73 @@ public final class ServiceDemands {
         }
         lost.keySet().removeAll(demands.keySet());
         return new Outcome(options.product(), machine, options.load().connections(), demands, lost, warnings);
+    }
+
+    /** The classes over TLS, each a client of its own; measured where the product caches and takes --tls. */
+    static final List<RequestClass> OVER_TLS = List.of(RequestClass.TLS_HIT, RequestClass.TLS_HANDSHAKE,
+            RequestClass.H2_HIT);
+
+    /**
+     * The TLS classes through tiers with --tls (HTTP/2 on), a warm-up round first (whose HITs also fill
+     * the cache: s_time asks without a Host header, another key). A product that refuses the TLS spec, or
+     * has no cache for these HITs, says why in place of their figures.
+     */
+    private static void tls(PeakHarness h, Edge product, boolean cache, Wrk wrk, OriginServer origin,
+            Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
+            Map<RequestClass, String> lost) throws IOException, InterruptedException {
+        PeakOptions options = h.options();
+        dev.ratecache.suite.spec.StackSpec spec = PeakRun.open(options.switches()).tls(true).http2(true)
+                .spec(options.ports());
+        String refused = !cache ? options.product().displayName() + " has no cache, so no HIT over TLS"
+                : product.refusal(spec).map(r -> options.product().displayName() + " refuses --tls: " + r).orElse(null);
+        if (refused != null) {
+            OVER_TLS.forEach(c -> lost.put(c, refused));
+            return;
+        }
+        Tiers tls = new Tiers(h, product, spec, options.dir().resolve("tls"), false);
+        H2load h2load = new H2load(H2load.connectionsFor(options.load().connections(), options.streams()),
+                options.streams());
+        for (int round = 0; round <= options.rounds(); round++) {
+            for (RequestClass c : OVER_TLS) {
+                h.say("  %s: %-13s %s%n", round == 0 ? "warm-up" : "round " + round, c, tls.url(options.path()));
+                Client client = switch (c) {
+                    case TLS_HANDSHAKE -> (url, name) -> {
+                        Counted<STime.Result> run = STime.runCounted(url.getHost(), url.getPort(), url.getRawPath(),
+                                STime.Handshake.FULL, options.load().duration(), options.dir().resolve("clients"), name);
+                        return new Counted<>(new Completed(run.result().connections(),
+                                run.result().connectionsPerSecond(), 0), run.cpuSeconds());
+                    };
+                    case H2_HIT -> (url, name) -> {
+                        Counted<H2load.Result> run = h2load.runCounted(url, options.load().duration(),
+                                options.dir().resolve("clients"), name);
+                        H2load.Result r = run.result();
+                        return new Counted<>(new Completed(r.succeeded(), r.requestsPerSecond(),
+                                r.requests() == 0 ? 0 : (double) r.failed() / r.requests()), run.cpuSeconds());
+                    };
+                    default -> wrkClient(wrk, null, options.dir().resolve("wrk"));
+                };
+                once(h, client, c, round, tls, origin, round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
+                        round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
+            }
+        }
+        tls.stop();
+    }
+
+    /** What a client run completed: requests (or connections), their rate, the share not answered 2xx or 3xx. */
+    record Completed(long requests, double perSecond, double non2xxShare) {}
+
+    /** A client run against a URL, its output named for the run. */
+    interface Client {
+        Counted<Completed> run(URI url, String name) throws IOException, InterruptedException;
+    }
+
+    /** wrk with {@code script} (null for none). */
+    static Client wrkClient(Wrk wrk, Path script, Path dir) {
+        return (url, name) -> {
+            Counted<Wrk.Result> run = wrk.runCounted(url, script, dir, name);
+            Wrk.Result r = run.result();
+            return new Counted<>(new Completed(r.requests(), r.requestsPerSecond(), r.non2xxShare()), run.cpuSeconds());
+        };
     }
 
     /**
@@ -227,15 +300,21 @@ public final class ServiceDemands {
     private static void once(PeakHarness h, Wrk wrk, RequestClass c, Path script, int round, Tiers holder,
             OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
             Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
+        once(h, wrkClient(wrk, script, h.options().dir().resolve("wrk")), c, round, holder, origin, rounds, rates, lost);
+    }
+
+    private static void once(PeakHarness h, Client client, RequestClass c, int round, Tiers holder,
+            OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
+            Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
         Edge.Running tiers = holder.running();
         URI url = holder.url(h.options().path());
         List<Long> front = tiers.frontPids();
         // The tiers' PIDs are front first, then back (Edge.Running#pids).
         long back = tiers.pids().get(1);
         double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
-        Counted<Wrk.Result> run;
+        Counted<Completed> run;
         try {
-            run = wrk.runCounted(url, script, h.options().dir().resolve("wrk"), c.name().toLowerCase(Locale.ROOT) + "-" + round);
+            run = client.run(url, c.name().toLowerCase(Locale.ROOT) + "-" + round);
         } catch (IOException e) {
             if (holder.alive()) {
                 throw e;
@@ -252,7 +331,7 @@ public final class ServiceDemands {
         }
         long n = run.result().requests();
         if (n == 0) {
-            throw new IOException(c + ": wrk completed no request in round " + round);
+            throw new IOException(c + ": the client completed no request in round " + round);
         }
         boolean refused = c == RequestClass.REJECTION;
         double refusedShare = run.result().non2xxShare();
@@ -267,7 +346,7 @@ public final class ServiceDemands {
         }
         micros.put(Component.LOAD_GENERATOR, run.cpuSeconds() * 1e6 / n);
         rounds.computeIfAbsent(c, k -> new ArrayList<>()).add(micros);
-        rates.computeIfAbsent(c, k -> new ArrayList<>()).add(run.result().requestsPerSecond());
+        rates.computeIfAbsent(c, k -> new ArrayList<>()).add(run.result().perSecond());
     }
 
     private static double cpu(List<Long> pids) {
@@ -276,8 +355,16 @@ public final class ServiceDemands {
 
     /** Where peak --demands writes a product's demands unless told: results/demands.json for nginx's. */
     public static String defaultFile(EdgeProduct product) {
-        return product == EdgeProduct.DEFAULT ? "results/demands.json" : "results/demands-" + product + ".json";
+        return "results/" + fileName(product);
     }
+
+    /** demands.json for nginx's, demands-PRODUCT.json for another's. */
+    public static String fileName(EdgeProduct product) {
+        return product == EdgeProduct.DEFAULT ? "demands.json" : "demands-" + product + ".json";
+    }
+
+    /** The folder of the demands and instruction counts measured on this project's machine, which the docs quote. */
+    public static final String COMMITTED = "results/example-capacity";
 
     /** A wrk script that sends every request with an Authorization header, which the front's cache passes by. */
     static Path bypassScript(Path file) throws IOException {
@@ -294,7 +381,8 @@ public final class ServiceDemands {
         json.put("measured", Instant.now().toString());
         json.put("product", outcome.product().toString());
         json.put("machine", outcome.machine());
-        json.put("load", Map.of("tool", "wrk", "connections", outcome.connections()));
+        json.put("load", Map.of("clients", "wrk (HIT, MISS, BYPASS, REJECTION, TLS_HIT); openssl s_time -new, one"
+                + " connection at a time (TLS_HANDSHAKE); h2load (H2_HIT)", "connections", outcome.connections()));
         json.put("unit", "CPU microseconds per request");
         Map<String, Object> classes = new LinkedHashMap<>();
         for (Map.Entry<RequestClass, ClassDemands> e : outcome.demands().entrySet()) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/capacity.md's measured tables come from the committed files peak writes: the instruction
- * counts of results/instructions.json and each product's results/demands*.json. A new measurement
+ * counts of results/example-capacity/instructions.json and each product's demands*.json beside it. A new measurement
  * changes them in one command, never by hand.
  */
 class CapacityDocTest {
@@ -24,7 +24,7 @@ class CapacityDocTest {
 
     @Test
     void thePageQuotesTheCommittedInstructionCountsAndTheBoundTheTestCommandHolds() throws Exception {
-        JsonNode json = new ObjectMapper().readTree(Repo.root().resolve("results/instructions.json").toFile());
+        JsonNode json = new ObjectMapper().readTree(Repo.root().resolve(ServiceDemands.COMMITTED).resolve("instructions.json").toFile());
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "Measured %s on %s CPUs (%s), nginx %s.%n%n",
                 json.get("measured").asText().substring(0, 10), json.path("machine").path("cpus").asText(),
                 json.path("machine").path("cpu_model").asText(), json.path("machine").path("nginx").asText()));
@@ -42,13 +42,14 @@ class CapacityDocTest {
     @Test
     void thePageQuotesEveryProductsCommittedDemands() throws Exception {
         StringBuilder table = new StringBuilder("CPU microseconds per request, median over the rounds (least–most), and"
-                + " the rate wrk drove (`wrk -t1 -c50`, one nginx worker).\n\n"
-                + "| product | class | front | back | origin | wrk | requests/s |\n"
+                + " the rate the client drove (`wrk -t1 -c50`; `openssl s_time -new` for a handshake, one connection at a time;"
+                + " `h2load -c5 -m10` for HTTP/2), one nginx worker. A class a product has no figures for says why.\n\n"
+                + "| product | class | front | back | origin | client | per second |\n"
                 + "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
         String measured = null;
         for (EdgeProduct product : EdgeProduct.values()) {
-            Path file = Repo.root().resolve(ServiceDemands.defaultFile(product));
-            assertThat(file).as(product + "'s demands in results/").exists();
+            Path file = Repo.root().resolve(ServiceDemands.COMMITTED).resolve(ServiceDemands.fileName(product));
+            assertThat(file).as(product + "'s demands in " + ServiceDemands.COMMITTED).exists();
             JsonNode json = new ObjectMapper().readTree(file.toFile());
             measured = measured != null ? measured : json.get("measured").asText().substring(0, 10) + " on "
                     + json.path("machine").path("cpus").asText() + " CPUs (" + json.path("machine").path("cpu_model").asText()
@@ -61,6 +62,12 @@ class CapacityDocTest {
                         product.displayName(), c.getKey().toUpperCase(Locale.ROOT), cell(d.get("front")), cell(d.get("back")),
                         cell(d.get("origin")), cell(d.get("load_generator")),
                         c.getValue().get("requestsPerSecond").get("median").asDouble()));
+            }
+            var missing = json.path("notMeasured").fields();
+            while (missing.hasNext()) {
+                var m = missing.next();
+                table.append(String.format(Locale.ROOT, "| %s | %s | not measured: %s | | | | |%n", product.displayName(),
+                        m.getKey().toUpperCase(Locale.ROOT), m.getValue().asText()));
             }
         }
         table.append("\nMeasured ").append(measured).append(", idle.\n");
