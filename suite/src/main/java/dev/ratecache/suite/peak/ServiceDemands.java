@@ -167,8 +167,9 @@ public final class ServiceDemands {
             Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
             Map<RequestClass, String> lost) throws IOException, InterruptedException {
         PeakOptions options = h.options();
-        dev.ratecache.suite.spec.StackSpec spec = PeakRun.open(options.switches()).tls(true).http2(true)
-                .spec(options.ports());
+        // A throwaway CA for the address the clients reach the front on, as up --tls makes one.
+        dev.ratecache.suite.spec.StackSpec spec = dev.ratecache.suite.stack.Stack.withTls(PeakRun.open(
+                options.switches()).tls(true).http2(true).spec(options.ports()), options.dir());
         String refused = !cache ? options.product().displayName() + " has no cache, so no HIT over TLS"
                 : product.refusal(spec).map(r -> options.product().displayName() + " refuses --tls: " + r).orElse(null);
         if (refused != null) {
@@ -419,15 +420,16 @@ public final class ServiceDemands {
 
     /** The table: per class, each component's demand (median and range) and the rate wrk drove. */
     public static String table(Outcome outcome) {
-        StringBuilder s = new StringBuilder("CPU microseconds per request (median over rounds, range), from /proc per"
-                + " process over each wrk run; the load generator's own share counted apart.\n");
-        s.append(String.format(Locale.ROOT, "%-10s", "class"));
+        StringBuilder s = new StringBuilder("CPU microseconds per request (per connection for TLS_HANDSHAKE; median over"
+                + " rounds, range), from /proc per process over each client run; the load generator's own share counted"
+                + " apart.\n");
+        s.append(String.format(Locale.ROOT, "%-13s", "class"));
         for (Component c : Component.values()) {
             s.append(String.format(Locale.ROOT, " %20s", c.label()));
         }
         s.append(String.format(Locale.ROOT, " %10s %12s%n", "total", "requests/s"));
         for (Map.Entry<RequestClass, ClassDemands> e : outcome.demands().entrySet()) {
-            s.append(String.format(Locale.ROOT, "%-10s", e.getKey()));
+            s.append(String.format(Locale.ROOT, "%-13s", e.getKey()));
             for (Component c : Component.values()) {
                 Spread d = e.getValue().byComponent().get(c);
                 s.append(String.format(Locale.ROOT, " %20s", String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", d.median(),
@@ -436,7 +438,7 @@ public final class ServiceDemands {
             s.append(String.format(Locale.ROOT, " %10.1f %12.0f%n", e.getValue().total(),
                     e.getValue().requestsPerSecond().median()));
         }
-        outcome.notMeasured().forEach((c, why) -> s.append(String.format(Locale.ROOT, "%-10s not measured: %s%n", c, why)));
+        outcome.notMeasured().forEach((c, why) -> s.append(String.format(Locale.ROOT, "%-13s not measured: %s%n", c, why)));
         return s.toString();
     }
 }

@@ -58,7 +58,7 @@ class ServiceDemandsTest {
     @Test
     void tableGivesEachComponentsMedianWithItsRange() {
         assertThat(ServiceDemands.table(outcome())).contains("18.0 (17.0-20.0)", "11.5 (11.0-12.0)", "57000",
-                "MISS       not measured: HAProxy's tiers lost a process");
+                "MISS          not measured: HAProxy's tiers lost a process");
     }
 
     @Test
