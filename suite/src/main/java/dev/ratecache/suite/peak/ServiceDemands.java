@@ -154,6 +154,10 @@ public final class ServiceDemands {
         return new Outcome(options.product(), machine, options.load().connections(), demands, lost, warnings);
     }
 
+    /** The classes the front's cache answers: none of their requests should reach the origin after the warm-up. */
+    static final java.util.Set<RequestClass> HITS = java.util.EnumSet.of(RequestClass.HIT, RequestClass.TLS_HIT,
+            RequestClass.TLS_HANDSHAKE, RequestClass.H2_HIT);
+
     /** The classes over TLS, each a client of its own; measured where the product caches and takes --tls. */
     static final List<RequestClass> OVER_TLS = List.of(RequestClass.TLS_HIT, RequestClass.TLS_HANDSHAKE,
             RequestClass.H2_HIT);
@@ -177,10 +181,19 @@ public final class ServiceDemands {
             return;
         }
         Tiers tls = new Tiers(h, product, spec, options.dir().resolve("tls"), false);
+        List<RequestClass> classes = new ArrayList<>(OVER_TLS);
+        try {
+            // s_time asks HTTP/1.0 without a Host header: the front must answer that from its cache too.
+            TlsPeak.warmHostless(tls.url(options.path()), options.path(), spec.tls().flatMap(
+                    dev.ratecache.suite.spec.StackSpec.Tls::files).orElseThrow().sslContext());
+        } catch (IOException e) {
+            classes.remove(RequestClass.TLS_HANDSHAKE);
+            lost.put(RequestClass.TLS_HANDSHAKE, options.product().displayName() + "'s front: " + e.getMessage());
+        }
         H2load h2load = new H2load(H2load.connectionsFor(options.load().connections(), options.streams()),
                 options.streams());
         for (int round = 0; round <= options.rounds(); round++) {
-            for (RequestClass c : OVER_TLS) {
+            for (RequestClass c : classes) {
                 h.say("  %s: %-13s %s%n", round == 0 ? "warm-up" : "round " + round, c, tls.url(options.path()));
                 Client client = switch (c) {
                     case TLS_HANDSHAKE -> (url, name) -> {
@@ -313,6 +326,7 @@ public final class ServiceDemands {
         // The tiers' PIDs are front first, then back (Edge.Running#pids).
         long back = tiers.pids().get(1);
         double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
+        long originBefore = h.originRequests();
         Counted<Completed> run;
         try {
             run = client.run(url, c.name().toLowerCase(Locale.ROOT) + "-" + round);
@@ -333,6 +347,11 @@ public final class ServiceDemands {
         long n = run.result().requests();
         if (n == 0) {
             throw new IOException(c + ": the client completed no request in round " + round);
+        }
+        long reached = h.originRequests() - originBefore;
+        if (HITS.contains(c) && reached > n / 100) {
+            h.warn(String.format(Locale.ROOT, "%s, %s: %d of %d requests reached the origin: they were not HITs",
+                    round == 0 ? "warm-up" : "round " + round, c, reached, n));
         }
         boolean refused = c == RequestClass.REJECTION;
         double refusedShare = run.result().non2xxShare();
