@@ -10,6 +10,7 @@ import dev.ratecache.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,11 +79,17 @@ class ReproduceStackTest {
     }
 
     @Test
-    void thePublishedFiguresStandBesideOursAndTheModelSaysWhyItHasNone() {
+    void thePublishedFiguresStandBesideOursAndTheSharedCpuModelPredictsEachWrkCell() {
         assertThat(CELLS.get("fast-origin/edge").at("/reference/throughput").asDouble()).isEqualTo(124366.73);
         assertThat(CELLS.get("fast-origin/direct").at("/reference/throughput").asDouble()).isEqualTo(18838.56);
-        assertThat(CELLS.get("fast-origin/edge").at("/prediction/predicted").asBoolean()).isFalse();
-        assertThat(CELLS.get("fast-origin/edge").at("/prediction/gap").asText()).contains("wrk's connections");
+        for (String cell : List.of("fast-origin/edge", "fast-origin/direct")) {
+            JsonNode prediction = CELLS.get(cell).get("prediction");
+            assertThat(prediction.get("predicted").asBoolean()).as(cell).isTrue();
+            // From the cell's own CPU per request: its throughput, positive and set beside the measured one.
+            assertThat(prediction.at("/metrics/throughput/predicted").asDouble()).as(cell).isPositive();
+            assertThat(prediction.at("/metrics/throughput/measured").asDouble()).as(cell)
+                    .isEqualTo(CELLS.get(cell).at("/metrics/throughput/median").asDouble());
+        }
         assertThat(summary.at("/run/shortened").asText()).startsWith("wrk ran 1 s in each wrk cell");
     }
 
