@@ -1,6 +1,7 @@
 package dev.ratecache.suite.peak;
 
 import dev.ratecache.proc.Executables;
+import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.Ports;
 import dev.ratecache.suite.nginx.NginxRenderer;
 import dev.ratecache.suite.nginx.NginxServer;
@@ -188,7 +189,7 @@ public final class HitInstructions {
             if (Instant.now().isAfter(deadline)) {
                 throw new IOException("callgrind wrote no totals to " + out);
             }
-            Thread.sleep(100);
+            Poll.pause(100);
         }
     }
 

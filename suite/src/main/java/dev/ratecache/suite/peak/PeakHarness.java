@@ -54,6 +54,11 @@ public final class PeakHarness implements AutoCloseable {
     private final Wrk wrk;
     private final List<AutoCloseable> started = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    /** Processes whose CPU every later run's prediction counts (see {@link #alsoBusy}). */
+    private final List<Long> alsoBusy = new ArrayList<>();
+
+    /** The machine's cores, which every process here shares. */
+    static final int CORES = Runtime.getRuntime().availableProcessors();
     private OriginServer origin;
 
     public PeakHarness(PeakOptions options, PrintWriter progress) throws IOException {
@@ -184,8 +189,6 @@ public final class PeakHarness implements AutoCloseable {
                 : new SharedCpu(CORES, processes, 0).closed(population, 0).throughputPerSec();
     }
 
-    private final List<Long> alsoBusy = new ArrayList<>();
-
     /**
      * Counts {@code pid}'s CPU in the model's demands of every later run, not in the run's own CPU per
      * request: a tier behind the one measured (the back on a MISS, the ceiling as a proxied path's
@@ -195,8 +198,6 @@ public final class PeakHarness implements AutoCloseable {
         alsoBusy.add(pid);
     }
 
-    /** The machine's cores, which every process here shares. */
-    static final int CORES = Runtime.getRuntime().availableProcessors();
 
     /**
      * The cores a server's process tree can use at once: an nginx master's worker processes (each

@@ -2,6 +2,7 @@ package dev.ratecache.suite.peak;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ratecache.proc.Poll;
 import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.edge.Capability;
@@ -287,7 +288,7 @@ public final class ServiceDemands {
                 if (!alive()) {
                     return false;
                 }
-                Thread.sleep(50);
+                Poll.pause(50);
             }
             return alive();
         }
