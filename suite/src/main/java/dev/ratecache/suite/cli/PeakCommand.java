@@ -72,6 +72,7 @@ import picocli.CommandLine;
             "  ./run-tests.sh peak --breakdown --rounds 3   what each feature of the front costs on the HIT path",
             "  ./run-tests.sh peak --demands --rounds 3     the CPU each request class costs each component, to demands.json",
             "  ./run-tests.sh peak --instructions           the front's instructions per HIT against the bare cache's (callgrind)",
+            "  ./run-tests.sh peak --instructions --edge haproxy  the same for HAProxy's full front and bare cache",
             "  ./run-tests.sh peak --tls --rounds 3         the HIT path over TLS: keep-alive, a handshake per request, HTTP/2",
             "  ./run-tests.sh peak --edge haproxy --rounds 5  HAProxy's full edge against its bare cache (the bar: 0.95)",
             "  ./run-tests.sh peak --edge varnish --rounds 5  Varnish's full edge against its bare VCL",
@@ -191,8 +192,9 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
     @Option(names = "--instructions",
             description = "Instead of the paths above: the front's user-space instructions per HIT, counted by valgrind's"
                     + " callgrind (a run of " + 600 + " HITs less a run of " + 100 + ", one nginx process each), for the bare"
-                    + " proxy_cache and the production front, or with --breakdown for every step; a count that does not"
-                    + " depend on the machine's load, with the bound the test command holds the production front to.")
+                    + " proxy_cache and the production front, or with --breakdown for every step, or with --edge haproxy"
+                    + " for HAProxy's bare cache and full front (one thread each); a count that does not depend on the"
+                    + " machine's load, with the bound the test command holds the front to.")
     boolean instructions;
 
     @Option(names = "--instructions-file", paramLabel = "FILE",
@@ -325,28 +327,36 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
             }
             return printed(ServiceDemands.table(demandsOutcome), demandsOutcome.warnings(), dir);
         }
-        if (againstBareForm()) {
-            return measureEdge(out, options, from);
-        }
-        if (switches.tls()) {
-            return measureTls(out, options, from);
-        }
         if (instructions) {
-            out.println("machine:  " + Machine.oneLine(NginxServer.version()));
-            out.println("count:    " + (breakdown ? "every step of the breakdown" : "the bare proxy_cache and the production front")
-                    + " under valgrind --tool=callgrind, one nginx process each; GET " + path + from);
+            boolean other = againstBareForm();
+            String version = other ? edge.adapter().version() : NginxServer.version();
+            out.println("machine:  " + Machine.oneLine(version));
+            out.println("count:    " + (other ? edge.displayName() + "'s bare form and full front, one thread each"
+                    : breakdown ? "every step of the breakdown" : "the bare proxy_cache and the production front")
+                    + " under valgrind --tool=callgrind, one " + (other ? edge.displayName() : "nginx") + " process each; GET "
+                    + path + from);
             out.println("folder:   " + dir);
             out.flush();
             try {
-                instructionsOutcome = HitInstructions.run(options, breakdown, out);
+                instructionsOutcome = other ? HitInstructions.runEdge(options, out) : HitInstructions.run(options, breakdown, out);
                 if (instructionsFile != null) {
-                    HitInstructions.write(instructionsOutcome, Machine.describe(NginxServer.version()), instructionsFile);
+                    java.util.Map<String, String> machine = new java.util.LinkedHashMap<>(Machine.describe(NginxServer.version()));
+                    if (other) {
+                        machine.put(edge.toString(), version);
+                    }
+                    HitInstructions.write(instructionsOutcome, machine, instructionsFile);
                     out.println("written:  " + instructionsFile);
                 }
             } catch (IOException e) {
                 return failed(e, dir);
             }
             return printed(HitInstructions.table(instructionsOutcome), instructionsOutcome.warnings(), dir);
+        }
+        if (againstBareForm()) {
+            return measureEdge(out, options, from);
+        }
+        if (switches.tls()) {
+            return measureTls(out, options, from);
         }
         if (breakdown) {
             out.println("machine:  " + Machine.oneLine(NginxServer.version()));
@@ -610,11 +620,13 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
         }
         outputFileProblems(problems, "--instructions", instructions, instructionsFile);
         outputFileProblems(problems, "--demands", demands, demandsFile);
-        if (instructions && (appPath != null || fleet || quotaGiven() || switches.tls() || againstBareForm()
+        boolean uncounted = againstBareForm() && edge.adapter().countedForms().isEmpty();
+        if (instructions && (appPath != null || fleet || quotaGiven() || switches.tls() || uncounted
                 || ownConfig.given())) {
-            problems.add("--instructions counts the suite's nginx front on the HIT path alone: drop " + (appPath != null
+            problems.add("--instructions counts the suite's front on the HIT path alone: drop " + (appPath != null
                     ? "--app-path" : fleet ? "--fleet" : quotaGiven() ? "--quota" : switches.tls() ? "--tls"
-                    : againstBareForm() ? "--edge " + edge : "--nginx-conf"));
+                    : uncounted ? "--edge " + edge + " (" + edge.displayName() + " has no one-process forms to count;"
+                    + " nginx's front and --edge haproxy have)" : "--nginx-conf"));
         }
         if (breakdown && (appPath != null || fleet || quotaGiven())) {
             problems.add("--breakdown measures the front tier's HIT path alone: drop " + (appPath != null ? "--app-path"

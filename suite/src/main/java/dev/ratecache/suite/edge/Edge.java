@@ -50,6 +50,14 @@ public interface Edge {
      */
     Optional<String> notInstalled();
 
+    /**
+     * The full front and the bare form as one-thread processes whose instructions a tool can count
+     * ({@code peak --instructions --edge}); empty when the adapter has none.
+     */
+    default Optional<CountedForms> countedForms() {
+        return Optional.empty();
+    }
+
     /** The product's version line (nginx -v, haproxy -v, varnishd -V), for a benchmark's machine line. */
     String version() throws IOException, InterruptedException;
 

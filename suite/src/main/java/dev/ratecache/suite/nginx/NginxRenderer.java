@@ -646,7 +646,7 @@ public final class NginxRenderer {
             String staleIfError = nativeModule ? "$upstream_cache_stale_if_error" : "$edge_stale_if_error";
             boolean staleSignalMap = dropOriginErrors(s) && !nativeModule;
             // The variable the map reads for an answer from the cache: the module's, or the njs js_set's.
-            String ageFromCache = ageNative ? "$upstream_cache_age" : "$edge_age_from_cache";
+            String ageFromCache = ageNative ? "$upstream_cache_age" : "$edge_age_from_script";
             return new Front(address, ports.front(), OwnLimit.of(s.front()), behindBalancer, s.limitConn() > 0,
                     s.limitConn(), cache.on(), cache.size(), EDGE_CACHE_INACTIVE.toMinutes() + "m",
                     cache.backgroundUpdate() ? "on" : "off", cache.stale() == StackSpec.Stale.PROTECTIVE, lockTimeout,

@@ -3,8 +3,13 @@ package dev.ratecache.suite.peak;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ratecache.proc.Poll;
+import dev.ratecache.proc.Ports;
+import dev.ratecache.proc.PostgresServer;
 import dev.ratecache.proc.ProcCpu;
+import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.origin.OriginServer;
+import dev.ratecache.suite.spec.Quota;
+import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.Edge;
 import dev.ratecache.suite.edge.EdgeProduct;
@@ -41,7 +46,11 @@ public final class ServiceDemands {
         TLS_HIT("a HIT over TLS, on a kept-alive connection (wrk over https)"),
         TLS_HANDSHAKE("a new connection with a full TLS handshake, and one HIT on it (openssl s_time -new, one"
                 + " connection at a time): per connection"),
-        H2_HIT("a HIT over HTTP/2 and TLS, multiplexed (h2load)");
+        H2_HIT("a HIT over HTTP/2 and TLS, multiplexed (h2load)"),
+        QUOTA_HIT("a HIT whose client is also counted against a quota in Redis, one call a request (a sliding"
+                + " window of a minute whose limit no run reaches)"),
+        DATABASE("through both tiers past the cache to the origin, which reads an item from PostgreSQL (GET "
+                + "/items/1 with an Authorization header)");
 
         private final String meaning;
 
@@ -54,9 +63,13 @@ public final class ServiceDemands {
         }
     }
 
-    /** Whose CPU: each tier's processes, the origin's JVM, and the load generator itself. */
+    /**
+     * Whose CPU: each tier's processes, the origin's JVM, the Redis and the PostgreSQL a class reaches
+     * (counted only in the classes whose tiers have one), and the load generator itself.
+     */
     public enum Component {
-        FRONT("front"), BACK("back"), ORIGIN("origin"), LOAD_GENERATOR("load generator");
+        FRONT("front"), BACK("back"), ORIGIN("origin"), REDIS("Redis"), POSTGRESQL("PostgreSQL"),
+        LOAD_GENERATOR("load generator");
 
         private final String label;
 
@@ -69,7 +82,10 @@ public final class ServiceDemands {
         }
     }
 
-    /** One class's demand at every component, round by round, in microseconds a request. */
+    /**
+     * One class's demand at every component it has, round by round, in microseconds a request: Redis
+     * and PostgreSQL only where the class's tiers ran one.
+     */
     public record ClassDemands(Map<Component, Spread> byComponent, Spread requestsPerSecond) {
         public double median(Component c) {
             return byComponent.get(c).median();
@@ -141,13 +157,18 @@ public final class ServiceDemands {
             });
             rejecting.stop();
             tls(h, product, cache, wrk, origin, rounds, rates, lost);
+            quota(h, product, cache, wrk, origin, rounds, rates, lost);
+            database(h, product, wrk, bypass, rounds, rates, lost);
             warnings = h.warnings();
         }
         Map<RequestClass, ClassDemands> demands = new EnumMap<>(RequestClass.class);
         for (RequestClass c : rounds.keySet()) {
             Map<Component, Spread> byComponent = new EnumMap<>(Component.class);
             for (Component component : Component.values()) {
-                byComponent.put(component, new Spread(rounds.get(c).stream().map(r -> r.get(component)).toList()));
+                // Redis and PostgreSQL are counted in the classes whose tiers have one, in every round of them.
+                if (rounds.get(c).stream().allMatch(r -> r.containsKey(component))) {
+                    byComponent.put(component, new Spread(rounds.get(c).stream().map(r -> r.get(component)).toList()));
+                }
             }
             demands.put(c, new ClassDemands(byComponent, new Spread(rates.get(c))));
         }
@@ -212,11 +233,87 @@ public final class ServiceDemands {
                     };
                     default -> wrkClient(wrk, null, options.dir().resolve("wrk"));
                 };
-                once(h, client, c, round, tls, origin, round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
+                once(h, client, c, round, tls, origin, options.path(), round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
                         round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
             }
         }
         tls.stop();
+    }
+
+    /**
+     * QUOTA_HIT: the HIT path again through tiers whose front also counts each client's requests in
+     * Redis (a sliding window of a minute, with a limit no run reaches), so that
+     * Redis's CPU per request is measured beside the front's. Where the product has no quota, or its
+     * Redis is the user's own (whose process peak cannot see), it says so in place of the figures.
+     */
+    private static void quota(PeakHarness h, Edge product, boolean cache, Wrk wrk, OriginServer origin,
+            Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
+            Map<RequestClass, String> lost) throws IOException, InterruptedException {
+        PeakOptions options = h.options();
+        String name = options.product().displayName();
+        if (!cache || !product.capabilities().contains(Capability.QUOTA)) {
+            lost.put(RequestClass.QUOTA_HIT, name + (cache ? " has no quota in Redis" : " has no cache, so no HIT"));
+            return;
+        }
+        Quota quota = new Quota(1, 60, Quota.Window.SLIDING);
+        Tiers tiers = new Tiers(h, product, PeakRun.withOpenQuota(options.switches(), quota).spec(options.ports()),
+                options.dir().resolve("quota"), true);
+        if (tiers.running().companionPids().isEmpty()) {
+            lost.put(RequestClass.QUOTA_HIT, "the quota's Redis is not the suite's (--fleet-redis): its CPU cannot be read");
+            tiers.stop();
+            return;
+        }
+        for (int round = 0; round <= options.rounds(); round++) {
+            h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, RequestClass.QUOTA_HIT,
+                    tiers.url(options.path()));
+            once(h, wrk, RequestClass.QUOTA_HIT, null, round, tiers, origin,
+                    round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
+                    round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
+        }
+        tiers.stop();
+    }
+
+    /** The item every DATABASE request reads: one the origin seeds at start. */
+    static final String ITEM = "/items/1";
+
+    /**
+     * DATABASE: requests past the cache (an Authorization header) to an origin of the suite's own
+     * that reads {@link #ITEM} from PostgreSQL (started here, on a free port), through the product's
+     * tiers in front of it. Where PostgreSQL is not installed, or the origin is the user's own, it
+     * says so in place of the figures.
+     */
+    private static void database(PeakHarness h, Edge product, Wrk wrk, Path bypass,
+            Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
+            Map<RequestClass, String> lost) throws IOException, InterruptedException {
+        PeakOptions options = h.options();
+        java.util.Optional<String> notInstalled = PostgresServer.notInstalled();
+        if (options.origin() == null || notInstalled.isPresent()) {
+            lost.put(RequestClass.DATABASE, options.origin() == null
+                    ? "the origin is the user's own (--origin): its database is not the suite's"
+                    : notInstalled.get());
+            return;
+        }
+        h.say("starting PostgreSQL and an origin that reads from it%n");
+        PostgresServer postgres = h.started(PostgresServer.start(options.dir().resolve("postgres"), Ports.free()));
+        List<String> args = new ArrayList<>(options.origin());
+        OriginDatabase pool = OriginDatabase.defaults();
+        args.addAll(new OriginDatabase(OriginDatabase.Kind.POSTGRES, pool.poolSize(), pool.acquireTimeout(), false)
+                .originArgs());
+        args.addAll(postgres.originArgs());
+        OriginServer dbOrigin = h.started(OriginServer.start(Ports.free(), Ports.free(), options.originThreads(),
+                options.dir().resolve("origin-postgres.log"), args));
+        StackSwitches switches = PeakRun.open(options.switches())
+                .origins(List.of(URI.create("http://" + Ports.LOOPBACK + ":" + dbOrigin.port())));
+        Tiers tiers = new Tiers(h, product, switches.spec(options.ports()), options.dir().resolve("database"), false,
+                List.of(postgres.pid()));
+        for (int round = 0; round <= options.rounds(); round++) {
+            h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, RequestClass.DATABASE,
+                    tiers.url(ITEM));
+            once(h, wrkClient(wrk, bypass, options.dir().resolve("wrk")), RequestClass.DATABASE, round, tiers, dbOrigin,
+                    ITEM, round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
+                    round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
+        }
+        tiers.stop();
     }
 
     /** What a client run completed: requests (or connections), their rate, the share not answered 2xx or 3xx. */
@@ -247,11 +344,19 @@ public final class ServiceDemands {
         private final dev.ratecache.suite.spec.StackSpec spec;
         private final Path dir;
         private final boolean warm;
+        private final List<Long> database;
         private Edge.Running running;
         private int starts;
 
         Tiers(PeakHarness h, Edge product, dev.ratecache.suite.spec.StackSpec spec, Path dir, boolean warm)
                 throws IOException, InterruptedException {
+            this(h, product, spec, dir, warm, List.of());
+        }
+
+        /** With {@code database}: the PID of the PostgreSQL behind their origin, whose CPU the class costs too. */
+        Tiers(PeakHarness h, Edge product, dev.ratecache.suite.spec.StackSpec spec, Path dir, boolean warm,
+                List<Long> database) throws IOException, InterruptedException {
+            this.database = database;
             this.h = h;
             this.product = product;
             this.spec = spec;
@@ -270,6 +375,11 @@ public final class ServiceDemands {
 
         URI url(String path) {
             return EdgePeak.withoutDefaultPort(running.frontUri().resolve(path));
+        }
+
+        /** The PostgreSQL behind the tiers' origin, when the class reaches one. */
+        List<Long> database() {
+            return database;
         }
 
         /** Whether every process of the tiers still runs. */
@@ -315,18 +425,21 @@ public final class ServiceDemands {
     private static void once(PeakHarness h, Wrk wrk, RequestClass c, Path script, int round, Tiers holder,
             OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
             Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
-        once(h, wrkClient(wrk, script, h.options().dir().resolve("wrk")), c, round, holder, origin, rounds, rates, lost);
+        once(h, wrkClient(wrk, script, h.options().dir().resolve("wrk")), c, round, holder, origin, h.options().path(),
+                rounds, rates, lost);
     }
 
     private static void once(PeakHarness h, Client client, RequestClass c, int round, Tiers holder,
-            OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
+            OriginServer origin, String path, Map<RequestClass, List<Map<Component, Double>>> rounds,
             Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
         Edge.Running tiers = holder.running();
-        URI url = holder.url(h.options().path());
+        URI url = holder.url(path);
         List<Long> front = tiers.frontPids();
         // The tiers' PIDs are front first, then back (Edge.Running#pids).
         long back = tiers.pids().get(1);
-        double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
+        List<Long> redis = tiers.companionPids();
+        double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid()), cpu(redis),
+            cpu(holder.database())};
         long originBefore = h.originRequests();
         Counted<Completed> run;
         try {
@@ -337,7 +450,8 @@ public final class ServiceDemands {
             }
             run = null;
         }
-        double[] after = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid())};
+        double[] after = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid()), cpu(redis),
+            cpu(holder.database())};
         if (run == null || !holder.survives(Duration.ofMillis(500))) {
             String why = h.options().product().displayName() + "'s tiers lost a process during the " + c + " run"
                     + " (a crash: its log is in the tier's folder)";
@@ -361,9 +475,16 @@ public final class ServiceDemands {
                     refusedShare * 100));
         }
         Map<Component, Double> micros = new EnumMap<>(Component.class);
-        Component[] served = {Component.FRONT, Component.BACK, Component.ORIGIN};
+        Component[] served = {Component.FRONT, Component.BACK, Component.ORIGIN, Component.REDIS, Component.POSTGRESQL};
         for (int i = 0; i < served.length; i++) {
-            micros.put(served[i], (after[i] - before[i]) * 1e6 / n);
+            boolean present = switch (served[i]) {
+                case REDIS -> !redis.isEmpty();
+                case POSTGRESQL -> !holder.database().isEmpty();
+                default -> true;
+            };
+            if (present) {
+                micros.put(served[i], (after[i] - before[i]) * 1e6 / n);
+            }
         }
         micros.put(Component.LOAD_GENERATOR, run.cpuSeconds() * 1e6 / n);
         rounds.computeIfAbsent(c, k -> new ArrayList<>()).add(micros);
@@ -402,7 +523,7 @@ public final class ServiceDemands {
         json.put("measured", Instant.now().toString());
         json.put("product", outcome.product().toString());
         json.put("machine", outcome.machine());
-        json.put("load", Map.of("clients", "wrk (HIT, MISS, BYPASS, REJECTION, TLS_HIT); openssl s_time -new, one"
+        json.put("load", Map.of("clients", "wrk (HIT, MISS, BYPASS, REJECTION, TLS_HIT, QUOTA_HIT, DATABASE); openssl s_time -new, one"
                 + " connection at a time (TLS_HANDSHAKE); h2load (H2_HIT)", "connections", outcome.connections()));
         json.put("unit", "CPU microseconds per request");
         Map<String, Object> classes = new LinkedHashMap<>();
@@ -443,17 +564,19 @@ public final class ServiceDemands {
         StringBuilder s = new StringBuilder("CPU microseconds per request (per connection for TLS_HANDSHAKE; median over"
                 + " rounds, range), from /proc per process over each client run; the load generator's own share counted"
                 + " apart.\n");
+        List<Component> columns = java.util.Arrays.stream(Component.values()).filter(c -> outcome.demands().values()
+                .stream().anyMatch(d -> d.byComponent().containsKey(c))).toList();
         s.append(String.format(Locale.ROOT, "%-13s", "class"));
-        for (Component c : Component.values()) {
+        for (Component c : columns) {
             s.append(String.format(Locale.ROOT, " %20s", c.label()));
         }
         s.append(String.format(Locale.ROOT, " %10s %12s%n", "total", "requests/s"));
         for (Map.Entry<RequestClass, ClassDemands> e : outcome.demands().entrySet()) {
             s.append(String.format(Locale.ROOT, "%-13s", e.getKey()));
-            for (Component c : Component.values()) {
+            for (Component c : columns) {
                 Spread d = e.getValue().byComponent().get(c);
-                s.append(String.format(Locale.ROOT, " %20s", String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", d.median(),
-                        d.min(), d.max())));
+                s.append(String.format(Locale.ROOT, " %20s", d == null ? "-" : String.format(Locale.ROOT,
+                        "%.1f (%.1f-%.1f)", d.median(), d.min(), d.max())));
             }
             s.append(String.format(Locale.ROOT, " %10.1f %12.0f%n", e.getValue().total(),
                     e.getValue().requestsPerSecond().median()));

@@ -197,12 +197,18 @@ class PeakCommandTest {
         assertThat(outcome.of(RequestClass.HIT).median(Component.LOAD_GENERATOR)).isPositive();
         assertThat(outcome.of(RequestClass.HIT).median(Component.ORIGIN)).isLessThan(
                 outcome.of(RequestClass.MISS).median(Component.ORIGIN) / 10);
-        for (Component c : Component.values()) {
+        for (Component c : List.of(Component.FRONT, Component.BACK, Component.ORIGIN, Component.LOAD_GENERATOR)) {
             assertThat(outcome.of(RequestClass.MISS).median(c)).as("MISS at " + c).isPositive();
         }
+        // Redis and PostgreSQL are components of the classes that reach them, and of no other.
+        assertThat(outcome.of(RequestClass.MISS).byComponent()).doesNotContainKeys(Component.REDIS, Component.POSTGRESQL);
+        assertThat(outcome.of(RequestClass.QUOTA_HIT).median(Component.REDIS)).isPositive();
+        assertThat(outcome.of(RequestClass.DATABASE).median(Component.POSTGRESQL)).isPositive();
+        assertThat(outcome.of(RequestClass.DATABASE).median(Component.ORIGIN)).isPositive();
         assertThat(outcome.of(RequestClass.REJECTION).median(Component.BACK)).isLessThan(
                 outcome.of(RequestClass.MISS).median(Component.BACK) / 10);
-        assertThat(file).exists().content().contains("\"classes\"", "\"bypass\"", "\"load_generator\"");
+        assertThat(file).exists().content().contains("\"classes\"", "\"bypass\"", "\"load_generator\"",
+                "\"redis\"", "\"postgresql\"");
         assertThat(cli.out()).contains("written:  " + file);
     }
 

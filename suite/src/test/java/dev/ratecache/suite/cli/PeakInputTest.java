@@ -45,11 +45,12 @@ class PeakInputTest {
                         "--quota measures nginx's quota in Redis: drop it with --edge varnish"),
                 refused("a --quota that is no quota, naming the form", List.of("--quota", "1000/week"),
                         "--quota: '1000/week' is not a quota: use N/m, N/h, N/d or N/SECONDSs, e.g. 1000/d or 600/60s"),
-                refused("--instructions, which counts nginx's front, with another edge", List.of("--edge", "haproxy",
-                        "--instructions"), "--instructions counts the suite's nginx front on the HIT path alone: drop"
-                                + " --edge haproxy"),
+                refused("--instructions with an edge that has no one-process forms to count", List.of("--edge",
+                        "varnish", "--instructions"), "--instructions counts the suite's front on the HIT path alone:"
+                                + " drop --edge varnish (Varnish has no one-process forms to count; nginx's front and"
+                                + " --edge haproxy have)"),
                 refused("--instructions with --tls", List.of("--instructions", "--tls"),
-                        "--instructions counts the suite's nginx front on the HIT path alone: drop --tls"),
+                        "--instructions counts the suite's front on the HIT path alone: drop --tls"),
                 refused("--demands with --tls", List.of("--demands", "--tls"),
                         "--demands measures the suite's tiers class by class: drop --tls"),
                 refused("--demands-file without --demands", List.of("--demands-file", "d.json"),

@@ -157,8 +157,8 @@ class NginxRendererTest {
                 .contains("\nload_module " + AgeSource.module() + ";\n");
         assertThat(files.get("snippets/front/age-value.conf"))
                 .contains("  HIT         $upstream_cache_age;\n", "  REVALIDATED $upstream_cache_age;\n",
-                        "  default     $upstream_http_age;\n")
-                .doesNotContain("js_import", "js_set", "$edge_age_from_cache");
+                        "  default     $edge_age_passed;\n")
+                .doesNotContain("js_import", "js_set", "$edge_age_from_cache", "$edge_age_from_script");
         assertThat(conf.resolve("njs/age.js")).doesNotExist();
     }
 
@@ -174,7 +174,7 @@ class NginxRendererTest {
                 .doesNotContain("age-module.conf");
         assertThat(files.get("snippets/front/age-value.conf"))
                 .contains("js_import edge_age from njs/age.js;", "js_set $edge_age_from_cache edge_age.fromCache;",
-                        "  HIT         $edge_age_from_cache;\n")
+                        "  HIT         $edge_age_from_script;\n", "map $edge_age_from_cache $edge_age_from_script {")
                 .doesNotContain("HIT         $upstream_cache_age");
         assertThat(conf.resolve("njs/age.js")).hasSameBinaryContentAs(Repo.nginxTemplates().resolve("njs/age.js"));
     }

@@ -44,17 +44,23 @@ class HitInstructionsTest {
     }
 
     @Test
-    void boundIsTheNativeAgesUnlessTheProductionFrontUsesNjs() {
-        HitInstructions.Row bare = new HitInstructions.Row(step(false), 0, 500L * 30_000);
-        HitInstructions.Outcome nativeAge = new HitInstructions.Outcome(List.of(bare,
-                new HitInstructions.Row(step(false), 0, 500L * 51_000)), List.of());
-        HitInstructions.Outcome njsAge = new HitInstructions.Outcome(List.of(bare,
-                new HitInstructions.Row(step(true), 0, 500L * 51_000)), List.of());
+    void nginxsBoundIsTheNativeAgesUnlessTheProductionFrontUsesNjs() {
+        assertThat(HitInstructions.nginxBound(step(false))).isEqualTo(HitInstructions.NGINX_BOUND);
+        assertThat(HitInstructions.nginxBound(step(true))).isEqualTo(HitInstructions.NGINX_NJS_AGE_BOUND);
+    }
 
-        assertThat(nativeAge.ratio()).isEqualTo(1.7);
-        assertThat(nativeAge.withinBound()).isFalse();
-        assertThat(njsAge.withinBound()).isTrue();
-        assertThat(HitInstructions.table(nativeAge)).contains("1.70, PAST the bound of 1.65");
+    @Test
+    void aFrontPastItsBoundIsSaidPastAndOneWithinItWithin() {
+        HitInstructions.Row bare = new HitInstructions.Row(step(false), 0, 500L * 30_000);
+        HitInstructions.Row front = new HitInstructions.Row(step(false), 0, 500L * 51_000);
+        HitInstructions.Outcome nginx = new HitInstructions.Outcome("nginx", List.of(bare, front), 1.65, List.of());
+        HitInstructions.Outcome haproxy = new HitInstructions.Outcome("HAProxy", List.of(bare, front), 1.8, List.of());
+
+        assertThat(nginx.ratio()).isEqualTo(1.7);
+        assertThat(nginx.withinBound()).isFalse();
+        assertThat(HitInstructions.table(nginx)).contains("production front over the bare cache: 1.70, PAST the bound of 1.65");
+        assertThat(haproxy.withinBound()).isTrue();
+        assertThat(HitInstructions.table(haproxy)).contains("HAProxy's full front over its bare form: 1.70, within the bound of 1.80");
     }
 
     @Test

@@ -62,6 +62,30 @@ class ServiceDemandsTest {
     }
 
     @Test
+    void redisAndPostgresqlAreColumnsOnlyWhereAClassReachedThemAndADashForTheOthers() throws Exception {
+        ServiceDemands.Outcome base = outcome();
+        Map<RequestClass, ClassDemands> demands = new EnumMap<>(base.demands());
+        Map<Component, Spread> quota = new EnumMap<>(base.of(RequestClass.HIT).byComponent());
+        quota.put(Component.REDIS, new Spread(List.of(16.0, 16.5, 17.0)));
+        demands.put(RequestClass.QUOTA_HIT, new ClassDemands(quota, new Spread(List.of(28_000.0))));
+        ServiceDemands.Outcome withRedis = new ServiceDemands.Outcome(EdgeProduct.DEFAULT, base.machine(), 50, demands,
+                Map.of(), List.of());
+        Path file = TestDirs.fresh(ServiceDemandsTest.class, "redis").resolve("demands.json");
+
+        ServiceDemands.write(withRedis, file);
+        String table = ServiceDemands.table(withRedis);
+
+        assertThat(table.lines().filter(l -> l.startsWith("class")).findFirst().orElseThrow())
+                .contains("Redis").doesNotContain("PostgreSQL");
+        assertThat(table.lines().filter(l -> l.startsWith("HIT ")).findFirst().orElseThrow()).contains(" - ");
+        assertThat(table.lines().filter(l -> l.startsWith("QUOTA_HIT")).findFirst().orElseThrow()).contains("16.5 (16.0-17.0)");
+        JsonNode classes = new ObjectMapper().readTree(file.toFile()).get("classes");
+        assertThat(classes.get("quota_hit").get("demands").get("redis").get("median").asDouble()).isEqualTo(16.5);
+        assertThat(classes.get("hit").get("demands").has("redis")).isFalse();
+        assertThat(withRedis.of(RequestClass.QUOTA_HIT).total()).isEqualTo(18.0 + 0.0 + 0.1 + 16.5 + 11.5);
+    }
+
+    @Test
     void eachProductHasAFileOfItsOwnByDefault() {
         assertThat(ServiceDemands.defaultFile(EdgeProduct.DEFAULT)).isEqualTo("results/demands.json");
         assertThat(ServiceDemands.defaultFile(EdgeProduct.ENVOY)).isEqualTo("results/demands-envoy.json");
