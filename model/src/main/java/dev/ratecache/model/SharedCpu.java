@@ -22,6 +22,9 @@ import java.util.List;
  */
 public record SharedCpu(int cores, List<Process> processes, double delaySec) {
 
+    /** The cores of the machine this runs on: what a measurement here shares between its processes. */
+    public static final int CORES_HERE = Runtime.getRuntime().availableProcessors();
+
     /**
      * A process and what a request costs it.
      *

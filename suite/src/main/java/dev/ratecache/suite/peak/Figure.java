@@ -34,12 +34,16 @@ public record Figure<K>(K key, List<Wrk.Result> runs, List<Double> ratios, List<
     /** The same for a {@code measured} rate and its {@code predicted} one (NaN: not predicted). */
     public static String modelColumns(double measured, double predicted) {
         return Double.isNaN(predicted) ? String.format(Locale.ROOT, "%10s %7s", "-", "-")
-                : String.format(Locale.ROOT, "%10.0f %+6.0f%%", predicted, (measured / predicted - 1) * 100);
+                : String.format(Locale.ROOT, "%10.0f %+6.0f%%", predicted, error(measured, predicted) * 100);
     }
 
     /** The measured median over the predicted one, less 1: +0.05 is 5 % faster than predicted. */
     public double predictionError() {
-        return medianRequestsPerSecond() / medianPredicted() - 1;
+        return error(medianRequestsPerSecond(), medianPredicted());
+    }
+
+    private static double error(double measured, double predicted) {
+        return measured / predicted - 1;
     }
 
     public Spread requestsPerSecond() { return new Spread(runs.stream().map(Wrk.Result::requestsPerSecond).toList()); }

@@ -58,7 +58,7 @@ public final class PeakHarness implements AutoCloseable {
     private final List<Long> alsoBusy = new ArrayList<>();
 
     /** The machine's cores, which every process here shares. */
-    static final int CORES = Runtime.getRuntime().availableProcessors();
+    static final int CORES = SharedCpu.CORES_HERE;
     private OriginServer origin;
 
     public PeakHarness(PeakOptions options, PrintWriter progress) throws IOException {

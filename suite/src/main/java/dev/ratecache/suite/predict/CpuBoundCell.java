@@ -27,7 +27,7 @@ import java.util.function.Function;
 final class CpuBoundCell {
 
     /** The machine's cores, which the tiers, the origin, its stores and the load generator share. */
-    static final int CORES = Runtime.getRuntime().availableProcessors();
+    static final int CORES = SharedCpu.CORES_HERE;
 
     private CpuBoundCell() {
     }
