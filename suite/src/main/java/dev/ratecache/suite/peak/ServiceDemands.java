@@ -87,8 +87,10 @@ public final class ServiceDemands {
      * and PostgreSQL only where the class's tiers ran one.
      */
     public record ClassDemands(Map<Component, Spread> byComponent, Spread requestsPerSecond) {
+        /** The component's median demand; 0 for a Redis or PostgreSQL the class never reached. */
         public double median(Component c) {
-            return byComponent.get(c).median();
+            Spread d = byComponent.get(c);
+            return d == null ? 0 : d.median();
         }
 
         /** The demand on the machine's CPU as a whole: every component's median added. */

@@ -83,6 +83,7 @@ class ServiceDemandsTest {
         assertThat(classes.get("quota_hit").get("demands").get("redis").get("median").asDouble()).isEqualTo(16.5);
         assertThat(classes.get("hit").get("demands").has("redis")).isFalse();
         assertThat(withRedis.of(RequestClass.QUOTA_HIT).total()).isEqualTo(18.0 + 0.0 + 0.1 + 16.5 + 11.5);
+        assertThat(withRedis.of(RequestClass.HIT).median(Component.REDIS)).isZero();
     }
 
     @Test
