@@ -24,6 +24,7 @@ import java.util.stream.IntStream;
 public final class EdgePeak {
     /** The share of the bare form's HIT rate the full edge must keep (median over rounds). */
     public static final double BAR = 0.95;
+    private static final Bar THE_BAR = new Bar(BAR);
 
     /**
      * The run's figures: the ceiling's, the full edge's and the bare form's rows, round by round alike.
@@ -44,17 +45,13 @@ public final class EdgePeak {
 
         /** Whether the full edge kept {@link #BAR} of its bare form's HIT rate. */
         public boolean holds() {
-            return medianFullOverBare() >= BAR;
+            return THE_BAR.holds(new Spread(fullOverBare()));
         }
 
         /** The bar's line: the figure, its range, and PASS or BELOW. */
         public String verdict() {
-            Spread fullOverBare = new Spread(fullOverBare());
-            return String.format(Locale.ROOT, "bar: %s's full edge at %.2f of its bare form's %s rate (median of %d"
-                            + " round(s), range %s; CPU per %s %.2f of the bare form's): %s, the bar is %.2f",
-                    product.displayName(), fullOverBare.median(), path, fullOverBare.values().size(), fullOverBare.range(),
-                    path.equals("HIT") ? "HIT" : "request", full.medianCpuMicros() / bare.medianCpuMicros(),
-                    holds() ? "PASS" : "BELOW", BAR);
+            return THE_BAR.verdict(product.displayName() + "'s full edge", "its bare form", "the bare form", path,
+                    new Spread(fullOverBare()), full.medianCpuMicros() / bare.medianCpuMicros());
         }
     }
 

@@ -175,7 +175,16 @@ public final class HitBreakdown {
         public Figure<Step> production() {
             return rows.get(rows.size() - 1);
         }
+
+        /** The bar's line: the production front's HIT rate over the bare cache's, round by round. */
+        public String verdict() {
+            return BAR.verdict("the production front", "the bare proxy_cache", "the bare cache", "HIT",
+                    production().ratio(), production().medianCpuMicros() / rows.get(0).medianCpuMicros());
+        }
     }
+
+    /** The share of the bare proxy_cache's HIT rate the production front should keep (idle, median over rounds). */
+    public static final Bar BAR = new Bar(0.90);
 
     private HitBreakdown() {
     }
@@ -293,6 +302,7 @@ public final class HitBreakdown {
                     row.medianRequestsPerSecond(), row.medianRatio(), row.medianCpuMicros(), row.medianCpuRatio(), step,
                     Figure.modelColumns(row)));
         }
+        s.append(outcome.verdict()).append(System.lineSeparator());
         return s.toString();
     }
 

@@ -32,7 +32,9 @@ class EdgePeakTest {
         assertThat(below.fullOverBare()).containsExactly(0.9, 1.0, 0.94);
         assertThat(below.holds()).isFalse();
         assertThat(below.verdict()).isEqualTo("bar: HAProxy's full edge at 0.94 of its bare form's HIT rate (median of"
-                + " 3 round(s), range 0.90-1.00; CPU per HIT 1.00 of the bare form's): BELOW, the bar is 0.95");
+                + " 3 round(s), range 0.90-1.00; CPU per HIT 1.00 of the bare form's): BELOW, the bar is 0.95"
+                + System.lineSeparator() + "the rounds' ratios (0.90-1.00) lie on both sides of 0.95: this run cannot"
+                + " tell; run more rounds (8 or more) on an idle machine");
 
         EdgePeak.Outcome atTheBar = outcome(new double[] {47_500}, new double[] {50_000});
         assertThat(atTheBar.holds()).isTrue();
