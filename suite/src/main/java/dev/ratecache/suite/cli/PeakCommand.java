@@ -171,9 +171,10 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Option(names = "--demands",
             description = "Instead of the paths above: the service demands, the CPU each request class (HIT, MISS, BYPASS,"
-                    + " REJECTION) costs each component (front, back, origin, wrk itself), in microseconds a request, from"
-                    + " /proc per process over each wrk run, with the spread over --rounds; written to demands.json with the"
-                    + " machine's description, for advise --sizing and the model's predictions.")
+                    + " REJECTION, TLS_HIT, TLS_HANDSHAKE, H2_HIT, QUOTA_HIT, DATABASE) costs each component (front, back,"
+                    + " origin, Redis, PostgreSQL, the client itself), in microseconds a request, from /proc per process over"
+                    + " each client run, with the spread over --rounds; written to demands.json with the machine's"
+                    + " description, for advise --sizing and the model's predictions.")
     boolean demands;
 
     @Option(names = "--demands-file", paramLabel = "FILE",
@@ -191,7 +192,8 @@ public final class PeakCommand implements Callable<Integer>, WholeNumber.Flags {
 
     @Option(names = "--instructions",
             description = "Instead of the paths above: the front's user-space instructions per HIT, counted by valgrind's"
-                    + " callgrind (a run of " + 600 + " HITs less a run of " + 100 + ", one nginx process each), for the bare"
+                    + " callgrind (a run of " + HitInstructions.MANY + " HITs less a run of " + HitInstructions.FEW
+                    + ", one nginx process each), for the bare"
                     + " proxy_cache and the production front, or with --breakdown for every step, or with --edge haproxy"
                     + " for HAProxy's bare cache and full front (one thread each); a count that does not depend on the"
                     + " machine's load, with the bound the test command holds the front to.")

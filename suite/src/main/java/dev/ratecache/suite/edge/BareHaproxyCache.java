@@ -70,14 +70,17 @@ public final class BareHaproxyCache implements BareForm.Running {
                 Ports.LOOPBACK, backPort);
     }
 
+    /** HAProxy on {@code config}, in the foreground (-db), so that the PID the suite holds is HAProxy's own. */
+    static List<String> command(Path config) {
+        return List.of(binary(), "-db", "-f", config.toString());
+    }
+
     /** Writes the config into {@code dir}, starts HAProxy in the foreground and waits until it accepts. */
     public static BareHaproxyCache start(Path dir, Integer threads, int port, int backPort) throws IOException {
         Files.createDirectories(dir);
         Path config = dir.resolve("haproxy.cfg");
         Files.writeString(config, config(threads, port, backPort));
-        // -db: stay in the foreground, so the PID the suite holds is HAProxy's own.
-        ManagedProcess process = ManagedProcess.start("haproxy", List.of(binary(), "-db", "-f", config.toString()),
-                dir, dir.resolve("haproxy.log"));
+        ManagedProcess process = ManagedProcess.start("haproxy", command(config), dir, dir.resolve("haproxy.log"));
         return new BareHaproxyCache(port, process.awaitAccepting("haproxy", Ports.LOOPBACK, port, Duration.ofSeconds(20)));
     }
 

@@ -107,10 +107,8 @@ public final class HaproxyEdge implements Edge {
                 int barePort = Ports.free();
                 Path bareFile = dir.resolve("bare-one-thread.cfg");
                 Files.writeString(bareFile, BareHaproxyCache.config(1, barePort, spec.ports().back()));
-                return List.of(new CountedForms.OneProcess(List.of(BareHaproxyCache.binary(), "-db", "-f",
-                                frontFile.toString()), frontPort),
-                        new CountedForms.OneProcess(List.of(BareHaproxyCache.binary(), "-db", "-f", bareFile.toString()),
-                                barePort));
+                return List.of(new CountedForms.OneProcess(BareHaproxyCache.command(frontFile), frontPort),
+                        new CountedForms.OneProcess(BareHaproxyCache.command(bareFile), barePort));
             }
         });
     }

@@ -23,8 +23,7 @@ import java.util.stream.IntStream;
  */
 public final class EdgePeak {
     /** The share of the bare form's HIT rate the full edge must keep (median over rounds). */
-    public static final double BAR = 0.95;
-    private static final Bar THE_BAR = new Bar(BAR);
+    public static final Bar BAR = new Bar(0.95);
 
     /**
      * The run's figures: the ceiling's, the full edge's and the bare form's rows, round by round alike.
@@ -39,18 +38,14 @@ public final class EdgePeak {
                     full.runs().get(i).requestsPerSecond(), bare.runs().get(i).requestsPerSecond())).toList();
         }
 
-        public double medianFullOverBare() {
-            return new Spread(fullOverBare()).median();
-        }
-
         /** Whether the full edge kept {@link #BAR} of its bare form's HIT rate. */
         public boolean holds() {
-            return THE_BAR.holds(new Spread(fullOverBare()));
+            return BAR.holds(new Spread(fullOverBare()));
         }
 
         /** The bar's line: the figure, its range, and PASS or BELOW. */
         public String verdict() {
-            return THE_BAR.verdict(product.displayName() + "'s full edge", "its bare form", "the bare form", path,
+            return BAR.verdict(product.displayName() + "'s full edge", "its bare form", "the bare form", path,
                     new Spread(fullOverBare()), full.medianCpuMicros() / bare.medianCpuMicros());
         }
     }

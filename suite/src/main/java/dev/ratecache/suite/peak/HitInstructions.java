@@ -62,8 +62,13 @@ public final class HitInstructions {
     }
 
     /** HITs of the short run and of the long one; the long one's extra HITs are what is counted. */
-    static final int FEW = 100;
-    static final int MANY = 600;
+    public static final int FEW = 100;
+    public static final int MANY = 600;
+
+    /** valgrind's callgrind, writing its totals to {@code out} at exit: the command to put before the counted one. */
+    static List<String> callgrind(Path out) {
+        return List.of(valgrind(), "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=no", "--dump-line=no");
+    }
 
     private static final Pattern TOTALS = Pattern.compile("(?m)^(?:totals|summary):\\s*(\\d+)\\s*$");
     private static final HttpClient ONE_CONNECTION = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -185,8 +190,7 @@ public final class HitInstructions {
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path out = dir.resolve("callgrind.out").toAbsolutePath();
-        List<String> command = new ArrayList<>(List.of(valgrind(), "--tool=callgrind", "--callgrind-out-file=" + out,
-                "--dump-instr=no", "--dump-line=no"));
+        List<String> command = new ArrayList<>(callgrind(out));
         command.addAll(form.command());
         ManagedProcess process = ManagedProcess.start("callgrind", command, dir, dir.resolve("process.log"))
                 .awaitAccepting("callgrind", Ports.LOOPBACK, form.port(), Duration.ofSeconds(60));
@@ -221,8 +225,7 @@ public final class HitInstructions {
         Path out = prefix.resolve("callgrind.out").toAbsolutePath();
         NginxServer front = HitBreakdown.prepared(step, switches, stack.ports(), prefix, HitInstructions::oneProcess);
         try (front) {
-            front.startOn(List.of(valgrind(), "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=no",
-                    "--dump-line=no"), Ports.LOOPBACK);
+            front.startOn(callgrind(out), Ports.LOOPBACK);
             hits(h, step, URI.create("http://" + Ports.LOOPBACK + ":" + front.port()).resolve(h.options().path()), hits);
         }
         return totals(out);

@@ -198,7 +198,6 @@ public final class PeakHarness implements AutoCloseable {
         alsoBusy.add(pid);
     }
 
-
     /**
      * The cores a server's process tree can use at once: an nginx master's worker processes (each
      * one thread), or every core for any other (threaded) server.

@@ -9,6 +9,7 @@ import dev.ratecache.proc.ProcCpu;
 import dev.ratecache.suite.origin.OriginDatabase;
 import dev.ratecache.suite.origin.OriginServer;
 import dev.ratecache.suite.spec.Quota;
+import dev.ratecache.suite.spec.StackSpec;
 import dev.ratecache.suite.switches.StackSwitches;
 import dev.ratecache.suite.edge.Capability;
 import dev.ratecache.suite.edge.Edge;
@@ -125,9 +126,7 @@ public final class ServiceDemands {
             throws IOException, InterruptedException {
         Edge product = options.product().adapter();
         boolean cache = product.capabilities().contains(Capability.CACHE);
-        Map<RequestClass, List<Map<Component, Double>>> rounds = new EnumMap<>(RequestClass.class);
-        Map<RequestClass, List<Double>> rates = new EnumMap<>(RequestClass.class);
-        Map<RequestClass, String> lost = new EnumMap<>(RequestClass.class);
+        Tally tally = new Tally();
         List<String> warnings;
         try (PeakHarness h = new PeakHarness(options, progress)) {
             OriginServer origin = h.startOrigin();
@@ -138,44 +137,62 @@ public final class ServiceDemands {
             Path bypass = bypassScript(options.dir().resolve("bypass.lua"));
             List<RequestClass> classes = cache ? List.of(RequestClass.HIT, RequestClass.BYPASS, RequestClass.MISS)
                     : List.of(RequestClass.MISS);
-            // Round 0 warms up and is not counted: the origin's JVM compiles its paths in the first
-            // seconds of load, which would count as the first round's demand.
-            for (int round = 0; round <= options.rounds(); round++) {
+            withWarmUp(h, round -> {
                 Path miss = PeakRun.missScript(options.dir().resolve("miss-" + round + ".lua"), options.path(),
                         "demands-" + round);
                 for (RequestClass c : classes) {
                     Path script = c == RequestClass.MISS ? miss : c == RequestClass.BYPASS ? bypass : null;
-                    h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, c, open.url(options.path()));
-                    once(h, wrk, c, script, round, open, origin, round == 0 ? new EnumMap<>(RequestClass.class)
-                            : rounds, round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
+                    h.say("  %s: %-10s %s%n", label(round), c, open.url(options.path()));
+                    once(h, wrk, c, script, round, open, origin, tally);
                 }
-            }
+            });
             open.stop();
             Tiers rejecting = new Tiers(h, product, PeakRun.rejecting(options.switches()).spec(options.ports()),
                     options.dir().resolve("rejecting"), false);
             h.rounds(round -> {
                 h.say("  round %d: %-10s %s%n", round, RequestClass.REJECTION, rejecting.url(options.path()));
-                once(h, wrk, RequestClass.REJECTION, null, round, rejecting, origin, rounds, rates, lost);
+                once(h, wrk, RequestClass.REJECTION, null, round, rejecting, origin, tally);
             });
             rejecting.stop();
-            tls(h, product, cache, wrk, origin, rounds, rates, lost);
-            quota(h, product, cache, wrk, origin, rounds, rates, lost);
-            database(h, product, wrk, bypass, rounds, rates, lost);
+            tls(h, product, cache, wrk, origin, tally);
+            quota(h, product, cache, wrk, origin, tally);
+            database(h, product, wrk, bypass, tally);
             warnings = h.warnings();
         }
         Map<RequestClass, ClassDemands> demands = new EnumMap<>(RequestClass.class);
-        for (RequestClass c : rounds.keySet()) {
+        for (Map.Entry<RequestClass, List<Map<Component, Double>>> c : tally.rounds().entrySet()) {
             Map<Component, Spread> byComponent = new EnumMap<>(Component.class);
             for (Component component : Component.values()) {
                 // Redis and PostgreSQL are counted in the classes whose tiers have one, in every round of them.
-                if (rounds.get(c).stream().allMatch(r -> r.containsKey(component))) {
-                    byComponent.put(component, new Spread(rounds.get(c).stream().map(r -> r.get(component)).toList()));
+                if (c.getValue().stream().allMatch(r -> r.containsKey(component))) {
+                    byComponent.put(component, new Spread(c.getValue().stream().map(r -> r.get(component)).toList()));
                 }
             }
-            demands.put(c, new ClassDemands(byComponent, new Spread(rates.get(c))));
+            demands.put(c.getKey(), new ClassDemands(byComponent, new Spread(tally.rates().get(c.getKey()))));
         }
-        lost.keySet().removeAll(demands.keySet());
-        return new Outcome(options.product(), machine, options.load().connections(), demands, lost, warnings);
+        tally.lost().keySet().removeAll(demands.keySet());
+        return new Outcome(options.product(), machine, options.load().connections(), demands, tally.lost(), warnings);
+    }
+
+    /** What the runs measured: each class's demands and rates round by round, and the classes lost and why. */
+    private record Tally(Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
+            Map<RequestClass, String> lost) {
+        Tally() {
+            this(new EnumMap<>(RequestClass.class), new EnumMap<>(RequestClass.class), new EnumMap<>(RequestClass.class));
+        }
+    }
+
+    /**
+     * Round 0, a warm-up that {@link #once} does not count (the origin's JVM compiles its paths in the
+     * first seconds of load, which would count as the first round's demand), then --rounds rounds.
+     */
+    private static void withWarmUp(PeakHarness h, PeakHarness.Round body) throws IOException, InterruptedException {
+        body.measure(0);
+        h.rounds(body);
+    }
+
+    private static String label(int round) {
+        return round == 0 ? "warm-up" : "round " + round;
     }
 
     /** The classes the front's cache answers: none of their requests should reach the origin after the warm-up. */
@@ -191,17 +208,16 @@ public final class ServiceDemands {
      * the cache: s_time asks without a Host header, another key). A product that refuses the TLS spec, or
      * has no cache for these HITs, says why in place of their figures.
      */
-    private static void tls(PeakHarness h, Edge product, boolean cache, Wrk wrk, OriginServer origin,
-            Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
-            Map<RequestClass, String> lost) throws IOException, InterruptedException {
+    private static void tls(PeakHarness h, Edge product, boolean cache, Wrk wrk, OriginServer origin, Tally tally)
+            throws IOException, InterruptedException {
         PeakOptions options = h.options();
         // A throwaway CA for the address the clients reach the front on, as up --tls makes one.
-        dev.ratecache.suite.spec.StackSpec spec = dev.ratecache.suite.stack.Stack.withTls(PeakRun.open(
+        StackSpec spec = dev.ratecache.suite.stack.Stack.withTls(PeakRun.open(
                 options.switches()).tls(true).http2(true).spec(options.ports()), options.dir());
         String refused = !cache ? options.product().displayName() + " has no cache, so no HIT over TLS"
                 : product.refusal(spec).map(r -> options.product().displayName() + " refuses --tls: " + r).orElse(null);
         if (refused != null) {
-            OVER_TLS.forEach(c -> lost.put(c, refused));
+            OVER_TLS.forEach(c -> tally.lost().put(c, refused));
             return;
         }
         Tiers tls = new Tiers(h, product, spec, options.dir().resolve("tls"), false);
@@ -209,16 +225,16 @@ public final class ServiceDemands {
         try {
             // s_time asks HTTP/1.0 without a Host header: the front must answer that from its cache too.
             TlsPeak.warmHostless(tls.url(options.path()), options.path(), spec.tls().flatMap(
-                    dev.ratecache.suite.spec.StackSpec.Tls::files).orElseThrow().sslContext());
+                    StackSpec.Tls::files).orElseThrow().sslContext());
         } catch (IOException e) {
             classes.remove(RequestClass.TLS_HANDSHAKE);
-            lost.put(RequestClass.TLS_HANDSHAKE, options.product().displayName() + "'s front: " + e.getMessage());
+            tally.lost().put(RequestClass.TLS_HANDSHAKE, options.product().displayName() + "'s front: " + e.getMessage());
         }
         H2load h2load = new H2load(H2load.connectionsFor(options.load().connections(), options.streams()),
                 options.streams());
-        for (int round = 0; round <= options.rounds(); round++) {
+        withWarmUp(h, round -> {
             for (RequestClass c : classes) {
-                h.say("  %s: %-13s %s%n", round == 0 ? "warm-up" : "round " + round, c, tls.url(options.path()));
+                h.say("  %s: %-13s %s%n", label(round), c, tls.url(options.path()));
                 Client client = switch (c) {
                     case TLS_HANDSHAKE -> (url, name) -> {
                         Counted<STime.Result> run = STime.runCounted(url.getHost(), url.getPort(), url.getRawPath(),
@@ -235,10 +251,9 @@ public final class ServiceDemands {
                     };
                     default -> wrkClient(wrk, null, options.dir().resolve("wrk"));
                 };
-                once(h, client, c, round, tls, origin, options.path(), round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
-                        round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
+                once(h, client, c, round, tls, origin, options.path(), tally);
             }
-        }
+        });
         tls.stop();
     }
 
@@ -248,30 +263,26 @@ public final class ServiceDemands {
      * Redis's CPU per request is measured beside the front's. Where the product has no quota, or its
      * Redis is the user's own (whose process peak cannot see), it says so in place of the figures.
      */
-    private static void quota(PeakHarness h, Edge product, boolean cache, Wrk wrk, OriginServer origin,
-            Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
-            Map<RequestClass, String> lost) throws IOException, InterruptedException {
+    private static void quota(PeakHarness h, Edge product, boolean cache, Wrk wrk, OriginServer origin, Tally tally)
+            throws IOException, InterruptedException {
         PeakOptions options = h.options();
         String name = options.product().displayName();
         if (!cache || !product.capabilities().contains(Capability.QUOTA)) {
-            lost.put(RequestClass.QUOTA_HIT, name + (cache ? " has no quota in Redis" : " has no cache, so no HIT"));
+            tally.lost().put(RequestClass.QUOTA_HIT, name + (cache ? " has no quota in Redis" : " has no cache, so no HIT"));
             return;
         }
         Quota quota = new Quota(1, 60, Quota.Window.SLIDING);
         Tiers tiers = new Tiers(h, product, PeakRun.withOpenQuota(options.switches(), quota).spec(options.ports()),
                 options.dir().resolve("quota"), true);
         if (tiers.running().companionPids().isEmpty()) {
-            lost.put(RequestClass.QUOTA_HIT, "the quota's Redis is not the suite's (--fleet-redis): its CPU cannot be read");
+            tally.lost().put(RequestClass.QUOTA_HIT, "the quota's Redis is not the suite's (--fleet-redis): its CPU cannot be read");
             tiers.stop();
             return;
         }
-        for (int round = 0; round <= options.rounds(); round++) {
-            h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, RequestClass.QUOTA_HIT,
-                    tiers.url(options.path()));
-            once(h, wrk, RequestClass.QUOTA_HIT, null, round, tiers, origin,
-                    round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
-                    round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
-        }
+        withWarmUp(h, round -> {
+            h.say("  %s: %-10s %s%n", label(round), RequestClass.QUOTA_HIT, tiers.url(options.path()));
+            once(h, wrk, RequestClass.QUOTA_HIT, null, round, tiers, origin, tally);
+        });
         tiers.stop();
     }
 
@@ -284,13 +295,12 @@ public final class ServiceDemands {
      * tiers in front of it. Where PostgreSQL is not installed, or the origin is the user's own, it
      * says so in place of the figures.
      */
-    private static void database(PeakHarness h, Edge product, Wrk wrk, Path bypass,
-            Map<RequestClass, List<Map<Component, Double>>> rounds, Map<RequestClass, List<Double>> rates,
-            Map<RequestClass, String> lost) throws IOException, InterruptedException {
+    private static void database(PeakHarness h, Edge product, Wrk wrk, Path bypass, Tally tally)
+            throws IOException, InterruptedException {
         PeakOptions options = h.options();
         java.util.Optional<String> notInstalled = PostgresServer.notInstalled();
         if (options.origin() == null || notInstalled.isPresent()) {
-            lost.put(RequestClass.DATABASE, options.origin() == null
+            tally.lost().put(RequestClass.DATABASE, options.origin() == null
                     ? "the origin is the user's own (--origin): its database is not the suite's"
                     : notInstalled.get());
             return;
@@ -308,13 +318,11 @@ public final class ServiceDemands {
                 .origins(List.of(URI.create("http://" + Ports.LOOPBACK + ":" + dbOrigin.port())));
         Tiers tiers = new Tiers(h, product, switches.spec(options.ports()), options.dir().resolve("database"), false,
                 List.of(postgres.pid()));
-        for (int round = 0; round <= options.rounds(); round++) {
-            h.say("  %s: %-10s %s%n", round == 0 ? "warm-up" : "round " + round, RequestClass.DATABASE,
-                    tiers.url(ITEM));
+        withWarmUp(h, round -> {
+            h.say("  %s: %-10s %s%n", label(round), RequestClass.DATABASE, tiers.url(ITEM));
             once(h, wrkClient(wrk, bypass, options.dir().resolve("wrk")), RequestClass.DATABASE, round, tiers, dbOrigin,
-                    ITEM, round == 0 ? new EnumMap<>(RequestClass.class) : rounds,
-                    round == 0 ? new EnumMap<>(RequestClass.class) : rates, lost);
-        }
+                    ITEM, tally);
+        });
         tiers.stop();
     }
 
@@ -343,20 +351,20 @@ public final class ServiceDemands {
     private static final class Tiers {
         private final PeakHarness h;
         private final Edge product;
-        private final dev.ratecache.suite.spec.StackSpec spec;
+        private final StackSpec spec;
         private final Path dir;
         private final boolean warm;
         private final List<Long> database;
         private Edge.Running running;
         private int starts;
 
-        Tiers(PeakHarness h, Edge product, dev.ratecache.suite.spec.StackSpec spec, Path dir, boolean warm)
+        Tiers(PeakHarness h, Edge product, StackSpec spec, Path dir, boolean warm)
                 throws IOException, InterruptedException {
             this(h, product, spec, dir, warm, List.of());
         }
 
         /** With {@code database}: the PID of the PostgreSQL behind their origin, whose CPU the class costs too. */
-        Tiers(PeakHarness h, Edge product, dev.ratecache.suite.spec.StackSpec spec, Path dir, boolean warm,
+        Tiers(PeakHarness h, Edge product, StackSpec spec, Path dir, boolean warm,
                 List<Long> database) throws IOException, InterruptedException {
             this.database = database;
             this.h = h;
@@ -420,28 +428,33 @@ public final class ServiceDemands {
     }
 
     /**
-     * One wrk run of class {@code c}: each component's CPU over the run, per request. A run after
-     * which a tier's process is gone measured nothing trustworthy (its CPU went with it): it is
-     * dropped, said in a warning and in {@code lost}, and the tiers start again for the next.
+     * One wrk run of class {@code c}: each component's CPU over the run, per request, counted in
+     * {@code tally} unless {@code round} is the warm-up. A run after which a tier's process is gone
+     * measured nothing trustworthy (its CPU went with it): it is dropped, said in a warning and in the
+     * classes lost, and the tiers start again for the next.
      */
     private static void once(PeakHarness h, Wrk wrk, RequestClass c, Path script, int round, Tiers holder,
-            OriginServer origin, Map<RequestClass, List<Map<Component, Double>>> rounds,
-            Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
+            OriginServer origin, Tally tally) throws IOException, InterruptedException {
         once(h, wrkClient(wrk, script, h.options().dir().resolve("wrk")), c, round, holder, origin, h.options().path(),
-                rounds, rates, lost);
+                tally);
     }
 
     private static void once(PeakHarness h, Client client, RequestClass c, int round, Tiers holder,
-            OriginServer origin, String path, Map<RequestClass, List<Map<Component, Double>>> rounds,
-            Map<RequestClass, List<Double>> rates, Map<RequestClass, String> lost) throws IOException, InterruptedException {
+            OriginServer origin, String path, Tally tally) throws IOException, InterruptedException {
         Edge.Running tiers = holder.running();
         URI url = holder.url(path);
-        List<Long> front = tiers.frontPids();
+        Map<Component, List<Long>> processes = new EnumMap<>(Component.class);
+        processes.put(Component.FRONT, tiers.frontPids());
         // The tiers' PIDs are front first, then back (Edge.Running#pids).
-        long back = tiers.pids().get(1);
-        List<Long> redis = tiers.companionPids();
-        double[] before = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid()), cpu(redis),
-            cpu(holder.database())};
+        processes.put(Component.BACK, List.of(tiers.pids().get(1)));
+        processes.put(Component.ORIGIN, List.of(origin.pid()));
+        if (!tiers.companionPids().isEmpty()) {
+            processes.put(Component.REDIS, tiers.companionPids());
+        }
+        if (!holder.database().isEmpty()) {
+            processes.put(Component.POSTGRESQL, holder.database());
+        }
+        Map<Component, Double> before = cpu(processes);
         long originBefore = h.originRequests();
         Counted<Completed> run;
         try {
@@ -452,13 +465,12 @@ public final class ServiceDemands {
             }
             run = null;
         }
-        double[] after = {cpu(front), ProcCpu.treeSeconds(back), ProcCpu.treeSeconds(origin.pid()), cpu(redis),
-            cpu(holder.database())};
+        Map<Component, Double> after = cpu(processes);
         if (run == null || !holder.survives(Duration.ofMillis(500))) {
             String why = h.options().product().displayName() + "'s tiers lost a process during the " + c + " run"
                     + " (a crash: its log is in the tier's folder)";
-            h.warn((round == 0 ? "warm-up: " : "round " + round + ": ") + why + "; started again");
-            lost.put(c, why);
+            h.warn(label(round) + ": " + why + "; started again");
+            tally.lost().put(c, why);
             return;
         }
         long n = run.result().requests();
@@ -468,7 +480,7 @@ public final class ServiceDemands {
         long reached = h.originRequests() - originBefore;
         if (HITS.contains(c) && reached > n / 100) {
             h.warn(String.format(Locale.ROOT, "%s, %s: %d of %d requests reached the origin: they were not HITs",
-                    round == 0 ? "warm-up" : "round " + round, c, reached, n));
+                    label(round), c, reached, n));
         }
         boolean refused = c == RequestClass.REJECTION;
         double refusedShare = run.result().non2xxShare();
@@ -476,21 +488,22 @@ public final class ServiceDemands {
             h.warn(String.format(Locale.ROOT, "round %d, %s: %.1f %% of the responses were not 2xx/3xx", round, c,
                     refusedShare * 100));
         }
-        Map<Component, Double> micros = new EnumMap<>(Component.class);
-        Component[] served = {Component.FRONT, Component.BACK, Component.ORIGIN, Component.REDIS, Component.POSTGRESQL};
-        for (int i = 0; i < served.length; i++) {
-            boolean present = switch (served[i]) {
-                case REDIS -> !redis.isEmpty();
-                case POSTGRESQL -> !holder.database().isEmpty();
-                default -> true;
-            };
-            if (present) {
-                micros.put(served[i], (after[i] - before[i]) * 1e6 / n);
-            }
+        if (round == 0) {
+            return;
         }
+        Map<Component, Double> micros = new EnumMap<>(Component.class);
+        processes.keySet().forEach(component -> micros.put(component,
+                (after.get(component) - before.get(component)) * 1e6 / n));
         micros.put(Component.LOAD_GENERATOR, run.cpuSeconds() * 1e6 / n);
-        rounds.computeIfAbsent(c, k -> new ArrayList<>()).add(micros);
-        rates.computeIfAbsent(c, k -> new ArrayList<>()).add(run.result().perSecond());
+        tally.rounds().computeIfAbsent(c, k -> new ArrayList<>()).add(micros);
+        tally.rates().computeIfAbsent(c, k -> new ArrayList<>()).add(run.result().perSecond());
+    }
+
+    /** Each component's CPU seconds so far: its processes' trees added. */
+    private static Map<Component, Double> cpu(Map<Component, List<Long>> processes) {
+        Map<Component, Double> seconds = new EnumMap<>(Component.class);
+        processes.forEach((component, pids) -> seconds.put(component, cpu(pids)));
+        return seconds;
     }
 
     private static double cpu(List<Long> pids) {
